@@ -1,0 +1,95 @@
+//! Human units: times from ps to s, and throughput rates.
+
+use crate::Throughput;
+
+/// A time in ns written with a unit chosen for its size and 4 significant digits.
+///
+/// ```
+/// assert_eq!(nbench::format::time(0.25), "250.0 ps");
+/// assert_eq!(nbench::format::time(1234.5), "1.234 µs");
+/// assert_eq!(nbench::format::time(2.5e9), "2.500 s");
+/// ```
+pub fn time(ns: f64) -> String {
+    const UNITS: [(f64, &str); 5] = [
+        (1e-3, "ps"),
+        (1.0, "ns"),
+        (1e3, "µs"),
+        (1e6, "ms"),
+        (1e9, "s"),
+    ];
+    let (scale, unit) = UNITS
+        .iter()
+        .rev()
+        .copied()
+        .find(|&(scale, _)| ns.abs() >= scale)
+        .unwrap_or(UNITS[0]);
+    format!("{} {unit}", sig4(ns / scale))
+}
+
+/// The rate at which `throughput` is done when one iteration takes `ns`.
+///
+/// ```
+/// use nbench::Throughput;
+/// assert_eq!(nbench::format::rate(Throughput::Bytes(1024), 1000.0), "976.6 MiB/s");
+/// assert_eq!(nbench::format::rate(Throughput::Items(1000), 1000.0), "1.000 Gelem/s");
+/// ```
+pub fn rate(throughput: Throughput, ns: f64) -> String {
+    let (amount, base, units): (u64, f64, [&str; 5]) = match throughput {
+        Throughput::Bytes(n) => (n, 1024.0, ["B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"]),
+        Throughput::Items(n) => (
+            n,
+            1000.0,
+            ["elem/s", "Kelem/s", "Melem/s", "Gelem/s", "Telem/s"],
+        ),
+    };
+    if ns <= 0.0 {
+        return "∞".to_owned();
+    }
+    let mut per_sec = amount as f64 * 1e9 / ns;
+    let mut unit = units[0];
+    for u in &units[1..] {
+        if per_sec < base {
+            break;
+        }
+        per_sec /= base;
+        unit = u;
+    }
+    format!("{} {unit}", sig4(per_sec))
+}
+
+/// Four significant digits without an exponent (`1.234`, `12.34`, `123.4`, `1234`).
+fn sig4(x: f64) -> String {
+    let a = x.abs();
+    let decimals = if a >= 1000.0 {
+        0
+    } else if a >= 100.0 {
+        1
+    } else if a >= 10.0 {
+        2
+    } else {
+        3
+    };
+    format!("{x:.decimals$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_per_size() {
+        assert_eq!(time(0.0), "0.000 ps");
+        assert_eq!(time(5.12), "5.120 ns");
+        assert_eq!(time(999.9), "999.9 ns");
+        assert_eq!(time(12_345_678.0), "12.35 ms");
+        assert_eq!(time(3_600e9), "3600 s");
+    }
+
+    #[test]
+    fn rates() {
+        assert_eq!(rate(Throughput::Bytes(4096), 1e9), "4.000 KiB/s");
+        assert_eq!(rate(Throughput::Items(1), 2.0), "500.0 Melem/s");
+        assert_eq!(rate(Throughput::Items(3), 1e9), "3.000 elem/s");
+        assert_eq!(rate(Throughput::Items(3), 0.0), "∞");
+    }
+}

@@ -1,0 +1,301 @@
+//! The bench binary's command line: libtest's flags, plus nbench's own measurement settings.
+
+use crate::Settings;
+use std::fmt;
+use std::time::Duration;
+
+/// What the binary was asked to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// `--bench`: measure, print a table.
+    Bench,
+    /// No `--bench` (`cargo test --benches`): run each benchmark once.
+    Test,
+    /// `--list`, pretty or (`--format terse`) terse.
+    List {
+        /// One `id: benchmark` line each and nothing else.
+        terse: bool,
+    },
+    /// `-h` / `--help`.
+    Help,
+}
+
+/// How `#[ignore]`-style marks are treated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ignored {
+    /// Ignored benchmarks are skipped (the default).
+    Skip,
+    /// Only ignored benchmarks run (`--ignored`).
+    Only,
+    /// Everything runs (`--include-ignored`).
+    Include,
+}
+
+/// The parsed command line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Args {
+    /// What to do.
+    pub mode: Mode,
+    /// Positional filters: a benchmark runs if its id contains any of them.
+    pub filters: Vec<String>,
+    /// `--skip`: a benchmark is left out if its id contains any of these.
+    pub skip: Vec<String>,
+    /// `--exact`: filters and skips match whole ids.
+    pub exact: bool,
+    /// Treatment of ignored benchmarks.
+    pub ignored: Ignored,
+    /// Measurement settings.
+    pub settings: Settings,
+}
+
+/// A command-line mistake, worded for the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// libtest flags that take a value and mean nothing to nbench.
+const IGNORED_WITH_VALUE: &[&str] = &[
+    "--test-threads",
+    "--color",
+    "-Z",
+    "--logfile",
+    "--shuffle-seed",
+];
+/// libtest flags without a value that mean nothing to nbench.
+const IGNORED_FLAGS: &[&str] = &[
+    "--nocapture",
+    "--no-capture",
+    "--show-output",
+    "-q",
+    "--quiet",
+    "--test",
+    "--report-time",
+    "--ensure-time",
+    "--shuffle",
+    "--exclude-should-panic",
+    "--force-run-in-process",
+];
+
+impl Args {
+    /// Parses the arguments after the program name.
+    pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Args, UsageError> {
+        let mut out = Args {
+            mode: Mode::Test,
+            filters: Vec::new(),
+            skip: Vec::new(),
+            exact: false,
+            ignored: Ignored::Skip,
+            settings: Settings::default(),
+        };
+        let (mut bench, mut list, mut help, mut terse) = (false, false, false, false);
+        let mut it = args.into_iter();
+        while let Some(arg) = it.next() {
+            if arg == "--" {
+                out.filters.extend(it.by_ref());
+                break;
+            }
+            if !arg.starts_with('-') || arg == "-" {
+                out.filters.push(arg);
+                continue;
+            }
+            let (flag, inline) = match arg.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
+                _ => (arg.clone(), None),
+            };
+            let mut value = |name: &str| -> Result<String, UsageError> {
+                match inline.clone().or_else(|| it.next()) {
+                    Some(v) => Ok(v),
+                    None => Err(UsageError(format!("'{name}' needs a value"))),
+                }
+            };
+            match flag.as_str() {
+                "--bench" => bench = true,
+                "--list" => list = true,
+                "-h" | "--help" => help = true,
+                "--exact" => out.exact = true,
+                "--ignored" => out.ignored = Ignored::Only,
+                "--include-ignored" => out.ignored = Ignored::Include,
+                "--skip" => out.skip.push(value("--skip")?),
+                "--format" => terse = value("--format")? == "terse",
+                "--warm-up" => out.settings.warm_up = duration("--warm-up", &value("--warm-up")?)?,
+                "--min-time" => {
+                    out.settings.min_time = duration("--min-time", &value("--min-time")?)?
+                }
+                "--max-time" => {
+                    out.settings.max_time = duration("--max-time", &value("--max-time")?)?
+                }
+                "--precision" => out.settings.precision = percent(&value("--precision")?)? / 100.0,
+                "--min-samples" => {
+                    out.settings.min_samples = count("--min-samples", &value("--min-samples")?)?
+                }
+                "--max-samples" => {
+                    out.settings.max_samples = count("--max-samples", &value("--max-samples")?)?
+                }
+                f if IGNORED_WITH_VALUE.contains(&f) => {
+                    value(f)?;
+                }
+                f if IGNORED_FLAGS.contains(&f) => {}
+                // `-Zunstable-options` is one word.
+                f if f.starts_with("-Z") => {}
+                f => {
+                    return Err(UsageError(format!(
+                        "unknown option '{f}' (nbench takes libtest's flags and its own; see --help)"
+                    )));
+                }
+            }
+        }
+        out.mode = if help {
+            Mode::Help
+        } else if list {
+            Mode::List { terse }
+        } else if bench {
+            Mode::Bench
+        } else {
+            Mode::Test
+        };
+        Ok(out)
+    }
+}
+
+/// `0.5`, `500ms`, `2s`, `250us`: seconds when no unit is given.
+pub fn duration(flag: &str, text: &str) -> Result<Duration, UsageError> {
+    let t = text.trim();
+    let (num, scale) = [
+        ("ms", 1e-3),
+        ("us", 1e-6),
+        ("µs", 1e-6),
+        ("ns", 1e-9),
+        ("s", 1.0),
+    ]
+    .iter()
+    .find_map(|&(suffix, scale)| t.strip_suffix(suffix).map(|n| (n, scale)))
+    .unwrap_or((t, 1.0));
+    match num.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 && v * scale < 1e7 => {
+            Ok(Duration::from_secs_f64(v * scale))
+        }
+        _ => Err(UsageError(format!(
+            "invalid value '{text}' for '{flag}': expected a duration such as 0.5, 500ms or 2s"
+        ))),
+    }
+}
+
+fn percent(text: &str) -> Result<f64, UsageError> {
+    let t = text.trim().trim_end_matches('%');
+    match t.parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 100.0 => Ok(v),
+        _ => Err(UsageError(format!(
+            "invalid value '{text}' for '--precision': expected a percentage above 0 and at most 100, such as 1 or 0.5%"
+        ))),
+    }
+}
+
+fn count(flag: &str, text: &str) -> Result<usize, UsageError> {
+    match text.trim().parse::<usize>() {
+        Ok(v) if v >= 1 => Ok(v),
+        _ => Err(UsageError(format!(
+            "invalid value '{text}' for '{flag}': expected a whole number of at least 1"
+        ))),
+    }
+}
+
+/// What `--help` prints.
+pub const HELP: &str = "\
+Benchmarks written with nbench.
+
+Usage: <bench-binary> [OPTIONS] [FILTER]...
+
+Without --bench each benchmark runs once, as a test (what `cargo test --benches`
+does); with --bench each is measured and a table is printed (what `cargo bench`
+does). `cargo nbench` drives this binary for you and compares runs.
+
+Selection:
+  [FILTER]...              Run benchmarks whose id contains any filter
+      --exact              Filters and --skip match whole ids
+      --skip <TEXT>        Leave out benchmarks whose id contains TEXT (repeatable)
+      --ignored            Run only benchmarks marked ignored
+      --include-ignored    Run ignored benchmarks too
+      --list               List benchmarks instead of running them
+      --format terse       With --list: one `id: benchmark` line each
+
+Measurement (with --bench):
+      --warm-up <DUR>      Warm-up time per benchmark [default: 100ms]
+      --min-time <DUR>     Sampling time before the precision target counts [default: 400ms]
+      --max-time <DUR>     Time limit of sampling per benchmark [default: 800ms]
+      --precision <PCT>    Stop once the median's 95% CI is within ±PCT% [default: 1]
+      --min-samples <N>    Samples taken at least [default: 10]
+      --max-samples <N>    Samples taken at most [default: 100000]
+
+Durations are seconds, or take a unit: 500ms, 2s, 250us.
+libtest flags such as --nocapture, --show-output, --test-threads N, -q and
+--color WHEN are accepted and ignored.
+
+Exit status: 0 all passed, 101 a benchmark failed, 2 bad command line.
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Args, UsageError> {
+        Args::parse(line.split_whitespace().map(str::to_owned))
+    }
+
+    #[test]
+    fn modes() {
+        assert_eq!(parse("").unwrap().mode, Mode::Test);
+        assert_eq!(parse("--bench").unwrap().mode, Mode::Bench);
+        assert_eq!(
+            parse("--list --format terse").unwrap().mode,
+            Mode::List { terse: true }
+        );
+        assert_eq!(
+            parse("--bench --list").unwrap().mode,
+            Mode::List { terse: false }
+        );
+        assert_eq!(parse("--bench -h").unwrap().mode, Mode::Help);
+    }
+
+    #[test]
+    fn filters_and_libtest_flags() {
+        let a = parse("--bench sort --nocapture --test-threads 4 --color=never -Zunstable-options --skip std -q fib --exact").unwrap();
+        assert_eq!(a.filters, ["sort", "fib"]);
+        assert_eq!(a.skip, ["std"]);
+        assert!(a.exact);
+        assert_eq!(
+            parse("--include-ignored").unwrap().ignored,
+            Ignored::Include
+        );
+        assert_eq!(parse("-- --weird").unwrap().filters, ["--weird"]);
+    }
+
+    #[test]
+    fn settings() {
+        let a = parse("--warm-up 250ms --max-time=2 --precision 0.5% --min-samples 30").unwrap();
+        assert_eq!(a.settings.warm_up, Duration::from_millis(250));
+        assert_eq!(a.settings.max_time, Duration::from_secs(2));
+        assert!((a.settings.precision - 0.005).abs() < 1e-15);
+        assert_eq!(a.settings.min_samples, 30);
+    }
+
+    #[test]
+    fn bad_values_are_clear_errors() {
+        let e = parse("--max-time soon").unwrap_err();
+        assert!(e.0.contains("'soon'") && e.0.contains("--max-time"), "{e}");
+        assert!(parse("--max-time -1").is_err());
+        assert!(parse("--precision 0").is_err());
+        assert!(parse("--min-samples 0").is_err());
+        assert!(parse("--max-time").unwrap_err().0.contains("needs a value"));
+        assert!(
+            parse("--frobnicate")
+                .unwrap_err()
+                .0
+                .contains("unknown option '--frobnicate'")
+        );
+    }
+}

@@ -1,0 +1,114 @@
+//! `--bench`: measure each selected benchmark with the engine and print the table.
+
+use super::args::Args;
+use super::guard::run_guarded;
+use super::select::skipped_as_ignored;
+use super::table::Table;
+use crate::bencher::{Driver, LoopKind, empty_loop};
+use crate::engine::{self, Measure, Measurement, Settings};
+use crate::format;
+use crate::registry::Benchmark;
+use crate::result::BenchResult;
+use crate::timer::{TimerInfo, WallClock};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// Measures fully: the driver behind `Bencher` in `--bench` mode.
+pub struct EngineDriver<'s> {
+    settings: &'s Settings,
+    timer: TimerInfo,
+    clock: WallClock,
+    out: Option<(LoopKind, Measurement)>,
+}
+
+impl<'s> EngineDriver<'s> {
+    /// A driver measuring with `settings` on the wall clock.
+    pub fn new(settings: &'s Settings, timer: TimerInfo) -> Self {
+        EngineDriver {
+            settings,
+            timer,
+            clock: WallClock::new(),
+            out: None,
+        }
+    }
+}
+
+impl Driver for EngineDriver<'_> {
+    fn drive(&mut self, kind: LoopKind, m: &mut dyn Measure) {
+        // A second timing call is reported as misuse by the guard; skip its work.
+        if self.out.is_none() {
+            let measured = engine::measure(self.settings, &self.timer, &self.clock, m);
+            self.out = Some((kind, measured));
+        }
+    }
+}
+
+/// The `iter` loop's own cost per iteration, ns, measured with a short schedule.
+pub fn loop_overhead(timer: &TimerInfo) -> f64 {
+    let settings = Settings {
+        warm_up: Duration::from_millis(20),
+        max_time: Duration::from_millis(50),
+        ..Settings::default()
+    };
+    let m = engine::measure(&settings, timer, &WallClock::new(), &mut empty_loop());
+    let mut t = m.per_iter_ns;
+    t.sort_by(f64::total_cmp);
+    crate::stats::median_sorted(&t)
+}
+
+/// Runs `--bench`; returns whether every benchmark succeeded.
+pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
+    let started = Instant::now();
+    let timer = TimerInfo::measure(&WallClock::new(), 10_000);
+    let overhead = loop_overhead(&timer);
+    let table = Table::new(selected.iter().map(|b| b.id.as_str()));
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(
+        stdout,
+        "timer: {} resolution, {} per reading; loop overhead {} per iteration\n",
+        format::time(timer.resolution_ns),
+        format::time(timer.cost_ns),
+        format::time(overhead),
+    );
+    let _ = writeln!(stdout, "{}", table.header());
+    let (mut measured, mut failed, mut ignored) = (0, Vec::new(), 0);
+    for bench in selected {
+        if skipped_as_ignored(bench, args) {
+            ignored += 1;
+            let _ = writeln!(stdout, "{}", table.status_row(&bench.id, "ignored", ""));
+            continue;
+        }
+        let mut driver = EngineDriver::new(&args.settings, timer);
+        let outcome = run_guarded(bench, &mut driver).and_then(|throughput| {
+            let (kind, m) = driver
+                .out
+                .take()
+                .expect("a timing call records a measurement");
+            BenchResult::new(bench.id.clone(), m, kind, overhead, throughput)
+                .map_err(|e| e.to_string())
+        });
+        let line = match outcome {
+            Ok(r) => {
+                measured += 1;
+                table.row(&r)
+            }
+            Err(why) => {
+                failed.push(bench.id.as_str());
+                table.status_row(&bench.id, "FAILED", &why)
+            }
+        };
+        let _ = writeln!(stdout, "{line}");
+        let _ = stdout.flush();
+    }
+    let verdict = if failed.is_empty() { "ok" } else { "FAILED" };
+    let _ = writeln!(
+        stdout,
+        "\nbench result: {verdict}. {measured} measured; {} failed; {ignored} ignored; {filtered_out} filtered out; finished in {:.2}s",
+        failed.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if !failed.is_empty() {
+        let _ = writeln!(stdout, "failed: {}", failed.join(", "));
+    }
+    failed.is_empty()
+}

@@ -1,0 +1,54 @@
+//! What a bench binary does with its command line: measure, smoke-test, or list.
+
+pub mod args;
+mod bench;
+mod guard;
+mod select;
+mod table;
+mod test;
+
+use crate::Registry;
+use args::{Args, Mode};
+use std::process::ExitCode;
+
+/// Exit code when every benchmark ran.
+pub const EXIT_OK: u8 = 0;
+/// Exit code when a benchmark failed (libtest's, so `cargo test` reads it the same way).
+pub const EXIT_FAILED: u8 = 101;
+/// Exit code for a bad command line.
+pub const EXIT_USAGE: u8 = 2;
+
+/// Parses `args` (without the program name) and runs `registry` accordingly.
+pub fn run(registry: &Registry, args: impl IntoIterator<Item = String>) -> ExitCode {
+    let args = match Args::parse(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}\n\nFor more information, try '--help'.");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let (selected, filtered_out) = select::select(&registry.benches, &args);
+    let ok = match args.mode {
+        Mode::Help => {
+            print!("{}", args::HELP);
+            true
+        }
+        Mode::List { terse } => {
+            list(&selected, terse);
+            true
+        }
+        Mode::Bench => bench::run(&selected, filtered_out, &args),
+        Mode::Test => test::run(&selected, filtered_out, &args),
+    };
+    ExitCode::from(if ok { EXIT_OK } else { EXIT_FAILED })
+}
+
+fn list(selected: &[&crate::registry::Benchmark], terse: bool) {
+    for b in selected {
+        println!("{}: benchmark", b.id);
+    }
+    if !terse {
+        let plural = if selected.len() == 1 { "" } else { "s" };
+        println!("\n0 tests, {} benchmark{plural}", selected.len());
+    }
+}

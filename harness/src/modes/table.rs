@@ -1,0 +1,121 @@
+//! The human table `--bench` prints, one row per benchmark as it finishes.
+
+use crate::engine::Stop;
+use crate::format;
+use crate::result::BenchResult;
+
+/// Column layout, sized once for the ids that will be shown.
+pub struct Table {
+    id_width: usize,
+}
+
+impl Table {
+    /// A table wide enough for every id in `ids`.
+    pub fn new<'a>(ids: impl IntoIterator<Item = &'a str>) -> Table {
+        let id_width = ids
+            .into_iter()
+            .map(|id| id.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max("benchmark".len());
+        Table { id_width }
+    }
+
+    /// The header line.
+    pub fn header(&self) -> String {
+        self.line(
+            "benchmark",
+            ["median", "±CI", "throughput", "samples × iters", "outliers"],
+            "notes",
+        )
+    }
+
+    /// A measured benchmark's row.
+    pub fn row(&self, r: &BenchResult) -> String {
+        let s = &r.summary;
+        let ci = s.median_ci.rel_half_width(s.median);
+        let ci = if ci.is_finite() {
+            let pct = ci * 100.0;
+            let decimals = if pct < 0.1 { 2 } else { 1 };
+            format!("±{pct:.decimals$}%")
+        } else {
+            "±∞".to_owned()
+        };
+        let rate = r
+            .throughput
+            .map(|t| format::rate(t, s.median))
+            .unwrap_or_default();
+        let samples = format!("{} × {}", s.count, r.iters);
+        let outliers = s.outliers.total().to_string();
+        self.line(
+            &r.id,
+            [&format::time(s.median), &ci, &rate, &samples, &outliers],
+            &notes(r).join(", "),
+        )
+    }
+
+    /// A row for a benchmark that was not measured (failed, ignored).
+    pub fn status_row(&self, id: &str, status: &str, detail: &str) -> String {
+        self.line(id, [status, "", "", "", ""], detail)
+    }
+
+    fn line(&self, id: &str, cols: [&str; 5], notes: &str) -> String {
+        let [median, ci, rate, samples, outliers] = cols;
+        let w = self.id_width;
+        let line = format!(
+            "{id:<w$}  {median:>10}  {ci:>6}  {rate:>14}  {samples:>17}  {outliers:>8}  {notes}"
+        );
+        line.trim_end().to_owned()
+    }
+}
+
+/// Remarks worth a reader's attention.
+fn notes(r: &BenchResult) -> Vec<String> {
+    let mut notes = Vec::new();
+    if r.near_floor {
+        notes.push("near the timer floor".to_owned());
+    }
+    if r.stop == Stop::TimeLimit {
+        notes.push("time limit before precision target".to_owned());
+    }
+    // A first call far slower than the rest points to lazy set-up worth knowing about.
+    if r.cold_ns >= 1_000.0 && r.cold_ns >= 10.0 * r.summary.median {
+        notes.push(format!("first call {}", format::time(r.cold_ns)));
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bencher::LoopKind;
+    use crate::engine::Measurement;
+
+    #[test]
+    fn row_shows_every_column() {
+        let m = Measurement {
+            iters: 4096,
+            per_iter_ns: vec![10.0, 10.1, 9.9, 10.0, 10.0, 10.2, 9.8, 10.0, 10.0, 30.0],
+            cold_ns: 5_000.0,
+            stop: Stop::TimeLimit,
+            sampling_ns: 1,
+        };
+        let tp = Some(crate::Throughput::Items(16));
+        let r = BenchResult::new("sum/u64/16".into(), m, LoopKind::Custom, 0.0, tp).unwrap();
+        let t = Table::new(["sum/u64/16"]);
+        let row = t.row(&r);
+        for part in [
+            "sum/u64/16",
+            "10.00 ns",
+            "1.600 Gelem/s",
+            "10 × 4096",
+            "time limit",
+            "first call 5.000 µs",
+        ] {
+            assert!(row.contains(part), "{part} missing in {row}");
+        }
+        // Right-aligned under its header.
+        let end = |s: &str, part: &str| s.find(part).map(|i| i + part.len());
+        assert_eq!(end(&t.header(), "median"), end(&row, "10.00 ns"));
+    }
+}

@@ -1,0 +1,64 @@
+//! No `--bench` (`cargo test --benches`): each benchmark runs once, reported like libtest.
+
+use super::args::Args;
+use super::guard::run_guarded;
+use super::select::skipped_as_ignored;
+use crate::bencher::{Driver, LoopKind};
+use crate::engine::Measure;
+use crate::registry::Benchmark;
+use std::io::Write;
+use std::time::Instant;
+
+/// Runs the routine for a single iteration: proves it works, measures nothing.
+pub struct OnceDriver;
+
+impl Driver for OnceDriver {
+    fn drive(&mut self, _kind: LoopKind, m: &mut dyn Measure) {
+        m.sample(1);
+    }
+}
+
+/// Runs every selected benchmark once; returns whether all passed.
+pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
+    let started = Instant::now();
+    let mut out = std::io::stdout().lock();
+    let plural = if selected.len() == 1 { "" } else { "s" };
+    let _ = writeln!(out, "\nrunning {} benchmark{plural} once", selected.len());
+    let (mut passed, mut ignored, mut failures) = (0, 0, Vec::new());
+    for bench in selected {
+        let status = if skipped_as_ignored(bench, args) {
+            ignored += 1;
+            "ignored"
+        } else {
+            match run_guarded(bench, &mut OnceDriver) {
+                Ok(_) => {
+                    passed += 1;
+                    "ok"
+                }
+                Err(why) => {
+                    failures.push((bench.id.as_str(), why));
+                    "FAILED"
+                }
+            }
+        };
+        let _ = writeln!(out, "test {} ... {status}", bench.id);
+    }
+    if !failures.is_empty() {
+        let _ = writeln!(out, "\nfailures:\n");
+        for (id, why) in &failures {
+            let _ = writeln!(out, "---- {id} ----\n{why}\n");
+        }
+        let _ = writeln!(out, "failures:");
+        for (id, _) in &failures {
+            let _ = writeln!(out, "    {id}");
+        }
+    }
+    let verdict = if failures.is_empty() { "ok" } else { "FAILED" };
+    let _ = writeln!(
+        out,
+        "\ntest result: {verdict}. {passed} passed; {} failed; {ignored} ignored; 0 measured; {filtered_out} filtered out; finished in {:.2}s\n",
+        failures.len(),
+        started.elapsed().as_secs_f64()
+    );
+    failures.is_empty()
+}

@@ -1,0 +1,103 @@
+//! One benchmark's result: the engine's measurement, corrected for loop overhead and summarised.
+
+use crate::bencher::{LoopKind, Throughput};
+use crate::engine::{Measurement, Stop};
+use crate::stats::{StatsError, Summary};
+
+/// Results whose raw time is at most this many times the loop overhead are
+/// flagged as near the timer floor: the overhead's own noise is a large
+/// part of what they show.
+pub const FLOOR_FACTOR: f64 = 4.0;
+
+/// The outcome of measuring one benchmark.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BenchResult {
+    /// The benchmark's id (`group/name/arg`).
+    pub id: String,
+    /// Statistics of the per-iteration times, ns, overhead removed.
+    pub summary: Summary,
+    /// Per-iteration time of every sample, ns, overhead removed.
+    pub per_iter_ns: Vec<f64>,
+    /// Iterations per sample.
+    pub iters: u64,
+    /// The first call's time, ns.
+    pub cold_ns: f64,
+    /// The loop overhead per iteration subtracted from every sample, ns.
+    pub overhead_ns: f64,
+    /// Whether the result is within [`FLOOR_FACTOR`] × the loop overhead.
+    pub near_floor: bool,
+    /// Why sampling stopped.
+    pub stop: Stop,
+    /// Work per iteration, if declared.
+    pub throughput: Option<Throughput>,
+}
+
+impl BenchResult {
+    /// Builds the result. Only the `iter` loop has its overhead subtracted:
+    /// `iter_batched` and `iter_custom` time something else, but are still
+    /// flagged when they come near the floor. Times never go below zero.
+    pub fn new(
+        id: String,
+        m: Measurement,
+        kind: LoopKind,
+        loop_overhead_ns: f64,
+        throughput: Option<Throughput>,
+    ) -> Result<BenchResult, StatsError> {
+        let raw = Summary::new(&m.per_iter_ns)?;
+        let overhead_ns = match kind {
+            LoopKind::Iter => loop_overhead_ns.max(0.0),
+            LoopKind::Batched | LoopKind::Custom => 0.0,
+        };
+        let near_floor = kind != LoopKind::Custom && raw.median <= FLOOR_FACTOR * loop_overhead_ns;
+        let per_iter_ns: Vec<f64> = m
+            .per_iter_ns
+            .iter()
+            .map(|t| (t - overhead_ns).max(0.0))
+            .collect();
+        Ok(BenchResult {
+            id,
+            summary: Summary::new(&per_iter_ns)?,
+            per_iter_ns,
+            iters: m.iters,
+            cold_ns: m.cold_ns,
+            overhead_ns,
+            near_floor,
+            stop: m.stop,
+            throughput,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measurement(per_iter: &[f64]) -> Measurement {
+        Measurement {
+            iters: 100,
+            per_iter_ns: per_iter.to_vec(),
+            cold_ns: 50.0,
+            stop: Stop::Precise,
+            sampling_ns: 1,
+        }
+    }
+
+    #[test]
+    fn overhead_is_subtracted_for_iter_only_and_never_below_zero() {
+        let m = measurement(&[0.2, 0.3, 0.5]);
+        let r = BenchResult::new("e".into(), m.clone(), LoopKind::Iter, 0.3, None).unwrap();
+        assert_eq!(r.per_iter_ns, [0.0, 0.0, 0.2]);
+        assert!(r.near_floor);
+        let r = BenchResult::new("e".into(), m, LoopKind::Custom, 0.3, None).unwrap();
+        assert_eq!(r.per_iter_ns, [0.2, 0.3, 0.5]);
+        assert!(!r.near_floor);
+    }
+
+    #[test]
+    fn well_above_the_floor_is_not_flagged() {
+        let m = measurement(&[10.0, 10.5, 11.0]);
+        let r = BenchResult::new("s".into(), m, LoopKind::Iter, 0.3, None).unwrap();
+        assert!(!r.near_floor);
+        assert!((r.summary.median - 10.2).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,150 @@
+//! The clock the engine reads, behind a trait so engine logic runs on a fake clock in tests.
+
+use std::time::Instant;
+
+/// A monotonic clock in nanoseconds.
+///
+/// The engine reads time only through this trait: the real one is
+/// [`WallClock`]; tests drive the pilot and the stopping rules with a fake
+/// whose time advances only when a fake sample says so.
+pub trait Clock {
+    /// Nanoseconds since an arbitrary, fixed origin.
+    fn now_ns(&self) -> u64;
+}
+
+/// The wall clock ([`std::time::Instant`]).
+#[derive(Debug, Clone, Copy)]
+pub struct WallClock {
+    origin: Instant,
+}
+
+impl WallClock {
+    /// A clock whose origin is now.
+    pub fn new() -> Self {
+        WallClock {
+            origin: Instant::now(),
+        }
+    }
+}
+
+impl Default for WallClock {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Clock for WallClock {
+    fn now_ns(&self) -> u64 {
+        self.origin.elapsed().as_nanos() as u64
+    }
+}
+
+/// What reading the clock costs and how finely it ticks, measured at start-up.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimerInfo {
+    /// The smallest non-zero step seen between two consecutive readings, ns.
+    pub resolution_ns: f64,
+    /// The mean cost of one reading, ns.
+    pub cost_ns: f64,
+}
+
+impl TimerInfo {
+    /// Reads `clock` back to back `reads` times and derives resolution and cost.
+    ///
+    /// A clock that never moved during the readings gets a resolution of the
+    /// whole span (at least 1 ns), so the pilot still has a floor to aim above.
+    pub fn measure(clock: &dyn Clock, reads: u32) -> TimerInfo {
+        let reads = reads.max(2);
+        let first = clock.now_ns();
+        let mut prev = first;
+        let mut resolution = u64::MAX;
+        for _ in 1..reads {
+            let now = clock.now_ns();
+            let step = now.saturating_sub(prev);
+            if step > 0 && step < resolution {
+                resolution = step;
+            }
+            prev = now;
+        }
+        let span = prev.saturating_sub(first);
+        if resolution == u64::MAX {
+            resolution = span.max(1);
+        }
+        TimerInfo {
+            resolution_ns: resolution as f64,
+            cost_ns: span as f64 / f64::from(reads - 1),
+        }
+    }
+
+    /// The shortest sample for which the timer's resolution and cost are at
+    /// most `1 / factor` of it (factor 1000 gives the 0.1 % rule).
+    pub fn min_sample_ns(&self, factor: f64) -> f64 {
+        self.resolution_ns.max(self.cost_ns) * factor
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod fake {
+    //! A deterministic clock for engine tests.
+    use super::Clock;
+    use std::cell::Cell;
+
+    /// Time moves only when a test (or a fake sample) advances it.
+    #[derive(Debug, Default)]
+    pub struct FakeClock {
+        now: Cell<u64>,
+        /// Added on every read, to model the cost of reading a clock.
+        pub tick: u64,
+    }
+
+    impl FakeClock {
+        pub fn with_tick(tick: u64) -> Self {
+            FakeClock {
+                now: Cell::new(0),
+                tick,
+            }
+        }
+        pub fn advance(&self, ns: u64) {
+            self.now.set(self.now.get() + ns);
+        }
+    }
+
+    impl Clock for FakeClock {
+        fn now_ns(&self) -> u64 {
+            self.advance(self.tick);
+            self.now.get()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fake::FakeClock;
+    use super::*;
+
+    #[test]
+    fn fake_clock_cost_and_resolution() {
+        let clock = FakeClock::with_tick(25);
+        let info = TimerInfo::measure(&clock, 1000);
+        assert_eq!(info.resolution_ns, 25.0);
+        assert_eq!(info.cost_ns, 25.0);
+        assert_eq!(info.min_sample_ns(1000.0), 25_000.0);
+    }
+
+    #[test]
+    fn frozen_clock_still_gives_a_floor() {
+        let clock = FakeClock::with_tick(0);
+        let info = TimerInfo::measure(&clock, 10);
+        assert_eq!(info.resolution_ns, 1.0);
+        assert_eq!(info.cost_ns, 0.0);
+    }
+
+    #[test]
+    fn wall_clock_is_monotonic_and_fine() {
+        let clock = WallClock::new();
+        let info = TimerInfo::measure(&clock, 10_000);
+        assert!(info.resolution_ns >= 1.0);
+        // Any clock a benchmark can use ticks finer than a millisecond.
+        assert!(info.resolution_ns < 1e6, "{info:?}");
+    }
+}

@@ -1,0 +1,2 @@
+//! `cargo nbench`: the subcommand's entry point.
+fn main() {}

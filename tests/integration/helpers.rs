@@ -1,0 +1,142 @@
+//! Copying fixture projects to a scratch directory and running cargo and bench binaries in them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One target directory for every fixture build, so the harness compiles once per test run.
+fn shared_target_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fixture-target")
+}
+
+/// A fixture project copied into a fresh directory of its own.
+pub struct Fixture {
+    pub dir: PathBuf,
+}
+
+impl Fixture {
+    /// Copies `tests/fixtures/<name>` and points its `nbench` dependency at this checkout.
+    pub fn new(name: &str) -> Fixture {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join("fixtures")
+            .join(format!("{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        copy_dir(&repo_root().join("tests/fixtures").join(name), &dir);
+        let harness = repo_root().join("harness");
+        for entry in walk(&dir) {
+            if entry.file_name().is_some_and(|f| f == "Cargo.toml") {
+                let text = std::fs::read_to_string(&entry).unwrap();
+                let fixed = text.replace(
+                    "path = \"../../../harness\"",
+                    &format!("path = {:?}", harness.display().to_string()),
+                );
+                std::fs::write(&entry, fixed).unwrap();
+            }
+        }
+        Fixture { dir }
+    }
+
+    /// `cargo <args>` in the fixture, with the shared target directory.
+    pub fn cargo(&self, args: &[&str]) -> Run {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let mut cmd = Command::new(cargo);
+        cmd.args(args)
+            .current_dir(&self.dir)
+            .env("CARGO_TARGET_DIR", shared_target_dir())
+            .env_remove("RUSTFLAGS");
+        Run::from(cmd.output().expect("cargo runs"))
+    }
+
+    /// Builds the bench target `name` and returns its executable.
+    pub fn bench_exe(&self, name: &str) -> PathBuf {
+        let run = self.cargo(&[
+            "bench",
+            "--no-run",
+            "--bench",
+            name,
+            "--message-format=json",
+        ]);
+        assert_eq!(run.code, 0, "build failed:\n{}", run.stderr);
+        run.stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == name)
+            .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+            .expect("an executable for the bench target")
+    }
+}
+
+/// What a finished process left behind.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl From<Output> for Run {
+    fn from(o: Output) -> Run {
+        Run {
+            code: o.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    }
+}
+
+impl Run {
+    /// Runs `exe` with `args` in `dir`.
+    pub fn exe(exe: &Path, dir: &Path, args: &[&str]) -> Run {
+        Run::from(
+            Command::new(exe)
+                .args(args)
+                .current_dir(dir)
+                .output()
+                .expect("the executable runs"),
+        )
+    }
+
+    /// The stdout line that starts with `prefix` (a table row, a test line).
+    pub fn line(&self, prefix: &str) -> &str {
+        self.stdout
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no line starting with {prefix:?} in:\n{}", self.stdout))
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if name == "target" || name == "Cargo.lock" {
+            continue;
+        }
+        let dest = to.join(&name);
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &dest);
+        } else {
+            std::fs::copy(entry.path(), dest).unwrap();
+        }
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}

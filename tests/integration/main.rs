@@ -1,0 +1,4 @@
+//! End-to-end tests: fixture projects under `tests/fixtures/`, built by real cargo, run for real.
+
+mod harness_modes;
+mod helpers;

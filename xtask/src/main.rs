@@ -1,0 +1,34 @@
+//! Developer chores, run as `cargo xtask <command>` (alias in `.cargo/config.toml`).
+
+mod reference;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  reference [--runs N]   run the reference workloads (benches/reference.rs) N times
+                         (default 3) and print: total time, the empty body's time,
+                         sum2000 / sum1000, nbench's dependency count, and the clean
+                         build time of a one-bench fixture crate
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("reference") => reference::run(&args[1..]),
+        Some("-h" | "--help") | None => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Some(other) => Err(format!("unknown command '{other}'\n\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
