@@ -5,6 +5,7 @@ mod bencher;
 pub mod engine;
 pub mod format;
 pub mod modes;
+pub mod protocol;
 mod registry;
 pub mod result;
 pub mod stats;

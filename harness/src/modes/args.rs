@@ -18,6 +18,8 @@ pub enum Mode {
     },
     /// `-h` / `--help`.
     Help,
+    /// `--nbench-protocol <addr>`: driven by `cargo nbench` over a connection to `addr`.
+    Protocol(String),
 }
 
 /// How `#[ignore]`-style marks are treated.
@@ -93,6 +95,7 @@ impl Args {
             settings: Settings::default(),
         };
         let (mut bench, mut list, mut help, mut terse) = (false, false, false, false);
+        let mut protocol = None;
         let mut it = args.into_iter();
         while let Some(arg) = it.next() {
             if arg == "--" {
@@ -118,6 +121,9 @@ impl Args {
                 "--list" => list = true,
                 "-h" | "--help" => help = true,
                 "--exact" => out.exact = true,
+                crate::protocol::PROTOCOL_FLAG => {
+                    protocol = Some(value(crate::protocol::PROTOCOL_FLAG)?)
+                }
                 "--ignored" => out.ignored = Ignored::Only,
                 "--include-ignored" => out.ignored = Ignored::Include,
                 "--skip" => out.skip.push(value("--skip")?),
@@ -149,7 +155,9 @@ impl Args {
                 }
             }
         }
-        out.mode = if help {
+        out.mode = if let Some(addr) = protocol {
+            Mode::Protocol(addr)
+        } else if help {
             Mode::Help
         } else if list {
             Mode::List { terse }

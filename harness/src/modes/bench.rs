@@ -33,6 +33,13 @@ impl<'s> EngineDriver<'s> {
     }
 }
 
+impl EngineDriver<'_> {
+    /// The measurement the timing call made, if it made one.
+    pub fn take(&mut self) -> Option<(LoopKind, Measurement)> {
+        self.out.take()
+    }
+}
+
 impl Driver for EngineDriver<'_> {
     fn drive(&mut self, kind: LoopKind, m: &mut dyn Measure) {
         // A second timing call is reported as misuse by the guard; skip its work.

@@ -3,6 +3,7 @@
 pub mod args;
 mod bench;
 mod guard;
+mod protocol;
 mod select;
 mod table;
 mod test;
@@ -38,6 +39,7 @@ pub fn run(registry: &Registry, args: impl IntoIterator<Item = String>) -> ExitC
             true
         }
         Mode::Bench => bench::run(&selected, filtered_out, &args),
+        Mode::Protocol(addr) => protocol::run(&registry.benches, &addr),
         Mode::Test => test::run(&selected, filtered_out, &args),
     };
     ExitCode::from(if ok { EXIT_OK } else { EXIT_FAILED })

@@ -1,0 +1,86 @@
+//! Protocol mode: the bench binary driven by `cargo nbench` over a loopback connection.
+
+use super::bench::{EngineDriver, loop_overhead};
+use super::guard::run_guarded;
+use crate::protocol::{
+    Command, Event, HARNESS_VERSION, Listed, MARKER, PROTOCOL_VERSION, TOKEN_ENV, read_message,
+    write_message,
+};
+use crate::registry::Benchmark;
+use crate::result::BenchResult;
+use crate::timer::{TimerInfo, WallClock};
+use std::io::{BufReader, BufWriter};
+use std::net::TcpStream;
+
+/// Connects to `addr`, says hello, and carries out commands until told to
+/// quit or the connection closes. Returns false if the channel failed.
+pub fn run(benches: &[Benchmark], addr: &str) -> bool {
+    // Keeps the marker's bytes in the executable for `cargo nbench` to find.
+    std::hint::black_box(MARKER);
+    let stream = match TcpStream::connect(addr) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot connect to cargo nbench at {addr}: {e}");
+            return false;
+        }
+    };
+    let _ = stream.set_nodelay(true);
+    let Ok(read_half) = stream.try_clone() else {
+        return false;
+    };
+    let mut reader = BufReader::new(read_half);
+    let mut writer = BufWriter::new(stream);
+    let hello = Event::Hello {
+        protocol: PROTOCOL_VERSION,
+        harness: HARNESS_VERSION.to_owned(),
+        token: std::env::var(TOKEN_ENV).unwrap_or_default(),
+    };
+    if write_message(&mut writer, &hello).is_err() {
+        return false;
+    }
+    let timer = TimerInfo::measure(&WallClock::new(), 10_000);
+    let mut overhead = None;
+    loop {
+        let event = match read_message::<Command>(&mut reader) {
+            Ok(None) | Ok(Some(Command::Quit)) => return true,
+            Ok(Some(Command::List)) => Event::List(
+                benches
+                    .iter()
+                    .map(|b| Listed {
+                        id: b.id.clone(),
+                        ignored: b.ignored,
+                    })
+                    .collect(),
+            ),
+            Ok(Some(Command::Run { id, settings })) => match benches.iter().find(|b| b.id == id) {
+                None => Event::Error {
+                    message: format!("no benchmark with id `{id}`"),
+                },
+                Some(bench) => {
+                    let overhead = *overhead.get_or_insert_with(|| loop_overhead(&timer));
+                    let mut driver = EngineDriver::new(&settings, timer);
+                    match run_guarded(bench, &mut driver).and_then(|throughput| {
+                        let (kind, m) = driver.take().expect("a timing call records a measurement");
+                        BenchResult::new(id.clone(), m, kind, overhead, throughput)
+                            .map_err(|e| e.to_string())
+                    }) {
+                        Ok(r) => Event::Result(Box::new(r)),
+                        Err(message) => Event::Failed { id, message },
+                    }
+                }
+            },
+            Err(e) => {
+                let _ = write_message(
+                    &mut writer,
+                    &Event::Error {
+                        message: e.to_string(),
+                    },
+                );
+                return false;
+            }
+        };
+        if write_message(&mut writer, &event).is_err() {
+            return false;
+        }
+    }
+}

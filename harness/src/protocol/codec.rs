@@ -1,0 +1,421 @@
+//! Encoding messages as JSON lines and decoding them, with errors that say what was wrong.
+
+use super::json::Json;
+use super::{Command, Event, Listed};
+use crate::Settings;
+use crate::bencher::Throughput;
+use crate::engine::Stop;
+use crate::result::BenchResult;
+use crate::stats::Summary;
+use std::fmt;
+use std::io::{BufRead, Read, Write};
+use std::time::Duration;
+
+/// A line longer than this is refused (the largest real one, 100 000 samples, is ~2.5 MB).
+const MAX_LINE: usize = 64 << 20;
+
+/// Why a message could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProtocolError {
+    /// Reading or writing the channel failed.
+    Io(String),
+    /// The channel closed in the middle of a line.
+    Truncated(String),
+    /// A complete line that is not a message this side understands.
+    Malformed {
+        /// The start of the line, for context.
+        excerpt: String,
+        /// What was wrong with it.
+        reason: String,
+    },
+}
+
+impl fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProtocolError::Io(e) => write!(f, "channel i/o failed: {e}"),
+            ProtocolError::Truncated(excerpt) => {
+                write!(f, "channel closed in the middle of a message: {excerpt:?}")
+            }
+            ProtocolError::Malformed { excerpt, reason } => {
+                write!(f, "malformed message ({reason}): {excerpt:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ProtocolError {}
+
+/// Messages that travel as one JSON line.
+pub trait Message: Sized {
+    /// The JSON form.
+    fn to_json(&self) -> Json;
+    /// Back from the JSON form; `Err` names what is missing or wrong.
+    fn from_json(v: &Json) -> Result<Self, String>;
+}
+
+/// Writes `msg` as one line and flushes.
+pub fn write_message<M: Message>(w: &mut impl Write, msg: &M) -> Result<(), ProtocolError> {
+    let line = format!("{}\n", msg.to_json());
+    w.write_all(line.as_bytes())
+        .and_then(|()| w.flush())
+        .map_err(|e| ProtocolError::Io(e.to_string()))
+}
+
+/// Reads the next message; `Ok(None)` when the channel closed between messages.
+pub fn read_message<M: Message>(r: &mut impl BufRead) -> Result<Option<M>, ProtocolError> {
+    let mut buf = Vec::new();
+    let n = r
+        .by_ref()
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut buf)
+        .map_err(|e| ProtocolError::Io(e.to_string()))?;
+    if n == 0 {
+        return Ok(None);
+    }
+    let excerpt = || {
+        let s = String::from_utf8_lossy(&buf);
+        s.trim_end().chars().take(200).collect::<String>()
+    };
+    if buf.last() != Some(&b'\n') {
+        return Err(if buf.len() > MAX_LINE {
+            malformed(excerpt(), "line too long".into())
+        } else {
+            ProtocolError::Truncated(excerpt())
+        });
+    }
+    let text = std::str::from_utf8(&buf).map_err(|_| malformed(excerpt(), "not UTF-8".into()))?;
+    let json = Json::parse(text.trim_end()).map_err(|e| malformed(excerpt(), e))?;
+    M::from_json(&json)
+        .map(Some)
+        .map_err(|e| malformed(excerpt(), e))
+}
+
+fn malformed(excerpt: String, reason: String) -> ProtocolError {
+    ProtocolError::Malformed { excerpt, reason }
+}
+
+// --- field helpers -----------------------------------------------------------
+
+fn obj(pairs: Vec<(&str, Json)>) -> Json {
+    Json::Obj(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+}
+
+fn s(v: &str) -> Json {
+    Json::Str(v.to_owned())
+}
+
+fn num(v: f64) -> Json {
+    Json::Num(v)
+}
+
+fn field<'a>(v: &'a Json, key: &str) -> Result<&'a Json, String> {
+    v.get(key).ok_or_else(|| format!("missing field `{key}`"))
+}
+
+fn get_str(v: &Json, key: &str) -> Result<String, String> {
+    field(v, key)?
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| format!("field `{key}` is not a string"))
+}
+
+fn get_f64(v: &Json, key: &str) -> Result<f64, String> {
+    match field(v, key)? {
+        Json::Num(n) => Ok(*n),
+        _ => Err(format!("field `{key}` is not a number")),
+    }
+}
+
+fn get_u64(v: &Json, key: &str) -> Result<u64, String> {
+    let n = get_f64(v, key)?;
+    if n >= 0.0 && n.fract() == 0.0 && n <= 2f64.powi(53) {
+        Ok(n as u64)
+    } else {
+        Err(format!("field `{key}` is not a whole number"))
+    }
+}
+
+fn get_bool(v: &Json, key: &str) -> Result<bool, String> {
+    match field(v, key)? {
+        Json::Bool(b) => Ok(*b),
+        _ => Err(format!("field `{key}` is not true or false")),
+    }
+}
+
+fn get_arr<'a>(v: &'a Json, key: &str) -> Result<&'a [Json], String> {
+    match field(v, key)? {
+        Json::Arr(items) => Ok(items),
+        _ => Err(format!("field `{key}` is not an array")),
+    }
+}
+
+fn duration(ns: u64) -> Duration {
+    Duration::from_nanos(ns)
+}
+
+// --- settings ----------------------------------------------------------------
+
+fn settings_to_json(st: &Settings) -> Json {
+    obj(vec![
+        ("warm_up_ns", num(st.warm_up.as_nanos() as f64)),
+        ("min_time_ns", num(st.min_time.as_nanos() as f64)),
+        ("max_time_ns", num(st.max_time.as_nanos() as f64)),
+        ("precision", num(st.precision)),
+        ("min_samples", num(st.min_samples as f64)),
+        ("max_samples", num(st.max_samples as f64)),
+        ("timer_factor", num(st.timer_factor)),
+    ])
+}
+
+fn settings_from_json(v: &Json) -> Result<Settings, String> {
+    Ok(Settings {
+        warm_up: duration(get_u64(v, "warm_up_ns")?),
+        min_time: duration(get_u64(v, "min_time_ns")?),
+        max_time: duration(get_u64(v, "max_time_ns")?),
+        precision: get_f64(v, "precision")?,
+        min_samples: get_u64(v, "min_samples")? as usize,
+        max_samples: get_u64(v, "max_samples")? as usize,
+        timer_factor: get_f64(v, "timer_factor")?,
+    })
+}
+
+// --- results -----------------------------------------------------------------
+
+fn stop_name(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Precise => "precise",
+        Stop::TimeLimit => "time_limit",
+        Stop::SampleLimit => "sample_limit",
+    }
+}
+
+fn throughput_to_json(t: Option<Throughput>) -> Json {
+    match t {
+        None => Json::Null,
+        Some(Throughput::Bytes(n)) => obj(vec![("bytes", num(n as f64))]),
+        Some(Throughput::Items(n)) => obj(vec![("items", num(n as f64))]),
+    }
+}
+
+fn throughput_from_json(v: &Json) -> Result<Option<Throughput>, String> {
+    match field(v, "throughput")? {
+        Json::Null => Ok(None),
+        t if t.get("bytes").is_some() => Ok(Some(Throughput::Bytes(get_u64(t, "bytes")?))),
+        t if t.get("items").is_some() => Ok(Some(Throughput::Items(get_u64(t, "items")?))),
+        _ => Err("field `throughput` is neither bytes nor items".into()),
+    }
+}
+
+fn result_to_json(r: &BenchResult) -> Json {
+    obj(vec![
+        ("event", s("result")),
+        ("id", s(&r.id)),
+        ("iters", num(r.iters as f64)),
+        ("cold_ns", num(r.cold_ns)),
+        ("overhead_ns", num(r.overhead_ns)),
+        ("near_floor", Json::Bool(r.near_floor)),
+        ("stop", s(stop_name(r.stop))),
+        ("throughput", throughput_to_json(r.throughput)),
+        (
+            "per_iter_ns",
+            Json::Arr(r.per_iter_ns.iter().map(|&t| num(t)).collect()),
+        ),
+    ])
+}
+
+fn result_from_json(v: &Json) -> Result<BenchResult, String> {
+    let per_iter_ns = get_arr(v, "per_iter_ns")?
+        .iter()
+        .map(|t| t.as_f64().ok_or("field `per_iter_ns` holds a non-number"))
+        .collect::<Result<Vec<f64>, _>>()?;
+    // The summary is recomputed here from the samples, with the same code the harness uses.
+    let summary = Summary::new(&per_iter_ns).map_err(|e| format!("field `per_iter_ns`: {e}"))?;
+    let stop = match get_str(v, "stop")?.as_str() {
+        "precise" => Stop::Precise,
+        "time_limit" => Stop::TimeLimit,
+        "sample_limit" => Stop::SampleLimit,
+        other => return Err(format!("unknown stop reason `{other}`")),
+    };
+    Ok(BenchResult {
+        id: get_str(v, "id")?,
+        summary,
+        per_iter_ns,
+        iters: get_u64(v, "iters")?,
+        cold_ns: get_f64(v, "cold_ns")?,
+        overhead_ns: get_f64(v, "overhead_ns")?,
+        near_floor: get_bool(v, "near_floor")?,
+        stop,
+        throughput: throughput_from_json(v)?,
+    })
+}
+
+// --- the two message sets ----------------------------------------------------
+
+impl Message for Command {
+    fn to_json(&self) -> Json {
+        match self {
+            Command::List => obj(vec![("cmd", s("list"))]),
+            Command::Run { id, settings } => obj(vec![
+                ("cmd", s("run")),
+                ("id", s(id)),
+                ("settings", settings_to_json(settings)),
+            ]),
+            Command::Quit => obj(vec![("cmd", s("quit"))]),
+        }
+    }
+
+    fn from_json(v: &Json) -> Result<Command, String> {
+        match get_str(v, "cmd")?.as_str() {
+            "list" => Ok(Command::List),
+            "run" => Ok(Command::Run {
+                id: get_str(v, "id")?,
+                settings: settings_from_json(field(v, "settings")?)?,
+            }),
+            "quit" => Ok(Command::Quit),
+            other => Err(format!("unknown command `{other}`")),
+        }
+    }
+}
+
+impl Message for Event {
+    fn to_json(&self) -> Json {
+        match self {
+            Event::Hello {
+                protocol,
+                harness,
+                token,
+            } => obj(vec![
+                ("event", s("hello")),
+                ("protocol", num(f64::from(*protocol))),
+                ("harness", s(harness)),
+                ("token", s(token)),
+            ]),
+            Event::List(items) => obj(vec![
+                ("event", s("list")),
+                (
+                    "benchmarks",
+                    Json::Arr(
+                        items
+                            .iter()
+                            .map(|b| {
+                                obj(vec![("id", s(&b.id)), ("ignored", Json::Bool(b.ignored))])
+                            })
+                            .collect(),
+                    ),
+                ),
+            ]),
+            Event::Result(r) => result_to_json(r),
+            Event::Failed { id, message } => obj(vec![
+                ("event", s("failed")),
+                ("id", s(id)),
+                ("message", s(message)),
+            ]),
+            Event::Error { message } => obj(vec![("event", s("error")), ("message", s(message))]),
+        }
+    }
+
+    fn from_json(v: &Json) -> Result<Event, String> {
+        match get_str(v, "event")?.as_str() {
+            "hello" => Ok(Event::Hello {
+                protocol: u32::try_from(get_u64(v, "protocol")?)
+                    .map_err(|_| "protocol version out of range")?,
+                harness: get_str(v, "harness")?,
+                token: get_str(v, "token")?,
+            }),
+            "list" => Ok(Event::List(
+                get_arr(v, "benchmarks")?
+                    .iter()
+                    .map(|b| {
+                        Ok(Listed {
+                            id: get_str(b, "id")?,
+                            ignored: get_bool(b, "ignored")?,
+                        })
+                    })
+                    .collect::<Result<_, String>>()?,
+            )),
+            "result" => Ok(Event::Result(Box::new(result_from_json(v)?))),
+            "failed" => Ok(Event::Failed {
+                id: get_str(v, "id")?,
+                message: get_str(v, "message")?,
+            }),
+            "error" => Ok(Event::Error {
+                message: get_str(v, "message")?,
+            }),
+            other => Err(format!("unknown event `{other}`")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn round_trip<M: Message + PartialEq + fmt::Debug>(m: M) {
+        let mut buf = Vec::new();
+        write_message(&mut buf, &m).unwrap();
+        assert_eq!(buf.iter().filter(|&&b| b == b'\n').count(), 1);
+        let back: M = read_message(&mut Cursor::new(buf)).unwrap().unwrap();
+        assert_eq!(back, m);
+    }
+
+    #[test]
+    fn every_message_round_trips() {
+        round_trip(Command::List);
+        round_trip(Command::Quit);
+        round_trip(Command::Run {
+            id: "sort/std/10".into(),
+            settings: Settings::default(),
+        });
+        round_trip(Event::Hello {
+            protocol: 1,
+            harness: "0.1.0".into(),
+            token: "abc".into(),
+        });
+        round_trip(Event::List(vec![Listed {
+            id: "a".into(),
+            ignored: true,
+        }]));
+        round_trip(Event::Failed {
+            id: "x".into(),
+            message: "panicked at a.rs:1: \"boom\"\nline".into(),
+        });
+        round_trip(Event::Error {
+            message: "no benchmark `q`".into(),
+        });
+        let per_iter_ns = vec![1.25, 1.5, 0.1 + 0.2, 3e-5];
+        round_trip(Event::Result(Box::new(BenchResult {
+            id: "r".into(),
+            summary: Summary::new(&per_iter_ns).unwrap(),
+            per_iter_ns,
+            iters: 1 << 33,
+            cold_ns: 17.5,
+            overhead_ns: 0.3,
+            near_floor: false,
+            stop: Stop::TimeLimit,
+            throughput: Some(Throughput::Bytes(4096)),
+        })));
+    }
+
+    #[test]
+    fn bad_lines_are_errors_with_context() {
+        let read = |text: &str| read_message::<Event>(&mut Cursor::new(text.as_bytes().to_vec()));
+        assert_eq!(read(""), Ok(None));
+        assert!(
+            matches!(read("{\"event\":\"hel"), Err(ProtocolError::Truncated(t)) if t.contains("hel"))
+        );
+        let e = read("{\"event\":\"hello\",\"protocol\":1}\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("missing field `harness`"), "{e}");
+        let e = read("not json\n").unwrap_err().to_string();
+        assert!(e.contains("malformed") && e.contains("not json"), "{e}");
+        let e = read("{\"event\":\"dance\"}\n").unwrap_err().to_string();
+        assert!(e.contains("unknown event `dance`"), "{e}");
+        let e = read("{\"event\":\"result\",\"per_iter_ns\":[],\"id\":\"x\"}\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no samples"), "{e}");
+    }
+}

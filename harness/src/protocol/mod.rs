@@ -1,0 +1,84 @@
+//! The channel between `cargo nbench` and a bench binary: message types, one JSON object per line.
+//!
+//! `cargo nbench` listens on a loopback TCP port and starts the bench binary
+//! with `--nbench-protocol <addr>`; the binary connects and speaks first with a
+//! [`Event::Hello`]. Benchmarks keep stdout and stderr to themselves, so
+//! nothing they print can corrupt the channel. Both halves use these types
+//! and this codec, so they cannot drift apart.
+
+mod codec;
+pub mod json;
+
+pub use codec::{ProtocolError, read_message, write_message};
+
+use crate::Settings;
+use crate::result::BenchResult;
+
+/// Version of the message set; both sides must agree.
+pub const PROTOCOL_VERSION: u32 = 1;
+/// The harness's own version, sent in the hello.
+pub const HARNESS_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The flag that puts a bench binary in protocol mode; its value is the address to connect to.
+pub const PROTOCOL_FLAG: &str = "--nbench-protocol";
+/// Environment variable carrying the token the binary must echo in its hello, so
+/// `cargo nbench` talks only to the process it started.
+pub const TOKEN_ENV: &str = "NBENCH_PROTOCOL_TOKEN";
+/// Bytes present in every executable that links this harness: `cargo nbench`
+/// looks for them to tell nbench bench targets from criterion, divan or
+/// hand-written ones without running them.
+pub const MARKER: &[u8] = b"nbench harness: speaks the cargo nbench protocol";
+
+/// One benchmark as listed by the binary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// Its id.
+    pub id: String,
+    /// Whether it is marked ignored.
+    pub ignored: bool,
+}
+
+/// What `cargo nbench` asks of a bench binary.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// List the benchmarks.
+    List,
+    /// Measure one benchmark.
+    Run {
+        /// The benchmark's id.
+        id: String,
+        /// How to measure it.
+        settings: Settings,
+    },
+    /// Finish and exit.
+    Quit,
+}
+
+/// What a bench binary tells `cargo nbench`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// The first line, always.
+    Hello {
+        /// [`PROTOCOL_VERSION`] of the binary.
+        protocol: u32,
+        /// [`HARNESS_VERSION`] of the binary.
+        harness: String,
+        /// The token from [`TOKEN_ENV`].
+        token: String,
+    },
+    /// The answer to [`Command::List`].
+    List(Vec<Listed>),
+    /// A measured benchmark.
+    Result(Box<BenchResult>),
+    /// A benchmark that failed without taking the process down (a panic, misuse).
+    Failed {
+        /// The benchmark's id.
+        id: String,
+        /// Why, in words.
+        message: String,
+    },
+    /// A command the binary could not carry out (unknown id, bad message).
+    Error {
+        /// Why, in words.
+        message: String,
+    },
+}
