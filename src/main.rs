@@ -1,2 +1,5 @@
-//! `cargo nbench`: the subcommand's entry point.
-fn main() {}
+//! `cargo nbench`: the subcommand's entry point; everything lives in the library.
+
+fn main() -> std::process::ExitCode {
+    cargo_nbench::main()
+}

@@ -1,5 +1,6 @@
 //! The bench binary's command line: libtest's flags, plus nbench's own measurement settings.
 
+use super::select::{Filter, Ignored};
 use crate::Settings;
 use std::fmt;
 use std::time::Duration;
@@ -22,30 +23,13 @@ pub enum Mode {
     Protocol(String),
 }
 
-/// How `#[ignore]`-style marks are treated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ignored {
-    /// Ignored benchmarks are skipped (the default).
-    Skip,
-    /// Only ignored benchmarks run (`--ignored`).
-    Only,
-    /// Everything runs (`--include-ignored`).
-    Include,
-}
-
 /// The parsed command line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Args {
     /// What to do.
     pub mode: Mode,
-    /// Positional filters: a benchmark runs if its id contains any of them.
-    pub filters: Vec<String>,
-    /// `--skip`: a benchmark is left out if its id contains any of these.
-    pub skip: Vec<String>,
-    /// `--exact`: filters and skips match whole ids.
-    pub exact: bool,
-    /// Treatment of ignored benchmarks.
-    pub ignored: Ignored,
+    /// Which benchmarks to run.
+    pub filter: Filter,
     /// Measurement settings.
     pub settings: Settings,
 }
@@ -88,10 +72,7 @@ impl Args {
     pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Args, UsageError> {
         let mut out = Args {
             mode: Mode::Test,
-            filters: Vec::new(),
-            skip: Vec::new(),
-            exact: false,
-            ignored: Ignored::Skip,
+            filter: Filter::default(),
             settings: Settings::default(),
         };
         let (mut bench, mut list, mut help, mut terse) = (false, false, false, false);
@@ -99,11 +80,11 @@ impl Args {
         let mut it = args.into_iter();
         while let Some(arg) = it.next() {
             if arg == "--" {
-                out.filters.extend(it.by_ref());
+                out.filter.filters.extend(it.by_ref());
                 break;
             }
             if !arg.starts_with('-') || arg == "-" {
-                out.filters.push(arg);
+                out.filter.filters.push(arg);
                 continue;
             }
             let (flag, inline) = match arg.split_once('=') {
@@ -120,13 +101,13 @@ impl Args {
                 "--bench" => bench = true,
                 "--list" => list = true,
                 "-h" | "--help" => help = true,
-                "--exact" => out.exact = true,
+                "--exact" => out.filter.exact = true,
                 crate::protocol::PROTOCOL_FLAG => {
                     protocol = Some(value(crate::protocol::PROTOCOL_FLAG)?)
                 }
-                "--ignored" => out.ignored = Ignored::Only,
-                "--include-ignored" => out.ignored = Ignored::Include,
-                "--skip" => out.skip.push(value("--skip")?),
+                "--ignored" => out.filter.ignored = Ignored::Only,
+                "--include-ignored" => out.filter.ignored = Ignored::Include,
+                "--skip" => out.filter.skip.push(value("--skip")?),
                 "--format" => terse = value("--format")? == "terse",
                 "--warm-up" => out.settings.warm_up = duration("--warm-up", &value("--warm-up")?)?,
                 "--min-time" => {
@@ -272,14 +253,14 @@ mod tests {
     #[test]
     fn filters_and_libtest_flags() {
         let a = parse("--bench sort --nocapture --test-threads 4 --color=never -Zunstable-options --skip std -q fib --exact").unwrap();
-        assert_eq!(a.filters, ["sort", "fib"]);
-        assert_eq!(a.skip, ["std"]);
-        assert!(a.exact);
+        assert_eq!(a.filter.filters, ["sort", "fib"]);
+        assert_eq!(a.filter.skip, ["std"]);
+        assert!(a.filter.exact);
         assert_eq!(
-            parse("--include-ignored").unwrap().ignored,
+            parse("--include-ignored").unwrap().filter.ignored,
             Ignored::Include
         );
-        assert_eq!(parse("-- --weird").unwrap().filters, ["--weird"]);
+        assert_eq!(parse("-- --weird").unwrap().filter.filters, ["--weird"]);
     }
 
     #[test]

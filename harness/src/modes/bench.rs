@@ -2,7 +2,7 @@
 
 use super::args::Args;
 use super::guard::run_guarded;
-use super::select::skipped_as_ignored;
+use super::select::Verdict;
 use super::table::Table;
 use crate::bencher::{Driver, LoopKind, empty_loop};
 use crate::engine::{self, Measure, Measurement, Settings};
@@ -80,7 +80,7 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
     let _ = writeln!(stdout, "{}", table.header());
     let (mut measured, mut failed, mut ignored) = (0, Vec::new(), 0);
     for bench in selected {
-        if skipped_as_ignored(bench, args) {
+        if args.filter.verdict(&bench.id, bench.ignored) == Verdict::Ignored {
             ignored += 1;
             let _ = writeln!(stdout, "{}", table.status_row(&bench.id, "ignored", ""));
             continue;

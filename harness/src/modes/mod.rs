@@ -4,12 +4,14 @@ pub mod args;
 mod bench;
 mod guard;
 mod protocol;
-mod select;
-mod table;
+pub mod select;
+pub mod table;
 mod test;
 
 use crate::Registry;
+use crate::registry::Benchmark;
 use args::{Args, Mode};
+use select::Verdict;
 use std::process::ExitCode;
 
 /// Exit code when every benchmark ran.
@@ -28,7 +30,12 @@ pub fn run(registry: &Registry, args: impl IntoIterator<Item = String>) -> ExitC
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let (selected, filtered_out) = select::select(&registry.benches, &args);
+    let selected: Vec<&Benchmark> = registry
+        .benches
+        .iter()
+        .filter(|b| args.filter.verdict(&b.id, b.ignored) != Verdict::FilteredOut)
+        .collect();
+    let filtered_out = registry.benches.len() - selected.len();
     let ok = match args.mode {
         Mode::Help => {
             print!("{}", args::HELP);
@@ -45,7 +52,7 @@ pub fn run(registry: &Registry, args: impl IntoIterator<Item = String>) -> ExitC
     ExitCode::from(if ok { EXIT_OK } else { EXIT_FAILED })
 }
 
-fn list(selected: &[&crate::registry::Benchmark], terse: bool) {
+fn list(selected: &[&Benchmark], terse: bool) {
     for b in selected {
         println!("{}: benchmark", b.id);
     }

@@ -1,57 +1,111 @@
-//! Which benchmarks a command line selects, as libtest selects tests.
+//! Which benchmarks run, by libtest's rules; shared with `cargo nbench`.
 
-use super::args::{Args, Ignored};
-use crate::registry::Benchmark;
-
-/// The benchmarks that pass the filters (ignored ones included, marked), and
-/// how many the filters left out.
-pub fn select<'b>(benches: &'b [Benchmark], args: &Args) -> (Vec<&'b Benchmark>, usize) {
-    let matches = |id: &str, pattern: &str| {
-        if args.exact {
-            id == pattern
-        } else {
-            id.contains(pattern)
-        }
-    };
-    let chosen: Vec<&Benchmark> = benches
-        .iter()
-        .filter(|b| args.filters.is_empty() || args.filters.iter().any(|f| matches(&b.id, f)))
-        .filter(|b| !args.skip.iter().any(|s| matches(&b.id, s)))
-        .filter(|b| args.ignored != Ignored::Only || b.ignored)
-        .collect();
-    let filtered_out = benches.len() - chosen.len();
-    (chosen, filtered_out)
+/// How benchmarks marked ignored are treated.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Ignored {
+    /// Ignored benchmarks are skipped (the default).
+    #[default]
+    Skip,
+    /// Only ignored benchmarks run (`--ignored`).
+    Only,
+    /// Everything runs (`--include-ignored`).
+    Include,
 }
 
-/// Whether a selected benchmark is to be skipped as ignored.
-pub fn skipped_as_ignored(b: &Benchmark, args: &Args) -> bool {
-    b.ignored && args.ignored == Ignored::Skip
+/// What a [`Filter`] decides for one benchmark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Run it.
+    Run,
+    /// Selected, but skipped as ignored (shown as such).
+    Ignored,
+    /// Left out by the filters (counted, not shown).
+    FilteredOut,
+}
+
+/// libtest's selection: positional filters, `--skip`, `--exact`, `--ignored`.
+///
+/// ```
+/// use nbench::modes::select::{Filter, Verdict};
+/// let f = Filter { filters: vec!["sort".into()], skip: vec!["100".into()], ..Filter::default() };
+/// assert_eq!(f.verdict("sort/std/10", false), Verdict::Run);
+/// assert_eq!(f.verdict("sort/std/100", false), Verdict::FilteredOut);
+/// assert_eq!(f.verdict("sort/std/10", true), Verdict::Ignored);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// A benchmark is selected if its id contains any of these (all, when empty).
+    pub filters: Vec<String>,
+    /// A benchmark is left out if its id contains any of these.
+    pub skip: Vec<String>,
+    /// Filters and skips match whole ids instead of substrings.
+    pub exact: bool,
+    /// Treatment of ignored benchmarks.
+    pub ignored: Ignored,
+}
+
+impl Filter {
+    /// The decision for the benchmark `id`, marked ignored or not.
+    pub fn verdict(&self, id: &str, ignored: bool) -> Verdict {
+        let matches = |pattern: &String| {
+            if self.exact {
+                id == pattern
+            } else {
+                id.contains(pattern.as_str())
+            }
+        };
+        let selected = (self.filters.is_empty() || self.filters.iter().any(matches))
+            && !self.skip.iter().any(matches)
+            && (self.ignored != Ignored::Only || ignored);
+        if !selected {
+            Verdict::FilteredOut
+        } else if ignored && self.ignored == Ignored::Skip {
+            Verdict::Ignored
+        } else {
+            Verdict::Run
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Registry;
+    use crate::modes::args::Args;
 
-    fn ids(line: &str) -> (Vec<String>, usize) {
-        let mut r = Registry::new();
-        r.bench("fib", |b| b.iter(|| ()));
-        r.group("sort")
-            .args([10, 100])
-            .bench("std", |b, _| b.iter(|| ()));
-        r.bench("slow", |b| b.iter(|| ())).ignore();
+    fn ids(line: &str) -> (Vec<&'static str>, usize) {
+        let all = [
+            ("fib", false),
+            ("sort/std/10", false),
+            ("sort/std/100", false),
+            ("slow", true),
+        ];
         let args = Args::parse(line.split_whitespace().map(str::to_owned)).unwrap();
-        let (chosen, out) = select(&r.benches, &args);
-        (chosen.iter().map(|b| b.id.clone()).collect(), out)
+        let chosen: Vec<&str> = all
+            .iter()
+            .filter(|(id, ig)| args.filter.verdict(id, *ig) != Verdict::FilteredOut)
+            .map(|(id, _)| *id)
+            .collect();
+        let out = all.len() - chosen.len();
+        (chosen, out)
     }
 
     #[test]
     fn filters_like_libtest() {
         assert_eq!(ids("sort").0, ["sort/std/10", "sort/std/100"]);
-        assert_eq!(ids("sort --skip 100"), (vec!["sort/std/10".to_owned()], 3));
+        assert_eq!(ids("sort --skip 100"), (vec!["sort/std/10"], 3));
         assert_eq!(ids("sort/std/10 --exact").0, ["sort/std/10"]);
-        assert_eq!(ids("sort/std --exact").0, Vec::<String>::new());
+        assert_eq!(ids("sort/std --exact").0, Vec::<&str>::new());
         assert_eq!(ids("--ignored").0, ["slow"]);
         assert_eq!(ids("").1, 0);
+    }
+
+    #[test]
+    fn ignored_handling() {
+        let mut f = Filter::default();
+        assert_eq!(f.verdict("slow", true), Verdict::Ignored);
+        f.ignored = Ignored::Include;
+        assert_eq!(f.verdict("slow", true), Verdict::Run);
+        f.ignored = Ignored::Only;
+        assert_eq!(f.verdict("fast", false), Verdict::FilteredOut);
     }
 }

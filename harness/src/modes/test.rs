@@ -2,7 +2,7 @@
 
 use super::args::Args;
 use super::guard::run_guarded;
-use super::select::skipped_as_ignored;
+use super::select::Verdict;
 use crate::bencher::{Driver, LoopKind};
 use crate::engine::Measure;
 use crate::registry::Benchmark;
@@ -26,7 +26,7 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
     let _ = writeln!(out, "\nrunning {} benchmark{plural} once", selected.len());
     let (mut passed, mut ignored, mut failures) = (0, 0, Vec::new());
     for bench in selected {
-        let status = if skipped_as_ignored(bench, args) {
+        let status = if args.filter.verdict(&bench.id, bench.ignored) == Verdict::Ignored {
             ignored += 1;
             "ignored"
         } else {

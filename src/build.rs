@@ -1,0 +1,158 @@
+//! Building the bench targets with cargo and collecting their executables from its JSON messages.
+
+use crate::cli::Cli;
+use crate::discover::BenchTarget;
+use crate::error::{Error, Result};
+use cargo_metadata::{Artifact, Message};
+use std::io::BufReader;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// A built bench target.
+#[derive(Debug, Clone)]
+pub struct Built {
+    /// What was built.
+    pub target: BenchTarget,
+    /// Its executable.
+    pub exe: PathBuf,
+}
+
+/// The `cargo bench --no-run` command line for `targets` under the user's flags.
+pub fn cargo_args(cli: &Cli, targets: &[BenchTarget]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "bench",
+        "--no-run",
+        "--message-format",
+        "json-render-diagnostics",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let mut packages: Vec<&str> = targets.iter().map(|t| t.package.as_str()).collect();
+    packages.dedup();
+    let mut names: Vec<&str> = targets.iter().map(|t| t.name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    for p in packages {
+        args.extend(["--package".to_owned(), p.to_owned()]);
+    }
+    for n in names {
+        args.extend(["--bench".to_owned(), n.to_owned()]);
+    }
+    if !cli.features.is_empty() {
+        args.extend(["--features".to_owned(), cli.features.join(",")]);
+    }
+    let flags = [
+        (cli.all_features, "--all-features"),
+        (cli.no_default_features, "--no-default-features"),
+        (cli.locked, "--locked"),
+        (cli.offline, "--offline"),
+        (cli.frozen, "--frozen"),
+    ];
+    args.extend(
+        flags
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, f)| (*f).to_owned()),
+    );
+    args.extend(["--profile".to_owned(), cli.profile.clone()]);
+    let paths = [
+        ("--manifest-path", &cli.manifest_path),
+        ("--target-dir", &cli.target_dir),
+    ];
+    for (flag, value) in paths {
+        if let Some(v) = value {
+            args.extend([flag.to_owned(), v.display().to_string()]);
+        }
+    }
+    if let Some(j) = &cli.jobs {
+        args.extend(["--jobs".to_owned(), j.clone()]);
+    }
+    args
+}
+
+/// Builds `targets`; cargo's progress and diagnostics go to stderr as cargo shows them.
+pub fn build(cli: &Cli, targets: &[BenchTarget]) -> Result<Vec<Built>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let mut child = Command::new(&cargo)
+        .args(cargo_args(cli, targets))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|source| Error::Spawn {
+            program: cargo.clone(),
+            source,
+        })?;
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut built = Vec::new();
+    for message in Message::parse_stream(BufReader::new(stdout)).flatten() {
+        if let Message::CompilerArtifact(a) = message {
+            if let Some(b) = built_target(&a, targets) {
+                built.push(b);
+            }
+        }
+    }
+    let status = child.wait().map_err(|source| Error::Spawn {
+        program: cargo,
+        source,
+    })?;
+    if !status.success() {
+        return Err(Error::Build(String::new()));
+    }
+    // Keep discovery's order, so reports are stable.
+    let mut ordered = Vec::new();
+    for t in targets {
+        match built.iter().find(|b| b.target == *t) {
+            Some(b) => ordered.push(b.clone()),
+            None => {
+                return Err(Error::Build(format!(
+                    ": cargo reported no executable for `{}`",
+                    t.label()
+                )));
+            }
+        }
+    }
+    Ok(ordered)
+}
+
+fn built_target(a: &Artifact, targets: &[BenchTarget]) -> Option<Built> {
+    let exe = a.executable.as_ref()?;
+    if !a.target.is_bench() {
+        return None;
+    }
+    let root = a.manifest_path.parent()?.as_std_path();
+    let target = targets
+        .iter()
+        .find(|t| t.name == a.target.name && t.package_root == root)?;
+    Some(Built {
+        target: target.clone(),
+        exe: exe.as_std_path().to_path_buf(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Cargo;
+    use clap::Parser;
+
+    #[test]
+    fn passes_cargo_flags_through() {
+        let Cargo::Nbench(cli) = Cargo::parse_from(
+            "cargo nbench --features a --features b --all-features --locked -j 3 --target-dir t"
+                .split_whitespace(),
+        );
+        let t = |p: &str, n: &str| BenchTarget {
+            package: p.into(),
+            name: n.into(),
+            package_root: PathBuf::from(p),
+        };
+        let args = cargo_args(&cli, &[t("x", "b1"), t("x", "b2"), t("y", "b1")]).join(" ");
+        assert_eq!(
+            args,
+            "bench --no-run --message-format json-render-diagnostics --package x --package y \
+             --bench b1 --bench b2 --features a,b --all-features --locked --profile bench \
+             --target-dir t --jobs 3"
+        );
+    }
+}

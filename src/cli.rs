@@ -1,0 +1,245 @@
+//! The command line: cargo-style package, target and feature flags, filters, measurement and output.
+
+use clap::{Args, Parser, ValueEnum};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How cargo invokes a subcommand: `cargo-nbench nbench [ARGS]`.
+#[derive(Debug, Parser)]
+#[command(name = "cargo", bin_name = "cargo", styles = clap_cargo_styles())]
+pub enum Cargo {
+    /// Build and run nbench benchmarks, store the results, compare them
+    Nbench(Cli),
+}
+
+const AFTER_HELP: &str = "\
+Exit status:
+  0  every selected benchmark ran
+  1  a benchmark failed (panic, crash, timeout); the others still ran
+  2  bad command line or configuration
+  3  the bench targets did not compile
+  4  a comparison found a regression (with --fail-on-regression)
+  5  any other error (cargo could not be run, files could not be written)
+
+Results of every run are stored in target/nbench/runs/ (the last 50 are kept).";
+
+/// Build and run nbench benchmarks, store the results, compare them.
+#[derive(Debug, Args)]
+#[command(version, about, after_help = AFTER_HELP, max_term_width = 100)]
+pub struct Cli {
+    /// Run only benchmarks whose id contains one of these
+    #[arg(value_name = "FILTER")]
+    pub filters: Vec<String>,
+
+    /// Arguments passed on to every bench binary
+    #[arg(last = true, value_name = "ARGS")]
+    pub bench_args: Vec<String>,
+
+    /// Filters and --skip match whole benchmark ids
+    #[arg(long, help_heading = "Selection")]
+    pub exact: bool,
+    /// Leave out benchmarks whose id contains TEXT
+    #[arg(long, value_name = "TEXT", help_heading = "Selection")]
+    pub skip: Vec<String>,
+    /// Run only benchmarks marked ignored
+    #[arg(long, help_heading = "Selection", conflicts_with = "include_ignored")]
+    pub ignored: bool,
+    /// Run ignored benchmarks too
+    #[arg(long, help_heading = "Selection")]
+    pub include_ignored: bool,
+    /// List the benchmarks instead of running them
+    #[arg(long, help_heading = "Selection")]
+    pub list: bool,
+
+    /// Package(s) to benchmark
+    #[arg(
+        short = 'p',
+        long = "package",
+        value_name = "SPEC",
+        help_heading = "Package Selection"
+    )]
+    pub packages: Vec<String>,
+    /// Benchmark every package in the workspace
+    #[arg(long, help_heading = "Package Selection")]
+    pub workspace: bool,
+    /// Exclude packages from --workspace
+    #[arg(
+        long,
+        value_name = "SPEC",
+        help_heading = "Package Selection",
+        requires = "workspace"
+    )]
+    pub exclude: Vec<String>,
+
+    /// Only the named bench target(s)
+    #[arg(long = "bench", value_name = "NAME", help_heading = "Target Selection")]
+    pub benches: Vec<String>,
+
+    /// Space or comma separated list of features to activate
+    #[arg(
+        short = 'F',
+        long,
+        value_name = "FEATURES",
+        help_heading = "Feature Selection"
+    )]
+    pub features: Vec<String>,
+    /// Activate all available features
+    #[arg(long, help_heading = "Feature Selection")]
+    pub all_features: bool,
+    /// Do not activate the `default` feature
+    #[arg(long, help_heading = "Feature Selection")]
+    pub no_default_features: bool,
+
+    /// Build with the given profile
+    #[arg(
+        long,
+        value_name = "PROFILE-NAME",
+        default_value = "bench",
+        help_heading = "Compilation Options"
+    )]
+    pub profile: String,
+    /// Directory for all generated artifacts (and target/nbench/)
+    #[arg(long, value_name = "DIRECTORY", help_heading = "Compilation Options")]
+    pub target_dir: Option<PathBuf>,
+    /// Number of parallel build jobs
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "N",
+        help_heading = "Compilation Options"
+    )]
+    pub jobs: Option<String>,
+
+    /// Path to Cargo.toml
+    #[arg(long, value_name = "PATH", help_heading = "Manifest Options")]
+    pub manifest_path: Option<PathBuf>,
+    /// Assert that Cargo.lock will remain unchanged
+    #[arg(long, help_heading = "Manifest Options")]
+    pub locked: bool,
+    /// Run without accessing the network
+    #[arg(long, help_heading = "Manifest Options")]
+    pub offline: bool,
+    /// Equivalent to specifying both --locked and --offline
+    #[arg(long, help_heading = "Manifest Options")]
+    pub frozen: bool,
+
+    /// Warm-up time per benchmark [default: 100ms]
+    #[arg(long, value_name = "DUR", value_parser = duration, help_heading = "Measurement")]
+    pub warm_up: Option<Duration>,
+    /// Sampling time before the precision target counts [default: 400ms]
+    #[arg(long, value_name = "DUR", value_parser = duration, help_heading = "Measurement")]
+    pub min_time: Option<Duration>,
+    /// Time limit of sampling per benchmark [default: 800ms]
+    #[arg(long, value_name = "DUR", value_parser = duration, help_heading = "Measurement")]
+    pub max_time: Option<Duration>,
+    /// Stop once the median's 95% CI is within ±PCT% [default: 1]
+    #[arg(long, value_name = "PCT", value_parser = percent, help_heading = "Measurement")]
+    pub precision: Option<f64>,
+    /// Samples taken at least [default: 10]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Measurement")]
+    pub min_samples: Option<u32>,
+    /// Samples taken at most [default: 100000]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Measurement")]
+    pub max_samples: Option<u32>,
+    /// Kill a benchmark that runs longer than this and report it as timed out
+    #[arg(long, value_name = "DUR", value_parser = duration, default_value = "120s", help_heading = "Measurement")]
+    pub timeout: Duration,
+
+    /// Output format on stdout
+    #[arg(long, value_enum, default_value_t = Format::Console, help_heading = "Output")]
+    pub format: Format,
+    /// Also write the run as JSON to FILE
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub out: Option<PathBuf>,
+    /// Coloring: auto, always, never (NO_COLOR is honoured)
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Color::Auto, help_heading = "Output")]
+    pub color: Color,
+    /// Show the benchmarks' own stdout and stderr as they run
+    #[arg(long, help_heading = "Output")]
+    pub nocapture: bool,
+}
+
+/// What stdout gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A table for people.
+    Console,
+    /// One JSON document: everything the table shows, the raw samples and the context.
+    Json,
+}
+
+/// When to use colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+fn duration(text: &str) -> Result<Duration, String> {
+    nbench::modes::args::duration("", text)
+        .map_err(|_| "expected a duration such as 0.5, 500ms or 2s".to_owned())
+}
+
+fn percent(text: &str) -> Result<f64, String> {
+    match text.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 100.0 => Ok(v),
+        _ => Err("expected a percentage above 0 and at most 100, such as 1 or 0.5%".to_owned()),
+    }
+}
+
+fn clap_cargo_styles() -> clap::builder::Styles {
+    use clap::builder::styling::{AnsiColor, Effects};
+    clap::builder::Styles::styled()
+        .header(AnsiColor::Green.on_default().effects(Effects::BOLD))
+        .usage(AnsiColor::Green.on_default().effects(Effects::BOLD))
+        .literal(AnsiColor::Cyan.on_default().effects(Effects::BOLD))
+        .placeholder(AnsiColor::Cyan.on_default())
+        .error(AnsiColor::Red.on_default().effects(Effects::BOLD))
+        .valid(AnsiColor::Cyan.on_default().effects(Effects::BOLD))
+        .invalid(AnsiColor::Yellow.on_default().effects(Effects::BOLD))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn parse(line: &str) -> Result<Cli, clap::Error> {
+        let argv = ["cargo", "nbench"]
+            .into_iter()
+            .chain(line.split_whitespace());
+        Cargo::try_parse_from(argv).map(|Cargo::Nbench(cli)| cli)
+    }
+
+    #[test]
+    fn definition_is_consistent() {
+        Cargo::command().debug_assert();
+    }
+
+    #[test]
+    fn cargo_style_flags() {
+        let cli = parse(
+            "sort -p a -p b --bench x --features f1,f2 --profile release -j 2 --max-time 2s -- --x",
+        )
+        .unwrap();
+        assert_eq!(cli.filters, ["sort"]);
+        assert_eq!(cli.packages, ["a", "b"]);
+        assert_eq!(cli.benches, ["x"]);
+        assert_eq!(cli.profile, "release");
+        assert_eq!(cli.max_time, Some(Duration::from_secs(2)));
+        assert_eq!(cli.bench_args, ["--x"]);
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        let e = parse("--max-time soon").unwrap_err().to_string();
+        assert!(e.contains("soon") && e.contains("--max-time"), "{e}");
+        assert!(parse("--precision 0").is_err());
+        assert!(parse("--min-samples 0").is_err());
+        assert!(parse("--exclude x").is_err(), "--exclude needs --workspace");
+    }
+}

@@ -1,0 +1,155 @@
+//! The context stored with every run: when, what code, what compiler, what machine, what settings.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::process::Command;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Where and how a run was made.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Context {
+    /// UTC time the run started, RFC 3339.
+    pub date: String,
+    /// `git rev-parse HEAD` of the workspace, if it is a git checkout.
+    pub git_commit: Option<String>,
+    /// Whether the checkout had uncommitted changes.
+    pub git_dirty: Option<bool>,
+    /// `rustc --version`.
+    pub rustc: Option<String>,
+    /// The cargo profile the benchmarks were built with.
+    pub profile: String,
+    /// The host triple.
+    pub host: Option<String>,
+    /// The CPU model.
+    pub cpu_model: Option<String>,
+    /// Logical cores available.
+    pub cores: usize,
+    /// CPU frequency governor (Linux), where readable.
+    pub governor: Option<String>,
+    /// Version of cargo nbench (and of its nbench protocol).
+    pub nbench_version: String,
+    /// Measurement settings.
+    pub settings: SettingsRecord,
+}
+
+/// Measurement settings as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SettingsRecord {
+    /// Warm-up per benchmark, s.
+    pub warm_up_s: f64,
+    /// Minimum sampling time, s.
+    pub min_time_s: f64,
+    /// Sampling time limit, s.
+    pub max_time_s: f64,
+    /// Precision target (0.01 = ±1 %).
+    pub precision: f64,
+    /// Minimum samples.
+    pub min_samples: usize,
+    /// Maximum samples.
+    pub max_samples: usize,
+    /// Per-benchmark timeout, s.
+    pub timeout_s: f64,
+}
+
+impl Context {
+    /// Gathers the context for a run in `workspace`.
+    pub fn gather(workspace: &Path, profile: &str, settings: SettingsRecord) -> Context {
+        let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
+        let verbose = run(Command::new(&rustc).arg("-vV"));
+        let git = |args: &[&str]| run(Command::new("git").args(args).current_dir(workspace));
+        let git_commit = git(&["rev-parse", "HEAD"]).map(|s| s.trim().to_owned());
+        let git_dirty = git_commit
+            .as_ref()
+            .and_then(|_| git(&["status", "--porcelain", "--untracked-files=no"]))
+            .map(|s| !s.trim().is_empty());
+        Context {
+            date: rfc3339(SystemTime::now()),
+            git_commit,
+            git_dirty,
+            rustc: verbose
+                .as_deref()
+                .and_then(|v| v.lines().next())
+                .map(str::to_owned),
+            profile: profile.to_owned(),
+            host: verbose
+                .as_deref()
+                .and_then(|v| v.lines().find_map(|l| l.strip_prefix("host: ")))
+                .map(str::to_owned),
+            cpu_model: cpu_model(),
+            cores: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+            governor: std::fs::read_to_string(
+                "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+            )
+            .ok()
+            .map(|s| s.trim().to_owned()),
+            nbench_version: env!("CARGO_PKG_VERSION").to_owned(),
+            settings,
+        }
+    }
+}
+
+fn run(cmd: &mut Command) -> Option<String> {
+    let out = cmd.stderr(std::process::Stdio::null()).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn cpu_model() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    info.lines()
+        .find(|l| l.starts_with("model name") || l.starts_with("Model"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim().to_owned())
+}
+
+/// `2026-11-22T12:55:06Z` for a time after 1970.
+pub fn rfc3339(t: SystemTime) -> String {
+    let secs = t
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    let s = secs % 86_400;
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        s / 3600,
+        s / 60 % 60,
+        s % 60
+    )
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn dates() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        // 2000-02-29 (a leap day) 12:34:56
+        assert_eq!(
+            rfc3339(UNIX_EPOCH + Duration::from_secs(951_827_696)),
+            "2000-02-29T12:34:56Z"
+        );
+        assert_eq!(
+            rfc3339(UNIX_EPOCH + Duration::from_secs(1_795_350_906)),
+            "2026-11-22T12:35:06Z"
+        );
+    }
+}

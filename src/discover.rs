@@ -1,0 +1,241 @@
+//! Finding the bench targets to run: `cargo metadata` for packages and targets, the manifests for `harness = false`.
+
+use crate::cli::Cli;
+use crate::error::{Error, Result};
+use cargo_metadata::{Metadata, MetadataCommand, Package};
+use std::path::{Path, PathBuf};
+
+/// A bench target that should be an nbench one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BenchTarget {
+    /// The package's name.
+    pub package: String,
+    /// The target's name (`--bench NAME`).
+    pub name: String,
+    /// The directory holding the package's Cargo.toml: the benchmark's working directory.
+    pub package_root: PathBuf,
+}
+
+impl BenchTarget {
+    /// `package/target`, how reports name it.
+    pub fn label(&self) -> String {
+        format!("{}/{}", self.package, self.name)
+    }
+}
+
+/// A bench target left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// `package/target`.
+    pub label: String,
+    /// Why, as a lowercase fragment.
+    pub reason: String,
+}
+
+/// What discovery found.
+#[derive(Debug)]
+pub struct Discovery {
+    /// Targets to build and run.
+    pub targets: Vec<BenchTarget>,
+    /// Targets left out.
+    pub skipped: Vec<Skipped>,
+    /// cargo's target directory (`--target-dir` or the workspace's).
+    pub target_dir: PathBuf,
+    /// The workspace root.
+    pub workspace_root: PathBuf,
+}
+
+/// Reads the workspace and picks bench targets as `cargo bench` would for these flags.
+pub fn discover(cli: &Cli) -> Result<Discovery> {
+    let mut cmd = MetadataCommand::new();
+    cmd.no_deps();
+    if let Some(path) = &cli.manifest_path {
+        cmd.manifest_path(path);
+    }
+    if let Ok(cargo) = std::env::var("CARGO") {
+        cmd.cargo_path(cargo);
+    }
+    let mut other = Vec::new();
+    if cli.locked || cli.frozen {
+        other.push("--locked".to_owned());
+    }
+    if cli.offline || cli.frozen {
+        other.push("--offline".to_owned());
+    }
+    cmd.other_options(other);
+    let meta = cmd
+        .exec()
+        .map_err(|e| Error::Metadata(first_line(&e.to_string())))?;
+    let packages = select_packages(&meta, cli)?;
+
+    let mut targets = Vec::new();
+    let mut skipped = Vec::new();
+    let mut unmatched: Vec<&String> = cli.benches.iter().collect();
+    for pkg in packages {
+        let harness_off = harness_false_benches(pkg.manifest_path.as_std_path())?;
+        let uses_nbench = pkg.dependencies.iter().any(|d| d.name == "nbench");
+        for t in pkg.targets.iter().filter(|t| t.is_bench()) {
+            if !cli.benches.is_empty() && !cli.benches.contains(&t.name) {
+                continue;
+            }
+            unmatched.retain(|b| **b != t.name);
+            let label = format!("{}/{}", pkg.name, t.name);
+            let reason = if !harness_off.contains(&t.name) {
+                Some("uses libtest's bench harness (no `harness = false`)")
+            } else if !uses_nbench {
+                Some("its package does not depend on nbench")
+            } else {
+                None
+            };
+            match reason {
+                Some(r) => skipped.push(Skipped {
+                    label,
+                    reason: r.to_owned(),
+                }),
+                None => targets.push(BenchTarget {
+                    package: pkg.name.to_string(),
+                    name: t.name.clone(),
+                    package_root: pkg
+                        .manifest_path
+                        .parent()
+                        .map(|p| p.as_std_path().to_path_buf())
+                        .unwrap_or_default(),
+                }),
+            }
+        }
+    }
+    if let Some(name) = unmatched.first() {
+        return Err(Error::Usage(format!(
+            "no bench target named `{name}` in the selected packages"
+        )));
+    }
+    let target_dir = match &cli.target_dir {
+        Some(dir) => std::env::current_dir()
+            .map(|cwd| cwd.join(dir))
+            .unwrap_or_else(|_| dir.clone()),
+        None => meta.target_directory.as_std_path().to_path_buf(),
+    };
+    Ok(Discovery {
+        targets,
+        skipped,
+        target_dir,
+        workspace_root: meta.workspace_root.as_std_path().to_path_buf(),
+    })
+}
+
+/// The packages cargo would build for `-p` / `--workspace` / `--exclude`, or by default.
+fn select_packages<'m>(meta: &'m Metadata, cli: &Cli) -> Result<Vec<&'m Package>> {
+    let members = meta.workspace_packages();
+    if !cli.packages.is_empty() {
+        return cli
+            .packages
+            .iter()
+            .map(|spec| {
+                let name = spec.split('@').next().unwrap_or(spec);
+                members
+                    .iter()
+                    .copied()
+                    .find(|p| p.name.as_str() == name)
+                    .ok_or_else(|| {
+                        Error::Usage(format!("package `{spec}` is not a member of the workspace"))
+                    })
+            })
+            .collect();
+    }
+    if cli.workspace {
+        return Ok(members
+            .into_iter()
+            .filter(|p| {
+                !cli.exclude
+                    .iter()
+                    .any(|x| x.split('@').next() == Some(p.name.as_str()))
+            })
+            .collect());
+    }
+    // Like cargo: the package whose manifest was named (or found from the
+    // current directory), else the workspace's default members.
+    let manifest = match &cli.manifest_path {
+        Some(p) => std::fs::canonicalize(p).ok(),
+        None => std::env::current_dir()
+            .ok()
+            .and_then(|d| nearest_manifest(&d)),
+    };
+    if let Some(m) = manifest {
+        if let Some(p) = members
+            .iter()
+            .find(|p| std::fs::canonicalize(&p.manifest_path).ok().as_ref() == Some(&m))
+        {
+            return Ok(vec![*p]);
+        }
+    }
+    let defaults: Vec<&Package> = members
+        .iter()
+        .copied()
+        .filter(|p| meta.workspace_default_members.contains(&p.id))
+        .collect();
+    Ok(if defaults.is_empty() {
+        members
+    } else {
+        defaults
+    })
+}
+
+fn nearest_manifest(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .map(|d| d.join("Cargo.toml"))
+        .find(|m| m.is_file())
+        .and_then(|m| std::fs::canonicalize(m).ok())
+}
+
+/// Names of the `[[bench]]` targets declared with `harness = false` in a manifest.
+fn harness_false_benches(manifest: &Path) -> Result<Vec<String>> {
+    let text =
+        std::fs::read_to_string(manifest).map_err(|e| Error::io("could not read", manifest, e))?;
+    let table: toml::Table = toml::from_str(&text).map_err(|e| {
+        Error::Metadata(format!(
+            "{}: {}",
+            manifest.display(),
+            first_line(&e.to_string())
+        ))
+    })?;
+    let benches = table
+        .get("bench")
+        .and_then(|b| b.as_array())
+        .cloned()
+        .unwrap_or_default();
+    Ok(benches
+        .iter()
+        .filter(|b| b.get("harness").and_then(|h| h.as_bool()) == Some(false))
+        .filter_map(|b| b.get("name").and_then(|n| n.as_str()).map(str::to_owned))
+        .collect())
+}
+
+fn first_line(s: &str) -> String {
+    s.lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or(s)
+        .trim()
+        .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn harness_false_from_manifest() {
+        let dir = std::env::temp_dir().join(format!("nbench-discover-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let manifest = dir.join("Cargo.toml");
+        std::fs::write(
+            &manifest,
+            "[package]\nname = \"x\"\n\n[[bench]]\nname = \"a\"\nharness = false\n\n[[bench]]\nname = \"b\"\n",
+        )
+        .unwrap();
+        assert_eq!(harness_false_benches(&manifest).unwrap(), ["a"]);
+        std::fs::write(&manifest, "[package\n").unwrap();
+        let e = harness_false_benches(&manifest).unwrap_err().to_string();
+        assert!(e.contains("Cargo.toml"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

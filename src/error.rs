@@ -1,0 +1,90 @@
+//! What can go wrong, worded for the user, and the exit code each outcome maps to.
+
+use std::path::PathBuf;
+
+/// Exit codes, documented in `--help` and the README.
+pub mod exit {
+    /// Every selected benchmark ran.
+    pub const SUCCESS: u8 = 0;
+    /// At least one benchmark failed (panic, crash, timeout); the others still ran.
+    pub const BENCH_FAILED: u8 = 1;
+    /// Bad command line or configuration.
+    pub const USAGE: u8 = 2;
+    /// The bench targets did not compile.
+    pub const BUILD_FAILED: u8 = 3;
+    /// A comparison found a regression (with `--fail-on-regression`).
+    pub const REGRESSION: u8 = 4;
+    /// Anything else: cargo could not be run, files could not be written.
+    pub const ERROR: u8 = 5;
+}
+
+/// An error that ends the run. Messages are lowercase fragments; `hint`
+/// says what to do, on a line of its own.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A bad value on the command line.
+    #[error("{0}")]
+    Usage(String),
+    /// `cargo metadata` failed.
+    #[error("could not read the workspace: {0}")]
+    Metadata(String),
+    /// Nothing to benchmark.
+    #[error("no nbench bench targets found{0}")]
+    NoTargets(String),
+    /// cargo failed to build the bench targets (its own output says why).
+    #[error("build failed{0}")]
+    Build(String),
+    /// A program could not be started.
+    #[error("could not run `{program}`: {source}")]
+    Spawn {
+        /// What was run.
+        program: String,
+        /// Why it failed.
+        source: std::io::Error,
+    },
+    /// A file could not be read or written.
+    #[error("{action} `{}`: {source}", path.display())]
+    Io {
+        /// What was being done ("could not write").
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// Why it failed.
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Usage(_) | Error::NoTargets(_) => exit::USAGE,
+            Error::Build(_) => exit::BUILD_FAILED,
+            Error::Metadata(_) | Error::Spawn { .. } | Error::Io { .. } => exit::ERROR,
+        }
+    }
+
+    /// What the user can do about it, if there is something to say.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            Error::NoTargets(_) => Some(
+                "add `nbench` to [dev-dependencies] and a [[bench]] target with `harness = false` \
+                 whose main is `nbench::main!(...)`",
+            ),
+            Error::Metadata(_) => Some("run `cargo metadata` to see cargo's own message"),
+            _ => None,
+        }
+    }
+
+    /// Shorthand for an I/O error on `path`.
+    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Error {
+        Error::Io {
+            action,
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// The crate's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

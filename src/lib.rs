@@ -1,0 +1,167 @@
+//! `cargo nbench`: find bench targets, build them, drive them over the channel, store and report.
+//!
+//! The pipeline, one module each: [`cli`] → [`config`] → [`discover`] →
+//! [`build`] → [`run`] → [`store`] → [`report`].
+
+pub mod build;
+pub mod cli;
+pub mod config;
+pub mod context;
+pub mod discover;
+pub mod error;
+pub mod report;
+pub mod run;
+pub mod store;
+
+use clap::Parser;
+use cli::{Cargo, Cli, Format};
+use console::style;
+use error::{Error, Result, exit};
+use report::record::{RunRecord, SCHEMA_VERSION, SkippedRecord, TargetRecord};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Parses the command line, runs, and turns the outcome into an exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cargo::try_parse() {
+        Ok(Cargo::Nbench(cli)) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::SUCCESS
+            });
+        }
+    };
+    config::apply_color(cli.color);
+    match run(&cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("{}: {e}", style("error").red().bold());
+            if let Some(hint) = e.hint() {
+                eprintln!("  {}: {hint}", style("hint").cyan().bold());
+            }
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn note(text: &str) {
+    eprintln!("{}: {text}", style("note").cyan().bold());
+}
+
+fn run(cli: &Cli) -> Result<u8> {
+    let started = Instant::now();
+    let plan = config::plan(cli);
+    let found = discover::discover(cli)?;
+    let mut skipped: Vec<SkippedRecord> = found
+        .skipped
+        .iter()
+        .map(|s| SkippedRecord {
+            target: s.label.clone(),
+            reason: s.reason.clone(),
+        })
+        .collect();
+    if found.targets.is_empty() {
+        for s in &skipped {
+            note(&format!(
+                "skipped bench target `{}`: {}",
+                s.target, s.reason
+            ));
+        }
+        return Err(Error::NoTargets(String::new()));
+    }
+    let built = build::build(cli, &found.targets)?;
+    let mut nbench_targets = Vec::new();
+    for b in built {
+        match run::is_nbench_binary(&b.exe) {
+            Ok(true) => nbench_targets.push(b),
+            Ok(false) => skipped.push(SkippedRecord {
+                target: b.target.label(),
+                reason: "its executable does not link the nbench harness (criterion, divan or a hand-written main?)"
+                    .to_owned(),
+            }),
+            Err(e) => return Err(Error::io("could not read", &b.exe, e)),
+        }
+    }
+    for s in &skipped {
+        note(&format!(
+            "skipped bench target `{}`: {}",
+            s.target, s.reason
+        ));
+    }
+    if nbench_targets.is_empty() {
+        return Err(Error::NoTargets(String::new()));
+    }
+
+    let mut progress = report::progress::Progress::new(cli.format == Format::Console);
+    let runs: Vec<run::TargetRun> = nbench_targets
+        .iter()
+        .map(|b| run::run_target(b, &plan, cli.list, &mut progress))
+        .collect();
+    if cli.list {
+        return Ok(print_list(&runs));
+    }
+
+    let record = RunRecord {
+        schema: SCHEMA_VERSION,
+        context: context::Context::gather(
+            &found.workspace_root,
+            &cli.profile,
+            config::settings_record(&plan),
+        ),
+        duration_s: started.elapsed().as_secs_f64(),
+        targets: runs.iter().map(TargetRecord::from_run).collect(),
+        skipped,
+    };
+    let saved = store::Store::new(&found.target_dir).save_run(&record)?;
+    let json = serde_json::to_string_pretty(&record).expect("run records serialise");
+    if let Some(out) = &cli.out {
+        store::write_atomic(out, json.as_bytes())?;
+    }
+    match cli.format {
+        Format::Console => {
+            print!("{}", report::console::render(&record));
+            eprint!("{}", report::console::render_failures(&record));
+            println!("{}", report::console::summary(&record));
+            let shown = saved.strip_prefix(&found.workspace_root).unwrap_or(&saved);
+            eprintln!("{}", style(format!("saved {}", shown.display())).dim());
+        }
+        Format::Json => {
+            println!("{json}");
+            eprint!("{}", report::console::render_failures(&record));
+        }
+    }
+    Ok(if record.any_failed() {
+        exit::BENCH_FAILED
+    } else {
+        exit::SUCCESS
+    })
+}
+
+fn print_list(runs: &[run::TargetRun]) -> u8 {
+    let mut failed = false;
+    for r in runs {
+        for o in &r.outcomes {
+            match o {
+                run::Outcome::Listed(id) => println!("{}: {id}", r.label),
+                run::Outcome::Failed(f) => {
+                    failed = true;
+                    eprintln!(
+                        "{}: bench target {}: {}",
+                        style("failed").red().bold(),
+                        r.label,
+                        f.reason
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    if failed {
+        exit::BENCH_FAILED
+    } else {
+        exit::SUCCESS
+    }
+}

@@ -1,0 +1,5 @@
+//! Reporting a run: the console table, the JSON document, and the progress line.
+
+pub mod console;
+pub mod progress;
+pub mod record;

@@ -1,0 +1,199 @@
+//! The stored and `--format json` form of a run: schema-versioned, with summaries and raw samples.
+
+use crate::context::Context;
+use crate::run::{Outcome, TargetRun};
+use nbench::Throughput;
+use nbench::engine::Stop;
+use serde::{Deserialize, Serialize};
+
+/// Bumped whenever a stored field changes meaning or goes away.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One run of `cargo nbench`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// [`SCHEMA_VERSION`] of the writer.
+    pub schema: u32,
+    /// Where and how the run was made.
+    pub context: Context,
+    /// Wall time of the whole run, s.
+    pub duration_s: f64,
+    /// Per bench target.
+    pub targets: Vec<TargetRecord>,
+    /// Bench targets left out, and why.
+    pub skipped: Vec<SkippedRecord>,
+}
+
+/// One bench target's part of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetRecord {
+    /// `package/target`.
+    pub target: String,
+    /// Measured benchmarks.
+    pub benchmarks: Vec<BenchRecord>,
+    /// Failed benchmarks.
+    pub failures: Vec<FailureRecord>,
+    /// Ids skipped as ignored.
+    pub ignored: Vec<String>,
+    /// How many the filters left out.
+    pub filtered_out: usize,
+}
+
+/// A bench target that was not run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SkippedRecord {
+    /// `package/target`.
+    pub target: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// A failed benchmark.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FailureRecord {
+    /// The benchmark (empty when the whole target failed).
+    pub id: String,
+    /// Why.
+    pub reason: String,
+    /// What it printed.
+    pub output: String,
+}
+
+/// Work per iteration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThroughputRecord {
+    /// Bytes per iteration.
+    Bytes(u64),
+    /// Items per iteration.
+    Items(u64),
+}
+
+/// One measured benchmark: what the table shows, plus everything behind it. Times in ns per iteration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchRecord {
+    /// `group/name/arg`.
+    pub id: String,
+    /// Median.
+    pub median_ns: f64,
+    /// 95 % CI of the median, [low, high].
+    pub median_ci_ns: [f64; 2],
+    /// Mean.
+    pub mean_ns: f64,
+    /// 95 % CI of the mean, [low, high].
+    pub mean_ci_ns: [f64; 2],
+    /// Sample standard deviation.
+    pub stddev_ns: f64,
+    /// Median absolute deviation.
+    pub mad_ns: f64,
+    /// Coefficient of variation.
+    pub cv: f64,
+    /// Smallest sample.
+    pub min_ns: f64,
+    /// Largest sample.
+    pub max_ns: f64,
+    /// Percentiles 5, 25, 75, 95, 99.
+    pub percentiles_ns: [f64; 5],
+    /// Tukey outliers: low severe, low mild, high mild, high severe.
+    pub outliers: [usize; 4],
+    /// Number of samples.
+    pub samples: usize,
+    /// Iterations per sample.
+    pub iters_per_sample: u64,
+    /// The first call's time.
+    pub cold_ns: f64,
+    /// Loop overhead subtracted per iteration.
+    pub overhead_ns: f64,
+    /// Within a few times the loop overhead.
+    pub near_floor: bool,
+    /// Whether the precision target was met (`precise`) or a limit stopped sampling.
+    pub stop: String,
+    /// Work per iteration, if declared.
+    pub throughput: Option<ThroughputRecord>,
+    /// Wall time spent on this benchmark, including warm-up, s.
+    pub elapsed_s: f64,
+    /// Every sample's per-iteration time.
+    pub per_iter_ns: Vec<f64>,
+}
+
+impl BenchRecord {
+    /// The harness's throughput type, for formatting rates.
+    pub fn throughput(&self) -> Option<Throughput> {
+        self.throughput.map(|t| match t {
+            ThroughputRecord::Bytes(n) => Throughput::Bytes(n),
+            ThroughputRecord::Items(n) => Throughput::Items(n),
+        })
+    }
+}
+
+impl TargetRecord {
+    /// The record of one target's run.
+    pub fn from_run(run: &TargetRun) -> TargetRecord {
+        let mut rec = TargetRecord {
+            target: run.label.clone(),
+            benchmarks: Vec::new(),
+            failures: Vec::new(),
+            ignored: Vec::new(),
+            filtered_out: run.filtered_out,
+        };
+        for outcome in &run.outcomes {
+            match outcome {
+                Outcome::Measured(m) => {
+                    let r = &m.result;
+                    let s = &r.summary;
+                    rec.benchmarks.push(BenchRecord {
+                        id: r.id.clone(),
+                        median_ns: s.median,
+                        median_ci_ns: [s.median_ci.lo, s.median_ci.hi],
+                        mean_ns: s.mean,
+                        mean_ci_ns: [s.mean_ci.lo, s.mean_ci.hi],
+                        stddev_ns: s.stddev,
+                        mad_ns: s.mad,
+                        cv: s.cv,
+                        min_ns: s.min,
+                        max_ns: s.max,
+                        percentiles_ns: [s.p5, s.p25, s.p75, s.p95, s.p99],
+                        outliers: [
+                            s.outliers.low_severe,
+                            s.outliers.low_mild,
+                            s.outliers.high_mild,
+                            s.outliers.high_severe,
+                        ],
+                        samples: s.count,
+                        iters_per_sample: r.iters,
+                        cold_ns: r.cold_ns,
+                        overhead_ns: r.overhead_ns,
+                        near_floor: r.near_floor,
+                        stop: match r.stop {
+                            Stop::Precise => "precise",
+                            Stop::TimeLimit => "time_limit",
+                            Stop::SampleLimit => "sample_limit",
+                        }
+                        .to_owned(),
+                        throughput: r.throughput.map(|t| match t {
+                            Throughput::Bytes(n) => ThroughputRecord::Bytes(n),
+                            Throughput::Items(n) => ThroughputRecord::Items(n),
+                        }),
+                        elapsed_s: m.elapsed_s,
+                        per_iter_ns: r.per_iter_ns.clone(),
+                    });
+                }
+                Outcome::Failed(f) => rec.failures.push(FailureRecord {
+                    id: f.id.clone(),
+                    reason: f.reason.clone(),
+                    output: f.output.clone(),
+                }),
+                Outcome::Ignored(id) => rec.ignored.push(id.clone()),
+                Outcome::Listed(_) => {}
+            }
+        }
+        rec
+    }
+}
+
+impl RunRecord {
+    /// Whether any benchmark (or target) failed.
+    pub fn any_failed(&self) -> bool {
+        self.targets.iter().any(|t| !t.failures.is_empty())
+    }
+}

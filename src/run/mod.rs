@@ -1,0 +1,213 @@
+//! Running the built bench binaries: one protocol session per binary, restarted past any benchmark that kills it.
+
+mod output;
+mod session;
+
+use crate::build::Built;
+use crate::report::progress::Progress;
+use nbench::Settings;
+use nbench::modes::select::{Filter, Verdict};
+use nbench::protocol::{Event, MARKER};
+use nbench::result::BenchResult;
+use session::{Session, SessionError};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How to run every target.
+pub struct Plan {
+    /// Which benchmarks.
+    pub filter: Filter,
+    /// How to measure.
+    pub settings: Settings,
+    /// Per-benchmark time limit.
+    pub timeout: Duration,
+    /// Arguments after `--`, for every binary.
+    pub extra_args: Vec<String>,
+    /// Show the benchmarks' output as it comes.
+    pub nocapture: bool,
+}
+
+/// A benchmark measured by `cargo nbench`.
+#[derive(Debug, Clone)]
+pub struct Measured {
+    /// The harness's result.
+    pub result: BenchResult,
+    /// Wall time from the run command to the result, s.
+    pub elapsed_s: f64,
+}
+
+/// A benchmark that failed, and what its process printed meanwhile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    /// The benchmark's id (empty when the whole target failed to start).
+    pub id: String,
+    /// Why, in words.
+    pub reason: String,
+    /// The benchmark's stdout and stderr.
+    pub output: String,
+}
+
+/// Everything one bench target produced.
+#[derive(Debug, Clone)]
+pub struct TargetRun {
+    /// `package/target`.
+    pub label: String,
+    /// Benchmarks in the binary's order, each with what became of it.
+    pub outcomes: Vec<Outcome>,
+    /// How many benchmarks the filters left out.
+    pub filtered_out: usize,
+}
+
+/// What became of one benchmark.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// It was measured.
+    Measured(Measured),
+    /// It failed.
+    Failed(Failure),
+    /// It is marked ignored and was not run.
+    Ignored(String),
+    /// Only listed (`--list`).
+    Listed(String),
+}
+
+/// Whether `exe` links the nbench harness (without running it).
+pub fn is_nbench_binary(exe: &Path) -> std::io::Result<bool> {
+    let bytes = std::fs::read(exe)?;
+    Ok(bytes.windows(MARKER.len()).any(|w| w == MARKER))
+}
+
+/// Lists, or measures, the selected benchmarks of one built target.
+pub fn run_target(
+    built: &Built,
+    plan: &Plan,
+    list_only: bool,
+    progress: &mut Progress,
+) -> TargetRun {
+    let label = built.target.label();
+    let start = || {
+        Session::start(
+            &built.exe,
+            &built.target.package_root,
+            &plan.extra_args,
+            plan.nocapture,
+        )
+    };
+    let whole_target_failed = |e: SessionError| TargetRun {
+        label: label.clone(),
+        outcomes: vec![Outcome::Failed(Failure {
+            id: String::new(),
+            reason: describe(&e),
+            output: String::new(),
+        })],
+        filtered_out: 0,
+    };
+    let mut first = match start() {
+        Ok(s) => s,
+        Err(e) => return whole_target_failed(e),
+    };
+    let listed = match first.list(plan.timeout) {
+        Ok(l) => l,
+        Err(e) => return whole_target_failed(e),
+    };
+    let mut session = Some(first);
+    let total = listed.len();
+    let chosen: Vec<_> = listed
+        .into_iter()
+        .filter_map(|b| match plan.filter.verdict(&b.id, b.ignored) {
+            Verdict::FilteredOut => None,
+            v => Some((b.id, v)),
+        })
+        .collect();
+    let filtered_out = total - chosen.len();
+    let to_measure = chosen.iter().filter(|(_, v)| *v == Verdict::Run).count();
+    let mut outcomes = Vec::new();
+    let mut n = 0;
+    for (id, verdict) in chosen {
+        if list_only {
+            outcomes.push(Outcome::Listed(id));
+            continue;
+        }
+        if verdict == Verdict::Ignored {
+            outcomes.push(Outcome::Ignored(id));
+            continue;
+        }
+        n += 1;
+        progress.start(&label, &id, n, to_measure);
+        if session.is_none() {
+            match start() {
+                Ok(s) => session = Some(s),
+                Err(e) => {
+                    outcomes.push(failed(id, &e, String::new()));
+                    continue;
+                }
+            }
+        }
+        let s = session.as_mut().expect("a session was just started");
+        let _ = s.output.take();
+        let began = Instant::now();
+        let answer = s.run(&id, &plan.settings, plan.timeout);
+        let outcome = match answer {
+            Ok(Event::Result(r)) => Outcome::Measured(Measured {
+                result: *r,
+                elapsed_s: began.elapsed().as_secs_f64(),
+            }),
+            Ok(Event::Failed { message, .. }) | Ok(Event::Error { message }) => {
+                s.output.settle();
+                Outcome::Failed(Failure {
+                    id,
+                    reason: message,
+                    output: s.output.take(),
+                })
+            }
+            Ok(other) => {
+                let e = SessionError::Protocol(format!("unexpected answer {other:?}"));
+                outcomes.push(failed(id, &e, s.output.take()));
+                session = None;
+                continue;
+            }
+            Err(e) => {
+                s.output.settle();
+                let out = s.output.take();
+                // The process is gone (or was killed): the next benchmark gets a fresh one.
+                session = None;
+                failed(id, &e, out)
+            }
+        };
+        outcomes.push(outcome);
+    }
+    progress.clear();
+    if let Some(s) = session {
+        s.finish();
+    }
+    TargetRun {
+        label,
+        outcomes,
+        filtered_out,
+    }
+}
+
+fn failed(id: String, e: &SessionError, output: String) -> Outcome {
+    Outcome::Failed(Failure {
+        id,
+        reason: describe(e),
+        output,
+    })
+}
+
+fn describe(e: &SessionError) -> String {
+    match e {
+        SessionError::Start(s) | SessionError::Version(s) => s.clone(),
+        SessionError::Crashed(how) => format!("the bench process {how}"),
+        SessionError::TimedOut(d) => format!("timed out after {}", humantime(*d)),
+        SessionError::Protocol(s) => format!("protocol error: {s}"),
+    }
+}
+
+fn humantime(d: Duration) -> String {
+    if d.as_secs_f64() >= 1.0 {
+        format!("{} s", d.as_secs_f64())
+    } else {
+        format!("{} ms", d.as_millis())
+    }
+}

@@ -1,0 +1,290 @@
+//! One bench process in protocol mode: start it, connect, say hello, send commands with time limits.
+
+use super::output::Captured;
+use nbench::Settings;
+use nbench::protocol::{
+    Command, Event, HARNESS_VERSION, Listed, PROTOCOL_FLAG, PROTOCOL_VERSION, ProtocolError,
+    TOKEN_ENV, read_message, write_message,
+};
+use std::hash::{BuildHasher, Hasher};
+use std::io::BufReader;
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command as Process, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long a freshly started binary may take to connect and say hello.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Why a command did not get an answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SessionError {
+    /// The binary could not be started or never connected.
+    Start(String),
+    /// It speaks another protocol version.
+    Version(String),
+    /// The process died; how (signal, exit code).
+    Crashed(String),
+    /// No answer within the time limit; the process was killed.
+    TimedOut(Duration),
+    /// It answered something unreadable.
+    Protocol(String),
+}
+
+/// A running bench binary and the connection to it.
+pub struct Session {
+    child: Child,
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+    /// What the process printed since the last [`Captured::take`].
+    pub output: Captured,
+}
+
+impl Session {
+    /// Starts `exe` in protocol mode in `cwd` and waits for its hello.
+    pub fn start(
+        exe: &Path,
+        cwd: &Path,
+        extra_args: &[String],
+        echo: bool,
+    ) -> Result<Session, SessionError> {
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .map_err(|e| SessionError::Start(format!("cannot listen on loopback: {e}")))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| SessionError::Start(e.to_string()))?;
+        let token = format!(
+            "{:016x}",
+            std::collections::hash_map::RandomState::new()
+                .build_hasher()
+                .finish()
+        );
+        let mut child = Process::new(exe)
+            .arg(PROTOCOL_FLAG)
+            .arg(addr.to_string())
+            .args(extra_args)
+            .env(TOKEN_ENV, &token)
+            .current_dir(cwd)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| SessionError::Start(format!("cannot start {}: {e}", exe.display())))?;
+        let output = Captured::attach(&mut child, echo);
+        let stream = match accept(&listener, &mut child) {
+            Ok(s) => s,
+            Err(e) => {
+                kill(&mut child);
+                return Err(e);
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let reader = BufReader::new(
+            stream
+                .try_clone()
+                .map_err(|e| SessionError::Start(e.to_string()))?,
+        );
+        let mut s = Session {
+            child,
+            reader,
+            writer: stream,
+            output,
+        };
+        match s.receive(START_TIMEOUT) {
+            Ok(Event::Hello {
+                protocol,
+                harness,
+                token: t,
+            }) => {
+                if protocol != PROTOCOL_VERSION {
+                    s.kill();
+                    return Err(SessionError::Version(format!(
+                        "the bench binary was built with nbench {harness} (protocol {protocol}), \
+                         but this cargo nbench speaks protocol {PROTOCOL_VERSION} (nbench {HARNESS_VERSION})"
+                    )));
+                }
+                if t != token {
+                    s.kill();
+                    return Err(SessionError::Protocol(
+                        "the process that connected is not the one started".into(),
+                    ));
+                }
+                Ok(s)
+            }
+            Ok(other) => {
+                s.kill();
+                Err(SessionError::Protocol(format!(
+                    "expected a hello first, got {other:?}"
+                )))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The binary's benchmarks.
+    pub fn list(&mut self, timeout: Duration) -> Result<Vec<Listed>, SessionError> {
+        self.send(&Command::List)?;
+        match self.receive(timeout)? {
+            Event::List(items) => Ok(items),
+            other => Err(SessionError::Protocol(format!(
+                "expected the list of benchmarks, got {other:?}"
+            ))),
+        }
+    }
+
+    /// Measures benchmark `id`; the answer is a result, a failure or an error event.
+    pub fn run(
+        &mut self,
+        id: &str,
+        settings: &Settings,
+        timeout: Duration,
+    ) -> Result<Event, SessionError> {
+        self.send(&Command::Run {
+            id: id.to_owned(),
+            settings: settings.clone(),
+        })?;
+        self.receive(timeout)
+    }
+
+    /// Asks the binary to quit, and makes sure it does.
+    pub fn finish(mut self) {
+        let _ = write_message(&mut self.writer, &Command::Quit);
+        if wait_for(&mut self.child, Duration::from_secs(5)).is_none() {
+            self.kill();
+        }
+    }
+
+    fn send(&mut self, cmd: &Command) -> Result<(), SessionError> {
+        match write_message(&mut self.writer, cmd) {
+            Ok(()) => Ok(()),
+            Err(_) => Err(self.died()),
+        }
+    }
+
+    fn receive(&mut self, timeout: Duration) -> Result<Event, SessionError> {
+        let _ = self
+            .reader
+            .get_ref()
+            .set_read_timeout(Some(timeout.max(Duration::from_millis(1))));
+        match read_message::<Event>(&mut self.reader) {
+            Ok(Some(e)) => Ok(e),
+            Ok(None) | Err(ProtocolError::Truncated(_)) => Err(self.died()),
+            Err(ProtocolError::Io(e)) if is_timeout(&e) => {
+                self.kill();
+                Err(SessionError::TimedOut(timeout))
+            }
+            Err(ProtocolError::Io(_)) => Err(self.died()),
+            Err(e @ ProtocolError::Malformed { .. }) => {
+                self.kill();
+                Err(SessionError::Protocol(e.to_string()))
+            }
+        }
+    }
+
+    /// The connection dropped: find out how the process ended.
+    fn died(&mut self) -> SessionError {
+        match wait_for(&mut self.child, Duration::from_secs(5)) {
+            Some(status) => SessionError::Crashed(describe(status)),
+            None => {
+                self.kill();
+                SessionError::Protocol(
+                    "the bench binary closed the channel but kept running".into(),
+                )
+            }
+        }
+    }
+
+    fn kill(&mut self) {
+        kill(&mut self.child);
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            kill(&mut self.child);
+        }
+    }
+}
+
+fn is_timeout(e: &str) -> bool {
+    // std reports a read timeout as WouldBlock on Unix and TimedOut on Windows.
+    e.contains("temporarily unavailable") || e.contains("timed out") || e.contains("would block")
+}
+
+fn accept(listener: &TcpListener, child: &mut Child) -> Result<TcpStream, SessionError> {
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| SessionError::Start(e.to_string()))?;
+    let start = Instant::now();
+    loop {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                stream
+                    .set_nonblocking(false)
+                    .map_err(|e| SessionError::Start(e.to_string()))?;
+                return Ok(stream);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) => {
+                return Err(SessionError::Start(format!(
+                    "accepting the bench binary's connection: {e}"
+                )));
+            }
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(SessionError::Start(format!(
+                "the bench binary exited before connecting ({}); is it an nbench target?",
+                describe(status)
+            )));
+        }
+        if start.elapsed() > START_TIMEOUT {
+            return Err(SessionError::Start(format!(
+                "the bench binary did not connect within {} s",
+                START_TIMEOUT.as_secs()
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn wait_for(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+    let start = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if start.elapsed() < limit => std::thread::sleep(Duration::from_millis(5)),
+            _ => return None,
+        }
+    }
+}
+
+fn kill(child: &mut Child) {
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// How a process ended, in words: `exit code 3`, `killed by signal 11 (SIGSEGV, segmentation fault)`.
+pub fn describe(status: ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            let name = match sig {
+                4 => " (SIGILL, illegal instruction)",
+                6 => " (SIGABRT, aborted)",
+                7 => " (SIGBUS, bus error)",
+                8 => " (SIGFPE, arithmetic error)",
+                9 => " (SIGKILL, killed)",
+                11 => " (SIGSEGV, segmentation fault)",
+                15 => " (SIGTERM, terminated)",
+                _ => "",
+            };
+            return format!("killed by signal {sig}{name}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("exited with code {code}"),
+        None => "ended abnormally".to_owned(),
+    }
+}

@@ -1,0 +1,122 @@
+//! `target/nbench/`: every run stored as JSON, written atomically, the last 50 kept.
+
+use crate::error::{Error, Result};
+use crate::report::record::RunRecord;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// How many stored runs are kept.
+pub const KEEP_RUNS: usize = 50;
+
+/// The `target/nbench` directory of a workspace.
+pub struct Store {
+    root: PathBuf,
+}
+
+impl Store {
+    /// The store under cargo's target directory.
+    pub fn new(target_dir: &Path) -> Store {
+        Store {
+            root: target_dir.join("nbench"),
+        }
+    }
+
+    /// Where runs go.
+    pub fn runs_dir(&self) -> PathBuf {
+        self.root.join("runs")
+    }
+
+    /// Stores `run` as `runs/<timestamp>.json` and prunes old runs; returns the file.
+    pub fn save_run(&self, run: &RunRecord) -> Result<PathBuf> {
+        let dir = self.runs_dir();
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io("could not create", &dir, e))?;
+        let mut ms = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis())
+            .unwrap_or(0);
+        let path = loop {
+            let p = dir.join(format!("{}.json", file_stamp(ms)));
+            if !p.exists() {
+                break p;
+            }
+            ms += 1;
+        };
+        let json = serde_json::to_vec_pretty(run).expect("run records serialise");
+        write_atomic(&path, &json)?;
+        self.prune_runs()?;
+        Ok(path)
+    }
+
+    fn prune_runs(&self) -> Result<()> {
+        let dir = self.runs_dir();
+        let mut runs: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map_err(|e| Error::io("could not read", &dir, e))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        runs.sort();
+        let excess = runs.len().saturating_sub(KEEP_RUNS);
+        for old in &runs[..excess] {
+            std::fs::remove_file(old).map_err(|e| Error::io("could not remove", old, e))?;
+        }
+        Ok(())
+    }
+}
+
+/// `2026-11-22T12-55-06.123Z`: sorts by time, valid on every file system.
+fn file_stamp(ms: u128) -> String {
+    let t = UNIX_EPOCH + std::time::Duration::from_millis(ms as u64);
+    let base = crate::context::rfc3339(t).replace(':', "-");
+    format!("{}.{:03}Z", base.trim_end_matches('Z'), ms % 1000)
+}
+
+/// Writes `bytes` to a temporary file beside `path`, syncs it, then renames
+/// it over `path`: readers see the old file or the new one, never half of one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io("could not write", path, e)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_sort_by_time() {
+        let a = file_stamp(1_795_350_906_005);
+        let b = file_stamp(1_795_350_906_010);
+        assert_eq!(a, "2026-11-22T12-35-06.005Z");
+        assert!(a < b);
+    }
+
+    #[test]
+    fn atomic_write_replaces_whole_files() {
+        let dir = std::env::temp_dir().join(format!("nbench-store-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("x.json");
+        write_atomic(&p, b"old").unwrap();
+        write_atomic(&p, b"new").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"new");
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temp files left"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
