@@ -122,7 +122,7 @@ fn run(cli: &Cli) -> Result<u8> {
     }
     match cli.format {
         Format::Console => {
-            print!("{}", report::console::render(&record));
+            print!("{}", report::console::render(&runs));
             eprint!("{}", report::console::render_failures(&record));
             println!("{}", report::console::summary(&record));
             let shown = saved.strip_prefix(&found.workspace_root).unwrap_or(&saved);

@@ -1,47 +1,42 @@
 //! The console report: a table per bench target with the harness's columns, then failures and a summary.
 
-use super::record::{BenchRecord, RunRecord};
+use super::record::RunRecord;
+use crate::run::{Outcome, TargetRun};
 use console::style;
-use nbench::engine::Stop;
 use nbench::modes::table::Table;
-use nbench::result::BenchResult;
 use std::fmt::Write;
 
 /// Lines of a failed benchmark's output shown (the last ones).
 const OUTPUT_LINES: usize = 20;
 
-/// The whole report as text (styled if colours are enabled).
-pub fn render(run: &RunRecord) -> String {
+/// The tables of a fresh run as text (styled if colours are enabled), rows in each binary's order.
+pub fn render(runs: &[TargetRun]) -> String {
     let mut out = String::new();
-    for t in &run.targets {
-        if t.benchmarks.is_empty() && t.failures.is_empty() && t.ignored.is_empty() {
+    for t in runs {
+        let ids = t.outcomes.iter().map(|o| match o {
+            Outcome::Measured(m) => m.result.id.as_str(),
+            Outcome::Failed(f) => f.id.as_str(),
+            Outcome::Ignored(id) | Outcome::Listed(id) => id.as_str(),
+        });
+        if t.outcomes.is_empty() {
             continue;
         }
-        let ids = t
-            .benchmarks
-            .iter()
-            .map(|b| b.id.as_str())
-            .chain(t.failures.iter().map(|f| f.id.as_str()))
-            .chain(t.ignored.iter().map(String::as_str));
         let table = Table::new(ids);
-        let _ = writeln!(out, "{}", style(&t.target).bold());
+        let _ = writeln!(out, "{}", style(&t.label).bold());
         let _ = writeln!(out, "{}", style(table.header()).dim());
-        for b in &t.benchmarks {
-            let _ = writeln!(out, "{}", table.row(&as_result(b)));
-        }
-        for f in t.failures.iter().filter(|f| !f.id.is_empty()) {
-            let _ = writeln!(
-                out,
-                "{}",
-                style(table.status_row(&f.id, "FAILED", &f.reason)).red()
-            );
-        }
-        for id in &t.ignored {
-            let _ = writeln!(
-                out,
-                "{}",
-                style(table.status_row(id, "ignored", "")).yellow()
-            );
+        for o in &t.outcomes {
+            let line = match o {
+                Outcome::Measured(m) => table.row(&m.result),
+                Outcome::Failed(f) if f.id.is_empty() => continue,
+                Outcome::Failed(f) => style(table.status_row(&f.id, "FAILED", &f.reason))
+                    .red()
+                    .to_string(),
+                Outcome::Ignored(id) => style(table.status_row(id, "ignored", ""))
+                    .yellow()
+                    .to_string(),
+                Outcome::Listed(_) => continue,
+            };
+            let _ = writeln!(out, "{line}");
         }
         out.push('\n');
     }
@@ -98,26 +93,4 @@ pub fn summary(run: &RunRecord) -> String {
         "{verdict}. {measured} measured; {failed} failed; {ignored} ignored; {filtered} filtered out; finished in {:.2}s",
         run.duration_s
     )
-}
-
-/// Rebuilds the harness's result type from the stored record, so the
-/// table is drawn by the same code in `cargo bench` and `cargo nbench`.
-fn as_result(b: &BenchRecord) -> BenchResult {
-    let summary = nbench::stats::Summary::new(&b.per_iter_ns)
-        .unwrap_or_else(|_| nbench::stats::Summary::from_sorted(&[b.median_ns]));
-    BenchResult {
-        id: b.id.clone(),
-        summary,
-        per_iter_ns: Vec::new(),
-        iters: b.iters_per_sample,
-        cold_ns: b.cold_ns,
-        overhead_ns: b.overhead_ns,
-        near_floor: b.near_floor,
-        stop: match b.stop.as_str() {
-            "time_limit" => Stop::TimeLimit,
-            "sample_limit" => Stop::SampleLimit,
-            _ => Stop::Precise,
-        },
-        throughput: b.throughput(),
-    }
 }

@@ -116,16 +116,6 @@ pub struct BenchRecord {
     pub per_iter_ns: Vec<f64>,
 }
 
-impl BenchRecord {
-    /// The harness's throughput type, for formatting rates.
-    pub fn throughput(&self) -> Option<Throughput> {
-        self.throughput.map(|t| match t {
-            ThroughputRecord::Bytes(n) => Throughput::Bytes(n),
-            ThroughputRecord::Items(n) => Throughput::Items(n),
-        })
-    }
-}
-
 impl TargetRecord {
     /// The record of one target's run.
     pub fn from_run(run: &TargetRun) -> TargetRecord {

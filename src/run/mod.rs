@@ -62,7 +62,7 @@ pub struct TargetRun {
 #[derive(Debug, Clone)]
 pub enum Outcome {
     /// It was measured.
-    Measured(Measured),
+    Measured(Box<Measured>),
     /// It failed.
     Failed(Failure),
     /// It is marked ignored and was not run.
@@ -148,10 +148,10 @@ pub fn run_target(
         let began = Instant::now();
         let answer = s.run(&id, &plan.settings, plan.timeout);
         let outcome = match answer {
-            Ok(Event::Result(r)) => Outcome::Measured(Measured {
+            Ok(Event::Result(r)) => Outcome::Measured(Box::new(Measured {
                 result: *r,
                 elapsed_s: began.elapsed().as_secs_f64(),
-            }),
+            })),
             Ok(Event::Failed { message, .. }) | Ok(Event::Error { message }) => {
                 s.output.settle();
                 Outcome::Failed(Failure {
@@ -198,7 +198,7 @@ fn failed(id: String, e: &SessionError, output: String) -> Outcome {
 fn describe(e: &SessionError) -> String {
     match e {
         SessionError::Start(s) | SessionError::Version(s) => s.clone(),
-        SessionError::Crashed(how) => format!("the bench process {how}"),
+        SessionError::Crashed(how) => format!("bench process {how}"),
         SessionError::TimedOut(d) => format!("timed out after {}", humantime(*d)),
         SessionError::Protocol(s) => format!("protocol error: {s}"),
     }

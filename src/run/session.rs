@@ -264,7 +264,7 @@ fn kill(child: &mut Child) {
     let _ = child.wait();
 }
 
-/// How a process ended, in words: `exit code 3`, `killed by signal 11 (SIGSEGV, segmentation fault)`.
+/// How a process ended, in words: `exited with code 3`, `was killed by signal 11 (SIGSEGV, segmentation fault)`.
 pub fn describe(status: ExitStatus) -> String {
     #[cfg(unix)]
     {
@@ -280,7 +280,7 @@ pub fn describe(status: ExitStatus) -> String {
                 15 => " (SIGTERM, terminated)",
                 _ => "",
             };
-            return format!("killed by signal {sig}{name}");
+            return format!("was killed by signal {sig}{name}");
         }
     }
     match status.code() {

@@ -17,6 +17,7 @@ fn shared_target_dir() -> PathBuf {
 /// A fixture project copied into a fresh directory of its own.
 pub struct Fixture {
     pub dir: PathBuf,
+    target_dir: PathBuf,
 }
 
 impl Fixture {
@@ -29,18 +30,53 @@ impl Fixture {
             .join(format!("{name}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         copy_dir(&repo_root().join("tests/fixtures").join(name), &dir);
-        let harness = repo_root().join("harness");
+        let harness = format!(
+            "nbench = {{ path = {:?} }}",
+            repo_root().join("harness").display().to_string()
+        );
         for entry in walk(&dir) {
             if entry.file_name().is_some_and(|f| f == "Cargo.toml") {
                 let text = std::fs::read_to_string(&entry).unwrap();
-                let fixed = text.replace(
-                    "path = \"../../../harness\"",
-                    &format!("path = {:?}", harness.display().to_string()),
-                );
-                std::fs::write(&entry, fixed).unwrap();
+                let fixed: Vec<String> = text
+                    .lines()
+                    .map(|l| {
+                        if l.starts_with("nbench = { path = ") {
+                            harness.clone()
+                        } else {
+                            l.to_owned()
+                        }
+                    })
+                    .collect();
+                std::fs::write(&entry, fixed.join("\n") + "\n").unwrap();
             }
         }
-        Fixture { dir }
+        Fixture {
+            target_dir: shared_target_dir(),
+            dir,
+        }
+    }
+
+    /// Gives this fixture a target directory (and so a `target/nbench` store) of its own.
+    pub fn own_target_dir(mut self) -> Fixture {
+        self.target_dir = self.dir.join("target");
+        self
+    }
+
+    /// `cargo nbench <args>` in `dir` (relative to the fixture), run through the real binary.
+    pub fn nbench_in(&self, dir: &str, args: &[&str]) -> Run {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-nbench"));
+        cmd.arg("nbench")
+            .args(args)
+            .current_dir(self.dir.join(dir))
+            .env("CARGO_TARGET_DIR", &self.target_dir)
+            .env_remove("RUSTFLAGS")
+            .env_remove("NO_COLOR");
+        Run::from(cmd.output().expect("cargo-nbench runs"))
+    }
+
+    /// `cargo nbench <args>` at the fixture's root.
+    pub fn nbench(&self, args: &[&str]) -> Run {
+        self.nbench_in(".", args)
     }
 
     /// `cargo <args>` in the fixture, with the shared target directory.
@@ -49,7 +85,7 @@ impl Fixture {
         let mut cmd = Command::new(cargo);
         cmd.args(args)
             .current_dir(&self.dir)
-            .env("CARGO_TARGET_DIR", shared_target_dir())
+            .env("CARGO_TARGET_DIR", &self.target_dir)
             .env_remove("RUSTFLAGS");
         Run::from(cmd.output().expect("cargo runs"))
     }
@@ -100,6 +136,11 @@ impl Run {
                 .output()
                 .expect("the executable runs"),
         )
+    }
+
+    /// Stdout and stderr together, for failure messages.
+    pub fn all(&self) -> String {
+        format!("--- stdout\n{}\n--- stderr\n{}", self.stdout, self.stderr)
     }
 
     /// The stdout line that starts with `prefix` (a table row, a test line).

@@ -1,4 +1,5 @@
 //! End-to-end tests: fixture projects under `tests/fixtures/`, built by real cargo, run for real.
 
+mod cli;
 mod harness_modes;
 mod helpers;

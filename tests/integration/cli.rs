@@ -1,0 +1,246 @@
+//! `cargo nbench` end to end: discovery, selection, faults, formats, storage, errors.
+
+use crate::helpers::Fixture;
+
+/// Short measurement: these tests check behaviour, not numbers.
+const QUICK: &[&str] = &[
+    "--warm-up",
+    "5ms",
+    "--min-time",
+    "5ms",
+    "--max-time",
+    "20ms",
+];
+
+fn with_quick<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    let mut v = args.to_vec();
+    v.extend_from_slice(QUICK);
+    v
+}
+
+#[test]
+fn default_members_run_and_foreign_targets_are_skipped() {
+    let fx = Fixture::new("workspace");
+    let run = fx.nbench(&with_quick(&[]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    for target in ["alpha/alpha_a", "alpha/alpha_b", "beta/beta"] {
+        assert!(
+            run.stdout.lines().any(|l| l == target),
+            "no table for {target}\n{}",
+            run.all()
+        );
+    }
+    for id in ["add ", "sum/u64/10 ", "sum/u64/100 ", "mul ", "xor/4KiB "] {
+        assert!(run.line(id).contains(" × "), "{id}: {}", run.stdout);
+    }
+    assert!(run.line("xor/4KiB ").contains("iB/s"));
+    assert!(run.line("later ").contains("ignored"));
+    assert!(
+        !run.stdout.contains("faults"),
+        "faults is not a default member"
+    );
+    // The hand-written target is recognised without being run.
+    assert!(
+        run.stderr.contains("skipped bench target `beta/handmade`"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !fx.dir.join("beta/HANDMADE_RAN").exists(),
+        "the hand-written bench was run"
+    );
+    assert!(
+        run.stdout
+            .contains("ok. 5 measured; 0 failed; 1 ignored; 0 filtered out"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn package_target_and_filter_selection() {
+    let fx = Fixture::new("workspace");
+    let run = fx.nbench(&with_quick(&["-p", "beta"]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(run.stdout.contains("beta/beta") && !run.stdout.contains("alpha/"));
+
+    let run = fx.nbench(&with_quick(&["--bench", "alpha_b"]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(run.stdout.contains("mul ") && !run.stdout.contains("add "));
+
+    let run = fx.nbench(&with_quick(&["-p", "alpha", "sum", "--skip", "100"]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(run.stdout.contains("sum/u64/10 ") && !run.stdout.contains("sum/u64/100 "));
+    assert!(
+        run.stdout
+            .contains("1 measured; 0 failed; 0 ignored; 4 filtered out"),
+        "{}",
+        run.stdout
+    );
+
+    // From a member's directory, cargo's rule: that package only.
+    let run = fx.nbench_in("beta", &with_quick(&[]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(
+        run.stdout.contains("beta/beta") && !run.stdout.contains("alpha/"),
+        "{}",
+        run.stdout
+    );
+
+    let run = fx.nbench(&["--workspace", "--exclude", "faults", "--list"]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let listed: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        listed,
+        [
+            "alpha/alpha_a: add",
+            "alpha/alpha_a: sum/u64/10",
+            "alpha/alpha_a: sum/u64/100",
+            "alpha/alpha_b: mul",
+            "alpha/alpha_b: later",
+            "beta/beta: xor/4KiB"
+        ]
+    );
+}
+
+#[test]
+fn each_fault_costs_only_its_benchmark() {
+    let fx = Fixture::new("workspace");
+    let run = fx.nbench(&with_quick(&["-p", "faults", "--timeout", "3s"]));
+    assert_eq!(
+        run.code,
+        1,
+        "a failed benchmark gives exit code 1\n{}",
+        run.all()
+    );
+    for id in ["a_before ", "b_noisy ", "g_after "] {
+        assert!(
+            run.line(id).contains(" × "),
+            "{id} not measured\n{}",
+            run.all()
+        );
+    }
+    let reason = |id: &str| run.line(id).to_owned();
+    assert!(
+        reason("c_panics ").contains("deliberate panic in c_panics"),
+        "{}",
+        run.stdout
+    );
+    assert!(reason("d_aborts ").contains("SIGABRT"), "{}", run.stdout);
+    assert!(reason("e_segfaults ").contains("SIGSEGV"), "{}", run.stdout);
+    assert!(
+        reason("f_hangs ").contains("timed out after 3 s"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("3 measured; 4 failed"),
+        "{}",
+        run.stdout
+    );
+    // What the benchmarks print stays off the table, and the channel survives it.
+    assert!(!run.stdout.contains("stdout line"), "{}", run.stdout);
+    // A failed benchmark's own output is shown with it.
+    assert!(run.stderr.contains("about to panic"), "{}", run.stderr);
+    assert!(run.stderr.contains("about to abort"), "{}", run.stderr);
+}
+
+#[test]
+fn a_build_failure_shows_the_compiler_error_and_its_exit_code() {
+    let fx = Fixture::new("broken");
+    let run = fx.nbench(&[]);
+    assert_eq!(run.code, 3, "{}", run.all());
+    assert!(
+        run.stderr.contains("undefined_function_in_fixture"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("error: build failed"), "{}", run.stderr);
+}
+
+#[test]
+fn json_output_and_the_stored_run() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    let out = fx.dir.join("out.json");
+    let run = fx.nbench(&with_quick(&[
+        "-p",
+        "alpha",
+        "--format",
+        "json",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: serde_json::Value =
+        serde_json::from_str(&run.stdout).expect("stdout is one JSON document");
+    assert_eq!(doc["schema"], 1);
+    for key in [
+        "date",
+        "rustc",
+        "profile",
+        "host",
+        "cores",
+        "nbench_version",
+        "settings",
+    ] {
+        assert!(!doc["context"][key].is_null(), "context.{key} missing");
+    }
+    assert_eq!(doc["context"]["profile"], "bench");
+    let first = &doc["targets"][0];
+    assert_eq!(first["target"], "alpha/alpha_a");
+    let bench = &first["benchmarks"][0];
+    assert_eq!(bench["id"], "add");
+    let samples = bench["per_iter_ns"].as_array().unwrap();
+    assert_eq!(samples.len() as u64, bench["samples"].as_u64().unwrap());
+    assert!(bench["median_ns"].as_f64().unwrap() >= 0.0);
+    // --out holds the same document; the store holds it too.
+    let written: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(written, doc);
+    let runs: Vec<_> = std::fs::read_dir(fx.dir.join("target/nbench/runs"))
+        .unwrap()
+        .collect();
+    assert_eq!(runs.len(), 1);
+    let stored: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(runs[0].as_ref().unwrap().path()).unwrap()).unwrap();
+    assert_eq!(stored, doc);
+}
+
+#[test]
+fn usage_errors_are_one_line_and_exit_2() {
+    let fx = Fixture::new("workspace");
+    let run = fx.nbench(&["--max-time", "soon"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("invalid value 'soon' for '--max-time <DUR>'"),
+        "{}",
+        run.stderr
+    );
+    let run = fx.nbench(&["-p", "nope"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("package `nope` is not a member of the workspace"),
+        "{}",
+        run.stderr
+    );
+    let run = fx.nbench(&["--bench", "nope"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("no bench target named `nope`"),
+        "{}",
+        run.stderr
+    );
+    let run = fx.nbench(&["--help"]);
+    assert_eq!(run.code, 0);
+    for text in [
+        "--package",
+        "--features",
+        "--profile",
+        "--timeout",
+        "Exit status:",
+        "regression",
+    ] {
+        assert!(run.stdout.contains(text), "--help lacks {text}");
+    }
+}
