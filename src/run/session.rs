@@ -100,7 +100,9 @@ impl Session {
                     s.kill();
                     return Err(SessionError::Version(format!(
                         "the bench binary was built with nbench {harness} (protocol {protocol}), \
-                         but this cargo nbench speaks protocol {PROTOCOL_VERSION} (nbench {HARNESS_VERSION})"
+                         but this cargo nbench {HARNESS_VERSION} speaks protocol {PROTOCOL_VERSION}; \
+                         use the same version for both: change the nbench dev-dependency, or \
+                         `cargo install cargo-nbench --version {harness}`"
                     )));
                 }
                 if t != token {

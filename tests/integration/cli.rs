@@ -87,7 +87,14 @@ fn package_target_and_filter_selection() {
         run.stdout
     );
 
-    let run = fx.nbench(&["--workspace", "--exclude", "faults", "--list"]);
+    let run = fx.nbench(&[
+        "--workspace",
+        "--exclude",
+        "faults",
+        "--exclude",
+        "impostor",
+        "--list",
+    ]);
     assert_eq!(run.code, 0, "{}", run.all());
     let listed: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(
@@ -243,4 +250,47 @@ fn usage_errors_are_one_line_and_exit_2() {
     ] {
         assert!(run.stdout.contains(text), "--help lacks {text}");
     }
+}
+
+#[test]
+fn channel_faults_are_clear_errors() {
+    let fx = Fixture::new("workspace");
+    let run = fx.nbench(&with_quick(&["-p", "impostor", "--timeout", "3s"]));
+    assert_eq!(run.code, 1, "{}", run.all());
+    let future = run
+        .stderr
+        .lines()
+        .find(|l| l.contains("impostor/future_protocol"))
+        .unwrap_or_else(|| panic!("{}", run.all()));
+    for part in [
+        "nbench 9.9.9",
+        "protocol 999",
+        "speaks protocol 1",
+        "cargo nbench 0.1.0",
+    ] {
+        assert!(future.contains(part), "{part} missing in {future}");
+    }
+    let garbage = run
+        .stderr
+        .lines()
+        .find(|l| l.contains("impostor/garbage"))
+        .unwrap();
+    assert!(garbage.contains("malformed message"), "{garbage}");
+    assert!(
+        garbage.contains("{\\\"event\\\":\\\"list\\\""),
+        "the line is quoted for context: {garbage}"
+    );
+}
+
+#[test]
+fn colour_follows_the_flag() {
+    let fx = Fixture::new("workspace");
+    let run = fx.nbench(&with_quick(&["--bench", "alpha_b", "--color", "always"]));
+    assert!(run.stdout.contains("\u{1b}["), "{}", run.stdout);
+    let run = fx.nbench(&with_quick(&["--bench", "alpha_b"]));
+    assert!(
+        !run.stdout.contains('\u{1b}'),
+        "no colour in a pipe: {}",
+        run.stdout
+    );
 }

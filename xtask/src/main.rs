@@ -1,5 +1,6 @@
 //! Developer chores, run as `cargo xtask <command>` (alias in `.cargo/config.toml`).
 
+mod overhead;
 mod reference;
 
 use std::process::ExitCode;
@@ -12,12 +13,16 @@ commands:
                          (default 3) and print: total time, the empty body's time,
                          sum2000 / sum1000, nbench's dependency count, and the clean
                          build time of a one-bench fixture crate
+  overhead [--runs N]    time `cargo nbench` on tests/fixtures/basic with nothing to
+                         rebuild (default 5 runs) and print what it adds beyond the
+                         benchmarks' own measuring time
 ";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("reference") => reference::run(&args[1..]),
+        Some("overhead") => overhead::run(&args[1..]),
         Some("-h" | "--help") | None => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;

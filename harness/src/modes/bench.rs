@@ -54,6 +54,7 @@ impl Driver for EngineDriver<'_> {
 pub fn loop_overhead(timer: &TimerInfo) -> f64 {
     let settings = Settings {
         warm_up: Duration::from_millis(20),
+        min_time: Duration::from_millis(20),
         max_time: Duration::from_millis(50),
         ..Settings::default()
     };

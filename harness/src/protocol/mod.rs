@@ -6,10 +6,10 @@
 //! nothing they print can corrupt the channel. Both halves use these types
 //! and this codec, so they cannot drift apart.
 
-mod codec;
+pub mod codec;
 pub mod json;
 
-pub use codec::{ProtocolError, read_message, write_message};
+pub use codec::{Message, ProtocolError, read_message, write_message};
 
 use crate::Settings;
 use crate::result::BenchResult;

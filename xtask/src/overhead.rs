@@ -1,0 +1,78 @@
+//! `cargo xtask overhead`: what `cargo nbench` adds beyond the benchmarks' own measuring, with nothing to rebuild.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let runs: usize = match args {
+        [] => 5,
+        [flag, n] if flag == "--runs" => {
+            n.parse().map_err(|_| format!("bad --runs value '{n}'"))?
+        }
+        _ => return Err("usage: cargo xtask overhead [--runs N]".into()),
+    };
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(&cargo)
+        .args(["build", "--release", "--quiet", "-p", "cargo-nbench"])
+        .current_dir(root())
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err("building cargo-nbench failed".into());
+    }
+    let exe = root().join("target/release/cargo-nbench");
+    let fixture = root().join("tests/fixtures/basic");
+    let target_dir = root().join("target/xtask/overhead");
+    let nbench = || {
+        let mut c = Command::new(&exe);
+        c.args(["nbench", "--format", "json", "--skip", "panics"])
+            .args([
+                "--warm-up",
+                "10ms",
+                "--min-time",
+                "20ms",
+                "--max-time",
+                "50ms",
+            ])
+            .current_dir(&fixture)
+            .env("CARGO_TARGET_DIR", &target_dir);
+        c
+    };
+    // The first run builds; the timed ones find nothing to rebuild.
+    let first = nbench().output().map_err(|e| e.to_string())?;
+    if !first.status.success() {
+        return Err(format!(
+            "cargo nbench failed:\n{}",
+            String::from_utf8_lossy(&first.stderr)
+        ));
+    }
+    println!("cargo nbench on tests/fixtures/basic, nothing to rebuild, {runs} runs:");
+    println!(
+        "{:>4}  {:>8}  {:>12}  {:>10}",
+        "run", "wall s", "measuring s", "overhead s"
+    );
+    for i in 1..=runs {
+        let start = Instant::now();
+        let out = nbench().output().map_err(|e| e.to_string())?;
+        let wall = start.elapsed().as_secs_f64();
+        let json = String::from_utf8_lossy(&out.stdout);
+        let measuring: f64 = json
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("\"elapsed_s\": "))
+            .filter_map(|v| v.trim_end_matches(',').parse::<f64>().ok())
+            .sum();
+        println!(
+            "{i:>4}  {wall:>8.3}  {measuring:>12.3}  {:>10.3}",
+            wall - measuring
+        );
+    }
+    Ok(())
+}
