@@ -105,6 +105,33 @@ mod tests {
     }
 
     #[test]
+    fn only_the_newest_runs_are_kept() {
+        let dir = std::env::temp_dir().join(format!("nbench-prune-{}", std::process::id()));
+        let store = Store::new(&dir);
+        std::fs::create_dir_all(store.runs_dir()).unwrap();
+        for ms in 0..(KEEP_RUNS as u128 + 3) {
+            std::fs::write(
+                store.runs_dir().join(format!("{}.json", file_stamp(ms))),
+                "{}",
+            )
+            .unwrap();
+        }
+        store.prune_runs().unwrap();
+        let mut left: Vec<String> = std::fs::read_dir(store.runs_dir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left.len(), KEEP_RUNS);
+        assert_eq!(
+            left[0],
+            format!("{}.json", file_stamp(3)),
+            "the three oldest went"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn atomic_write_replaces_whole_files() {
         let dir = std::env::temp_dir().join(format!("nbench-store-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
