@@ -1,16 +1,6 @@
 //! `cargo nbench` end to end: discovery, selection, faults, formats, storage, errors.
 
-use crate::helpers::Fixture;
-
-/// Short measurement: these tests check behaviour, not numbers.
-const QUICK: &[&str] = &[
-    "--warm-up",
-    "5ms",
-    "--min-time",
-    "5ms",
-    "--max-time",
-    "20ms",
-];
+use crate::helpers::{Fixture, QUICK};
 
 fn with_quick<'a>(args: &[&'a str]) -> Vec<&'a str> {
     let mut v = args.to_vec();

@@ -1,16 +1,6 @@
 //! The bench binary on its own: `cargo bench`, `cargo test --benches`, `--list`, filters, failures.
 
-use crate::helpers::{Fixture, Run};
-
-/// Short measurement so the suite stays quick; the numbers are not under test here.
-const QUICK: &[&str] = &[
-    "--warm-up",
-    "5ms",
-    "--min-time",
-    "5ms",
-    "--max-time",
-    "20ms",
-];
+use crate::helpers::{Fixture, QUICK, Run};
 
 fn bench_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec!["--bench"];

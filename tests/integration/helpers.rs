@@ -4,6 +4,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// Short measurement settings: the tests check behaviour, not numbers.
+pub const QUICK: &[&str] = &[
+    "--warm-up",
+    "5ms",
+    "--min-time",
+    "5ms",
+    "--max-time",
+    "20ms",
+];
+
 /// The repository root.
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -3,7 +3,8 @@
 mod overhead;
 mod reference;
 
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
 
 const USAGE: &str = "\
 usage: cargo xtask <command>
@@ -35,5 +36,27 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The repository root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// The cargo that runs this xtask.
+fn cargo() -> Command {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+}
+
+/// `--runs N`, or `default` when absent.
+fn runs_arg(args: &[String], default: usize, usage: &str) -> Result<usize, String> {
+    match args {
+        [] => Ok(default),
+        [flag, n] if flag == "--runs" => n.parse().map_err(|_| format!("bad --runs value '{n}'")),
+        _ => Err(format!("usage: {usage}")),
     }
 }

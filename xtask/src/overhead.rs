@@ -1,26 +1,12 @@
 //! `cargo xtask overhead`: what `cargo nbench` adds beyond the benchmarks' own measuring, with nothing to rebuild.
 
-use std::path::{Path, PathBuf};
+use crate::{cargo, root, runs_arg};
 use std::process::Command;
 use std::time::Instant;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
 pub fn run(args: &[String]) -> Result<(), String> {
-    let runs: usize = match args {
-        [] => 5,
-        [flag, n] if flag == "--runs" => {
-            n.parse().map_err(|_| format!("bad --runs value '{n}'"))?
-        }
-        _ => return Err("usage: cargo xtask overhead [--runs N]".into()),
-    };
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(&cargo)
+    let runs = runs_arg(args, 5, "cargo xtask overhead [--runs N]")?;
+    let status = cargo()
         .args(["build", "--release", "--quiet", "-p", "cargo-nbench"])
         .current_dir(root())
         .status()

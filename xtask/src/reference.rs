@@ -1,28 +1,12 @@
 //! `cargo xtask reference`: the harness's headline figures, measured by running it.
 
-use std::path::{Path, PathBuf};
+use crate::{cargo, root, runs_arg};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-fn cargo() -> Command {
-    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-}
-
 pub fn run(args: &[String]) -> Result<(), String> {
-    let runs: usize = match args {
-        [] => 3,
-        [flag, n] if flag == "--runs" => {
-            n.parse().map_err(|_| format!("bad --runs value '{n}'"))?
-        }
-        _ => return Err("usage: cargo xtask reference [--runs N]".into()),
-    };
+    let runs = runs_arg(args, 3, "cargo xtask reference [--runs N]")?;
     let exe = build_reference()?;
     println!("reference workloads, {runs} runs at default settings:");
     println!(
