@@ -4,6 +4,13 @@ use std::time::Instant;
 
 /// A monotonic clock in nanoseconds.
 ///
+/// ```
+/// use nbench::timer::{Clock, WallClock};
+/// let clock = WallClock::new();
+/// let (a, b) = (clock.now_ns(), clock.now_ns());
+/// assert!(b >= a);
+/// ```
+///
 /// The engine reads time only through this trait: the real one is
 /// [`WallClock`]; tests drive the pilot and the stopping rules with a fake
 /// whose time advances only when a fake sample says so.
@@ -40,6 +47,13 @@ impl Clock for WallClock {
 }
 
 /// What reading the clock costs and how finely it ticks, measured at start-up.
+///
+/// ```
+/// use nbench::timer::{TimerInfo, WallClock};
+/// let info = TimerInfo::measure(&WallClock::new(), 1000);
+/// assert!(info.resolution_ns >= 1.0);
+/// assert!(info.min_sample_ns(1000.0) >= 1000.0);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TimerInfo {
     /// The smallest non-zero step seen between two consecutive readings, ns.

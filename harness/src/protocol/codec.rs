@@ -55,6 +55,15 @@ pub trait Message: Sized {
 }
 
 /// Writes `msg` as one line and flushes.
+///
+/// ```
+/// use nbench::protocol::{Command, read_message, write_message};
+/// let mut line = Vec::new();
+/// write_message(&mut line, &Command::List).unwrap();
+/// assert_eq!(line, b"{\"cmd\":\"list\"}\n");
+/// let back: Command = read_message(&mut &line[..]).unwrap().unwrap();
+/// assert_eq!(back, Command::List);
+/// ```
 pub fn write_message<M: Message>(w: &mut impl Write, msg: &M) -> Result<(), ProtocolError> {
     let line = format!("{}\n", msg.to_json());
     w.write_all(line.as_bytes())

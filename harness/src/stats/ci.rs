@@ -31,6 +31,11 @@ impl Interval {
 
 /// The `level` CI of the mean, `mean ± t(1-α/2, n-1) · s / √n`.
 /// For n = 1 the interval is the point itself (no spread can be estimated).
+///
+/// ```
+/// let ci = nbench::stats::mean_ci(5.0, 1.0, 10, 0.95);
+/// assert!(ci.lo < 5.0 && 5.0 < ci.hi);
+/// ```
 pub fn mean_ci(mean: f64, stddev: f64, n: usize, level: f64) -> Interval {
     if n < 2 {
         return Interval {
@@ -51,6 +56,12 @@ pub fn mean_ci(mean: f64, stddev: f64, n: usize, level: f64) -> Interval {
 /// A distribution-free CI of the median from `sorted`: the symmetric pair of
 /// order statistics `x(j), x(n+1-j)` with the largest `j` whose coverage
 /// `1 - 2·P(B ≤ j-1)`, B ~ Binomial(n, ½), is still at least `level`.
+///
+/// ```
+/// let x: Vec<f64> = (1..=10).map(f64::from).collect();
+/// let ci = nbench::stats::median_ci_sorted(&x, 0.95);
+/// assert_eq!((ci.lo, ci.hi), (2.0, 9.0));
+/// ```
 pub fn median_ci_sorted(sorted: &[f64], level: f64) -> Interval {
     let n = sorted.len();
     let alpha_half = (1.0 - level) / 2.0;

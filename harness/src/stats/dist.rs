@@ -75,12 +75,21 @@ fn beta_cf(x: f64, a: f64, b: f64) -> f64 {
 }
 
 /// The CDF of Student's t distribution with `df` degrees of freedom.
+///
+/// ```
+/// assert_eq!(nbench::stats::t_cdf(0.0, 5.0), 0.5);
+/// ```
 pub fn t_cdf(t: f64, df: f64) -> f64 {
     let tail = 0.5 * inc_beta(df / (df + t * t), df / 2.0, 0.5);
     if t >= 0.0 { 1.0 - tail } else { tail }
 }
 
 /// The `p` quantile (0 < p < 1) of Student's t with `df` degrees of freedom.
+///
+/// ```
+/// let t = nbench::stats::t_quantile(0.975, 9.0);
+/// assert!((t - 2.262_157).abs() < 1e-6);
+/// ```
 pub fn t_quantile(p: f64, df: f64) -> f64 {
     if p == 0.5 {
         return 0.0;

@@ -15,6 +15,12 @@ pub struct Outliers {
 
 impl Outliers {
     /// Counts the samples of `sorted` outside the fences set by its quartiles.
+    ///
+    /// ```
+    /// // Quartiles 2 and 4: anything above 4 + 3 × 2 = 10 is a severe outlier.
+    /// let o = nbench::stats::Outliers::tukey(&[1.0, 2.0, 3.0, 4.0, 100.0], 2.0, 4.0);
+    /// assert_eq!(o.high_severe, 1);
+    /// ```
     pub fn tukey(sorted: &[f64], q1: f64, q3: f64) -> Outliers {
         let iqr = q3 - q1;
         let mut o = Outliers::default();

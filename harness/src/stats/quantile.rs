@@ -4,6 +4,11 @@
 /// between the two nearest ranks, as `numpy.percentile(x, p)` does.
 ///
 /// `sorted` must be non-empty and in ascending order.
+///
+/// ```
+/// use nbench::stats::percentile_sorted;
+/// assert_eq!(percentile_sorted(&[1.0, 2.0, 3.0, 4.0], 25.0), 1.75);
+/// ```
 pub fn percentile_sorted(sorted: &[f64], p: f64) -> f64 {
     debug_assert!(!sorted.is_empty());
     let p = p.clamp(0.0, 100.0);
@@ -20,12 +25,20 @@ pub fn percentile_sorted(sorted: &[f64], p: f64) -> f64 {
 }
 
 /// The median of `sorted` (the mean of the two middle values for even n).
+///
+/// ```
+/// assert_eq!(nbench::stats::median_sorted(&[1.0, 2.0, 10.0, 11.0]), 6.0);
+/// ```
 pub fn median_sorted(sorted: &[f64]) -> f64 {
     percentile_sorted(sorted, 50.0)
 }
 
 /// The median absolute deviation from the median, unscaled
 /// (`scipy.stats.median_abs_deviation(x)` with its default `scale=1.0`).
+///
+/// ```
+/// assert_eq!(nbench::stats::mad_sorted(&[1.0, 2.0, 3.0, 4.0, 9.0]), 1.0);
+/// ```
 pub fn mad_sorted(sorted: &[f64]) -> f64 {
     let m = median_sorted(sorted);
     let mut dev: Vec<f64> = sorted.iter().map(|x| (x - m).abs()).collect();
