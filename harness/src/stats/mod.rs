@@ -10,7 +10,7 @@ mod outliers;
 mod quantile;
 
 pub use ci::{Interval, mean_ci, median_ci_sorted};
-pub use dist::{inc_beta, ln_gamma, t_cdf, t_quantile};
+pub use dist::{inc_beta, ln_gamma, t_cdf, t_pdf, t_quantile};
 pub use outliers::Outliers;
 pub use quantile::{mad_sorted, median_sorted, percentile_sorted};
 
