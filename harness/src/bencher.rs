@@ -35,7 +35,7 @@ pub enum LoopKind {
 /// Whoever runs benchmark functions: decides what a timing call does
 /// (measure fully, run once as a smoke test, follow a driver's commands).
 pub(crate) trait Driver {
-    fn drive(&mut self, kind: LoopKind, m: &mut dyn Measure);
+    fn drive(&mut self, kind: LoopKind, throughput: Option<Throughput>, m: &mut dyn Measure);
 }
 
 /// Handed to each benchmark function; call exactly one of its timing methods.
@@ -78,7 +78,8 @@ impl<'a> Bencher<'a> {
     /// ```
     pub fn iter<O, R: FnMut() -> O>(&mut self, routine: R) {
         self.timed += 1;
-        self.driver.drive(LoopKind::Iter, &mut IterLoop(routine));
+        self.driver
+            .drive(LoopKind::Iter, self.throughput, &mut IterLoop(routine));
     }
 
     /// Times `routine` on inputs made by `setup`, which runs outside the
@@ -104,7 +105,8 @@ impl<'a> Bencher<'a> {
             inputs: Vec::new(),
             outputs: Vec::new(),
         };
-        self.driver.drive(LoopKind::Batched, &mut l);
+        self.driver
+            .drive(LoopKind::Batched, self.throughput, &mut l);
     }
 
     /// Lets `routine` time `iters` iterations itself and return the elapsed
@@ -125,7 +127,7 @@ impl<'a> Bencher<'a> {
     pub fn iter_custom<R: FnMut(u64) -> Duration>(&mut self, routine: R) {
         self.timed += 1;
         self.driver
-            .drive(LoopKind::Custom, &mut CustomLoop(routine));
+            .drive(LoopKind::Custom, self.throughput, &mut CustomLoop(routine));
     }
 
     /// Inputs made per timed stretch by [`iter_batched`](Self::iter_batched).
@@ -194,7 +196,7 @@ mod tests {
 
     struct Record(Vec<(LoopKind, f64)>);
     impl Driver for Record {
-        fn drive(&mut self, kind: LoopKind, m: &mut dyn Measure) {
+        fn drive(&mut self, kind: LoopKind, _: Option<Throughput>, m: &mut dyn Measure) {
             let t = m.sample(1000);
             self.0.push((kind, t));
         }

@@ -69,7 +69,12 @@ mod tests {
 
     struct Once1;
     impl Driver for Once1 {
-        fn drive(&mut self, _: crate::bencher::LoopKind, m: &mut dyn Measure) {
+        fn drive(
+            &mut self,
+            _: crate::bencher::LoopKind,
+            _: Option<Throughput>,
+            m: &mut dyn Measure,
+        ) {
             m.sample(1);
         }
     }

@@ -3,6 +3,7 @@
 pub mod args;
 mod bench;
 mod guard;
+mod lockstep;
 mod protocol;
 pub mod select;
 pub mod table;

@@ -2,6 +2,7 @@
 
 use super::bench::{EngineDriver, loop_overhead};
 use super::guard::run_guarded;
+use super::lockstep::LockstepDriver;
 use crate::protocol::{
     Command, Event, HARNESS_VERSION, Listed, MARKER, PROTOCOL_VERSION, TOKEN_ENV, read_message,
     write_message,
@@ -68,6 +69,27 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
                         Err(message) => Event::Failed { id, message },
                     }
                 }
+            },
+            Ok(Some(Command::Paired { id })) => match benches.iter().find(|b| b.id == id) {
+                None => Event::Error {
+                    message: format!("no benchmark with id `{id}`"),
+                },
+                Some(bench) => {
+                    let overhead = *overhead.get_or_insert_with(|| loop_overhead(&timer));
+                    let mut driver =
+                        LockstepDriver::new(id.clone(), &mut reader, &mut writer, timer, overhead);
+                    let outcome = run_guarded(bench, &mut driver);
+                    if driver.channel_lost {
+                        return false;
+                    }
+                    match outcome {
+                        Ok(_) => Event::Done { id },
+                        Err(message) => Event::Failed { id, message },
+                    }
+                }
+            },
+            Ok(Some(Command::Sample { .. } | Command::Finish)) => Event::Error {
+                message: "`sample` and `finish` belong inside a paired benchmark".into(),
             },
             Err(e) => {
                 let _ = write_message(

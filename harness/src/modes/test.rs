@@ -13,7 +13,7 @@ use std::time::Instant;
 pub struct OnceDriver;
 
 impl Driver for OnceDriver {
-    fn drive(&mut self, _kind: LoopKind, m: &mut dyn Measure) {
+    fn drive(&mut self, _kind: LoopKind, _: Option<crate::Throughput>, m: &mut dyn Measure) {
         m.sample(1);
     }
 }

@@ -270,6 +270,11 @@ impl Message for Command {
                 ("id", s(id)),
                 ("settings", settings_to_json(settings)),
             ]),
+            Command::Paired { id } => obj(vec![("cmd", s("paired")), ("id", s(id))]),
+            Command::Sample { iters } => {
+                obj(vec![("cmd", s("sample")), ("iters", num(*iters as f64))])
+            }
+            Command::Finish => obj(vec![("cmd", s("finish"))]),
             Command::Quit => obj(vec![("cmd", s("quit"))]),
         }
     }
@@ -281,6 +286,13 @@ impl Message for Command {
                 id: get_str(v, "id")?,
                 settings: settings_from_json(field(v, "settings")?)?,
             }),
+            "paired" => Ok(Command::Paired {
+                id: get_str(v, "id")?,
+            }),
+            "sample" => Ok(Command::Sample {
+                iters: get_u64(v, "iters")?,
+            }),
+            "finish" => Ok(Command::Finish),
             "quit" => Ok(Command::Quit),
             other => Err(format!("unknown command `{other}`")),
         }
@@ -320,6 +332,22 @@ impl Message for Event {
                 ("id", s(id)),
                 ("message", s(message)),
             ]),
+            Event::Ready {
+                id,
+                cold_ns,
+                min_sample_ns,
+                overhead_ns,
+                throughput,
+            } => obj(vec![
+                ("event", s("ready")),
+                ("id", s(id)),
+                ("cold_ns", num(*cold_ns)),
+                ("min_sample_ns", num(*min_sample_ns)),
+                ("overhead_ns", num(*overhead_ns)),
+                ("throughput", throughput_to_json(*throughput)),
+            ]),
+            Event::Sampled { ns } => obj(vec![("event", s("sampled")), ("ns", num(*ns))]),
+            Event::Done { id } => obj(vec![("event", s("done")), ("id", s(id))]),
             Event::Error { message } => obj(vec![("event", s("error")), ("message", s(message))]),
         }
     }
@@ -348,6 +376,19 @@ impl Message for Event {
                 id: get_str(v, "id")?,
                 message: get_str(v, "message")?,
             }),
+            "ready" => Ok(Event::Ready {
+                id: get_str(v, "id")?,
+                cold_ns: get_f64(v, "cold_ns")?,
+                min_sample_ns: get_f64(v, "min_sample_ns")?,
+                overhead_ns: get_f64(v, "overhead_ns")?,
+                throughput: throughput_from_json(v)?,
+            }),
+            "sampled" => Ok(Event::Sampled {
+                ns: get_f64(v, "ns")?,
+            }),
+            "done" => Ok(Event::Done {
+                id: get_str(v, "id")?,
+            }),
             "error" => Ok(Event::Error {
                 message: get_str(v, "message")?,
             }),
@@ -373,6 +414,18 @@ mod tests {
     fn every_message_round_trips() {
         round_trip(Command::List);
         round_trip(Command::Quit);
+        round_trip(Command::Paired { id: "p".into() });
+        round_trip(Command::Sample { iters: 1 << 40 });
+        round_trip(Command::Finish);
+        round_trip(Event::Ready {
+            id: "p".into(),
+            cold_ns: 10.5,
+            min_sample_ns: 35_000.0,
+            overhead_ns: 0.25,
+            throughput: Some(Throughput::Items(7)),
+        });
+        round_trip(Event::Sampled { ns: 123_456.0 });
+        round_trip(Event::Done { id: "p".into() });
         round_trip(Command::Run {
             id: "sort/std/10".into(),
             settings: Settings::default(),

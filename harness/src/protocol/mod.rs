@@ -12,6 +12,7 @@ pub mod json;
 pub use codec::{Message, ProtocolError, read_message, write_message};
 
 use crate::Settings;
+use crate::bencher::Throughput;
 use crate::result::BenchResult;
 
 /// Version of the message set; both sides must agree.
@@ -49,6 +50,22 @@ pub enum Command {
         /// How to measure it.
         settings: Settings,
     },
+    /// Start benchmark `id` in lockstep: its routine is set up, called once
+    /// (cold), and then sampled only when told, so that `cargo nbench` can
+    /// alternate samples between two processes. Answered by [`Event::Ready`]
+    /// (or [`Event::Failed`]).
+    Paired {
+        /// The benchmark's id.
+        id: String,
+    },
+    /// In lockstep: take one sample of `iters` iterations; answered by [`Event::Sampled`].
+    Sample {
+        /// Iterations in the sample.
+        iters: u64,
+    },
+    /// In lockstep: stop sampling and finish the benchmark; answered by
+    /// [`Event::Done`] (or [`Event::Failed`]).
+    Finish,
     /// Finish and exit.
     Quit,
 }
@@ -75,6 +92,29 @@ pub enum Event {
         id: String,
         /// Why, in words.
         message: String,
+    },
+    /// In lockstep: the routine is ready to be sampled.
+    Ready {
+        /// The benchmark's id.
+        id: String,
+        /// The first call's time, ns.
+        cold_ns: f64,
+        /// The shortest sample whose timing error is negligible in this process, ns.
+        min_sample_ns: f64,
+        /// Loop overhead per iteration to subtract (0 unless the routine uses `iter`), ns.
+        overhead_ns: f64,
+        /// Work per iteration, if the benchmark declared it before timing.
+        throughput: Option<Throughput>,
+    },
+    /// In lockstep: one sample's elapsed time.
+    Sampled {
+        /// Nanoseconds for the requested iterations.
+        ns: f64,
+    },
+    /// In lockstep: the benchmark finished cleanly.
+    Done {
+        /// The benchmark's id.
+        id: String,
     },
     /// A command the binary could not carry out (unknown id, bad message).
     Error {
