@@ -25,8 +25,12 @@ Results of every run are stored in target/nbench/runs/ (the last 50 are kept).";
 
 /// Build and run nbench benchmarks, store the results, compare them.
 #[derive(Debug, Args)]
-#[command(version, about, after_help = AFTER_HELP, max_term_width = 100)]
+#[command(version, about, after_help = AFTER_HELP, max_term_width = 100, args_conflicts_with_subcommands = true)]
 pub struct Cli {
+    /// Baseline management (instead of running benchmarks)
+    #[command(subcommand)]
+    pub command: Option<Sub>,
+
     /// Run only benchmarks whose id contains one of these
     #[arg(value_name = "FILTER")]
     pub filters: Vec<String>,
@@ -145,6 +149,10 @@ pub struct Cli {
     #[arg(long, value_name = "DUR", value_parser = duration, default_value = "120s", help_heading = "Measurement")]
     pub timeout: Duration,
 
+    /// Save this run, and copies of the bench executables, as baseline NAME
+    #[arg(long, value_name = "NAME", value_parser = baseline_name, help_heading = "Baselines")]
+    pub save_baseline: Option<String>,
+
     /// Output format on stdout
     #[arg(long, value_enum, default_value_t = Format::Console, help_heading = "Output")]
     pub format: Format,
@@ -157,6 +165,37 @@ pub struct Cli {
     /// Show the benchmarks' own stdout and stderr as they run
     #[arg(long, help_heading = "Output")]
     pub nocapture: bool,
+}
+
+/// Subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum Sub {
+    /// List, show or delete saved baselines
+    #[command(subcommand)]
+    Baseline(BaselineCmd),
+}
+
+/// `cargo nbench baseline …`
+#[derive(Debug, clap::Subcommand)]
+pub enum BaselineCmd {
+    /// List saved baselines: name, date, git commit, number of benchmarks
+    List,
+    /// Show a baseline's context and results
+    Show {
+        /// The baseline
+        #[arg(value_parser = baseline_name)]
+        name: String,
+    },
+    /// Delete a baseline and its saved executables
+    Delete {
+        /// The baseline
+        #[arg(value_parser = baseline_name)]
+        name: String,
+    },
+}
+
+fn baseline_name(text: &str) -> Result<String, String> {
+    crate::store::baseline::validate_name(text).map(|()| text.to_owned())
 }
 
 /// What stdout gets.

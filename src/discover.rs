@@ -45,8 +45,8 @@ pub struct Discovery {
     pub workspace_root: PathBuf,
 }
 
-/// Reads the workspace and picks bench targets as `cargo bench` would for these flags.
-pub fn discover(cli: &Cli) -> Result<Discovery> {
+/// `cargo metadata --no-deps` for the workspace these flags name.
+pub fn metadata(cli: &Cli) -> Result<Metadata> {
     let mut cmd = MetadataCommand::new();
     cmd.no_deps();
     if let Some(path) = &cli.manifest_path {
@@ -63,9 +63,23 @@ pub fn discover(cli: &Cli) -> Result<Discovery> {
         other.push("--offline".to_owned());
     }
     cmd.other_options(other);
-    let meta = cmd
-        .exec()
-        .map_err(|e| Error::Metadata(first_line(&e.to_string())))?;
+    cmd.exec()
+        .map_err(|e| Error::Metadata(first_line(&e.to_string())))
+}
+
+/// cargo's target directory for these flags.
+pub fn target_dir(cli: &Cli, meta: &Metadata) -> PathBuf {
+    match &cli.target_dir {
+        Some(dir) => std::env::current_dir()
+            .map(|cwd| cwd.join(dir))
+            .unwrap_or_else(|_| dir.clone()),
+        None => meta.target_directory.as_std_path().to_path_buf(),
+    }
+}
+
+/// Reads the workspace and picks bench targets as `cargo bench` would for these flags.
+pub fn discover(cli: &Cli) -> Result<Discovery> {
+    let meta = metadata(cli)?;
     let packages = select_packages(&meta, cli)?;
 
     let mut targets = Vec::new();
@@ -109,16 +123,10 @@ pub fn discover(cli: &Cli) -> Result<Discovery> {
             "no bench target named `{name}` in the selected packages"
         )));
     }
-    let target_dir = match &cli.target_dir {
-        Some(dir) => std::env::current_dir()
-            .map(|cwd| cwd.join(dir))
-            .unwrap_or_else(|_| dir.clone()),
-        None => meta.target_directory.as_std_path().to_path_buf(),
-    };
     Ok(Discovery {
         targets,
         skipped,
-        target_dir,
+        target_dir: target_dir(cli, &meta),
         workspace_root: meta.workspace_root.as_std_path().to_path_buf(),
     })
 }

@@ -42,6 +42,27 @@ pub enum Error {
         /// Why it failed.
         source: std::io::Error,
     },
+    /// A stored file that cannot be read as what it should be.
+    #[error("`{}` is corrupt: {reason}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Another run holds the baseline.
+    #[error("baseline `{name}` is in use by another cargo nbench (pid {pid})")]
+    InUse {
+        /// The baseline.
+        name: String,
+        /// Who holds it, as written in the lock.
+        pid: String,
+        /// The lock file.
+        lock: PathBuf,
+    },
+    /// No baseline of that name.
+    #[error("no baseline named `{0}`")]
+    NoBaseline(String),
     /// A file could not be read or written.
     #[error("{action} `{}`: {source}", path.display())]
     Io {
@@ -58,20 +79,38 @@ impl Error {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Usage(_) | Error::NoTargets(_) => exit::USAGE,
+            Error::Usage(_)
+            | Error::NoTargets(_)
+            | Error::Corrupt { .. }
+            | Error::NoBaseline(_) => exit::USAGE,
+            Error::InUse { .. } => exit::ERROR,
             Error::Build(_) => exit::BUILD_FAILED,
             Error::Metadata(_) | Error::Spawn { .. } | Error::Io { .. } => exit::ERROR,
         }
     }
 
     /// What the user can do about it, if there is something to say.
-    pub fn hint(&self) -> Option<&'static str> {
+    pub fn hint(&self) -> Option<String> {
         match self {
+            Error::Corrupt { path, .. } => Some(format!(
+                "nothing was changed; move `{}` away (or delete it) and save the baseline again",
+                path.display()
+            )),
+            Error::InUse { lock, .. } => Some(format!(
+                "wait for the other run to finish; if none is running, delete `{}`",
+                lock.display()
+            )),
+            Error::NoBaseline(_) => {
+                Some("`cargo nbench baseline list` shows the saved baselines".to_owned())
+            }
             Error::NoTargets(_) => Some(
                 "add `nbench` to [dev-dependencies] and a [[bench]] target with `harness = false` \
-                 whose main is `nbench::main!(...)`",
+                 whose main is `nbench::main!(...)`"
+                    .to_owned(),
             ),
-            Error::Metadata(_) => Some("run `cargo metadata` to see cargo's own message"),
+            Error::Metadata(_) => {
+                Some("run `cargo metadata` to see cargo's own message".to_owned())
+            }
             _ => None,
         }
     }

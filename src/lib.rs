@@ -3,6 +3,7 @@
 //! The pipeline, one module each: [`cli`] → [`config`] → [`discover`] →
 //! [`build`] → [`run`] → [`store`] → [`report`].
 
+pub mod baseline;
 pub mod build;
 pub mod cli;
 pub mod config;
@@ -52,6 +53,9 @@ fn note(text: &str) {
 }
 
 fn run(cli: &Cli) -> Result<u8> {
+    if let Some(cli::Sub::Baseline(cmd)) = &cli.command {
+        return baseline::run(cli, cmd);
+    }
     let started = Instant::now();
     let plan = config::plan(cli);
     let found = discover::discover(cli)?;
@@ -72,6 +76,17 @@ fn run(cli: &Cli) -> Result<u8> {
         }
         return Err(Error::NoTargets(String::new()));
     }
+    let store = store::Store::new(&found.target_dir);
+    // Taken before anything runs: a second run saving the same baseline is
+    // refused at once, and a corrupt baseline is reported before any work.
+    let baseline_lock = match &cli.save_baseline {
+        Some(name) => {
+            let lock = store.baselines().lock(name)?;
+            store.baselines().load(name)?;
+            Some((name, lock))
+        }
+        None => None,
+    };
     let built = build::build(cli, &found.targets)?;
     let mut nbench_targets = Vec::new();
     for b in built {
@@ -115,7 +130,13 @@ fn run(cli: &Cli) -> Result<u8> {
         targets: runs.iter().map(TargetRecord::from_run).collect(),
         skipped,
     };
-    let saved = store::Store::new(&found.target_dir).save_run(&record)?;
+    let saved = store.save_run(&record)?;
+    if let Some((name, lock)) = &baseline_lock {
+        store
+            .baselines()
+            .save(name, &record, &nbench_targets, lock)?;
+        eprintln!("{}", style(format!("saved baseline `{name}`")).dim());
+    }
     let json = serde_json::to_string_pretty(&record).expect("run records serialise");
     if let Some(out) = &cli.out {
         store::write_atomic(out, json.as_bytes())?;

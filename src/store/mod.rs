@@ -1,4 +1,6 @@
-//! `target/nbench/`: every run stored as JSON, written atomically, the last 50 kept.
+//! `target/nbench/`: every run stored as JSON, written atomically, the last 50 kept; baselines beside them.
+
+pub mod baseline;
 
 use crate::error::{Error, Result};
 use crate::report::record::RunRecord;
@@ -20,6 +22,11 @@ impl Store {
         Store {
             root: target_dir.join("nbench"),
         }
+    }
+
+    /// The named baselines.
+    pub fn baselines(&self) -> baseline::Baselines {
+        baseline::Baselines::new(&self.root)
     }
 
     /// Where runs go.

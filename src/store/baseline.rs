@@ -1,0 +1,276 @@
+//! Named baselines: a run's results plus copies of the executables that produced them, saved atomically.
+
+use super::write_atomic;
+use crate::build::Built;
+use crate::error::{Error, Result};
+use crate::report::record::{RunRecord, SCHEMA_VERSION};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+/// Checks a baseline name: `[A-Za-z0-9._-]{1,64}`, not starting with `.`.
+pub fn validate_name(name: &str) -> Result<(), String> {
+    let ok_chars = name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+    if name.is_empty() || name.len() > 64 || !ok_chars || name.starts_with('.') {
+        return Err(format!(
+            "invalid baseline name '{name}': use 1 to 64 letters, digits, '.', '_' or '-', not starting with '.'"
+        ));
+    }
+    Ok(())
+}
+
+/// What `baselines/<name>/results.json` holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Baseline {
+    /// [`SCHEMA_VERSION`] of the writer.
+    pub schema: u32,
+    /// The baseline's name.
+    pub name: String,
+    /// The results (merged over the runs that saved into it).
+    pub run: RunRecord,
+    /// `package/target` → executable file under `bin/`.
+    pub executables: BTreeMap<String, String>,
+}
+
+/// The baselines directory of a store, and a lock on one baseline while it is written.
+pub struct Baselines {
+    dir: PathBuf,
+}
+
+/// Held while a baseline is being written; removes its lock file when dropped.
+pub struct Lock {
+    path: PathBuf,
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+impl Baselines {
+    /// The `baselines/` directory under `store_root`.
+    pub fn new(store_root: &Path) -> Baselines {
+        Baselines {
+            dir: store_root.join("baselines"),
+        }
+    }
+
+    fn results_path(&self, name: &str) -> PathBuf {
+        self.dir.join(name).join("results.json")
+    }
+
+    /// The executable saved for `target` in baseline `b`, if it is still there.
+    pub fn executable(&self, b: &Baseline, target: &str) -> Option<PathBuf> {
+        let file = b.executables.get(target)?;
+        let path = self.dir.join(&b.name).join("bin").join(file);
+        path.is_file().then_some(path)
+    }
+
+    /// Loads a baseline; `Ok(None)` if there is none of that name.
+    pub fn load(&self, name: &str) -> Result<Option<Baseline>> {
+        let path = self.results_path(name);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io("could not read", &path, e)),
+        };
+        let b: Baseline = serde_json::from_slice(&bytes).map_err(|e| Error::Corrupt {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+        if b.schema != SCHEMA_VERSION {
+            return Err(Error::Corrupt {
+                path,
+                reason: format!(
+                    "schema version {} (this cargo nbench reads {SCHEMA_VERSION})",
+                    b.schema
+                ),
+            });
+        }
+        Ok(Some(b))
+    }
+
+    /// Every baseline, by name; unreadable ones are reported as errors.
+    pub fn list(&self) -> Result<Vec<Result<Baseline>>> {
+        let mut names: Vec<String> = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.path().is_dir())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| validate_name(n).is_ok())
+                .collect(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(Error::io("could not read", &self.dir, e)),
+        };
+        names.sort();
+        Ok(names
+            .iter()
+            .filter_map(|n| match self.load(n) {
+                Ok(Some(b)) => Some(Ok(b)),
+                Ok(None) => None,
+                Err(e) => Some(Err(e)),
+            })
+            .collect())
+    }
+
+    /// Takes the lock on baseline `name`, or says who holds it.
+    pub fn lock(&self, name: &str) -> Result<Lock> {
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|e| Error::io("could not create", &self.dir, e))?;
+        let path = self.dir.join(format!(".{name}.lock"));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(mut f) => {
+                use std::io::Write;
+                let _ = write!(f, "{}", std::process::id());
+                Ok(Lock { path })
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                let pid = std::fs::read_to_string(&path).unwrap_or_default();
+                Err(Error::InUse {
+                    name: name.to_owned(),
+                    pid: pid.trim().to_owned(),
+                    lock: path,
+                })
+            }
+            Err(e) => Err(Error::io("could not create", &path, e)),
+        }
+    }
+
+    /// Saves `run` into baseline `name` with copies of `built`'s executables.
+    /// Benchmarks already in the baseline but not in `run` are kept. The
+    /// executables are copied under new names first and `results.json` is
+    /// replaced last, atomically, so an interruption leaves the previous
+    /// baseline whole. Call with the lock held.
+    pub fn save(
+        &self,
+        name: &str,
+        run: &RunRecord,
+        built: &[Built],
+        _lock: &Lock,
+    ) -> Result<PathBuf> {
+        let previous = self.load(name)?;
+        let bin = self.dir.join(name).join("bin");
+        std::fs::create_dir_all(&bin).map_err(|e| Error::io("could not create", &bin, e))?;
+        let mut executables = previous
+            .as_ref()
+            .map(|b| b.executables.clone())
+            .unwrap_or_default();
+        for b in built
+            .iter()
+            .filter(|b| run.targets.iter().any(|t| t.target == b.target.label()))
+        {
+            let file = saved_name(&b.target.label(), &b.exe)?;
+            let dest = bin.join(&file);
+            if !dest.exists() {
+                let tmp = bin.join(format!(".{file}.tmp"));
+                std::fs::copy(&b.exe, &tmp).map_err(|e| Error::io("could not copy", &b.exe, e))?;
+                std::fs::rename(&tmp, &dest).map_err(|e| Error::io("could not write", &dest, e))?;
+            }
+            executables.insert(b.target.label(), file);
+        }
+        let merged = match previous {
+            Some(old) => merge(old.run, run),
+            None => run.clone(),
+        };
+        let baseline = Baseline {
+            schema: SCHEMA_VERSION,
+            name: name.to_owned(),
+            run: merged,
+            executables,
+        };
+        let path = self.results_path(name);
+        write_atomic(
+            &path,
+            &serde_json::to_vec_pretty(&baseline).expect("baselines serialise"),
+        )?;
+        // Executables no longer referenced belong to older saves.
+        if let Ok(entries) = std::fs::read_dir(&bin) {
+            for e in entries.flatten() {
+                let f = e.file_name().to_string_lossy().into_owned();
+                if !baseline.executables.values().any(|v| *v == f) {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
+        Ok(path)
+    }
+
+    /// Deletes baseline `name`; false if there was none.
+    pub fn delete(&self, name: &str, _lock: &Lock) -> Result<bool> {
+        let dir = self.dir.join(name);
+        if !dir.is_dir() {
+            return Ok(false);
+        }
+        std::fs::remove_dir_all(&dir).map_err(|e| Error::io("could not remove", &dir, e))?;
+        Ok(true)
+    }
+}
+
+/// `package-target-<hash of the executable>`: a new build never overwrites the file an older save refers to.
+fn saved_name(label: &str, exe: &Path) -> Result<String> {
+    let bytes = std::fs::read(exe).map_err(|e| Error::io("could not read", exe, e))?;
+    let mut h = DefaultHasher::new();
+    bytes.hash(&mut h);
+    let ext = exe
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    Ok(format!(
+        "{}-{:016x}{ext}",
+        label.replace('/', "-"),
+        h.finish()
+    ))
+}
+
+/// `old` with every benchmark of `new` put in (replacing the same id of the same target).
+fn merge(mut old: RunRecord, new: &RunRecord) -> RunRecord {
+    for t in &new.targets {
+        match old.targets.iter_mut().find(|o| o.target == t.target) {
+            None => old.targets.push(t.clone()),
+            Some(o) => {
+                for b in &t.benchmarks {
+                    o.benchmarks.retain(|x| x.id != b.id);
+                    o.benchmarks.push(b.clone());
+                }
+                o.failures
+                    .retain(|f| !t.benchmarks.iter().any(|b| b.id == f.id));
+            }
+        }
+    }
+    old.context = new.context.clone();
+    old.duration_s = new.duration_s;
+    old
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        for good in ["main", "v1.2", "a_b-c", "X", &"a".repeat(64)] {
+            assert!(validate_name(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "",
+            ".hidden",
+            "../x",
+            "a/b",
+            "a b",
+            "é",
+            &"a".repeat(65),
+            "a\\b",
+            "..",
+        ] {
+            assert!(validate_name(bad).is_err(), "{bad:?}");
+        }
+    }
+}
