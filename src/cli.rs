@@ -152,6 +152,15 @@ pub struct Cli {
     /// Save this run, and copies of the bench executables, as baseline NAME
     #[arg(long, value_name = "NAME", value_parser = baseline_name, help_heading = "Baselines")]
     pub save_baseline: Option<String>,
+    /// Compare with baseline NAME: its saved executables and the fresh ones are sampled in lockstep
+    #[arg(long, value_name = "NAME", value_parser = baseline_name, help_heading = "Baselines")]
+    pub compare: Option<String>,
+    /// Changes smaller than PCT% are reported as unchanged
+    #[arg(long, value_name = "PCT", value_parser = percent, default_value = "1", help_heading = "Baselines")]
+    pub noise_threshold: f64,
+    /// Exit with code 4 if any benchmark regressed
+    #[arg(long, requires = "compare", help_heading = "Baselines")]
+    pub fail_on_regression: bool,
 
     /// Output format on stdout
     #[arg(long, value_enum, default_value_t = Format::Console, help_heading = "Output")]

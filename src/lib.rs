@@ -6,6 +6,7 @@
 pub mod baseline;
 pub mod build;
 pub mod cli;
+pub mod compare;
 pub mod config;
 pub mod context;
 pub mod discover;
@@ -87,6 +88,15 @@ fn run(cli: &Cli) -> Result<u8> {
         }
         None => None,
     };
+    let compare_with = match &cli.compare {
+        Some(name) => Some(
+            store
+                .baselines()
+                .load(name)?
+                .ok_or_else(|| Error::NoBaseline(name.clone()))?,
+        ),
+        None => None,
+    };
     let built = build::build(cli, &found.targets)?;
     let mut nbench_targets = Vec::new();
     for b in built {
@@ -111,24 +121,53 @@ fn run(cli: &Cli) -> Result<u8> {
     }
 
     let mut progress = report::progress::Progress::new(cli.format == Format::Console);
-    let runs: Vec<run::TargetRun> = nbench_targets
-        .iter()
-        .map(|b| run::run_target(b, &plan, cli.list, &mut progress))
-        .collect();
+    let threshold = cli.noise_threshold / 100.0;
+    let (runs, comparisons): (Vec<run::TargetRun>, Vec<compare::TargetComparison>) =
+        match &compare_with {
+            Some(base) if !cli.list => nbench_targets
+                .iter()
+                .map(|b| {
+                    let exe = store.baselines().executable(base, &b.target.label());
+                    compare::compare_target(
+                        b,
+                        base,
+                        exe.as_deref(),
+                        &plan,
+                        threshold,
+                        &mut progress,
+                    )
+                })
+                .unzip(),
+            _ => (
+                nbench_targets
+                    .iter()
+                    .map(|b| run::run_target(b, &plan, cli.list, &mut progress))
+                    .collect(),
+                Vec::new(),
+            ),
+        };
     if cli.list {
         return Ok(print_list(&runs));
     }
 
+    let context = context::Context::gather(
+        &found.workspace_root,
+        &cli.profile,
+        config::settings_record(&plan),
+    );
+    let comparison = compare_with.map(|base| compare::Comparison {
+        warnings: compare::context_warnings(&base.run.context, &context),
+        baseline: base.name,
+        noise_threshold: threshold,
+        targets: comparisons,
+    });
     let record = RunRecord {
         schema: SCHEMA_VERSION,
-        context: context::Context::gather(
-            &found.workspace_root,
-            &cli.profile,
-            config::settings_record(&plan),
-        ),
+        context,
         duration_s: started.elapsed().as_secs_f64(),
         targets: runs.iter().map(TargetRecord::from_run).collect(),
         skipped,
+        comparison,
     };
     let saved = store.save_run(&record)?;
     if let Some((name, lock)) = &baseline_lock {
@@ -143,7 +182,10 @@ fn run(cli: &Cli) -> Result<u8> {
     }
     match cli.format {
         Format::Console => {
-            print!("{}", report::console::render(&runs));
+            match &record.comparison {
+                Some(c) => print!("{}", report::compare::render(c)),
+                None => print!("{}", report::console::render(&runs)),
+            }
             eprint!("{}", report::console::render_failures(&record));
             println!("{}", report::console::summary(&record));
             let shown = saved.strip_prefix(&found.workspace_root).unwrap_or(&saved);
@@ -154,7 +196,13 @@ fn run(cli: &Cli) -> Result<u8> {
             eprint!("{}", report::console::render_failures(&record));
         }
     }
-    Ok(if record.any_failed() {
+    let regressed = record
+        .comparison
+        .as_ref()
+        .is_some_and(|c| c.any_regressed());
+    Ok(if cli.fail_on_regression && regressed {
+        exit::REGRESSION
+    } else if record.any_failed() {
         exit::BENCH_FAILED
     } else {
         exit::SUCCESS

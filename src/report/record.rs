@@ -22,6 +22,9 @@ pub struct RunRecord {
     pub targets: Vec<TargetRecord>,
     /// Bench targets left out, and why.
     pub skipped: Vec<SkippedRecord>,
+    /// The comparison with a baseline, with `--compare`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<crate::compare::Comparison>,
 }
 
 /// One bench target's part of a run.

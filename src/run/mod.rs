@@ -1,7 +1,8 @@
 //! Running the built bench binaries: one protocol session per binary, restarted past any benchmark that kills it.
 
 mod output;
-mod session;
+pub mod paired;
+pub mod session;
 
 use crate::build::Built;
 use crate::report::progress::Progress;
@@ -93,15 +94,7 @@ pub fn run_target(
             plan.nocapture,
         )
     };
-    let whole_target_failed = |e: SessionError| TargetRun {
-        label: label.clone(),
-        outcomes: vec![Outcome::Failed(Failure {
-            id: String::new(),
-            reason: describe(&e),
-            output: String::new(),
-        })],
-        filtered_out: 0,
-    };
+    let whole_target_failed = |e: SessionError| target_failed(&label, &e);
     let mut first = match start() {
         Ok(s) => s,
         Err(e) => return whole_target_failed(e),
@@ -187,6 +180,19 @@ pub fn run_target(
     }
 }
 
+/// A target whose binary could not be started or listed at all.
+pub fn target_failed(label: &str, e: &SessionError) -> TargetRun {
+    TargetRun {
+        label: label.to_owned(),
+        outcomes: vec![Outcome::Failed(Failure {
+            id: String::new(),
+            reason: describe(e),
+            output: String::new(),
+        })],
+        filtered_out: 0,
+    }
+}
+
 fn failed(id: String, e: &SessionError, output: String) -> Outcome {
     Outcome::Failed(Failure {
         id,
@@ -195,7 +201,8 @@ fn failed(id: String, e: &SessionError, output: String) -> Outcome {
     })
 }
 
-fn describe(e: &SessionError) -> String {
+/// A session error in words.
+pub fn describe(e: &SessionError) -> String {
     match e {
         SessionError::Start(s) | SessionError::Version(s) => s.clone(),
         SessionError::Crashed(how) => format!("bench process {how}"),

@@ -156,14 +156,16 @@ impl Session {
         }
     }
 
-    fn send(&mut self, cmd: &Command) -> Result<(), SessionError> {
+    /// Sends one command.
+    pub fn send(&mut self, cmd: &Command) -> Result<(), SessionError> {
         match write_message(&mut self.writer, cmd) {
             Ok(()) => Ok(()),
             Err(_) => Err(self.died()),
         }
     }
 
-    fn receive(&mut self, timeout: Duration) -> Result<Event, SessionError> {
+    /// Waits up to `timeout` for the next event; on a timeout the process is killed.
+    pub fn receive(&mut self, timeout: Duration) -> Result<Event, SessionError> {
         let _ = self
             .reader
             .get_ref()

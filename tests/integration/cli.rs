@@ -83,6 +83,8 @@ fn package_target_and_filter_selection() {
         "faults",
         "--exclude",
         "impostor",
+        "--exclude",
+        "tunable",
         "--list",
     ]);
     assert_eq!(run.code, 0, "{}", run.all());

@@ -1,5 +1,6 @@
 //! End-to-end tests: fixture projects under `tests/fixtures/`, built by real cargo, run for real.
 
+mod baselines;
 mod cli;
 mod harness_modes;
 mod helpers;

@@ -8,6 +8,7 @@ mod pilot;
 mod sampling;
 mod settings;
 
+pub use pilot::next_iters;
 pub use settings::Settings;
 
 use crate::timer::{Clock, TimerInfo};

@@ -1,0 +1,112 @@
+//! The comparison table: baseline, current, change with its CI, verdict, and how it was measured.
+
+use crate::compare::Comparison;
+use crate::compare::verdict::{Kind, Verdict};
+use console::style;
+use nbench::format;
+use std::fmt::Write;
+
+fn pct(x: f64) -> String {
+    format!("{:+.2}%", x * 100.0)
+}
+
+/// The comparison as text.
+pub fn render(c: &Comparison) -> String {
+    let mut out = String::new();
+    for w in &c.warnings {
+        let _ = writeln!(out, "{}: {w}", style("warning").yellow().bold());
+    }
+    for t in &c.targets {
+        if t.rows.is_empty() && t.new.is_empty() && t.gone.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "{} vs baseline `{}`",
+            style(&t.target).bold(),
+            c.baseline
+        );
+        if let Some(why) = &t.unpaired_because {
+            let _ = writeln!(
+                out,
+                "  {} compared with stored samples (less certain): {why}",
+                style("note:").cyan()
+            );
+        }
+        let w = t
+            .rows
+            .iter()
+            .map(|r| r.id.chars().count())
+            .chain([9])
+            .max()
+            .unwrap_or(9);
+        let header = format!(
+            "{:<w$}  {:>10}  {:>10}  {:>8}  {:>20}  {:<10}  {}",
+            "benchmark", "baseline", "current", "change", "95% CI", "verdict", "measured"
+        );
+        let _ = writeln!(out, "{}", style(header).dim());
+        for r in &t.rows {
+            let ci = format!("[{}, {}]", pct(r.change_ci[0]), pct(r.change_ci[1]));
+            let kind = match r.kind {
+                Kind::Paired => "paired".to_owned(),
+                Kind::Stored => match r.p_value {
+                    Some(p) => format!("stored, p={p:.3}"),
+                    None => "stored".to_owned(),
+                },
+            };
+            let (verdict, styled) = match (r.verdict, r.kind) {
+                (Verdict::Regressed, Kind::Paired) => {
+                    ("regressed", style("regressed").red().bold())
+                }
+                (Verdict::Improved, Kind::Paired) => ("improved", style("improved").green().bold()),
+                (Verdict::Regressed, Kind::Stored) => ("regressed?", style("regressed?").red()),
+                (Verdict::Improved, Kind::Stored) => ("improved?", style("improved?").green()),
+                (Verdict::Unchanged, _) => ("unchanged", style("unchanged").dim()),
+            };
+            let pad = " ".repeat(10usize.saturating_sub(verdict.len()));
+            let _ = writeln!(
+                out,
+                "{:<w$}  {:>10}  {:>10}  {:>8}  {:>20}  {styled}{pad}  {kind}",
+                r.id,
+                format::time(r.baseline_ns),
+                format::time(r.current_ns),
+                pct(r.change),
+                ci
+            );
+        }
+        for id in &t.new {
+            let _ = writeln!(
+                out,
+                "{:<w$}  {}",
+                id,
+                style("new (not in the baseline)").cyan()
+            );
+        }
+        for id in &t.gone {
+            let _ = writeln!(
+                out,
+                "{:<w$}  {}",
+                id,
+                style("gone (only in the baseline)").yellow()
+            );
+        }
+        out.push('\n');
+    }
+    let count = |v: Verdict| {
+        c.targets
+            .iter()
+            .flat_map(|t| &t.rows)
+            .filter(|r| r.verdict == v)
+            .count()
+    };
+    let _ = writeln!(
+        out,
+        "compared with `{}`: {} regressed, {} improved, {} unchanged (noise threshold {:.1}%)",
+        c.baseline,
+        count(Verdict::Regressed),
+        count(Verdict::Improved),
+        count(Verdict::Unchanged),
+        c.noise_threshold * 100.0
+    );
+    out
+}

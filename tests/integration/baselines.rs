@@ -1,0 +1,181 @@
+//! Baselines end to end: save, merge, list/show/delete, names, corruption, paired and stored comparison.
+
+use crate::helpers::{Fixture, QUICK};
+
+fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec!["-p", "tunable"];
+    v.extend_from_slice(QUICK);
+    v.extend_from_slice(extra);
+    v
+}
+
+fn results(fx: &Fixture, name: &str) -> std::path::PathBuf {
+    fx.dir
+        .join("target/nbench/baselines")
+        .join(name)
+        .join("results.json")
+}
+
+#[test]
+fn save_merge_list_show_delete() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    let run = fx.nbench(&args(&[
+        "work/sum/1000",
+        "--exact",
+        "--save-baseline",
+        "main",
+    ]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    let run = fx.nbench(&args(&[
+        "work/sum/2000",
+        "--exact",
+        "--save-baseline",
+        "main",
+    ]));
+    assert_eq!(run.code, 0, "{}", run.all());
+
+    let list = fx.nbench(&["baseline", "list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    let row = list.line("main ");
+    assert!(
+        row.trim_end().ends_with(" 2"),
+        "both filtered saves are kept: {row}"
+    );
+
+    let show = fx.nbench(&["baseline", "show", "main"]);
+    assert!(
+        show.stdout.contains("work/sum/1000") && show.stdout.contains("work/sum/2000"),
+        "{}",
+        show.stdout
+    );
+    assert!(show.stdout.contains("executable saved"));
+    let bins = std::fs::read_dir(fx.dir.join("target/nbench/baselines/main/bin"))
+        .unwrap()
+        .count();
+    assert_eq!(bins, 1, "one executable for the one target");
+
+    let del = fx.nbench(&["baseline", "delete", "main"]);
+    assert_eq!(del.code, 0, "{}", del.all());
+    assert!(!results(&fx, "main").exists());
+    let again = fx.nbench(&["baseline", "delete", "main"]);
+    assert_eq!(again.code, 2);
+    assert!(
+        again.stderr.contains("no baseline named `main`"),
+        "{}",
+        again.stderr
+    );
+}
+
+#[test]
+fn bad_names_are_refused_before_anything_is_written() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    for name in ["../x", "a/b", ".hidden", ""] {
+        let run = fx.nbench(&args(&["--save-baseline", name]));
+        assert_eq!(run.code, 2, "{name}: {}", run.all());
+        assert!(
+            run.stderr.contains("invalid baseline name"),
+            "{}",
+            run.stderr
+        );
+    }
+    assert!(
+        !fx.dir.join("target").exists(),
+        "nothing was built or written"
+    );
+}
+
+#[test]
+fn a_corrupt_baseline_is_reported_and_left_alone() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    let path = results(&fx, "main");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, "{ not json").unwrap();
+    for extra in [["--save-baseline", "main"], ["--compare", "main"]] {
+        let run = fx.nbench(&args(&extra));
+        assert_eq!(run.code, 2, "{}", run.all());
+        let first = run
+            .stderr
+            .lines()
+            .find(|l| l.starts_with("error"))
+            .unwrap_or_default();
+        assert!(
+            first.contains("results.json") && first.contains("corrupt"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{ not json",
+            "the file was touched"
+        );
+    }
+}
+
+#[test]
+fn a_held_baseline_is_refused() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    let dir = fx.dir.join("target/nbench/baselines");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(".main.lock"), "4242").unwrap();
+    let run = fx.nbench(&args(&["--save-baseline", "main"]));
+    assert_eq!(run.code, 5, "{}", run.all());
+    assert!(
+        run.stderr
+            .contains("baseline `main` is in use by another cargo nbench (pid 4242)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!results(&fx, "main").exists());
+}
+
+#[test]
+fn paired_comparison_catches_a_real_slowdown_and_falls_back_to_stored_samples() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    let save = fx.nbench(&args(&["--save-baseline", "base"]));
+    assert_eq!(save.code, 0, "{}", save.all());
+
+    // Twice the work: every benchmark must be called regressed, measured paired.
+    let slow = fx.nbench(&args(&[
+        "--features",
+        "slow",
+        "--compare",
+        "base",
+        "--fail-on-regression",
+    ]));
+    assert_eq!(slow.code, 4, "{}", slow.all());
+    for id in ["work/sum/1000 ", "work/sum/2000 "] {
+        let row = slow.line(id);
+        assert!(row.contains("regressed") && row.contains("paired"), "{row}");
+    }
+    assert!(
+        slow.stdout.contains("compared with `base`: 2 regressed"),
+        "{}",
+        slow.stdout
+    );
+
+    // Without the executables the comparison uses the stored samples, and says so.
+    std::fs::remove_dir_all(fx.dir.join("target/nbench/baselines/base/bin")).unwrap();
+    let stored = fx.nbench(&args(&[
+        "--features",
+        "slow",
+        "--compare",
+        "base",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(stored.code, 0, "no --fail-on-regression: {}", stored.all());
+    let doc: serde_json::Value = serde_json::from_str(&stored.stdout).unwrap();
+    let t = &doc["comparison"]["targets"][0];
+    assert!(
+        t["unpaired_because"]
+            .as_str()
+            .unwrap()
+            .contains("no saved executable"),
+        "{t}"
+    );
+    for row in t["rows"].as_array().unwrap() {
+        assert_eq!(row["kind"], "stored");
+        assert_eq!(row["verdict"], "regressed", "{row}");
+        assert!(row["p_value"].as_f64().unwrap() < 0.05);
+    }
+}
