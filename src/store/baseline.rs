@@ -134,6 +134,11 @@ impl Baselines {
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 let pid = std::fs::read_to_string(&path).unwrap_or_default();
+                // A run killed by Ctrl-C leaves its lock behind; where we can
+                // tell that its process is gone, the lock is stale.
+                if stale(pid.trim()) && std::fs::remove_file(&path).is_ok() {
+                    return self.lock(name);
+                }
                 Err(Error::InUse {
                     name: name.to_owned(),
                     pid: pid.trim().to_owned(),
@@ -212,6 +217,15 @@ impl Baselines {
         std::fs::remove_dir_all(&dir).map_err(|e| Error::io("could not remove", &dir, e))?;
         Ok(true)
     }
+}
+
+/// Whether the process that wrote a lock is known to be gone (Linux: no `/proc/<pid>`).
+fn stale(pid: &str) -> bool {
+    let proc = Path::new("/proc");
+    proc.join("self").exists()
+        && pid
+            .parse::<u32>()
+            .is_ok_and(|p| !proc.join(p.to_string()).exists())
 }
 
 /// `package-target-<hash of the executable>`: a new build never overwrites the file an older save refers to.

@@ -116,16 +116,22 @@ fn a_held_baseline_is_refused() {
     let fx = Fixture::new("workspace").own_target_dir();
     let dir = fx.dir.join("target/nbench/baselines");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join(".main.lock"), "4242").unwrap();
+    // Held by a live process (this test's): refused.
+    let me = std::process::id().to_string();
+    std::fs::write(dir.join(".main.lock"), &me).unwrap();
     let run = fx.nbench(&args(&["--save-baseline", "main"]));
     assert_eq!(run.code, 5, "{}", run.all());
-    assert!(
-        run.stderr
-            .contains("baseline `main` is in use by another cargo nbench (pid 4242)"),
-        "{}",
-        run.stderr
-    );
+    let expected = format!("baseline `main` is in use by another cargo nbench (pid {me})");
+    assert!(run.stderr.contains(&expected), "{}", run.stderr);
     assert!(!results(&fx, "main").exists());
+    // Left behind by a process that is gone (a run killed by Ctrl-C): taken over.
+    if std::path::Path::new("/proc/self").exists() {
+        std::fs::write(dir.join(".main.lock"), "4000000000").unwrap();
+        let run = fx.nbench(&args(&["--save-baseline", "main"]));
+        assert_eq!(run.code, 0, "{}", run.all());
+        assert!(results(&fx, "main").exists());
+        assert!(!dir.join(".main.lock").exists(), "the lock is released");
+    }
 }
 
 #[test]
