@@ -128,15 +128,7 @@ pub fn compare_target(
         Ok(l) => l,
         Err(e) => return (crate::run::target_failed(&label, &e), empty(&label)),
     };
-    let total = listed.len();
-    let chosen: Vec<_> = listed
-        .into_iter()
-        .filter_map(|b| match plan.filter.verdict(&b.id, b.ignored) {
-            Selected::FilteredOut => None,
-            v => Some((b.id, v)),
-        })
-        .collect();
-    let filtered_out = total - chosen.len();
+    let (chosen, filtered_out) = plan.select(listed);
     let mut cmp = empty(&label);
     cmp.gone = base_ids
         .iter()

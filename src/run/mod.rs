@@ -8,7 +8,7 @@ use crate::build::Built;
 use crate::report::progress::Progress;
 use nbench::Settings;
 use nbench::modes::select::{Filter, Verdict};
-use nbench::protocol::{Event, MARKER};
+use nbench::protocol::{Event, Listed, MARKER};
 use nbench::result::BenchResult;
 use session::{Session, SessionError};
 use std::path::Path;
@@ -26,6 +26,22 @@ pub struct Plan {
     pub extra_args: Vec<String>,
     /// Show the benchmarks' output as it comes.
     pub nocapture: bool,
+}
+
+impl Plan {
+    /// The listed benchmarks the filters keep, each with its verdict, and how many they left out.
+    pub fn select(&self, listed: Vec<Listed>) -> (Vec<(String, Verdict)>, usize) {
+        let total = listed.len();
+        let chosen: Vec<_> = listed
+            .into_iter()
+            .filter_map(|b| match self.filter.verdict(&b.id, b.ignored) {
+                Verdict::FilteredOut => None,
+                v => Some((b.id, v)),
+            })
+            .collect();
+        let filtered_out = total - chosen.len();
+        (chosen, filtered_out)
+    }
 }
 
 /// A benchmark measured by `cargo nbench`.
@@ -104,15 +120,7 @@ pub fn run_target(
         Err(e) => return whole_target_failed(e),
     };
     let mut session = Some(first);
-    let total = listed.len();
-    let chosen: Vec<_> = listed
-        .into_iter()
-        .filter_map(|b| match plan.filter.verdict(&b.id, b.ignored) {
-            Verdict::FilteredOut => None,
-            v => Some((b.id, v)),
-        })
-        .collect();
-    let filtered_out = total - chosen.len();
+    let (chosen, filtered_out) = plan.select(listed);
     let to_measure = chosen.iter().filter(|(_, v)| *v == Verdict::Run).count();
     let mut outcomes = Vec::new();
     let mut n = 0;
