@@ -3,7 +3,6 @@
 use crate::context::Context;
 use crate::run::{Outcome, TargetRun};
 use nbench::Throughput;
-use nbench::engine::Stop;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a stored field changes meaning or goes away.
@@ -157,12 +156,7 @@ impl TargetRecord {
                         cold_ns: r.cold_ns,
                         overhead_ns: r.overhead_ns,
                         near_floor: r.near_floor,
-                        stop: match r.stop {
-                            Stop::Precise => "precise",
-                            Stop::TimeLimit => "time_limit",
-                            Stop::SampleLimit => "sample_limit",
-                        }
-                        .to_owned(),
+                        stop: r.stop.as_str().to_owned(),
                         throughput: r.throughput.map(|t| match t {
                             Throughput::Bytes(n) => ThroughputRecord::Bytes(n),
                             Throughput::Items(n) => ThroughputRecord::Items(n),

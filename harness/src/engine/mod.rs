@@ -31,6 +31,17 @@ pub enum Stop {
     SampleLimit,
 }
 
+impl Stop {
+    /// The reason as stored and sent: `precise`, `time_limit`, `sample_limit`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stop::Precise => "precise",
+            Stop::TimeLimit => "time_limit",
+            Stop::SampleLimit => "sample_limit",
+        }
+    }
+}
+
 /// What the engine measured for one benchmark.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Measurement {

@@ -191,14 +191,6 @@ fn settings_from_json(v: &Json) -> Result<Settings, String> {
 
 // --- results -----------------------------------------------------------------
 
-fn stop_name(stop: Stop) -> &'static str {
-    match stop {
-        Stop::Precise => "precise",
-        Stop::TimeLimit => "time_limit",
-        Stop::SampleLimit => "sample_limit",
-    }
-}
-
 fn throughput_to_json(t: Option<Throughput>) -> Json {
     match t {
         None => Json::Null,
@@ -224,7 +216,7 @@ fn result_to_json(r: &BenchResult) -> Json {
         ("cold_ns", num(r.cold_ns)),
         ("overhead_ns", num(r.overhead_ns)),
         ("near_floor", Json::Bool(r.near_floor)),
-        ("stop", s(stop_name(r.stop))),
+        ("stop", s(r.stop.as_str())),
         ("throughput", throughput_to_json(r.throughput)),
         (
             "per_iter_ns",
