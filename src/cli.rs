@@ -233,10 +233,8 @@ fn duration(text: &str) -> Result<Duration, String> {
 }
 
 fn percent(text: &str) -> Result<f64, String> {
-    match text.trim().trim_end_matches('%').parse::<f64>() {
-        Ok(v) if v > 0.0 && v <= 100.0 => Ok(v),
-        _ => Err("expected a percentage above 0 and at most 100, such as 1 or 0.5%".to_owned()),
-    }
+    nbench::modes::args::percent("", text)
+        .map_err(|_| nbench::modes::args::PERCENT_EXPECTED.to_owned())
 }
 
 fn clap_cargo_styles() -> clap::builder::Styles {

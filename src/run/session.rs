@@ -7,7 +7,7 @@ use nbench::protocol::{
     TOKEN_ENV, read_message, write_message,
 };
 use std::hash::{BuildHasher, Hasher};
-use std::io::BufReader;
+use std::io::{BufReader, ErrorKind};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command as Process, ExitStatus, Stdio};
@@ -173,11 +173,12 @@ impl Session {
         match read_message::<Event>(&mut self.reader) {
             Ok(Some(e)) => Ok(e),
             Ok(None) | Err(ProtocolError::Truncated(_)) => Err(self.died()),
-            Err(ProtocolError::Io(e)) if is_timeout(&e) => {
+            // std reports a read timeout as WouldBlock on Unix and TimedOut on Windows.
+            Err(ProtocolError::Io(ErrorKind::WouldBlock | ErrorKind::TimedOut, _)) => {
                 self.kill();
                 Err(SessionError::TimedOut(timeout))
             }
-            Err(ProtocolError::Io(_)) => Err(self.died()),
+            Err(ProtocolError::Io(..)) => Err(self.died()),
             Err(e @ ProtocolError::Malformed { .. }) => {
                 self.kill();
                 Err(SessionError::Protocol(e.to_string()))
@@ -209,11 +210,6 @@ impl Drop for Session {
             kill(&mut self.child);
         }
     }
-}
-
-fn is_timeout(e: &str) -> bool {
-    // std reports a read timeout as WouldBlock on Unix and TimedOut on Windows.
-    e.contains("temporarily unavailable") || e.contains("timed out") || e.contains("would block")
 }
 
 fn accept(listener: &TcpListener, child: &mut Child) -> Result<TcpStream, SessionError> {

@@ -116,7 +116,9 @@ impl Args {
                 "--max-time" => {
                     out.settings.max_time = duration("--max-time", &value("--max-time")?)?
                 }
-                "--precision" => out.settings.precision = percent(&value("--precision")?)? / 100.0,
+                "--precision" => {
+                    out.settings.precision = percent("--precision", &value("--precision")?)? / 100.0
+                }
                 "--min-samples" => {
                     out.settings.min_samples = count("--min-samples", &value("--min-samples")?)?
                 }
@@ -174,15 +176,20 @@ pub fn duration(flag: &str, text: &str) -> Result<Duration, UsageError> {
     }
 }
 
-fn percent(text: &str) -> Result<f64, UsageError> {
+/// `1`, `0.5%`: a percentage above 0 and at most 100.
+pub fn percent(flag: &str, text: &str) -> Result<f64, UsageError> {
     let t = text.trim().trim_end_matches('%');
     match t.parse::<f64>() {
         Ok(v) if v > 0.0 && v <= 100.0 => Ok(v),
         _ => Err(UsageError(format!(
-            "invalid value '{text}' for '--precision': expected a percentage above 0 and at most 100, such as 1 or 0.5%"
+            "invalid value '{text}' for '{flag}': {PERCENT_EXPECTED}"
         ))),
     }
 }
+
+/// What a percentage must look like, for error messages.
+pub const PERCENT_EXPECTED: &str =
+    "expected a percentage above 0 and at most 100, such as 1 or 0.5%";
 
 fn count(flag: &str, text: &str) -> Result<usize, UsageError> {
     match text.trim().parse::<usize>() {

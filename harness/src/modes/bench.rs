@@ -50,6 +50,19 @@ impl Driver for EngineDriver<'_> {
     }
 }
 
+/// Measures one benchmark fully; `Err` says why it failed (panic, misuse).
+pub fn measure_one(
+    bench: &Benchmark,
+    settings: &Settings,
+    timer: TimerInfo,
+    overhead_ns: f64,
+) -> Result<BenchResult, String> {
+    let mut driver = EngineDriver::new(settings, timer);
+    let throughput = run_guarded(bench, &mut driver)?;
+    let (kind, m) = driver.take().expect("a timing call records a measurement");
+    BenchResult::new(bench.id.clone(), m, kind, overhead_ns, throughput).map_err(|e| e.to_string())
+}
+
 /// The `iter` loop's own cost per iteration, ns, measured with a short schedule.
 pub fn loop_overhead(timer: &TimerInfo) -> f64 {
     let settings = Settings {
@@ -86,16 +99,7 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
             let _ = writeln!(stdout, "{}", table.status_row(&bench.id, "ignored", ""));
             continue;
         }
-        let mut driver = EngineDriver::new(&args.settings, timer);
-        let outcome = run_guarded(bench, &mut driver).and_then(|throughput| {
-            let (kind, m) = driver
-                .out
-                .take()
-                .expect("a timing call records a measurement");
-            BenchResult::new(bench.id.clone(), m, kind, overhead, throughput)
-                .map_err(|e| e.to_string())
-        });
-        let line = match outcome {
+        let line = match measure_one(bench, &args.settings, timer, overhead) {
             Ok(r) => {
                 measured += 1;
                 table.row(&r)

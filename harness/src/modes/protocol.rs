@@ -1,6 +1,6 @@
 //! Protocol mode: the bench binary driven by `cargo nbench` over a loopback connection.
 
-use super::bench::{EngineDriver, loop_overhead};
+use super::bench::{loop_overhead, measure_one};
 use super::guard::run_guarded;
 use super::lockstep::LockstepDriver;
 use crate::protocol::{
@@ -8,7 +8,6 @@ use crate::protocol::{
     write_message,
 };
 use crate::registry::Benchmark;
-use crate::result::BenchResult;
 use crate::timer::{TimerInfo, WallClock};
 use std::io::{BufReader, BufWriter};
 use std::net::TcpStream;
@@ -59,12 +58,7 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
                 },
                 Some(bench) => {
                     let overhead = *overhead.get_or_insert_with(|| loop_overhead(&timer));
-                    let mut driver = EngineDriver::new(&settings, timer);
-                    match run_guarded(bench, &mut driver).and_then(|throughput| {
-                        let (kind, m) = driver.take().expect("a timing call records a measurement");
-                        BenchResult::new(id.clone(), m, kind, overhead, throughput)
-                            .map_err(|e| e.to_string())
-                    }) {
+                    match measure_one(bench, &settings, timer, overhead) {
                         Ok(r) => Event::Result(Box::new(r)),
                         Err(message) => Event::Failed { id, message },
                     }

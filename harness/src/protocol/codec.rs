@@ -18,7 +18,7 @@ const MAX_LINE: usize = 64 << 20;
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProtocolError {
     /// Reading or writing the channel failed.
-    Io(String),
+    Io(std::io::ErrorKind, String),
     /// The channel closed in the middle of a line.
     Truncated(String),
     /// A complete line that is not a message this side understands.
@@ -33,7 +33,7 @@ pub enum ProtocolError {
 impl fmt::Display for ProtocolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ProtocolError::Io(e) => write!(f, "channel i/o failed: {e}"),
+            ProtocolError::Io(_, e) => write!(f, "channel i/o failed: {e}"),
             ProtocolError::Truncated(excerpt) => {
                 write!(f, "channel closed in the middle of a message: {excerpt:?}")
             }
@@ -68,7 +68,7 @@ pub fn write_message<M: Message>(w: &mut impl Write, msg: &M) -> Result<(), Prot
     let line = format!("{}\n", msg.to_json());
     w.write_all(line.as_bytes())
         .and_then(|()| w.flush())
-        .map_err(|e| ProtocolError::Io(e.to_string()))
+        .map_err(|e| ProtocolError::Io(e.kind(), e.to_string()))
 }
 
 /// Reads the next message; `Ok(None)` when the channel closed between messages.
@@ -78,7 +78,7 @@ pub fn read_message<M: Message>(r: &mut impl BufRead) -> Result<Option<M>, Proto
         .by_ref()
         .take(MAX_LINE as u64 + 1)
         .read_until(b'\n', &mut buf)
-        .map_err(|e| ProtocolError::Io(e.to_string()))?;
+        .map_err(|e| ProtocolError::Io(e.kind(), e.to_string()))?;
     if n == 0 {
         return Ok(None);
     }
