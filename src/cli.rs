@@ -27,7 +27,7 @@ Results of every run are stored in target/nbench/runs/ (the last 50 are kept).";
 #[derive(Debug, Args)]
 #[command(version, about, after_help = AFTER_HELP, max_term_width = 100, args_conflicts_with_subcommands = true)]
 pub struct Cli {
-    /// Baseline management (instead of running benchmarks)
+    /// Baseline management and comparing saved baselines (instead of running benchmarks)
     #[command(subcommand)]
     pub command: Option<Sub>,
 
@@ -40,10 +40,10 @@ pub struct Cli {
     pub bench_args: Vec<String>,
 
     /// Filters and --skip match whole benchmark ids
-    #[arg(long, help_heading = "Selection")]
+    #[arg(global = true, long, help_heading = "Selection")]
     pub exact: bool,
     /// Leave out benchmarks whose id contains TEXT
-    #[arg(long, value_name = "TEXT", help_heading = "Selection")]
+    #[arg(global = true, long, value_name = "TEXT", help_heading = "Selection")]
     pub skip: Vec<String>,
     /// Run only benchmarks marked ignored
     #[arg(long, help_heading = "Selection", conflicts_with = "include_ignored")]
@@ -103,7 +103,12 @@ pub struct Cli {
     )]
     pub profile: String,
     /// Directory for all generated artifacts (and target/nbench/)
-    #[arg(long, value_name = "DIRECTORY", help_heading = "Compilation Options")]
+    #[arg(
+        global = true,
+        long,
+        value_name = "DIRECTORY",
+        help_heading = "Compilation Options"
+    )]
     pub target_dir: Option<PathBuf>,
     /// Number of parallel build jobs
     #[arg(
@@ -115,7 +120,12 @@ pub struct Cli {
     pub jobs: Option<String>,
 
     /// Path to Cargo.toml
-    #[arg(long, value_name = "PATH", help_heading = "Manifest Options")]
+    #[arg(
+        global = true,
+        long,
+        value_name = "PATH",
+        help_heading = "Manifest Options"
+    )]
     pub manifest_path: Option<PathBuf>,
     /// Assert that Cargo.lock will remain unchanged
     #[arg(long, help_heading = "Manifest Options")]
@@ -128,25 +138,25 @@ pub struct Cli {
     pub frozen: bool,
 
     /// Warm-up time per benchmark [default: 100ms]
-    #[arg(long, value_name = "DUR", value_parser = duration, help_heading = "Measurement")]
+    #[arg(global = true, long, value_name = "DUR", value_parser = duration, help_heading = "Measurement")]
     pub warm_up: Option<Duration>,
     /// Sampling time before the precision target counts [default: 400ms]
-    #[arg(long, value_name = "DUR", value_parser = duration, help_heading = "Measurement")]
+    #[arg(global = true, long, value_name = "DUR", value_parser = duration, help_heading = "Measurement")]
     pub min_time: Option<Duration>,
     /// Time limit of sampling per benchmark [default: 800ms]
-    #[arg(long, value_name = "DUR", value_parser = duration, help_heading = "Measurement")]
+    #[arg(global = true, long, value_name = "DUR", value_parser = duration, help_heading = "Measurement")]
     pub max_time: Option<Duration>,
     /// Stop once the median's 95% CI is within ±PCT% [default: 1]
-    #[arg(long, value_name = "PCT", value_parser = percent, help_heading = "Measurement")]
+    #[arg(global = true, long, value_name = "PCT", value_parser = percent, help_heading = "Measurement")]
     pub precision: Option<f64>,
     /// Samples taken at least [default: 10]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Measurement")]
+    #[arg(global = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Measurement")]
     pub min_samples: Option<u32>,
     /// Samples taken at most [default: 100000]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Measurement")]
+    #[arg(global = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Measurement")]
     pub max_samples: Option<u32>,
     /// Kill a benchmark that runs longer than this and report it as timed out
-    #[arg(long, value_name = "DUR", value_parser = duration, default_value = "120s", help_heading = "Measurement")]
+    #[arg(global = true, long, value_name = "DUR", value_parser = duration, default_value = "120s", help_heading = "Measurement")]
     pub timeout: Duration,
 
     /// Save this run, and copies of the bench executables, as baseline NAME
@@ -155,24 +165,30 @@ pub struct Cli {
     /// Compare with baseline NAME: its saved executables and the fresh ones are sampled in lockstep
     #[arg(long, value_name = "NAME", value_parser = baseline_name, help_heading = "Baselines")]
     pub compare: Option<String>,
+    /// Compare with the baseline's stored samples instead of running its executables (less certain)
+    #[arg(global = true, long, help_heading = "Baselines")]
+    pub compare_stored: bool,
     /// Changes smaller than PCT% are reported as unchanged
-    #[arg(long, value_name = "PCT", value_parser = percent, default_value = "1", help_heading = "Baselines")]
+    #[arg(global = true, long, value_name = "PCT", value_parser = percent, default_value = "0.5", help_heading = "Baselines")]
     pub noise_threshold: f64,
-    /// Exit with code 4 if any benchmark regressed
-    #[arg(long, requires = "compare", help_heading = "Baselines")]
+    /// Exit with code 4 if any benchmark regressed (with --compare or `compare A B`)
+    #[arg(global = true, long, help_heading = "Baselines")]
     pub fail_on_regression: bool,
 
     /// Output format on stdout
-    #[arg(long, value_enum, default_value_t = Format::Console, help_heading = "Output")]
+    #[arg(global = true, long, value_enum, default_value_t = Format::Console, help_heading = "Output")]
     pub format: Format,
     /// Also write the run as JSON to FILE
-    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    #[arg(global = true, long, value_name = "FILE", help_heading = "Output")]
     pub out: Option<PathBuf>,
+    /// Append the report as Markdown to FILE (e.g. "$GITHUB_STEP_SUMMARY")
+    #[arg(global = true, long, value_name = "FILE", help_heading = "Output")]
+    pub summary: Option<PathBuf>,
     /// Coloring: auto, always, never (NO_COLOR is honoured)
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Color::Auto, help_heading = "Output")]
+    #[arg(global = true, long, value_enum, value_name = "WHEN", default_value_t = Color::Auto, help_heading = "Output")]
     pub color: Color,
     /// Show the benchmarks' own stdout and stderr as they run
-    #[arg(long, help_heading = "Output")]
+    #[arg(global = true, long, help_heading = "Output")]
     pub nocapture: bool,
 }
 
@@ -182,6 +198,21 @@ pub enum Sub {
     /// List, show or delete saved baselines
     #[command(subcommand)]
     Baseline(BaselineCmd),
+    /// Compare two saved baselines: their saved executables in lockstep, nothing is built
+    #[command(
+        after_help = "The benchmarks of B are compared with those of A (A is the \"baseline\", B the \"current\" side).\nWhere either side's executables are missing or do not start, their stored samples are compared instead.\nThe comparison is printed (and written with --out / --summary), not added to target/nbench/runs/."
+    )]
+    Compare {
+        /// The baseline compared against
+        #[arg(value_parser = baseline_name)]
+        a: String,
+        /// The baseline compared with A
+        #[arg(value_parser = baseline_name)]
+        b: String,
+        /// Compare only benchmarks whose id contains one of these
+        #[arg(value_name = "FILTER")]
+        filters: Vec<String>,
+    },
 }
 
 /// `cargo nbench baseline …`
@@ -214,6 +245,8 @@ pub enum Format {
     Console,
     /// One JSON document: everything the table shows, the raw samples and the context.
     Json,
+    /// GitHub-flavoured Markdown tables, with the comparison when there is one.
+    Markdown,
 }
 
 /// When to use colour.

@@ -54,8 +54,25 @@ fn note(text: &str) {
 }
 
 fn run(cli: &Cli) -> Result<u8> {
-    if let Some(cli::Sub::Baseline(cmd)) = &cli.command {
-        return baseline::run(cli, cmd);
+    match &cli.command {
+        Some(cli::Sub::Baseline(cmd)) => return baseline::run(cli, cmd),
+        Some(cli::Sub::Compare { a, b, filters }) => {
+            let (record, runs) = compare::saved::run(cli, a, b, filters)?;
+            return emit(cli, &record, &runs, None);
+        }
+        None => {}
+    }
+    if cli.compare.is_none() {
+        for (set, flag) in [
+            (cli.fail_on_regression, "--fail-on-regression"),
+            (cli.compare_stored, "--compare-stored"),
+        ] {
+            if set {
+                return Err(Error::Usage(format!(
+                    "{flag} needs a comparison: add --compare NAME, or use `cargo nbench compare A B`"
+                )));
+            }
+        }
     }
     let started = Instant::now();
     let plan = config::plan(cli);
@@ -120,6 +137,11 @@ fn run(cli: &Cli) -> Result<u8> {
         return Err(Error::NoTargets(String::new()));
     }
 
+    // The driver shares the benchmarks' CPU: it waits while they run, and
+    // waking it there is cheaper than across CPUs (on a VM by far).
+    if let Some(cpu) = run::affinity::bench_cpu() {
+        run::affinity::pin_self(cpu);
+    }
     let mut progress = report::progress::Progress::new(cli.format == Format::Console);
     let threshold = cli.noise_threshold / 100.0;
     let (runs, comparisons): (Vec<run::TargetRun>, Vec<compare::TargetComparison>) =
@@ -127,11 +149,20 @@ fn run(cli: &Cli) -> Result<u8> {
             Some(base) if !cli.list => nbench_targets
                 .iter()
                 .map(|b| {
-                    let exe = store.baselines().executable(base, &b.target.label());
+                    let exe = if cli.compare_stored {
+                        Err("--compare-stored".to_owned())
+                    } else {
+                        store
+                            .baselines()
+                            .executable(base, &b.target.label())
+                            .ok_or_else(|| {
+                                "the baseline has no saved executable for this target".to_owned()
+                            })
+                    };
                     compare::compare_target(
                         b,
                         base,
-                        exe.as_deref(),
+                        exe.as_deref().map_err(String::as_str),
                         &plan,
                         threshold,
                         &mut progress,
@@ -176,24 +207,43 @@ fn run(cli: &Cli) -> Result<u8> {
             .save(name, &record, &nbench_targets, lock)?;
         eprintln!("{}", style(format!("saved baseline `{name}`")).dim());
     }
-    let json = serde_json::to_string_pretty(&record).expect("run records serialise");
+    let shown = saved.strip_prefix(&found.workspace_root).unwrap_or(&saved);
+    emit(cli, &record, &runs, Some(shown))
+}
+
+/// Writes the report (stdout, `--out`, `--summary`) and picks the exit code.
+fn emit(
+    cli: &Cli,
+    record: &RunRecord,
+    runs: &[run::TargetRun],
+    saved: Option<&std::path::Path>,
+) -> Result<u8> {
+    let json = serde_json::to_string_pretty(record).expect("run records serialise");
     if let Some(out) = &cli.out {
         store::write_atomic(out, json.as_bytes())?;
+    }
+    if let Some(path) = &cli.summary {
+        store::append(path, report::markdown::render(record).as_bytes())?;
     }
     match cli.format {
         Format::Console => {
             match &record.comparison {
                 Some(c) => print!("{}", report::compare::render(c)),
-                None => print!("{}", report::console::render(&runs)),
+                None => print!("{}", report::console::render(runs)),
             }
-            eprint!("{}", report::console::render_failures(&record));
-            println!("{}", report::console::summary(&record));
-            let shown = saved.strip_prefix(&found.workspace_root).unwrap_or(&saved);
-            eprintln!("{}", style(format!("saved {}", shown.display())).dim());
+            eprint!("{}", report::console::render_failures(record));
+            println!("{}", report::console::summary(record));
+            if let Some(saved) = saved {
+                eprintln!("{}", style(format!("saved {}", saved.display())).dim());
+            }
         }
         Format::Json => {
             println!("{json}");
-            eprint!("{}", report::console::render_failures(&record));
+            eprint!("{}", report::console::render_failures(record));
+        }
+        Format::Markdown => {
+            print!("{}", report::markdown::render(record));
+            eprint!("{}", report::console::render_failures(record));
         }
     }
     let regressed = record

@@ -1,10 +1,11 @@
 //! `--compare NAME`: the current build against a saved baseline, paired where the baseline's executables still run.
 
+pub mod saved;
 pub mod verdict;
 
 use crate::build::Built;
 use crate::report::progress::Progress;
-use crate::report::record::TargetRecord;
+use crate::report::record::{BenchRecord, TargetRecord};
 use crate::run::paired::{self, Side};
 use crate::run::session::Session;
 use crate::run::{Failure, Measured, Outcome, Plan, TargetRun};
@@ -70,10 +71,18 @@ pub struct Comparison {
 impl Comparison {
     /// Whether any benchmark regressed.
     pub fn any_regressed(&self) -> bool {
-        self.targets
-            .iter()
-            .flat_map(|t| &t.rows)
-            .any(|r| r.verdict == Verdict::Regressed)
+        self.counts().0 > 0
+    }
+
+    /// How many benchmarks regressed, improved, and stayed unchanged.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let rows = || self.targets.iter().flat_map(|t| &t.rows);
+        let count = |v: Verdict| rows().filter(|r| r.verdict == v).count();
+        (
+            count(Verdict::Regressed),
+            count(Verdict::Improved),
+            count(Verdict::Unchanged),
+        )
     }
 }
 
@@ -82,7 +91,7 @@ impl Comparison {
 pub fn compare_target(
     built: &Built,
     baseline: &Baseline,
-    base_exe: Option<&Path>,
+    base_exe: Result<&Path, &str>,
     plan: &Plan,
     threshold: f64,
     progress: &mut Progress,
@@ -98,15 +107,15 @@ pub fn compare_target(
         )
     };
     let base_session = match base_exe {
-        None => Err("the baseline has no saved executable for this target".to_owned()),
-        Some(exe) => start(exe).map_err(|e| {
+        Err(why) => Err(why.to_owned()),
+        Ok(exe) => start(exe).map_err(|e| {
             format!(
                 "the baseline executable did not start: {}",
                 crate::run::describe(&e)
             )
         }),
     };
-    let mut base = match base_session {
+    let (mut base, base_exe) = match base_session.and_then(|s| Ok((s, base_exe?))) {
         Ok(s) => s,
         Err(why) => return unpaired(built, stored, plan, threshold, progress, why),
     };
@@ -120,6 +129,7 @@ pub fn compare_target(
             return unpaired(built, stored, plan, threshold, progress, why);
         }
     };
+    base.finish();
     let mut cur = match start(&built.exe) {
         Ok(s) => s,
         Err(e) => return (crate::run::target_failed(&label, &e), empty(&label)),
@@ -139,30 +149,32 @@ pub fn compare_target(
         .cloned()
         .collect();
     let mut outcomes = Vec::new();
-    let (mut base, mut cur) = (Some(base), Some(cur));
+    // Kept for benchmarks the baseline does not have, measured on their own.
+    let mut cur = Some(cur);
     let to_measure = chosen.iter().filter(|(_, v)| *v == Selected::Run).count();
+    let mut start_side = |side: Side| match side {
+        Side::Baseline => start(base_exe),
+        Side::Current => start(&built.exe),
+    };
     for (n, (id, verdict)) in chosen.into_iter().enumerate() {
         if verdict == Selected::Ignored {
             outcomes.push(Outcome::Ignored(id));
             continue;
         }
         progress.start(&label, &id, n + 1, to_measure);
-        for (slot, exe) in [(&mut base, base_exe), (&mut cur, Some(built.exe.as_path()))] {
-            if slot.is_none() {
-                *slot = exe.and_then(|e| start(e).ok());
-            }
-        }
-        let (Some(b), Some(c)) = (base.as_mut(), cur.as_mut()) else {
-            outcomes.push(Outcome::Failed(Failure {
-                id,
-                reason: "a bench process could not be restarted".into(),
-                output: String::new(),
-            }));
-            continue;
-        };
         let began = Instant::now();
         if !base_ids.contains(&id) {
             cmp.new.push(id.clone());
+            if cur.is_none() {
+                cur = start(&built.exe).ok();
+            }
+            let Some(c) = cur.as_mut() else {
+                outcomes.push(failure(
+                    id,
+                    "the bench process could not be restarted".into(),
+                ));
+                continue;
+            };
             outcomes.push(match c.run(&id, &plan.settings, plan.timeout) {
                 Ok(Event::Result(r)) => Outcome::Measured(Box::new(Measured {
                     result: *r,
@@ -179,12 +191,13 @@ pub fn compare_target(
             });
             continue;
         }
-        let _ = (b.output.take(), c.output.take());
-        match paired::measure(b, c, &id, &plan.settings, plan.timeout) {
+        let settled = |r: &[f64]| {
+            verdict::paired(r, &[], threshold).is_some_and(|c| verdict::settled(&c, threshold))
+        };
+        match paired::measure(&mut start_side, &id, &plan.settings, plan.timeout, &settled) {
             Ok(p) => {
-                let ratios = p.ratios();
                 let median = |x: &[f64]| Summary::new(x).map(|s| s.median).unwrap_or(0.0);
-                if let Some(ch) = verdict::paired(&ratios, threshold) {
+                if let Some(ch) = verdict::paired(&p.epoch_ratios, &p.round_ratios(), threshold) {
                     cmp.rows.push(Row {
                         id: id.clone(),
                         kind: Kind::Paired,
@@ -196,8 +209,8 @@ pub fn compare_target(
                         verdict: ch.verdict,
                     });
                 }
-                match Summary::new(&p.cur_ns) {
-                    Ok(summary) => outcomes.push(Outcome::Measured(Box::new(Measured {
+                outcomes.push(match Summary::new(&p.cur_ns) {
+                    Ok(summary) => Outcome::Measured(Box::new(Measured {
                         result: BenchResult {
                             id,
                             summary,
@@ -210,35 +223,26 @@ pub fn compare_target(
                             throughput: p.throughput,
                         },
                         elapsed_s: began.elapsed().as_secs_f64(),
-                    }))),
-                    Err(e) => outcomes.push(failure(id, e.to_string())),
-                }
+                    })),
+                    Err(e) => failure(id, e.to_string()),
+                });
             }
-            Err((side, e)) => {
-                let who = match side {
+            Err(e) => {
+                let who = match e.side {
                     Side::Baseline => "baseline",
                     Side::Current => "current",
                 };
-                let s = if side == Side::Baseline {
-                    base.take()
-                } else {
-                    cur.take()
-                };
-                let output = s.map(|s| s.output.take()).unwrap_or_default();
-                // Either process may be mid-benchmark: start both afresh for the next one.
-                base = None;
-                cur = None;
                 outcomes.push(Outcome::Failed(Failure {
                     id,
-                    reason: format!("{who} side: {}", crate::run::describe(&e)),
-                    output,
+                    reason: format!("{who} side: {}", crate::run::describe(&e.error)),
+                    output: e.output,
                 }));
             }
         }
     }
     progress.clear();
-    for s in [base, cur].into_iter().flatten() {
-        s.finish();
+    if let Some(c) = cur {
+        c.finish();
     }
     (
         TargetRun {
@@ -258,7 +262,7 @@ fn failure(id: String, reason: String) -> Outcome {
     })
 }
 
-fn empty(label: &str) -> TargetComparison {
+pub(crate) fn empty(label: &str) -> TargetComparison {
     TargetComparison {
         target: label.to_owned(),
         rows: Vec::new(),
@@ -286,20 +290,13 @@ fn unpaired(
         let r = &m.result;
         match stored_benches.iter().find(|b| b.id == r.id) {
             None => cmp.new.push(r.id.clone()),
-            Some(b) => {
-                if let Some(ch) = verdict::stored(&b.per_iter_ns, &r.per_iter_ns, threshold) {
-                    cmp.rows.push(Row {
-                        id: r.id.clone(),
-                        kind: Kind::Stored,
-                        baseline_ns: b.median_ns,
-                        current_ns: r.summary.median,
-                        change: ch.change,
-                        change_ci: ch.ci,
-                        p_value: ch.p_value,
-                        verdict: ch.verdict,
-                    });
-                }
-            }
+            Some(b) => cmp.rows.extend(stored_row(
+                &r.id,
+                b,
+                r.summary.median,
+                &r.per_iter_ns,
+                threshold,
+            )),
         }
     }
     cmp.gone = stored_benches
@@ -313,6 +310,27 @@ fn unpaired(
         .map(|b| b.id.clone())
         .collect();
     (run, cmp)
+}
+
+/// A row from the baseline's stored samples and the current side's samples.
+pub(crate) fn stored_row(
+    id: &str,
+    base: &BenchRecord,
+    cur_median: f64,
+    cur_samples: &[f64],
+    threshold: f64,
+) -> Option<Row> {
+    let ch = verdict::stored(&base.per_iter_ns, cur_samples, threshold)?;
+    Some(Row {
+        id: id.to_owned(),
+        kind: Kind::Stored,
+        baseline_ns: base.median_ns,
+        current_ns: cur_median,
+        change: ch.change,
+        change_ci: ch.ci,
+        p_value: ch.p_value,
+        verdict: ch.verdict,
+    })
 }
 
 /// Differences between where the baseline was made and where this run is, worth a warning.

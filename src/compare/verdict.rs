@@ -48,14 +48,51 @@ fn decide(change: f64, ci: [f64; 2], significant: bool, threshold: f64) -> Verdi
     }
 }
 
-/// From paired ratios (current / baseline per round): the median ratio and
-/// its distribution-free CI — the inversion of the sign test, so "the CI
-/// excludes 1" is "the sign test rejects at 5 %".
-pub fn paired(ratios: &[f64], threshold: f64) -> Option<Change> {
-    if ratios.is_empty() {
+/// From a paired measurement: one ratio (current / baseline, the median of
+/// its rounds) per epoch, each epoch a fresh pair of processes. The change is
+/// the geometric mean of the epoch ratios, its CI and p-value those of a
+/// one-sample t test on their logarithms: the spread between process pairs,
+/// which holds each process's own bias, sets the CI's width.
+///
+/// With a single epoch there is no such spread; `rounds` (all the rounds'
+/// ratios) then give the median ratio's distribution-free CI.
+pub fn paired(epoch_ratios: &[f64], rounds: &[f64], threshold: f64) -> Option<Change> {
+    let logs: Vec<f64> = epoch_ratios
+        .iter()
+        .filter(|r| **r > 0.0 && r.is_finite())
+        .map(|r| r.ln())
+        .collect();
+    if logs.len() < 2 {
+        return within_one_epoch(rounds, threshold);
+    }
+    let k = logs.len() as f64;
+    let mean = logs.iter().sum::<f64>() / k;
+    let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0)).sqrt();
+    let se = sd / k.sqrt();
+    let q = nbench::stats::t_quantile(0.975, k - 1.0);
+    let ci = [(mean - q * se).exp_m1(), (mean + q * se).exp_m1()];
+    let p = if se > 0.0 {
+        2.0 * (1.0 - nbench::stats::t_cdf((mean / se).abs(), k - 1.0))
+    } else if mean == 0.0 {
+        1.0
+    } else {
+        0.0
+    };
+    let change = mean.exp_m1();
+    Some(Change {
+        change,
+        ci,
+        p_value: Some(p),
+        verdict: decide(change, ci, p < 0.05, threshold),
+    })
+}
+
+/// The median of per-round ratios and its CI from the inversion of the sign test.
+fn within_one_epoch(rounds: &[f64], threshold: f64) -> Option<Change> {
+    if rounds.is_empty() {
         return None;
     }
-    let mut r = ratios.to_vec();
+    let mut r = rounds.to_vec();
     r.sort_by(f64::total_cmp);
     let m = median_sorted(&r) - 1.0;
     let ci = median_ci_sorted(&r, 0.95);
@@ -67,6 +104,13 @@ pub fn paired(ratios: &[f64], threshold: f64) -> Option<Change> {
         p_value: None,
         verdict: decide(m, ci, significant, threshold),
     })
+}
+
+/// Whether more measuring could no longer change the verdict much: the CI
+/// lies wholly beyond the noise threshold on one side, or wholly within it.
+pub fn settled(c: &Change, threshold: f64) -> bool {
+    let [lo, hi] = c.ci;
+    lo > threshold || hi < -threshold || (lo >= -threshold && hi <= threshold)
 }
 
 /// From two independent sample sets: ratio of medians with a bootstrap CI
@@ -179,20 +223,58 @@ mod tests {
     use super::*;
 
     #[test]
-    fn paired_verdicts() {
-        let same: Vec<f64> = (0..200)
-            .map(|i| 1.0 + ((i % 7) as f64 - 3.0) * 0.002)
-            .collect();
-        assert_eq!(paired(&same, 0.01).unwrap().verdict, Verdict::Unchanged);
+    fn paired_verdicts_from_epochs() {
+        let same = [1.002, 0.997, 1.001, 0.999, 1.004, 0.996, 1.0, 1.001];
+        let c = paired(&same, &[], 0.005).unwrap();
+        assert_eq!(c.verdict, Verdict::Unchanged);
+        assert!(
+            c.ci[0] < 0.0 && c.ci[1] > 0.0 && settled(&c, 0.005),
+            "{c:?}"
+        );
         let slower: Vec<f64> = same.iter().map(|r| r * 1.05).collect();
-        let c = paired(&slower, 0.01).unwrap();
+        let c = paired(&slower, &[], 0.005).unwrap();
         assert_eq!(c.verdict, Verdict::Regressed);
-        assert!((c.change - 0.05).abs() < 0.01 && c.ci[0] > 0.0);
+        assert!((c.change - 0.05).abs() < 0.005 && c.ci[0] > 0.04, "{c:?}");
+        assert!(c.p_value.unwrap() < 1e-6 && settled(&c, 0.005));
         let faster: Vec<f64> = same.iter().map(|r| r * 0.9).collect();
-        assert_eq!(paired(&faster, 0.01).unwrap().verdict, Verdict::Improved);
+        assert_eq!(
+            paired(&faster, &[], 0.005).unwrap().verdict,
+            Verdict::Improved
+        );
         // Significant but below the noise threshold: unchanged.
         let tiny: Vec<f64> = same.iter().map(|r| r * 1.004).collect();
-        assert_eq!(paired(&tiny, 0.01).unwrap().verdict, Verdict::Unchanged);
+        assert_eq!(
+            paired(&tiny, &[], 0.005).unwrap().verdict,
+            Verdict::Unchanged
+        );
+        // Epochs that disagree: a wide CI, no verdict, not settled.
+        let spread = [1.03, 0.99, 1.02, 1.0];
+        let c = paired(&spread, &[], 0.005).unwrap();
+        assert_eq!(c.verdict, Verdict::Unchanged);
+        assert!(!settled(&c, 0.005), "{c:?}");
+    }
+
+    #[test]
+    fn paired_t_interval_by_hand() {
+        // logs of [1.01, 1.03]: mean 0.019852, sd 0.014001, se 0.0099,
+        // t(0.975, 1) = 12.7062, so the CI is exp(0.019852 ± 0.125794) − 1.
+        let c = paired(&[1.01, 1.03], &[], 0.005).unwrap();
+        let m = (1.01f64.ln() + 1.03f64.ln()) / 2.0;
+        let half = 12.706_204_736 * (1.03f64.ln() - 1.01f64.ln()) / 2.0;
+        assert!((c.change - m.exp_m1()).abs() < 1e-12);
+        assert!((c.ci[0] - (m - half).exp_m1()).abs() < 1e-6, "{c:?}");
+        assert!((c.ci[1] - (m + half).exp_m1()).abs() < 1e-6, "{c:?}");
+    }
+
+    #[test]
+    fn one_epoch_uses_the_rounds() {
+        let rounds: Vec<f64> = (0..200)
+            .map(|i| 1.05 + ((i % 7) as f64 - 3.0) * 0.002)
+            .collect();
+        let c = paired(&[1.05], &rounds, 0.005).unwrap();
+        assert_eq!(c.verdict, Verdict::Regressed);
+        assert!(c.p_value.is_none());
+        assert!(paired(&[], &[], 0.005).is_none());
     }
 
     #[test]

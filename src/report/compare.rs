@@ -1,14 +1,11 @@
 //! The comparison table: baseline, current, change with its CI, verdict, and how it was measured.
 
+use super::percent_change as pct;
 use crate::compare::Comparison;
 use crate::compare::verdict::{Kind, Verdict};
 use console::style;
 use nbench::format;
 use std::fmt::Write;
-
-fn pct(x: f64) -> String {
-    format!("{:+.2}%", x * 100.0)
-}
 
 /// The comparison as text.
 pub fn render(c: &Comparison) -> String {
@@ -48,11 +45,12 @@ pub fn render(c: &Comparison) -> String {
         for r in &t.rows {
             let ci = format!("[{}, {}]", pct(r.change_ci[0]), pct(r.change_ci[1]));
             let kind = match r.kind {
-                Kind::Paired => "paired".to_owned(),
-                Kind::Stored => match r.p_value {
-                    Some(p) => format!("stored, p={p:.3}"),
-                    None => "stored".to_owned(),
-                },
+                Kind::Paired => "paired",
+                Kind::Stored => "stored",
+            };
+            let kind = match r.p_value {
+                Some(p) => format!("{kind}, p={}", super::p_value(p)),
+                None => kind.to_owned(),
             };
             let (verdict, styled) = match (r.verdict, r.kind) {
                 (Verdict::Regressed, Kind::Paired) => {
@@ -92,20 +90,11 @@ pub fn render(c: &Comparison) -> String {
         }
         out.push('\n');
     }
-    let count = |v: Verdict| {
-        c.targets
-            .iter()
-            .flat_map(|t| &t.rows)
-            .filter(|r| r.verdict == v)
-            .count()
-    };
+    let (reg, imp, unch) = c.counts();
     let _ = writeln!(
         out,
-        "compared with `{}`: {} regressed, {} improved, {} unchanged (noise threshold {:.1}%)",
+        "compared with `{}`: {reg} regressed, {imp} improved, {unch} unchanged (noise threshold {:.1}%)",
         c.baseline,
-        count(Verdict::Regressed),
-        count(Verdict::Improved),
-        count(Verdict::Unchanged),
         c.noise_threshold * 100.0
     );
     out

@@ -1,5 +1,6 @@
 //! Running the built bench binaries: one protocol session per binary, restarted past any benchmark that kills it.
 
+pub mod affinity;
 mod output;
 pub mod paired;
 pub mod session;

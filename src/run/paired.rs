@@ -1,11 +1,22 @@
-//! Measuring one benchmark in two processes in lockstep: shared calibration, samples alternating between them.
+//! Measuring one benchmark in two executables in lockstep: shared calibration, samples alternating between them, over several fresh process pairs.
+//!
+//! Two processes running the very same file differ by up to ~1 % (where their
+//! memory landed, code alignment): a bias that alternating samples cannot
+//! cancel, because it lasts as long as the process. So the comparison is
+//! split into epochs, each with a fresh pair of processes, and the change's
+//! CI comes from the spread between epochs, which holds that bias.
 
 use super::session::{Session, SessionError};
 use nbench::engine::{Stop, next_iters};
 use nbench::protocol::{Command, Event};
-use nbench::stats::{median_ci_sorted, median_sorted};
+use nbench::stats::median_sorted;
 use nbench::{Settings, Throughput};
 use std::time::{Duration, Instant};
+
+/// Process pairs a comparison is split into, at most.
+pub const EPOCHS: u32 = 8;
+/// Epochs before the comparison may stop early.
+pub const MIN_EPOCHS: u32 = 3;
 
 /// Which process a failure came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,6 +25,27 @@ pub enum Side {
     Baseline,
     /// The freshly built one.
     Current,
+}
+
+/// A side that failed, how, and what it printed.
+#[derive(Debug)]
+pub struct PairedError {
+    /// Which side.
+    pub side: Side,
+    /// What went wrong.
+    pub error: SessionError,
+    /// The side's output since the benchmark began.
+    pub output: String,
+}
+
+impl PairedError {
+    fn new(side: Side, error: SessionError) -> PairedError {
+        PairedError {
+            side,
+            error,
+            output: String::new(),
+        }
+    }
 }
 
 /// Samples of both sides, taken in alternation; per-iteration ns, loop overhead removed.
@@ -25,19 +57,21 @@ pub struct PairedSamples {
     pub base_ns: Vec<f64>,
     /// Current samples.
     pub cur_ns: Vec<f64>,
+    /// Per epoch (process pair): the median of current / baseline over its rounds.
+    pub epoch_ratios: Vec<f64>,
     /// Work per iteration declared by the current side.
     pub throughput: Option<Throughput>,
     /// Why sampling stopped.
     pub stop: Stop,
-    /// The current side's first call, ns.
+    /// The current side's first call, ns (first epoch).
     pub cold_ns: f64,
     /// The current side's loop overhead, ns.
     pub overhead_ns: f64,
 }
 
 impl PairedSamples {
-    /// current / baseline for each pair with a non-zero baseline sample.
-    pub fn ratios(&self) -> Vec<f64> {
+    /// current / baseline for each round with a non-zero baseline sample.
+    pub fn round_ratios(&self) -> Vec<f64> {
         self.base_ns
             .iter()
             .zip(&self.cur_ns)
@@ -47,32 +81,70 @@ impl PairedSamples {
     }
 }
 
-struct Pair<'s> {
-    base: &'s mut Session,
-    cur: &'s mut Session,
+/// What one side's `ready` said.
+#[derive(Clone, Copy)]
+struct Ready {
+    cold_ns: f64,
+    min_sample_ns: f64,
+    overhead_ns: f64,
+    throughput: Option<Throughput>,
+}
+
+struct Pair {
+    base: Session,
+    cur: Session,
     deadline: Instant,
 }
 
-impl Pair<'_> {
-    fn ask(&mut self, side: Side, cmd: &Command) -> Result<Event, (Side, SessionError)> {
+impl Pair {
+    fn ask(&mut self, side: Side, cmd: &Command) -> Result<Event, PairedError> {
         let left = self.deadline.saturating_duration_since(Instant::now());
         let s = match side {
-            Side::Baseline => &mut *self.base,
-            Side::Current => &mut *self.cur,
+            Side::Baseline => &mut self.base,
+            Side::Current => &mut self.cur,
         };
-        s.send(cmd).map_err(|e| (side, e))?;
-        s.receive(left).map_err(|e| (side, e))
+        let answer = s.send(cmd).and_then(|()| s.receive(left));
+        answer.map_err(|error| {
+            s.output.settle();
+            PairedError {
+                side,
+                error,
+                output: s.output.take(),
+            }
+        })
     }
 
-    fn sample(&mut self, side: Side, iters: u64) -> Result<f64, (Side, SessionError)> {
+    fn ready(&mut self, side: Side, id: &str, known: Option<f64>) -> Result<Ready, PairedError> {
+        let cmd = Command::Paired {
+            id: id.to_owned(),
+            overhead_ns: known,
+        };
+        match self.ask(side, &cmd)? {
+            Event::Ready {
+                cold_ns,
+                min_sample_ns,
+                overhead_ns,
+                throughput,
+                ..
+            } => Ok(Ready {
+                cold_ns,
+                min_sample_ns,
+                overhead_ns,
+                throughput,
+            }),
+            other => Err(PairedError::new(side, unexpected(other))),
+        }
+    }
+
+    fn sample(&mut self, side: Side, iters: u64) -> Result<f64, PairedError> {
         match self.ask(side, &Command::Sample { iters })? {
             Event::Sampled { ns } => Ok(ns),
-            other => Err((side, unexpected(other))),
+            other => Err(PairedError::new(side, unexpected(other))),
         }
     }
 
     /// One sample from each side; which goes first alternates with `round`.
-    fn round(&mut self, iters: u64, round: u64) -> Result<(f64, f64), (Side, SessionError)> {
+    fn round(&mut self, iters: u64, round: u64) -> Result<(f64, f64), PairedError> {
         if round % 2 == 0 {
             let b = self.sample(Side::Baseline, iters)?;
             Ok((b, self.sample(Side::Current, iters)?))
@@ -80,6 +152,18 @@ impl Pair<'_> {
             let c = self.sample(Side::Current, iters)?;
             Ok((self.sample(Side::Baseline, iters)?, c))
         }
+    }
+
+    fn finish(mut self) -> Result<(), PairedError> {
+        for side in [Side::Baseline, Side::Current] {
+            match self.ask(side, &Command::Finish)? {
+                Event::Done { .. } => {}
+                other => return Err(PairedError::new(side, unexpected(other))),
+            }
+        }
+        self.base.finish();
+        self.cur.finish();
+        Ok(())
     }
 }
 
@@ -90,110 +174,99 @@ fn unexpected(e: Event) -> SessionError {
     }
 }
 
-/// Measures benchmark `id` in both processes, sample by sample in
-/// alternation, until the 95 % CI of the median ratio is within the
-/// precision target (after `min_time`) or `max_time` runs out.
+/// Measures benchmark `id` in both executables, sample by sample in
+/// alternation, over up to [`EPOCHS`] fresh process pairs started by `start`.
+/// Sampling time is `max_time` split evenly over the epochs; after
+/// `min_time` (and [`MIN_EPOCHS`]) it stops early once `settled` says the
+/// epoch ratios so far decide the verdict.
 pub fn measure(
-    base: &mut Session,
-    cur: &mut Session,
+    start: &mut dyn FnMut(Side) -> Result<Session, SessionError>,
     id: &str,
     s: &Settings,
     timeout: Duration,
-) -> Result<PairedSamples, (Side, SessionError)> {
-    let mut p = Pair {
-        base,
-        cur,
-        deadline: Instant::now() + timeout,
-    };
-    let mut ready = Vec::new();
-    for side in [Side::Baseline, Side::Current] {
-        match p.ask(side, &Command::Paired { id: id.to_owned() })? {
-            Event::Ready {
-                cold_ns,
-                min_sample_ns,
-                overhead_ns,
-                throughput,
-                ..
-            } => ready.push((cold_ns, min_sample_ns, overhead_ns, throughput)),
-            other => return Err((side, unexpected(other))),
+    settled: &dyn Fn(&[f64]) -> bool,
+) -> Result<PairedSamples, PairedError> {
+    let deadline = Instant::now() + timeout;
+    let per_epoch = s.max_time / EPOCHS;
+    let warm_up = s.warm_up / 4;
+    let min_rounds = (s.min_samples as usize).div_ceil(EPOCHS as usize).max(2);
+    let mut known: Option<(Ready, Ready)> = None;
+    let mut iters = 0;
+    let (mut base_ns, mut cur_ns, mut epoch_ratios) = (Vec::new(), Vec::new(), Vec::new());
+    let mut sampled = Duration::ZERO;
+    let mut stop = Stop::TimeLimit;
+    for epoch in 0..EPOCHS {
+        let mut p = Pair {
+            base: start(Side::Baseline).map_err(|e| PairedError::new(Side::Baseline, e))?,
+            cur: start(Side::Current).map_err(|e| PairedError::new(Side::Current, e))?,
+            deadline,
+        };
+        let b = p.ready(Side::Baseline, id, known.map(|k| k.0.overhead_ns))?;
+        let c = p.ready(Side::Current, id, known.map(|k| k.1.overhead_ns))?;
+        let (b, c) = *known.get_or_insert((b, c));
+        if epoch == 0 {
+            iters = calibrate(&mut p, b.min_sample_ns.max(c.min_sample_ns), s.max_time)?;
+        }
+        let warm = Instant::now();
+        let mut round = 0;
+        while warm.elapsed() < warm_up {
+            p.round(iters, round)?;
+            round += 1;
+        }
+        let per_iter = |ns: f64, over: f64| (ns / iters as f64 - over).max(0.0);
+        let began = Instant::now();
+        let mut ratios = Vec::new();
+        while began.elapsed() < per_epoch || ratios.len() < min_rounds {
+            let (bs, cs) = p.round(iters, round)?;
+            round += 1;
+            let (bs, cs) = (per_iter(bs, b.overhead_ns), per_iter(cs, c.overhead_ns));
+            base_ns.push(bs);
+            cur_ns.push(cs);
+            if bs > 0.0 {
+                ratios.push(cs / bs);
+            }
+            if base_ns.len() >= s.max_samples as usize {
+                break;
+            }
+        }
+        sampled += began.elapsed();
+        p.finish()?;
+        if !ratios.is_empty() {
+            ratios.sort_by(f64::total_cmp);
+            epoch_ratios.push(median_sorted(&ratios));
+        }
+        if base_ns.len() >= s.max_samples as usize {
+            stop = Stop::SampleLimit;
+            break;
+        }
+        if epoch + 1 >= MIN_EPOCHS && sampled >= s.min_time && settled(&epoch_ratios) {
+            stop = Stop::Precise;
+            break;
         }
     }
-    let (b_over, (cold_ns, _, c_over, throughput)) = (ready[0].2, ready[1]);
-    let target = ready[0].1.max(ready[1].1);
+    let (_, c) = known.expect("the first epoch reads both sides' ready");
+    Ok(PairedSamples {
+        iters,
+        base_ns,
+        cur_ns,
+        epoch_ratios,
+        throughput: c.throughput,
+        stop,
+        cold_ns: c.cold_ns,
+        overhead_ns: c.overhead_ns,
+    })
+}
 
-    // One calibration for both: the iteration count at which both samples reach the target.
+/// One calibration for both sides: the iteration count at which both samples reach `target` ns.
+fn calibrate(p: &mut Pair, target: f64, limit: Duration) -> Result<u64, PairedError> {
     let start = Instant::now();
     let mut iters = 1;
     loop {
         let (b, c) = p.round(iters, 0)?;
         let shorter = b.min(c);
-        if shorter >= target || start.elapsed() >= s.max_time {
-            break;
+        if shorter >= target || start.elapsed() >= limit {
+            return Ok(iters);
         }
         iters = next_iters(iters, shorter, target);
     }
-    let warm = Instant::now();
-    let mut round = 0;
-    while warm.elapsed() < s.warm_up {
-        p.round(iters, round)?;
-        round += 1;
-    }
-
-    let sampling = Instant::now();
-    let (mut base_ns, mut cur_ns) = (Vec::new(), Vec::new());
-    let mut next_check = s.min_samples.max(1);
-    let per_iter = |ns: f64, over: f64| (ns / iters as f64 - over).max(0.0);
-    let stop = loop {
-        let (b, c) = p.round(iters, round)?;
-        round += 1;
-        base_ns.push(per_iter(b, b_over));
-        cur_ns.push(per_iter(c, c_over));
-        let n = base_ns.len();
-        let elapsed = sampling.elapsed();
-        if n < s.min_samples {
-            continue;
-        }
-        if n >= next_check && elapsed >= s.min_time {
-            if ratio_precise(&base_ns, &cur_ns, s.precision) {
-                break Stop::Precise;
-            }
-            next_check = n + (n / 10).max(1);
-        }
-        if elapsed >= s.max_time {
-            break Stop::TimeLimit;
-        }
-        if n >= s.max_samples {
-            break Stop::SampleLimit;
-        }
-    };
-    for side in [Side::Baseline, Side::Current] {
-        match p.ask(side, &Command::Finish)? {
-            Event::Done { .. } => {}
-            other => return Err((side, unexpected(other))),
-        }
-    }
-    Ok(PairedSamples {
-        iters,
-        base_ns,
-        cur_ns,
-        throughput,
-        stop,
-        cold_ns,
-        overhead_ns: c_over,
-    })
-}
-
-fn ratio_precise(base: &[f64], cur: &[f64], precision: f64) -> bool {
-    let mut r: Vec<f64> = base
-        .iter()
-        .zip(cur)
-        .filter(|(b, _)| **b > 0.0)
-        .map(|(b, c)| c / b)
-        .collect();
-    if r.is_empty() {
-        return false;
-    }
-    r.sort_by(f64::total_cmp);
-    let ci = median_ci_sorted(&r, 0.95);
-    (ci.hi - ci.lo) / 2.0 <= precision * median_sorted(&r).max(f64::MIN_POSITIVE)
 }

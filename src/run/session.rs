@@ -1,5 +1,6 @@
 //! One bench process in protocol mode: start it, connect, say hello, send commands with time limits.
 
+use super::affinity;
 use super::output::Captured;
 use nbench::Settings;
 use nbench::protocol::{
@@ -70,6 +71,9 @@ impl Session {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| SessionError::Start(format!("cannot start {}: {e}", exe.display())))?;
+        if let Some(cpu) = affinity::bench_cpu() {
+            affinity::pin(child.id(), cpu);
+        }
         let output = Captured::attach(&mut child, echo);
         let stream = match accept(&listener, &mut child) {
             Ok(s) => s,

@@ -99,6 +99,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
+/// Appends `bytes` to `path`, creating it if needed (a Markdown summary
+/// joins what earlier steps wrote to `$GITHUB_STEP_SUMMARY`).
+pub fn append(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(|e| Error::io("could not write", path, e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

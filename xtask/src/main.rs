@@ -2,6 +2,7 @@
 
 mod overhead;
 mod reference;
+mod verdicts;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -17,6 +18,10 @@ commands:
   overhead [--runs N]    time `cargo nbench` on tests/fixtures/basic with nothing to
                          rebuild (default 5 runs) and print what it adds beyond the
                          benchmarks' own measuring time
+  verdicts [--runs N]    save a baseline of tests/fixtures/verdicts, then compare it N
+                         times (default 20) with itself and with builds 1 % and 5 %
+                         slower, paired and against stored samples; print how often
+                         each verdict came out
 ";
 
 fn main() -> ExitCode {
@@ -24,6 +29,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("reference") => reference::run(&args[1..]),
         Some("overhead") => overhead::run(&args[1..]),
+        Some("verdicts") => verdicts::run(&args[1..]),
         Some("-h" | "--help") | None => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -50,6 +56,19 @@ fn root() -> PathBuf {
 /// The cargo that runs this xtask.
 fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+}
+
+/// Builds cargo-nbench in release mode; returns its executable.
+fn build_nbench() -> Result<PathBuf, String> {
+    let status = cargo()
+        .args(["build", "--release", "--quiet", "-p", "cargo-nbench"])
+        .current_dir(root())
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err("building cargo-nbench failed".into());
+    }
+    Ok(root().join("target/release/cargo-nbench"))
 }
 
 /// `--runs N`, or `default` when absent.

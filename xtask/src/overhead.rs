@@ -1,20 +1,12 @@
 //! `cargo xtask overhead`: what `cargo nbench` adds beyond the benchmarks' own measuring, with nothing to rebuild.
 
-use crate::{cargo, root, runs_arg};
+use crate::{build_nbench, root, runs_arg};
 use std::process::Command;
 use std::time::Instant;
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let runs = runs_arg(args, 5, "cargo xtask overhead [--runs N]")?;
-    let status = cargo()
-        .args(["build", "--release", "--quiet", "-p", "cargo-nbench"])
-        .current_dir(root())
-        .status()
-        .map_err(|e| e.to_string())?;
-    if !status.success() {
-        return Err("building cargo-nbench failed".into());
-    }
-    let exe = root().join("target/release/cargo-nbench");
+    let exe = build_nbench()?;
     let fixture = root().join("tests/fixtures/basic");
     let target_dir = root().join("target/xtask/overhead");
     let nbench = || {

@@ -64,12 +64,18 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
                     }
                 }
             },
-            Ok(Some(Command::Paired { id })) => match benches.iter().find(|b| b.id == id) {
+            Ok(Some(Command::Paired { id, overhead_ns })) => match benches
+                .iter()
+                .find(|b| b.id == id)
+            {
                 None => Event::Error {
                     message: format!("no benchmark with id `{id}`"),
                 },
                 Some(bench) => {
-                    let overhead = *overhead.get_or_insert_with(|| loop_overhead(&timer));
+                    let overhead = match overhead_ns {
+                        Some(known) => known,
+                        None => *overhead.get_or_insert_with(|| loop_overhead(&timer)),
+                    };
                     let mut driver =
                         LockstepDriver::new(id.clone(), &mut reader, &mut writer, timer, overhead);
                     let outcome = run_guarded(bench, &mut driver);

@@ -262,7 +262,13 @@ impl Message for Command {
                 ("id", s(id)),
                 ("settings", settings_to_json(settings)),
             ]),
-            Command::Paired { id } => obj(vec![("cmd", s("paired")), ("id", s(id))]),
+            Command::Paired { id, overhead_ns } => {
+                let mut f = vec![("cmd", s("paired")), ("id", s(id))];
+                if let Some(o) = overhead_ns {
+                    f.push(("overhead_ns", num(*o)));
+                }
+                obj(f)
+            }
             Command::Sample { iters } => {
                 obj(vec![("cmd", s("sample")), ("iters", num(*iters as f64))])
             }
@@ -280,6 +286,10 @@ impl Message for Command {
             }),
             "paired" => Ok(Command::Paired {
                 id: get_str(v, "id")?,
+                overhead_ns: match v.get("overhead_ns") {
+                    None => None,
+                    Some(_) => Some(get_f64(v, "overhead_ns")?),
+                },
             }),
             "sample" => Ok(Command::Sample {
                 iters: get_u64(v, "iters")?,
@@ -406,7 +416,14 @@ mod tests {
     fn every_message_round_trips() {
         round_trip(Command::List);
         round_trip(Command::Quit);
-        round_trip(Command::Paired { id: "p".into() });
+        round_trip(Command::Paired {
+            id: "p".into(),
+            overhead_ns: None,
+        });
+        round_trip(Command::Paired {
+            id: "p".into(),
+            overhead_ns: Some(0.375),
+        });
         round_trip(Command::Sample { iters: 1 << 40 });
         round_trip(Command::Finish);
         round_trip(Event::Ready {

@@ -57,6 +57,10 @@ pub enum Command {
     Paired {
         /// The benchmark's id.
         id: String,
+        /// The `iter` loop's overhead to use instead of measuring it: known
+        /// from an earlier process of the same executable, it saves each
+        /// fresh process the calibration.
+        overhead_ns: Option<f64>,
     },
     /// In lockstep: take one sample of `iters` iterations; answered by [`Event::Sampled`].
     Sample {

@@ -1,0 +1,162 @@
+//! `cargo nbench compare A B`: two saved baselines compared, their executables in lockstep; nothing is built.
+
+use super::{Comparison, TargetComparison, compare_target, context_warnings};
+use crate::build::Built;
+use crate::cli::Cli;
+use crate::discover::BenchTarget;
+use crate::error::{Error, Result};
+use crate::report::record::{RunRecord, SCHEMA_VERSION, TargetRecord};
+use crate::run::{TargetRun, affinity};
+use crate::store::Store;
+use crate::store::baseline::Baseline;
+use nbench::modes::select::Verdict as Selected;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Compares baseline `b` (the "current" side) with baseline `a`; returns
+/// the run record (with its comparison) and the freshly measured targets.
+pub fn run(cli: &Cli, a: &str, b: &str, filters: &[String]) -> Result<(RunRecord, Vec<TargetRun>)> {
+    let started = Instant::now();
+    let meta = crate::discover::metadata(cli)?;
+    let store = Store::new(&crate::discover::target_dir(cli, &meta));
+    let baselines = store.baselines();
+    let load = |name: &str| {
+        baselines
+            .load(name)?
+            .ok_or_else(|| Error::NoBaseline(name.to_owned()))
+    };
+    let (base, cur) = (load(a)?, load(b)?);
+    let mut plan = crate::config::plan(cli);
+    plan.filter.filters = filters.to_vec();
+    let threshold = cli.noise_threshold / 100.0;
+    let root = meta.workspace_root.as_std_path();
+    let package_root = |package: &str| -> PathBuf {
+        meta.packages
+            .iter()
+            .find(|p| p.name.as_str() == package)
+            .and_then(|p| p.manifest_path.parent())
+            .map_or_else(|| root.to_path_buf(), |d| d.as_std_path().to_path_buf())
+    };
+    if let Some(cpu) = affinity::bench_cpu() {
+        affinity::pin_self(cpu);
+    }
+    let mut progress =
+        crate::report::progress::Progress::new(cli.format == crate::cli::Format::Console);
+    let (mut runs, mut records, mut targets) = (Vec::new(), Vec::new(), Vec::new());
+    for stored in &cur.run.targets {
+        let (package, name) = stored
+            .target
+            .split_once('/')
+            .unwrap_or((&stored.target, ""));
+        let Some(cur_exe) = baselines.executable(&cur, &stored.target) else {
+            let (record, cmp) = stored_only(&base, stored, b, &plan.filter, threshold);
+            records.push(record);
+            targets.push(cmp);
+            continue;
+        };
+        let built = Built {
+            target: BenchTarget {
+                package: package.to_owned(),
+                name: name.to_owned(),
+                package_root: package_root(package),
+            },
+            exe: cur_exe,
+        };
+        let base_exe = if cli.compare_stored {
+            Err("--compare-stored".to_owned())
+        } else {
+            baselines
+                .executable(&base, &stored.target)
+                .ok_or_else(|| format!("baseline `{a}` has no saved executable for this target"))
+        };
+        let (run, cmp) = compare_target(
+            &built,
+            &base,
+            base_exe.as_deref().map_err(String::as_str),
+            &plan,
+            threshold,
+            &mut progress,
+        );
+        records.push(TargetRecord::from_run(&run));
+        runs.push(run);
+        targets.push(cmp);
+    }
+    for gone in base
+        .run
+        .targets
+        .iter()
+        .filter(|t| !cur.run.targets.iter().any(|c| c.target == t.target))
+    {
+        let mut cmp = super::empty(&gone.target);
+        cmp.gone = selected(&gone.benchmarks, &plan.filter);
+        targets.push(cmp);
+    }
+    let record = RunRecord {
+        schema: SCHEMA_VERSION,
+        context: crate::context::Context::gather(
+            root,
+            &cur.run.context.profile,
+            crate::config::settings_record(&plan),
+        ),
+        duration_s: started.elapsed().as_secs_f64(),
+        targets: records,
+        skipped: Vec::new(),
+        comparison: Some(Comparison {
+            warnings: context_warnings(&base.run.context, &cur.run.context),
+            baseline: a.to_owned(),
+            noise_threshold: threshold,
+            targets,
+        }),
+    };
+    Ok((record, runs))
+}
+
+fn selected(
+    benches: &[crate::report::record::BenchRecord],
+    filter: &nbench::modes::select::Filter,
+) -> Vec<String> {
+    benches
+        .iter()
+        .filter(|x| filter.verdict(&x.id, false) != Selected::FilteredOut)
+        .map(|x| x.id.clone())
+        .collect()
+}
+
+/// Neither side can run: the stored samples of both are compared.
+fn stored_only(
+    base: &Baseline,
+    cur: &TargetRecord,
+    cur_name: &str,
+    filter: &nbench::modes::select::Filter,
+    threshold: f64,
+) -> (TargetRecord, TargetComparison) {
+    let mut cmp = super::empty(&cur.target);
+    cmp.unpaired_because = Some(format!(
+        "baseline `{cur_name}` has no saved executable for this target"
+    ));
+    let base_target = base.run.targets.iter().find(|t| t.target == cur.target);
+    let base_benches = base_target
+        .map(|t| t.benchmarks.as_slice())
+        .unwrap_or_default();
+    let mut record = cur.clone();
+    record
+        .benchmarks
+        .retain(|x| filter.verdict(&x.id, false) != Selected::FilteredOut);
+    for c in &record.benchmarks {
+        match base_benches.iter().find(|x| x.id == c.id) {
+            None => cmp.new.push(c.id.clone()),
+            Some(bb) => cmp.rows.extend(super::stored_row(
+                &c.id,
+                bb,
+                c.median_ns,
+                &c.per_iter_ns,
+                threshold,
+            )),
+        }
+    }
+    cmp.gone = selected(base_benches, filter)
+        .into_iter()
+        .filter(|id| !record.benchmarks.iter().any(|x| &x.id == id))
+        .collect();
+    (record, cmp)
+}

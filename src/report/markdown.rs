@@ -1,0 +1,119 @@
+//! The run as GitHub-flavoured Markdown: for a PR comment or `$GITHUB_STEP_SUMMARY`.
+
+use super::percent_change as pct;
+use super::record::RunRecord;
+use crate::compare::Comparison;
+use crate::compare::verdict::{Kind, Verdict};
+use nbench::format;
+use std::fmt::Write;
+
+/// The whole report: the comparison when there is one, otherwise the results.
+pub fn render(run: &RunRecord) -> String {
+    let mut out = String::new();
+    match &run.comparison {
+        Some(c) => comparison(&mut out, c),
+        None => results(&mut out, run),
+    }
+    let failures: Vec<String> = run
+        .targets
+        .iter()
+        .flat_map(|t| {
+            t.failures.iter().map(move |f| match f.id.as_str() {
+                "" => format!("- `{}`: {}", t.target, f.reason),
+                id => format!("- `{}` `{id}`: {}", t.target, f.reason),
+            })
+        })
+        .collect();
+    if !failures.is_empty() {
+        let _ = writeln!(out, "**Failed**\n\n{}\n", failures.join("\n"));
+    }
+    out
+}
+
+/// Escapes what would break a table cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+fn results(out: &mut String, run: &RunRecord) {
+    let _ = writeln!(out, "### nbench results\n");
+    for t in run.targets.iter().filter(|t| !t.benchmarks.is_empty()) {
+        let _ = writeln!(out, "**{}**\n", cell(&t.target));
+        let _ = writeln!(
+            out,
+            "| benchmark | median | 95% CI | mean | std dev | samples |\n|:--|--:|--:|--:|--:|--:|"
+        );
+        for b in &t.benchmarks {
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} … {} | {} | {} | {} |",
+                cell(&b.id),
+                format::time(b.median_ns),
+                format::time(b.median_ci_ns[0]),
+                format::time(b.median_ci_ns[1]),
+                format::time(b.mean_ns),
+                format::time(b.stddev_ns),
+                b.samples
+            );
+        }
+        out.push('\n');
+    }
+}
+
+fn comparison(out: &mut String, c: &Comparison) {
+    let _ = writeln!(out, "### nbench: compared with `{}`\n", cell(&c.baseline));
+    for w in &c.warnings {
+        let _ = writeln!(out, "> [!WARNING]\n> {}\n", cell(w));
+    }
+    for t in &c.targets {
+        if t.rows.is_empty() && t.new.is_empty() && t.gone.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "**{}**\n", cell(&t.target));
+        if let Some(why) = &t.unpaired_because {
+            let _ = writeln!(
+                out,
+                "Compared with stored samples (less certain): {}\n",
+                cell(why)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "| benchmark | baseline | current | change | 95% CI | p | verdict |\n|:--|--:|--:|--:|--:|--:|:--|"
+        );
+        for r in &t.rows {
+            let verdict = match (r.verdict, r.kind) {
+                (Verdict::Regressed, Kind::Paired) => "🔴 **regressed**",
+                (Verdict::Improved, Kind::Paired) => "🟢 **improved**",
+                (Verdict::Regressed, Kind::Stored) => "🔴 regressed? (stored)",
+                (Verdict::Improved, Kind::Stored) => "🟢 improved? (stored)",
+                (Verdict::Unchanged, Kind::Paired) => "unchanged",
+                (Verdict::Unchanged, Kind::Stored) => "unchanged (stored)",
+            };
+            let p = r.p_value.map_or(String::new(), super::p_value);
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} | {} | {} … {} | {p} | {verdict} |",
+                cell(&r.id),
+                format::time(r.baseline_ns),
+                format::time(r.current_ns),
+                pct(r.change),
+                pct(r.change_ci[0]),
+                pct(r.change_ci[1]),
+            );
+        }
+        for id in &t.new {
+            let _ = writeln!(out, "| `{}` | | | | | | new |", cell(id));
+        }
+        for id in &t.gone {
+            let _ = writeln!(out, "| `{}` | | | | | | gone |", cell(id));
+        }
+        out.push('\n');
+    }
+    let (reg, imp, unch) = c.counts();
+    let _ = writeln!(
+        out,
+        "{reg} regressed, {imp} improved, {unch} unchanged (noise threshold {:.1}%)\n",
+        c.noise_threshold * 100.0
+    );
+}

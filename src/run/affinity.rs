@@ -1,0 +1,93 @@
+//! Pinning bench processes to one CPU, so that the two sides of a comparison run on the same core.
+//!
+//! On a VM the virtual CPUs sit on host cores of different speed and load: a
+//! process that runs on vCPU 0 can be several percent faster or slower than
+//! one on vCPU 1, for as long as the scheduler leaves it there. Two processes
+//! compared sample by sample must share a core, or that difference reads as a
+//! change in the code. The last CPU this process may use is chosen, leaving
+//! the first ones (where the system and this driver tend to run) to others.
+
+/// The CPU bench processes are pinned to, if pinning is possible here.
+pub fn bench_cpu() -> Option<usize> {
+    imp::bench_cpu()
+}
+
+/// Pins the calling thread (and the threads and processes it starts from now on) to `cpu`.
+pub fn pin_self(cpu: usize) -> bool {
+    imp::pin(0, cpu)
+}
+
+/// Pins process `pid` to `cpu`; false if that was refused.
+pub fn pin(pid: u32, cpu: usize) -> bool {
+    imp::pin(pid, cpu)
+}
+
+#[cfg(target_os = "linux")]
+mod imp {
+    use std::os::raw::c_int;
+
+    /// Room for 1024 CPUs, as glibc's `cpu_set_t`.
+    const WORDS: usize = 16;
+
+    unsafe extern "C" {
+        fn sched_getaffinity(pid: c_int, size: usize, mask: *mut u64) -> c_int;
+        fn sched_setaffinity(pid: c_int, size: usize, mask: *const u64) -> c_int;
+    }
+
+    pub fn bench_cpu() -> Option<usize> {
+        let mut mask = [0u64; WORDS];
+        // SAFETY: the kernel writes at most `size` bytes into `mask`, which has that many.
+        let ok = unsafe { sched_getaffinity(0, size_of_val(&mask), mask.as_mut_ptr()) } == 0;
+        if !ok {
+            return None;
+        }
+        (0..WORDS * 64)
+            .rev()
+            .find(|&cpu| mask[cpu / 64] & (1 << (cpu % 64)) != 0)
+    }
+
+    pub fn pin(pid: u32, cpu: usize) -> bool {
+        let (Ok(pid), true) = (c_int::try_from(pid), cpu < WORDS * 64) else {
+            return false;
+        };
+        let mut mask = [0u64; WORDS];
+        mask[cpu / 64] = 1 << (cpu % 64);
+        // SAFETY: the kernel reads `size` bytes from `mask`, which has that many.
+        unsafe { sched_setaffinity(pid, size_of_val(&mask), mask.as_ptr()) == 0 }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod imp {
+    pub fn bench_cpu() -> Option<usize> {
+        None
+    }
+
+    pub fn pin(_: u32, _: usize) -> bool {
+        false
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_child_is_pinned_to_the_chosen_cpu() {
+        let cpu = bench_cpu().expect("this process may run somewhere");
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
+        assert!(pin(child.id(), cpu));
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+        let _ = child.kill();
+        let _ = child.wait();
+        let allowed = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+            .unwrap()
+            .trim();
+        assert_eq!(allowed, cpu.to_string());
+    }
+}

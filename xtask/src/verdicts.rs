@@ -1,0 +1,186 @@
+//! `cargo xtask verdicts`: how often `--compare` calls unchanged code changed, and how often it catches a 1 % and a 5 % slowdown.
+
+use crate::{build_nbench, root, runs_arg};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+const USAGE: &str = "cargo xtask verdicts [--runs N]";
+
+/// One build compared with the baseline, by one kind of comparison.
+struct Case {
+    name: &'static str,
+    features: Option<&'static str>,
+    stored: bool,
+    regressed: usize,
+    improved: usize,
+    unchanged: usize,
+    changes: Vec<f64>,
+    measuring_s: Vec<f64>,
+}
+
+impl Case {
+    fn new(name: &'static str, features: Option<&'static str>, stored: bool) -> Case {
+        Case {
+            name,
+            features,
+            stored,
+            regressed: 0,
+            improved: 0,
+            unchanged: 0,
+            changes: Vec::new(),
+            measuring_s: Vec::new(),
+        }
+    }
+
+    fn total(&self) -> usize {
+        self.regressed + self.improved + self.unchanged
+    }
+
+    /// The share of verdicts that matter for this case: any change for A/A, "regressed" otherwise.
+    fn headline(&self) -> f64 {
+        let hits = if self.features.is_none() {
+            self.regressed + self.improved
+        } else {
+            self.regressed
+        };
+        hits as f64 / self.total().max(1) as f64 * 100.0
+    }
+}
+
+struct Nbench {
+    exe: PathBuf,
+    fixture: PathBuf,
+    target_dir: PathBuf,
+}
+
+impl Nbench {
+    fn run(&self, args: &[&str]) -> Result<Value, String> {
+        let out = self.output(&[args, &["--format", "json"]].concat())?;
+        serde_json::from_slice(&out).map_err(|e| format!("unreadable output: {e}"))
+    }
+
+    fn output(&self, args: &[&str]) -> Result<Vec<u8>, String> {
+        let out = Command::new(&self.exe)
+            .arg("nbench")
+            .args(args)
+            .current_dir(&self.fixture)
+            .env("CARGO_TARGET_DIR", &self.target_dir)
+            .output()
+            .map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            return Err(format!(
+                "cargo nbench {} failed:\n{}",
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(out.stdout)
+    }
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let runs = runs_arg(args, 20, USAGE)?;
+    let nb = Nbench {
+        exe: build_nbench()?,
+        fixture: root().join("tests/fixtures/verdicts"),
+        target_dir: root().join("target/xtask/verdicts"),
+    };
+    let _ = std::fs::remove_dir_all(nb.target_dir.join("nbench"));
+    nb.run(&["--save-baseline", "base"])?;
+    for f in ["slow1", "slow5"] {
+        nb.output(&["--features", f, "--list"])?;
+    }
+    let mut cases = Vec::new();
+    for stored in [false, true] {
+        cases.push(Case::new("A/A (same build)", None, stored));
+        cases.push(Case::new("1 % slower", Some("slow1"), stored));
+        cases.push(Case::new("5 % slower", Some("slow5"), stored));
+    }
+    // Every case once per round, so a slow spell of the machine hits all alike.
+    for round in 1..=runs {
+        eprint!("\rround {round}/{runs}");
+        for case in &mut cases {
+            let mut a = vec!["--compare", "base"];
+            if let Some(f) = case.features {
+                a.extend(["--features", f]);
+            }
+            if case.stored {
+                a.push("--compare-stored");
+            }
+            tally(case, &nb.run(&a)?);
+        }
+    }
+    eprintln!();
+    print(&cases, runs);
+    Ok(())
+}
+
+fn tally(case: &mut Case, run: &Value) {
+    for t in run["targets"].as_array().into_iter().flatten() {
+        for b in t["benchmarks"].as_array().into_iter().flatten() {
+            case.measuring_s.extend(b["elapsed_s"].as_f64());
+        }
+    }
+    let rows = run["comparison"]["targets"]
+        .as_array()
+        .into_iter()
+        .flatten();
+    for row in rows.flat_map(|t| t["rows"].as_array().into_iter().flatten()) {
+        case.changes.extend(row["change"].as_f64());
+        match row["verdict"].as_str() {
+            Some("regressed") => case.regressed += 1,
+            Some("improved") => case.improved += 1,
+            _ => case.unchanged += 1,
+        }
+    }
+}
+
+fn mean_sd(x: &[f64]) -> (f64, f64) {
+    let n = x.len().max(1) as f64;
+    let mean = x.iter().sum::<f64>() / n;
+    let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, var.sqrt())
+}
+
+fn print(cases: &[Case], runs: usize) {
+    println!(
+        "tests/fixtures/verdicts: {runs} comparisons per case, 4 benchmarks each, default settings\n"
+    );
+    println!(
+        "{:<18} {:<8} {:>9} {:>9} {:>9} {:>9}   {:>13} {:>10}",
+        "case",
+        "compare",
+        "regressed",
+        "improved",
+        "unchanged",
+        "headline",
+        "change mean±sd",
+        "measure s"
+    );
+    for c in cases {
+        let (m, sd) = mean_sd(&c.changes);
+        let (t, _) = mean_sd(&c.measuring_s);
+        let what = if c.features.is_none() {
+            "changed"
+        } else {
+            "caught"
+        };
+        println!(
+            "{:<18} {:<8} {:>9} {:>9} {:>9} {:>5.1}% {what:<7} {:>+6.2}±{:.2}% {:>8.2}",
+            c.name,
+            if c.stored { "stored" } else { "paired" },
+            c.regressed,
+            c.improved,
+            c.unchanged,
+            c.headline(),
+            m * 100.0,
+            sd * 100.0,
+            t
+        );
+    }
+    println!(
+        "\nheadline: for A/A the share of verdicts claiming a change (goal ≤ 5 %), otherwise the share called \"regressed\" (goal ≥ 95 %)."
+    );
+    println!("measure s: seconds of measuring per benchmark (paired: both sides together).");
+}
