@@ -189,7 +189,7 @@ pub fn measure(
     let deadline = Instant::now() + timeout;
     let per_epoch = s.max_time / EPOCHS;
     let warm_up = s.warm_up / 4;
-    let min_rounds = (s.min_samples as usize).div_ceil(EPOCHS as usize).max(2);
+    let min_rounds = s.min_samples.div_ceil(EPOCHS as usize).max(2);
     let mut known: Option<(Ready, Ready)> = None;
     let mut iters = 0;
     let (mut base_ns, mut cur_ns, mut epoch_ratios) = (Vec::new(), Vec::new(), Vec::new());
@@ -225,7 +225,7 @@ pub fn measure(
             if bs > 0.0 {
                 ratios.push(cs / bs);
             }
-            if base_ns.len() >= s.max_samples as usize {
+            if base_ns.len() >= s.max_samples {
                 break;
             }
         }
@@ -235,7 +235,7 @@ pub fn measure(
             ratios.sort_by(f64::total_cmp);
             epoch_ratios.push(median_sorted(&ratios));
         }
-        if base_ns.len() >= s.max_samples as usize {
+        if base_ns.len() >= s.max_samples {
             stop = Stop::SampleLimit;
             break;
         }

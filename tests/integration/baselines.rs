@@ -211,3 +211,181 @@ fn paired_comparison_catches_a_real_slowdown_and_falls_back_to_stored_samples() 
         console.stdout
     );
 }
+
+fn runs_stored(fx: &Fixture) -> usize {
+    std::fs::read_dir(fx.dir.join("target/nbench/runs")).map_or(0, |d| d.count())
+}
+
+#[test]
+fn compare_two_saved_baselines() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    for (name, features) in [("fast", "extra"), ("slow", "slow")] {
+        let run = fx.nbench(&args(&["--features", features, "--save-baseline", name]));
+        assert_eq!(run.code, 0, "{}", run.all());
+    }
+    let before = runs_stored(&fx);
+    let summary = fx.dir.join("summary.md");
+    let summary_arg = summary.to_str().unwrap();
+
+    // Nothing is built: the saved executables are run in lockstep.
+    let cmp = fx.nbench(
+        &[
+            &["compare", "fast", "slow", "--fail-on-regression"][..],
+            &["--summary", summary_arg],
+            QUICK,
+        ]
+        .concat(),
+    );
+    assert_eq!(cmp.code, 4, "{}", cmp.all());
+    assert!(!cmp.stderr.contains("Compiling"), "{}", cmp.stderr);
+    for id in ["work/sum/1000 ", "work/sum/2000 "] {
+        let row = cmp.line(id);
+        assert!(row.contains("regressed") && row.contains("paired"), "{row}");
+    }
+    assert!(cmp.line("extra ").contains("gone"), "{}", cmp.stdout);
+    assert_eq!(runs_stored(&fx), before, "compare A B adds no stored run");
+
+    // The other way round, as Markdown on stdout, filtered: `extra` is new.
+    let md = fx.nbench(
+        &[
+            &["compare", "slow", "fast", "--format", "markdown"][..],
+            QUICK,
+        ]
+        .concat(),
+    );
+    assert_eq!(md.code, 0, "{}", md.all());
+    assert!(md.stdout.contains("### nbench: compared with `slow`"));
+    assert!(
+        md.stdout
+            .contains("| benchmark | baseline | current | change | 95% CI | p | verdict |"),
+        "{}",
+        md.stdout
+    );
+    assert!(md.line("| `work/sum/1000` |").contains("improved"));
+    assert!(md.stdout.contains("| `extra` | | | | | | new |"));
+
+    // Without B's executables both sides' stored samples are compared.
+    std::fs::remove_dir_all(fx.dir.join("target/nbench/baselines/slow/bin")).unwrap();
+    let stored = fx.nbench(&["compare", "fast", "slow", "work/sum/1000", "--format=json"]);
+    assert_eq!(stored.code, 0, "{}", stored.all());
+    let doc: serde_json::Value = serde_json::from_str(&stored.stdout).unwrap();
+    let t = &doc["comparison"]["targets"][0];
+    assert!(
+        t["unpaired_because"]
+            .as_str()
+            .unwrap()
+            .contains("baseline `slow` has no saved executable"),
+        "{t}"
+    );
+    let rows = t["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "the filter leaves one benchmark: {t}");
+    assert_eq!(rows[0]["kind"], "stored");
+
+    let missing = fx.nbench(&["compare", "fast", "nope"]);
+    assert_eq!(missing.code, 2, "{}", missing.all());
+    assert!(missing.stderr.contains("no baseline named `nope`"));
+
+    // --summary appended the Markdown table.
+    let text = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        text.contains("| `work/sum/2000` |") && text.contains("**regressed**"),
+        "{text}"
+    );
+}
+
+#[test]
+fn new_gone_and_a_baseline_from_another_machine() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    let save = fx.nbench(&args(&["--features", "extra", "--save-baseline", "base"]));
+    assert_eq!(save.code, 0, "{}", save.all());
+    // Pretend the baseline was made elsewhere.
+    let path = results(&fx, "base");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    doc["run"]["context"]["cpu_model"] = "Imaginary CPU 9000".into();
+    std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
+
+    let cmp = fx.nbench(&args(&["--compare", "base"]));
+    assert_eq!(cmp.code, 0, "{}", cmp.all());
+    assert!(
+        cmp.line("warning: ")
+            .contains("the baseline was made with another CPU model: Imaginary CPU 9000"),
+        "{}",
+        cmp.stdout
+    );
+    assert!(cmp.line("extra ").contains("gone (only in the baseline)"));
+    for id in ["work/sum/1000 ", "work/sum/2000 "] {
+        assert!(cmp.line(id).contains("paired"), "{}", cmp.stdout);
+    }
+
+    let save = fx.nbench(&args(&["--save-baseline", "small"]));
+    assert_eq!(save.code, 0, "{}", save.all());
+    let cmp = fx.nbench(&args(&["--features", "extra", "--compare", "small"]));
+    assert!(
+        cmp.line("extra ").contains("new (not in the baseline)"),
+        "{}",
+        cmp.stdout
+    );
+    assert!(
+        !cmp.stdout.contains("warning: "),
+        "same machine: {}",
+        cmp.stdout
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_save_leaves_the_previous_baseline_intact() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    let save = fx.nbench(&args(&["--save-baseline", "main"]));
+    assert_eq!(save.code, 0, "{}", save.all());
+    let dir = fx.dir.join("target/nbench/baselines/main");
+    let snapshot = |dir: &std::path::Path| -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<_> = std::fs::read_dir(dir.join("bin"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .chain([dir.join("results.json")])
+            .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+            .collect();
+        files.sort();
+        files
+    };
+    let before = snapshot(&dir);
+
+    // A slower build saving into the same baseline, killed while it measures.
+    let mut child = fx
+        .nbench_command(&[
+            "-p",
+            "tunable",
+            "--features",
+            "slow",
+            "--save-baseline",
+            "main",
+            "--max-time",
+            "5s",
+            "--min-time",
+            "5s",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let measuring = crate::helpers::wait_for(std::time::Duration::from_secs(120), || {
+        crate::helpers::children(child.id())
+            .iter()
+            .any(|c| c.contains("tunable-"))
+    });
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let status = child.wait().unwrap();
+    assert!(measuring, "the run never started measuring");
+    assert!(!status.success());
+
+    assert_eq!(snapshot(&dir), before, "the saved baseline changed");
+    let show = fx.nbench(&["baseline", "show", "main"]);
+    assert_eq!(show.code, 0, "{}", show.all());
+    // The killed run's lock is stale: the next save takes it over.
+    let again = fx.nbench(&args(&["--save-baseline", "main"]));
+    assert_eq!(again.code, 0, "{}", again.all());
+}

@@ -72,8 +72,8 @@ impl Fixture {
         self
     }
 
-    /// `cargo nbench <args>` in `dir` (relative to the fixture), run through the real binary.
-    pub fn nbench_in(&self, dir: &str, args: &[&str]) -> Run {
+    /// The `cargo nbench <args>` command in `dir` (relative to the fixture), for the real binary.
+    pub fn nbench_command_in(&self, dir: &str, args: &[&str]) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-nbench"));
         cmd.arg("nbench")
             .args(args)
@@ -81,6 +81,17 @@ impl Fixture {
             .env("CARGO_TARGET_DIR", &self.target_dir)
             .env_remove("RUSTFLAGS")
             .env_remove("NO_COLOR");
+        cmd
+    }
+
+    /// The `cargo nbench <args>` command at the fixture's root.
+    pub fn nbench_command(&self, args: &[&str]) -> Command {
+        self.nbench_command_in(".", args)
+    }
+
+    /// `cargo nbench <args>` in `dir` (relative to the fixture), run through the real binary.
+    pub fn nbench_in(&self, dir: &str, args: &[&str]) -> Run {
+        let mut cmd = self.nbench_command_in(dir, args);
         Run::from(cmd.output().expect("cargo-nbench runs"))
     }
 
@@ -160,6 +171,42 @@ impl Run {
             .find(|l| l.starts_with(prefix))
             .unwrap_or_else(|| panic!("no line starting with {prefix:?} in:\n{}", self.stdout))
     }
+}
+
+/// Checks `done` every 20 ms until it holds (true) or `limit` passes (false).
+pub fn wait_for(limit: std::time::Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    done()
+}
+
+/// The command lines of the processes whose parent is `pid` (Linux).
+pub fn children(pid: u32) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let dir = e.path();
+            let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+            // The parent pid is the second field after the parenthesised name.
+            let ppid: u32 = stat
+                .rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            let cmdline = std::fs::read(dir.join("cmdline")).ok()?;
+            (ppid == pid).then(|| String::from_utf8_lossy(&cmdline).replace('\0', " "))
+        })
+        .collect()
 }
 
 fn copy_dir(from: &Path, to: &Path) {
