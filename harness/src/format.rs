@@ -17,11 +17,13 @@ pub fn time(ns: f64) -> String {
         (1e6, "ms"),
         (1e9, "s"),
     ];
+    // The unit is chosen for the value as shown: 999.99 ns is "1.000 µs".
+    let shown = round_sig4(ns);
     let (scale, unit) = UNITS
         .iter()
         .rev()
         .copied()
-        .find(|&(scale, _)| ns.abs() >= scale)
+        .find(|&(scale, _)| shown.abs() >= scale)
         .unwrap_or(UNITS[0]);
     format!("{} {unit}", sig4(ns / scale))
 }
@@ -45,7 +47,7 @@ pub fn rate(throughput: Throughput, ns: f64) -> String {
     if ns <= 0.0 {
         return "∞".to_owned();
     }
-    let mut per_sec = amount as f64 * 1e9 / ns;
+    let mut per_sec = round_sig4(amount as f64 * 1e9 / ns);
     let mut unit = units[0];
     for u in &units[1..] {
         if per_sec < base {
@@ -55,6 +57,15 @@ pub fn rate(throughput: Throughput, ns: f64) -> String {
         unit = u;
     }
     format!("{} {unit}", sig4(per_sec))
+}
+
+/// `x` rounded to four significant digits.
+fn round_sig4(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let factor = 10f64.powi(x.abs().log10().floor() as i32 - 3);
+    (x / factor).round() * factor
 }
 
 /// Four significant digits without an exponent (`1.234`, `12.34`, `123.4`, `1234`).
@@ -81,6 +92,8 @@ mod tests {
         assert_eq!(time(0.0), "0.000 ps");
         assert_eq!(time(5.12), "5.120 ns");
         assert_eq!(time(999.9), "999.9 ns");
+        assert_eq!(time(999.99), "1.000 µs", "the unit of the rounded value");
+        assert_eq!(time(0.99996), "1.000 ns");
         assert_eq!(time(12_345_678.0), "12.35 ms");
         assert_eq!(time(3_600e9), "3600 s");
     }
@@ -91,5 +104,6 @@ mod tests {
         assert_eq!(rate(Throughput::Items(1), 2.0), "500.0 Melem/s");
         assert_eq!(rate(Throughput::Items(3), 1e9), "3.000 elem/s");
         assert_eq!(rate(Throughput::Items(3), 0.0), "∞");
+        assert_eq!(rate(Throughput::Items(99_999), 1e5), "1.000 Gelem/s");
     }
 }

@@ -117,3 +117,94 @@ fn comparison(out: &mut String, c: &Comparison) {
         c.noise_threshold * 100.0
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::{Row, TargetComparison};
+
+    fn row(id: &str, kind: Kind, verdict: Verdict, change: f64, p: Option<f64>) -> Row {
+        Row {
+            id: id.into(),
+            kind,
+            baseline_ns: 1000.0,
+            current_ns: 1000.0 * (1.0 + change),
+            change,
+            change_ci: [change - 0.001, change + 0.001],
+            p_value: p,
+            verdict,
+        }
+    }
+
+    #[test]
+    fn a_comparison_as_github_tables() {
+        let c = Comparison {
+            baseline: "main".into(),
+            noise_threshold: 0.005,
+            warnings: vec!["the baseline was made with another host: a|b (now c)".into()],
+            targets: vec![TargetComparison {
+                target: "pkg/bench".into(),
+                rows: vec![
+                    row(
+                        "sort/1000",
+                        Kind::Paired,
+                        Verdict::Regressed,
+                        0.052,
+                        Some(1e-5),
+                    ),
+                    row(
+                        "hash",
+                        Kind::Paired,
+                        Verdict::Unchanged,
+                        -0.00001,
+                        Some(0.9),
+                    ),
+                ],
+                new: vec!["fresh".into()],
+                gone: vec!["old".into()],
+                unpaired_because: None,
+            }],
+        };
+        let mut out = String::new();
+        comparison(&mut out, &c);
+        let expected = "\
+### nbench: compared with `main`
+
+> [!WARNING]
+> the baseline was made with another host: a\\|b (now c)
+
+**pkg/bench**
+
+| benchmark | baseline | current | change | 95% CI | p | verdict |
+|:--|--:|--:|--:|--:|--:|:--|
+| `sort/1000` | 1.000 µs | 1.052 µs | +5.20% | +5.10% … +5.30% | <0.001 | 🔴 **regressed** |
+| `hash` | 1.000 µs | 1.000 µs | +0.00% | -0.10% … +0.10% | 0.900 | unchanged |
+| `fresh` | | | | | | new |
+| `old` | | | | | | gone |
+
+1 regressed, 0 improved, 1 unchanged (noise threshold 0.5%)
+
+";
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn stored_rows_say_so() {
+        let c = Comparison {
+            baseline: "b".into(),
+            noise_threshold: 0.01,
+            warnings: vec![],
+            targets: vec![TargetComparison {
+                target: "p/t".into(),
+                rows: vec![row("x", Kind::Stored, Verdict::Improved, -0.2, Some(0.01))],
+                new: vec![],
+                gone: vec![],
+                unpaired_because: Some("--compare-stored".into()),
+            }],
+        };
+        let mut out = String::new();
+        comparison(&mut out, &c);
+        assert!(out.contains("Compared with stored samples (less certain): --compare-stored"));
+        assert!(out.contains("| `x` | 1.000 µs | 800.0 ns | -20.00% | -20.10% … -19.90% | 0.010 | 🟢 improved? (stored) |"), "{out}");
+    }
+}

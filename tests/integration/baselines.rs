@@ -1,6 +1,6 @@
 //! Baselines end to end: save, merge, list/show/delete, names, corruption, paired and stored comparison.
 
-use crate::helpers::{Fixture, QUICK};
+use crate::helpers::{Fixture, QUICK, Run};
 
 fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec!["-p", "tunable"];
@@ -53,6 +53,28 @@ fn save_merge_list_show_delete() {
         .unwrap()
         .count();
     assert_eq!(bins, 1, "one executable for the one target");
+
+    // The subcommands take cargo's --target-dir and --manifest-path too.
+    let elsewhere = fx.nbench(&["baseline", "list", "--target-dir", "elsewhere"]);
+    assert_eq!(elsewhere.code, 0, "{}", elsewhere.all());
+    assert!(elsewhere.stderr.contains("no baselines saved yet"));
+    let manifest = fx.dir.join("Cargo.toml");
+    let from_outside = Run::exe(
+        std::path::Path::new(env!("CARGO_BIN_EXE_cargo-nbench")),
+        &std::env::temp_dir(),
+        &[
+            "nbench",
+            "baseline",
+            "show",
+            "main",
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+            "--target-dir",
+            fx.dir.join("target").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(from_outside.code, 0, "{}", from_outside.all());
+    assert!(from_outside.stdout.contains("work/sum/2000"));
 
     let del = fx.nbench(&["baseline", "delete", "main"]);
     assert_eq!(del.code, 0, "{}", del.all());

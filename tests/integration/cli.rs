@@ -230,6 +230,18 @@ fn usage_errors_are_one_line_and_exit_2() {
         "{}",
         run.stderr
     );
+    for flag in ["--fail-on-regression", "--compare-stored"] {
+        let run = fx.nbench(&[flag]);
+        assert_eq!(run.code, 2, "{}", run.all());
+        assert!(
+            run.stderr
+                .contains(&format!("{flag} needs a comparison: add --compare NAME")),
+            "{}",
+            run.stderr
+        );
+    }
+    let run = fx.nbench(&["compare", "a"]);
+    assert_eq!(run.code, 2, "compare needs two baselines: {}", run.all());
     let run = fx.nbench(&["--help"]);
     assert_eq!(run.code, 0);
     for text in [

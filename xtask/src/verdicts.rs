@@ -2,6 +2,7 @@
 
 use crate::{build_nbench, root, runs_arg};
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -17,6 +18,8 @@ struct Case {
     unchanged: usize,
     changes: Vec<f64>,
     measuring_s: Vec<f64>,
+    /// Per benchmark id: (verdicts calling a change, verdicts, changes).
+    per_bench: BTreeMap<String, (usize, usize, Vec<f64>)>,
 }
 
 impl Case {
@@ -30,6 +33,7 @@ impl Case {
             unchanged: 0,
             changes: Vec::new(),
             measuring_s: Vec::new(),
+            per_bench: BTreeMap::new(),
         }
     }
 
@@ -127,12 +131,24 @@ fn tally(case: &mut Case, run: &Value) {
         .into_iter()
         .flatten();
     for row in rows.flat_map(|t| t["rows"].as_array().into_iter().flatten()) {
-        case.changes.extend(row["change"].as_f64());
-        match row["verdict"].as_str() {
-            Some("regressed") => case.regressed += 1,
-            Some("improved") => case.improved += 1,
+        let change = row["change"].as_f64().unwrap_or(f64::NAN);
+        case.changes.push(change);
+        let verdict = row["verdict"].as_str().unwrap_or("unchanged");
+        match verdict {
+            "regressed" => case.regressed += 1,
+            "improved" => case.improved += 1,
             _ => case.unchanged += 1,
         }
+        let id = row["id"].as_str().unwrap_or("?").to_owned();
+        let hit = if case.features.is_none() {
+            verdict != "unchanged"
+        } else {
+            verdict == "regressed"
+        };
+        let entry = case.per_bench.entry(id).or_default();
+        entry.0 += usize::from(hit);
+        entry.1 += 1;
+        entry.2.push(change);
     }
 }
 
@@ -178,6 +194,24 @@ fn print(cases: &[Case], runs: usize) {
             sd * 100.0,
             t
         );
+    }
+    println!("\nper benchmark: headline share, and the change's mean ± sd");
+    for c in cases {
+        let cells: Vec<String> = c
+            .per_bench
+            .iter()
+            .map(|(id, (hits, n, ch))| {
+                let (m, sd) = mean_sd(ch);
+                format!(
+                    "{id} {:.0}% {:+.2}±{:.2}%",
+                    *hits as f64 / (*n).max(1) as f64 * 100.0,
+                    m * 100.0,
+                    sd * 100.0
+                )
+            })
+            .collect();
+        let mode = if c.stored { "stored" } else { "paired" };
+        println!("{:<18} {mode:<8} {}", c.name, cells.join("  "));
     }
     println!(
         "\nheadline: for A/A the share of verdicts claiming a change (goal ≤ 5 %), otherwise the share called \"regressed\" (goal ≥ 95 %)."
