@@ -150,7 +150,7 @@ fn run(cli: &Cli) -> Result<u8> {
                 .iter()
                 .map(|b| {
                     let exe = if cli.compare_stored {
-                        Err("--compare-stored".to_owned())
+                        Err("asked for with --compare-stored".to_owned())
                     } else {
                         store
                             .baselines()

@@ -63,7 +63,7 @@ pub fn run(cli: &Cli, a: &str, b: &str, filters: &[String]) -> Result<(RunRecord
             exe: cur_exe,
         };
         let base_exe = if cli.compare_stored {
-            Err("--compare-stored".to_owned())
+            Err("asked for with --compare-stored".to_owned())
         } else {
             baselines
                 .executable(&base, &stored.target)

@@ -4,8 +4,10 @@
 //! process that runs on vCPU 0 can be several percent faster or slower than
 //! one on vCPU 1, for as long as the scheduler leaves it there. Two processes
 //! compared sample by sample must share a core, or that difference reads as a
-//! change in the code. The last CPU this process may use is chosen, leaving
-//! the first ones (where the system and this driver tend to run) to others.
+//! change in the code. Of the CPUs this process may use, one of the fastest
+//! (highest maximum frequency, so a performance core on a hybrid laptop) is
+//! chosen, the last of them, away from CPU 0 where the system's interrupts
+//! tend to go.
 
 /// The CPU bench processes are pinned to, if pinning is possible here.
 pub fn bench_cpu() -> Option<usize> {
@@ -41,9 +43,18 @@ mod imp {
         if !ok {
             return None;
         }
-        (0..WORDS * 64)
-            .rev()
-            .find(|&cpu| mask[cpu / 64] & (1 << (cpu % 64)) != 0)
+        let allowed = (0..WORDS * 64).filter(|&cpu| mask[cpu / 64] & (1 << (cpu % 64)) != 0);
+        // On a hybrid CPU the fast cores have the highest maximum frequency;
+        // where there is no cpufreq (most VMs) all tie and the last one wins.
+        allowed.max_by_key(|&cpu| (max_freq(cpu), cpu))
+    }
+
+    fn max_freq(cpu: usize) -> u64 {
+        let path = format!("/sys/devices/system/cpu/cpu{cpu}/cpufreq/cpuinfo_max_freq");
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0)
     }
 
     pub fn pin(pid: u32, cpu: usize) -> bool {

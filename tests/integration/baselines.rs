@@ -225,6 +225,14 @@ fn paired_comparison_catches_a_real_slowdown_and_falls_back_to_stored_samples() 
         );
     }
     let console = fx.nbench(&args(&["--features", "slow", "--compare", "base"]));
+    let asked = fx.nbench(&args(&["--compare", "base", "--compare-stored"]));
+    assert!(
+        asked.stdout.contains(
+            "compared with stored samples (less certain): asked for with --compare-stored"
+        ),
+        "{}",
+        asked.stdout
+    );
     assert!(
         console
             .stdout
