@@ -186,11 +186,15 @@ fn run(cli: &Cli) -> Result<u8> {
         &cli.profile,
         config::settings_record(&plan),
     );
-    let comparison = compare_with.map(|base| compare::Comparison {
-        warnings: compare::context_warnings(&base.run.context, &context),
-        baseline: base.name,
-        noise_threshold: threshold,
-        targets: comparisons,
+    let comparison = compare_with.map(|base| {
+        let mut c = compare::Comparison {
+            warnings: compare::context_warnings(&base.run.context, &context),
+            baseline: base.name,
+            noise_threshold: threshold,
+            targets: comparisons,
+        };
+        c.control_false_discoveries();
+        c
     });
     let record = RunRecord {
         schema: SCHEMA_VERSION,

@@ -34,8 +34,11 @@ pub struct Row {
     pub change: f64,
     /// 95 % CI of the change.
     pub change_ci: [f64; 2],
-    /// Two-sided p-value (stored comparisons: Mann–Whitney U).
+    /// Two-sided p-value (paired: t test across epochs; stored: Mann–Whitney U).
     pub p_value: Option<f64>,
+    /// `p_value` adjusted (Benjamini–Hochberg) over all comparisons of the run: the one the verdict uses.
+    #[serde(default)]
+    pub p_adjusted: Option<f64>,
     /// The conclusion.
     pub verdict: Verdict,
 }
@@ -72,6 +75,25 @@ impl Comparison {
     /// Whether any benchmark regressed.
     pub fn any_regressed(&self) -> bool {
         self.counts().0 > 0
+    }
+
+    /// Adjusts the p-values over all rows (Benjamini–Hochberg) and gives
+    /// the verdicts again from the adjusted ones: with many benchmarks,
+    /// per-benchmark p < 0.05 would raise false alarms in most runs, while
+    /// this keeps the expected share of false "changed" verdicts at 5 %.
+    pub fn control_false_discoveries(&mut self) {
+        let rows: Vec<&mut Row> = self
+            .targets
+            .iter_mut()
+            .flat_map(|t| t.rows.iter_mut())
+            .filter(|r| r.p_value.is_some())
+            .collect();
+        let p: Vec<f64> = rows.iter().filter_map(|r| r.p_value).collect();
+        let adjusted = nbench::stats::benjamini_hochberg(&p);
+        for (row, q) in rows.into_iter().zip(adjusted) {
+            row.p_adjusted = Some(q);
+            row.verdict = verdict::redecide(row.change, row.change_ci, q, self.noise_threshold);
+        }
     }
 
     /// How many benchmarks regressed, improved, and stayed unchanged.
@@ -206,6 +228,7 @@ pub fn compare_target(
                         change: ch.change,
                         change_ci: ch.ci,
                         p_value: ch.p_value,
+                        p_adjusted: None,
                         verdict: ch.verdict,
                     });
                 }
@@ -329,6 +352,7 @@ pub(crate) fn stored_row(
         change: ch.change,
         change_ci: ch.ci,
         p_value: ch.p_value,
+        p_adjusted: None,
         verdict: ch.verdict,
     })
 }
@@ -352,4 +376,50 @@ pub fn context_warnings(
     check("host", &base.host, &now.host);
     check("rustc", &base.rustc, &now.rustc);
     w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &str, change: f64, p: f64) -> Row {
+        Row {
+            id: id.into(),
+            kind: Kind::Paired,
+            baseline_ns: 100.0,
+            current_ns: 100.0 * (1.0 + change),
+            change,
+            change_ci: [change - 0.005, change + 0.005],
+            p_value: Some(p),
+            p_adjusted: None,
+            verdict: Verdict::Regressed,
+        }
+    }
+
+    #[test]
+    fn a_lone_small_p_among_many_is_not_a_discovery() {
+        let mut rows = vec![row("clear", 0.05, 1e-6), row("borderline", 0.02, 0.04)];
+        rows.extend((0..8).map(|i| row(&format!("flat{i}"), 0.02, 0.5)));
+        let mut c = Comparison {
+            baseline: "b".into(),
+            noise_threshold: 0.005,
+            warnings: vec![],
+            targets: vec![TargetComparison {
+                target: "p/t".into(),
+                rows,
+                new: vec![],
+                gone: vec![],
+                unpaired_because: None,
+            }],
+        };
+        c.control_false_discoveries();
+        let rows = &c.targets[0].rows;
+        assert_eq!(rows[0].verdict, Verdict::Regressed);
+        assert!((rows[0].p_adjusted.unwrap() - 1e-5).abs() < 1e-15);
+        // 0.04 · 10 / 2 = 0.2: no longer significant.
+        assert!((rows[1].p_adjusted.unwrap() - 0.2).abs() < 1e-12);
+        assert_eq!(rows[1].verdict, Verdict::Unchanged);
+        assert!(rows[2..].iter().all(|r| r.verdict == Verdict::Unchanged));
+        assert_eq!(c.counts(), (1, 0, 9));
+    }
 }

@@ -91,6 +91,13 @@ pub fn run(cli: &Cli, a: &str, b: &str, filters: &[String]) -> Result<(RunRecord
         cmp.gone = selected(&gone.benchmarks, &plan.filter);
         targets.push(cmp);
     }
+    let mut comparison = Comparison {
+        warnings: context_warnings(&base.run.context, &cur.run.context),
+        baseline: a.to_owned(),
+        noise_threshold: threshold,
+        targets,
+    };
+    comparison.control_false_discoveries();
     let record = RunRecord {
         schema: SCHEMA_VERSION,
         context: crate::context::Context::gather(
@@ -101,12 +108,7 @@ pub fn run(cli: &Cli, a: &str, b: &str, filters: &[String]) -> Result<(RunRecord
         duration_s: started.elapsed().as_secs_f64(),
         targets: records,
         skipped: Vec::new(),
-        comparison: Some(Comparison {
-            warnings: context_warnings(&base.run.context, &cur.run.context),
-            baseline: a.to_owned(),
-            noise_threshold: threshold,
-            targets,
-        }),
+        comparison: Some(comparison),
     };
     Ok((record, runs))
 }

@@ -57,33 +57,14 @@ fn decide(change: f64, ci: [f64; 2], significant: bool, threshold: f64) -> Verdi
 /// With a single epoch there is no such spread; `rounds` (all the rounds'
 /// ratios) then give the median ratio's distribution-free CI.
 pub fn paired(epoch_ratios: &[f64], rounds: &[f64], threshold: f64) -> Option<Change> {
-    let logs: Vec<f64> = epoch_ratios
-        .iter()
-        .filter(|r| **r > 0.0 && r.is_finite())
-        .map(|r| r.ln())
-        .collect();
-    if logs.len() < 2 {
+    let Some(t) = nbench::stats::ratio_t_test(epoch_ratios, 0.95) else {
         return within_one_epoch(rounds, threshold);
-    }
-    let k = logs.len() as f64;
-    let mean = logs.iter().sum::<f64>() / k;
-    let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0)).sqrt();
-    let se = sd / k.sqrt();
-    let q = nbench::stats::t_quantile(0.975, k - 1.0);
-    let ci = [(mean - q * se).exp_m1(), (mean + q * se).exp_m1()];
-    let p = if se > 0.0 {
-        2.0 * (1.0 - nbench::stats::t_cdf((mean / se).abs(), k - 1.0))
-    } else if mean == 0.0 {
-        1.0
-    } else {
-        0.0
     };
-    let change = mean.exp_m1();
     Some(Change {
-        change,
-        ci,
-        p_value: Some(p),
-        verdict: decide(change, ci, p < 0.05, threshold),
+        change: t.change,
+        ci: t.ci,
+        p_value: Some(t.p),
+        verdict: decide(t.change, t.ci, t.p < 0.05, threshold),
     })
 }
 
@@ -141,7 +122,7 @@ pub fn stored(base: &[f64], cur: &[f64], threshold: f64) -> Option<Change> {
         nbench::stats::percentile_sorted(&boot, 2.5),
         nbench::stats::percentile_sorted(&boot, 97.5),
     ];
-    let p = mann_whitney_p(base, cur);
+    let p = nbench::stats::mann_whitney(base, cur).map_or(1.0, |r| r.p);
     Some(Change {
         change,
         ci,
@@ -150,55 +131,9 @@ pub fn stored(base: &[f64], cur: &[f64], threshold: f64) -> Option<Change> {
     })
 }
 
-/// Two-sided p-value of the Mann–Whitney U test, normal approximation with
-/// tie and continuity corrections.
-pub fn mann_whitney_p(a: &[f64], b: &[f64]) -> f64 {
-    let (n1, n2) = (a.len() as f64, b.len() as f64);
-    let mut all: Vec<(f64, bool)> = a
-        .iter()
-        .map(|&x| (x, true))
-        .chain(b.iter().map(|&x| (x, false)))
-        .collect();
-    all.sort_by(|x, y| x.0.total_cmp(&y.0));
-    let n = all.len();
-    let (mut rank_sum_a, mut tie_term) = (0.0, 0.0);
-    let mut i = 0;
-    while i < n {
-        let mut j = i;
-        while j + 1 < n && all[j + 1].0 == all[i].0 {
-            j += 1;
-        }
-        let rank = (i + j) as f64 / 2.0 + 1.0;
-        let t = (j - i + 1) as f64;
-        tie_term += t * t * t - t;
-        rank_sum_a += rank * all[i..=j].iter().filter(|x| x.1).count() as f64;
-        i = j + 1;
-    }
-    let u = rank_sum_a - n1 * (n1 + 1.0) / 2.0;
-    let mean = n1 * n2 / 2.0;
-    let nn = n1 + n2;
-    let var = n1 * n2 / 12.0 * ((nn + 1.0) - tie_term / (nn * (nn - 1.0)));
-    if var <= 0.0 {
-        return 1.0;
-    }
-    let z = ((u - mean).abs() - 0.5).max(0.0) / var.sqrt();
-    erfc(z / std::f64::consts::SQRT_2).min(1.0)
-}
-
-/// The complementary error function (Numerical Recipes' Chebyshev fit, relative error < 1.2e-7).
-fn erfc(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let poly = -z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98
-                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
-    let r = t * poly.exp();
-    if x >= 0.0 { r } else { 2.0 - r }
+/// The verdict again after the p-value was adjusted for the run's other comparisons.
+pub fn redecide(change: f64, ci: [f64; 2], p_adjusted: f64, threshold: f64) -> Verdict {
+    decide(change, ci, p_adjusted < 0.05, threshold)
 }
 
 struct XorShift(u64);
@@ -275,17 +210,6 @@ mod tests {
         assert_eq!(c.verdict, Verdict::Regressed);
         assert!(c.p_value.is_none());
         assert!(paired(&[], &[], 0.005).is_none());
-    }
-
-    #[test]
-    fn mann_whitney_by_hand() {
-        // Fully separated samples of 10 and 10: U = 0, z = (50 - 0.5) / √175 = 3.742, p ≈ 1.83e-4.
-        let a: Vec<f64> = (0..10).map(f64::from).collect();
-        let b: Vec<f64> = (10..20).map(f64::from).collect();
-        let p = mann_whitney_p(&a, &b);
-        assert!((p - 1.826e-4).abs() < 2e-6, "{p}");
-        // Identical samples: no evidence at all.
-        assert!(mann_whitney_p(&a, &a) > 0.9);
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub fn render(c: &Comparison) -> String {
                 Kind::Paired => "paired",
                 Kind::Stored => "stored",
             };
-            let kind = match r.p_value {
+            let kind = match r.p_adjusted.or(r.p_value) {
                 Some(p) => format!("{kind}, p={}", super::p_value(p)),
                 None => kind.to_owned(),
             };
@@ -89,6 +89,17 @@ pub fn render(c: &Comparison) -> String {
             );
         }
         out.push('\n');
+    }
+    if c.targets
+        .iter()
+        .flat_map(|t| &t.rows)
+        .any(|r| r.p_adjusted.is_some())
+    {
+        let _ = writeln!(
+            out,
+            "{}",
+            style("p: adjusted over this run's comparisons (Benjamini–Hochberg)").dim()
+        );
     }
     let (reg, imp, unch) = c.counts();
     let _ = writeln!(

@@ -79,7 +79,7 @@ fn comparison(out: &mut String, c: &Comparison) {
         }
         let _ = writeln!(
             out,
-            "| benchmark | baseline | current | change | 95% CI | p | verdict |\n|:--|--:|--:|--:|--:|--:|:--|"
+            "| benchmark | baseline | current | change | 95% CI | p (BH) | verdict |\n|:--|--:|--:|--:|--:|--:|:--|"
         );
         for r in &t.rows {
             let verdict = match (r.verdict, r.kind) {
@@ -90,7 +90,10 @@ fn comparison(out: &mut String, c: &Comparison) {
                 (Verdict::Unchanged, Kind::Paired) => "unchanged",
                 (Verdict::Unchanged, Kind::Stored) => "unchanged (stored)",
             };
-            let p = r.p_value.map_or(String::new(), super::p_value);
+            let p = r
+                .p_adjusted
+                .or(r.p_value)
+                .map_or(String::new(), super::p_value);
             let _ = writeln!(
                 out,
                 "| `{}` | {} | {} | {} | {} … {} | {p} | {verdict} |",
@@ -132,6 +135,7 @@ mod tests {
             change,
             change_ci: [change - 0.001, change + 0.001],
             p_value: p,
+            p_adjusted: None,
             verdict,
         }
     }
@@ -175,7 +179,7 @@ mod tests {
 
 **pkg/bench**
 
-| benchmark | baseline | current | change | 95% CI | p | verdict |
+| benchmark | baseline | current | change | 95% CI | p (BH) | verdict |
 |:--|--:|--:|--:|--:|--:|:--|
 | `sort/1000` | 1.000 µs | 1.052 µs | +5.20% | +5.10% … +5.30% | <0.001 | 🔴 **regressed** |
 | `hash` | 1.000 µs | 1.000 µs | +0.00% | -0.10% … +0.10% | 0.900 | unchanged |

@@ -287,7 +287,7 @@ fn compare_two_saved_baselines() {
     assert!(md.stdout.contains("### nbench: compared with `slow`"));
     assert!(
         md.stdout
-            .contains("| benchmark | baseline | current | change | 95% CI | p | verdict |"),
+            .contains("| benchmark | baseline | current | change | 95% CI | p (BH) | verdict |"),
         "{}",
         md.stdout
     );

@@ -1,6 +1,7 @@
 //! Developer chores, run as `cargo xtask <command>` (alias in `.cargo/config.toml`).
 
 mod overhead;
+mod refdata;
 mod reference;
 mod verdicts;
 
@@ -18,6 +19,10 @@ commands:
   overhead [--runs N]    time `cargo nbench` on tests/fixtures/basic with nothing to
                          rebuild (default 5 runs) and print what it adds beyond the
                          benchmarks' own measuring time
+  refdata [--check]      compute reference values for nbench::stats with NumPy and
+                         SciPy (pip, in a virtual environment under target/) into
+                         harness/tests/data/reference.json; --check recomputes and
+                         fails if anything differs from the committed file
   verdicts [--runs N]    save a baseline of tests/fixtures/verdicts, then compare it N
                          times (default 20) with itself and with builds 1 % and 5 %
                          slower, paired and against stored samples; print how often
@@ -30,6 +35,7 @@ fn main() -> ExitCode {
         Some("reference") => reference::run(&args[1..]),
         Some("overhead") => overhead::run(&args[1..]),
         Some("verdicts") => verdicts::run(&args[1..]),
+        Some("refdata") => refdata::run(&args[1..]),
         Some("-h" | "--help") | None => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -6,13 +6,21 @@
 
 mod ci;
 mod dist;
+mod multiple;
+mod normal;
 mod outliers;
 mod quantile;
+mod rank;
+mod ratio;
 
 pub use ci::{Interval, mean_ci, median_ci_sorted};
 pub use dist::{inc_beta, ln_gamma, t_cdf, t_pdf, t_quantile};
+pub use multiple::benjamini_hochberg;
+pub use normal::{erfc, normal_sf};
 pub use outliers::Outliers;
 pub use quantile::{mad_sorted, median_sorted, percentile_sorted};
+pub use rank::{MannWhitney, mann_whitney};
+pub use ratio::{RatioTest, ratio_t_test};
 
 use std::fmt;
 

@@ -1,0 +1,55 @@
+//! The change shown by a set of ratios (current / baseline): a one-sample t test on their logarithms.
+
+use super::dist::{t_cdf, t_quantile};
+
+/// The estimated relative change with its CI and the t test behind it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RatioTest {
+    /// exp(mean of ln r) − 1: the geometric mean ratio as a change (0.05 = 5 % slower).
+    pub change: f64,
+    /// CI of the change at the level asked for.
+    pub ci: [f64; 2],
+    /// The t statistic, mean / standard error of ln r.
+    pub t: f64,
+    /// Two-sided p-value of "no change".
+    pub p: f64,
+}
+
+/// The one-sample t test of ln r = 0, as SciPy's `ttest_1samp(log(r), 0)`,
+/// with the CI mapped back to a relative change. `None` with fewer than two
+/// positive, finite ratios. Identical ratios give a zero-width CI and p = 1
+/// (no change) or 0 (a change without spread).
+///
+/// ```
+/// let r = nbench::stats::ratio_t_test(&[1.01, 1.03], 0.95).unwrap();
+/// assert!((r.p - 0.293_281_199_180_558_6).abs() < 1e-12);
+/// ```
+pub fn ratio_t_test(ratios: &[f64], level: f64) -> Option<RatioTest> {
+    let logs: Vec<f64> = ratios
+        .iter()
+        .filter(|r| **r > 0.0 && r.is_finite())
+        .map(|r| r.ln())
+        .collect();
+    if logs.len() < 2 {
+        return None;
+    }
+    let k = logs.len() as f64;
+    let mean = logs.iter().sum::<f64>() / k;
+    let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0)).sqrt();
+    let se = sd / k.sqrt();
+    let q = t_quantile(1.0 - (1.0 - level) / 2.0, k - 1.0);
+    let (t, p) = if se > 0.0 {
+        let t = mean / se;
+        (t, 2.0 * t_cdf(-t.abs(), k - 1.0))
+    } else if mean == 0.0 {
+        (0.0, 1.0)
+    } else {
+        (mean.signum() * f64::INFINITY, 0.0)
+    };
+    Some(RatioTest {
+        change: mean.exp_m1(),
+        ci: [(mean - q * se).exp_m1(), (mean + q * se).exp_m1()],
+        t,
+        p,
+    })
+}

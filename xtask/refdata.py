@@ -1,0 +1,163 @@
+"""Reference values for nbench::stats, computed with NumPy and SciPy.
+
+Run through `cargo xtask refdata` (which makes the virtual environment);
+writes one JSON document to the path given as the only argument.
+"""
+
+import json
+import sys
+
+import numpy as np
+import scipy
+from scipy import stats
+
+LEVEL = 0.95
+PERCENTILES = [1, 5, 25, 50, 75, 95, 99]
+
+
+def datasets():
+    rng = np.random.default_rng(20261122)
+    return {
+        "n1": [3.5],
+        "n2": [1.0, 4.0],
+        "small": [12.1, 11.9, 12.4, 12.0, 30.2],
+        "ties": [1.0, 2.0, 2.0, 2.0, 3.0, 3.0, 4.0, 5.0, 5.0, 5.0],
+        "constant": [7.25] * 9,
+        "negative": [-3.5, -1.25, 0.0, 2.5, -7.75, 1.0],
+        "heavy_tail": list(100.0 * (rng.pareto(1.5, 200) + 1.0)),
+        "lognormal": list(rng.lognormal(6.0, 0.3, 101)),
+        "timings": list(np.round(500.0 + rng.gamma(2.0, 5.0, 400), 1)),
+        "large": list(rng.normal(1000.0, 25.0, 5001)),
+    }
+
+
+def median_ci(x, level):
+    """Order statistics x(j), x(n+1-j): the largest j with 2·P(B ≤ j-1) ≤ 1 - level, B ~ Bin(n, 1/2)."""
+    s = np.sort(x)
+    n = len(s)
+    j = 1
+    for cand in range(1, (n + 1) // 2 + 1):
+        if 2.0 * stats.binom.cdf(cand - 1, n, 0.5) <= 1.0 - level:
+            j = cand
+        else:
+            break
+    return [float(s[j - 1]), float(s[n - j])]
+
+
+def summary(x):
+    a = np.asarray(x, dtype=float)
+    n = len(a)
+    out = {
+        "x": [float(v) for v in a],
+        "mean": float(np.mean(a)),
+        "median": float(np.median(a)),
+        "mad": float(stats.median_abs_deviation(a, scale=1.0)),
+        "min": float(np.min(a)),
+        "max": float(np.max(a)),
+        "percentiles": {str(p): float(np.percentile(a, p, method="linear")) for p in PERCENTILES},
+        "median_ci": median_ci(a, LEVEL),
+    }
+    if n >= 2:
+        sd = float(np.std(a, ddof=1))
+        out["variance"] = float(np.var(a, ddof=1))
+        out["stddev"] = sd
+        if sd > 0:
+            lo, hi = stats.t.interval(LEVEL, n - 1, loc=np.mean(a), scale=sd / np.sqrt(n))
+            out["mean_ci"] = [float(lo), float(hi)]
+    return out
+
+
+def mann_whitney(data):
+    rng = np.random.default_rng(7)
+    t = data["timings"]
+    pairs = {
+        "exact_3_4": ([1.2, 3.4, 5.6], [2.3, 4.5, 6.7, 8.9]),
+        "exact_7_7": (list(rng.normal(0, 1, 7)), list(rng.normal(1, 1, 7))),
+        "exact_separated": ([1.0, 2.0, 3.0, 4.0, 5.0], [6.0, 7.0, 8.0, 9.0, 10.0, 11.0]),
+        "exact_8_20": (list(rng.normal(0, 1, 8)), list(rng.normal(0.5, 1, 20))),
+        "asymptotic_9_9": (list(rng.normal(0, 1, 9)), list(rng.normal(1, 1, 9))),
+        "ties_small": ([1.0, 2.0, 2.0, 3.0], [2.0, 3.0, 3.0, 4.0, 5.0]),
+        "identical": ([5.0] * 6, [5.0] * 6),
+        "timings": (t[:200], [v * 1.01 for v in t[200:]]),
+        "timings_same": (t[:200], t[200:]),
+    }
+    out = {}
+    for name, (x, y) in pairs.items():
+        r = stats.mannwhitneyu(x, y, alternative="two-sided", method="auto")
+        out[name] = {
+            "x": [float(v) for v in x],
+            "y": [float(v) for v in y],
+            "u": float(r.statistic),
+            "p": float(r.pvalue),
+        }
+    return out
+
+
+def t_distribution():
+    quantiles = []
+    for df in [1, 2, 3, 5, 7, 10, 30, 100, 1000, 100000]:
+        for p in [0.001, 0.025, 0.1, 0.5, 0.6, 0.9, 0.95, 0.975, 0.995, 0.9995]:
+            quantiles.append({"p": p, "df": df, "t": float(stats.t.ppf(p, df))})
+    cdf = []
+    for df in [1, 3, 10, 1000]:
+        for t in [-12.0, -3.0, -1.0, 0.0, 0.5, 2.0, 10.0]:
+            cdf.append({"t": t, "df": df, "cdf": float(stats.t.cdf(t, df))})
+    return {"quantiles": quantiles, "cdf": cdf}
+
+
+def paired():
+    """The one-sample t test on log ratios that `--compare` uses across epochs."""
+    rng = np.random.default_rng(11)
+    cases = {
+        "two": [1.01, 1.03],
+        "epochs": [1.0012, 0.9991, 1.0004, 1.0023, 0.9987, 1.0001, 1.0015, 0.9996],
+        "slower": [1.051, 1.048, 1.055, 1.049],
+        "noisy": list(np.exp(rng.normal(0.01, 0.02, 30))),
+    }
+    out = {}
+    for name, r in cases.items():
+        logs = np.log(r)
+        res = stats.ttest_1samp(logs, 0.0)
+        ci = res.confidence_interval(LEVEL)
+        out[name] = {
+            "ratios": [float(v) for v in r],
+            "t": float(res.statistic),
+            "p": float(res.pvalue),
+            "change": float(np.expm1(np.mean(logs))),
+            "change_ci": [float(np.expm1(ci.low)), float(np.expm1(ci.high))],
+        }
+    return out
+
+
+def benjamini_hochberg():
+    rng = np.random.default_rng(3)
+    cases = {
+        "textbook": [0.01, 0.04, 0.03, 0.005, 0.2, 0.5],
+        "one": [0.03],
+        "ties": [0.02, 0.02, 0.02, 0.9],
+        "many": list(np.concatenate([rng.uniform(0, 1, 40), rng.uniform(0, 1e-4, 10)])),
+    }
+    return {
+        name: {"p": [float(v) for v in p], "adjusted": [float(v) for v in stats.false_discovery_control(p, method="bh")]}
+        for name, p in cases.items()
+    }
+
+
+def main():
+    data = datasets()
+    doc = {
+        "generator": f"xtask/refdata.py with NumPy {np.__version__}, SciPy {scipy.__version__}",
+        "level": LEVEL,
+        "summaries": {name: summary(x) for name, x in data.items()},
+        "t": t_distribution(),
+        "mann_whitney": mann_whitney(data),
+        "paired": paired(),
+        "benjamini_hochberg": benjamini_hochberg(),
+    }
+    with open(sys.argv[1], "w") as f:
+        json.dump(doc, f, separators=(",", ":"))
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
