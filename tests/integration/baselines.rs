@@ -16,6 +16,16 @@ fn results(fx: &Fixture, name: &str) -> std::path::PathBuf {
         .join("results.json")
 }
 
+/// The first target's comparison in a `--format json` run, checked to be
+/// against stored samples for the reason given.
+fn unpaired_target(run: &Run, because: &str) -> serde_json::Value {
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let t = doc["comparison"]["targets"][0].clone();
+    let why = t["unpaired_because"].as_str().unwrap_or_default();
+    assert!(why.contains(because), "{t}");
+    t
+}
+
 #[test]
 fn save_merge_list_show_delete() {
     let fx = Fixture::new("workspace").own_target_dir();
@@ -196,15 +206,7 @@ fn paired_comparison_catches_a_real_slowdown_and_falls_back_to_stored_samples() 
         "json",
     ]));
     assert_eq!(stored.code, 0, "no --fail-on-regression: {}", stored.all());
-    let doc: serde_json::Value = serde_json::from_str(&stored.stdout).unwrap();
-    let t = &doc["comparison"]["targets"][0];
-    assert!(
-        t["unpaired_because"]
-            .as_str()
-            .unwrap()
-            .contains("no saved executable"),
-        "{t}"
-    );
+    let t = &unpaired_target(&stored, "no saved executable");
     let rows = t["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 2, "{t}");
     for (i, row) in rows.iter().enumerate() {
@@ -298,15 +300,7 @@ fn compare_two_saved_baselines() {
     std::fs::remove_dir_all(fx.dir.join("target/nbench/baselines/slow/bin")).unwrap();
     let stored = fx.nbench(&["compare", "fast", "slow", "work/sum/1000", "--format=json"]);
     assert_eq!(stored.code, 0, "{}", stored.all());
-    let doc: serde_json::Value = serde_json::from_str(&stored.stdout).unwrap();
-    let t = &doc["comparison"]["targets"][0];
-    assert!(
-        t["unpaired_because"]
-            .as_str()
-            .unwrap()
-            .contains("baseline `slow` has no saved executable"),
-        "{t}"
-    );
+    let t = &unpaired_target(&stored, "baseline `slow` has no saved executable");
     let rows = t["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 1, "the filter leaves one benchmark: {t}");
     assert_eq!(rows[0]["kind"], "stored");
