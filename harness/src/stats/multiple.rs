@@ -17,7 +17,8 @@ pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
     let mut running = 1.0_f64;
     for (rank, &i) in order.iter().enumerate().rev() {
         running = running.min(p[i] * m as f64 / (rank + 1) as f64);
-        adjusted[i] = running.min(1.0);
+        // Never below the raw p: p · m / m can round one ulp down.
+        adjusted[i] = running.max(p[i]).min(1.0);
     }
     adjusted
 }
