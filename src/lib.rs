@@ -137,11 +137,7 @@ fn run(cli: &Cli) -> Result<u8> {
         return Err(Error::NoTargets(String::new()));
     }
 
-    // The driver shares the benchmarks' CPU: it waits while they run, and
-    // waking it there is cheaper than across CPUs (on a VM by far).
-    if let Some(cpu) = run::affinity::bench_cpu() {
-        run::affinity::pin_self(cpu);
-    }
+    run::affinity::pin_driver();
     let mut progress = report::progress::Progress::new(cli.format == Format::Console);
     let threshold = cli.noise_threshold / 100.0;
     let (runs, comparisons): (Vec<run::TargetRun>, Vec<compare::TargetComparison>) =
@@ -149,24 +145,13 @@ fn run(cli: &Cli) -> Result<u8> {
             Some(base) if !cli.list => nbench_targets
                 .iter()
                 .map(|b| {
-                    let exe = if cli.compare_stored {
-                        Err("asked for with --compare-stored".to_owned())
-                    } else {
-                        store
-                            .baselines()
-                            .executable(base, &b.target.label())
-                            .ok_or_else(|| {
-                                "the baseline has no saved executable for this target".to_owned()
-                            })
-                    };
-                    compare::compare_target(
-                        b,
+                    let exe = compare::baseline_exe(
+                        &store.baselines(),
                         base,
-                        exe.as_deref().map_err(String::as_str),
-                        &plan,
-                        threshold,
-                        &mut progress,
-                    )
+                        &b.target.label(),
+                        cli.compare_stored,
+                    );
+                    compare::compare_target(b, base, exe, &plan, threshold, &mut progress)
                 })
                 .unzip(),
             _ => (
@@ -187,14 +172,12 @@ fn run(cli: &Cli) -> Result<u8> {
         config::settings_record(&plan),
     );
     let comparison = compare_with.map(|base| {
-        let mut c = compare::Comparison {
-            warnings: compare::context_warnings(&base.run.context, &context),
-            baseline: base.name,
-            noise_threshold: threshold,
-            targets: comparisons,
-        };
-        c.control_false_discoveries();
-        c
+        compare::Comparison::new(
+            base.name,
+            threshold,
+            compare::context_warnings(&base.run.context, &context),
+            comparisons,
+        )
     });
     let record = RunRecord {
         schema: SCHEMA_VERSION,

@@ -9,13 +9,13 @@ use crate::report::record::{BenchRecord, TargetRecord};
 use crate::run::paired::{self, Side};
 use crate::run::session::Session;
 use crate::run::{Failure, Measured, Outcome, Plan, TargetRun};
-use crate::store::baseline::Baseline;
+use crate::store::baseline::{Baseline, Baselines};
 use nbench::modes::select::Verdict as Selected;
 use nbench::protocol::Event;
 use nbench::result::BenchResult;
 use nbench::stats::Summary;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 use verdict::{Kind, Verdict};
 
@@ -72,6 +72,24 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// The comparison of a run, its p-values adjusted over all its rows
+    /// (see [`Comparison::control_false_discoveries`]).
+    pub fn new(
+        baseline: String,
+        noise_threshold: f64,
+        warnings: Vec<String>,
+        targets: Vec<TargetComparison>,
+    ) -> Comparison {
+        let mut c = Comparison {
+            baseline,
+            noise_threshold,
+            warnings,
+            targets,
+        };
+        c.control_false_discoveries();
+        c
+    }
+
     /// Whether any benchmark regressed.
     pub fn any_regressed(&self) -> bool {
         self.counts().0 > 0
@@ -108,12 +126,30 @@ impl Comparison {
     }
 }
 
+/// The baseline's saved executable for `target`, or why the comparison must use stored samples.
+pub fn baseline_exe(
+    baselines: &Baselines,
+    base: &Baseline,
+    target: &str,
+    stored_asked: bool,
+) -> Result<PathBuf, String> {
+    if stored_asked {
+        return Err("asked for with --compare-stored".to_owned());
+    }
+    baselines.executable(base, target).ok_or_else(|| {
+        format!(
+            "baseline `{}` has no saved executable for this target",
+            base.name
+        )
+    })
+}
+
 /// Compares one built target with the baseline: paired if the baseline's
 /// executable starts and speaks this protocol, otherwise against its stored samples.
 pub fn compare_target(
     built: &Built,
     baseline: &Baseline,
-    base_exe: Result<&Path, &str>,
+    base_exe: Result<PathBuf, String>,
     plan: &Plan,
     threshold: f64,
     progress: &mut Progress,
@@ -128,17 +164,15 @@ pub fn compare_target(
             plan.nocapture,
         )
     };
-    let base_session = match base_exe {
-        Err(why) => Err(why.to_owned()),
-        Ok(exe) => start(exe).map_err(|e| {
-            format!(
-                "the baseline executable did not start: {}",
-                crate::run::describe(&e)
-            )
-        }),
-    };
-    let (mut base, base_exe) = match base_session.and_then(|s| Ok((s, base_exe?))) {
-        Ok(s) => s,
+    let started = base_exe.and_then(|exe| match start(&exe) {
+        Ok(session) => Ok((session, exe)),
+        Err(e) => Err(format!(
+            "the baseline executable did not start: {}",
+            crate::run::describe(&e)
+        )),
+    });
+    let (mut base, base_exe) = match started {
+        Ok(started) => started,
         Err(why) => return unpaired(built, stored, plan, threshold, progress, why),
     };
     let base_ids: Vec<String> = match base.list(plan.timeout) {
@@ -175,7 +209,7 @@ pub fn compare_target(
     let mut cur = Some(cur);
     let to_measure = chosen.iter().filter(|(_, v)| *v == Selected::Run).count();
     let mut start_side = |side: Side| match side {
-        Side::Baseline => start(base_exe),
+        Side::Baseline => start(&base_exe),
         Side::Current => start(&built.exe),
     };
     for (n, (id, verdict)) in chosen.into_iter().enumerate() {

@@ -37,9 +37,7 @@ pub fn run(cli: &Cli, a: &str, b: &str, filters: &[String]) -> Result<(RunRecord
             .and_then(|p| p.manifest_path.parent())
             .map_or_else(|| root.to_path_buf(), |d| d.as_std_path().to_path_buf())
     };
-    if let Some(cpu) = affinity::bench_cpu() {
-        affinity::pin_self(cpu);
-    }
+    affinity::pin_driver();
     let mut progress =
         crate::report::progress::Progress::new(cli.format == crate::cli::Format::Console);
     let (mut runs, mut records, mut targets) = (Vec::new(), Vec::new(), Vec::new());
@@ -62,21 +60,8 @@ pub fn run(cli: &Cli, a: &str, b: &str, filters: &[String]) -> Result<(RunRecord
             },
             exe: cur_exe,
         };
-        let base_exe = if cli.compare_stored {
-            Err("asked for with --compare-stored".to_owned())
-        } else {
-            baselines
-                .executable(&base, &stored.target)
-                .ok_or_else(|| format!("baseline `{a}` has no saved executable for this target"))
-        };
-        let (run, cmp) = compare_target(
-            &built,
-            &base,
-            base_exe.as_deref().map_err(String::as_str),
-            &plan,
-            threshold,
-            &mut progress,
-        );
+        let base_exe = super::baseline_exe(&baselines, &base, &stored.target, cli.compare_stored);
+        let (run, cmp) = compare_target(&built, &base, base_exe, &plan, threshold, &mut progress);
         records.push(TargetRecord::from_run(&run));
         runs.push(run);
         targets.push(cmp);
@@ -91,13 +76,12 @@ pub fn run(cli: &Cli, a: &str, b: &str, filters: &[String]) -> Result<(RunRecord
         cmp.gone = selected(&gone.benchmarks, &plan.filter);
         targets.push(cmp);
     }
-    let mut comparison = Comparison {
-        warnings: context_warnings(&base.run.context, &cur.run.context),
-        baseline: a.to_owned(),
-        noise_threshold: threshold,
+    let comparison = Comparison::new(
+        a.to_owned(),
+        threshold,
+        context_warnings(&base.run.context, &cur.run.context),
         targets,
-    };
-    comparison.control_false_discoveries();
+    );
     let record = RunRecord {
         schema: SCHEMA_VERSION,
         context: crate::context::Context::gather(

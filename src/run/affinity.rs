@@ -9,14 +9,21 @@
 //! chosen, the last of them, away from CPU 0 where the system's interrupts
 //! tend to go.
 
-/// The CPU bench processes are pinned to, if pinning is possible here.
+/// The CPU bench processes are pinned to, if pinning is possible here;
+/// chosen once (it reads sysfs per CPU), before this process pins itself.
 pub fn bench_cpu() -> Option<usize> {
-    imp::bench_cpu()
+    static CHOSEN: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *CHOSEN.get_or_init(imp::bench_cpu)
 }
 
-/// Pins the calling thread (and the threads and processes it starts from now on) to `cpu`.
-pub fn pin_self(cpu: usize) -> bool {
-    imp::pin(0, cpu)
+/// Pins the driver (the calling thread, and the threads and processes it
+/// starts from now on) to the bench CPU: it waits while the benchmarks run,
+/// and waking it there is cheaper than across CPUs (on a VM by far). Called
+/// after the build, which must keep every CPU.
+pub fn pin_driver() {
+    if let Some(cpu) = bench_cpu() {
+        imp::pin(0, cpu);
+    }
 }
 
 /// Pins process `pid` to `cpu`; false if that was refused.
