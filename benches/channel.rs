@@ -20,6 +20,7 @@ fn result_event(samples: usize) -> Event {
         overhead_ns: 0.31,
         near_floor: false,
         stop: nbench::engine::Stop::Precise,
+        outlier_mode: nbench::stats::OutlierMode::None,
         throughput: None,
     }))
 }

@@ -1,6 +1,7 @@
 //! The command line: cargo-style package, target and feature flags, filters, measurement and output.
 
 use clap::{Args, Parser, ValueEnum};
+use nbench::stats::OutlierMode;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -155,6 +156,9 @@ pub struct Cli {
     /// Samples taken at most [default: 100000]
     #[arg(global = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Measurement")]
     pub max_samples: Option<u32>,
+    /// Samples the summary sets aside: none, top5 (slowest 5%), both5 (slowest and fastest 5%), iqr (beyond Tukey's 1.5×IQR fences) [default: iqr]
+    #[arg(global = true, long, value_name = "MODE", value_parser = outlier_mode, help_heading = "Measurement")]
+    pub outliers: Option<OutlierMode>,
     /// Kill a benchmark that runs longer than this and report it as timed out
     #[arg(global = true, long, value_name = "DUR", value_parser = duration, default_value = "120s", help_heading = "Measurement")]
     pub timeout: Duration,
@@ -268,6 +272,11 @@ fn duration(text: &str) -> Result<Duration, String> {
 fn percent(text: &str) -> Result<f64, String> {
     nbench::modes::args::percent("", text)
         .map_err(|_| nbench::modes::args::PERCENT_EXPECTED.to_owned())
+}
+
+fn outlier_mode(text: &str) -> Result<OutlierMode, String> {
+    nbench::modes::args::outlier_mode(text)
+        .map_err(|_| nbench::modes::args::OUTLIERS_EXPECTED.to_owned())
 }
 
 fn clap_cargo_styles() -> clap::builder::Styles {

@@ -30,6 +30,7 @@ pub fn plan(cli: &Cli) -> Plan {
             min_samples: cli.min_samples.map_or(d.min_samples, |n| n as usize),
             max_samples: cli.max_samples.map_or(d.max_samples, |n| n as usize),
             timer_factor: d.timer_factor,
+            outliers: cli.outliers.unwrap_or(d.outliers),
         },
         timeout: cli.timeout,
         extra_args: cli.bench_args.clone(),
@@ -48,6 +49,7 @@ pub fn settings_record(plan: &Plan) -> SettingsRecord {
         min_samples: s.min_samples,
         max_samples: s.max_samples,
         timeout_s: plan.timeout.as_secs_f64(),
+        outliers: s.outliers.as_str().to_owned(),
     }
 }
 

@@ -49,6 +49,9 @@ pub struct SettingsRecord {
     pub max_samples: usize,
     /// Per-benchmark timeout, s.
     pub timeout_s: f64,
+    /// Which samples summaries set aside.
+    #[serde(default)]
+    pub outliers: String,
 }
 
 impl Context {

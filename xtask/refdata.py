@@ -56,6 +56,7 @@ def summary(x):
         "max": float(np.max(a)),
         "percentiles": {str(p): float(np.percentile(a, p, method="linear")) for p in PERCENTILES},
         "median_ci": median_ci(a, LEVEL),
+        "outlier_modes": outlier_modes(a),
     }
     if n >= 2:
         sd = float(np.std(a, ddof=1))
@@ -64,6 +65,29 @@ def summary(x):
         if sd > 0:
             lo, hi = stats.t.interval(LEVEL, n - 1, loc=np.mean(a), scale=sd / np.sqrt(n))
             out["mean_ci"] = [float(lo), float(hi)]
+    return out
+
+
+def outlier_modes(x):
+    """What each `--outliers` mode keeps: SciPy's trim1/trimboth (int(0.05·n) cut) and Tukey's 1.5·IQR fences."""
+    a = np.sort(np.asarray(x, dtype=float))
+    q1, q3 = np.percentile(a, [25, 75])
+    iqr = q3 - q1
+    kept = {
+        "none": a,
+        "top5": np.sort(stats.trim1(a, 0.05, tail="right")),
+        "both5": np.sort(stats.trimboth(a, 0.05)),
+        "iqr": a[(a >= q1 - 1.5 * iqr) & (a <= q3 + 1.5 * iqr)],
+    }
+    out = {}
+    for mode, k in kept.items():
+        out[mode] = {
+            "set_aside": int(len(a) - len(k)),
+            "mean": float(np.mean(k)),
+            "median": float(np.median(k)),
+            "min": float(np.min(k)),
+            "max": float(np.max(k)),
+        }
     return out
 
 

@@ -2,7 +2,7 @@
 
 use crate::bencher::{LoopKind, Throughput};
 use crate::engine::{Measurement, Stop};
-use crate::stats::{StatsError, Summary};
+use crate::stats::{OutlierMode, StatsError, Summary};
 
 /// Results whose raw time is at most this many times the loop overhead are
 /// flagged as near the timer floor: the overhead's own noise is a large
@@ -14,9 +14,10 @@ pub const FLOOR_FACTOR: f64 = 4.0;
 pub struct BenchResult {
     /// The benchmark's id (`group/name/arg`).
     pub id: String,
-    /// Statistics of the per-iteration times, ns, overhead removed.
+    /// Statistics of the per-iteration times, ns, overhead removed, of the
+    /// samples `outlier_mode` keeps.
     pub summary: Summary,
-    /// Per-iteration time of every sample, ns, overhead removed.
+    /// Per-iteration time of every sample, ns, overhead removed (none set aside).
     pub per_iter_ns: Vec<f64>,
     /// Iterations per sample.
     pub iters: u64,
@@ -28,6 +29,8 @@ pub struct BenchResult {
     pub near_floor: bool,
     /// Why sampling stopped.
     pub stop: Stop,
+    /// Which samples the summary set aside.
+    pub outlier_mode: OutlierMode,
     /// Work per iteration, if declared.
     pub throughput: Option<Throughput>,
 }
@@ -42,6 +45,7 @@ impl BenchResult {
         kind: LoopKind,
         loop_overhead_ns: f64,
         throughput: Option<Throughput>,
+        outlier_mode: OutlierMode,
     ) -> Result<BenchResult, StatsError> {
         let raw = Summary::new(&m.per_iter_ns)?;
         let overhead_ns = match kind {
@@ -56,13 +60,14 @@ impl BenchResult {
             .collect();
         Ok(BenchResult {
             id,
-            summary: Summary::new(&per_iter_ns)?,
+            summary: Summary::with_outliers(&per_iter_ns, outlier_mode)?,
             per_iter_ns,
             iters: m.iters,
             cold_ns: m.cold_ns,
             overhead_ns,
             near_floor,
             stop: m.stop,
+            outlier_mode,
             throughput,
         })
     }
@@ -71,6 +76,8 @@ impl BenchResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const NONE: OutlierMode = OutlierMode::None;
 
     fn measurement(per_iter: &[f64]) -> Measurement {
         Measurement {
@@ -85,10 +92,10 @@ mod tests {
     #[test]
     fn overhead_is_subtracted_for_iter_only_and_never_below_zero() {
         let m = measurement(&[0.2, 0.3, 0.5]);
-        let r = BenchResult::new("e".into(), m.clone(), LoopKind::Iter, 0.3, None).unwrap();
+        let r = BenchResult::new("e".into(), m.clone(), LoopKind::Iter, 0.3, None, NONE).unwrap();
         assert_eq!(r.per_iter_ns, [0.0, 0.0, 0.2]);
         assert!(r.near_floor);
-        let r = BenchResult::new("e".into(), m, LoopKind::Custom, 0.3, None).unwrap();
+        let r = BenchResult::new("e".into(), m, LoopKind::Custom, 0.3, None, NONE).unwrap();
         assert_eq!(r.per_iter_ns, [0.2, 0.3, 0.5]);
         assert!(!r.near_floor);
     }
@@ -96,7 +103,7 @@ mod tests {
     #[test]
     fn well_above_the_floor_is_not_flagged() {
         let m = measurement(&[10.0, 10.5, 11.0]);
-        let r = BenchResult::new("s".into(), m, LoopKind::Iter, 0.3, None).unwrap();
+        let r = BenchResult::new("s".into(), m, LoopKind::Iter, 0.3, None, NONE).unwrap();
         assert!(!r.near_floor);
         assert!((r.summary.median - 10.2).abs() < 1e-12);
     }

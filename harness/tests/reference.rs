@@ -3,7 +3,7 @@
 
 use nbench::protocol::json::Json;
 use nbench::stats::{
-    Summary, benjamini_hochberg, mann_whitney, percentile_sorted, ratio_t_test, t_cdf, t_quantile,
+    OutlierMode, Summary, benjamini_hochberg, mann_whitney, percentile_sorted, ratio_t_test, t_cdf, t_quantile,
     variance,
 };
 
@@ -81,6 +81,15 @@ fn summaries_match_numpy() {
         } else {
             // Documented: no spread from one sample.
             assert_eq!((s.stddev, variance(&x, s.mean)), (0.0, 0.0));
+        }
+        for (mode, want) in obj(case.get("outlier_modes").unwrap()) {
+            let kept = Summary::with_outliers(&x, OutlierMode::parse(mode).unwrap()).unwrap();
+            let at = |stat: &str| format!("{name}.{mode}.{stat}");
+            assert_eq!(kept.set_aside, num(want, "set_aside") as usize, "{}", at("set_aside"));
+            close(&at("mean"), kept.mean, num(want, "mean"));
+            close(&at("median"), kept.median, num(want, "median"));
+            close(&at("min"), kept.min, num(want, "min"));
+            close(&at("max"), kept.max, num(want, "max"));
         }
         match case.get("mean_ci") {
             Some(ci) => {

@@ -266,7 +266,8 @@ pub fn compare_target(
                         verdict: ch.verdict,
                     });
                 }
-                outcomes.push(match Summary::new(&p.cur_ns) {
+                let mode = plan.settings.outliers;
+                outcomes.push(match Summary::with_outliers(&p.cur_ns, mode) {
                     Ok(summary) => Outcome::Measured(Box::new(Measured {
                         result: BenchResult {
                             id,
@@ -277,6 +278,7 @@ pub fn compare_target(
                             overhead_ns: p.overhead_ns,
                             near_floor: false,
                             stop: p.stop,
+                            outlier_mode: mode,
                             throughput: p.throughput,
                         },
                         elapsed_s: began.elapsed().as_secs_f64(),

@@ -41,19 +41,21 @@ fn results(out: &mut String, run: &RunRecord) {
         let _ = writeln!(out, "**{}**\n", cell(&t.target));
         let _ = writeln!(
             out,
-            "| benchmark | median | 95% CI | mean | std dev | samples |\n|:--|--:|--:|--:|--:|--:|"
+            "| benchmark | median | 95% CI | mean | std dev | samples | set aside |\n|:--|--:|--:|--:|--:|--:|--:|"
         );
         for b in &t.benchmarks {
             let _ = writeln!(
                 out,
-                "| `{}` | {} | {} … {} | {} | {} | {} |",
+                "| `{}` | {} | {} … {} | {} | {} | {} | {} ({}) |",
                 cell(&b.id),
                 format::time(b.median_ns),
                 format::time(b.median_ci_ns[0]),
                 format::time(b.median_ci_ns[1]),
                 format::time(b.mean_ns),
                 format::time(b.stddev_ns),
-                b.samples
+                b.samples,
+                b.set_aside,
+                b.outlier_mode
             );
         }
         out.push('\n');

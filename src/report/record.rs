@@ -98,7 +98,13 @@ pub struct BenchRecord {
     pub percentiles_ns: [f64; 5],
     /// Tukey outliers: low severe, low mild, high mild, high severe.
     pub outliers: [usize; 4],
-    /// Number of samples.
+    /// Which samples the summary set aside (`--outliers`).
+    #[serde(default = "default_outlier_mode")]
+    pub outlier_mode: String,
+    /// Samples set aside; the statistics above leave them out.
+    #[serde(default)]
+    pub set_aside: usize,
+    /// Number of samples summarised (set-aside ones excluded).
     pub samples: usize,
     /// Iterations per sample.
     pub iters_per_sample: u64,
@@ -151,6 +157,8 @@ impl TargetRecord {
                             s.outliers.high_mild,
                             s.outliers.high_severe,
                         ],
+                        outlier_mode: r.outlier_mode.as_str().to_owned(),
+                        set_aside: s.set_aside,
                         samples: s.count,
                         iters_per_sample: r.iters,
                         cold_ns: r.cold_ns,
@@ -176,6 +184,11 @@ impl TargetRecord {
         }
         rec
     }
+}
+
+/// Records written before outlier modes existed summarised every sample.
+fn default_outlier_mode() -> String {
+    nbench::stats::OutlierMode::None.as_str().to_owned()
 }
 
 impl RunRecord {

@@ -25,7 +25,7 @@ fn bench_mode_prints_a_row_per_benchmark_and_survives_a_panic() {
         "±CI",
         "throughput",
         "samples × iters",
-        "outliers",
+        "set aside",
         "notes",
     ] {
         assert!(header.contains(col), "{col} missing in {header}");
@@ -136,6 +136,14 @@ fn bad_flag_values_are_usage_errors() {
     assert!(run.stdout.is_empty());
     let run = Run::exe(&exe, &fx.dir, &["--bench", "--min-samples", "0"]);
     assert_eq!(run.code, 2);
+    let run = Run::exe(&exe, &fx.dir, &["--bench", "--outliers", "most"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("invalid value 'most' for '--outliers': expected none, top5, both5 or iqr"),
+        "{}",
+        run.stderr
+    );
     let run = Run::exe(&exe, &fx.dir, &["--frobnicate"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("unknown option '--frobnicate'"));

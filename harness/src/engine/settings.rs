@@ -1,5 +1,6 @@
 //! Measurement settings and their defaults.
 
+use crate::stats::OutlierMode;
 use std::time::Duration;
 
 /// How long and how precisely to measure each benchmark.
@@ -31,6 +32,8 @@ pub struct Settings {
     /// A sample lasts at least this many times the timer's cost or resolution
     /// (1000: they are at most 0.1 % of it).
     pub timer_factor: f64,
+    /// Which samples the summary sets aside (the samples themselves are all kept).
+    pub outliers: OutlierMode,
 }
 
 impl Default for Settings {
@@ -43,6 +46,7 @@ impl Default for Settings {
             min_samples: 10,
             max_samples: 100_000,
             timer_factor: 1000.0,
+            outliers: OutlierMode::default(),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use super::select::{Filter, Ignored};
 use crate::Settings;
+use crate::stats::OutlierMode;
 use std::fmt;
 use std::time::Duration;
 
@@ -125,6 +126,7 @@ impl Args {
                 "--max-samples" => {
                     out.settings.max_samples = count("--max-samples", &value("--max-samples")?)?
                 }
+                "--outliers" => out.settings.outliers = outlier_mode(&value("--outliers")?)?,
                 f if IGNORED_WITH_VALUE.contains(&f) => {
                     value(f)?;
                 }
@@ -191,6 +193,18 @@ pub fn percent(flag: &str, text: &str) -> Result<f64, UsageError> {
 pub const PERCENT_EXPECTED: &str =
     "expected a percentage above 0 and at most 100, such as 1 or 0.5%";
 
+/// Parses an `--outliers` value.
+pub fn outlier_mode(text: &str) -> Result<OutlierMode, UsageError> {
+    OutlierMode::parse(text.trim()).ok_or_else(|| {
+        UsageError(format!(
+            "invalid value '{text}' for '--outliers': {OUTLIERS_EXPECTED}"
+        ))
+    })
+}
+
+/// What an `--outliers` value must be, for error messages.
+pub const OUTLIERS_EXPECTED: &str = "expected none, top5, both5 or iqr";
+
 fn count(flag: &str, text: &str) -> Result<usize, UsageError> {
     match text.trim().parse::<usize>() {
         Ok(v) if v >= 1 => Ok(v),
@@ -226,6 +240,9 @@ Measurement (with --bench):
       --precision <PCT>    Stop once the median's 95% CI is within ±PCT% [default: 1]
       --min-samples <N>    Samples taken at least [default: 10]
       --max-samples <N>    Samples taken at most [default: 100000]
+      --outliers <MODE>    Samples the summary sets aside: none, top5 (slowest 5%),
+                           both5 (slowest and fastest 5%), iqr (beyond Tukey's
+                           1.5×IQR fences) [default: iqr]
 
 Durations are seconds, or take a unit: 500ms, 2s, 250us.
 libtest flags such as --nocapture, --show-output, --test-threads N, -q and

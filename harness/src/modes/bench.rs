@@ -60,7 +60,15 @@ pub fn measure_one(
     let mut driver = EngineDriver::new(settings, timer);
     let throughput = run_guarded(bench, &mut driver)?;
     let (kind, m) = driver.take().expect("a timing call records a measurement");
-    BenchResult::new(bench.id.clone(), m, kind, overhead_ns, throughput).map_err(|e| e.to_string())
+    BenchResult::new(
+        bench.id.clone(),
+        m,
+        kind,
+        overhead_ns,
+        throughput,
+        settings.outliers,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// The `iter` loop's own cost per iteration, ns, measured with a short schedule.

@@ -25,7 +25,13 @@ impl Table {
     pub fn header(&self) -> String {
         self.line(
             "benchmark",
-            ["median", "±CI", "throughput", "samples × iters", "outliers"],
+            [
+                "median",
+                "±CI",
+                "throughput",
+                "samples × iters",
+                "set aside",
+            ],
             "notes",
         )
     }
@@ -46,7 +52,7 @@ impl Table {
             .map(|t| format::rate(t, s.median))
             .unwrap_or_default();
         let samples = format!("{} × {}", s.count, r.iters);
-        let outliers = s.outliers.total().to_string();
+        let outliers = s.set_aside.to_string();
         self.line(
             &r.id,
             [&format::time(s.median), &ci, &rate, &samples, &outliers],
@@ -63,7 +69,7 @@ impl Table {
         let [median, ci, rate, samples, outliers] = cols;
         let w = self.id_width;
         let line = format!(
-            "{id:<w$}  {median:>10}  {ci:>6}  {rate:>14}  {samples:>17}  {outliers:>8}  {notes}"
+            "{id:<w$}  {median:>10}  {ci:>6}  {rate:>14}  {samples:>17}  {outliers:>9}  {notes}"
         );
         line.trim_end().to_owned()
     }
@@ -101,14 +107,16 @@ mod tests {
             sampling_ns: 1,
         };
         let tp = Some(crate::Throughput::Items(16));
-        let r = BenchResult::new("sum/u64/16".into(), m, LoopKind::Custom, 0.0, tp).unwrap();
+        let iqr = crate::stats::OutlierMode::Iqr;
+        let r = BenchResult::new("sum/u64/16".into(), m, LoopKind::Custom, 0.0, tp, iqr).unwrap();
         let t = Table::new(["sum/u64/16"]);
         let row = t.row(&r);
         for part in [
             "sum/u64/16",
             "10.00 ns",
             "1.600 Gelem/s",
-            "10 × 4096",
+            // Quartiles 10 and 10.075: 9.8, 9.9 and 30 lie beyond the fences.
+            "7 × 4096          3  ",
             "time limit",
             "first call 5.000 µs",
         ] {

@@ -6,7 +6,7 @@ use crate::Settings;
 use crate::bencher::Throughput;
 use crate::engine::Stop;
 use crate::result::BenchResult;
-use crate::stats::Summary;
+use crate::stats::{OutlierMode, Summary};
 use std::fmt;
 use std::io::{BufRead, Read, Write};
 use std::time::Duration;
@@ -174,6 +174,7 @@ fn settings_to_json(st: &Settings) -> Json {
         ("min_samples", num(st.min_samples as f64)),
         ("max_samples", num(st.max_samples as f64)),
         ("timer_factor", num(st.timer_factor)),
+        ("outliers", s(st.outliers.as_str())),
     ])
 }
 
@@ -186,7 +187,19 @@ fn settings_from_json(v: &Json) -> Result<Settings, String> {
         min_samples: get_u64(v, "min_samples")? as usize,
         max_samples: get_u64(v, "max_samples")? as usize,
         timer_factor: get_f64(v, "timer_factor")?,
+        outliers: outlier_mode_from_json(v)?,
     })
+}
+
+/// The `outliers` field; absent (a driver or binary of an earlier version) means the default.
+fn outlier_mode_from_json(v: &Json) -> Result<OutlierMode, String> {
+    match v.get("outliers") {
+        None | Some(Json::Null) => Ok(OutlierMode::default()),
+        Some(_) => {
+            let name = get_str(v, "outliers")?;
+            OutlierMode::parse(&name).ok_or_else(|| format!("unknown outlier mode `{name}`"))
+        }
+    }
 }
 
 // --- results -----------------------------------------------------------------
@@ -217,6 +230,7 @@ fn result_to_json(r: &BenchResult) -> Json {
         ("overhead_ns", num(r.overhead_ns)),
         ("near_floor", Json::Bool(r.near_floor)),
         ("stop", s(r.stop.as_str())),
+        ("outliers", s(r.outlier_mode.as_str())),
         ("throughput", throughput_to_json(r.throughput)),
         (
             "per_iter_ns",
@@ -231,7 +245,9 @@ fn result_from_json(v: &Json) -> Result<BenchResult, String> {
         .map(|t| t.as_f64().ok_or("field `per_iter_ns` holds a non-number"))
         .collect::<Result<Vec<f64>, _>>()?;
     // The summary is recomputed here from the samples, with the same code the harness uses.
-    let summary = Summary::new(&per_iter_ns).map_err(|e| format!("field `per_iter_ns`: {e}"))?;
+    let outlier_mode = outlier_mode_from_json(v)?;
+    let summary = Summary::with_outliers(&per_iter_ns, outlier_mode)
+        .map_err(|e| format!("field `per_iter_ns`: {e}"))?;
     let stop = match get_str(v, "stop")?.as_str() {
         "precise" => Stop::Precise,
         "time_limit" => Stop::TimeLimit,
@@ -247,6 +263,7 @@ fn result_from_json(v: &Json) -> Result<BenchResult, String> {
         overhead_ns: get_f64(v, "overhead_ns")?,
         near_floor: get_bool(v, "near_floor")?,
         stop,
+        outlier_mode,
         throughput: throughput_from_json(v)?,
     })
 }
@@ -458,13 +475,14 @@ mod tests {
         let per_iter_ns = vec![1.25, 1.5, 0.1 + 0.2, 3e-5];
         round_trip(Event::Result(Box::new(BenchResult {
             id: "r".into(),
-            summary: Summary::new(&per_iter_ns).unwrap(),
+            summary: Summary::with_outliers(&per_iter_ns, OutlierMode::Top5).unwrap(),
             per_iter_ns,
             iters: 1 << 33,
             cold_ns: 17.5,
             overhead_ns: 0.3,
             near_floor: false,
             stop: Stop::TimeLimit,
+            outlier_mode: OutlierMode::Top5,
             throughput: Some(Throughput::Bytes(4096)),
         })));
     }

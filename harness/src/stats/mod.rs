@@ -17,7 +17,7 @@ pub use ci::{Interval, mean_ci, median_ci_sorted};
 pub use dist::{inc_beta, ln_gamma, t_cdf, t_pdf, t_quantile};
 pub use multiple::benjamini_hochberg;
 pub use normal::{erfc, normal_sf};
-pub use outliers::Outliers;
+pub use outliers::{OutlierMode, Outliers};
 pub use quantile::{mad_sorted, median_sorted, percentile_sorted};
 pub use rank::{MannWhitney, mann_whitney};
 pub use ratio::{RatioTest, ratio_t_test};
@@ -83,14 +83,28 @@ pub struct Summary {
     pub mean_ci: Interval,
     /// Distribution-free 95 % CI of the median (order statistics).
     pub median_ci: Interval,
-    /// Tukey outlier counts.
+    /// Tukey outlier counts, over every sample (set aside or not).
     pub outliers: Outliers,
+    /// Samples set aside by the [`OutlierMode`] before the other fields were
+    /// computed (`count` excludes them).
+    pub set_aside: usize,
 }
 
 impl Summary {
     /// Summarises `samples` (any order). Errors on an empty slice or a
     /// non-finite value rather than letting NaN reach a report.
     pub fn new(samples: &[f64]) -> Result<Summary, StatsError> {
+        Self::with_outliers(samples, OutlierMode::None)
+    }
+
+    /// Summarises the samples `mode` keeps; the Tukey counts still cover all.
+    ///
+    /// ```
+    /// use nbench::stats::{OutlierMode, Summary};
+    /// let s = Summary::with_outliers(&[1.0, 1.1, 1.2, 1.3, 9.0], OutlierMode::Iqr).unwrap();
+    /// assert_eq!((s.count, s.set_aside, s.max), (4, 1, 1.3));
+    /// ```
+    pub fn with_outliers(samples: &[f64], mode: OutlierMode) -> Result<Summary, StatsError> {
         if samples.is_empty() {
             return Err(StatsError::Empty);
         }
@@ -99,11 +113,19 @@ impl Summary {
         }
         let mut sorted = samples.to_vec();
         sorted.sort_by(f64::total_cmp);
-        Ok(Self::from_sorted(&sorted))
+        let kept = mode.kept(&sorted);
+        let mut s = Self::from_sorted(&sorted[kept]);
+        s.set_aside = samples.len() - s.count;
+        s.outliers = Outliers::tukey(
+            &sorted,
+            percentile_sorted(&sorted, 25.0),
+            percentile_sorted(&sorted, 75.0),
+        );
+        Ok(s)
     }
 
-    /// Summarises samples already sorted ascending and known to be finite.
-    pub fn from_sorted(sorted: &[f64]) -> Summary {
+    /// Summarises samples already sorted ascending, known to be finite and non-empty.
+    fn from_sorted(sorted: &[f64]) -> Summary {
         let n = sorted.len();
         let mean = mean(sorted);
         let stddev = variance(sorted, mean).sqrt();
@@ -126,6 +148,7 @@ impl Summary {
             mean_ci: mean_ci(mean, stddev, n, 0.95),
             median_ci: median_ci_sorted(sorted, 0.95),
             outliers: Outliers::tukey(sorted, p25, p75),
+            set_aside: 0,
         }
     }
 }

@@ -1,4 +1,8 @@
-//! Tukey's fences: how many samples lie beyond 1.5 (mild) and 3 (severe) IQRs.
+//! Outliers: Tukey's counts beyond 1.5 (mild) and 3 (severe) IQRs, and the modes that set samples aside.
+
+use super::percentile_sorted;
+use std::fmt;
+use std::ops::Range;
 
 /// Samples beyond Tukey's fences, counted on each side.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -44,6 +48,89 @@ impl Outliers {
     }
 }
 
+/// Which samples are set aside before a benchmark's samples are summarised.
+///
+/// The default is [`Iqr`](OutlierMode::Iqr): on a shared machine the samples
+/// beyond Tukey's 1.5 × IQR fences are nearly always interruptions
+/// (preemption, page faults, a timer tick) rather than the code's own
+/// behaviour; leaving them in would let a single 10 ms stall dominate the mean
+/// and standard deviation, while the median barely moves either way.
+/// Reports always say how many samples were set aside.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OutlierMode {
+    /// Keep every sample.
+    None,
+    /// Set aside the slowest 5 % (`⌊n/20⌋` samples).
+    Top5,
+    /// Set aside the slowest and the fastest 5 % (`⌊n/20⌋` each).
+    Both5,
+    /// Set aside samples beyond Tukey's 1.5 × IQR fences, on either side.
+    #[default]
+    Iqr,
+}
+
+impl OutlierMode {
+    /// Every mode, in the order `--help` lists them.
+    pub const ALL: [OutlierMode; 4] = [Self::None, Self::Top5, Self::Both5, Self::Iqr];
+
+    /// The mode's name on the command line: `none`, `top5`, `both5`, `iqr`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutlierMode::None => "none",
+            OutlierMode::Top5 => "top5",
+            OutlierMode::Both5 => "both5",
+            OutlierMode::Iqr => "iqr",
+        }
+    }
+
+    /// The mode named `name`, if there is one.
+    ///
+    /// ```
+    /// use nbench::stats::OutlierMode;
+    /// assert_eq!(OutlierMode::parse("both5"), Some(OutlierMode::Both5));
+    /// assert_eq!(OutlierMode::parse("5%"), None);
+    /// ```
+    pub fn parse(name: &str) -> Option<OutlierMode> {
+        Self::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+
+    /// The samples of `sorted` (ascending) this mode keeps, as an index
+    /// range: they are always a contiguous run, and never empty when
+    /// `sorted` is not.
+    ///
+    /// ```
+    /// use nbench::stats::OutlierMode;
+    /// let x: Vec<f64> = (1..=40).map(f64::from).collect();
+    /// assert_eq!(OutlierMode::Top5.kept(&x), 0..38);
+    /// assert_eq!(OutlierMode::Both5.kept(&x), 2..38);
+    /// let spike = [1.0, 1.1, 1.2, 1.3, 9.0];
+    /// assert_eq!(OutlierMode::Iqr.kept(&spike), 0..4);
+    /// ```
+    pub fn kept(self, sorted: &[f64]) -> Range<usize> {
+        let n = sorted.len();
+        let tail = n / 20;
+        match self {
+            OutlierMode::None => 0..n,
+            OutlierMode::Top5 => 0..n - tail,
+            OutlierMode::Both5 => tail..n - tail,
+            OutlierMode::Iqr if n == 0 => 0..0,
+            OutlierMode::Iqr => {
+                let q1 = percentile_sorted(sorted, 25.0);
+                let q3 = percentile_sorted(sorted, 75.0);
+                let (lo, hi) = (q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1));
+                // The quartiles lie inside the fences, so both ends stay inside the slice.
+                sorted.partition_point(|&x| x < lo)..sorted.partition_point(|&x| x <= hi)
+            }
+        }
+    }
+}
+
+impl fmt::Display for OutlierMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,6 +150,23 @@ mod tests {
             }
         );
         assert_eq!(o.total(), 4);
+    }
+
+    #[test]
+    fn modes_keep_a_nonempty_run() {
+        for n in [1usize, 2, 19, 20, 21, 100] {
+            let x: Vec<f64> = (0..n).map(|i| i as f64).collect();
+            for m in OutlierMode::ALL {
+                let r = m.kept(&x);
+                assert!(!r.is_empty() && r.end <= n, "{m} n={n}: {r:?}");
+            }
+        }
+        assert_eq!(OutlierMode::Top5.kept(&[1.0; 100]), 0..95);
+        assert_eq!(OutlierMode::Iqr.kept(&[3.0; 7]), 0..7);
+        assert_eq!(OutlierMode::Iqr.kept(&[]), 0..0);
+        for m in OutlierMode::ALL {
+            assert_eq!(OutlierMode::parse(m.as_str()), Some(m));
+        }
     }
 
     #[test]
