@@ -167,6 +167,36 @@ def benjamini_hochberg():
     }
 
 
+def complexity():
+    """Least-squares fits of time = c·f(N) (no intercept) with NumPy's lstsq; RMS of residuals over the mean time."""
+    rng = np.random.default_rng(5)
+    n = 2.0 ** np.arange(10, 17)
+    shapes = {
+        "1": np.ones_like,
+        "log N": np.log2,
+        "N": lambda s: s,
+        "N log N": lambda s: s * np.log2(s),
+        "N²": lambda s: s**2,
+        "N³": lambda s: s**3,
+    }
+    cases = {
+        "sort_like": (n, 1.7 * n * np.log2(n) * rng.lognormal(0.0, 0.05, len(n))),
+        "flat": (n, 100.0 + rng.normal(0.0, 2.0, len(n))),
+        "few_points": (np.array([10.0, 100.0, 1000.0]), np.array([31.0, 2900.0, 310000.0])),
+    }
+    out = {}
+    for name, (sizes, t) in cases.items():
+        fits = {}
+        for shape, shape_of in shapes.items():
+            f = shape_of(sizes)
+            coef = float(np.linalg.lstsq(f[:, None], t, rcond=None)[0][0])
+            rms = float(np.sqrt(np.mean((t - coef * f) ** 2)) / np.mean(t))
+            fits[shape] = {"coefficient": coef, "rms": rms}
+        best = min(shapes, key=lambda k: fits[k]["rms"])
+        out[name] = {"n": [float(v) for v in sizes], "times": [float(v) for v in t], "fits": fits, "best": best}
+    return out
+
+
 def main():
     data = datasets()
     doc = {
@@ -177,6 +207,7 @@ def main():
         "mann_whitney": mann_whitney(data),
         "paired": paired(),
         "benjamini_hochberg": benjamini_hochberg(),
+        "complexity": complexity(),
     }
     with open(sys.argv[1], "w") as f:
         json.dump(doc, f, separators=(",", ":"))

@@ -3,8 +3,8 @@
 
 use nbench::protocol::json::Json;
 use nbench::stats::{
-    OutlierMode, Summary, benjamini_hochberg, mann_whitney, percentile_sorted, ratio_t_test, t_cdf, t_quantile,
-    variance,
+    Complexity, OutlierMode, Summary, benjamini_hochberg, fit, mann_whitney, percentile_sorted,
+    ratio_t_test, t_cdf, t_quantile, variance,
 };
 
 const REL: f64 = 1e-9;
@@ -85,7 +85,12 @@ fn summaries_match_numpy() {
         for (mode, want) in obj(case.get("outlier_modes").unwrap()) {
             let kept = Summary::with_outliers(&x, OutlierMode::parse(mode).unwrap()).unwrap();
             let at = |stat: &str| format!("{name}.{mode}.{stat}");
-            assert_eq!(kept.set_aside, num(want, "set_aside") as usize, "{}", at("set_aside"));
+            assert_eq!(
+                kept.set_aside,
+                num(want, "set_aside") as usize,
+                "{}",
+                at("set_aside")
+            );
             close(&at("mean"), kept.mean, num(want, "mean"));
             close(&at("median"), kept.median, num(want, "median"));
             close(&at("min"), kept.min, num(want, "min"));
@@ -158,5 +163,27 @@ fn benjamini_hochberg_matches_scipy() {
         {
             close(&format!("{name}[{i}]"), *g, w);
         }
+    }
+}
+
+#[test]
+fn complexity_fits_match_numpy_lstsq() {
+    let d = data();
+    for (name, case) in obj(d.get("complexity").unwrap()) {
+        let n = nums(case.get("n").unwrap());
+        let t = nums(case.get("times").unwrap());
+        for (shape, want) in obj(case.get("fits").unwrap()) {
+            let c = Complexity::parse(shape).unwrap();
+            let f = fit(&n, &t, c).unwrap();
+            close(
+                &format!("{name}.{shape}.coefficient"),
+                f.coefficient,
+                num(want, "coefficient"),
+            );
+            close(&format!("{name}.{shape}.rms"), f.rms, num(want, "rms"));
+        }
+        let best = fit(&n, &t, Complexity::Auto).unwrap().complexity;
+        let want = case.get("best").and_then(Json::as_str).unwrap();
+        assert_eq!(best.name(), want, "{name}: best shape");
     }
 }

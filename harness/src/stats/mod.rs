@@ -5,6 +5,7 @@
 //! its tests compute exactly the same numbers.
 
 mod ci;
+mod complexity;
 mod dist;
 mod multiple;
 mod normal;
@@ -14,6 +15,7 @@ mod rank;
 mod ratio;
 
 pub use ci::{Interval, mean_ci, median_ci_sorted};
+pub use complexity::{Complexity, Fit, fit};
 pub use dist::{inc_beta, ln_gamma, t_cdf, t_pdf, t_quantile};
 pub use multiple::benjamini_hochberg;
 pub use normal::{erfc, normal_sf};
