@@ -156,7 +156,7 @@ pub struct Cli {
     /// Samples taken at most [default: 100000]
     #[arg(global = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Measurement")]
     pub max_samples: Option<u32>,
-    /// Samples the summary sets aside: none, top5 (slowest 5%), both5 (slowest and fastest 5%), iqr (beyond Tukey's 1.5×IQR fences) [default: iqr]
+    /// Samples the summary sets aside: none, top5 (slowest 5%), both5 (slowest and fastest 5%), iqr (beyond Tukey's 1.5×IQR fences) [default: none]
     #[arg(global = true, long, value_name = "MODE", value_parser = outlier_mode, help_heading = "Measurement")]
     pub outliers: Option<OutlierMode>,
     /// Kill a benchmark that runs longer than this and report it as timed out

@@ -3,6 +3,7 @@
 
 mod bencher;
 pub mod engine;
+pub mod family;
 pub mod format;
 pub mod modes;
 pub mod protocol;
@@ -13,7 +14,8 @@ pub mod timer;
 
 pub use bencher::{Bencher, LoopKind, Throughput};
 pub use engine::Settings;
-pub use registry::{Args, Group, Marks, NoArgs, Registry};
+pub use registry::{Args, Group, Marks, NoArgs, Registry, Size};
+pub use stats::Complexity;
 pub use std::hint::black_box;
 
 use std::process::ExitCode;

@@ -1,6 +1,8 @@
 //! Registration: benchmarks, groups and parameter lists, flattened into ids like `sort/std/1000`.
 
 use crate::Bencher;
+use crate::family::Scaling;
+use crate::stats::Complexity;
 use std::fmt::Display;
 use std::rc::Rc;
 
@@ -11,6 +13,8 @@ pub(crate) struct Benchmark {
     pub id: String,
     pub ignored: bool,
     pub func: BenchFn,
+    /// Its place in a family marked with a complexity.
+    pub scaling: Option<Scaling>,
 }
 
 /// The benchmarks of one bench target, in registration order.
@@ -43,7 +47,7 @@ impl Registry {
         F: Fn(&mut Bencher<'_>) + 'static,
     {
         let start = self.benches.len();
-        self.push(name.to_owned(), Box::new(f));
+        self.push(name.to_owned(), Box::new(f), None);
         Marks::new(self, start)
     }
 
@@ -61,11 +65,12 @@ impl Registry {
         self.benches.iter().map(|b| b.id.as_str()).collect()
     }
 
-    fn push(&mut self, id: String, func: BenchFn) {
+    fn push(&mut self, id: String, func: BenchFn, scaling: Option<Scaling>) {
         self.benches.push(Benchmark {
             id,
             ignored: false,
             func,
+            scaling,
         });
     }
 }
@@ -73,8 +78,30 @@ impl Registry {
 /// A group without parameters; see [`Group::args`] to add some.
 pub struct NoArgs;
 
-/// A group's parameter list.
-pub struct Args<A>(Vec<Rc<A>>);
+/// A group's parameter list, and the complexity its benchmarks are fitted to.
+pub struct Args<A> {
+    values: Vec<Rc<A>>,
+    complexity: Option<(Complexity, Vec<f64>)>,
+}
+
+/// A parameter that is a size `N`, for [`Group::complexity`].
+pub trait Size {
+    /// The size as a number.
+    fn size(&self) -> f64;
+}
+
+macro_rules! size_as_f64 {
+    ($($t:ty),*) => {$(
+        impl Size for $t {
+            fn size(&self) -> f64 {
+                *self as f64
+            }
+        }
+    )*};
+}
+size_as_f64!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
+);
 
 /// A group of benchmarks sharing a name prefix and, optionally, parameters.
 pub struct Group<'r, P> {
@@ -103,7 +130,10 @@ impl<'r> Group<'r, NoArgs> {
         Group {
             registry: self.registry,
             name: self.name,
-            args: Args(values.into_iter().map(Rc::new).collect()),
+            args: Args {
+                values: values.into_iter().map(Rc::new).collect(),
+                complexity: None,
+            },
         }
     }
 
@@ -114,8 +144,38 @@ impl<'r> Group<'r, NoArgs> {
     {
         let start = self.registry.benches.len();
         self.registry
-            .push(format!("{}/{name}", self.name), Box::new(f));
+            .push(format!("{}/{name}", self.name), Box::new(f), None);
         Marks::new(self.registry, start)
+    }
+}
+
+impl<A: Display + Size + 'static> Group<'_, Args<A>> {
+    /// Marks the group's benchmarks as families over the size `N` (the
+    /// parameter) to be fitted to `complexity`: after measuring, the report
+    /// gives, per family, the shape, its coefficient and the RMS of the fit
+    /// (as Google Benchmark's `BigO` and `RMS` rows do). `Complexity::Auto`
+    /// picks the shape with the lowest RMS; `Complexity::Custom` takes a
+    /// function of your own.
+    ///
+    /// ```
+    /// use nbench::Complexity;
+    /// # let mut r = nbench::Registry::new();
+    /// r.group("sort")
+    ///     .args([1u32 << 10, 1 << 12, 1 << 14])
+    ///     .complexity(Complexity::Auto)
+    ///     .bench("unstable", |b, &n| {
+    ///         let v: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2654435761)).collect();
+    ///         b.iter_batched(|| v.clone(), |mut v| v.sort_unstable());
+    ///     });
+    /// r.group("lookup")
+    ///     .args([16u64, 256, 4096])
+    ///     .complexity(Complexity::Custom("√N", f64::sqrt))
+    ///     .bench("scan", |b, &n| b.iter(|| (0..n).step_by(64).sum::<u64>()));
+    /// ```
+    pub fn complexity(mut self, complexity: Complexity) -> Self {
+        let sizes = self.args.values.iter().map(|v| v.size()).collect();
+        self.args.complexity = Some((complexity, sizes));
+        self
     }
 }
 
@@ -127,10 +187,17 @@ impl<A: Display + 'static> Group<'_, Args<A>> {
     {
         let start = self.registry.benches.len();
         let f = Rc::new(f);
-        for value in &self.args.0 {
-            let id = format!("{}/{name}/{value}", self.name);
+        let family = format!("{}/{name}", self.name);
+        for (i, value) in self.args.values.iter().enumerate() {
+            let id = format!("{family}/{value}");
+            let scaling = self
+                .args
+                .complexity
+                .as_ref()
+                .map(|(c, sizes)| Scaling::new(family.clone(), sizes[i], *c));
             let (f, value) = (Rc::clone(&f), Rc::clone(value));
-            self.registry.push(id, Box::new(move |b| f(b, &value)));
+            self.registry
+                .push(id, Box::new(move |b| f(b, &value)), scaling);
         }
         Marks::new(self.registry, start)
     }

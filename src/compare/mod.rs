@@ -194,6 +194,7 @@ pub fn compare_target(
         Ok(l) => l,
         Err(e) => return (crate::run::target_failed(&label, &e), empty(&label)),
     };
+    let scalings = crate::run::scalings(&listed);
     let (chosen, filtered_out) = plan.select(listed);
     let mut cmp = empty(&label);
     cmp.gone = base_ids
@@ -308,6 +309,7 @@ pub fn compare_target(
             label,
             outcomes,
             filtered_out,
+            scalings,
         },
         cmp,
     )

@@ -38,6 +38,13 @@ pub fn render(runs: &[TargetRun]) -> String {
             };
             let _ = writeln!(out, "{line}");
         }
+        let fits = t.fits();
+        if !fits.is_empty() {
+            let _ = writeln!(out, "{}", style(nbench::family::HEADING).dim());
+            for f in &fits {
+                let _ = writeln!(out, "  {}", f.line());
+            }
+        }
         out.push('\n');
     }
     out

@@ -58,6 +58,22 @@ fn results(out: &mut String, run: &RunRecord) {
                 b.outlier_mode
             );
         }
+        if !t.fits.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n| family | complexity | coefficient | RMS |\n|:--|:--|--:|--:|"
+            );
+            for f in &t.fits {
+                let _ = writeln!(
+                    out,
+                    "| `{}` | O({}) | {} | {:.1}% |",
+                    cell(&f.family),
+                    cell(&f.complexity),
+                    format::time(f.coefficient_ns),
+                    f.rms * 100.0
+                );
+            }
+        }
         out.push('\n');
     }
 }

@@ -39,6 +39,24 @@ pub struct TargetRecord {
     pub ignored: Vec<String>,
     /// How many the filters left out.
     pub filtered_out: usize,
+    /// Complexities fitted to the target's families.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fits: Vec<FitRecord>,
+}
+
+/// A family's fitted complexity (`Group::complexity`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FitRecord {
+    /// The family: ids without the parameter.
+    pub family: String,
+    /// The shape: `1`, `log N`, `N`, `N log N`, `N²`, `N³`, or a custom name.
+    pub complexity: String,
+    /// `c` in `time ≈ c · f(N)`, ns.
+    pub coefficient_ns: f64,
+    /// Root mean square of the residuals over the mean time.
+    pub rms: f64,
+    /// `[N, median ns]` of each member, by N.
+    pub points: Vec<[f64; 2]>,
 }
 
 /// A bench target that was not run.
@@ -133,6 +151,17 @@ impl TargetRecord {
             failures: Vec::new(),
             ignored: Vec::new(),
             filtered_out: run.filtered_out,
+            fits: run
+                .fits()
+                .into_iter()
+                .map(|f| FitRecord {
+                    family: f.family,
+                    complexity: f.complexity,
+                    coefficient_ns: f.coefficient_ns,
+                    rms: f.rms,
+                    points: f.points.into_iter().map(|(n, t)| [n, t]).collect(),
+                })
+                .collect(),
         };
         for outcome in &run.outcomes {
             match outcome {

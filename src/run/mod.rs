@@ -8,6 +8,7 @@ pub mod session;
 use crate::build::Built;
 use crate::report::progress::Progress;
 use nbench::Settings;
+use nbench::family::{FamilyFit, Scaling, fit_families};
 use nbench::modes::select::{Filter, Verdict};
 use nbench::protocol::{Event, Listed, MARKER};
 use nbench::result::BenchResult;
@@ -74,6 +75,30 @@ pub struct TargetRun {
     pub outcomes: Vec<Outcome>,
     /// How many benchmarks the filters left out.
     pub filtered_out: usize,
+    /// Members of families marked with a complexity, by id.
+    pub scalings: Vec<(String, Scaling)>,
+}
+
+impl TargetRun {
+    /// The complexity fitted to each family whose members were measured.
+    pub fn fits(&self) -> Vec<FamilyFit> {
+        let measured = self.outcomes.iter().filter_map(|o| match o {
+            Outcome::Measured(m) => {
+                let sc = self.scalings.iter().find(|(id, _)| *id == m.result.id)?;
+                Some((&sc.1, m.result.summary.median))
+            }
+            _ => None,
+        });
+        fit_families(measured)
+    }
+}
+
+/// The family members among `listed`, by id.
+pub fn scalings(listed: &[Listed]) -> Vec<(String, Scaling)> {
+    listed
+        .iter()
+        .filter_map(|l| Some((l.id.clone(), l.scaling.clone()?)))
+        .collect()
 }
 
 /// What became of one benchmark.
@@ -121,6 +146,7 @@ pub fn run_target(
         Err(e) => return whole_target_failed(e),
     };
     let mut session = Some(first);
+    let scalings = scalings(&listed);
     let (chosen, filtered_out) = plan.select(listed);
     let to_measure = chosen.iter().filter(|(_, v)| *v == Verdict::Run).count();
     let mut outcomes = Vec::new();
@@ -186,6 +212,7 @@ pub fn run_target(
         label,
         outcomes,
         filtered_out,
+        scalings,
     }
 }
 
@@ -199,6 +226,7 @@ pub fn target_failed(label: &str, e: &SessionError) -> TargetRun {
             output: String::new(),
         })],
         filtered_out: 0,
+        scalings: Vec::new(),
     }
 }
 

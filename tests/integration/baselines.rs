@@ -293,7 +293,8 @@ fn compare_two_saved_baselines() {
         "{}",
         md.stdout
     );
-    assert!(md.line("| `work/sum/1000` |").contains("improved"));
+    let row = md.line("| `work/sum/1000` |");
+    assert!(row.contains("improved"), "{}", md.stdout);
     assert!(md.stdout.contains("| `extra` | | | | | | new |"));
 
     // Without B's executables both sides' stored samples are compared.

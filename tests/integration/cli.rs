@@ -190,11 +190,11 @@ fn json_output_and_the_stored_run() {
     let bench = &first["benchmarks"][0];
     assert_eq!(bench["id"], "add");
     let samples = bench["per_iter_ns"].as_array().unwrap();
-    // Every sample is stored; the summary counts those the default `iqr` mode kept.
+    // Every sample is stored; the summary counts those the outlier mode kept.
     let summarised = bench["samples"].as_u64().unwrap() + bench["set_aside"].as_u64().unwrap();
     assert_eq!(samples.len() as u64, summarised);
-    assert_eq!(bench["outlier_mode"], "iqr");
-    assert_eq!(doc["context"]["settings"]["outliers"], "iqr");
+    assert_eq!(bench["outlier_mode"], "none");
+    assert_eq!(doc["context"]["settings"]["outliers"], "none");
     assert!(bench["median_ns"].as_f64().unwrap() >= 0.0);
     // --out holds the same document; the store holds it too.
     let written: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
@@ -206,23 +206,23 @@ fn json_output_and_the_stored_run() {
     let stored: serde_json::Value =
         serde_json::from_slice(&std::fs::read(runs[0].as_ref().unwrap().path()).unwrap()).unwrap();
     assert_eq!(stored, doc);
-    // `--outliers none` summarises every sample; the mode travels to the binary and back.
+    // `--outliers both5` sets aside ⌊n/20⌋ at each end; the mode travels to the binary and back.
     let run = fx.nbench(&with_quick(&[
         "-p",
         "alpha",
         "--format",
         "json",
         "--outliers",
-        "none",
+        "both5",
         "add",
     ]));
     assert_eq!(run.code, 0, "{}", run.all());
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     let bench = &doc["targets"][0]["benchmarks"][0];
-    assert_eq!(bench["outlier_mode"], "none");
-    assert_eq!(bench["set_aside"], 0);
-    let samples = bench["per_iter_ns"].as_array().unwrap().len() as u64;
-    assert_eq!(bench["samples"].as_u64().unwrap(), samples);
+    assert_eq!(bench["outlier_mode"], "both5");
+    let all = bench["per_iter_ns"].as_array().unwrap().len() as u64;
+    assert_eq!(bench["set_aside"].as_u64().unwrap(), 2 * (all / 20));
+    assert_eq!(bench["samples"].as_u64().unwrap(), all - 2 * (all / 20));
 }
 
 #[test]

@@ -2,5 +2,6 @@
 
 mod baselines;
 mod cli;
+mod families;
 mod harness_modes;
 mod helpers;

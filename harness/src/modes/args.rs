@@ -242,7 +242,7 @@ Measurement (with --bench):
       --max-samples <N>    Samples taken at most [default: 100000]
       --outliers <MODE>    Samples the summary sets aside: none, top5 (slowest 5%),
                            both5 (slowest and fastest 5%), iqr (beyond Tukey's
-                           1.5×IQR fences) [default: iqr]
+                           1.5×IQR fences) [default: none]
 
 Durations are seconds, or take a unit: 500ms, 2s, 250us.
 libtest flags such as --nocapture, --show-output, --test-threads N, -q and

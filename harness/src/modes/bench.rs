@@ -6,6 +6,7 @@ use super::select::Verdict;
 use super::table::Table;
 use crate::bencher::{Driver, LoopKind, empty_loop};
 use crate::engine::{self, Measure, Measurement, Settings};
+use crate::family::fit_families;
 use crate::format;
 use crate::registry::Benchmark;
 use crate::result::BenchResult;
@@ -101,6 +102,7 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
     );
     let _ = writeln!(stdout, "{}", table.header());
     let (mut measured, mut failed, mut ignored) = (0, Vec::new(), 0);
+    let mut scaled = Vec::new();
     for bench in selected {
         if args.filter.verdict(&bench.id, bench.ignored) == Verdict::Ignored {
             ignored += 1;
@@ -110,6 +112,9 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
         let line = match measure_one(bench, &args.settings, timer, overhead) {
             Ok(r) => {
                 measured += 1;
+                if let Some(sc) = &bench.scaling {
+                    scaled.push((sc, r.summary.median));
+                }
                 table.row(&r)
             }
             Err(why) => {
@@ -119,6 +124,13 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
         };
         let _ = writeln!(stdout, "{line}");
         let _ = stdout.flush();
+    }
+    let fits = fit_families(scaled);
+    if !fits.is_empty() {
+        let _ = writeln!(stdout, "\n{}", crate::family::HEADING);
+        for f in &fits {
+            let _ = writeln!(stdout, "  {}", f.line());
+        }
     }
     let verdict = if failed.is_empty() { "ok" } else { "FAILED" };
     let _ = writeln!(

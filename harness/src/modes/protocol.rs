@@ -49,6 +49,7 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
                     .map(|b| Listed {
                         id: b.id.clone(),
                         ignored: b.ignored,
+                        scaling: b.scaling.clone(),
                     })
                     .collect(),
             ),

@@ -5,6 +5,7 @@ use super::{Command, Event, Listed};
 use crate::Settings;
 use crate::bencher::Throughput;
 use crate::engine::Stop;
+use crate::family::Scaling;
 use crate::result::BenchResult;
 use crate::stats::{OutlierMode, Summary};
 use std::fmt;
@@ -202,6 +203,29 @@ fn outlier_mode_from_json(v: &Json) -> Result<OutlierMode, String> {
     }
 }
 
+// --- families ----------------------------------------------------------------
+
+fn scaling_to_json(sc: &Scaling) -> Json {
+    obj(vec![
+        ("family", s(&sc.family)),
+        ("n", num(sc.n)),
+        ("complexity", s(&sc.complexity)),
+        ("custom", sc.custom.map_or(Json::Null, num)),
+    ])
+}
+
+fn scaling_from_json(v: &Json) -> Result<Scaling, String> {
+    Ok(Scaling {
+        family: get_str(v, "family")?,
+        n: get_f64(v, "n")?,
+        complexity: get_str(v, "complexity")?,
+        custom: match field(v, "custom")? {
+            Json::Null => None,
+            _ => Some(get_f64(v, "custom")?),
+        },
+    })
+}
+
 // --- results -----------------------------------------------------------------
 
 fn throughput_to_json(t: Option<Throughput>) -> Json {
@@ -339,7 +363,12 @@ impl Message for Event {
                         items
                             .iter()
                             .map(|b| {
-                                obj(vec![("id", s(&b.id)), ("ignored", Json::Bool(b.ignored))])
+                                let mut fields =
+                                    vec![("id", s(&b.id)), ("ignored", Json::Bool(b.ignored))];
+                                if let Some(sc) = &b.scaling {
+                                    fields.push(("scaling", scaling_to_json(sc)));
+                                }
+                                obj(fields)
                             })
                             .collect(),
                     ),
@@ -386,6 +415,10 @@ impl Message for Event {
                         Ok(Listed {
                             id: get_str(b, "id")?,
                             ignored: get_bool(b, "ignored")?,
+                            scaling: match b.get("scaling") {
+                                None | Some(Json::Null) => None,
+                                Some(sc) => Some(scaling_from_json(sc)?),
+                            },
                         })
                     })
                     .collect::<Result<_, String>>()?,
@@ -461,10 +494,22 @@ mod tests {
             harness: "0.1.0".into(),
             token: "abc".into(),
         });
-        round_trip(Event::List(vec![Listed {
-            id: "a".into(),
-            ignored: true,
-        }]));
+        round_trip(Event::List(vec![
+            Listed {
+                id: "a".into(),
+                ignored: true,
+                scaling: None,
+            },
+            Listed {
+                id: "f/x/64".into(),
+                ignored: false,
+                scaling: Some(Scaling::new(
+                    "f/x".into(),
+                    64.0,
+                    crate::Complexity::Custom("√N", f64::sqrt),
+                )),
+            },
+        ]));
         round_trip(Event::Failed {
             id: "x".into(),
             message: "panicked at a.rs:1: \"boom\"\nline".into(),

@@ -13,6 +13,7 @@ pub use codec::{Message, ProtocolError, read_message, write_message};
 
 use crate::Settings;
 use crate::bencher::Throughput;
+use crate::family::Scaling;
 use crate::result::BenchResult;
 
 /// Version of the message set; both sides must agree.
@@ -30,12 +31,14 @@ pub const TOKEN_ENV: &str = "NBENCH_PROTOCOL_TOKEN";
 pub const MARKER: &[u8] = b"nbench harness: speaks the cargo nbench protocol";
 
 /// One benchmark as listed by the binary.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Listed {
     /// Its id.
     pub id: String,
     /// Whether it is marked ignored.
     pub ignored: bool,
+    /// Its place in a family marked with a complexity, if it is in one.
+    pub scaling: Option<Scaling>,
 }
 
 /// What `cargo nbench` asks of a bench binary.

@@ -136,6 +136,29 @@ fn fit_shape(n: &[f64], times: &[f64], complexity: Complexity) -> Option<Fit> {
         .iter()
         .map(|&n| complexity.eval(n))
         .collect::<Option<_>>()?;
+    let (coefficient, rms) = fit_values(&f, times)?;
+    Some(Fit {
+        complexity,
+        coefficient,
+        rms,
+    })
+}
+
+/// Fits `times ≈ c · f` for values `f(N)` already computed (a shape known
+/// only by its values): `(c, normalised RMS)`, or `None` as for [`fit`].
+///
+/// ```
+/// let (c, rms) = nbench::stats::fit_values(&[1.0, 2.0, 4.0], &[3.0, 6.0, 12.0]).unwrap();
+/// assert_eq!((c, rms), (3.0, 0.0));
+/// ```
+pub fn fit_values(f: &[f64], times: &[f64]) -> Option<(f64, f64)> {
+    let usable = f.len() >= 2
+        && f.len() == times.len()
+        && f.iter().all(|v| v.is_finite())
+        && times.iter().all(|v| v.is_finite() && *v > 0.0);
+    if !usable {
+        return None;
+    }
     let ff: f64 = f.iter().map(|v| v * v).sum();
     if !(ff.is_finite() && ff > 0.0) {
         return None;
@@ -149,11 +172,7 @@ fn fit_shape(n: &[f64], times: &[f64], complexity: Complexity) -> Option<Fit> {
         .sum();
     let mean = times.iter().sum::<f64>() / count;
     let rms = (sq / count).sqrt() / mean;
-    rms.is_finite().then_some(Fit {
-        complexity,
-        coefficient,
-        rms,
-    })
+    rms.is_finite().then_some((coefficient, rms))
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ mod rank;
 mod ratio;
 
 pub use ci::{Interval, mean_ci, median_ci_sorted};
-pub use complexity::{Complexity, Fit, fit};
+pub use complexity::{Complexity, Fit, fit, fit_values};
 pub use dist::{inc_beta, ln_gamma, t_cdf, t_pdf, t_quantile};
 pub use multiple::benjamini_hochberg;
 pub use normal::{erfc, normal_sf};

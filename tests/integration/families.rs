@@ -1,0 +1,72 @@
+//! Families marked with a complexity: the fit in the bench binary's own table and in cargo nbench's reports.
+
+use crate::helpers::{Fixture, QUICK, Run};
+
+#[test]
+fn complexity_is_fitted_standalone_and_under_cargo_nbench() {
+    let fx = Fixture::new("basic");
+    let exe = fx.bench_exe("scaling");
+    let mut args = vec!["--bench"];
+    args.extend_from_slice(QUICK);
+    let run = Run::exe(&exe, &fx.dir, &args);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    // The shapes are far apart (N against N², 1–16 k steps of arithmetic with
+    // no memory traffic, so no cache effects), so Auto cannot confuse them.
+    assert!(run.line("  scale/linear: O(N), ").contains("· N, RMS"));
+    assert!(run.line("  scale/quadratic: O(N²), ").contains("· N², RMS"));
+    assert!(run.line("  scale/custom: O(N^2), ").contains("· N^2, RMS"));
+
+    let mut args = vec!["--bench", "scaling", "--format", "json", "scale/"];
+    args.extend_from_slice(QUICK);
+    let run = fx.nbench(&args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let fits = doc["targets"][0]["fits"]
+        .as_array()
+        .expect("fits in the record");
+    let shapes: Vec<(&str, &str)> = fits
+        .iter()
+        .map(|f| {
+            (
+                f["family"].as_str().unwrap(),
+                f["complexity"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shapes,
+        [
+            ("scale/linear", "N"),
+            ("scale/quadratic", "N²"),
+            ("scale/custom", "N^2")
+        ]
+    );
+    let quad = &fits[1];
+    assert_eq!(quad["points"].as_array().unwrap().len(), 4);
+    assert_eq!(quad["points"][0][0], 32.0);
+    // ~1 ns per inner step on any machine nbench runs on; the fit's RMS is small.
+    let c = quad["coefficient_ns"].as_f64().unwrap();
+    assert!(c > 0.01 && c < 100.0, "{c}");
+    assert!(quad["rms"].as_f64().unwrap() < 0.5);
+
+    // A family measured only in part still fits what it has; a single member fits nothing.
+    let mut args = vec!["--bench", "scaling", "scale/custom/32"];
+    args.extend_from_slice(QUICK);
+    let run = fx.nbench(&args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(!run.stdout.contains("complexity"), "{}", run.stdout);
+    let mut args = vec![
+        "--bench",
+        "scaling",
+        "--format",
+        "markdown",
+        "scale/quadratic",
+    ];
+    args.extend_from_slice(QUICK);
+    let run = fx.nbench(&args);
+    assert!(
+        run.stdout.contains("| `scale/quadratic` | O(N²) |"),
+        "{}",
+        run.stdout
+    );
+}
