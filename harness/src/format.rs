@@ -2,7 +2,8 @@
 
 use crate::Throughput;
 
-/// A time in ns written with a unit chosen for its size and 4 significant digits.
+/// A time in ns written with a unit chosen for its size and 4 significant
+/// digits; `n/a` for a value that is not a number or infinite.
 ///
 /// ```
 /// assert_eq!(nbench::format::time(0.25), "250.0 ps");
@@ -10,6 +11,9 @@ use crate::Throughput;
 /// assert_eq!(nbench::format::time(2.5e9), "2.500 s");
 /// ```
 pub fn time(ns: f64) -> String {
+    if !ns.is_finite() {
+        return NOT_A_NUMBER.to_owned();
+    }
     const UNITS: [(f64, &str); 5] = [
         (1e-3, "ps"),
         (1.0, "ns"),
@@ -28,7 +32,11 @@ pub fn time(ns: f64) -> String {
     format!("{} {unit}", sig4(ns / scale))
 }
 
-/// The rate at which `throughput` is done when one iteration takes `ns`.
+/// What a report shows in place of a NaN or infinite figure.
+pub const NOT_A_NUMBER: &str = "n/a";
+
+/// The rate at which `throughput` is done when one iteration takes `ns`
+/// (`∞` at zero time, `n/a` for NaN).
 ///
 /// ```
 /// use nbench::Throughput;
@@ -44,6 +52,9 @@ pub fn rate(throughput: Throughput, ns: f64) -> String {
             ["elem/s", "Kelem/s", "Melem/s", "Gelem/s", "Telem/s"],
         ),
     };
+    if ns.is_nan() {
+        return NOT_A_NUMBER.to_owned();
+    }
     if ns <= 0.0 {
         return "∞".to_owned();
     }
@@ -96,6 +107,8 @@ mod tests {
         assert_eq!(time(0.99996), "1.000 ns");
         assert_eq!(time(12_345_678.0), "12.35 ms");
         assert_eq!(time(3_600e9), "3600 s");
+        assert_eq!(time(f64::NAN), "n/a");
+        assert_eq!(time(f64::INFINITY), "n/a");
     }
 
     #[test]
@@ -104,6 +117,7 @@ mod tests {
         assert_eq!(rate(Throughput::Items(1), 2.0), "500.0 Melem/s");
         assert_eq!(rate(Throughput::Items(3), 1e9), "3.000 elem/s");
         assert_eq!(rate(Throughput::Items(3), 0.0), "∞");
+        assert_eq!(rate(Throughput::Items(3), f64::NAN), "n/a");
         assert_eq!(rate(Throughput::Items(99_999), 1e5), "1.000 Gelem/s");
     }
 }

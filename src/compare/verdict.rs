@@ -1,6 +1,6 @@
 //! Deciding regressed / improved / unchanged: from paired ratios, or from stored samples when pairing is impossible.
 
-use nbench::stats::{median_ci_sorted, median_sorted};
+use nbench::stats::{RESAMPLES, median_ci_sorted, median_ratio_ci, median_sorted};
 use serde::{Deserialize, Serialize};
 
 /// What a comparison concluded.
@@ -110,18 +110,8 @@ pub fn stored(base: &[f64], cur: &[f64], threshold: f64) -> Option<Change> {
         return None;
     }
     let change = mc / mb - 1.0;
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
-    let mut boot: Vec<f64> = (0..1000)
-        .filter_map(|_| {
-            let b = med(&rng.resample(base));
-            (b > 0.0).then(|| med(&rng.resample(cur)) / b - 1.0)
-        })
-        .collect();
-    boot.sort_by(f64::total_cmp);
-    let ci = [
-        nbench::stats::percentile_sorted(&boot, 2.5),
-        nbench::stats::percentile_sorted(&boot, 97.5),
-    ];
+    let ratio = median_ratio_ci(base, cur, RESAMPLES, 0.95, 0)?;
+    let ci = [ratio.lo - 1.0, ratio.hi - 1.0];
     let p = nbench::stats::mann_whitney(base, cur).map_or(1.0, |r| r.p);
     Some(Change {
         change,
@@ -134,23 +124,6 @@ pub fn stored(base: &[f64], cur: &[f64], threshold: f64) -> Option<Change> {
 /// The verdict again after the p-value was adjusted for the run's other comparisons.
 pub fn redecide(change: f64, ci: [f64; 2], p_adjusted: f64, threshold: f64) -> Verdict {
     decide(change, ci, p_adjusted < 0.05, threshold)
-}
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn resample(&mut self, x: &[f64]) -> Vec<f64> {
-        (0..x.len())
-            .map(|_| x[(self.next() % x.len() as u64) as usize])
-            .collect()
-    }
 }
 
 #[cfg(test)]

@@ -56,6 +56,7 @@ pub fn mean_ci(mean: f64, stddev: f64, n: usize, level: f64) -> Interval {
 /// A distribution-free CI of the median from `sorted`: the symmetric pair of
 /// order statistics `x(j), x(n+1-j)` with the largest `j` whose coverage
 /// `1 - 2·P(B ≤ j-1)`, B ~ Binomial(n, ½), is still at least `level`.
+/// Of an empty slice: NaN bounds, level 0.
 ///
 /// ```
 /// let x: Vec<f64> = (1..=10).map(f64::from).collect();
@@ -64,6 +65,13 @@ pub fn mean_ci(mean: f64, stddev: f64, n: usize, level: f64) -> Interval {
 /// ```
 pub fn median_ci_sorted(sorted: &[f64], level: f64) -> Interval {
     let n = sorted.len();
+    if n == 0 {
+        return Interval {
+            lo: f64::NAN,
+            hi: f64::NAN,
+            level: 0.0,
+        };
+    }
     let alpha_half = (1.0 - level) / 2.0;
     // One pass over the binomial CDF: `tail` is P(B ≤ j-1) for the chosen j.
     let mut ln_pmf = -(n as f64) * std::f64::consts::LN_2;

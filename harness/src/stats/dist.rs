@@ -84,13 +84,24 @@ pub fn t_cdf(t: f64, df: f64) -> f64 {
     if t >= 0.0 { 1.0 - tail } else { tail }
 }
 
-/// The `p` quantile (0 < p < 1) of Student's t with `df` degrees of freedom.
+/// The `p` quantile (0 < p < 1) of Student's t with `df` degrees of freedom:
+/// ±∞ at p = 0 or 1, NaN outside [0, 1] or for `df` not above 0.
 ///
 /// ```
 /// let t = nbench::stats::t_quantile(0.975, 9.0);
 /// assert!((t - 2.262_157).abs() < 1e-6);
 /// ```
 pub fn t_quantile(p: f64, df: f64) -> f64 {
+    if !(0.0..=1.0).contains(&p) || df.is_nan() || df <= 0.0 {
+        return f64::NAN;
+    }
+    if p == 0.0 || p == 1.0 {
+        return if p == 0.0 {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+    }
     if p == 0.5 {
         return 0.0;
     }

@@ -4,6 +4,7 @@
 //! nanoseconds, as the engine records them) so the two halves of nbench and
 //! its tests compute exactly the same numbers.
 
+mod bootstrap;
 mod ci;
 mod complexity;
 mod dist;
@@ -14,6 +15,7 @@ mod quantile;
 mod rank;
 mod ratio;
 
+pub use bootstrap::{RESAMPLES, median_ratio_ci};
 pub use ci::{Interval, mean_ci, median_ci_sorted};
 pub use complexity::{Complexity, Fit, fit, fit_values};
 pub use dist::{inc_beta, ln_gamma, t_cdf, t_pdf, t_quantile};

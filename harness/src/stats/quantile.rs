@@ -3,14 +3,16 @@
 /// The `p`-th percentile (0 ≤ p ≤ 100) of `sorted`, interpolated linearly
 /// between the two nearest ranks, as `numpy.percentile(x, p)` does.
 ///
-/// `sorted` must be non-empty and in ascending order.
+/// `sorted` must be in ascending order; NaN when it is empty or `p` is NaN.
 ///
 /// ```
 /// use nbench::stats::percentile_sorted;
 /// assert_eq!(percentile_sorted(&[1.0, 2.0, 3.0, 4.0], 25.0), 1.75);
 /// ```
 pub fn percentile_sorted(sorted: &[f64], p: f64) -> f64 {
-    debug_assert!(!sorted.is_empty());
+    if sorted.is_empty() || p.is_nan() {
+        return f64::NAN;
+    }
     let p = p.clamp(0.0, 100.0);
     let rank = p / 100.0 * (sorted.len() - 1) as f64;
     let lo = rank.floor() as usize;
@@ -24,7 +26,7 @@ pub fn percentile_sorted(sorted: &[f64], p: f64) -> f64 {
     }
 }
 
-/// The median of `sorted` (the mean of the two middle values for even n).
+/// The median of `sorted` (the mean of the two middle values for even n); NaN when empty.
 ///
 /// ```
 /// assert_eq!(nbench::stats::median_sorted(&[1.0, 2.0, 10.0, 11.0]), 6.0);
@@ -34,7 +36,7 @@ pub fn median_sorted(sorted: &[f64]) -> f64 {
 }
 
 /// The median absolute deviation from the median, unscaled
-/// (`scipy.stats.median_abs_deviation(x)` with its default `scale=1.0`).
+/// (`scipy.stats.median_abs_deviation(x)` with its default `scale=1.0`); NaN when empty.
 ///
 /// ```
 /// assert_eq!(nbench::stats::mad_sorted(&[1.0, 2.0, 3.0, 4.0, 9.0]), 1.0);
