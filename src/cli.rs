@@ -182,9 +182,27 @@ pub struct Cli {
     /// Output format on stdout
     #[arg(global = true, long, value_enum, default_value_t = Format::Console, help_heading = "Output")]
     pub format: Format,
-    /// Also write the run as JSON to FILE
+    /// Also write the report to FILE, in the format its extension names (.json, .jsonl, .csv, .md, .txt, .bencher); repeatable
     #[arg(global = true, long, value_name = "FILE", help_heading = "Output")]
-    pub out: Option<PathBuf>,
+    pub out: Vec<PathBuf>,
+    /// The format of every --out FILE, whatever its extension
+    #[arg(
+        global = true,
+        long,
+        value_enum,
+        value_name = "FORMAT",
+        help_heading = "Output"
+    )]
+    pub out_format: Option<Format>,
+    /// Show times in this unit instead of one per value
+    #[arg(
+        global = true,
+        long,
+        value_enum,
+        value_name = "UNIT",
+        help_heading = "Output"
+    )]
+    pub time_unit: Option<TimeUnitArg>,
     /// Append the report as Markdown to FILE (e.g. "$GITHUB_STEP_SUMMARY")
     #[arg(global = true, long, value_name = "FILE", help_heading = "Output")]
     pub summary: Option<PathBuf>,
@@ -249,8 +267,54 @@ pub enum Format {
     Console,
     /// One JSON document: everything the table shows, the raw samples and the context.
     Json,
+    /// The run as a stream of JSON events, one per line, written as it happens.
+    Jsonl,
+    /// RFC 4180 CSV, one row per benchmark, units in the header.
+    Csv,
     /// GitHub-flavoured Markdown tables, with the comparison when there is one.
     Markdown,
+    /// libtest's `test ID ... bench: N ns/iter (+/- D)` lines.
+    Bencher,
+}
+
+impl Format {
+    /// The format an output file's extension names, if it names one.
+    pub fn from_extension(path: &std::path::Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "json" => Format::Json,
+            "jsonl" | "ndjson" => Format::Jsonl,
+            "csv" => Format::Csv,
+            "md" | "markdown" => Format::Markdown,
+            "txt" | "log" => Format::Console,
+            "bencher" => Format::Bencher,
+            _ => return None,
+        })
+    }
+}
+
+/// `--time-unit` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TimeUnitArg {
+    /// Nanoseconds.
+    Ns,
+    /// Microseconds.
+    Us,
+    /// Milliseconds.
+    Ms,
+    /// Seconds.
+    S,
+}
+
+impl From<TimeUnitArg> for nbench::format::TimeUnit {
+    fn from(u: TimeUnitArg) -> Self {
+        match u {
+            TimeUnitArg::Ns => Self::Ns,
+            TimeUnitArg::Us => Self::Us,
+            TimeUnitArg::Ms => Self::Ms,
+            TimeUnitArg::S => Self::S,
+        }
+    }
 }
 
 /// When to use colour.

@@ -1,10 +1,12 @@
 //! Resolved settings: the measurement plan and output choices from the command line over built-in defaults.
 
-use crate::cli::{Cli, Color};
+use crate::cli::{Cli, Color, Format};
 use crate::context::SettingsRecord;
+use crate::error::Error;
 use crate::run::Plan;
 use nbench::Settings;
 use nbench::modes::select::{Filter, Ignored};
+use std::path::PathBuf;
 
 /// The measurement plan for this invocation.
 pub fn plan(cli: &Cli) -> Plan {
@@ -67,4 +69,18 @@ pub fn apply_color(choice: Color) {
     };
     console::set_colors_enabled(out);
     console::set_colors_enabled_stderr(err);
+}
+
+/// Every `--out` file with the format it gets: `--out-format`, else the one
+/// its extension names; a file whose extension names none is a usage error.
+pub fn outputs(cli: &Cli) -> Result<Vec<(PathBuf, Format)>, Error> {
+    cli.out
+        .iter()
+        .map(
+            |path| match cli.out_format.or_else(|| Format::from_extension(path)) {
+                Some(f) => Ok((path.clone(), f)),
+                None => Err(Error::OutFormat(path.clone())),
+            },
+        )
+        .collect()
 }

@@ -25,6 +25,9 @@ pub enum Error {
     /// A bad value on the command line.
     #[error("{0}")]
     Usage(String),
+    /// An `--out` file whose format cannot be told.
+    #[error("cannot tell the format of --out `{}` from its extension", .0.display())]
+    OutFormat(PathBuf),
     /// `cargo metadata` failed.
     #[error("could not read the workspace: {0}")]
     Metadata(String),
@@ -80,6 +83,7 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage(_)
+            | Error::OutFormat(_)
             | Error::NoTargets(_)
             | Error::Corrupt { .. }
             | Error::NoBaseline(_) => exit::USAGE,
@@ -106,6 +110,10 @@ impl Error {
             Error::NoTargets(_) => Some(
                 "add `nbench` to [dev-dependencies] and a [[bench]] target with `harness = false` \
                  whose main is `nbench::main!(...)`"
+                    .to_owned(),
+            ),
+            Error::OutFormat(_) => Some(
+                "name it .json, .jsonl, .csv, .md, .txt or .bencher, or add --out-format FORMAT"
                     .to_owned(),
             ),
             Error::Metadata(_) => {

@@ -54,11 +54,13 @@ fn note(text: &str) {
 }
 
 fn run(cli: &Cli) -> Result<u8> {
+    // A bad --out is reported before anything is built or measured.
+    config::outputs(cli)?;
     match &cli.command {
         Some(cli::Sub::Baseline(cmd)) => return baseline::run(cli, cmd),
         Some(cli::Sub::Compare { a, b, filters }) => {
             let (record, runs) = compare::saved::run(cli, a, b, filters)?;
-            return emit(cli, &record, &runs, None);
+            return emit(cli, &record, &runs, None, false);
         }
         None => {}
     }
@@ -139,6 +141,9 @@ fn run(cli: &Cli) -> Result<u8> {
 
     run::affinity::pin_driver();
     let mut progress = report::progress::Progress::new(cli.format == Format::Console);
+    if cli.format == Format::Jsonl && !cli.list {
+        progress = progress.stream_events();
+    }
     let threshold = cli.noise_threshold / 100.0;
     let (runs, comparisons): (Vec<run::TargetRun>, Vec<compare::TargetComparison>) =
         match &compare_with {
@@ -195,43 +200,35 @@ fn run(cli: &Cli) -> Result<u8> {
         eprintln!("{}", style(format!("saved baseline `{name}`")).dim());
     }
     let shown = saved.strip_prefix(&found.workspace_root).unwrap_or(&saved);
-    emit(cli, &record, &runs, Some(shown))
+    emit(cli, &record, &runs, Some(shown), true)
 }
 
-/// Writes the report (stdout, `--out`, `--summary`) and picks the exit code.
+/// Writes the report (stdout, every `--out`, `--summary`) and picks the exit
+/// code. `streamed`: the benchmarks' JSON-lines events are already on stdout.
 fn emit(
     cli: &Cli,
     record: &RunRecord,
     runs: &[run::TargetRun],
     saved: Option<&std::path::Path>,
+    streamed: bool,
 ) -> Result<u8> {
-    let json = serde_json::to_string_pretty(record).expect("run records serialise");
-    if let Some(out) = &cli.out {
-        store::write_atomic(out, json.as_bytes())?;
+    let unit = cli.time_unit.map(nbench::format::TimeUnit::from);
+    for (path, format) in config::outputs(cli)? {
+        let text = report::render(format, record, runs, unit, None);
+        // A file gets plain text, whatever colours the terminal gets.
+        let text = console::strip_ansi_codes(&text);
+        store::write_atomic(&path, text.as_bytes())?;
     }
     if let Some(path) = &cli.summary {
         store::append(path, report::markdown::render(record).as_bytes())?;
     }
     match cli.format {
-        Format::Console => {
-            match &record.comparison {
-                Some(c) => print!("{}", report::compare::render(c)),
-                None => print!("{}", report::console::render(runs)),
-            }
-            eprint!("{}", report::console::render_failures(record));
-            println!("{}", report::console::summary(record));
-            if let Some(saved) = saved {
-                eprintln!("{}", style(format!("saved {}", saved.display())).dim());
-            }
-        }
-        Format::Json => {
-            println!("{json}");
-            eprint!("{}", report::console::render_failures(record));
-        }
-        Format::Markdown => {
-            print!("{}", report::markdown::render(record));
-            eprint!("{}", report::console::render_failures(record));
-        }
+        Format::Jsonl if streamed => print!("{}", report::jsonl::tail(record, saved)),
+        format => print!("{}", report::render(format, record, runs, unit, saved)),
+    }
+    eprint!("{}", report::console::render_failures(record));
+    if let (Format::Console, Some(saved)) = (cli.format, saved) {
+        eprintln!("{}", style(format!("saved {}", saved.display())).dim());
     }
     let regressed = record
         .comparison

@@ -32,6 +32,66 @@ pub fn time(ns: f64) -> String {
     format!("{} {unit}", sig4(ns / scale))
 }
 
+/// A fixed unit for times, instead of one chosen per value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Nanoseconds.
+    Ns,
+    /// Microseconds.
+    Us,
+    /// Milliseconds.
+    Ms,
+    /// Seconds.
+    S,
+}
+
+impl TimeUnit {
+    /// Nanoseconds in one of this unit.
+    pub fn ns(self) -> f64 {
+        match self {
+            TimeUnit::Ns => 1.0,
+            TimeUnit::Us => 1e3,
+            TimeUnit::Ms => 1e6,
+            TimeUnit::S => 1e9,
+        }
+    }
+
+    /// The unit's symbol as reports print it: `ns`, `µs`, `ms`, `s`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            TimeUnit::Ns => "ns",
+            TimeUnit::Us => "µs",
+            TimeUnit::Ms => "ms",
+            TimeUnit::S => "s",
+        }
+    }
+
+    /// The unit's name in ASCII, for column names: `ns`, `us`, `ms`, `s`.
+    pub fn ascii(self) -> &'static str {
+        match self {
+            TimeUnit::Us => "us",
+            other => other.symbol(),
+        }
+    }
+}
+
+/// A time in ns written in `unit` when one is given (4 significant digits,
+/// at most 3 decimals), else as [`time`] chooses.
+///
+/// ```
+/// use nbench::format::{TimeUnit, time_in};
+/// assert_eq!(time_in(1234.6, Some(TimeUnit::Ns)), "1235 ns");
+/// assert_eq!(time_in(1234.5, Some(TimeUnit::Ms)), "0.001 ms");
+/// assert_eq!(time_in(1234.5, None), "1.234 µs");
+/// ```
+pub fn time_in(ns: f64, unit: Option<TimeUnit>) -> String {
+    match unit {
+        None => time(ns),
+        Some(_) if !ns.is_finite() => NOT_A_NUMBER.to_owned(),
+        Some(u) => format!("{} {}", sig4(ns / u.ns()), u.symbol()),
+    }
+}
+
 /// What a report shows in place of a NaN or infinite figure.
 pub const NOT_A_NUMBER: &str = "n/a";
 

@@ -218,6 +218,7 @@ pub fn compare_target(
             outcomes.push(Outcome::Ignored(id));
             continue;
         }
+        progress.observe(&label, &outcomes);
         progress.start(&label, &id, n + 1, to_measure);
         let began = Instant::now();
         if !base_ids.contains(&id) {
@@ -300,6 +301,7 @@ pub fn compare_target(
             }
         }
     }
+    progress.observe(&label, &outcomes);
     progress.clear();
     if let Some(c) = cur {
         c.finish();

@@ -10,7 +10,7 @@ use std::fmt::Write;
 const OUTPUT_LINES: usize = 20;
 
 /// The tables of a fresh run as text (styled if colours are enabled), rows in each binary's order.
-pub fn render(runs: &[TargetRun]) -> String {
+pub fn render(runs: &[TargetRun], unit: Option<nbench::format::TimeUnit>) -> String {
     let mut out = String::new();
     for t in runs {
         let ids = t.outcomes.iter().map(|o| match o {
@@ -21,7 +21,7 @@ pub fn render(runs: &[TargetRun]) -> String {
         if t.outcomes.is_empty() {
             continue;
         }
-        let table = Table::new(ids);
+        let table = Table::new(ids).with_unit(unit);
         let _ = writeln!(out, "{}", style(&t.label).bold());
         let _ = writeln!(out, "{}", style(table.header()).dim());
         for o in &t.outcomes {

@@ -1,10 +1,43 @@
 //! Reporting a run: the console table, Markdown, the JSON document, and the progress line.
 
+pub mod bencher;
 pub mod compare;
 pub mod console;
+pub mod csv;
+pub mod jsonl;
 pub mod markdown;
 pub mod progress;
 pub mod record;
+
+use crate::cli::Format;
+use crate::run::TargetRun;
+use nbench::format::TimeUnit;
+use record::RunRecord;
+use std::path::Path;
+
+/// The whole report of a run in `format`. `saved`: where the run was stored, if it was.
+pub fn render(
+    format: Format,
+    record: &RunRecord,
+    runs: &[TargetRun],
+    unit: Option<TimeUnit>,
+    saved: Option<&Path>,
+) -> String {
+    match format {
+        Format::Console => {
+            let body = match &record.comparison {
+                Some(c) => compare::render(c),
+                None => console::render(runs, unit),
+            };
+            format!("{body}{}\n", console::summary(record))
+        }
+        Format::Json => serde_json::to_string_pretty(record).expect("run records serialise") + "\n",
+        Format::Jsonl => jsonl::render(record, saved),
+        Format::Csv => csv::render(record, unit),
+        Format::Markdown => markdown::render(record),
+        Format::Bencher => bencher::render(record),
+    }
+}
 
 /// A relative change as a signed percentage; a rounding of zero shows as
 /// `+0.00%`, not `-0.00%`; NaN or infinite as `n/a`.

@@ -1,12 +1,17 @@
-//! The one-line progress display on stderr while measuring; drawn only on a terminal outside CI.
+//! What the run shows while it happens: the one-line progress display on stderr (a terminal
+//! outside CI only), and with `--format jsonl` each outcome as an event on stdout.
 
+use crate::run::Outcome;
 use console::Term;
+use std::io::Write;
 use std::time::Instant;
 
 /// Shows which benchmark is being measured, n of m, and the time so far.
 pub struct Progress {
     term: Option<Term>,
     started: Instant,
+    /// Streaming events: how many outcomes of the current target were written.
+    events: Option<(String, usize)>,
 }
 
 impl Progress {
@@ -17,7 +22,33 @@ impl Progress {
         Progress {
             term: on.then_some(term),
             started: Instant::now(),
+            events: None,
         }
+    }
+
+    /// Also writes each outcome to stdout as a JSON line, as soon as it is known.
+    pub fn stream_events(mut self) -> Progress {
+        self.events = Some((String::new(), 0));
+        self
+    }
+
+    /// The outcomes of `target` so far; those not yet written as events are written now.
+    pub fn observe(&mut self, target: &str, outcomes: &[Outcome]) {
+        let Some((current, written)) = &mut self.events else {
+            return;
+        };
+        if current != target {
+            *current = target.to_owned();
+            *written = 0;
+        }
+        let mut out = std::io::stdout().lock();
+        for o in &outcomes[*written..] {
+            if let Some(line) = super::jsonl::outcome(target, o) {
+                let _ = out.write_all(line.as_bytes());
+            }
+        }
+        let _ = out.flush();
+        *written = outcomes.len();
     }
 
     /// A benchmark starts.

@@ -1,7 +1,7 @@
 //! The stored and `--format json` form of a run: schema-versioned, with summaries and raw samples.
 
 use crate::context::Context;
-use crate::run::{Outcome, TargetRun};
+use crate::run::{Measured, Outcome, TargetRun};
 use nbench::Throughput;
 use serde::{Deserialize, Serialize};
 
@@ -165,43 +165,7 @@ impl TargetRecord {
         };
         for outcome in &run.outcomes {
             match outcome {
-                Outcome::Measured(m) => {
-                    let r = &m.result;
-                    let s = &r.summary;
-                    rec.benchmarks.push(BenchRecord {
-                        id: r.id.clone(),
-                        median_ns: s.median,
-                        median_ci_ns: [s.median_ci.lo, s.median_ci.hi],
-                        mean_ns: s.mean,
-                        mean_ci_ns: [s.mean_ci.lo, s.mean_ci.hi],
-                        stddev_ns: s.stddev,
-                        mad_ns: s.mad,
-                        cv: s.cv,
-                        min_ns: s.min,
-                        max_ns: s.max,
-                        percentiles_ns: [s.p5, s.p25, s.p75, s.p95, s.p99],
-                        outliers: [
-                            s.outliers.low_severe,
-                            s.outliers.low_mild,
-                            s.outliers.high_mild,
-                            s.outliers.high_severe,
-                        ],
-                        outlier_mode: r.outlier_mode.as_str().to_owned(),
-                        set_aside: s.set_aside,
-                        samples: s.count,
-                        iters_per_sample: r.iters,
-                        cold_ns: r.cold_ns,
-                        overhead_ns: r.overhead_ns,
-                        near_floor: r.near_floor,
-                        stop: r.stop.as_str().to_owned(),
-                        throughput: r.throughput.map(|t| match t {
-                            Throughput::Bytes(n) => ThroughputRecord::Bytes(n),
-                            Throughput::Items(n) => ThroughputRecord::Items(n),
-                        }),
-                        elapsed_s: m.elapsed_s,
-                        per_iter_ns: r.per_iter_ns.clone(),
-                    });
-                }
+                Outcome::Measured(m) => rec.benchmarks.push(BenchRecord::from_measured(m)),
                 Outcome::Failed(f) => rec.failures.push(FailureRecord {
                     id: f.id.clone(),
                     reason: f.reason.clone(),
@@ -212,6 +176,47 @@ impl TargetRecord {
             }
         }
         rec
+    }
+}
+
+impl BenchRecord {
+    /// The record of one measured benchmark.
+    pub fn from_measured(m: &Measured) -> BenchRecord {
+        let r = &m.result;
+        let s = &r.summary;
+        BenchRecord {
+            id: r.id.clone(),
+            median_ns: s.median,
+            median_ci_ns: [s.median_ci.lo, s.median_ci.hi],
+            mean_ns: s.mean,
+            mean_ci_ns: [s.mean_ci.lo, s.mean_ci.hi],
+            stddev_ns: s.stddev,
+            mad_ns: s.mad,
+            cv: s.cv,
+            min_ns: s.min,
+            max_ns: s.max,
+            percentiles_ns: [s.p5, s.p25, s.p75, s.p95, s.p99],
+            outliers: [
+                s.outliers.low_severe,
+                s.outliers.low_mild,
+                s.outliers.high_mild,
+                s.outliers.high_severe,
+            ],
+            outlier_mode: r.outlier_mode.as_str().to_owned(),
+            set_aside: s.set_aside,
+            samples: s.count,
+            iters_per_sample: r.iters,
+            cold_ns: r.cold_ns,
+            overhead_ns: r.overhead_ns,
+            near_floor: r.near_floor,
+            stop: r.stop.as_str().to_owned(),
+            throughput: r.throughput.map(|t| match t {
+                Throughput::Bytes(n) => ThroughputRecord::Bytes(n),
+                Throughput::Items(n) => ThroughputRecord::Items(n),
+            }),
+            elapsed_s: m.elapsed_s,
+            per_iter_ns: r.per_iter_ns.clone(),
+        }
     }
 }
 

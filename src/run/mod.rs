@@ -161,6 +161,7 @@ pub fn run_target(
             continue;
         }
         n += 1;
+        progress.observe(&label, &outcomes);
         progress.start(&label, &id, n, to_measure);
         if session.is_none() {
             match start() {
@@ -204,6 +205,7 @@ pub fn run_target(
         };
         outcomes.push(outcome);
     }
+    progress.observe(&label, &outcomes);
     progress.clear();
     if let Some(s) = session {
         s.finish();

@@ -7,6 +7,7 @@ use crate::result::BenchResult;
 /// Column layout, sized once for the ids that will be shown.
 pub struct Table {
     id_width: usize,
+    unit: Option<format::TimeUnit>,
 }
 
 impl Table {
@@ -18,7 +19,16 @@ impl Table {
             .max()
             .unwrap_or(0)
             .max("benchmark".len());
-        Table { id_width }
+        Table {
+            id_width,
+            unit: None,
+        }
+    }
+
+    /// Shows every time in `unit` (`None`: a unit per value).
+    pub fn with_unit(mut self, unit: Option<format::TimeUnit>) -> Table {
+        self.unit = unit;
+        self
     }
 
     /// The header line.
@@ -55,7 +65,13 @@ impl Table {
         let outliers = s.set_aside.to_string();
         self.line(
             &r.id,
-            [&format::time(s.median), &ci, &rate, &samples, &outliers],
+            [
+                &format::time_in(s.median, self.unit),
+                &ci,
+                &rate,
+                &samples,
+                &outliers,
+            ],
             &notes(r).join(", "),
         )
     }

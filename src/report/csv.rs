@@ -1,0 +1,165 @@
+//! `--format csv`: RFC 4180, one row per measured benchmark, the unit in each time column's name.
+
+use super::record::{BenchRecord, RunRecord, ThroughputRecord};
+use crate::compare::Row;
+use nbench::format::TimeUnit;
+
+/// The run as CSV: a header line, then a row per benchmark; comparison
+/// columns are added when the run has a comparison. Lines end in CRLF, as
+/// RFC 4180 has it.
+pub fn render(run: &RunRecord, unit: Option<TimeUnit>) -> String {
+    let u = unit.unwrap_or(TimeUnit::Ns);
+    let time_cols = [
+        "median",
+        "median_ci_low",
+        "median_ci_high",
+        "mean",
+        "stddev",
+        "mad",
+        "min",
+        "max",
+        "p5",
+        "p25",
+        "p75",
+        "p95",
+        "p99",
+    ];
+    let mut header: Vec<String> = vec!["target".into(), "id".into()];
+    header.extend(time_cols.iter().map(|c| format!("{c}_{}", u.ascii())));
+    header.extend(
+        [
+            "samples",
+            "set_aside",
+            "outlier_mode",
+            "iters_per_sample",
+            "throughput_bytes",
+            "throughput_items",
+            "near_floor",
+            "stop",
+        ]
+        .map(String::from),
+    );
+    if run.comparison.is_some() {
+        header.push(format!("baseline_{}", u.ascii()));
+        header.extend(
+            [
+                "change_pct",
+                "change_ci_low_pct",
+                "change_ci_high_pct",
+                "p_adjusted",
+                "verdict",
+                "compared",
+            ]
+            .map(String::from),
+        );
+    }
+    let mut out = line(&header);
+    for t in &run.targets {
+        for b in &t.benchmarks {
+            let mut cells = vec![t.target.clone(), b.id.clone()];
+            cells.extend(times(b).iter().map(|ns| num(ns / u.ns())));
+            let (bytes, items) = match b.throughput {
+                Some(ThroughputRecord::Bytes(n)) => (n.to_string(), String::new()),
+                Some(ThroughputRecord::Items(n)) => (String::new(), n.to_string()),
+                None => (String::new(), String::new()),
+            };
+            cells.extend([
+                b.samples.to_string(),
+                b.set_aside.to_string(),
+                b.outlier_mode.clone(),
+                b.iters_per_sample.to_string(),
+                bytes,
+                items,
+                b.near_floor.to_string(),
+                b.stop.clone(),
+            ]);
+            if let Some(c) = &run.comparison {
+                let row = c
+                    .targets
+                    .iter()
+                    .filter(|tc| tc.target == t.target)
+                    .flat_map(|tc| &tc.rows)
+                    .find(|r| r.id == b.id);
+                cells.extend(comparison_cells(row, u));
+            }
+            out.push_str(&line(&cells));
+        }
+    }
+    out
+}
+
+fn times(b: &BenchRecord) -> [f64; 13] {
+    let p = b.percentiles_ns;
+    [
+        b.median_ns,
+        b.median_ci_ns[0],
+        b.median_ci_ns[1],
+        b.mean_ns,
+        b.stddev_ns,
+        b.mad_ns,
+        b.min_ns,
+        b.max_ns,
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        p[4],
+    ]
+}
+
+fn comparison_cells(row: Option<&Row>, u: TimeUnit) -> Vec<String> {
+    let Some(r) = row else {
+        // Not in the baseline: the comparison columns stay empty.
+        return vec![String::new(); 7];
+    };
+    let pct = |x: f64| num(x * 100.0);
+    vec![
+        num(r.baseline_ns / u.ns()),
+        pct(r.change),
+        pct(r.change_ci[0]),
+        pct(r.change_ci[1]),
+        r.p_adjusted.or(r.p_value).map(num).unwrap_or_default(),
+        format!("{:?}", r.verdict).to_lowercase(),
+        format!("{:?}", r.kind).to_lowercase(),
+    ]
+}
+
+/// A number as the shortest text that reads back to the same `f64`; empty for NaN or ∞.
+fn num(x: f64) -> String {
+    if x.is_finite() {
+        x.to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// One record: fields quoted when they hold a comma, a quote or a line break.
+fn line(cells: &[String]) -> String {
+    let quoted: Vec<String> = cells
+        .iter()
+        .map(|c| {
+            if c.contains([',', '"', '\r', '\n']) {
+                format!("\"{}\"", c.replace('"', "\"\""))
+            } else {
+                c.clone()
+            }
+        })
+        .collect();
+    format!("{}\r\n", quoted.join(","))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_quoted_only_when_they_must_be() {
+        let cells = ["plain", "a,b", "say \"hi\"", "two\nlines"].map(String::from);
+        assert_eq!(
+            line(&cells),
+            "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n"
+        );
+        assert_eq!(num(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(num(f64::NAN), "");
+    }
+}
