@@ -76,19 +76,29 @@ impl TimeUnit {
 }
 
 /// A time in ns written in `unit` when one is given (4 significant digits,
-/// at most 3 decimals), else as [`time`] chooses.
+/// however small the value is in that unit), else as [`time`] chooses.
 ///
 /// ```
 /// use nbench::format::{TimeUnit, time_in};
 /// assert_eq!(time_in(1234.6, Some(TimeUnit::Ns)), "1235 ns");
-/// assert_eq!(time_in(1234.5, Some(TimeUnit::Ms)), "0.001 ms");
+/// assert_eq!(time_in(1234.5, Some(TimeUnit::Ms)), "0.001234 ms");
 /// assert_eq!(time_in(1234.5, None), "1.234 µs");
 /// ```
 pub fn time_in(ns: f64, unit: Option<TimeUnit>) -> String {
     match unit {
         None => time(ns),
         Some(_) if !ns.is_finite() => NOT_A_NUMBER.to_owned(),
-        Some(u) => format!("{} {}", sig4(ns / u.ns()), u.symbol()),
+        Some(u) => {
+            let x = ns / u.ns();
+            let text = if x != 0.0 && x.abs() < 1.0 {
+                // Below 1, keep four significant digits rather than three decimals.
+                let decimals = (3 - x.abs().log10().floor() as i32).clamp(3, 12) as usize;
+                format!("{x:.decimals$}")
+            } else {
+                sig4(x)
+            };
+            format!("{text} {}", u.symbol())
+        }
     }
 }
 

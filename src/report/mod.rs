@@ -8,6 +8,8 @@ pub mod jsonl;
 pub mod markdown;
 pub mod progress;
 pub mod record;
+#[cfg(test)]
+mod snapshots;
 
 use crate::cli::Format;
 use crate::run::TargetRun;

@@ -326,3 +326,100 @@ fn colour_follows_the_flag() {
         run.stdout
     );
 }
+
+#[test]
+fn formats_stream_and_several_outs() {
+    let fx = Fixture::new("basic");
+    let dir = &fx.dir;
+    let outs = ["r.csv", "r.bencher", "r.md", "r.json", "r.txt", "r.jsonl"];
+    let mut args = vec!["--bench", "basic", "--format", "jsonl", "--time-unit", "us"];
+    for o in &outs {
+        args.extend(["--out", o]);
+    }
+    let run = fx.nbench(&with_quick(&args));
+    assert_eq!(run.code, 1, "`panics` fails the run: {}", run.all());
+
+    // stdout: one event per line, the benchmarks as they finish, `finished` last.
+    let events: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each stdout line is JSON"))
+        .collect();
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "benchmark").count(),
+        5,
+        "{kinds:?}"
+    );
+    assert!(
+        kinds.contains(&"failed") && kinds.contains(&"ignored"),
+        "{kinds:?}"
+    );
+    assert_eq!(kinds.last(), Some(&"finished"));
+    assert_eq!(events.last().unwrap()["measured"], 5);
+
+    // CSV: read by Python's csv module, one row per measured benchmark, unit in the header.
+    let script = "import csv,sys\nrows=list(csv.DictReader(open(sys.argv[1],newline='')))\n\
+                  print(len(rows), rows[0]['id'], float(rows[0]['median_us']) > 0, sep='|')";
+    let py = std::process::Command::new("python3")
+        .args(["-c", script, dir.join("r.csv").to_str().unwrap()])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        py.status.success(),
+        "{}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&py.stdout).trim(), "5|add|True");
+
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let bencher = read("r.bencher");
+    assert_eq!(bencher.lines().count(), 5, "{bencher}");
+    for l in bencher.lines() {
+        assert!(
+            l.starts_with("test basic/basic::") && l.contains(" ns/iter (+/- "),
+            "{l}"
+        );
+    }
+    assert!(read("r.md").contains("| `sum/u64/10` |"));
+    let doc: serde_json::Value = serde_json::from_str(&read("r.json")).unwrap();
+    assert_eq!(doc["targets"][0]["benchmarks"].as_array().unwrap().len(), 5);
+    let text = read("r.txt");
+    assert!(
+        text.contains(" µs ") && !text.contains('\u{1b}'),
+        "plain text in µs: {text}"
+    );
+    assert_eq!(
+        read("r.jsonl")
+            .lines()
+            .last()
+            .map(|l| l.contains("\"finished\"")),
+        Some(true)
+    );
+
+    // An extension that names no format stops the run before anything is built.
+    let run = fx.nbench(&["--out", "report.xyz"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    assert!(
+        run.stderr
+            .contains("cannot tell the format of --out `report.xyz`"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--out-format"), "{}", run.stderr);
+    assert!(!run.stderr.contains("Compiling"), "{}", run.stderr);
+    let run = fx.nbench(&with_quick(&[
+        "--bench",
+        "basic",
+        "add",
+        "--out",
+        "add.log",
+        "--out-format",
+        "bencher",
+    ]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(read("add.log").starts_with("test basic/basic::add ... bench:"));
+}

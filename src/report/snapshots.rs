@@ -1,0 +1,200 @@
+//! Snapshots of every output format for one fixed run (insta; `INSTA_UPDATE=always cargo test` rewrites them).
+
+use super::record::{RunRecord, SCHEMA_VERSION, TargetRecord};
+use super::render;
+use crate::cli::Format;
+use crate::compare::verdict::{Kind, Verdict};
+use crate::compare::{Comparison, Row, TargetComparison};
+use crate::context::{Context, SettingsRecord};
+use crate::run::{Failure, Measured, Outcome, TargetRun};
+use nbench::engine::{Measurement, Stop};
+use nbench::family::Scaling;
+use nbench::format::TimeUnit;
+use nbench::result::BenchResult;
+use nbench::stats::{Complexity, OutlierMode};
+use nbench::{LoopKind, Throughput};
+
+fn measured(id: &str, median: f64, throughput: Option<Throughput>) -> Outcome {
+    // Eleven samples spread ±2 % around the median, one slow outlier.
+    let mut per_iter_ns: Vec<f64> = (0..10)
+        .map(|i| median * (0.98 + 0.004 * i as f64))
+        .collect();
+    per_iter_ns.push(median * 1.5);
+    let m = Measurement {
+        iters: 64,
+        per_iter_ns,
+        cold_ns: median * 3.0,
+        stop: Stop::Precise,
+        sampling_ns: 1,
+    };
+    let result = BenchResult::new(
+        id.into(),
+        m,
+        LoopKind::Iter,
+        0.0,
+        throughput,
+        OutlierMode::None,
+    )
+    .unwrap();
+    Outcome::Measured(Box::new(Measured {
+        result,
+        elapsed_s: 0.5,
+    }))
+}
+
+fn runs() -> Vec<TargetRun> {
+    let sizes = [100.0, 1000.0, 10_000.0];
+    let sort = |n: f64| n * n.log2() * 1.5;
+    let mut outcomes = vec![
+        measured("parse, \"quoted\"", 812.5, Some(Throughput::Bytes(4096))),
+        measured("hash/fnv", 2.25, Some(Throughput::Items(1))),
+    ];
+    outcomes.extend(
+        sizes
+            .iter()
+            .map(|&n| measured(&format!("sort/std/{n}"), sort(n), None)),
+    );
+    outcomes.push(Outcome::Failed(Failure {
+        id: "panics".into(),
+        reason: "panicked at benches/demo.rs:9:5: boom".into(),
+        output: "thread 'main' panicked".into(),
+    }));
+    outcomes.push(Outcome::Ignored("slow".into()));
+    vec![TargetRun {
+        label: "demo/bench".into(),
+        outcomes,
+        filtered_out: 2,
+        scalings: sizes
+            .iter()
+            .map(|&n| {
+                let family = "sort/std".to_owned();
+                (
+                    format!("sort/std/{n}"),
+                    Scaling::new(family, n, Complexity::Auto),
+                )
+            })
+            .collect(),
+    }]
+}
+
+fn record(runs: &[TargetRun], comparison: Option<Comparison>) -> RunRecord {
+    RunRecord {
+        schema: SCHEMA_VERSION,
+        context: Context {
+            date: "2026-11-22T12:00:00Z".into(),
+            git_commit: Some("0123456789abcdef0123456789abcdef01234567".into()),
+            git_dirty: Some(false),
+            rustc: Some("rustc 1.95.0".into()),
+            profile: "bench".into(),
+            host: Some("x86_64-unknown-linux-gnu".into()),
+            cpu_model: Some("Example CPU".into()),
+            cores: 2,
+            governor: None,
+            nbench_version: "0.1.0".into(),
+            settings: SettingsRecord {
+                warm_up_s: 0.1,
+                min_time_s: 0.4,
+                max_time_s: 0.8,
+                precision: 0.01,
+                min_samples: 10,
+                max_samples: 100_000,
+                timeout_s: 120.0,
+                outliers: "none".into(),
+            },
+        },
+        duration_s: 12.5,
+        targets: runs.iter().map(TargetRecord::from_run).collect(),
+        skipped: vec![],
+        comparison,
+    }
+}
+
+fn comparison() -> Comparison {
+    let row = |id: &str, base: f64, change: f64, verdict| Row {
+        id: id.into(),
+        kind: Kind::Paired,
+        baseline_ns: base,
+        current_ns: base * (1.0 + change),
+        change,
+        change_ci: [change - 0.002, change + 0.002],
+        p_value: Some(0.0001),
+        p_adjusted: Some(0.0004),
+        verdict,
+    };
+    Comparison {
+        baseline: "main".into(),
+        noise_threshold: 0.005,
+        warnings: vec![],
+        targets: vec![TargetComparison {
+            target: "demo/bench".into(),
+            rows: vec![
+                row("parse, \"quoted\"", 780.0, 0.0417, Verdict::Regressed),
+                row("hash/fnv", 2.25, 0.0, Verdict::Unchanged),
+            ],
+            new: vec!["sort/std/100".into()],
+            gone: vec![],
+            unpaired_because: None,
+        }],
+    }
+}
+
+fn snapshot(format: Format, unit: Option<TimeUnit>, with_comparison: bool) -> String {
+    console::set_colors_enabled(false);
+    let runs = runs();
+    let rec = record(&runs, with_comparison.then(comparison));
+    render(
+        format,
+        &rec,
+        &runs,
+        unit,
+        Some(std::path::Path::new("target/nbench/runs/x.json")),
+    )
+}
+
+#[test]
+fn console() {
+    insta::assert_snapshot!(snapshot(Format::Console, None, false));
+}
+
+#[test]
+fn console_in_microseconds() {
+    insta::assert_snapshot!(snapshot(Format::Console, Some(TimeUnit::Us), false));
+}
+
+#[test]
+fn markdown() {
+    insta::assert_snapshot!(snapshot(Format::Markdown, None, false));
+}
+
+#[test]
+fn csv() {
+    insta::assert_snapshot!(snapshot(Format::Csv, None, false));
+}
+
+#[test]
+fn csv_with_a_comparison_in_microseconds() {
+    insta::assert_snapshot!(snapshot(Format::Csv, Some(TimeUnit::Us), true));
+}
+
+#[test]
+fn bencher() {
+    insta::assert_snapshot!(snapshot(Format::Bencher, None, false));
+}
+
+#[test]
+fn jsonl() {
+    let text = snapshot(Format::Jsonl, None, true);
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+        assert!(v["event"].is_string(), "{line}");
+    }
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn json() {
+    let text = snapshot(Format::Json, None, false);
+    let back: RunRecord = serde_json::from_str(&text).expect("the document reads back");
+    assert_eq!(back.targets[0].benchmarks.len(), 5);
+    insta::assert_snapshot!(text);
+}
