@@ -85,12 +85,12 @@ pub fn render_failures(run: &RunRecord) -> String {
 
 /// The closing line.
 pub fn summary(run: &RunRecord) -> String {
-    let count =
-        |f: fn(&super::record::TargetRecord) -> usize| run.targets.iter().map(f).sum::<usize>();
-    let measured = count(|t| t.benchmarks.len());
-    let failed = count(|t| t.failures.len());
-    let ignored = count(|t| t.ignored.len());
-    let filtered = count(|t| t.filtered_out);
+    let super::record::Counts {
+        measured,
+        failed,
+        ignored,
+        filtered_out: filtered,
+    } = run.counts();
     let verdict = if failed == 0 {
         style("ok").green().bold()
     } else {

@@ -8,17 +8,8 @@ use serde_json::{Value, json};
 pub fn outcome(target: &str, o: &Outcome) -> Option<String> {
     match o {
         Outcome::Measured(m) => Some(benchmark(target, &BenchRecord::from_measured(m))),
-        Outcome::Failed(f) => Some(failure(
-            target,
-            &FailureRecord {
-                id: f.id.clone(),
-                reason: f.reason.clone(),
-                output: f.output.clone(),
-            },
-        )),
-        Outcome::Ignored(id) => Some(line(
-            json!({"event": "ignored", "target": target, "id": id}),
-        )),
+        Outcome::Failed(f) => Some(failure(target, &FailureRecord::from(f))),
+        Outcome::Ignored(id) => Some(ignored(target, id)),
         Outcome::Listed(_) => None,
     }
 }
@@ -29,6 +20,10 @@ fn benchmark(target: &str, b: &BenchRecord) -> String {
 
 fn failure(target: &str, f: &FailureRecord) -> String {
     tagged("failed", target, serde_json::to_value(f))
+}
+
+fn ignored(target: &str, id: &str) -> String {
+    line(json!({"event": "ignored", "target": target, "id": id}))
 }
 
 /// What follows the benchmarks: each target's fits, the comparison, and a closing `finished` event.
@@ -44,14 +39,13 @@ pub fn tail(run: &RunRecord, saved: Option<&std::path::Path>) -> String {
         v["event"] = json!("comparison");
         out.push_str(&line(v));
     }
-    let count =
-        |f: fn(&super::record::TargetRecord) -> usize| -> usize { run.targets.iter().map(f).sum() };
+    let counts = run.counts();
     out.push_str(&line(json!({
         "event": "finished",
-        "measured": count(|t| t.benchmarks.len()),
-        "failed": count(|t| t.failures.len()),
-        "ignored": count(|t| t.ignored.len()),
-        "filtered_out": count(|t| t.filtered_out),
+        "measured": counts.measured,
+        "failed": counts.failed,
+        "ignored": counts.ignored,
+        "filtered_out": counts.filtered_out,
         "duration_s": run.duration_s,
         "context": run.context,
         "saved": saved.map(|p| p.display().to_string()),
@@ -70,9 +64,7 @@ pub fn render(run: &RunRecord, saved: Option<&std::path::Path>) -> String {
             out.push_str(&failure(&t.target, f));
         }
         for id in &t.ignored {
-            out.push_str(&line(
-                json!({"event": "ignored", "target": t.target, "id": id}),
-            ));
+            out.push_str(&ignored(&t.target, id));
         }
     }
     out + &tail(run, saved)

@@ -166,11 +166,7 @@ impl TargetRecord {
         for outcome in &run.outcomes {
             match outcome {
                 Outcome::Measured(m) => rec.benchmarks.push(BenchRecord::from_measured(m)),
-                Outcome::Failed(f) => rec.failures.push(FailureRecord {
-                    id: f.id.clone(),
-                    reason: f.reason.clone(),
-                    output: f.output.clone(),
-                }),
+                Outcome::Failed(f) => rec.failures.push(FailureRecord::from(f)),
                 Outcome::Ignored(id) => rec.ignored.push(id.clone()),
                 Outcome::Listed(_) => {}
             }
@@ -225,7 +221,41 @@ fn default_outlier_mode() -> String {
     nbench::stats::OutlierMode::None.as_str().to_owned()
 }
 
+impl From<&crate::run::Failure> for FailureRecord {
+    fn from(f: &crate::run::Failure) -> Self {
+        FailureRecord {
+            id: f.id.clone(),
+            reason: f.reason.clone(),
+            output: f.output.clone(),
+        }
+    }
+}
+
+/// How many benchmarks of a run came to what.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Measured.
+    pub measured: usize,
+    /// Failed (a whole target counts once).
+    pub failed: usize,
+    /// Skipped as ignored.
+    pub ignored: usize,
+    /// Left out by the filters.
+    pub filtered_out: usize,
+}
+
 impl RunRecord {
+    /// The run's totals over all targets.
+    pub fn counts(&self) -> Counts {
+        let sum = |f: fn(&TargetRecord) -> usize| self.targets.iter().map(f).sum();
+        Counts {
+            measured: sum(|t| t.benchmarks.len()),
+            failed: sum(|t| t.failures.len()),
+            ignored: sum(|t| t.ignored.len()),
+            filtered_out: sum(|t| t.filtered_out),
+        }
+    }
+
     /// Whether any benchmark (or target) failed.
     pub fn any_failed(&self) -> bool {
         self.targets.iter().any(|t| !t.failures.is_empty())

@@ -118,8 +118,12 @@ impl Summary {
         let mut sorted = samples.to_vec();
         sorted.sort_by(f64::total_cmp);
         let kept = mode.kept(&sorted);
+        if kept.len() == sorted.len() {
+            return Ok(Self::from_sorted(&sorted));
+        }
         let mut s = Self::from_sorted(&sorted[kept]);
         s.set_aside = samples.len() - s.count;
+        // The Tukey counts describe every sample, not only those kept.
         s.outliers = Outliers::tukey(
             &sorted,
             percentile_sorted(&sorted, 25.0),
