@@ -51,6 +51,9 @@ pub struct FamilyFit {
     pub rms: f64,
     /// The sizes fitted, ascending, with each member's median time, ns.
     pub points: Vec<(f64, f64)>,
+    /// The fitted curve at each size, `c · f(N)`, ns (a custom shape's f is
+    /// only known there).
+    pub fitted_ns: Vec<f64>,
 }
 
 impl FamilyFit {
@@ -63,6 +66,7 @@ impl FamilyFit {
     ///     coefficient_ns: 0.25,
     ///     rms: 0.013,
     ///     points: vec![],
+    ///     fitted_ns: vec![],
     /// };
     /// assert_eq!(f.line(), "sum: O(N), 250.0 ps · N, RMS 1.3%");
     /// ```
@@ -105,13 +109,16 @@ pub fn fit_families<'a>(members: impl IntoIterator<Item = (&'a Scaling, f64)>) -
             list.sort_by(|a, b| a.0.n.total_cmp(&b.0.n));
             let n: Vec<f64> = list.iter().map(|(s, _)| s.n).collect();
             let t: Vec<f64> = list.iter().map(|&(_, t)| t).collect();
-            let (complexity, coefficient, rms) = match Complexity::parse(&first.complexity) {
-                Some(c) => fit(&n, &t, c)
-                    .map(|f| (f.complexity.name().to_owned(), f.coefficient, f.rms))?,
+            let (complexity, coefficient, rms, shape) = match Complexity::parse(&first.complexity) {
+                Some(c) => {
+                    let f = fit(&n, &t, c)?;
+                    let shape = n.iter().filter_map(|&x| f.complexity.eval(x)).collect();
+                    (f.complexity.name().to_owned(), f.coefficient, f.rms, shape)
+                }
                 None => {
                     let f: Vec<f64> = list.iter().map(|(s, _)| s.custom).collect::<Option<_>>()?;
                     let (c, rms) = fit_values(&f, &t)?;
-                    (first.complexity.clone(), c, rms)
+                    (first.complexity.clone(), c, rms, f)
                 }
             };
             Some(FamilyFit {
@@ -120,6 +127,7 @@ pub fn fit_families<'a>(members: impl IntoIterator<Item = (&'a Scaling, f64)>) -
                 coefficient_ns: coefficient,
                 rms,
                 points: n.into_iter().zip(t).collect(),
+                fitted_ns: shape.into_iter().map(|f: f64| coefficient * f).collect(),
             })
         })
         .collect()
@@ -154,5 +162,15 @@ mod tests {
             ("r", "√N")
         );
         assert!((fits[1].coefficient_ns - 3.0).abs() < 1e-9 && fits[1].rms < 1e-12);
+        assert!(
+            (fits[0].fitted_ns[2] - 2e6).abs() < 1e-3,
+            "{:?}",
+            fits[0].fitted_ns
+        );
+        assert!(
+            (fits[1].fitted_ns[1] - 60.0).abs() < 1e-9,
+            "{:?}",
+            fits[1].fitted_ns
+        );
     }
 }

@@ -3,8 +3,8 @@
 
 use nbench::protocol::json::Json;
 use nbench::stats::{
-    Complexity, OutlierMode, Summary, benjamini_hochberg, fit, mann_whitney, percentile_sorted,
-    ratio_t_test, t_cdf, t_quantile, variance,
+    Complexity, OutlierMode, Summary, bandwidth, benjamini_hochberg, density, fit, mann_whitney,
+    percentile_sorted, ratio_t_test, t_cdf, t_quantile, variance,
 };
 
 const REL: f64 = 1e-9;
@@ -185,5 +185,33 @@ fn complexity_fits_match_numpy_lstsq() {
         let best = fit(&n, &t, Complexity::Auto).unwrap().complexity;
         let want = case.get("best").and_then(Json::as_str).unwrap();
         assert_eq!(best.name(), want, "{name}: best shape");
+    }
+}
+
+#[test]
+fn densities_match_scipy_gaussian_kde() {
+    let d = data();
+    let cases = obj(d.get("density").unwrap());
+    assert!(cases.len() >= 6, "every data set with a spread has a case");
+    for (name, case) in cases {
+        let mut x = nums(
+            d.get("summaries")
+                .unwrap()
+                .get(name)
+                .unwrap()
+                .get("x")
+                .unwrap(),
+        );
+        x.sort_by(f64::total_cmp);
+        let h = bandwidth(&x);
+        close(&format!("{name}.bandwidth"), h, num(case, "bandwidth"));
+        let at = nums(case.get("at").unwrap());
+        for (i, (got, want)) in density(&x, h, &at)
+            .into_iter()
+            .zip(nums(case.get("density").unwrap()))
+            .enumerate()
+        {
+            close(&format!("{name}.density[{i}]"), got, want);
+        }
     }
 }

@@ -41,6 +41,10 @@ pub struct Row {
     pub p_adjusted: Option<f64>,
     /// The conclusion.
     pub verdict: Verdict,
+    /// The baseline side's per-iteration samples (paired: measured in this
+    /// run; stored: the baseline's), for plots; the current side's are in the run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub baseline_per_iter_ns: Vec<f64>,
 }
 
 /// One bench target's comparison.
@@ -266,6 +270,7 @@ pub fn compare_target(
                         p_value: ch.p_value,
                         p_adjusted: None,
                         verdict: ch.verdict,
+                        baseline_per_iter_ns: p.base_ns.clone(),
                     });
                 }
                 let mode = plan.settings.outliers;
@@ -394,6 +399,7 @@ pub(crate) fn stored_row(
         p_value: ch.p_value,
         p_adjusted: None,
         verdict: ch.verdict,
+        baseline_per_iter_ns: base.per_iter_ns.clone(),
     })
 }
 
@@ -433,6 +439,7 @@ mod tests {
             p_value: Some(p),
             p_adjusted: None,
             verdict: Verdict::Regressed,
+            baseline_per_iter_ns: Vec::new(),
         }
     }
 

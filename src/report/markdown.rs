@@ -155,6 +155,7 @@ mod tests {
             p_value: p,
             p_adjusted: None,
             verdict,
+            baseline_per_iter_ns: Vec::new(),
         }
     }
 

@@ -57,6 +57,9 @@ pub struct FitRecord {
     pub rms: f64,
     /// `[N, median ns]` of each member, by N.
     pub points: Vec<[f64; 2]>,
+    /// The fitted curve `c · f(N)` at each member's N, ns.
+    #[serde(default)]
+    pub fitted_ns: Vec<f64>,
 }
 
 /// A bench target that was not run.
@@ -160,6 +163,7 @@ impl TargetRecord {
                     coefficient_ns: f.coefficient_ns,
                     rms: f.rms,
                     points: f.points.into_iter().map(|(n, t)| [n, t]).collect(),
+                    fitted_ns: f.fitted_ns,
                 })
                 .collect(),
         };

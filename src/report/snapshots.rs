@@ -120,6 +120,7 @@ fn comparison() -> Comparison {
         p_value: Some(0.0001),
         p_adjusted: Some(0.0004),
         verdict,
+        baseline_per_iter_ns: Vec::new(),
     };
     Comparison {
         baseline: "main".into(),

@@ -7,6 +7,7 @@
 mod bootstrap;
 mod ci;
 mod complexity;
+mod density;
 mod dist;
 mod multiple;
 mod normal;
@@ -18,6 +19,7 @@ mod ratio;
 pub use bootstrap::{RESAMPLES, median_ratio_ci};
 pub use ci::{Interval, mean_ci, median_ci_sorted};
 pub use complexity::{Complexity, Fit, fit, fit_values};
+pub use density::{bandwidth, density};
 pub use dist::{inc_beta, ln_gamma, t_cdf, t_pdf, t_quantile};
 pub use multiple::benjamini_hochberg;
 pub use normal::{erfc, normal_sf};
