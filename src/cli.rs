@@ -235,6 +235,11 @@ pub enum Sub {
         #[arg(value_name = "FILTER")]
         filters: Vec<String>,
     },
+    /// Rebuild the HTML report (target/nbench/report/index.html) from the stored runs
+    #[command(
+        after_help = "Every run writes the report itself; this rebuilds it from the newest stored run,\nwith the history of all of them, and prints where it is. Nothing is built or measured."
+    )]
+    Report,
 }
 
 /// `cargo nbench baseline …`

@@ -63,6 +63,9 @@ pub enum Error {
         /// The lock file.
         lock: PathBuf,
     },
+    /// `cargo nbench report` with nothing stored to report on.
+    #[error("no stored runs in `{}`", .0.display())]
+    NoRuns(PathBuf),
     /// No baseline of that name.
     #[error("no baseline named `{0}`")]
     NoBaseline(String),
@@ -86,7 +89,8 @@ impl Error {
             | Error::OutFormat(_)
             | Error::NoTargets(_)
             | Error::Corrupt { .. }
-            | Error::NoBaseline(_) => exit::USAGE,
+            | Error::NoBaseline(_)
+            | Error::NoRuns(_) => exit::USAGE,
             Error::InUse { .. } => exit::ERROR,
             Error::Build(_) => exit::BUILD_FAILED,
             Error::Metadata(_) | Error::Spawn { .. } | Error::Io { .. } => exit::ERROR,
@@ -110,6 +114,10 @@ impl Error {
             Error::NoTargets(_) => Some(
                 "add `nbench` to [dev-dependencies] and a [[bench]] target with `harness = false` \
                  whose main is `nbench::main!(...)`"
+                    .to_owned(),
+            ),
+            Error::NoRuns(_) => Some(
+                "run `cargo nbench` first: every run is stored there and the report is made from them"
                     .to_owned(),
             ),
             Error::OutFormat(_) => Some(

@@ -62,6 +62,7 @@ fn run(cli: &Cli) -> Result<u8> {
             let (record, runs) = compare::saved::run(cli, a, b, filters)?;
             return emit(cli, &record, &runs, None, false);
         }
+        Some(cli::Sub::Report) => return rebuild_report(cli),
         None => {}
     }
     if cli.compare.is_none() {
@@ -139,6 +140,13 @@ fn run(cli: &Cli) -> Result<u8> {
         return Err(Error::NoTargets(String::new()));
     }
 
+    // Gathered before the driver is pinned to one CPU, which would make the
+    // cores available look like one, and when the run starts, as stored.
+    let context = context::Context::gather(
+        &found.workspace_root,
+        &cli.profile,
+        config::settings_record(&plan),
+    );
     run::affinity::pin_driver();
     let mut progress = report::progress::Progress::new(cli.format == Format::Console);
     if cli.format == Format::Jsonl && !cli.list {
@@ -171,11 +179,6 @@ fn run(cli: &Cli) -> Result<u8> {
         return Ok(print_list(&runs));
     }
 
-    let context = context::Context::gather(
-        &found.workspace_root,
-        &cli.profile,
-        config::settings_record(&plan),
-    );
     let comparison = compare_with.map(|base| {
         compare::Comparison::new(
             base.name,
@@ -200,7 +203,34 @@ fn run(cli: &Cli) -> Result<u8> {
         eprintln!("{}", style(format!("saved baseline `{name}`")).dim());
     }
     let shown = saved.strip_prefix(&found.workspace_root).unwrap_or(&saved);
-    emit(cli, &record, &runs, Some(shown), true)
+    let code = emit(cli, &record, &runs, Some(shown), true)?;
+    // The run is saved and reported already: a report that cannot be
+    // written is worth a warning, not a different outcome.
+    match report::html::write(&store, &record) {
+        Ok((path, notes)) => {
+            notes.iter().for_each(|n| note(n));
+            if cli.format == Format::Console {
+                let shown = path.strip_prefix(&found.workspace_root).unwrap_or(&path);
+                eprintln!("{}", style(format!("report {}", shown.display())).dim());
+            }
+        }
+        Err(e) => eprintln!(
+            "{}: the HTML report was not written: {e}",
+            style("warning").yellow().bold()
+        ),
+    }
+    Ok(code)
+}
+
+/// `cargo nbench report`: the HTML report again, from the newest stored run.
+fn rebuild_report(cli: &Cli) -> Result<u8> {
+    let meta = discover::metadata(cli)?;
+    let store = store::Store::new(&discover::target_dir(cli, &meta));
+    let newest = report::html::newest_run(&store)?;
+    let (path, notes) = report::html::write(&store, &newest)?;
+    notes.iter().for_each(|n| note(n));
+    println!("{}", path.display());
+    Ok(exit::SUCCESS)
 }
 
 /// Writes the report (stdout, every `--out`, `--summary`) and picks the exit

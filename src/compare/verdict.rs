@@ -15,6 +15,17 @@ pub enum Verdict {
     Unchanged,
 }
 
+impl Verdict {
+    /// The name as JSON and CSV spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Regressed => "regressed",
+            Verdict::Improved => "improved",
+            Verdict::Unchanged => "unchanged",
+        }
+    }
+}
+
 /// How the two sides were compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -23,6 +34,16 @@ pub enum Kind {
     Paired,
     /// The current run against the baseline's stored samples (less certain).
     Stored,
+}
+
+impl Kind {
+    /// The name as JSON and CSV spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Paired => "paired",
+            Kind::Stored => "stored",
+        }
+    }
 }
 
 /// The estimate of current / baseline − 1 with its 95 % CI, and the verdict.

@@ -119,17 +119,9 @@ fn comparison_cells(row: Option<&Row>, u: TimeUnit) -> Vec<String> {
         pct(r.change_ci[0]),
         pct(r.change_ci[1]),
         r.p_adjusted.or(r.p_value).map(num).unwrap_or_default(),
-        serde_name(&r.verdict),
-        serde_name(&r.kind),
+        r.verdict.as_str().to_owned(),
+        r.kind.as_str().to_owned(),
     ]
-}
-
-/// A unit enum's name as JSON spells it (`regressed`, `paired`), so the two formats agree.
-fn serde_name(v: &impl serde::Serialize) -> String {
-    match serde_json::to_value(v) {
-        Ok(serde_json::Value::String(s)) => s,
-        _ => String::new(),
-    }
 }
 
 /// A number as the shortest text that reads back to the same `f64`; empty for NaN or ∞.

@@ -4,6 +4,7 @@ pub mod bencher;
 pub mod compare;
 pub mod console;
 pub mod csv;
+pub mod html;
 pub mod jsonl;
 pub mod markdown;
 pub mod progress;

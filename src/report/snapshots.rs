@@ -199,3 +199,73 @@ fn json() {
     assert_eq!(back.targets[0].benchmarks.len(), 5);
     insta::assert_snapshot!(text);
 }
+
+/// The page's words, with each plot as `[kind plot]`: what a reader sees, without coordinates.
+fn page_text(html: &str) -> String {
+    let body = html.split_once("<body>").map_or(html, |(_, b)| b);
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some(start) = rest.find('<') {
+        out.push_str(&rest[..start]);
+        let end = rest[start..]
+            .find('>')
+            .map_or(rest.len(), |e| start + e + 1);
+        let tag = &rest[start..end];
+        if tag.starts_with("<svg") {
+            let kind = tag
+                .split("data-kind=\"")
+                .nth(1)
+                .and_then(|k| k.split('"').next());
+            out.push_str(&format!("[{} plot]\n", kind.unwrap_or("?")));
+            rest = rest[end..].split_once("</svg>").map_or("", |(_, r)| r);
+            continue;
+        }
+        if [
+            "</h1",
+            "</h2",
+            "</h3",
+            "</h4",
+            "</p",
+            "</summary",
+            "</dd",
+            "</article",
+        ]
+        .iter()
+        .any(|t| tag.starts_with(t))
+        {
+            out.push('\n');
+        } else if tag.starts_with("</dt") {
+            out.push_str(": ");
+        }
+        rest = &rest[end..];
+    }
+    out.replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn html() {
+    let runs = runs();
+    let mut cmp = comparison();
+    for row in &mut cmp.targets[0].rows {
+        row.baseline_per_iter_ns = vec![
+            row.baseline_ns * 0.99,
+            row.baseline_ns,
+            row.baseline_ns * 1.02,
+        ];
+    }
+    let rec = record(&runs, Some(cmp));
+    // Two stored runs: this one twice, as the history reads them.
+    let stored = serde_json::to_string(&rec).unwrap();
+    let past: Vec<crate::report::html::history::PastRun> =
+        vec![serde_json::from_str(&stored).unwrap(); 2];
+    let page = crate::report::html::render(&rec, &past);
+    assert!(
+        page.contains("parse, &quot;quoted&quot;"),
+        "ids are escaped"
+    );
+    assert!(!page.contains("NaN") && !page.contains("<script"));
+    insta::assert_snapshot!(page_text(&page));
+}

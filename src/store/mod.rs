@@ -55,14 +55,29 @@ impl Store {
         Ok(path)
     }
 
-    fn prune_runs(&self) -> Result<()> {
+    /// Where the HTML report goes.
+    pub fn report_path(&self) -> PathBuf {
+        self.root.join("report").join("index.html")
+    }
+
+    /// The stored runs' files, oldest first (none when nothing was stored yet).
+    pub fn run_files(&self) -> Result<Vec<PathBuf>> {
         let dir = self.runs_dir();
-        let mut runs: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map_err(|e| Error::io("could not read", &dir, e))?
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(rd) => rd,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io("could not read", &dir, e)),
+        };
+        let mut runs: Vec<PathBuf> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "json"))
             .collect();
         runs.sort();
+        Ok(runs)
+    }
+
+    fn prune_runs(&self) -> Result<()> {
+        let runs = self.run_files()?;
         let excess = runs.len().saturating_sub(KEEP_RUNS);
         for old in &runs[..excess] {
             std::fs::remove_file(old).map_err(|e| Error::io("could not remove", old, e))?;

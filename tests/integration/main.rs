@@ -5,3 +5,4 @@ mod cli;
 mod families;
 mod harness_modes;
 mod helpers;
+mod report;

@@ -1,0 +1,209 @@
+//! The HTML report, `target/nbench/report/index.html`: one self-contained
+//! page of inline SVG plots (no script, no network) for a run and its history.
+
+mod file;
+pub mod history;
+mod plots;
+mod svg;
+
+use crate::compare::{Comparison, Row};
+use crate::report::record::{BenchRecord, RunRecord, TargetRecord};
+use crate::report::{p_value, percent_change};
+use history::PastRun;
+use nbench::format::time;
+use std::fmt::Write;
+
+pub use file::{newest_run, write};
+
+const STYLE: &str = include_str!("style.css");
+
+/// `text` safe inside HTML text and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The page for `run`, with each of its benchmarks' history across `past`
+/// (stored runs, oldest first, normally including `run` itself).
+pub fn render(run: &RunRecord, past: &[PastRun]) -> String {
+    let mut body = header(run);
+    if let Some(c) = &run.comparison {
+        body += &comparison(run, c);
+    }
+    for t in &run.targets {
+        body += &target(t, past);
+    }
+    if run.targets.iter().all(|t| t.benchmarks.is_empty()) {
+        body += "<p class=\"empty\">No benchmark was measured in this run.</p>";
+    }
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>cargo nbench report, {}</title><style>{STYLE}</style></head>\
+         <body>{body}</body></html>\n",
+        escape(&run.context.date)
+    )
+}
+
+fn header(run: &RunRecord) -> String {
+    let c = &run.context;
+    let commit = match (&c.git_commit, c.git_dirty) {
+        (Some(h), Some(true)) => format!("{} (uncommitted changes)", h.get(..12).unwrap_or(h)),
+        (Some(h), _) => h.get(..12).unwrap_or(h).to_owned(),
+        (None, _) => "not a git checkout".to_owned(),
+    };
+    let facts = [
+        ("date", c.date.clone()),
+        ("commit", commit),
+        (
+            "CPU",
+            c.cpu_model.clone().unwrap_or_else(|| "unknown".into()),
+        ),
+        ("cores", c.cores.to_string()),
+        (
+            "governor",
+            c.governor.clone().unwrap_or_else(|| "unknown".into()),
+        ),
+        ("rustc", c.rustc.clone().unwrap_or_else(|| "unknown".into())),
+        ("profile", c.profile.clone()),
+        ("nbench", c.nbench_version.clone()),
+    ];
+    let mut s = String::from("<header><h1>cargo nbench report</h1><dl class=\"context\">");
+    for (k, v) in facts {
+        let _ = write!(s, "<div><dt>{k}</dt><dd>{}</dd></div>", escape(&v));
+    }
+    s + "</dl></header>"
+}
+
+fn comparison(run: &RunRecord, c: &Comparison) -> String {
+    let mut s = format!(
+        "<section class=\"comparison\"><h2>Compared with baseline <code>{}</code></h2>\
+         <p class=\"note\">Changes within ±{}% count as unchanged; p-values are adjusted over all rows (Benjamini–Hochberg).</p>",
+        escape(&c.baseline),
+        c.noise_threshold * 100.0
+    );
+    for w in &c.warnings {
+        let _ = write!(s, "<p class=\"warning\">{}</p>", escape(w));
+    }
+    for t in &c.targets {
+        let _ = write!(s, "<h3>{}</h3>", escape(&t.target));
+        if let Some(why) = &t.unpaired_because {
+            let _ = write!(
+                s,
+                "<p class=\"note\">Against stored samples: {}</p>",
+                escape(why)
+            );
+        }
+        let current = run.targets.iter().find(|r| r.target == t.target);
+        s += "<div class=\"grid\">";
+        for row in &t.rows {
+            s += &compared_row(row, current, c.noise_threshold);
+        }
+        s += "</div>";
+        for (ids, what) in [
+            (&t.new, "new, not in the baseline"),
+            (&t.gone, "in the baseline only"),
+        ] {
+            if !ids.is_empty() {
+                let list: Vec<String> = ids.iter().map(|i| escape(i)).collect();
+                let _ = write!(s, "<p class=\"note\">{what}: {}</p>", list.join(", "));
+            }
+        }
+    }
+    s + "</section>"
+}
+
+fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> String {
+    let cur = current
+        .and_then(|t| t.benchmarks.iter().find(|b| b.id == row.id))
+        .map(|b| b.per_iter_ns.as_slice())
+        .unwrap_or_default();
+    let verdict = row.verdict.as_str();
+    format!(
+        "<article class=\"card {verdict}\"><h4>{}</h4><p><span class=\"verdict\">{verdict}</span> \
+         {} [{}, {}] · {} → {} · p (BH) {}</p>{}{}</article>",
+        escape(&row.id),
+        percent_change(row.change),
+        percent_change(row.change_ci[0]),
+        percent_change(row.change_ci[1]),
+        time(row.baseline_ns),
+        time(row.current_ns),
+        escape(&row.p_adjusted.or(row.p_value).map_or("n/a".into(), p_value)),
+        plots::change(row.change, row.change_ci, threshold),
+        plots::compared(&row.baseline_per_iter_ns, cur),
+    )
+}
+
+fn target(t: &TargetRecord, past: &[PastRun]) -> String {
+    let mut s = format!("<section class=\"target\"><h2>{}</h2>", escape(&t.target));
+    for f in &t.failures {
+        let id = if f.id.is_empty() {
+            "the bench target"
+        } else {
+            &f.id
+        };
+        let _ = write!(
+            s,
+            "<p class=\"failure\">{} failed: {}</p>",
+            escape(id),
+            escape(&f.reason)
+        );
+    }
+    if !t.fits.is_empty() {
+        s += "<h3>Scaling</h3><div class=\"grid\">";
+        for f in &t.fits {
+            let _ = write!(
+                s,
+                "<article class=\"card\"><h4>{}</h4><p>O({}), RMS {:.1}%</p>{}</article>",
+                escape(&f.family),
+                escape(&f.complexity),
+                f.rms * 100.0,
+                plots::family(f)
+            );
+        }
+        s += "</div>";
+    }
+    s += "<div class=\"grid\">";
+    for b in &t.benchmarks {
+        s += &bench(&t.target, b, past);
+    }
+    s + "</div></section>"
+}
+
+fn bench(target: &str, b: &BenchRecord, past: &[PastRun]) -> String {
+    let series = history::series(past, target, &b.id);
+    let past_plot = if series.len() >= 2 {
+        format!(
+            "<details open><summary>history ({} runs)</summary>{}</details>",
+            series.len(),
+            plots::history(&series)
+        )
+    } else {
+        String::new()
+    };
+    let set_aside = match b.set_aside {
+        0 => String::new(),
+        k => format!(", {k} set aside ({})", escape(&b.outlier_mode)),
+    };
+    format!(
+        "<article class=\"card\" id=\"{}\"><h4>{}</h4><p>median {} [{}, {}] · mean {} · {} samples{set_aside}</p>{}{past_plot}</article>",
+        escape(&format!("{target}::{}", b.id)),
+        escape(&b.id),
+        time(b.median_ns),
+        time(b.median_ci_ns[0]),
+        time(b.median_ci_ns[1]),
+        time(b.mean_ns),
+        b.samples,
+        plots::distribution(&b.per_iter_ns, b.median_ns, b.median_ci_ns),
+    )
+}

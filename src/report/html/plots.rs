@@ -1,0 +1,287 @@
+//! The report's plots: a distribution, two distributions compared, a change
+//! with its CI, a family's time against its parameter, a benchmark's history.
+
+use super::history::Point;
+use super::svg::{Axis, Plot};
+use crate::report::record::FitRecord;
+use nbench::format::time;
+use nbench::stats::{Complexity, bandwidth, density, percentile_sorted};
+
+/// Points at which a density curve is drawn.
+const GRID: usize = 120;
+
+/// A label for an axis tick of `t` ns, in a unit chosen for the axis's
+/// largest value `hi`, with as many decimals as the tick step needs.
+fn time_tick(hi: f64) -> impl Fn(f64, f64) -> String {
+    let (scale, unit) = [(1e9, "s"), (1e6, "ms"), (1e3, "µs"), (1.0, "ns")]
+        .into_iter()
+        .find(|&(s, _)| hi >= s)
+        .unwrap_or((1e-3, "ps"));
+    move |t, step| {
+        let decimals = (-(step / scale).log10().floor()).clamp(0.0, 6.0) as usize;
+        format!("{:.decimals$} {unit}", t / scale)
+    }
+}
+
+/// A smoothed density of `samples` on `[lo, hi]`; `None` when they have no spread.
+fn curve(sorted: &[f64], lo: f64, hi: f64) -> Option<Vec<(f64, f64)>> {
+    let h = bandwidth(sorted);
+    if h <= 0.0 {
+        return None;
+    }
+    let at: Vec<f64> = (0..GRID)
+        .map(|i| lo + (hi - lo) * i as f64 / (GRID - 1) as f64)
+        .collect();
+    let d = density(sorted, h, &at);
+    Some(at.into_iter().zip(d).collect())
+}
+
+/// The range a distribution plot shows: all samples, unless a far tail would
+/// squash the rest, then up to the 99th percentile plus a quarter of the
+/// 1st–99th spread. Returns the range and how many samples lie beyond it.
+fn shown_range(sorted: &[f64]) -> (f64, f64, usize) {
+    let (min, max) = (sorted[0], sorted[sorted.len() - 1]);
+    let (p1, p99) = (
+        percentile_sorted(sorted, 1.0),
+        percentile_sorted(sorted, 99.0),
+    );
+    let right = max.min(p99 + ((p99 - p1) / 4.0).max(p99 * 0.01));
+    let pad = bandwidth(sorted)
+        .max((right - min) * 0.02)
+        .max(min.abs() * 1e-3);
+    let beyond = sorted.iter().filter(|&&x| x > right + pad).count();
+    (min - pad, right + pad, beyond)
+}
+
+fn sorted(samples: &[f64]) -> Vec<f64> {
+    let mut s: Vec<f64> = samples.iter().copied().filter(|x| x.is_finite()).collect();
+    s.sort_by(f64::total_cmp);
+    s
+}
+
+fn draw_density(p: &mut Plot, sorted: &[f64], lo: f64, hi: f64, class: &str, what: &str) {
+    let title = format!("{what}: {} samples", sorted.len());
+    match curve(sorted, lo, hi) {
+        Some(c) => p.area(&c, class, &title),
+        None => p.vline(sorted[0], class, &title),
+    }
+}
+
+fn y_peak(curves: &[&[f64]], lo: f64, hi: f64) -> f64 {
+    curves
+        .iter()
+        .filter_map(|s| curve(s, lo, hi))
+        .flat_map(|c| c.into_iter().map(|(_, y)| y))
+        .fold(0.0, f64::max)
+}
+
+/// One benchmark's samples: their density, the median and its CI.
+pub fn distribution(samples: &[f64], median: f64, ci: [f64; 2]) -> String {
+    let s = sorted(samples);
+    if s.is_empty() {
+        return String::new();
+    }
+    let (lo, hi, beyond) = shown_range(&s);
+    let peak = y_peak(&[&s], lo, hi);
+    let mut p = Plot::new(
+        "distribution",
+        420.0,
+        150.0,
+        Axis::linear(lo, hi),
+        Axis::linear(0.0, peak * 1.08),
+    );
+    p.band(
+        ci[0],
+        ci[1],
+        "ci",
+        &format!("95% CI of the median: {} to {}", time(ci[0]), time(ci[1])),
+    );
+    draw_density(&mut p, &s, lo, hi, "current", "samples");
+    p.vline(median, "median", &format!("median {}", time(median)));
+    let label = match beyond {
+        0 => "time per iteration".to_owned(),
+        k => format!("time per iteration ({k} slower samples beyond the right edge)"),
+    };
+    p.finish(&label, time_tick(hi), None)
+}
+
+/// The baseline's and the current samples of one benchmark, on one axis.
+pub fn compared(base: &[f64], cur: &[f64]) -> String {
+    let (b, c) = (sorted(base), sorted(cur));
+    if b.is_empty() || c.is_empty() {
+        return String::new();
+    }
+    let (blo, bhi, _) = shown_range(&b);
+    let (clo, chi, _) = shown_range(&c);
+    let (lo, hi) = (blo.min(clo), bhi.max(chi));
+    let peak = y_peak(&[&b, &c], lo, hi);
+    let mut p = Plot::new(
+        "compared",
+        420.0,
+        150.0,
+        Axis::linear(lo, hi),
+        Axis::linear(0.0, peak * 1.08),
+    );
+    draw_density(&mut p, &b, lo, hi, "baseline", "baseline");
+    draw_density(&mut p, &c, lo, hi, "current", "current");
+    p.finish(
+        "time per iteration: baseline (grey), current (blue)",
+        time_tick(hi),
+        None,
+    )
+}
+
+/// A change and its CI against the noise threshold, in percent.
+pub fn change(change: f64, ci: [f64; 2], threshold: f64) -> String {
+    let pct = |x: f64| x * 100.0;
+    let reach = [ci[0].abs(), ci[1].abs(), change.abs(), threshold * 2.0]
+        .into_iter()
+        .filter(|x| x.is_finite())
+        .fold(0.0, f64::max);
+    let x = Axis::linear(-pct(reach) * 1.15, pct(reach) * 1.15);
+    let mut p = Plot::new("change", 300.0, 64.0, x, Axis::linear(0.0, 1.0));
+    let t = pct(threshold);
+    p.band(-t, t, "noise", &format!("noise threshold ±{t}%"));
+    p.vline(0.0, "zero", "no change");
+    p.line(&[(pct(ci[0]), 0.5), (pct(ci[1]), 0.5)], "ci-bar");
+    p.dots(&[(pct(change), 0.5)], "change", |_| {
+        format!(
+            "{:+.2}% [{:+.2}%, {:+.2}%]",
+            pct(change),
+            pct(ci[0]),
+            pct(ci[1])
+        )
+    });
+    p.finish(
+        "change, % (95% CI)",
+        |v, step| {
+            let d = (-step.log10().floor()).clamp(0.0, 3.0) as usize;
+            format!("{v:+.d$}")
+        },
+        None,
+    )
+}
+
+/// A family's medians against N on log–log axes, with the fitted curve.
+pub fn family(fit: &FitRecord) -> String {
+    let pts: Vec<(f64, f64)> = fit.points.iter().map(|&[n, t]| (n, t)).collect();
+    if pts.len() < 2 {
+        return String::new();
+    }
+    let nmin = pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+    let nmax = pts.iter().map(|p| p.0).fold(0.0, f64::max);
+    let curve: Vec<(f64, f64)> = match Complexity::parse(&fit.complexity) {
+        Some(c) => (0..48)
+            .map(|i| nmin * (nmax / nmin).powf(i as f64 / 47.0))
+            .filter_map(|n| Some((n, fit.coefficient_ns * c.eval(n)?)))
+            .collect(),
+        None => pts
+            .iter()
+            .map(|p| p.0)
+            .zip(fit.fitted_ns.iter().copied())
+            .collect(),
+    };
+    let times = pts.iter().map(|p| p.1).chain(curve.iter().map(|c| c.1));
+    let tmin = times
+        .clone()
+        .filter(|&t| t > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    let tmax = times.fold(0.0, f64::max);
+    let mut p = Plot::new(
+        "family",
+        480.0,
+        260.0,
+        Axis::log(nmin / 1.3, nmax * 1.3),
+        Axis::log(tmin / 1.5, tmax * 1.5),
+    );
+    p.line(&curve, "fit");
+    p.dots(&pts, "point", |i| {
+        format!("N = {}: {}", pts[i].0, time(pts[i].1))
+    });
+    let y = time_tick(tmax);
+    p.finish(
+        &format!("N (fitted: O({}))", fit.complexity),
+        |n, _| short_number(n),
+        Some(&y),
+    )
+}
+
+/// `1k`, `64k`, `1M`: a parameter value on an axis.
+fn short_number(n: f64) -> String {
+    match n {
+        n if n >= 1e6 && n % 1e5 == 0.0 => format!("{}M", n / 1e6),
+        n if n >= 1e3 && n % 100.0 == 0.0 => format!("{}k", n / 1e3),
+        n => format!("{n}"),
+    }
+}
+
+/// A benchmark's median (and CI) in each stored run that measured it.
+pub fn history(points: &[Point]) -> String {
+    let n = points.len();
+    let lo = points
+        .iter()
+        .map(|p| p.ci_ns[0].min(p.median_ns))
+        .fold(f64::INFINITY, f64::min);
+    let hi = points
+        .iter()
+        .map(|p| p.ci_ns[1].max(p.median_ns))
+        .fold(0.0, f64::max);
+    let pad = (hi - lo).max(hi * 0.02) * 0.1;
+    let x = Axis::linear(-0.5, n as f64 - 0.5);
+    let mut p = Plot::new(
+        "history",
+        480.0,
+        180.0,
+        x,
+        Axis::linear((lo - pad).max(0.0), hi + pad),
+    );
+    let step = n.div_ceil(5).max(1);
+    p.x_ticks_at((0..n).step_by(step).map(|i| i as f64).collect());
+    let xy: Vec<(f64, f64)> = points
+        .iter()
+        .enumerate()
+        .map(|(i, q)| (i as f64, q.median_ns))
+        .collect();
+    for (i, q) in points.iter().enumerate() {
+        p.error_bar(i as f64, q.ci_ns[0], q.ci_ns[1], "ci-bar");
+    }
+    p.line(&xy, "trend");
+    p.dots(&xy, "point", |i| {
+        format!("{}: {}", points[i].label, time(points[i].median_ns))
+    });
+    let y = time_tick(hi + pad);
+    let label = |t: f64, _| {
+        let l = &points[(t as usize).min(n - 1)].label;
+        l.get(5..16).unwrap_or(l).to_owned()
+    };
+    p.finish("stored runs, oldest first", label, Some(&y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tick_labels_share_a_unit_and_show_the_step() {
+        let f = time_tick(2500.0);
+        assert_eq!(f(1500.0, 500.0), "1.5 µs");
+        assert_eq!(f(2000.0, 1000.0), "2 µs");
+        assert_eq!(time_tick(0.5)(0.25, 0.05), "250 ps");
+    }
+
+    #[test]
+    fn a_far_tail_is_cut_and_counted() {
+        let mut s: Vec<f64> = (0..1000).map(|i| 100.0 + (i % 10) as f64).collect();
+        s.push(1e6);
+        let (lo, hi, beyond) = shown_range(&sorted(&s));
+        assert!(lo < 100.0 && hi < 200.0, "{lo} {hi}");
+        assert_eq!(beyond, 1);
+    }
+
+    #[test]
+    fn samples_without_spread_draw_a_line_not_a_curve() {
+        let svg = distribution(&[5.0, 5.0, 5.0], 5.0, [5.0, 5.0]);
+        assert!(svg.contains(r#"<line class="current""#), "{svg}");
+        assert!(!svg.contains("NaN"), "{svg}");
+    }
+}
