@@ -8,9 +8,8 @@ use console::style;
 use nbench::format;
 
 /// Runs a baseline subcommand.
-pub fn run(cli: &Cli, cmd: &BaselineCmd) -> Result<u8> {
-    let meta = crate::discover::metadata(cli)?;
-    let baselines = Store::new(&crate::discover::target_dir(cli, &meta)).baselines();
+pub fn run(cli: &Cli, meta: &cargo_metadata::Metadata, cmd: &BaselineCmd) -> Result<u8> {
+    let baselines = Store::new(&crate::discover::target_dir(cli, meta)).baselines();
     match cmd {
         BaselineCmd::List => {
             let all = baselines.list()?;

@@ -22,7 +22,12 @@ Exit status:
   4  a comparison found a regression (with --fail-on-regression)
   5  any other error (cargo could not be run, files could not be written)
 
-Results of every run are stored in target/nbench/runs/ (the last 50 are kept).";
+Settings: every flag can also be given as an NBENCH_* environment variable (--warm-up is
+NBENCH_WARM_UP), and the measurement and output ones in nbench.toml at the workspace root;
+flags win over variables, variables over the file. `cargo nbench config` shows what is in effect.
+
+Results of every run are stored in target/nbench/runs/ (the last 50 are kept), and
+target/nbench/report/index.html shows them with plots.";
 
 /// Build and run nbench benchmarks, store the results, compare them.
 #[derive(Debug, Args)]
@@ -235,6 +240,11 @@ pub enum Sub {
         #[arg(value_name = "FILTER")]
         filters: Vec<String>,
     },
+    /// Print the effective settings and where each comes from (flag, NBENCH_* variable, settings file, built-in)
+    #[command(
+        after_help = "Settings are read from, in order: flags, NBENCH_* environment variables (one for every\nflag: --warm-up is NBENCH_WARM_UP), the settings file, built-in defaults.\n\nThe settings file is nbench.toml at the workspace root, or a [workspace.metadata.nbench]\nor [package.metadata.nbench] table in the root Cargo.toml. Its keys are the flags' names:\n\n    warm-up = \"50ms\"\n    max-time = \"2s\"\n    noise-threshold = 1\n    out = [\"target/bench.md\"]\n\n    [bench.slow_io]      # one bench target (NAME or package/NAME)\n    max-time = \"10s\""
+    )]
+    Config,
     /// Rebuild the HTML report (target/nbench/report/index.html) from the stored runs
     #[command(
         after_help = "Every run writes the report itself; this rebuilds it from the newest stored run,\nwith the history of all of them, and prints where it is. Nothing is built or measured."
@@ -259,6 +269,67 @@ pub enum BaselineCmd {
         #[arg(value_parser = baseline_name)]
         name: String,
     },
+}
+
+/// The command line's definition, with an `NBENCH_*` variable for every flag
+/// (`--warm-up` ↔ `NBENCH_WARM_UP`), shown in `--help`.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cargo::command().mut_subcommand("nbench", |nbench| {
+        nbench.mut_args(|arg| match arg.get_long() {
+            Some(long) if !matches!(long, "help" | "version") => {
+                let name: &'static str =
+                    Box::leak(crate::config::keys::env_name(long).into_boxed_str());
+                arg.env(name).hide_env(true)
+            }
+            _ => arg,
+        })
+    })
+}
+
+/// An `NBENCH_*` variable whose value its flag would refuse, as a message
+/// naming the variable (clap's own would name only the flag).
+pub fn check_env() -> Result<(), String> {
+    let cmd = command();
+    let Some(nbench) = cmd.find_subcommand("nbench") else {
+        return Ok(());
+    };
+    for arg in nbench.get_arguments() {
+        let (Some(env), Some(long)) = (arg.get_env(), arg.get_long()) else {
+            continue;
+        };
+        let Some(value) = std::env::var_os(env) else {
+            continue;
+        };
+        // Switches read 1/0/true/false/yes/no themselves.
+        if !arg.get_action().takes_values() {
+            continue;
+        }
+        if let Err(e) = crate::config::check(long, &value.to_string_lossy()) {
+            return Err(format!(
+                "`{}={}`: {e}",
+                env.to_string_lossy(),
+                value.to_string_lossy()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Parses `args` (`cargo-nbench nbench …`): the options, and how each got its value.
+pub fn parse_from<I, T>(args: I) -> Result<(Cli, clap::ArgMatches), clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::FromArgMatches;
+    let matches = command().try_get_matches_from(args)?;
+    let Cargo::Nbench(cli) = Cargo::from_arg_matches(&matches)?;
+    let nbench = matches
+        .subcommand_matches("nbench")
+        .cloned()
+        .unwrap_or_default();
+    Ok((cli, nbench))
 }
 
 fn baseline_name(text: &str) -> Result<String, String> {

@@ -78,9 +78,8 @@ pub fn target_dir(cli: &Cli, meta: &Metadata) -> PathBuf {
 }
 
 /// Reads the workspace and picks bench targets as `cargo bench` would for these flags.
-pub fn discover(cli: &Cli) -> Result<Discovery> {
-    let meta = metadata(cli)?;
-    let packages = select_packages(&meta, cli)?;
+pub fn discover(cli: &Cli, meta: &Metadata) -> Result<Discovery> {
+    let packages = select_packages(meta, cli)?;
 
     let mut targets = Vec::new();
     let mut skipped = Vec::new();

@@ -63,6 +63,16 @@ pub enum Error {
         /// The lock file.
         lock: PathBuf,
     },
+    /// A settings file that cannot be used.
+    #[error("`{}`: {message}", file.display())]
+    Config {
+        /// The file.
+        file: PathBuf,
+        /// What is wrong, naming the key.
+        message: String,
+        /// What is allowed instead.
+        hint: Option<String>,
+    },
     /// `cargo nbench report` with nothing stored to report on.
     #[error("no stored runs in `{}`", .0.display())]
     NoRuns(PathBuf),
@@ -90,7 +100,8 @@ impl Error {
             | Error::NoTargets(_)
             | Error::Corrupt { .. }
             | Error::NoBaseline(_)
-            | Error::NoRuns(_) => exit::USAGE,
+            | Error::NoRuns(_)
+            | Error::Config { .. } => exit::USAGE,
             Error::InUse { .. } => exit::ERROR,
             Error::Build(_) => exit::BUILD_FAILED,
             Error::Metadata(_) | Error::Spawn { .. } | Error::Io { .. } => exit::ERROR,
@@ -116,6 +127,7 @@ impl Error {
                  whose main is `nbench::main!(...)`"
                     .to_owned(),
             ),
+            Error::Config { hint, .. } => hint.clone(),
             Error::NoRuns(_) => Some(
                 "run `cargo nbench` first: every run is stored there and the report is made from them"
                     .to_owned(),

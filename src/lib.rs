@@ -15,8 +15,7 @@ pub mod report;
 pub mod run;
 pub mod store;
 
-use clap::Parser;
-use cli::{Cargo, Cli, Format};
+use cli::{Cli, Format};
 use console::style;
 use error::{Error, Result, exit};
 use report::record::{RunRecord, SCHEMA_VERSION, SkippedRecord, TargetRecord};
@@ -25,8 +24,13 @@ use std::time::Instant;
 
 /// Parses the command line, runs, and turns the outcome into an exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cargo::try_parse() {
-        Ok(Cargo::Nbench(cli)) => cli,
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Err(e) = cli::check_env() {
+        eprintln!("{}: {e}", style("error").red().bold());
+        return ExitCode::from(exit::USAGE);
+    }
+    let (cli, matches) = match cli::parse_from(&args) {
+        Ok(parsed) => parsed,
         Err(e) => {
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() {
@@ -37,7 +41,7 @@ pub fn main() -> ExitCode {
         }
     };
     config::apply_color(cli.color);
-    match run(&cli) {
+    match run(args, &cli, &matches) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("{}: {e}", style("error").red().bold());
@@ -53,16 +57,26 @@ fn note(text: &str) {
     eprintln!("{}: {text}", style("note").cyan().bold());
 }
 
-fn run(cli: &Cli) -> Result<u8> {
+fn run(args: Vec<std::ffi::OsString>, cli: &Cli, matches: &clap::ArgMatches) -> Result<u8> {
     // A bad --out is reported before anything is built or measured.
     config::outputs(cli)?;
+    let meta = discover::metadata(cli)?;
+    let file = config::file::find(&meta)?;
+    let config = config::Config::load(args, matches, meta.workspace_root.as_std_path(), file);
+    let cli = &config.cli(None)?;
+    config::apply_color(cli.color);
+    config::outputs(cli)?;
     match &cli.command {
-        Some(cli::Sub::Baseline(cmd)) => return baseline::run(cli, cmd),
+        Some(cli::Sub::Baseline(cmd)) => return baseline::run(cli, &meta, cmd),
         Some(cli::Sub::Compare { a, b, filters }) => {
-            let (record, runs) = compare::saved::run(cli, a, b, filters)?;
+            let (record, runs) = compare::saved::run(cli, &meta, a, b, filters)?;
             return emit(cli, &record, &runs, None, false);
         }
-        Some(cli::Sub::Report) => return rebuild_report(cli),
+        Some(cli::Sub::Report) => return rebuild_report(cli, &meta),
+        Some(cli::Sub::Config) => {
+            print!("{}", config.show()?);
+            return Ok(exit::SUCCESS);
+        }
         None => {}
     }
     if cli.compare.is_none() {
@@ -79,7 +93,7 @@ fn run(cli: &Cli) -> Result<u8> {
     }
     let started = Instant::now();
     let plan = config::plan(cli);
-    let found = discover::discover(cli)?;
+    let found = discover::discover(cli, &meta)?;
     let mut skipped: Vec<SkippedRecord> = found
         .skipped
         .iter()
@@ -147,6 +161,11 @@ fn run(cli: &Cli) -> Result<u8> {
         &cli.profile,
         config::settings_record(&plan),
     );
+    // `[bench.NAME]` tables of the settings file give a target settings of its own.
+    let plans = nbench_targets
+        .iter()
+        .map(|b| config.cli(Some(&b.target)).map(|c| config::plan(&c)))
+        .collect::<Result<Vec<_>>>()?;
     run::affinity::pin_driver();
     let mut progress = report::progress::Progress::new(cli.format == Format::Console);
     if cli.format == Format::Jsonl && !cli.list {
@@ -157,20 +176,22 @@ fn run(cli: &Cli) -> Result<u8> {
         match &compare_with {
             Some(base) if !cli.list => nbench_targets
                 .iter()
-                .map(|b| {
+                .zip(&plans)
+                .map(|(b, plan)| {
                     let exe = compare::baseline_exe(
                         &store.baselines(),
                         base,
                         &b.target.label(),
                         cli.compare_stored,
                     );
-                    compare::compare_target(b, base, exe, &plan, threshold, &mut progress)
+                    compare::compare_target(b, base, exe, plan, threshold, &mut progress)
                 })
                 .unzip(),
             _ => (
                 nbench_targets
                     .iter()
-                    .map(|b| run::run_target(b, &plan, cli.list, &mut progress))
+                    .zip(&plans)
+                    .map(|(b, plan)| run::run_target(b, plan, cli.list, &mut progress))
                     .collect(),
                 Vec::new(),
             ),
@@ -223,9 +244,8 @@ fn run(cli: &Cli) -> Result<u8> {
 }
 
 /// `cargo nbench report`: the HTML report again, from the newest stored run.
-fn rebuild_report(cli: &Cli) -> Result<u8> {
-    let meta = discover::metadata(cli)?;
-    let store = store::Store::new(&discover::target_dir(cli, &meta));
+fn rebuild_report(cli: &Cli, meta: &cargo_metadata::Metadata) -> Result<u8> {
+    let store = store::Store::new(&discover::target_dir(cli, meta));
     let newest = report::html::newest_run(&store)?;
     let (path, notes) = report::html::write(&store, &newest)?;
     notes.iter().for_each(|n| note(n));

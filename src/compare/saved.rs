@@ -15,10 +15,15 @@ use std::time::Instant;
 
 /// Compares baseline `b` (the "current" side) with baseline `a`; returns
 /// the run record (with its comparison) and the freshly measured targets.
-pub fn run(cli: &Cli, a: &str, b: &str, filters: &[String]) -> Result<(RunRecord, Vec<TargetRun>)> {
+pub fn run(
+    cli: &Cli,
+    meta: &cargo_metadata::Metadata,
+    a: &str,
+    b: &str,
+    filters: &[String],
+) -> Result<(RunRecord, Vec<TargetRun>)> {
     let started = Instant::now();
-    let meta = crate::discover::metadata(cli)?;
-    let store = Store::new(&crate::discover::target_dir(cli, &meta));
+    let store = Store::new(&crate::discover::target_dir(cli, meta));
     let baselines = store.baselines();
     let load = |name: &str| {
         baselines

@@ -1,0 +1,73 @@
+//! The settings a config file (and `NBENCH_*`) may set: each is a flag of `cargo nbench`.
+
+/// One setting: its name is the flag's long name without `--`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key {
+    /// `warm-up`: the file key and the flag.
+    pub name: &'static str,
+    /// Whether `[bench.NAME]` may set it for one bench target.
+    pub per_bench: bool,
+    /// Whether it takes a list (`out`).
+    pub many: bool,
+}
+
+const fn key(name: &'static str, per_bench: bool) -> Key {
+    Key {
+        name,
+        per_bench,
+        many: false,
+    }
+}
+
+/// Every setting a file may hold, in the order `cargo nbench config` shows them.
+pub const KEYS: &[Key] = &[
+    key("warm-up", true),
+    key("min-time", true),
+    key("max-time", true),
+    key("precision", true),
+    key("min-samples", true),
+    key("max-samples", true),
+    key("outliers", true),
+    key("timeout", true),
+    key("noise-threshold", false),
+    key("format", false),
+    Key {
+        name: "out",
+        per_bench: false,
+        many: true,
+    },
+    key("out-format", false),
+    key("time-unit", false),
+    key("color", false),
+];
+
+impl Key {
+    /// The key named `name`.
+    pub fn named(name: &str) -> Option<Key> {
+        KEYS.iter().copied().find(|k| k.name == name)
+    }
+
+    /// clap's id of the flag (the `Cli` field's name).
+    pub fn id(self) -> String {
+        self.name.replace('-', "_")
+    }
+
+    /// The environment variable that sets it: `NBENCH_WARM_UP`.
+    pub fn env(self) -> String {
+        env_name(self.name)
+    }
+}
+
+/// `NBENCH_` and the flag's long name in upper case, `-` as `_`.
+pub fn env_name(long: &str) -> String {
+    format!("NBENCH_{}", long.to_ascii_uppercase().replace('-', "_"))
+}
+
+/// The keys, comma separated, for an error's hint.
+pub fn names(per_bench_only: bool) -> String {
+    KEYS.iter()
+        .filter(|k| k.per_bench || !per_bench_only)
+        .map(|k| k.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,313 @@
+//! Resolved settings: flags, then `NBENCH_*`, then the settings file, then built-in defaults.
+
+pub mod file;
+pub mod keys;
+
+use crate::cli::{Cli, Color, Format};
+use crate::context::SettingsRecord;
+use crate::discover::BenchTarget;
+use crate::error::{Error, Result};
+use crate::run::Plan;
+use clap::ValueEnum;
+use clap::parser::ValueSource;
+use file::FileConfig;
+use keys::{KEYS, Key};
+use nbench::Settings;
+use nbench::modes::select::{Filter, Ignored};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// Where a setting's value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The command line.
+    Flag,
+    /// An `NBENCH_*` variable.
+    Env,
+    /// The settings file.
+    File,
+    /// The default.
+    BuiltIn,
+}
+
+/// The command line over the settings file.
+#[derive(Debug)]
+pub struct Config {
+    args: Vec<OsString>,
+    given: Vec<(Key, Source)>,
+    file: Option<FileConfig>,
+    root: PathBuf,
+}
+
+impl Config {
+    /// `args` (the whole command line) as parsed into `matches`, over the
+    /// workspace's settings file.
+    pub fn load(
+        args: Vec<OsString>,
+        matches: &clap::ArgMatches,
+        workspace_root: &Path,
+        file: Option<FileConfig>,
+    ) -> Config {
+        let given = KEYS
+            .iter()
+            .filter_map(|&k| match matches.value_source(&k.id()) {
+                Some(ValueSource::CommandLine) => Some((k, Source::Flag)),
+                Some(ValueSource::EnvVariable) => Some((k, Source::Env)),
+                _ => None,
+            })
+            .collect();
+        Config {
+            args,
+            given,
+            file,
+            root: workspace_root.to_path_buf(),
+        }
+    }
+
+    /// Where `key`'s value comes from (for bench target `target`, if given).
+    pub fn source(&self, key: Key, target: Option<&BenchTarget>) -> Source {
+        if let Some((_, s)) = self.given.iter().find(|(k, _)| *k == key) {
+            return s.clone();
+        }
+        match self.file_values(key, target) {
+            Some(_) => Source::File,
+            None => Source::BuiltIn,
+        }
+    }
+
+    fn file_values(&self, key: Key, target: Option<&BenchTarget>) -> Option<&[String]> {
+        let file = self.file.as_ref()?;
+        let for_target = target.and_then(|t| {
+            file.benches
+                .iter()
+                .filter(|(name, _)| *name == t.name || *name == t.label())
+                .flat_map(|(_, list)| list)
+                .find(|(k, _)| *k == key)
+        });
+        for_target
+            .or_else(|| file.global.iter().find(|(k, _)| *k == key))
+            .map(|(_, v)| v.as_slice())
+    }
+
+    /// The effective command line: the file's settings where no flag or
+    /// variable gave one, `[bench.NAME]`'s first for `target`.
+    pub fn cli(&self, target: Option<&BenchTarget>) -> Result<Cli> {
+        let mut from_file = Vec::new();
+        for &key in KEYS {
+            if self.source(key, target) == Source::File {
+                for v in self.file_values(key, target).unwrap_or_default() {
+                    from_file.push(OsString::from(format!("--{}={v}", key.name)));
+                }
+            }
+        }
+        // After the user's options and any subcommand (an option before a
+        // subcommand would turn it into a filter), before `-- ARGS`.
+        let mut argv = self.args.clone();
+        let at = argv
+            .iter()
+            .skip(2)
+            .position(|a| a == "--")
+            .map_or(argv.len(), |i| i + 2);
+        argv.splice(at..at, from_file);
+        crate::cli::parse_from(argv)
+            .map(|(cli, _)| cli)
+            .map_err(|e| Error::Usage(clap_reason(&e)))
+    }
+
+    /// Where the file's settings are, as `cargo nbench config` names it.
+    fn file_label(&self) -> String {
+        match &self.file {
+            Some(f) => {
+                let path = f.path.strip_prefix(&self.root).unwrap_or(&f.path);
+                match f.prefix.trim_end_matches('.') {
+                    "" => path.display().to_string(),
+                    table => format!("{} [{table}]", path.display()),
+                }
+            }
+            None => String::new(),
+        }
+    }
+
+    /// `cargo nbench config`: every setting, its value and where it came from.
+    pub fn show(&self) -> Result<String> {
+        let cli = self.cli(None)?;
+        let plan = plan(&cli);
+        let from = |key: Key, source: Source| match source {
+            Source::Flag => format!("flag --{}", key.name),
+            Source::Env => format!("env {}", key.env()),
+            Source::File => self.file_label(),
+            Source::BuiltIn => "built-in".to_owned(),
+        };
+        let mut rows = vec![("setting".to_owned(), "value".to_owned(), "from".to_owned())];
+        for &key in KEYS {
+            let source = from(key, self.source(key, None));
+            rows.push((key.name.to_owned(), effective(key, &cli, &plan), source));
+        }
+        for (target, list) in self.file.iter().flat_map(|f| &f.benches) {
+            for (key, values) in list {
+                let note = match self.source(*key, None) {
+                    s @ (Source::Flag | Source::Env) => {
+                        format!(" (overridden by the {})", from(*key, s))
+                    }
+                    _ => String::new(),
+                };
+                let name = format!("bench.{target}.{}", key.name);
+                rows.push((name, values.join(", "), self.file_label() + &note));
+            }
+        }
+        let w0 = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0) + 2;
+        let w1 = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0) + 2;
+        let mut out = String::new();
+        for (name, value, from) in rows {
+            out += &format!("{name:<w0$}{value:<w1$}{from}\n");
+        }
+        Ok(out)
+    }
+}
+
+/// Whether `--long=value` is a value the flag accepts; else what it expects.
+/// (Only the value is judged: a flag that needs another one is not an error here.)
+pub fn check(long: &str, value: &str) -> std::result::Result<(), String> {
+    use clap::CommandFactory;
+    use clap::error::ErrorKind;
+    let flag = format!("--{long}={value}");
+    match crate::cli::Cargo::command().try_get_matches_from(["cargo-nbench", "nbench", &flag]) {
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::ValueValidation | ErrorKind::InvalidValue
+            ) =>
+        {
+            Err(clap_reason(&e))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// What clap found wrong, without its usage lines.
+fn clap_reason(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    if let Some(source) = std::error::Error::source(e) {
+        return source.to_string();
+    }
+    if let Some(ContextValue::Strings(valid)) = e.get(ContextKind::ValidValue) {
+        return format!("expected one of: {}", valid.join(", "));
+    }
+    let text = e.to_string();
+    let first = text.lines().next().unwrap_or_default();
+    first.trim_start_matches("error: ").to_owned()
+}
+
+/// A setting's value as the run uses it.
+fn effective(key: Key, cli: &Cli, plan: &Plan) -> String {
+    let s = &plan.settings;
+    let name = |v: Option<clap::builder::PossibleValue>| {
+        v.map_or(String::new(), |v| v.get_name().to_owned())
+    };
+    match key.name {
+        "warm-up" => format!("{:?}", s.warm_up),
+        "min-time" => format!("{:?}", s.min_time),
+        "max-time" => format!("{:?}", s.max_time),
+        "precision" => format!("{}%", s.precision * 100.0),
+        "min-samples" => s.min_samples.to_string(),
+        "max-samples" => s.max_samples.to_string(),
+        "outliers" => s.outliers.as_str().to_owned(),
+        "timeout" => format!("{:?}", plan.timeout),
+        "noise-threshold" => format!("{}%", cli.noise_threshold),
+        "format" => name(cli.format.to_possible_value()),
+        "out" if cli.out.is_empty() => "(none)".to_owned(),
+        "out" => cli
+            .out
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        "out-format" => cli
+            .out_format
+            .and_then(|f| f.to_possible_value())
+            .map_or("(by extension)".into(), |v| v.get_name().to_owned()),
+        "time-unit" => cli
+            .time_unit
+            .and_then(|u| u.to_possible_value())
+            .map_or("(per value)".into(), |v| v.get_name().to_owned()),
+        "color" => name(cli.color.to_possible_value()),
+        _ => String::new(),
+    }
+}
+
+/// The measurement plan for this invocation.
+pub fn plan(cli: &Cli) -> Plan {
+    let d = Settings::default();
+    Plan {
+        filter: Filter {
+            filters: cli.filters.clone(),
+            skip: cli.skip.clone(),
+            exact: cli.exact,
+            ignored: if cli.ignored {
+                Ignored::Only
+            } else if cli.include_ignored {
+                Ignored::Include
+            } else {
+                Ignored::Skip
+            },
+        },
+        settings: Settings {
+            warm_up: cli.warm_up.unwrap_or(d.warm_up),
+            min_time: cli.min_time.unwrap_or(d.min_time),
+            max_time: cli.max_time.unwrap_or(d.max_time),
+            precision: cli.precision.map_or(d.precision, |p| p / 100.0),
+            min_samples: cli.min_samples.map_or(d.min_samples, |n| n as usize),
+            max_samples: cli.max_samples.map_or(d.max_samples, |n| n as usize),
+            timer_factor: d.timer_factor,
+            outliers: cli.outliers.unwrap_or(d.outliers),
+        },
+        timeout: cli.timeout,
+        extra_args: cli.bench_args.clone(),
+        nocapture: cli.nocapture,
+    }
+}
+
+/// The settings as stored with a run.
+pub fn settings_record(plan: &Plan) -> SettingsRecord {
+    let s = &plan.settings;
+    SettingsRecord {
+        warm_up_s: s.warm_up.as_secs_f64(),
+        min_time_s: s.min_time.as_secs_f64(),
+        max_time_s: s.max_time.as_secs_f64(),
+        precision: s.precision,
+        min_samples: s.min_samples,
+        max_samples: s.max_samples,
+        timeout_s: plan.timeout.as_secs_f64(),
+        outliers: s.outliers.as_str().to_owned(),
+    }
+}
+
+/// Turns colour on or off for stdout and stderr: `--color`, then `NO_COLOR`, then whether each is a terminal.
+pub fn apply_color(choice: Color) {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let (out, err) = match choice {
+        Color::Always => (true, true),
+        Color::Never => (false, false),
+        Color::Auto if no_color => (false, false),
+        Color::Auto => (
+            console::Term::stdout().features().colors_supported(),
+            console::Term::stderr().features().colors_supported(),
+        ),
+    };
+    console::set_colors_enabled(out);
+    console::set_colors_enabled_stderr(err);
+}
+
+/// Every `--out` file with the format it gets: `--out-format`, else the one
+/// its extension names; a file whose extension names none is a usage error.
+pub fn outputs(cli: &Cli) -> Result<Vec<(PathBuf, Format)>> {
+    cli.out
+        .iter()
+        .map(
+            |path| match cli.out_format.or_else(|| Format::from_extension(path)) {
+                Some(f) => Ok((path.clone(), f)),
+                None => Err(Error::OutFormat(path.clone())),
+            },
+        )
+        .collect()
+}
