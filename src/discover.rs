@@ -125,7 +125,7 @@ pub fn discover(cli: &Cli, meta: &Metadata) -> Result<Discovery> {
     Ok(Discovery {
         targets,
         skipped,
-        target_dir: target_dir(cli, &meta),
+        target_dir: target_dir(cli, meta),
         workspace_root: meta.workspace_root.as_std_path().to_path_buf(),
     })
 }

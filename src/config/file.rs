@@ -7,6 +7,9 @@ use cargo_metadata::Metadata;
 use serde_json::Value;
 use std::path::PathBuf;
 
+/// Settings with their values, as the flags would get them.
+pub type Values = Vec<(Key, Vec<String>)>;
+
 /// Settings read from a file, every value already checked.
 #[derive(Debug, Clone, Default)]
 pub struct FileConfig {
@@ -15,9 +18,9 @@ pub struct FileConfig {
     /// How keys are spelled there: empty, or `workspace.metadata.nbench.`.
     pub prefix: &'static str,
     /// Settings for every bench target.
-    pub global: Vec<(Key, Vec<String>)>,
+    pub global: Values,
     /// `[bench.NAME]`: settings for one bench target (its name or `package/name`).
-    pub benches: Vec<(String, Vec<(Key, Vec<String>)>)>,
+    pub benches: Vec<(String, Values)>,
 }
 
 /// The workspace's settings file, if it has one; two of them is an error,

@@ -6,3 +6,4 @@ mod families;
 mod harness_modes;
 mod helpers;
 mod report;
+mod settings;
