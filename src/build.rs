@@ -64,6 +64,9 @@ pub fn cargo_args(cli: &Cli, targets: &[BenchTarget]) -> Vec<String> {
             args.extend([flag.to_owned(), v.display().to_string()]);
         }
     }
+    if cli.quiet {
+        args.push("--quiet".to_owned());
+    }
     if let Some(j) = &cli.jobs {
         args.extend(["--jobs".to_owned(), j.clone()]);
     }

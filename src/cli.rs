@@ -217,6 +217,43 @@ pub struct Cli {
     /// Show the benchmarks' own stdout and stderr as they run
     #[arg(global = true, long, help_heading = "Output")]
     pub nocapture: bool,
+    /// Add KEY=VALUE to the run's context (shown above the table, stored with the run); repeatable
+    #[arg(global = true, long, value_name = "KEY=VALUE", value_parser = context_pair, help_heading = "Output")]
+    pub context: Vec<(String, String)>,
+    /// Print the tables only: no context, progress, notes or cargo's build lines
+    #[arg(
+        global = true,
+        short,
+        long,
+        help_heading = "Output",
+        conflicts_with = "verbose"
+    )]
+    pub quiet: bool,
+    /// Also print the settings, the timer's resolution, and each benchmark's cold time and loop overhead
+    #[arg(global = true, short, long, help_heading = "Output")]
+    pub verbose: bool,
+}
+
+/// How much the console report says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verbosity {
+    /// The tables only (`-q`).
+    Quiet,
+    /// The context, the tables and the summary.
+    Normal,
+    /// Also settings, timer, cold times and overheads (`-v`).
+    Verbose,
+}
+
+impl Cli {
+    /// `-q`, `-v` or neither.
+    pub fn verbosity(&self) -> Verbosity {
+        match (self.quiet, self.verbose) {
+            (true, _) => Verbosity::Quiet,
+            (_, true) => Verbosity::Verbose,
+            _ => Verbosity::Normal,
+        }
+    }
 }
 
 /// Subcommands.
@@ -402,6 +439,13 @@ pub enum Color {
     Always,
     /// Never.
     Never,
+}
+
+fn context_pair(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_owned(), v.to_owned())),
+        _ => Err("expected KEY=VALUE, such as runner=ci-large".to_owned()),
+    }
 }
 
 fn duration(text: &str) -> Result<Duration, String> {

@@ -1,6 +1,7 @@
 //! The context stored with every run: when, what code, what compiler, what machine, what settings.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -26,10 +27,16 @@ pub struct Context {
     pub cores: usize,
     /// CPU frequency governor (Linux), where readable.
     pub governor: Option<String>,
+    /// Whether turbo boost is on (Linux: intel_pstate or cpufreq `boost`), where readable.
+    #[serde(default)]
+    pub turbo: Option<bool>,
     /// Version of cargo nbench (and of its nbench protocol).
     pub nbench_version: String,
     /// Measurement settings.
     pub settings: SettingsRecord,
+    /// The user's own `--context KEY=VALUE` pairs.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub user: BTreeMap<String, String>,
 }
 
 /// Measurement settings as stored.
@@ -56,7 +63,12 @@ pub struct SettingsRecord {
 
 impl Context {
     /// Gathers the context for a run in `workspace`.
-    pub fn gather(workspace: &Path, profile: &str, settings: SettingsRecord) -> Context {
+    pub fn gather(
+        workspace: &Path,
+        profile: &str,
+        settings: SettingsRecord,
+        user: &[(String, String)],
+    ) -> Context {
         let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
         let verbose = run(Command::new(&rustc).arg("-vV"));
         let git = |args: &[&str]| run(Command::new("git").args(args).current_dir(workspace));
@@ -87,10 +99,39 @@ impl Context {
             )
             .ok()
             .map(|s| s.trim().to_owned()),
+            turbo: turbo(),
             nbench_version: env!("CARGO_PKG_VERSION").to_owned(),
             settings,
+            user: user.iter().cloned().collect(),
         }
     }
+
+    /// What about the machine makes its timings less steady, one warning each.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(g) = self.governor.as_deref().filter(|g| *g != "performance") {
+            out.push(format!(
+                "the CPU frequency governor is `{g}`, not `performance`: clock speeds follow the load, \
+                 so timings vary more (`sudo cpupower frequency-set -g performance`)"
+            ));
+        }
+        if self.turbo == Some(true) {
+            out.push(
+                "turbo boost is on: clock speeds depend on temperature and on the other cores' load"
+                    .to_owned(),
+            );
+        }
+        out
+    }
+}
+
+/// Linux's turbo switch: intel_pstate's `no_turbo` (0 = on), or cpufreq's `boost` (1 = on).
+fn turbo() -> Option<bool> {
+    let read = |p: &str| std::fs::read_to_string(p).ok().map(|s| s.trim().to_owned());
+    if let Some(v) = read("/sys/devices/system/cpu/intel_pstate/no_turbo") {
+        return Some(v == "0");
+    }
+    read("/sys/devices/system/cpu/cpufreq/boost").map(|v| v == "1")
 }
 
 fn run(cmd: &mut Command) -> Option<String> {

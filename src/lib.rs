@@ -160,6 +160,7 @@ fn run(args: Vec<std::ffi::OsString>, cli: &Cli, matches: &clap::ArgMatches) -> 
         &found.workspace_root,
         &cli.profile,
         config::settings_record(&plan),
+        &cli.context,
     );
     // `[bench.NAME]` tables of the settings file give a target settings of its own.
     let plans = nbench_targets
@@ -167,7 +168,7 @@ fn run(args: Vec<std::ffi::OsString>, cli: &Cli, matches: &clap::ArgMatches) -> 
         .map(|b| config.cli(Some(&b.target)).map(|c| config::plan(&c)))
         .collect::<Result<Vec<_>>>()?;
     run::affinity::pin_driver();
-    let mut progress = report::progress::Progress::new(cli.format == Format::Console);
+    let mut progress = report::progress::Progress::new(cli.format == Format::Console && !cli.quiet);
     if cli.format == Format::Jsonl && !cli.list {
         progress = progress.stream_events();
     }
@@ -221,7 +222,9 @@ fn run(args: Vec<std::ffi::OsString>, cli: &Cli, matches: &clap::ArgMatches) -> 
         store
             .baselines()
             .save(name, &record, &nbench_targets, lock)?;
-        eprintln!("{}", style(format!("saved baseline `{name}`")).dim());
+        if !cli.quiet {
+            eprintln!("{}", style(format!("saved baseline `{name}`")).dim());
+        }
     }
     let shown = saved.strip_prefix(&found.workspace_root).unwrap_or(&saved);
     let code = emit(cli, &record, &runs, Some(shown), true)?;
@@ -230,7 +233,7 @@ fn run(args: Vec<std::ffi::OsString>, cli: &Cli, matches: &clap::ArgMatches) -> 
     match report::html::write(&store, &record) {
         Ok((path, notes)) => {
             notes.iter().for_each(|n| note(n));
-            if cli.format == Format::Console {
+            if cli.format == Format::Console && !cli.quiet {
                 let shown = path.strip_prefix(&found.workspace_root).unwrap_or(&path);
                 eprintln!("{}", style(format!("report {}", shown.display())).dim());
             }
@@ -264,7 +267,7 @@ fn emit(
 ) -> Result<u8> {
     let unit = cli.time_unit.map(nbench::format::TimeUnit::from);
     for (path, format) in config::outputs(cli)? {
-        let text = report::render(format, record, runs, unit, None);
+        let text = report::render(format, record, runs, unit, None, cli::Verbosity::Normal);
         // A file gets plain text, whatever colours the terminal gets.
         let text = console::strip_ansi_codes(&text);
         store::write_atomic(&path, text.as_bytes())?;
@@ -274,10 +277,13 @@ fn emit(
     }
     match cli.format {
         Format::Jsonl if streamed => print!("{}", report::jsonl::tail(record, saved)),
-        format => print!("{}", report::render(format, record, runs, unit, saved)),
+        format => print!(
+            "{}",
+            report::render(format, record, runs, unit, saved, cli.verbosity())
+        ),
     }
     eprint!("{}", report::console::render_failures(record));
-    if let (Format::Console, Some(saved)) = (cli.format, saved) {
+    if let (Format::Console, Some(saved), false) = (cli.format, saved, cli.quiet) {
         eprintln!("{}", style(format!("saved {}", saved.display())).dim());
     }
     let regressed = record

@@ -93,6 +93,7 @@ pub fn run(
             root,
             &cur.run.context.profile,
             crate::config::settings_record(&plan),
+            &cli.context,
         ),
         duration_s: started.elapsed().as_secs_f64(),
         targets: records,

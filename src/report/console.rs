@@ -3,14 +3,17 @@
 use super::record::RunRecord;
 use crate::run::{Outcome, TargetRun};
 use console::style;
+use nbench::format::time;
 use nbench::modes::table::Table;
 use std::fmt::Write;
 
 /// Lines of a failed benchmark's output shown (the last ones).
 const OUTPUT_LINES: usize = 20;
 
-/// The tables of a fresh run as text (styled if colours are enabled), rows in each binary's order.
-pub fn render(runs: &[TargetRun], unit: Option<nbench::format::TimeUnit>) -> String {
+/// The tables of a fresh run as text (styled if colours are enabled), rows
+/// in each binary's order; `details`: each benchmark's cold time, loop
+/// overhead and sampling under its target's table.
+pub fn render(runs: &[TargetRun], unit: Option<nbench::format::TimeUnit>, details: bool) -> String {
     let mut out = String::new();
     for t in runs {
         let ids = t.outcomes.iter().map(|o| match o {
@@ -37,6 +40,23 @@ pub fn render(runs: &[TargetRun], unit: Option<nbench::format::TimeUnit>) -> Str
                 Outcome::Listed(_) => continue,
             };
             let _ = writeln!(out, "{line}");
+        }
+        if details {
+            for o in &t.outcomes {
+                if let Outcome::Measured(m) = o {
+                    let r = &m.result;
+                    let line = format!(
+                        "  {}: first call {}, loop overhead {}/iter, {} samples × {} iterations, {:.2}s",
+                        r.id,
+                        time(r.cold_ns),
+                        time(r.overhead_ns),
+                        r.per_iter_ns.len(),
+                        r.iters,
+                        m.elapsed_s
+                    );
+                    let _ = writeln!(out, "{}", style(line).dim());
+                }
+            }
         }
         let fits = t.fits();
         if !fits.is_empty() {

@@ -4,6 +4,7 @@ pub mod bencher;
 pub mod compare;
 pub mod console;
 pub mod csv;
+pub mod header;
 pub mod html;
 pub mod jsonl;
 pub mod markdown;
@@ -12,27 +13,42 @@ pub mod record;
 #[cfg(test)]
 mod snapshots;
 
-use crate::cli::Format;
+use crate::cli::{Format, Verbosity};
 use crate::run::TargetRun;
 use nbench::format::TimeUnit;
 use record::RunRecord;
 use std::path::Path;
 
-/// The whole report of a run in `format`. `saved`: where the run was stored, if it was.
+/// The whole report of a run in `format`. `saved`: where the run was stored,
+/// if it was; `verbosity`: how much the console report says around its tables.
 pub fn render(
     format: Format,
     record: &RunRecord,
     runs: &[TargetRun],
     unit: Option<TimeUnit>,
     saved: Option<&Path>,
+    verbosity: Verbosity,
 ) -> String {
     match format {
         Format::Console => {
             let body = match &record.comparison {
                 Some(c) => compare::render(c),
-                None => console::render(runs, unit),
+                None => console::render(runs, unit, verbosity == Verbosity::Verbose),
             };
-            format!("{body}{}\n", console::summary(record))
+            match verbosity {
+                Verbosity::Quiet => body,
+                Verbosity::Normal => format!(
+                    "{}{body}{}\n",
+                    header::context(&record.context),
+                    console::summary(record)
+                ),
+                Verbosity::Verbose => format!(
+                    "{}{}{body}{}\n",
+                    header::context(&record.context),
+                    header::settings(&record.context),
+                    console::summary(record)
+                ),
+            }
         }
         Format::Json => serde_json::to_string_pretty(record).expect("run records serialise") + "\n",
         Format::Jsonl => jsonl::render(record, saved),

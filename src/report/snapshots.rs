@@ -90,6 +90,7 @@ fn record(runs: &[TargetRun], comparison: Option<Comparison>) -> RunRecord {
             cpu_model: Some("Example CPU".into()),
             cores: 2,
             governor: None,
+            turbo: Some(false),
             nbench_version: "0.1.0".into(),
             settings: SettingsRecord {
                 warm_up_s: 0.1,
@@ -101,6 +102,7 @@ fn record(runs: &[TargetRun], comparison: Option<Comparison>) -> RunRecord {
                 timeout_s: 120.0,
                 outliers: "none".into(),
             },
+            user: [("runner".to_owned(), "ci-large".to_owned())].into(),
         },
         duration_s: 12.5,
         targets: runs.iter().map(TargetRecord::from_run).collect(),
@@ -149,6 +151,7 @@ fn snapshot(format: Format, unit: Option<TimeUnit>, with_comparison: bool) -> St
         &runs,
         unit,
         Some(std::path::Path::new("target/nbench/runs/x.json")),
+        crate::cli::Verbosity::Normal,
     )
 }
 

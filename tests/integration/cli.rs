@@ -423,3 +423,71 @@ fn formats_stream_and_several_outs() {
     assert_eq!(run.code, 0, "{}", run.all());
     assert!(read("add.log").starts_with("test basic/basic::add ... bench:"));
 }
+
+#[test]
+fn context_above_the_table_quiet_and_verbose() {
+    let fx = Fixture::new("basic");
+    let normal = fx.nbench(&with_quick(&[
+        "--bench",
+        "basic",
+        "sum/u64/10",
+        "--context",
+        "runner=ci-large",
+        "--context",
+        "pr=12",
+        "--format",
+        "console",
+    ]));
+    assert_eq!(normal.code, 0, "{}", normal.all());
+    let first = normal.stdout.lines().next().unwrap();
+    assert!(
+        first.starts_with("nbench ") && first.contains(" · profile bench · "),
+        "{first}"
+    );
+    assert!(
+        normal.stdout.contains("\ncontext: pr=12 runner=ci-large\n"),
+        "{}",
+        normal.stdout
+    );
+    assert!(normal.stderr.contains("/nbench/runs/"), "{}", normal.stderr);
+    let stored = normal
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("saved "))
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(stored).unwrap()).unwrap();
+    assert_eq!(doc["context"]["user"]["runner"], "ci-large");
+
+    let quiet = fx.nbench(&with_quick(&["--bench", "basic", "sum/u64/10", "-q"]));
+    assert_eq!(quiet.code, 0, "{}", quiet.all());
+    assert!(
+        quiet.stdout.starts_with("basic/basic\nbenchmark "),
+        "{}",
+        quiet.stdout
+    );
+    let lines: Vec<&str> = quiet.stdout.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 4, "the table only:\n{}", quiet.stdout);
+    assert!(
+        quiet.stderr.is_empty(),
+        "nothing on stderr: {}",
+        quiet.stderr
+    );
+
+    let verbose = fx.nbench(&with_quick(&["--bench", "basic", "sum/u64/10", "-v"]));
+    assert_eq!(verbose.code, 0, "{}", verbose.all());
+    assert!(
+        verbose
+            .line("settings: warm-up 0.005s, min-time 0.005s, max-time 0.02s")
+            .contains("outliers none")
+    );
+    assert!(verbose.line("timer: resolution ").contains(" per reading"));
+    assert!(
+        verbose
+            .line("  sum/u64/10: first call ")
+            .contains("/iter, ")
+    );
+
+    let bad = fx.nbench(&["--context", "no-equals-sign"]);
+    assert_eq!(bad.code, 2, "{}", bad.all());
+    assert!(bad.stderr.contains("expected KEY=VALUE"), "{}", bad.stderr);
+}

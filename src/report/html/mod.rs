@@ -79,10 +79,20 @@ fn header(run: &RunRecord) -> String {
         ("nbench", c.nbench_version.clone()),
     ];
     let mut s = String::from("<header><h1>cargo nbench report</h1><dl class=\"context\">");
-    for (k, v) in facts {
-        let _ = write!(s, "<div><dt>{k}</dt><dd>{}</dd></div>", escape(&v));
+    let user = c.user.iter().map(|(k, v)| (k.as_str(), v.clone()));
+    for (k, v) in facts.into_iter().chain(user) {
+        let _ = write!(
+            s,
+            "<div><dt>{}</dt><dd>{}</dd></div>",
+            escape(k),
+            escape(&v)
+        );
     }
-    s + "</dl></header>"
+    s += "</dl>";
+    for w in c.warnings() {
+        let _ = write!(s, "<p class=\"warning\">{}</p>", escape(&w));
+    }
+    s + "</header>"
 }
 
 fn comparison(run: &RunRecord, c: &Comparison) -> String {
