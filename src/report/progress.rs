@@ -1,27 +1,46 @@
 //! What the run shows while it happens: the one-line progress display on stderr (a terminal
-//! outside CI only), and with `--format jsonl` each outcome as an event on stdout.
+//! only; plain lines in CI), and with `--format jsonl` each outcome as an event on stdout.
 
 use crate::run::Outcome;
 use console::Term;
 use std::io::Write;
 use std::time::Instant;
 
-/// Shows which benchmark is being measured, n of m, and the time so far.
+/// How progress is shown.
+enum Display {
+    /// Not at all (a pipe, `-q`, a format other than the console's).
+    Off,
+    /// One line redrawn in place on a terminal.
+    Line(Term),
+    /// A plain line per benchmark, for CI logs.
+    Plain,
+}
+
+/// Shows which benchmark is being measured, n of m, and the time left.
 pub struct Progress {
-    term: Option<Term>,
+    display: Display,
     started: Instant,
+    /// The target being measured and when its first benchmark started.
+    target: (String, Instant),
     /// Streaming events: how many outcomes of the current target were written.
     events: Option<(String, usize)>,
 }
 
 impl Progress {
-    /// Draws on stderr if it is a terminal and `CI` is not set; otherwise does nothing.
+    /// When `enabled`: plain lines on stderr if `CI` is set, else a line
+    /// redrawn in place if stderr is a terminal; otherwise nothing.
     pub fn new(enabled: bool) -> Progress {
         let term = Term::stderr();
-        let on = enabled && term.is_term() && std::env::var_os("CI").is_none();
+        let display = match () {
+            _ if !enabled => Display::Off,
+            _ if std::env::var_os("CI").is_some() => Display::Plain,
+            _ if term.is_term() => Display::Line(term),
+            _ => Display::Off,
+        };
         Progress {
-            term: on.then_some(term),
+            display,
             started: Instant::now(),
+            target: (String::new(), Instant::now()),
             events: None,
         }
     }
@@ -51,25 +70,53 @@ impl Progress {
         *written = outcomes.len();
     }
 
-    /// A benchmark starts.
+    /// A benchmark starts: the `n`th of `of` in `target`.
     pub fn start(&mut self, target: &str, id: &str, n: usize, of: usize) {
-        if let Some(t) = &self.term {
-            let line = format!(
-                "{} [{n}/{of}] {target} › {id}  {:.1}s",
-                console::style("Measuring").cyan().bold(),
-                self.started.elapsed().as_secs_f64()
-            );
-            let width = usize::from(t.size().1).max(20);
-            let line = console::truncate_str(&line, width - 1, "…");
-            let _ = t.clear_line();
-            let _ = t.write_str(&line);
+        if self.target.0 != target || n <= 1 {
+            self.target = (target.to_owned(), Instant::now());
+        }
+        let left = eta(self.target.1.elapsed().as_secs_f64(), n, of);
+        match &self.display {
+            Display::Off => {}
+            Display::Plain => eprintln!("measuring [{n}/{of}] {target} › {id}{left}"),
+            Display::Line(t) => {
+                let line = format!(
+                    "{} [{n}/{of}] {target} › {id}  {:.1}s{left}",
+                    console::style("Measuring").cyan().bold(),
+                    self.started.elapsed().as_secs_f64()
+                );
+                let width = usize::from(t.size().1).max(20);
+                let line = console::truncate_str(&line, width - 1, "…");
+                let _ = t.clear_line();
+                let _ = t.write_str(&line);
+            }
         }
     }
 
     /// Removes the line.
     pub fn clear(&mut self) {
-        if let Some(t) = &self.term {
+        if let Display::Line(t) = &self.display {
             let _ = t.clear_line();
         }
+    }
+}
+
+/// `, ~12s left` for the `n`th benchmark of `of` when the first `n - 1` took
+/// `elapsed` seconds (their mean time for each one left); empty before any finished.
+fn eta(elapsed: f64, n: usize, of: usize) -> String {
+    if n <= 1 || n > of {
+        return String::new();
+    }
+    let left = elapsed / (n - 1) as f64 * (of - n + 1) as f64;
+    format!(", ~{left:.0}s left")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn time_left_is_the_mean_so_far_times_what_remains() {
+        assert_eq!(super::eta(3.0, 1, 4), "");
+        assert_eq!(super::eta(3.0, 4, 4), ", ~1s left");
+        assert_eq!(super::eta(2.0, 3, 10), ", ~8s left");
     }
 }

@@ -487,6 +487,22 @@ fn context_above_the_table_quiet_and_verbose() {
             .contains("/iter, ")
     );
 
+    // In CI, a plain line per benchmark instead of a line redrawn in place.
+    let mut cmd = fx.nbench_command(&with_quick(&["--bench", "basic", "sum/u64/10"]));
+    let ci = crate::helpers::Run::from(cmd.env("CI", "true").output().unwrap());
+    assert!(
+        ci.stderr
+            .contains("measuring [1/2] basic/basic › sum/u64/10\n"),
+        "{}",
+        ci.stderr
+    );
+    assert!(
+        ci.stderr
+            .contains("measuring [2/2] basic/basic › sum/u64/100, ~"),
+        "{}",
+        ci.stderr
+    );
+
     let bad = fx.nbench(&["--context", "no-equals-sign"]);
     assert_eq!(bad.code, 2, "{}", bad.all());
     assert!(bad.stderr.contains("expected KEY=VALUE"), "{}", bad.stderr);
