@@ -74,6 +74,12 @@ fn header(run: &RunRecord) -> String {
             "governor",
             c.governor.clone().unwrap_or_else(|| "unknown".into()),
         ),
+        (
+            "turbo",
+            c.turbo
+                .map_or("unknown", |t| if t { "on" } else { "off" })
+                .to_owned(),
+        ),
         ("rustc", c.rustc.clone().unwrap_or_else(|| "unknown".into())),
         ("profile", c.profile.clone()),
         ("nbench", c.nbench_version.clone()),
