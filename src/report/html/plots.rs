@@ -23,8 +23,11 @@ fn time_tick(hi: f64) -> impl Fn(f64, f64) -> String {
     }
 }
 
+/// Points of a line, (x, y).
+type Curve = Vec<(f64, f64)>;
+
 /// A smoothed density of `samples` on `[lo, hi]`; `None` when they have no spread.
-fn curve(sorted: &[f64], lo: f64, hi: f64) -> Option<Vec<(f64, f64)>> {
+fn curve(sorted: &[f64], lo: f64, hi: f64) -> Option<Curve> {
     let h = bandwidth(sorted);
     if h <= 0.0 {
         return None;
@@ -59,20 +62,34 @@ fn sorted(samples: &[f64]) -> Vec<f64> {
     s
 }
 
-fn draw_density(p: &mut Plot, sorted: &[f64], lo: f64, hi: f64, class: &str, what: &str) {
-    let title = format!("{what}: {} samples", sorted.len());
-    match curve(sorted, lo, hi) {
-        Some(c) => p.area(&c, class, &title),
-        None => p.vline(sorted[0], class, &title),
-    }
+/// A smoothed curve of each sample set (`None` for one without spread), and
+/// a plot on `[lo, hi]` tall enough for the highest of them.
+fn density_plot(
+    kind: &'static str,
+    sets: &[&[f64]],
+    lo: f64,
+    hi: f64,
+) -> (Plot, Vec<Option<Curve>>) {
+    let curves: Vec<Option<Curve>> = sets.iter().map(|s| curve(s, lo, hi)).collect();
+    let peak = curves
+        .iter()
+        .flatten()
+        .flat_map(|c| c.iter().map(|&(_, y)| y))
+        .fold(0.0, f64::max);
+    let y = Axis::linear(0.0, peak * 1.08);
+    (
+        Plot::new(kind, 420.0, 150.0, Axis::linear(lo, hi), y),
+        curves,
+    )
 }
 
-fn y_peak(curves: &[&[f64]], lo: f64, hi: f64) -> f64 {
-    curves
-        .iter()
-        .filter_map(|s| curve(s, lo, hi))
-        .flat_map(|c| c.into_iter().map(|(_, y)| y))
-        .fold(0.0, f64::max)
+/// A set's curve, or a line at its value when all samples are equal.
+fn draw_density(p: &mut Plot, sorted: &[f64], curve: Option<&Curve>, class: &str, what: &str) {
+    let title = format!("{what}: {} samples", sorted.len());
+    match curve {
+        Some(c) => p.area(c, class, &title),
+        None => p.vline(sorted[0], class, &title),
+    }
 }
 
 /// One benchmark's samples: their density, the median and its CI.
@@ -82,21 +99,14 @@ pub fn distribution(samples: &[f64], median: f64, ci: [f64; 2]) -> String {
         return String::new();
     }
     let (lo, hi, beyond) = shown_range(&s);
-    let peak = y_peak(&[&s], lo, hi);
-    let mut p = Plot::new(
-        "distribution",
-        420.0,
-        150.0,
-        Axis::linear(lo, hi),
-        Axis::linear(0.0, peak * 1.08),
-    );
+    let (mut p, curves) = density_plot("distribution", &[&s], lo, hi);
     p.band(
         ci[0],
         ci[1],
         "ci",
         &format!("95% CI of the median: {} to {}", time(ci[0]), time(ci[1])),
     );
-    draw_density(&mut p, &s, lo, hi, "current", "samples");
+    draw_density(&mut p, &s, curves[0].as_ref(), "current", "samples");
     p.vline(median, "median", &format!("median {}", time(median)));
     let label = match beyond {
         0 => "time per iteration".to_owned(),
@@ -114,16 +124,9 @@ pub fn compared(base: &[f64], cur: &[f64]) -> String {
     let (blo, bhi, _) = shown_range(&b);
     let (clo, chi, _) = shown_range(&c);
     let (lo, hi) = (blo.min(clo), bhi.max(chi));
-    let peak = y_peak(&[&b, &c], lo, hi);
-    let mut p = Plot::new(
-        "compared",
-        420.0,
-        150.0,
-        Axis::linear(lo, hi),
-        Axis::linear(0.0, peak * 1.08),
-    );
-    draw_density(&mut p, &b, lo, hi, "baseline", "baseline");
-    draw_density(&mut p, &c, lo, hi, "current", "current");
+    let (mut p, curves) = density_plot("compared", &[&b, &c], lo, hi);
+    draw_density(&mut p, &b, curves[0].as_ref(), "baseline", "baseline");
+    draw_density(&mut p, &c, curves[1].as_ref(), "current", "current");
     p.finish(
         "time per iteration: baseline (grey), current (blue)",
         time_tick(hi),
