@@ -315,8 +315,7 @@ pub fn command() -> clap::Command {
     Cargo::command().mut_subcommand("nbench", |nbench| {
         nbench.mut_args(|arg| match arg.get_long() {
             Some(long) if !matches!(long, "help" | "version") => {
-                let name: &'static str =
-                    Box::leak(crate::config::keys::env_name(long).into_boxed_str());
+                let name = crate::config::keys::env_name(long);
                 arg.env(name).hide_env(true)
             }
             _ => arg,
