@@ -16,31 +16,28 @@ fn shuffled(n: usize) -> Vec<u32> {
         .collect()
 }
 
-const SIZES: [usize; 7] = [
-    1 << 10,
-    1 << 11,
-    1 << 12,
-    1 << 13,
-    1 << 14,
-    1 << 15,
-    1 << 16,
-];
+/// The sorting and searching families: 1 k to 64 k elements, doubling.
+const LO: u64 = 1 << 10;
+const HI: u64 = 1 << 16;
 
 fn benches(r: &mut Registry) {
-    let mut sort = r.group("sort").args(SIZES).complexity(Complexity::Auto);
+    let mut sort = r
+        .group("sort")
+        .range_by(LO, HI, 2)
+        .complexity(Complexity::Auto);
     sort.bench("unstable", |b, &n| {
-        let v = shuffled(n);
+        let v = shuffled(n as usize);
         b.iter_batched(|| v.clone(), |mut v| v.sort_unstable());
     });
     sort.bench("stable", |b, &n| {
-        let v = shuffled(n);
+        let v = shuffled(n as usize);
         b.iter_batched(|| v.clone(), |mut v| v.sort());
     });
     r.group("search")
-        .args(SIZES)
+        .range_by(LO, HI, 2)
         .complexity(Complexity::Auto)
         .bench("binary", |b, &n| {
-            let mut v = shuffled(n);
+            let mut v = shuffled(n as usize);
             v.sort_unstable();
             let keys = shuffled(256);
             let mut i = 0;
@@ -50,10 +47,10 @@ fn benches(r: &mut Registry) {
             });
         });
     r.group("summary")
-        .args([1usize << 8, 1 << 10, 1 << 12, 1 << 14])
+        .range_by(1 << 8, 1 << 14, 4)
         .complexity(Complexity::NLogN)
         .bench("samples", |b, &n| {
-            let x: Vec<f64> = shuffled(n).into_iter().map(f64::from).collect();
+            let x: Vec<f64> = shuffled(n as usize).into_iter().map(f64::from).collect();
             b.iter(|| Summary::new(black_box(&x)).map(|s| s.median));
         });
 }

@@ -6,6 +6,7 @@ pub mod engine;
 pub mod family;
 pub mod format;
 pub mod modes;
+pub mod params;
 pub mod protocol;
 mod registry;
 pub mod result;

@@ -137,6 +137,42 @@ impl<'r> Group<'r, NoArgs> {
         }
     }
 
+    /// Parameters `lo`, the powers of 8 between, and `hi`
+    /// ([`crate::params::range`]); [`Group::range_by`] takes another multiplier.
+    ///
+    /// ```
+    /// # let mut r = nbench::Registry::new();
+    /// r.group("fill").range(8, 8 << 10).bench("vec", |b, &n| b.iter(|| vec![0u8; n as usize]));
+    /// assert_eq!(r.ids(), ["fill/vec/8", "fill/vec/64", "fill/vec/512", "fill/vec/4096", "fill/vec/8192"]);
+    /// ```
+    pub fn range(self, lo: u64, hi: u64) -> Group<'r, Args<u64>> {
+        self.range_by(lo, hi, 8)
+    }
+
+    /// Parameters `lo`, the powers of `multiplier` between, and `hi`.
+    ///
+    /// ```
+    /// # let mut r = nbench::Registry::new();
+    /// r.group("fill").range_by(1, 1000, 10).bench("vec", |b, &n| b.iter(|| vec![0u8; n as usize]));
+    /// assert_eq!(r.ids(), ["fill/vec/1", "fill/vec/10", "fill/vec/100", "fill/vec/1000"]);
+    /// ```
+    pub fn range_by(self, lo: u64, hi: u64, multiplier: u64) -> Group<'r, Args<u64>> {
+        self.args(crate::params::range(lo, hi, multiplier))
+    }
+
+    /// Parameters `lo`, `lo + step`, … up to `hi` ([`crate::params::dense_range`]).
+    ///
+    /// ```
+    /// # let mut r = nbench::Registry::new();
+    /// r.group("threads").dense_range(1, 4, 1).bench("spawn", |b, &n| {
+    ///     b.iter(|| (0..n).map(|_| std::thread::spawn(|| ())).for_each(|h| h.join().unwrap()))
+    /// });
+    /// assert_eq!(r.ids().len(), 4);
+    /// ```
+    pub fn dense_range(self, lo: u64, hi: u64, step: u64) -> Group<'r, Args<u64>> {
+        self.args(crate::params::dense_range(lo, hi, step))
+    }
+
     /// Registers `group/name`.
     pub fn bench<F>(&mut self, name: &str, f: F) -> Marks<'_>
     where
