@@ -106,6 +106,28 @@ impl Context {
         }
     }
 
+    /// `0123456789ab (uncommitted changes)`: the commit, short, and whether
+    /// the checkout had changes; `None` outside a git checkout.
+    pub fn commit_label(&self) -> Option<String> {
+        let h = self.git_commit.as_deref()?;
+        let short = h.get(..12).unwrap_or(h);
+        let dirty = if self.git_dirty == Some(true) {
+            " (uncommitted changes)"
+        } else {
+            ""
+        };
+        Some(format!("{short}{dirty}"))
+    }
+
+    /// Turbo boost as reports show it: `on`, `off` or `unknown`.
+    pub fn turbo_label(&self) -> &'static str {
+        match self.turbo {
+            Some(true) => "on",
+            Some(false) => "off",
+            None => "unknown",
+        }
+    }
+
     /// What about the machine makes its timings less steady, one warning each.
     pub fn warnings(&self) -> Vec<String> {
         let mut out = Vec::new();

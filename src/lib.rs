@@ -58,13 +58,12 @@ fn note(text: &str) {
 }
 
 fn run(args: Vec<std::ffi::OsString>, cli: &Cli, matches: &clap::ArgMatches) -> Result<u8> {
-    // A bad --out is reported before anything is built or measured.
-    config::outputs(cli)?;
     let meta = discover::metadata(cli)?;
     let file = config::file::find(&meta)?;
     let config = config::Config::load(args, matches, meta.workspace_root.as_std_path(), file);
     let cli = &config.cli(None)?;
     config::apply_color(cli.color);
+    // A bad --out (flag, variable or file) is reported before anything is built or measured.
     config::outputs(cli)?;
     match &cli.command {
         Some(cli::Sub::Baseline(cmd)) => return baseline::run(cli, &meta, cmd),

@@ -8,25 +8,11 @@ use std::fmt::Write;
 
 /// The context in two or three lines, then a line per warning.
 pub fn context(c: &Context) -> String {
-    let commit = match (&c.git_commit, c.git_dirty) {
-        (Some(h), dirty) => {
-            let short = h.get(..12).unwrap_or(h);
-            let dirty = if dirty == Some(true) {
-                " (uncommitted changes)"
-            } else {
-                ""
-            };
-            format!("commit {short}{dirty}")
-        }
-        (None, _) => "not a git checkout".to_owned(),
-    };
+    let commit = c
+        .commit_label()
+        .map_or("not a git checkout".to_owned(), |l| format!("commit {l}"));
     let rustc = c.rustc.as_deref().unwrap_or("rustc unknown");
     let known = |v: &Option<String>| v.clone().unwrap_or_else(|| "unknown".into());
-    let turbo = match c.turbo {
-        Some(true) => "on",
-        Some(false) => "off",
-        None => "unknown",
-    };
     let mut out = String::new();
     let lines = [
         format!(
@@ -34,10 +20,11 @@ pub fn context(c: &Context) -> String {
             c.nbench_version, c.profile
         ),
         format!(
-            "{} · {} cores · governor {} · turbo {turbo}",
+            "{} · {} cores · governor {} · turbo {}",
             c.cpu_model.as_deref().unwrap_or("unknown CPU"),
             c.cores,
-            known(&c.governor)
+            known(&c.governor),
+            c.turbo_label()
         ),
     ];
     for line in lines {

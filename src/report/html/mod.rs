@@ -57,11 +57,9 @@ pub fn render(run: &RunRecord, past: &[PastRun]) -> String {
 
 fn header(run: &RunRecord) -> String {
     let c = &run.context;
-    let commit = match (&c.git_commit, c.git_dirty) {
-        (Some(h), Some(true)) => format!("{} (uncommitted changes)", h.get(..12).unwrap_or(h)),
-        (Some(h), _) => h.get(..12).unwrap_or(h).to_owned(),
-        (None, _) => "not a git checkout".to_owned(),
-    };
+    let commit = c
+        .commit_label()
+        .unwrap_or_else(|| "not a git checkout".to_owned());
     let facts = [
         ("date", c.date.clone()),
         ("commit", commit),
@@ -74,12 +72,7 @@ fn header(run: &RunRecord) -> String {
             "governor",
             c.governor.clone().unwrap_or_else(|| "unknown".into()),
         ),
-        (
-            "turbo",
-            c.turbo
-                .map_or("unknown", |t| if t { "on" } else { "off" })
-                .to_owned(),
-        ),
+        ("turbo", c.turbo_label().to_owned()),
         ("rustc", c.rustc.clone().unwrap_or_else(|| "unknown".into())),
         ("profile", c.profile.clone()),
         ("nbench", c.nbench_version.clone()),

@@ -26,9 +26,25 @@ fn time_tick(hi: f64) -> impl Fn(f64, f64) -> String {
 /// Points of a line, (x, y).
 type Curve = Vec<(f64, f64)>;
 
-/// A smoothed density of `samples` on `[lo, hi]`; `None` when they have no spread.
-fn curve(sorted: &[f64], lo: f64, hi: f64) -> Option<Curve> {
-    let h = bandwidth(sorted);
+/// A benchmark's finite samples, sorted, with their density's bandwidth.
+struct Samples {
+    sorted: Vec<f64>,
+    h: f64,
+}
+
+impl Samples {
+    /// `None` when no sample is a finite number.
+    fn new(samples: &[f64]) -> Option<Samples> {
+        let mut sorted: Vec<f64> = samples.iter().copied().filter(|x| x.is_finite()).collect();
+        sorted.sort_by(f64::total_cmp);
+        let h = bandwidth(&sorted);
+        (!sorted.is_empty()).then_some(Samples { sorted, h })
+    }
+}
+
+/// A smoothed density of the samples on `[lo, hi]`; `None` when they have no spread.
+fn curve(s: &Samples, lo: f64, hi: f64) -> Option<Curve> {
+    let (sorted, h) = (&s.sorted, s.h);
     if h <= 0.0 {
         return None;
     }
@@ -42,31 +58,24 @@ fn curve(sorted: &[f64], lo: f64, hi: f64) -> Option<Curve> {
 /// The range a distribution plot shows: all samples, unless a far tail would
 /// squash the rest, then up to the 99th percentile plus a quarter of the
 /// 1st–99th spread. Returns the range and how many samples lie beyond it.
-fn shown_range(sorted: &[f64]) -> (f64, f64, usize) {
+fn shown_range(s: &Samples) -> (f64, f64, usize) {
+    let sorted = &s.sorted;
     let (min, max) = (sorted[0], sorted[sorted.len() - 1]);
     let (p1, p99) = (
         percentile_sorted(sorted, 1.0),
         percentile_sorted(sorted, 99.0),
     );
     let right = max.min(p99 + ((p99 - p1) / 4.0).max(p99 * 0.01));
-    let pad = bandwidth(sorted)
-        .max((right - min) * 0.02)
-        .max(min.abs() * 1e-3);
+    let pad = s.h.max((right - min) * 0.02).max(min.abs() * 1e-3);
     let beyond = sorted.iter().filter(|&&x| x > right + pad).count();
     (min - pad, right + pad, beyond)
-}
-
-fn sorted(samples: &[f64]) -> Vec<f64> {
-    let mut s: Vec<f64> = samples.iter().copied().filter(|x| x.is_finite()).collect();
-    s.sort_by(f64::total_cmp);
-    s
 }
 
 /// A smoothed curve of each sample set (`None` for one without spread), and
 /// a plot on `[lo, hi]` tall enough for the highest of them.
 fn density_plot(
     kind: &'static str,
-    sets: &[&[f64]],
+    sets: &[&Samples],
     lo: f64,
     hi: f64,
 ) -> (Plot, Vec<Option<Curve>>) {
@@ -84,20 +93,19 @@ fn density_plot(
 }
 
 /// A set's curve, or a line at its value when all samples are equal.
-fn draw_density(p: &mut Plot, sorted: &[f64], curve: Option<&Curve>, class: &str, what: &str) {
-    let title = format!("{what}: {} samples", sorted.len());
+fn draw_density(p: &mut Plot, s: &Samples, curve: Option<&Curve>, class: &str, what: &str) {
+    let title = format!("{what}: {} samples", s.sorted.len());
     match curve {
         Some(c) => p.area(c, class, &title),
-        None => p.vline(sorted[0], class, &title),
+        None => p.vline(s.sorted[0], class, &title),
     }
 }
 
 /// One benchmark's samples: their density, the median and its CI.
 pub fn distribution(samples: &[f64], median: f64, ci: [f64; 2]) -> String {
-    let s = sorted(samples);
-    if s.is_empty() {
+    let Some(s) = Samples::new(samples) else {
         return String::new();
-    }
+    };
     let (lo, hi, beyond) = shown_range(&s);
     let (mut p, curves) = density_plot("distribution", &[&s], lo, hi);
     p.band(
@@ -117,10 +125,9 @@ pub fn distribution(samples: &[f64], median: f64, ci: [f64; 2]) -> String {
 
 /// The baseline's and the current samples of one benchmark, on one axis.
 pub fn compared(base: &[f64], cur: &[f64]) -> String {
-    let (b, c) = (sorted(base), sorted(cur));
-    if b.is_empty() || c.is_empty() {
+    let (Some(b), Some(c)) = (Samples::new(base), Samples::new(cur)) else {
         return String::new();
-    }
+    };
     let (blo, bhi, _) = shown_range(&b);
     let (clo, chi, _) = shown_range(&c);
     let (lo, hi) = (blo.min(clo), bhi.max(chi));
@@ -276,7 +283,7 @@ mod tests {
     fn a_far_tail_is_cut_and_counted() {
         let mut s: Vec<f64> = (0..1000).map(|i| 100.0 + (i % 10) as f64).collect();
         s.push(1e6);
-        let (lo, hi, beyond) = shown_range(&sorted(&s));
+        let (lo, hi, beyond) = shown_range(&Samples::new(&s).unwrap());
         assert!(lo < 100.0 && hi < 200.0, "{lo} {hi}");
         assert_eq!(beyond, 1);
     }
