@@ -5,6 +5,7 @@ mod bencher;
 pub mod engine;
 pub mod family;
 pub mod format;
+mod group;
 pub mod modes;
 pub mod params;
 pub mod protocol;
@@ -15,7 +16,8 @@ pub mod timer;
 
 pub use bencher::{Bencher, LoopKind, Throughput};
 pub use engine::Settings;
-pub use registry::{Args, Group, Marks, NoArgs, Registry, Size};
+pub use group::{Args, Group, NoArgs, Size};
+pub use registry::{Marks, Registry};
 pub use stats::Complexity;
 pub use std::hint::black_box;
 
