@@ -1,8 +1,11 @@
-//! `Bencher`: what a benchmark function calls to have its routine timed.
+//! `Bencher`: what a benchmark function calls to have its routine timed, and what it declares beside the time.
 
+use crate::counter::Counter;
 use crate::engine::Measure;
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+use crate::loops::{BatchedLoop, CustomLoop, FutureLoop, IterLoop, SampleFuture};
+use std::fmt::Display;
+use std::future::Future;
+use std::time::Duration;
 
 /// Work done by one iteration, reported as a rate beside the time.
 ///
@@ -21,55 +24,162 @@ pub enum Throughput {
     Items(u64),
 }
 
+/// How many inputs [`Bencher::iter_batched`] makes before each timed stretch.
+///
+/// Larger batches time longer stretches (the clock's cost is spread over
+/// more calls); smaller ones hold fewer inputs in memory at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BatchSize {
+    /// 256 inputs: for inputs that are cheap to hold (the default).
+    #[default]
+    Small,
+    /// 16 inputs: for inputs of megabytes, which should not all live at once.
+    Large,
+    /// One input per timed call: each call is timed on its own, so the
+    /// clock's cost (see `-v`) is part of every sample; for inputs so large
+    /// that only one fits, or routines of milliseconds.
+    PerIteration,
+    /// This many inputs (at least one).
+    Inputs(u64),
+}
+
+impl BatchSize {
+    /// Inputs made before each timed stretch.
+    pub fn inputs(self) -> u64 {
+        match self {
+            BatchSize::Small => 256,
+            BatchSize::Large => 16,
+            BatchSize::PerIteration => 1,
+            BatchSize::Inputs(n) => n.max(1),
+        }
+    }
+}
+
 /// Which timing loop a benchmark used; decides whether loop overhead is subtracted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoopKind {
-    /// [`Bencher::iter`].
+    /// [`Bencher::iter`] or [`Bencher::iter_checked`].
     Iter,
     /// [`Bencher::iter_batched`].
     Batched,
     /// [`Bencher::iter_custom`].
     Custom,
+    /// [`Bencher::iter_future`].
+    Future,
+}
+
+/// What a benchmark function declared beside its routine.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Declared {
+    /// Work per iteration.
+    pub throughput: Option<Throughput>,
+    /// User counters, in declaration order.
+    pub counters: Vec<Counter>,
 }
 
 /// Whoever runs benchmark functions: decides what a timing call does
 /// (measure fully, run once as a smoke test, follow a driver's commands).
 pub(crate) trait Driver {
-    fn drive(&mut self, kind: LoopKind, throughput: Option<Throughput>, m: &mut dyn Measure);
+    fn drive(&mut self, kind: LoopKind, declared: &Declared, m: &mut dyn Measure);
 }
 
-/// Handed to each benchmark function; call exactly one of its timing methods.
+/// Handed to each benchmark function; call exactly one of its timing methods
+/// (or [`skip`](Self::skip)).
+///
+/// Code before the timing call is the benchmark's setup and code after it
+/// its teardown: each runs once per benchmark (per parameter value), outside
+/// the timing.
 ///
 /// ```
 /// fn bench(b: &mut nbench::Bencher) {
-///     let v: Vec<u64> = (0..1000).collect();
-///     b.iter(|| v.iter().sum::<u64>());
+///     let dir = std::env::temp_dir().join("nbench-doc-setup"); // setup
+///     std::fs::create_dir_all(&dir).unwrap();
+///     b.iter(|| dir.join("x").exists());
+///     std::fs::remove_dir_all(&dir).unwrap(); // teardown
 /// }
 /// ```
 pub struct Bencher<'a> {
     driver: &'a mut dyn Driver,
-    pub(crate) throughput: Option<Throughput>,
+    pub(crate) declared: Declared,
+    batch: BatchSize,
     pub(crate) timed: u32,
+    pub(crate) skipped: Option<String>,
+    pub(crate) failure: Option<String>,
 }
 
 impl<'a> Bencher<'a> {
     pub(crate) fn new(driver: &'a mut dyn Driver) -> Self {
         Bencher {
             driver,
-            throughput: None,
+            declared: Declared::default(),
+            batch: BatchSize::default(),
             timed: 0,
+            skipped: None,
+            failure: None,
         }
     }
 
     /// Declares the work one iteration does, to show a rate beside the time.
     pub fn throughput(&mut self, throughput: Throughput) -> &mut Self {
-        self.throughput = Some(throughput);
+        self.declared.throughput = Some(throughput);
         self
     }
 
+    /// Declares a counter shown beside the time (a counter of the same name
+    /// is replaced); see [`Counter`].
+    ///
+    /// ```
+    /// use nbench::Counter;
+    /// # fn bench(b: &mut nbench::Bencher) {
+    /// let words: Vec<&str> = "the quick brown fox".split(' ').collect();
+    /// b.counter(Counter::value("words", words.len() as f64))
+    ///     .counter(Counter::rate("lookups", 2.0));
+    /// b.iter(|| (words.contains(&"fox"), words.contains(&"dog")));
+    /// # }
+    /// ```
+    pub fn counter(&mut self, counter: Counter) -> &mut Self {
+        let counters = &mut self.declared.counters;
+        match counters.iter_mut().find(|c| c.name == counter.name) {
+            Some(old) => *old = counter,
+            None => counters.push(counter),
+        }
+        self
+    }
+
+    /// Sets how many inputs [`iter_batched`](Self::iter_batched) makes before
+    /// each timed stretch.
+    ///
+    /// ```
+    /// use nbench::BatchSize;
+    /// # fn bench(b: &mut nbench::Bencher) {
+    /// let big = vec![7u8; 8 << 20];
+    /// b.batch_size(BatchSize::Large)
+    ///     .iter_batched(|| big.clone(), |mut v| { v.sort_unstable(); v });
+    /// # }
+    /// ```
+    pub fn batch_size(&mut self, batch: BatchSize) -> &mut Self {
+        self.batch = batch;
+        self
+    }
+
+    /// Skips the benchmark, with a reason shown in the report (a missing CPU
+    /// feature, a file that is not there); call it instead of a timing method.
+    ///
+    /// ```
+    /// # fn bench(b: &mut nbench::Bencher) {
+    /// let Ok(corpus) = std::fs::read("benches/corpus.txt") else {
+    ///     return b.skip("benches/corpus.txt is missing; see benches/README.md");
+    /// };
+    /// b.iter(|| corpus.iter().filter(|&&c| c == b'\n').count());
+    /// # }
+    /// ```
+    pub fn skip(&mut self, reason: impl Display) {
+        self.skipped = Some(reason.to_string());
+    }
+
     /// Times `routine`, called repeatedly in a tight loop. Its return value
-    /// goes through [`black_box`] so the work cannot be optimised away; the
-    /// drop of that value is timed too.
+    /// goes through [`black_box`](std::hint::black_box) so the work cannot
+    /// be optimised away; the drop of that value is timed too.
     ///
     /// ```
     /// # fn bench(b: &mut nbench::Bencher) {
@@ -77,15 +187,41 @@ impl<'a> Bencher<'a> {
     /// # }
     /// ```
     pub fn iter<O, R: FnMut() -> O>(&mut self, routine: R) {
-        self.timed += 1;
-        self.driver
-            .drive(LoopKind::Iter, self.throughput, &mut IterLoop(routine));
+        self.time(LoopKind::Iter, &mut IterLoop(routine));
+    }
+
+    /// [`iter`](Self::iter), then a check of the routine's output: after
+    /// measuring, outside the timing, the routine is called once more and
+    /// `check` receives what it returns; an `Err` fails the benchmark with
+    /// its message. `cargo test --benches` runs the check too.
+    ///
+    /// ```
+    /// # fn bench(b: &mut nbench::Bencher) {
+    /// let text = "a,b,c";
+    /// b.iter_checked(
+    ///     || text.split(',').count(),
+    ///     |n| if n == 3 { Ok(()) } else { Err(format!("{n} fields, expected 3")) },
+    /// );
+    /// # }
+    /// ```
+    pub fn iter_checked<O, R, C, E>(&mut self, mut routine: R, check: C)
+    where
+        R: FnMut() -> O,
+        C: FnOnce(O) -> Result<(), E>,
+        E: Display,
+    {
+        self.time(LoopKind::Iter, &mut IterLoop(&mut routine));
+        if self.timed == 1 {
+            if let Err(e) = check(routine()) {
+                self.failure = Some(format!("check failed: {e}"));
+            }
+        }
     }
 
     /// Times `routine` on inputs made by `setup`, which runs outside the
     /// timing; dropping the inputs and outputs is kept out of the timing too.
-    /// Inputs are made in batches of up to [`BATCH`](Self::BATCH) before each
-    /// timed stretch.
+    /// Inputs are made in batches ([`batch_size`](Self::batch_size)) before
+    /// each timed stretch.
     ///
     /// ```
     /// # fn bench(b: &mut nbench::Bencher) {
@@ -98,15 +234,14 @@ impl<'a> Bencher<'a> {
         S: FnMut() -> I,
         R: FnMut(I) -> O,
     {
-        self.timed += 1;
         let mut l = BatchedLoop {
             setup,
             routine,
+            batch: self.batch.inputs(),
             inputs: Vec::new(),
             outputs: Vec::new(),
         };
-        self.driver
-            .drive(LoopKind::Batched, self.throughput, &mut l);
+        self.time(LoopKind::Batched, &mut l);
     }
 
     /// Lets `routine` time `iters` iterations itself and return the elapsed
@@ -125,122 +260,139 @@ impl<'a> Bencher<'a> {
     /// # }
     /// ```
     pub fn iter_custom<R: FnMut(u64) -> Duration>(&mut self, routine: R) {
+        self.time(LoopKind::Custom, &mut CustomLoop(routine));
+    }
+
+    /// Times the future `routine` returns, awaited `iters` times in a row
+    /// inside one call of `block_on`, the executor of your choice: nbench
+    /// depends on no async runtime. `block_on` receives a boxed future
+    /// and returns its output, e.g. `|f| tokio_runtime.block_on(f)` or
+    /// `|f| futures::executor::block_on(f)`. Entering the executor is not
+    /// timed; the clock starts inside it.
+    ///
+    /// ```
+    /// use std::task::{Context, Poll, Waker};
+    /// // The smallest executor: polls until ready (enough for futures that never wait).
+    /// fn block_on<T>(mut f: std::pin::Pin<Box<dyn Future<Output = T> + '_>>) -> T {
+    ///     let mut cx = Context::from_waker(Waker::noop());
+    ///     loop {
+    ///         if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+    ///             return v;
+    ///         }
+    ///     }
+    /// }
+    /// async fn checksum(data: &[u8]) -> u32 {
+    ///     data.iter().map(|&b| u32::from(b)).sum()
+    /// }
+    /// # fn bench(b: &mut nbench::Bencher) {
+    /// let data = vec![1u8; 1024];
+    /// b.iter_future(block_on, || checksum(&data));
+    /// # }
+    /// ```
+    pub fn iter_future<B, R, F>(&mut self, block_on: B, routine: R)
+    where
+        B: for<'f> FnMut(SampleFuture<'f>) -> Duration,
+        R: FnMut() -> F,
+        F: Future,
+    {
+        self.time(LoopKind::Future, &mut FutureLoop { block_on, routine });
+    }
+
+    fn time(&mut self, kind: LoopKind, m: &mut dyn Measure) {
         self.timed += 1;
-        self.driver
-            .drive(LoopKind::Custom, self.throughput, &mut CustomLoop(routine));
-    }
-
-    /// Inputs made per timed stretch by [`iter_batched`](Self::iter_batched).
-    pub const BATCH: u64 = 256;
-}
-
-struct IterLoop<R>(R);
-
-impl<O, R: FnMut() -> O> Measure for IterLoop<R> {
-    #[inline(never)]
-    fn sample(&mut self, iters: u64) -> f64 {
-        let start = Instant::now();
-        for _ in 0..iters {
-            black_box((self.0)());
+        if self.timed == 1 && self.skipped.is_none() {
+            self.driver.drive(kind, &self.declared, m);
         }
-        start.elapsed().as_nanos() as f64
     }
-}
-
-struct BatchedLoop<S, R, I, O> {
-    setup: S,
-    routine: R,
-    inputs: Vec<I>,
-    outputs: Vec<O>,
-}
-
-impl<I, O, S: FnMut() -> I, R: FnMut(I) -> O> Measure for BatchedLoop<S, R, I, O> {
-    #[inline(never)]
-    fn sample(&mut self, iters: u64) -> f64 {
-        let mut total = Duration::ZERO;
-        let mut left = iters;
-        while left > 0 {
-            let n = left.min(Bencher::BATCH);
-            left -= n;
-            self.inputs.extend((0..n).map(|_| (self.setup)()));
-            self.outputs.reserve(n as usize);
-            let start = Instant::now();
-            for input in self.inputs.drain(..) {
-                self.outputs
-                    .push(black_box((self.routine)(black_box(input))));
-            }
-            total += start.elapsed();
-            self.outputs.clear();
-        }
-        total.as_nanos() as f64
-    }
-}
-
-struct CustomLoop<R>(R);
-
-impl<R: FnMut(u64) -> Duration> Measure for CustomLoop<R> {
-    fn sample(&mut self, iters: u64) -> f64 {
-        (self.0)(iters).as_nanos() as f64
-    }
-}
-
-/// The cost of the `iter` loop itself per iteration, ns: the empty routine
-/// measured with the same engine, subtracted from `iter` results.
-pub(crate) fn empty_loop() -> impl Measure {
-    IterLoop(|| ())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    struct Record(Vec<(LoopKind, f64)>);
+    struct Record(Vec<(LoopKind, f64, Declared)>);
     impl Driver for Record {
-        fn drive(&mut self, kind: LoopKind, _: Option<Throughput>, m: &mut dyn Measure) {
+        fn drive(&mut self, kind: LoopKind, declared: &Declared, m: &mut dyn Measure) {
             let t = m.sample(1000);
-            self.0.push((kind, t));
+            self.0.push((kind, t, declared.clone()));
         }
     }
 
     #[test]
     fn each_loop_runs_the_routine_iters_times() {
-        let mut d = Record(Vec::new());
-        let mut calls = 0u64;
+        let calls = std::cell::Cell::new(0u64);
+        let bump = || calls.set(calls.get() + 1);
         let mut setups = 0u64;
-        {
-            let mut b = Bencher::new(&mut d);
-            b.iter(|| calls += 1);
-            b.iter_batched(|| setups += 1, |()| calls += 1);
-            b.iter_custom(|iters| Duration::from_nanos(iters * 3));
-            assert_eq!(b.timed, 3);
-        }
-        assert_eq!(calls, 2000);
+        let mut kinds = Vec::new();
+        let mut run = |f: &mut dyn FnMut(&mut Bencher)| {
+            let mut d = Record(Vec::new());
+            f(&mut Bencher::new(&mut d));
+            kinds.push(d.0[0].0);
+            d.0.remove(0)
+        };
+        run(&mut |b| b.iter(bump));
+        run(&mut |b| b.iter_batched(|| setups += 1, |()| bump()));
+        let custom = run(&mut |b| b.iter_custom(|iters| Duration::from_nanos(iters * 3)));
+        run(&mut |b| b.iter_future(|f| poll_once(f), || async { bump() }));
+        assert_eq!(calls.get(), 3000);
         assert_eq!(setups, 1000);
-        let kinds: Vec<_> = d.0.iter().map(|r| r.0).collect();
-        assert_eq!(kinds, [LoopKind::Iter, LoopKind::Batched, LoopKind::Custom]);
-        assert_eq!(d.0[2].1, 3000.0);
+        assert_eq!(
+            kinds,
+            [
+                LoopKind::Iter,
+                LoopKind::Batched,
+                LoopKind::Custom,
+                LoopKind::Future
+            ]
+        );
+        assert_eq!(custom.1, 3000.0);
+    }
+
+    fn poll_once(mut f: SampleFuture<'_>) -> Duration {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match f.as_mut().poll(&mut cx) {
+            std::task::Poll::Ready(d) => d,
+            std::task::Poll::Pending => panic!("the sample future never waits by itself"),
+        }
     }
 
     #[test]
-    fn batched_drops_happen_outside_the_timing() {
-        use std::cell::Cell;
-        struct Slow<'a>(&'a Cell<u32>);
-        impl Drop for Slow<'_> {
-            fn drop(&mut self) {
-                std::thread::sleep(Duration::from_millis(20));
-                self.0.set(self.0.get() + 1);
-            }
-        }
-        let drops = Cell::new(0);
-        let mut l = BatchedLoop {
-            setup: || Slow(&drops),
-            routine: std::convert::identity,
-            inputs: Vec::new(),
-            outputs: Vec::new(),
-        };
-        let t = l.sample(5);
-        assert_eq!(drops.get(), 5, "every output is dropped");
-        // Five 20 ms drops inside the timing would make this ≥ 100 ms.
-        assert!(t < 50e6, "{t} ns");
+    fn only_the_first_timing_call_is_driven_and_skip_drives_none() {
+        let mut d = Record(Vec::new());
+        let mut b = Bencher::new(&mut d);
+        b.counter(Counter::value("a", 1.0))
+            .counter(Counter::rate("b", 2.0))
+            .counter(Counter::value("a", 3.0));
+        b.iter(|| ());
+        b.iter(|| ());
+        assert_eq!(b.timed, 2);
+        drop(b);
+        assert_eq!(d.0.len(), 1);
+        let names: Vec<_> = d.0[0].2.counters.iter().map(|c| (&*c.name, c.value)).collect();
+        assert_eq!(names, [("a", 3.0), ("b", 2.0)], "a replaced in place");
+
+        let mut d = Record(Vec::new());
+        let mut b = Bencher::new(&mut d);
+        b.skip("no AVX2");
+        b.iter(|| ());
+        assert_eq!(b.skipped.as_deref(), Some("no AVX2"));
+        drop(b);
+        assert!(d.0.is_empty());
+    }
+
+    #[test]
+    fn a_failed_check_is_recorded_with_its_message() {
+        let mut d = Record(Vec::new());
+        let mut b = Bencher::new(&mut d);
+        let mut n = 0;
+        b.iter_checked(
+            || {
+                n += 1;
+                n
+            },
+            |last| if last == 1 { Ok(()) } else { Err(format!("got {last}")) },
+        );
+        // The check saw the call after the 1000 timed ones.
+        assert_eq!(b.failure.as_deref(), Some("check failed: got 1001"));
     }
 }

@@ -2,10 +2,12 @@
 #![warn(missing_docs)]
 
 mod bencher;
+mod counter;
 pub mod engine;
 pub mod family;
 pub mod format;
 mod group;
+mod loops;
 pub mod modes;
 pub mod params;
 pub mod protocol;
@@ -14,7 +16,9 @@ pub mod result;
 pub mod stats;
 pub mod timer;
 
-pub use bencher::{Bencher, LoopKind, Throughput};
+pub use bencher::{BatchSize, Bencher, Declared, LoopKind, Throughput};
+pub use counter::{Counter, CounterKind};
+pub use loops::SampleFuture;
 pub use engine::Settings;
 pub use group::{Args, Group, NoArgs, Size};
 pub use registry::{Marks, Registry};

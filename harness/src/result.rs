@@ -1,6 +1,7 @@
 //! One benchmark's result: the engine's measurement, corrected for loop overhead and summarised.
 
 use crate::bencher::{LoopKind, Throughput};
+use crate::counter::Counter;
 use crate::engine::{Measurement, Stop};
 use crate::stats::{OutlierMode, StatsError, Summary};
 
@@ -33,6 +34,8 @@ pub struct BenchResult {
     pub outlier_mode: OutlierMode,
     /// Work per iteration, if declared.
     pub throughput: Option<Throughput>,
+    /// User counters, as declared.
+    pub counters: Vec<Counter>,
 }
 
 impl BenchResult {
@@ -50,7 +53,7 @@ impl BenchResult {
         let raw = Summary::new(&m.per_iter_ns)?;
         let overhead_ns = match kind {
             LoopKind::Iter => loop_overhead_ns.max(0.0),
-            LoopKind::Batched | LoopKind::Custom => 0.0,
+            LoopKind::Batched | LoopKind::Custom | LoopKind::Future => 0.0,
         };
         let near_floor = kind != LoopKind::Custom && raw.median <= FLOOR_FACTOR * loop_overhead_ns;
         let per_iter_ns: Vec<f64> = m
@@ -69,6 +72,7 @@ impl BenchResult {
             stop: m.stop,
             outlier_mode,
             throughput,
+            counters: Vec::new(),
         })
     }
 }

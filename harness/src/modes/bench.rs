@@ -4,7 +4,9 @@ use super::args::Args;
 use super::guard::run_guarded;
 use super::select::Verdict;
 use super::table::Table;
-use crate::bencher::{Driver, LoopKind, empty_loop};
+use super::guard::Finish;
+use crate::bencher::{Declared, Driver, LoopKind};
+use crate::loops::empty_loop;
 use crate::engine::{self, Measure, Measurement, Settings};
 use crate::family::fit_families;
 use crate::format;
@@ -42,7 +44,7 @@ impl EngineDriver<'_> {
 }
 
 impl Driver for EngineDriver<'_> {
-    fn drive(&mut self, kind: LoopKind, _: Option<crate::Throughput>, m: &mut dyn Measure) {
+    fn drive(&mut self, kind: LoopKind, _: &Declared, m: &mut dyn Measure) {
         // A second timing call is reported as misuse by the guard; skip its work.
         if self.out.is_none() {
             let measured = engine::measure(self.settings, &self.timer, &self.clock, m);
@@ -51,25 +53,38 @@ impl Driver for EngineDriver<'_> {
     }
 }
 
-/// Measures one benchmark fully; `Err` says why it failed (panic, misuse).
+/// What measuring one benchmark gave, when it did not fail.
+pub enum Measured {
+    /// Its result.
+    Result(BenchResult),
+    /// It skipped itself, for this reason.
+    Skipped(String),
+}
+
+/// Measures one benchmark fully; `Err` says why it failed (panic, misuse, a failed check).
 pub fn measure_one(
     bench: &Benchmark,
     settings: &Settings,
     timer: TimerInfo,
     overhead_ns: f64,
-) -> Result<BenchResult, String> {
+) -> Result<Measured, String> {
     let mut driver = EngineDriver::new(settings, timer);
-    let throughput = run_guarded(bench, &mut driver)?;
+    let declared = match run_guarded(bench, &mut driver)? {
+        Finish::Timed(declared) => declared,
+        Finish::Skipped(reason) => return Ok(Measured::Skipped(reason)),
+    };
     let (kind, m) = driver.take().expect("a timing call records a measurement");
-    BenchResult::new(
+    let mut r = BenchResult::new(
         bench.id.clone(),
         m,
         kind,
         overhead_ns,
-        throughput,
+        declared.throughput,
         settings.outliers,
     )
-    .map_err(|e| e.to_string())
+    .map_err(|e| e.to_string())?;
+    r.counters = declared.counters;
+    Ok(Measured::Result(r))
 }
 
 /// The `iter` loop's own cost per iteration, ns, measured with a short schedule.
@@ -101,7 +116,7 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
         format::time(overhead),
     );
     let _ = writeln!(stdout, "{}", table.header());
-    let (mut measured, mut failed, mut ignored) = (0, Vec::new(), 0);
+    let (mut measured, mut failed, mut ignored, mut skipped) = (0, Vec::new(), 0, 0);
     let mut scaled = Vec::new();
     for bench in selected {
         if args.filter.verdict(&bench.id, bench.ignored) == Verdict::Ignored {
@@ -110,7 +125,11 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
             continue;
         }
         let line = match measure_one(bench, &args.settings, timer, overhead) {
-            Ok(r) => {
+            Ok(Measured::Skipped(reason)) => {
+                skipped += 1;
+                table.status_row(&bench.id, "skipped", &reason)
+            }
+            Ok(Measured::Result(r)) => {
                 measured += 1;
                 if let Some(sc) = &bench.scaling {
                     scaled.push((sc, r.summary.median));
@@ -135,7 +154,7 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
     let verdict = if failed.is_empty() { "ok" } else { "FAILED" };
     let _ = writeln!(
         stdout,
-        "\nbench result: {verdict}. {measured} measured; {} failed; {ignored} ignored; {filtered_out} filtered out; finished in {:.2}s",
+        "\nbench result: {verdict}. {measured} measured; {} failed; {skipped} skipped; {ignored} ignored; {filtered_out} filtered out; finished in {:.2}s",
         failed.len(),
         started.elapsed().as_secs_f64()
     );

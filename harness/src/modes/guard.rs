@@ -1,6 +1,6 @@
 //! Running one benchmark function so that a panic costs only that benchmark.
 
-use crate::bencher::{Bencher, Driver, Throughput};
+use crate::bencher::{Bencher, Declared, Driver};
 use crate::registry::Benchmark;
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
@@ -38,12 +38,18 @@ fn install_hook() {
     });
 }
 
+/// How a benchmark function that did not fail ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finish {
+    /// It called one timing method; what it declared beside the routine.
+    Timed(Declared),
+    /// It called [`Bencher::skip`] instead, for this reason.
+    Skipped(String),
+}
+
 /// Calls the benchmark function with `driver` behind its `Bencher`. Returns
-/// the throughput it declared, or why it failed.
-pub fn run_guarded(
-    bench: &Benchmark,
-    driver: &mut dyn Driver,
-) -> Result<Option<Throughput>, String> {
+/// how it finished, or why it failed (a panic, a failed check, misuse).
+pub fn run_guarded(bench: &Benchmark, driver: &mut dyn Driver) -> Result<Finish, String> {
     install_hook();
     let mut b = Bencher::new(driver);
     CAPTURING.set(true);
@@ -52,10 +58,17 @@ pub fn run_guarded(
     if outcome.is_err() {
         return Err(LAST_PANIC.take().unwrap_or_else(|| "panicked".to_owned()));
     }
-    match b.timed {
-        1 => Ok(b.throughput),
-        0 => Err("never called a timing method (iter, iter_batched or iter_custom)".to_owned()),
-        n => Err(format!(
+    if let Some(failure) = b.failure {
+        return Err(failure);
+    }
+    match (b.timed, b.skipped) {
+        (0, Some(reason)) => Ok(Finish::Skipped(reason)),
+        (_, Some(_)) => Err("called skip and a timing method; call one of them".to_owned()),
+        (1, None) => Ok(Finish::Timed(b.declared)),
+        (0, None) => Err(
+            "never called a timing method (iter, iter_batched, iter_custom, …) or skip".to_owned(),
+        ),
+        (n, None) => Err(format!(
             "called timing methods {n} times; call exactly one, once"
         )),
     }
@@ -65,16 +78,12 @@ pub fn run_guarded(
 mod tests {
     use super::*;
     use crate::Registry;
+    use crate::Throughput;
     use crate::engine::Measure;
 
     struct Once1;
     impl Driver for Once1 {
-        fn drive(
-            &mut self,
-            _: crate::bencher::LoopKind,
-            _: Option<Throughput>,
-            m: &mut dyn Measure,
-        ) {
+        fn drive(&mut self, _: crate::bencher::LoopKind, _: &Declared, m: &mut dyn Measure) {
             m.sample(1);
         }
     }
@@ -92,6 +101,11 @@ mod tests {
             b.throughput(Throughput::Items(3));
             b.iter(|| ())
         });
+        r.bench("skipped", |b| b.skip("not today"));
+        r.bench("skip after timing", |b| {
+            b.iter(|| ());
+            b.skip("too late")
+        });
         let out: Vec<_> = r
             .benches
             .iter()
@@ -104,6 +118,12 @@ mod tests {
         );
         assert!(out[1].clone().unwrap_err().contains("never called"));
         assert!(out[2].clone().unwrap_err().contains("2 times"));
-        assert_eq!(out[3], Ok(Some(Throughput::Items(3))));
+        let declared = Declared {
+            throughput: Some(Throughput::Items(3)),
+            counters: Vec::new(),
+        };
+        assert_eq!(out[3], Ok(Finish::Timed(declared)));
+        assert_eq!(out[4], Ok(Finish::Skipped("not today".into())));
+        assert!(out[5].clone().unwrap_err().contains("skip and a timing method"));
     }
 }

@@ -1,6 +1,6 @@
 //! Lockstep mode: a routine sampled only on command, so `cargo nbench` can alternate two processes sample by sample.
 
-use crate::bencher::{Driver, LoopKind, Throughput};
+use crate::bencher::{Declared, Driver, LoopKind};
 use crate::engine::Measure;
 use crate::protocol::{Command, Event, read_message, write_message};
 use crate::timer::TimerInfo;
@@ -48,7 +48,7 @@ impl<'c, R: BufRead, W: Write> LockstepDriver<'c, R, W> {
 }
 
 impl<R: BufRead, W: Write> Driver for LockstepDriver<'_, R, W> {
-    fn drive(&mut self, kind: LoopKind, throughput: Option<Throughput>, m: &mut dyn Measure) {
+    fn drive(&mut self, kind: LoopKind, declared: &Declared, m: &mut dyn Measure) {
         // A second timing call is misuse, reported by the guard.
         if std::mem::replace(&mut self.started, true) {
             return;
@@ -62,7 +62,8 @@ impl<R: BufRead, W: Write> Driver for LockstepDriver<'_, R, W> {
             } else {
                 0.0
             },
-            throughput,
+            throughput: declared.throughput,
+            counters: declared.counters.clone(),
         };
         if write_message(self.writer, &ready).is_err() {
             self.channel_lost = true;
@@ -90,7 +91,7 @@ impl<R: BufRead, W: Write> Driver for LockstepDriver<'_, R, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Registry;
+    use crate::{Registry, Throughput};
     use crate::modes::guard::run_guarded;
     use std::io::Cursor;
 
@@ -144,6 +145,7 @@ mod tests {
                 min_sample_ns: 20_000.0,
                 overhead_ns: 0.0,
                 throughput: Some(Throughput::Items(2)),
+                counters: Vec::new(),
             }
         );
         assert_eq!(

@@ -1,7 +1,7 @@
 //! Protocol mode: the bench binary driven by `cargo nbench` over a loopback connection.
 
-use super::bench::{loop_overhead, measure_one};
-use super::guard::run_guarded;
+use super::bench::{Measured, loop_overhead, measure_one};
+use super::guard::{Finish, run_guarded};
 use super::lockstep::LockstepDriver;
 use crate::protocol::{
     Command, Event, HARNESS_VERSION, Listed, MARKER, PROTOCOL_VERSION, TOKEN_ENV, read_message,
@@ -60,7 +60,8 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
                 Some(bench) => {
                     let overhead = *overhead.get_or_insert_with(|| loop_overhead(&timer));
                     match measure_one(bench, &settings, timer, overhead) {
-                        Ok(r) => Event::Result(Box::new(r)),
+                        Ok(Measured::Result(r)) => Event::Result(Box::new(r)),
+                        Ok(Measured::Skipped(reason)) => Event::Skipped { id, reason },
                         Err(message) => Event::Failed { id, message },
                     }
                 }
@@ -84,7 +85,8 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
                         return false;
                     }
                     match outcome {
-                        Ok(_) => Event::Done { id },
+                        Ok(Finish::Timed(_)) => Event::Done { id },
+                        Ok(Finish::Skipped(reason)) => Event::Skipped { id, reason },
                         Err(message) => Event::Failed { id, message },
                     }
                 }

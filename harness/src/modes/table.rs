@@ -4,10 +4,15 @@ use crate::engine::Stop;
 use crate::format;
 use crate::result::BenchResult;
 
+/// The narrowest counter column (`123.4Mi`).
+const COUNTER_WIDTH: usize = 7;
+
 /// Column layout, sized once for the ids that will be shown.
 pub struct Table {
     id_width: usize,
     unit: Option<format::TimeUnit>,
+    /// Counter columns, by header; counters without a column go to the notes.
+    counters: Vec<String>,
 }
 
 impl Table {
@@ -22,7 +27,16 @@ impl Table {
         Table {
             id_width,
             unit: None,
+            counters: Vec::new(),
         }
+    }
+
+    /// Gives each counter header a column of its own, after the harness's
+    /// columns (a table printed row by row, before every counter is known,
+    /// shows counters in the notes instead).
+    pub fn with_counters(mut self, headers: Vec<String>) -> Table {
+        self.counters = headers;
+        self
     }
 
     /// Shows every time in `unit` (`None`: a unit per value).
@@ -42,6 +56,7 @@ impl Table {
                 "samples × iters",
                 "set aside",
             ],
+            &self.counters.iter().map(String::as_str).collect::<Vec<_>>(),
             "notes",
         )
     }
@@ -63,6 +78,16 @@ impl Table {
             .unwrap_or_default();
         let samples = format!("{} × {}", s.count, r.iters);
         let outliers = s.set_aside.to_string();
+        let mut cells = vec![String::new(); self.counters.len()];
+        let mut notes = Vec::new();
+        for c in &r.counters {
+            let (header, value) = (c.header(), c.format(s.median));
+            match self.counters.iter().position(|h| *h == header) {
+                Some(i) => cells[i] = value,
+                None => notes.push(format!("{header} {value}")),
+            }
+        }
+        notes.extend(self::notes(r));
         self.line(
             &r.id,
             [
@@ -72,21 +97,29 @@ impl Table {
                 &samples,
                 &outliers,
             ],
-            &notes(r).join(", "),
+            &cells.iter().map(String::as_str).collect::<Vec<_>>(),
+            &notes.join(", "),
         )
     }
 
     /// A row for a benchmark that was not measured (failed, ignored).
     pub fn status_row(&self, id: &str, status: &str, detail: &str) -> String {
-        self.line(id, [status, "", "", "", ""], detail)
+        let blank = vec![""; self.counters.len()];
+        self.line(id, [status, "", "", "", ""], &blank, detail)
     }
 
-    fn line(&self, id: &str, cols: [&str; 5], notes: &str) -> String {
+    fn line(&self, id: &str, cols: [&str; 5], counters: &[&str], notes: &str) -> String {
         let [median, ci, rate, samples, outliers] = cols;
         let w = self.id_width;
-        let line = format!(
-            "{id:<w$}  {median:>10}  {ci:>6}  {rate:>14}  {samples:>17}  {outliers:>9}  {notes}"
+        let mut line = format!(
+            "{id:<w$}  {median:>10}  {ci:>6}  {rate:>14}  {samples:>17}  {outliers:>9}"
         );
+        for (cell, header) in counters.iter().zip(&self.counters) {
+            let w = header.chars().count().max(COUNTER_WIDTH);
+            line.push_str(&format!("  {cell:>w$}"));
+        }
+        line.push_str("  ");
+        line.push_str(notes);
         line.trim_end().to_owned()
     }
 }
@@ -141,5 +174,32 @@ mod tests {
         // Right-aligned under its header.
         let end = |s: &str, part: &str| s.find(part).map(|i| i + part.len());
         assert_eq!(end(&t.header(), "median"), end(&row, "10.00 ns"));
+    }
+
+    #[test]
+    fn counters_get_columns_when_known_and_notes_otherwise() {
+        let m = Measurement {
+            iters: 10,
+            per_iter_ns: vec![2.0, 2.0, 2.0],
+            cold_ns: 2.0,
+            stop: Stop::Precise,
+            sampling_ns: 1,
+        };
+        let none = crate::stats::OutlierMode::None;
+        let mut r = BenchResult::new("c".into(), m, LoopKind::Custom, 0.0, None, none).unwrap();
+        r.counters = vec![
+            crate::Counter::rate("hits", 4.0),
+            crate::Counter::value("depth", 12.0),
+        ];
+        let streamed = Table::new(["c"]).row(&r);
+        assert!(streamed.ends_with("  hits/s 2.00G, depth 12"), "{streamed}");
+        let t = Table::new(["c"]).with_counters(vec!["depth".into(), "hits/s".into()]);
+        let (header, row) = (t.header(), t.row(&r));
+        let end = |s: &str, part: &str| s.find(part).map(|i| i + part.len());
+        assert_eq!(end(&header, "hits/s"), end(&row, "2.00G"), "{header}\n{row}");
+        assert_eq!(end(&header, "depth"), end(&row, "12"));
+        assert!(header.ends_with("notes") && !row.contains("hits/s"));
+        // A row without counters keeps the columns blank.
+        assert!(t.status_row("x", "skipped", "why").ends_with("  why"));
     }
 }

@@ -1,9 +1,9 @@
 //! No `--bench` (`cargo test --benches`): each benchmark runs once, reported like libtest.
 
 use super::args::Args;
-use super::guard::run_guarded;
+use super::guard::{Finish, run_guarded};
 use super::select::Verdict;
-use crate::bencher::{Driver, LoopKind};
+use crate::bencher::{Declared, Driver, LoopKind};
 use crate::engine::Measure;
 use crate::registry::Benchmark;
 use std::io::Write;
@@ -13,7 +13,7 @@ use std::time::Instant;
 pub struct OnceDriver;
 
 impl Driver for OnceDriver {
-    fn drive(&mut self, _kind: LoopKind, _: Option<crate::Throughput>, m: &mut dyn Measure) {
+    fn drive(&mut self, _kind: LoopKind, _: &Declared, m: &mut dyn Measure) {
         m.sample(1);
     }
 }
@@ -28,16 +28,21 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
     for bench in selected {
         let status = if args.filter.verdict(&bench.id, bench.ignored) == Verdict::Ignored {
             ignored += 1;
-            "ignored"
+            "ignored".to_owned()
         } else {
             match run_guarded(bench, &mut OnceDriver) {
-                Ok(_) => {
+                Ok(Finish::Timed(_)) => {
                     passed += 1;
-                    "ok"
+                    "ok".to_owned()
+                }
+                // libtest's form for an ignored test with a reason.
+                Ok(Finish::Skipped(reason)) => {
+                    ignored += 1;
+                    format!("ignored, {reason}")
                 }
                 Err(why) => {
                     failures.push((bench.id.as_str(), why));
-                    "FAILED"
+                    "FAILED".to_owned()
                 }
             }
         };

@@ -4,6 +4,7 @@ use super::json::Json;
 use super::{Command, Event, Listed};
 use crate::Settings;
 use crate::bencher::Throughput;
+use crate::counter::{Counter, CounterKind};
 use crate::engine::Stop;
 use crate::family::Scaling;
 use crate::result::BenchResult;
@@ -245,8 +246,48 @@ fn throughput_from_json(v: &Json) -> Result<Option<Throughput>, String> {
     }
 }
 
+/// Pushes `counters` as a field, unless there are none (which readers of
+/// earlier versions never sent).
+fn push_counters<'a>(fields: &mut Vec<(&'a str, Json)>, counters: &[Counter]) {
+    if counters.is_empty() {
+        return;
+    }
+    let items = counters.iter().map(|c| {
+        let mut f = vec![
+            ("name", s(&c.name)),
+            ("value", num(c.value)),
+            ("kind", s(c.kind.as_str())),
+        ];
+        if c.binary {
+            f.push(("binary", Json::Bool(true)));
+        }
+        obj(f)
+    });
+    fields.push(("counters", Json::Arr(items.collect())));
+}
+
+fn counters_from_json(v: &Json) -> Result<Vec<Counter>, String> {
+    let items = match v.get("counters") {
+        None | Some(Json::Null) => return Ok(Vec::new()),
+        Some(_) => get_arr(v, "counters")?,
+    };
+    items
+        .iter()
+        .map(|c| {
+            let kind = get_str(c, "kind")?;
+            Ok(Counter {
+                name: get_str(c, "name")?,
+                value: get_f64(c, "value")?,
+                kind: CounterKind::parse(&kind)
+                    .ok_or_else(|| format!("unknown counter kind `{kind}`"))?,
+                binary: c.get("binary").is_some() && get_bool(c, "binary")?,
+            })
+        })
+        .collect()
+}
+
 fn result_to_json(r: &BenchResult) -> Json {
-    obj(vec![
+    let mut fields = vec![
         ("event", s("result")),
         ("id", s(&r.id)),
         ("iters", num(r.iters as f64)),
@@ -256,11 +297,13 @@ fn result_to_json(r: &BenchResult) -> Json {
         ("stop", s(r.stop.as_str())),
         ("outliers", s(r.outlier_mode.as_str())),
         ("throughput", throughput_to_json(r.throughput)),
-        (
-            "per_iter_ns",
-            Json::Arr(r.per_iter_ns.iter().map(|&t| num(t)).collect()),
-        ),
-    ])
+    ];
+    push_counters(&mut fields, &r.counters);
+    fields.push((
+        "per_iter_ns",
+        Json::Arr(r.per_iter_ns.iter().map(|&t| num(t)).collect()),
+    ));
+    obj(fields)
 }
 
 fn result_from_json(v: &Json) -> Result<BenchResult, String> {
@@ -289,6 +332,7 @@ fn result_from_json(v: &Json) -> Result<BenchResult, String> {
         stop,
         outlier_mode,
         throughput: throughput_from_json(v)?,
+        counters: counters_from_json(v)?,
     })
 }
 
@@ -386,13 +430,23 @@ impl Message for Event {
                 min_sample_ns,
                 overhead_ns,
                 throughput,
-            } => obj(vec![
-                ("event", s("ready")),
+                counters,
+            } => {
+                let mut fields = vec![
+                    ("event", s("ready")),
+                    ("id", s(id)),
+                    ("cold_ns", num(*cold_ns)),
+                    ("min_sample_ns", num(*min_sample_ns)),
+                    ("overhead_ns", num(*overhead_ns)),
+                    ("throughput", throughput_to_json(*throughput)),
+                ];
+                push_counters(&mut fields, counters);
+                obj(fields)
+            }
+            Event::Skipped { id, reason } => obj(vec![
+                ("event", s("skipped")),
                 ("id", s(id)),
-                ("cold_ns", num(*cold_ns)),
-                ("min_sample_ns", num(*min_sample_ns)),
-                ("overhead_ns", num(*overhead_ns)),
-                ("throughput", throughput_to_json(*throughput)),
+                ("reason", s(reason)),
             ]),
             Event::Sampled { ns } => obj(vec![("event", s("sampled")), ("ns", num(*ns))]),
             Event::Done { id } => obj(vec![("event", s("done")), ("id", s(id))]),
@@ -434,6 +488,11 @@ impl Message for Event {
                 min_sample_ns: get_f64(v, "min_sample_ns")?,
                 overhead_ns: get_f64(v, "overhead_ns")?,
                 throughput: throughput_from_json(v)?,
+                counters: counters_from_json(v)?,
+            }),
+            "skipped" => Ok(Event::Skipped {
+                id: get_str(v, "id")?,
+                reason: get_str(v, "reason")?,
             }),
             "sampled" => Ok(Event::Sampled {
                 ns: get_f64(v, "ns")?,
@@ -482,6 +541,11 @@ mod tests {
             min_sample_ns: 35_000.0,
             overhead_ns: 0.25,
             throughput: Some(Throughput::Items(7)),
+            counters: vec![Counter::rate("hits", 2.5).binary()],
+        });
+        round_trip(Event::Skipped {
+            id: "s".into(),
+            reason: "no \"AVX2\"".into(),
         });
         round_trip(Event::Sampled { ns: 123_456.0 });
         round_trip(Event::Done { id: "p".into() });
@@ -529,6 +593,10 @@ mod tests {
             stop: Stop::TimeLimit,
             outlier_mode: OutlierMode::Top5,
             throughput: Some(Throughput::Bytes(4096)),
+            counters: vec![
+                Counter::value("depth", 12.0),
+                Counter::per_iteration("nodes", 0.5),
+            ],
         })));
     }
 

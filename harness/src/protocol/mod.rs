@@ -13,6 +13,7 @@ pub use codec::{Message, ProtocolError, read_message, write_message};
 
 use crate::Settings;
 use crate::bencher::Throughput;
+use crate::counter::Counter;
 use crate::family::Scaling;
 use crate::result::BenchResult;
 
@@ -112,6 +113,17 @@ pub enum Event {
         overhead_ns: f64,
         /// Work per iteration, if the benchmark declared it before timing.
         throughput: Option<Throughput>,
+        /// User counters declared before timing (absent from earlier harnesses: none).
+        counters: Vec<Counter>,
+    },
+    /// The benchmark skipped itself ([`Bencher::skip`](crate::Bencher::skip))
+    /// instead of timing: the answer to [`Command::Run`] or
+    /// [`Command::Paired`] in place of a result or `Ready`.
+    Skipped {
+        /// The benchmark's id.
+        id: String,
+        /// Why, in the benchmark's words.
+        reason: String,
     },
     /// In lockstep: one sample's elapsed time.
     Sampled {
