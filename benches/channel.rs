@@ -22,6 +22,7 @@ fn result_event(samples: usize) -> Event {
         stop: nbench::engine::Stop::Precise,
         outlier_mode: nbench::stats::OutlierMode::None,
         throughput: None,
+        counters: Vec::new(),
     }))
 }
 

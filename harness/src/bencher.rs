@@ -368,7 +368,12 @@ mod tests {
         assert_eq!(b.timed, 2);
         drop(b);
         assert_eq!(d.0.len(), 1);
-        let names: Vec<_> = d.0[0].2.counters.iter().map(|c| (&*c.name, c.value)).collect();
+        let names: Vec<_> = d.0[0]
+            .2
+            .counters
+            .iter()
+            .map(|c| (&*c.name, c.value))
+            .collect();
         assert_eq!(names, [("a", 3.0), ("b", 2.0)], "a replaced in place");
 
         let mut d = Record(Vec::new());
@@ -390,7 +395,13 @@ mod tests {
                 n += 1;
                 n
             },
-            |last| if last == 1 { Ok(()) } else { Err(format!("got {last}")) },
+            |last| {
+                if last == 1 {
+                    Ok(())
+                } else {
+                    Err(format!("got {last}"))
+                }
+            },
         );
         // The check saw the call after the 1000 timed ones.
         assert_eq!(b.failure.as_deref(), Some("check failed: got 1001"));

@@ -177,7 +177,11 @@ mod tests {
 
     #[test]
     fn kinds_round_trip_and_headers() {
-        for k in [CounterKind::Value, CounterKind::PerIteration, CounterKind::Rate] {
+        for k in [
+            CounterKind::Value,
+            CounterKind::PerIteration,
+            CounterKind::Rate,
+        ] {
             assert_eq!(CounterKind::parse(k.as_str()), Some(k));
         }
         assert_eq!(CounterKind::parse("total"), None);

@@ -18,9 +18,9 @@ pub mod timer;
 
 pub use bencher::{BatchSize, Bencher, Declared, LoopKind, Throughput};
 pub use counter::{Counter, CounterKind};
-pub use loops::SampleFuture;
 pub use engine::Settings;
 pub use group::{Args, Group, NoArgs, Size};
+pub use loops::SampleFuture;
 pub use registry::{Marks, Registry};
 pub use stats::Complexity;
 pub use std::hint::black_box;

@@ -6,7 +6,7 @@ pub mod verdict;
 use crate::build::Built;
 use crate::report::progress::Progress;
 use crate::report::record::{BenchRecord, TargetRecord};
-use crate::run::paired::{self, Side};
+use crate::run::paired::{self, Paired, Side};
 use crate::run::session::Session;
 use crate::run::{Failure, Measured, Outcome, Plan, TargetRun};
 use crate::store::baseline::{Baseline, Baselines};
@@ -242,6 +242,7 @@ pub fn compare_target(
                     result: *r,
                     elapsed_s: began.elapsed().as_secs_f64(),
                 })),
+                Ok(Event::Skipped { id, reason }) => Outcome::Skipped { id, reason },
                 Ok(Event::Failed { message, .. } | Event::Error { message }) => {
                     failure(id, message)
                 }
@@ -257,7 +258,14 @@ pub fn compare_target(
             verdict::paired(r, &[], threshold).is_some_and(|c| verdict::settled(&c, threshold))
         };
         match paired::measure(&mut start_side, &id, &plan.settings, plan.timeout, &settled) {
-            Ok(p) => {
+            Ok(Paired::Skipped(side, reason)) => {
+                let reason = match side {
+                    Side::Current => reason,
+                    Side::Baseline => format!("the baseline skips it: {reason}"),
+                };
+                outcomes.push(Outcome::Skipped { id, reason });
+            }
+            Ok(Paired::Samples(p)) => {
                 let median = |x: &[f64]| Summary::new(x).map(|s| s.median).unwrap_or(0.0);
                 if let Some(ch) = verdict::paired(&p.epoch_ratios, &p.round_ratios(), threshold) {
                     cmp.rows.push(Row {
@@ -287,6 +295,7 @@ pub fn compare_target(
                             stop: p.stop,
                             outlier_mode: mode,
                             throughput: p.throughput,
+                            counters: p.counters,
                         },
                         elapsed_s: began.elapsed().as_secs_f64(),
                     })),

@@ -16,15 +16,12 @@ const OUTPUT_LINES: usize = 20;
 pub fn render(runs: &[TargetRun], unit: Option<nbench::format::TimeUnit>, details: bool) -> String {
     let mut out = String::new();
     for t in runs {
-        let ids = t.outcomes.iter().map(|o| match o {
-            Outcome::Measured(m) => m.result.id.as_str(),
-            Outcome::Failed(f) => f.id.as_str(),
-            Outcome::Ignored(id) | Outcome::Listed(id) => id.as_str(),
-        });
         if t.outcomes.is_empty() {
             continue;
         }
-        let table = Table::new(ids).with_unit(unit);
+        let table = Table::new(t.outcomes.iter().map(Outcome::id))
+            .with_unit(unit)
+            .with_counters(counter_headers(t));
         let _ = writeln!(out, "{}", style(&t.label).bold());
         let _ = writeln!(out, "{}", style(table.header()).dim());
         for o in &t.outcomes {
@@ -35,6 +32,9 @@ pub fn render(runs: &[TargetRun], unit: Option<nbench::format::TimeUnit>, detail
                     .red()
                     .to_string(),
                 Outcome::Ignored(id) => style(table.status_row(id, "ignored", ""))
+                    .yellow()
+                    .to_string(),
+                Outcome::Skipped { id, reason } => style(table.status_row(id, "skipped", reason))
                     .yellow()
                     .to_string(),
                 Outcome::Listed(_) => continue,
@@ -103,21 +103,44 @@ pub fn render_failures(run: &RunRecord) -> String {
     out
 }
 
+/// The counter columns of a target's table: every header its measured
+/// benchmarks declared, in order of first appearance.
+fn counter_headers(t: &TargetRun) -> Vec<String> {
+    let mut headers: Vec<String> = Vec::new();
+    for o in &t.outcomes {
+        if let Outcome::Measured(m) = o {
+            for c in &m.result.counters {
+                let h = c.header();
+                if !headers.contains(&h) {
+                    headers.push(h);
+                }
+            }
+        }
+    }
+    headers
+}
+
 /// The closing line.
 pub fn summary(run: &RunRecord) -> String {
     let super::record::Counts {
         measured,
         failed,
         ignored,
+        skipped,
         filtered_out: filtered,
     } = run.counts();
+    // Skipped benchmarks are rare; the line names them only when there are some.
+    let skipped = match skipped {
+        0 => String::new(),
+        n => format!(" {n} skipped;"),
+    };
     let verdict = if failed == 0 {
         style("ok").green().bold()
     } else {
         style("FAILED").red().bold()
     };
     format!(
-        "{verdict}. {measured} measured; {failed} failed; {ignored} ignored; {filtered} filtered out; finished in {:.2}s",
+        "{verdict}. {measured} measured; {failed} failed;{skipped} {ignored} ignored; {filtered} filtered out; finished in {:.2}s",
         run.duration_s
     )
 }

@@ -10,6 +10,7 @@ pub fn outcome(target: &str, o: &Outcome) -> Option<String> {
         Outcome::Measured(m) => Some(benchmark(target, &BenchRecord::from_measured(m))),
         Outcome::Failed(f) => Some(failure(target, &FailureRecord::from(f))),
         Outcome::Ignored(id) => Some(ignored(target, id)),
+        Outcome::Skipped { id, reason } => Some(skipped(target, id, reason)),
         Outcome::Listed(_) => None,
     }
 }
@@ -20,6 +21,10 @@ fn benchmark(target: &str, b: &BenchRecord) -> String {
 
 fn failure(target: &str, f: &FailureRecord) -> String {
     tagged("failed", target, serde_json::to_value(f))
+}
+
+fn skipped(target: &str, id: &str, reason: &str) -> String {
+    line(json!({"event": "skipped", "target": target, "id": id, "reason": reason}))
 }
 
 fn ignored(target: &str, id: &str) -> String {
@@ -45,6 +50,7 @@ pub fn tail(run: &RunRecord, saved: Option<&std::path::Path>) -> String {
         "measured": counts.measured,
         "failed": counts.failed,
         "ignored": counts.ignored,
+        "skipped": counts.skipped,
         "filtered_out": counts.filtered_out,
         "duration_s": run.duration_s,
         "context": run.context,
@@ -65,6 +71,9 @@ pub fn render(run: &RunRecord, saved: Option<&std::path::Path>) -> String {
         }
         for id in &t.ignored {
             out.push_str(&ignored(&t.target, id));
+        }
+        for s in &t.skipped {
+            out.push_str(&skipped(&t.target, &s.id, &s.reason));
         }
     }
     out + &tail(run, saved)

@@ -37,6 +37,9 @@ pub struct TargetRecord {
     pub failures: Vec<FailureRecord>,
     /// Ids skipped as ignored.
     pub ignored: Vec<String>,
+    /// Benchmarks that skipped themselves when run, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<SkippedBenchRecord>,
     /// How many the filters left out.
     pub filtered_out: usize,
     /// Complexities fitted to the target's families.
@@ -69,6 +72,43 @@ pub struct SkippedRecord {
     pub target: String,
     /// Why.
     pub reason: String,
+}
+
+/// A benchmark that skipped itself (`Bencher::skip`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SkippedBenchRecord {
+    /// The benchmark.
+    pub id: String,
+    /// Why, in its words.
+    pub reason: String,
+}
+
+/// A user counter (`Bencher::counter`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CounterRecord {
+    /// Its name.
+    pub name: String,
+    /// `value`, `per_iteration` or `rate`.
+    pub kind: String,
+    /// The declared value (per iteration for `per_iteration` and `rate`).
+    pub value: f64,
+    /// The number the report shows: per second of the median for a rate.
+    pub shown: f64,
+    /// Whether "k" means 1024.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub binary: bool,
+}
+
+impl CounterRecord {
+    /// The counter as the harness reports it.
+    pub fn to_counter(&self) -> Option<nbench::Counter> {
+        Some(nbench::Counter {
+            name: self.name.clone(),
+            value: self.value,
+            kind: nbench::CounterKind::parse(&self.kind)?,
+            binary: self.binary,
+        })
+    }
 }
 
 /// A failed benchmark.
@@ -139,6 +179,9 @@ pub struct BenchRecord {
     pub stop: String,
     /// Work per iteration, if declared.
     pub throughput: Option<ThroughputRecord>,
+    /// User counters, if declared.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<CounterRecord>,
     /// Wall time spent on this benchmark, including warm-up, s.
     pub elapsed_s: f64,
     /// Every sample's per-iteration time.
@@ -153,6 +196,7 @@ impl TargetRecord {
             benchmarks: Vec::new(),
             failures: Vec::new(),
             ignored: Vec::new(),
+            skipped: Vec::new(),
             filtered_out: run.filtered_out,
             fits: run
                 .fits()
@@ -172,6 +216,10 @@ impl TargetRecord {
                 Outcome::Measured(m) => rec.benchmarks.push(BenchRecord::from_measured(m)),
                 Outcome::Failed(f) => rec.failures.push(FailureRecord::from(f)),
                 Outcome::Ignored(id) => rec.ignored.push(id.clone()),
+                Outcome::Skipped { id, reason } => rec.skipped.push(SkippedBenchRecord {
+                    id: id.clone(),
+                    reason: reason.clone(),
+                }),
                 Outcome::Listed(_) => {}
             }
         }
@@ -214,6 +262,17 @@ impl BenchRecord {
                 Throughput::Bytes(n) => ThroughputRecord::Bytes(n),
                 Throughput::Items(n) => ThroughputRecord::Items(n),
             }),
+            counters: r
+                .counters
+                .iter()
+                .map(|c| CounterRecord {
+                    name: c.name.clone(),
+                    kind: c.kind.as_str().to_owned(),
+                    value: c.value,
+                    shown: c.shown(s.median),
+                    binary: c.binary,
+                })
+                .collect(),
             elapsed_s: m.elapsed_s,
             per_iter_ns: r.per_iter_ns.clone(),
         }
@@ -244,6 +303,8 @@ pub struct Counts {
     pub failed: usize,
     /// Skipped as ignored.
     pub ignored: usize,
+    /// Skipped by the benchmark itself.
+    pub skipped: usize,
     /// Left out by the filters.
     pub filtered_out: usize,
 }
@@ -256,6 +317,7 @@ impl RunRecord {
             measured: sum(|t| t.benchmarks.len()),
             failed: sum(|t| t.failures.len()),
             ignored: sum(|t| t.ignored.len()),
+            skipped: sum(|t| t.skipped.len()),
             filtered_out: sum(|t| t.filtered_out),
         }
     }

@@ -49,6 +49,12 @@ fn runs() -> Vec<TargetRun> {
         measured("parse, \"quoted\"", 812.5, Some(Throughput::Bytes(4096))),
         measured("hash/fnv", 2.25, Some(Throughput::Items(1))),
     ];
+    if let Outcome::Measured(m) = &mut outcomes[1] {
+        m.result.counters = vec![
+            nbench::Counter::rate("probes", 1.5),
+            nbench::Counter::value("table", 65536.0).binary(),
+        ];
+    }
     outcomes.extend(
         sizes
             .iter()
@@ -60,6 +66,10 @@ fn runs() -> Vec<TargetRun> {
         output: "thread 'main' panicked".into(),
     }));
     outcomes.push(Outcome::Ignored("slow".into()));
+    outcomes.push(Outcome::Skipped {
+        id: "simd".into(),
+        reason: "no AVX2 on this CPU".into(),
+    });
     vec![TargetRun {
         label: "demo/bench".into(),
         outcomes,

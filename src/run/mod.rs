@@ -110,8 +110,26 @@ pub enum Outcome {
     Failed(Failure),
     /// It is marked ignored and was not run.
     Ignored(String),
+    /// It skipped itself when run (`Bencher::skip`).
+    Skipped {
+        /// The benchmark's id.
+        id: String,
+        /// Why, in its words.
+        reason: String,
+    },
     /// Only listed (`--list`).
     Listed(String),
+}
+
+impl Outcome {
+    /// The benchmark's id (empty for a whole target that failed).
+    pub fn id(&self) -> &str {
+        match self {
+            Outcome::Measured(m) => &m.result.id,
+            Outcome::Failed(f) => &f.id,
+            Outcome::Skipped { id, .. } | Outcome::Ignored(id) | Outcome::Listed(id) => id,
+        }
+    }
 }
 
 /// Whether `exe` links the nbench harness (without running it).
@@ -181,6 +199,7 @@ pub fn run_target(
                 result: *r,
                 elapsed_s: began.elapsed().as_secs_f64(),
             })),
+            Ok(Event::Skipped { id, reason }) => Outcome::Skipped { id, reason },
             Ok(Event::Failed { message, .. }) | Ok(Event::Error { message }) => {
                 s.output.settle();
                 Outcome::Failed(Failure {

@@ -10,7 +10,7 @@ use super::session::{Session, SessionError};
 use nbench::engine::{Stop, next_iters};
 use nbench::protocol::{Command, Event};
 use nbench::stats::median_sorted;
-use nbench::{Settings, Throughput};
+use nbench::{Counter, Settings, Throughput};
 use std::time::{Duration, Instant};
 
 /// Process pairs a comparison is split into, at most.
@@ -61,6 +61,8 @@ pub struct PairedSamples {
     pub epoch_ratios: Vec<f64>,
     /// Work per iteration declared by the current side.
     pub throughput: Option<Throughput>,
+    /// Counters declared by the current side.
+    pub counters: Vec<Counter>,
     /// Why sampling stopped.
     pub stop: Stop,
     /// The current side's first call, ns (first epoch).
@@ -82,12 +84,28 @@ impl PairedSamples {
 }
 
 /// What one side's `ready` said.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Ready {
     cold_ns: f64,
     min_sample_ns: f64,
     overhead_ns: f64,
     throughput: Option<Throughput>,
+    counters: Vec<Counter>,
+}
+
+/// How a paired measurement ended, when neither side failed.
+#[derive(Debug, Clone)]
+pub enum Paired {
+    /// Both sides were sampled.
+    Samples(PairedSamples),
+    /// A side skipped the benchmark (`Bencher::skip`), for this reason.
+    Skipped(Side, String),
+}
+
+/// A side's answer to `paired`.
+enum Answer {
+    Ready(Ready),
+    Skipped(String),
 }
 
 struct Pair {
@@ -114,7 +132,7 @@ impl Pair {
         })
     }
 
-    fn ready(&mut self, side: Side, id: &str, known: Option<f64>) -> Result<Ready, PairedError> {
+    fn ready(&mut self, side: Side, id: &str, known: Option<f64>) -> Result<Answer, PairedError> {
         let cmd = Command::Paired {
             id: id.to_owned(),
             overhead_ns: known,
@@ -125,13 +143,16 @@ impl Pair {
                 min_sample_ns,
                 overhead_ns,
                 throughput,
+                counters,
                 ..
-            } => Ok(Ready {
+            } => Ok(Answer::Ready(Ready {
                 cold_ns,
                 min_sample_ns,
                 overhead_ns,
                 throughput,
-            }),
+                counters,
+            })),
+            Event::Skipped { reason, .. } => Ok(Answer::Skipped(reason)),
             other => Err(PairedError::new(side, unexpected(other))),
         }
     }
@@ -185,7 +206,7 @@ pub fn measure(
     s: &Settings,
     timeout: Duration,
     settled: &dyn Fn(&[f64]) -> bool,
-) -> Result<PairedSamples, PairedError> {
+) -> Result<Paired, PairedError> {
     let deadline = Instant::now() + timeout;
     let per_epoch = s.max_time / EPOCHS;
     let warm_up = s.warm_up / 4;
@@ -201,9 +222,15 @@ pub fn measure(
             cur: start(Side::Current).map_err(|e| PairedError::new(Side::Current, e))?,
             deadline,
         };
-        let b = p.ready(Side::Baseline, id, known.map(|k| k.0.overhead_ns))?;
-        let c = p.ready(Side::Current, id, known.map(|k| k.1.overhead_ns))?;
-        let (b, c) = *known.get_or_insert((b, c));
+        let b = match p.ready(Side::Baseline, id, known.as_ref().map(|k| k.0.overhead_ns))? {
+            Answer::Ready(b) => b,
+            Answer::Skipped(why) => return Ok(Paired::Skipped(Side::Baseline, why)),
+        };
+        let c = match p.ready(Side::Current, id, known.as_ref().map(|k| k.1.overhead_ns))? {
+            Answer::Ready(c) => c,
+            Answer::Skipped(why) => return Ok(Paired::Skipped(Side::Current, why)),
+        };
+        let (b, c) = known.get_or_insert((b, c)).clone();
         if epoch == 0 {
             iters = calibrate(&mut p, b.min_sample_ns.max(c.min_sample_ns), s.max_time)?;
         }
@@ -245,16 +272,17 @@ pub fn measure(
         }
     }
     let (_, c) = known.expect("the first epoch reads both sides' ready");
-    Ok(PairedSamples {
+    Ok(Paired::Samples(PairedSamples {
         iters,
         base_ns,
         cur_ns,
         epoch_ratios,
         throughput: c.throughput,
+        counters: c.counters,
         stop,
         cold_ns: c.cold_ns,
         overhead_ns: c.overhead_ns,
-    })
+    }))
 }
 
 /// One calibration for both sides: the iteration count at which both samples reach `target` ns.

@@ -1,15 +1,15 @@
 //! `--bench`: measure each selected benchmark with the engine and print the table.
 
 use super::args::Args;
+use super::guard::Finish;
 use super::guard::run_guarded;
 use super::select::Verdict;
 use super::table::Table;
-use super::guard::Finish;
 use crate::bencher::{Declared, Driver, LoopKind};
-use crate::loops::empty_loop;
 use crate::engine::{self, Measure, Measurement, Settings};
 use crate::family::fit_families;
 use crate::format;
+use crate::loops::empty_loop;
 use crate::registry::Benchmark;
 use crate::result::BenchResult;
 use crate::timer::{TimerInfo, WallClock};

@@ -124,6 +124,11 @@ mod tests {
         };
         assert_eq!(out[3], Ok(Finish::Timed(declared)));
         assert_eq!(out[4], Ok(Finish::Skipped("not today".into())));
-        assert!(out[5].clone().unwrap_err().contains("skip and a timing method"));
+        assert!(
+            out[5]
+                .clone()
+                .unwrap_err()
+                .contains("skip and a timing method")
+        );
     }
 }

@@ -91,8 +91,8 @@ impl<R: BufRead, W: Write> Driver for LockstepDriver<'_, R, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Registry, Throughput};
     use crate::modes::guard::run_guarded;
+    use crate::{Registry, Throughput};
     use std::io::Cursor;
 
     fn script(cmds: &[Command]) -> Cursor<Vec<u8>> {

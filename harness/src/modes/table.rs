@@ -111,9 +111,8 @@ impl Table {
     fn line(&self, id: &str, cols: [&str; 5], counters: &[&str], notes: &str) -> String {
         let [median, ci, rate, samples, outliers] = cols;
         let w = self.id_width;
-        let mut line = format!(
-            "{id:<w$}  {median:>10}  {ci:>6}  {rate:>14}  {samples:>17}  {outliers:>9}"
-        );
+        let mut line =
+            format!("{id:<w$}  {median:>10}  {ci:>6}  {rate:>14}  {samples:>17}  {outliers:>9}");
         for (cell, header) in counters.iter().zip(&self.counters) {
             let w = header.chars().count().max(COUNTER_WIDTH);
             line.push_str(&format!("  {cell:>w$}"));
@@ -196,7 +195,11 @@ mod tests {
         let t = Table::new(["c"]).with_counters(vec!["depth".into(), "hits/s".into()]);
         let (header, row) = (t.header(), t.row(&r));
         let end = |s: &str, part: &str| s.find(part).map(|i| i + part.len());
-        assert_eq!(end(&header, "hits/s"), end(&row, "2.00G"), "{header}\n{row}");
+        assert_eq!(
+            end(&header, "hits/s"),
+            end(&row, "2.00G"),
+            "{header}\n{row}"
+        );
         assert_eq!(end(&header, "depth"), end(&row, "12"));
         assert!(header.ends_with("notes") && !row.contains("hits/s"));
         // A row without counters keeps the columns blank.
