@@ -56,7 +56,7 @@ impl Driver for EngineDriver<'_> {
 /// What measuring one benchmark gave, when it did not fail.
 pub enum Measured {
     /// Its result.
-    Result(BenchResult),
+    Result(Box<BenchResult>),
     /// It skipped itself, for this reason.
     Skipped(String),
 }
@@ -84,7 +84,7 @@ pub fn measure_one(
     )
     .map_err(|e| e.to_string())?;
     r.counters = declared.counters;
-    Ok(Measured::Result(r))
+    Ok(Measured::Result(Box::new(r)))
 }
 
 /// The `iter` loop's own cost per iteration, ns, measured with a short schedule.

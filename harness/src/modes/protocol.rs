@@ -60,7 +60,7 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
                 Some(bench) => {
                     let overhead = *overhead.get_or_insert_with(|| loop_overhead(&timer));
                     match measure_one(bench, &settings, timer, overhead) {
-                        Ok(Measured::Result(r)) => Event::Result(Box::new(r)),
+                        Ok(Measured::Result(r)) => Event::Result(r),
                         Ok(Measured::Skipped(reason)) => Event::Skipped { id, reason },
                         Err(message) => Event::Failed { id, message },
                     }

@@ -248,7 +248,7 @@ fn throughput_from_json(v: &Json) -> Result<Option<Throughput>, String> {
 
 /// Pushes `counters` as a field, unless there are none (which readers of
 /// earlier versions never sent).
-fn push_counters<'a>(fields: &mut Vec<(&'a str, Json)>, counters: &[Counter]) {
+fn push_counters(fields: &mut Vec<(&str, Json)>, counters: &[Counter]) {
     if counters.is_empty() {
         return;
     }
