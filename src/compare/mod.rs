@@ -7,7 +7,7 @@ use crate::build::Built;
 use crate::report::progress::Progress;
 use crate::report::record::{BenchRecord, TargetRecord};
 use crate::run::paired::{self, Paired, Side};
-use crate::run::session::Session;
+use crate::run::session::{Session, SessionError};
 use crate::run::{Failure, Measured, Outcome, Plan, TargetRun};
 use crate::store::baseline::{Baseline, Baselines};
 use nbench::modes::select::Verdict as Selected;
@@ -303,13 +303,16 @@ pub fn compare_target(
                 });
             }
             Err(e) => {
-                let who = match e.side {
-                    Side::Baseline => "baseline",
-                    Side::Current => "current",
+                let why = crate::run::describe(&e.error);
+                // The current side's own failure is the benchmark's, as in a run without a baseline.
+                let reason = match (e.side, &e.error) {
+                    (Side::Current, SessionError::Benchmark(_)) => why,
+                    (Side::Current, _) => format!("current side: {why}"),
+                    (Side::Baseline, _) => format!("baseline side: {why}"),
                 };
                 outcomes.push(Outcome::Failed(Failure {
                     id,
-                    reason: format!("{who} side: {}", crate::run::describe(&e.error)),
+                    reason,
                     output: e.output,
                 }));
             }

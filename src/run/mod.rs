@@ -266,6 +266,7 @@ pub fn describe(e: &SessionError) -> String {
         SessionError::Crashed(how) => format!("bench process {how}"),
         SessionError::TimedOut(d) => format!("timed out after {}", humantime(*d)),
         SessionError::Protocol(s) => format!("protocol error: {s}"),
+        SessionError::Benchmark(s) => s.clone(),
     }
 }
 

@@ -175,8 +175,11 @@ impl Pair {
         }
     }
 
+    /// Ends the benchmark on both sides, the current one first: when both
+    /// fail after sampling (a result check), the current side's failure is
+    /// the one to report.
     fn finish(mut self) -> Result<(), PairedError> {
-        for side in [Side::Baseline, Side::Current] {
+        for side in [Side::Current, Side::Baseline] {
             match self.ask(side, &Command::Finish)? {
                 Event::Done { .. } => {}
                 other => return Err(PairedError::new(side, unexpected(other))),
@@ -190,7 +193,8 @@ impl Pair {
 
 fn unexpected(e: Event) -> SessionError {
     match e {
-        Event::Failed { message, .. } | Event::Error { message } => SessionError::Protocol(message),
+        Event::Failed { message, .. } => SessionError::Benchmark(message),
+        Event::Error { message } => SessionError::Protocol(message),
         other => SessionError::Protocol(format!("unexpected answer {other:?}")),
     }
 }
@@ -222,13 +226,14 @@ pub fn measure(
             cur: start(Side::Current).map_err(|e| PairedError::new(Side::Current, e))?,
             deadline,
         };
-        let b = match p.ready(Side::Baseline, id, known.as_ref().map(|k| k.0.overhead_ns))? {
-            Answer::Ready(b) => b,
-            Answer::Skipped(why) => return Ok(Paired::Skipped(Side::Baseline, why)),
-        };
+        // The current side first: when both skip, its reason is the one to show.
         let c = match p.ready(Side::Current, id, known.as_ref().map(|k| k.1.overhead_ns))? {
             Answer::Ready(c) => c,
             Answer::Skipped(why) => return Ok(Paired::Skipped(Side::Current, why)),
+        };
+        let b = match p.ready(Side::Baseline, id, known.as_ref().map(|k| k.0.overhead_ns))? {
+            Answer::Ready(b) => b,
+            Answer::Skipped(why) => return Ok(Paired::Skipped(Side::Baseline, why)),
         };
         let (b, c) = known.get_or_insert((b, c)).clone();
         if epoch == 0 {

@@ -30,6 +30,8 @@ pub enum SessionError {
     TimedOut(Duration),
     /// It answered something unreadable.
     Protocol(String),
+    /// The benchmark itself failed (a panic, a failed check), in the process's words.
+    Benchmark(String),
 }
 
 /// A running bench binary and the connection to it.

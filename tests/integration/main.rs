@@ -1,5 +1,6 @@
 //! End-to-end tests: fixture projects under `tests/fixtures/`, built by real cargo, run for real.
 
+mod api;
 mod baselines;
 mod cli;
 mod families;

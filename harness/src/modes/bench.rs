@@ -152,9 +152,14 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
         }
     }
     let verdict = if failed.is_empty() { "ok" } else { "FAILED" };
+    // As cargo nbench's summary: skipped benchmarks are named only when there are some.
+    let skipped = match skipped {
+        0 => String::new(),
+        n => format!(" {n} skipped;"),
+    };
     let _ = writeln!(
         stdout,
-        "\nbench result: {verdict}. {measured} measured; {} failed; {skipped} skipped; {ignored} ignored; {filtered_out} filtered out; finished in {:.2}s",
+        "\nbench result: {verdict}. {measured} measured; {} failed;{skipped} {ignored} ignored; {filtered_out} filtered out; finished in {:.2}s",
         failed.len(),
         started.elapsed().as_secs_f64()
     );

@@ -1,0 +1,165 @@
+//! The benchmark API end to end (fixture `api`): parameter products and names,
+//! types, counters, checks, skips and futures — standalone, under `cargo nbench`,
+//! in lockstep with a baseline, and in the JSON output.
+
+use crate::helpers::{Fixture, QUICK, Run};
+use serde_json::Value;
+
+const IDS: [&str; 11] = [
+    "grid/fill/rows=2/cols=8",
+    "grid/fill/rows=4/cols=8",
+    "data/sort/sorted",
+    "data/sort/reversed",
+    "parse/str/u32",
+    "parse/str/f64",
+    "counted",
+    "checked/right",
+    "checked/wrong",
+    "gpu",
+    "async/sum",
+];
+
+fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = extra.to_vec();
+    v.extend_from_slice(QUICK);
+    v
+}
+
+fn benchmark<'a>(target: &'a Value, id: &str) -> &'a Value {
+    target["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["id"] == id)
+        .unwrap_or_else(|| panic!("{id} not measured: {target:#}"))
+}
+
+/// The record's benchmarks, failures and skips, as the tests expect them.
+fn check_record(t: &Value) {
+    let measured: Vec<&str> = t["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["id"].as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = IDS
+        .iter()
+        .copied()
+        .filter(|id| !["gpu", "checked/wrong"].contains(id))
+        .collect();
+    assert_eq!(measured, expected);
+    assert_eq!(t["failures"][0]["id"], "checked/wrong");
+    assert_eq!(
+        t["failures"][0]["reason"],
+        "check failed: 6 × 9 is 54, not 42"
+    );
+    assert_eq!(t["skipped"][0]["id"], "gpu");
+    assert_eq!(t["skipped"][0]["reason"], "no GPU on this machine");
+
+    let cells = &benchmark(t, "grid/fill/rows=4/cols=8")["counters"][0];
+    assert_eq!(
+        (&cells["name"], &cells["kind"], &cells["value"]),
+        (
+            &Value::from("cells"),
+            &Value::from("per_iteration"),
+            &Value::from(32.0)
+        )
+    );
+    let counted = benchmark(t, "counted");
+    let median = counted["median_ns"].as_f64().unwrap();
+    let lookups = &counted["counters"][0];
+    assert_eq!(lookups["kind"], "rate");
+    // Two lookups an iteration: the rate shown is 2 per median time.
+    let shown = lookups["shown"].as_f64().unwrap();
+    assert!(
+        (shown - 2e9 / median).abs() <= 1e-9 * shown,
+        "{shown} vs {median}"
+    );
+    assert_eq!(counted["counters"][1]["binary"], true);
+}
+
+#[test]
+fn every_feature_standalone_under_cargo_nbench_and_paired() {
+    let fx = Fixture::new("api").own_target_dir();
+
+    // The bench binary on its own: counters in the notes, the skip and the failed check in the table.
+    let exe = fx.bench_exe("api");
+    let mut bench = vec!["--bench"];
+    bench.extend_from_slice(QUICK);
+    let run = Run::exe(&exe, &fx.dir, &bench);
+    assert_eq!(
+        run.code,
+        101,
+        "the failed check fails the run\n{}",
+        run.all()
+    );
+    assert!(
+        run.line("grid/fill/rows=2/cols=8 ")
+            .ends_with("cells/iter 16")
+    );
+    assert!(run.line("counted ").contains("lookups/s "));
+    assert!(run.line("counted ").contains("table 4.00Ki"));
+    assert!(
+        run.line("gpu ").contains("skipped")
+            && run.line("gpu ").ends_with("no GPU on this machine")
+    );
+    assert!(
+        run.line("checked/wrong ")
+            .contains("check failed: 6 × 9 is 54, not 42")
+    );
+    assert!(run.line("async/sum ").contains(" × "));
+    assert!(
+        run.stdout
+            .contains("9 measured; 1 failed; 1 skipped; 0 ignored"),
+        "{}",
+        run.stdout
+    );
+    // Test mode runs every check once and reports the skip as libtest does.
+    let run = Run::exe(&exe, &fx.dir, &[]);
+    assert_eq!(run.code, 101);
+    assert!(
+        run.stdout
+            .contains("test gpu ... ignored, no GPU on this machine")
+    );
+    assert!(run.stdout.contains("test checked/right ... ok"));
+    assert!(run.stdout.contains("test checked/wrong ... FAILED"));
+
+    // Under cargo nbench: counters are columns of the table.
+    let run = fx.nbench(&args(&["--save-baseline", "base"]));
+    assert_eq!(run.code, 1, "{}", run.all());
+    let header = run.line("benchmark ");
+    assert!(
+        header.ends_with("cells/iter  lookups/s    table  notes"),
+        "{header}"
+    );
+    let end = |s: &str, part: &str| s.find(part).map(|i| i + part.len());
+    assert_eq!(end(header, "table"), end(run.line("counted "), "4.00Ki"));
+    assert_eq!(
+        end(header, "cells/iter"),
+        end(run.line("grid/fill/rows=4/cols=8 "), "32")
+    );
+    assert!(run.line("gpu ").contains("skipped"));
+    assert!(
+        run.stdout.contains("1 failed; 1 skipped;"),
+        "{}",
+        run.stdout
+    );
+
+    // The JSON record of a fresh run, and of a run paired with the baseline.
+    for extra in [&[][..], &["--compare", "base"][..]] {
+        let mut a = args(extra);
+        a.extend(["--format", "json"]);
+        let run = fx.nbench(&a);
+        assert_eq!(run.code, 1, "{}", run.all());
+        let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+        check_record(&doc["targets"][0]);
+        if !extra.is_empty() {
+            let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
+            assert!(
+                rows.iter()
+                    .any(|r| r["id"] == "counted" && r["kind"] == "paired"),
+                "{rows:#?}"
+            );
+        }
+    }
+}
