@@ -133,13 +133,14 @@ where
 }
 
 /// A type's name as benchmark ids show it: `std::any::type_name` without
-/// module paths (`Vec<String>`, not `alloc::vec::Vec<alloc::string::String>`).
+/// module paths (`Vec<String>`, not `alloc::vec::Vec<alloc::string::String>`)
+/// or spaces after commas, so that an id is one word on a command line.
 ///
 /// ```
 /// use nbench::params::type_label;
 /// assert_eq!(type_label::<u32>(), "u32");
 /// assert_eq!(type_label::<Vec<String>>(), "Vec<String>");
-/// assert_eq!(type_label::<std::collections::HashMap<u8, [u16; 4]>>(), "HashMap<u8, [u16; 4]>");
+/// assert_eq!(type_label::<std::collections::HashMap<u8, [u16; 4]>>(), "HashMap<u8,[u16;4]>");
 /// ```
 pub fn type_label<T: ?Sized>() -> String {
     let full = std::any::type_name::<T>();
@@ -152,7 +153,9 @@ pub fn type_label<T: ?Sized>() -> String {
         }
         out.push_str(word.rsplit("::").next().unwrap_or(""));
         word.clear();
-        out.push(c);
+        if !(c == ' ' && (out.ends_with(',') || out.ends_with(';'))) {
+            out.push(c);
+        }
     }
     out.pop();
     out
@@ -193,8 +196,9 @@ mod tests {
         assert_eq!(type_label::<&'static [u8]>(), "&[u8]");
         assert_eq!(
             type_label::<Option<std::rc::Rc<(i8, String)>>>(),
-            "Option<Rc<(i8, String)>>"
+            "Option<Rc<(i8,String)>>"
         );
+        assert_eq!(type_label::<dyn Fn(u8) -> u8>(), "dyn Fn(u8) -> u8");
     }
 
     #[test]
