@@ -62,7 +62,7 @@ fn btree_map(b: &mut Bencher) {
 }
 
 fn sum_as<T: Copy + From<u8> + std::iter::Sum<T>>(b: &mut Bencher) {
-    let v = vec![T::from(3u8); 1000];
+    let v = [T::from(3u8); 1000];
     b.iter(|| v.iter().copied().sum::<T>())
 }
 
