@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+pub mod alloc;
 mod bencher;
 mod counter;
 pub mod engine;
@@ -16,6 +17,7 @@ pub mod result;
 pub mod stats;
 pub mod timer;
 
+pub use alloc::CountingAlloc;
 pub use bencher::{BatchSize, Bencher, Declared, LoopKind, Throughput};
 pub use counter::{Counter, CounterKind};
 pub use engine::Settings;

@@ -39,15 +39,19 @@ impl<I, O, S: FnMut() -> I, R: FnMut(I) -> O> Measure for BatchedLoop<S, R, I, O
         while left > 0 {
             let n = left.min(self.batch);
             left -= n;
+            let counting = crate::alloc::pause();
             self.inputs.extend((0..n).map(|_| (self.setup)()));
             self.outputs.reserve(n as usize);
+            crate::alloc::resume(counting);
             let start = Instant::now();
             for input in self.inputs.drain(..) {
                 self.outputs
                     .push(black_box((self.routine)(black_box(input))));
             }
             total += start.elapsed();
+            let counting = crate::alloc::pause();
             self.outputs.clear();
+            crate::alloc::resume(counting);
         }
         total.as_nanos() as f64
     }

@@ -125,7 +125,7 @@ fn every_feature_standalone_under_cargo_nbench_and_paired() {
     assert!(run.stdout.contains("test checked/wrong ... FAILED"));
 
     // Under cargo nbench: counters are columns of the table.
-    let run = fx.nbench(&args(&["--save-baseline", "base"]));
+    let run = fx.nbench(&args(&["--bench", "api", "--save-baseline", "base"]));
     assert_eq!(run.code, 1, "{}", run.all());
     let header = run.line("benchmark ");
     assert!(
@@ -147,8 +147,8 @@ fn every_feature_standalone_under_cargo_nbench_and_paired() {
 
     // The JSON record of a fresh run, and of a run paired with the baseline.
     for extra in [&[][..], &["--compare", "base"][..]] {
-        let mut a = args(extra);
-        a.extend(["--format", "json"]);
+        let mut a = args(&["--bench", "api", "--format", "json"]);
+        a.extend(extra);
         let run = fx.nbench(&a);
         assert_eq!(run.code, 1, "{}", run.all());
         let doc: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -162,4 +162,64 @@ fn every_feature_standalone_under_cargo_nbench_and_paired() {
             );
         }
     }
+}
+
+/// The allocation counters of every benchmark in a record, `[allocs, deallocs, reallocs, bytes, peak]`.
+fn alloc_counts(t: &Value) -> Vec<(String, [f64; 5])> {
+    t["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            let c = b["counters"].as_array().unwrap();
+            let names: Vec<&str> = c.iter().map(|c| c["name"].as_str().unwrap()).collect();
+            assert_eq!(names, ["allocs", "deallocs", "reallocs", "bytes", "peak"]);
+            let v = |i: usize| c[i]["value"].as_f64().unwrap();
+            (
+                b["id"].as_str().unwrap().to_owned(),
+                [v(0), v(1), v(2), v(3), v(4)],
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_counting_allocator_counts_per_iteration_standalone_and_under_cargo_nbench() {
+    let fx = Fixture::new("api").own_target_dir();
+    let expected = [
+        ("vec100", [1.0, 1.0, 0.0, 100.0, 100.0]),
+        ("grow", [1.0, 1.0, 1.0, 32.0, 32.0]),
+        ("batched", [0.0, 0.0, 0.0, 0.0, 0.0]),
+        ("none", [0.0, 0.0, 0.0, 0.0, 0.0]),
+    ]
+    .map(|(id, c)| (id.to_owned(), c));
+
+    let exe = fx.bench_exe("allocs");
+    let mut bench = vec!["--bench"];
+    bench.extend_from_slice(QUICK);
+    let run = Run::exe(&exe, &fx.dir, &bench);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let row = run.line("vec100 ");
+    assert!(
+        row.ends_with("allocs/iter 1, deallocs/iter 1, reallocs/iter 0, bytes/iter 100, peak 100"),
+        "{row}"
+    );
+
+    let run = fx.nbench(&args(&["--bench", "allocs", "--save-baseline", "base"]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(
+        run.line("benchmark ")
+            .contains("allocs/iter  deallocs/iter  reallocs/iter  bytes/iter     peak")
+    );
+    for extra in [&[][..], &["--compare", "base"][..]] {
+        let mut a = args(&["--bench", "allocs", "--format", "json"]);
+        a.extend(extra);
+        let run = fx.nbench(&a);
+        assert_eq!(run.code, 0, "{}", run.all());
+        let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(alloc_counts(&doc["targets"][0]), expected, "{extra:?}");
+    }
+    // Without the allocator installed there are no allocation columns.
+    let run = fx.nbench(&args(&["--bench", "api", "counted"]));
+    assert!(!run.stdout.contains("allocs"), "{}", run.stdout);
 }

@@ -6,6 +6,7 @@ use super::guard::run_guarded;
 use super::select::Verdict;
 use super::table::Table;
 use crate::bencher::{Declared, Driver, LoopKind};
+use crate::counter::Counter;
 use crate::engine::{self, Measure, Measurement, Settings};
 use crate::family::fit_families;
 use crate::format;
@@ -22,6 +23,8 @@ pub struct EngineDriver<'s> {
     timer: TimerInfo,
     clock: WallClock,
     out: Option<(LoopKind, Measurement)>,
+    /// Allocation counts, when a counting allocator is installed.
+    allocs: Vec<Counter>,
 }
 
 impl<'s> EngineDriver<'s> {
@@ -32,6 +35,7 @@ impl<'s> EngineDriver<'s> {
             timer,
             clock: WallClock::new(),
             out: None,
+            allocs: Vec::new(),
         }
     }
 }
@@ -48,6 +52,9 @@ impl Driver for EngineDriver<'_> {
         // A second timing call is reported as misuse by the guard; skip its work.
         if self.out.is_none() {
             let measured = engine::measure(self.settings, &self.timer, &self.clock, m);
+            self.allocs = crate::alloc::measure(measured.iters, |n| {
+                m.sample(n);
+            });
             self.out = Some((kind, measured));
         }
     }
@@ -84,6 +91,7 @@ pub fn measure_one(
     )
     .map_err(|e| e.to_string())?;
     r.counters = declared.counters;
+    r.counters.append(&mut driver.allocs);
     Ok(Measured::Result(Box::new(r)))
 }
 

@@ -53,9 +53,17 @@ impl<R: BufRead, W: Write> Driver for LockstepDriver<'_, R, W> {
         if std::mem::replace(&mut self.started, true) {
             return;
         }
+        let cold_ns = m.sample(1);
+        let mut counters = declared.counters.clone();
+        counters.extend(crate::alloc::measure(
+            crate::alloc::iters_for(cold_ns),
+            |n| {
+                m.sample(n);
+            },
+        ));
         let ready = Event::Ready {
             id: self.id.clone(),
-            cold_ns: m.sample(1),
+            cold_ns,
             min_sample_ns: self.timer.min_sample_ns(self.timer_factor),
             overhead_ns: if kind == LoopKind::Iter {
                 self.overhead_ns
@@ -63,7 +71,7 @@ impl<R: BufRead, W: Write> Driver for LockstepDriver<'_, R, W> {
                 0.0
             },
             throughput: declared.throughput,
-            counters: declared.counters.clone(),
+            counters,
         };
         if write_message(self.writer, &ready).is_err() {
             self.channel_lost = true;
