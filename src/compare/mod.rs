@@ -45,6 +45,28 @@ pub struct Row {
     /// run; stored: the baseline's), for plots; the current side's are in the run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub baseline_per_iter_ns: Vec<f64>,
+    /// The loop overhead per iteration taken off both sides' times, ns.
+    #[serde(default)]
+    pub overhead_ns: f64,
+}
+
+impl Row {
+    /// The noise threshold that applies to this row (see [`row_threshold`]).
+    pub fn threshold(&self, threshold: f64) -> f64 {
+        row_threshold(threshold, self.baseline_ns, self.overhead_ns)
+    }
+}
+
+/// The noise threshold as a share of the time actually measured, the
+/// median plus the loop overhead taken off it, expressed relative to the
+/// median: near the timer floor (an empty body: 0.1 ps left of a 350 ps
+/// loop) a difference of 0.1 ps is not a 100 % regression.
+pub fn row_threshold(threshold: f64, baseline_ns: f64, overhead_ns: f64) -> f64 {
+    if baseline_ns > 0.0 {
+        threshold * (baseline_ns + overhead_ns.max(0.0)) / baseline_ns
+    } else {
+        f64::INFINITY
+    }
 }
 
 /// One bench target's comparison.
@@ -114,7 +136,8 @@ impl Comparison {
         let adjusted = nbench::stats::benjamini_hochberg(&p);
         for (row, q) in rows.into_iter().zip(adjusted) {
             row.p_adjusted = Some(q);
-            row.verdict = verdict::redecide(row.change, row.change_ci, q, self.noise_threshold);
+            let threshold = row.threshold(self.noise_threshold);
+            row.verdict = verdict::redecide(row.change, row.change_ci, q, threshold);
         }
     }
 
@@ -267,11 +290,13 @@ pub fn compare_target(
             }
             Ok(Paired::Samples(p)) => {
                 let median = |x: &[f64]| Summary::new(x).map(|s| s.median).unwrap_or(0.0);
-                if let Some(ch) = verdict::paired(&p.epoch_ratios, &p.round_ratios(), threshold) {
+                let base_median = median(&p.base_ns);
+                let t = row_threshold(threshold, base_median, p.overhead_ns);
+                if let Some(ch) = verdict::paired(&p.epoch_ratios, &p.round_ratios(), t) {
                     cmp.rows.push(Row {
                         id: id.clone(),
                         kind: Kind::Paired,
-                        baseline_ns: median(&p.base_ns),
+                        baseline_ns: base_median,
                         current_ns: median(&p.cur_ns),
                         change: ch.change,
                         change_ci: ch.ci,
@@ -279,6 +304,7 @@ pub fn compare_target(
                         p_adjusted: None,
                         verdict: ch.verdict,
                         baseline_per_iter_ns: p.base_ns.clone(),
+                        overhead_ns: p.overhead_ns,
                     });
                 }
                 let mode = plan.settings.outliers;
@@ -400,7 +426,8 @@ pub(crate) fn stored_row(
     cur_samples: &[f64],
     threshold: f64,
 ) -> Option<Row> {
-    let ch = verdict::stored(&base.per_iter_ns, cur_samples, threshold)?;
+    let t = row_threshold(threshold, base.median_ns, base.overhead_ns);
+    let ch = verdict::stored(&base.per_iter_ns, cur_samples, t)?;
     Some(Row {
         id: id.to_owned(),
         kind: Kind::Stored,
@@ -412,6 +439,7 @@ pub(crate) fn stored_row(
         p_adjusted: None,
         verdict: ch.verdict,
         baseline_per_iter_ns: base.per_iter_ns.clone(),
+        overhead_ns: base.overhead_ns,
     })
 }
 
@@ -452,7 +480,34 @@ mod tests {
             p_adjusted: None,
             verdict: Verdict::Regressed,
             baseline_per_iter_ns: Vec::new(),
+            overhead_ns: 0.0,
         }
+    }
+
+    #[test]
+    fn the_threshold_is_a_share_of_the_time_actually_measured() {
+        assert_eq!(row_threshold(0.005, 10.0, 0.0), 0.005);
+        assert!((row_threshold(0.005, 10.0, 0.35) - 0.005175).abs() < 1e-12);
+        // The empty body: 0.1 ps left of a 349 ps loop needs a change of
+        // over 1700 % before it counts, which is to say a real one of 0.5 %.
+        let floor = row_threshold(0.005, 1e-4, 0.349);
+        assert!(floor > 17.0, "{floor}");
+        assert_eq!(row_threshold(0.005, 0.0, 0.349), f64::INFINITY);
+        // After the false-discovery control too.
+        let mut near_floor = row("empty", 1.2, 1e-9);
+        near_floor.baseline_ns = 1e-4;
+        near_floor.overhead_ns = 0.349;
+        let mut c = Comparison {
+            baseline: "b".into(),
+            noise_threshold: 0.005,
+            warnings: Vec::new(),
+            targets: vec![TargetComparison {
+                rows: vec![near_floor],
+                ..empty("t")
+            }],
+        };
+        c.control_false_discoveries();
+        assert_eq!(c.targets[0].rows[0].verdict, Verdict::Unchanged);
     }
 
     #[test]

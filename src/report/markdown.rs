@@ -156,6 +156,7 @@ mod tests {
             p_adjusted: None,
             verdict,
             baseline_per_iter_ns: Vec::new(),
+            overhead_ns: 0.0,
         }
     }
 

@@ -133,6 +133,7 @@ fn comparison() -> Comparison {
         p_adjusted: Some(0.0004),
         verdict,
         baseline_per_iter_ns: Vec::new(),
+        overhead_ns: 0.0,
     };
     Comparison {
         baseline: "main".into(),
