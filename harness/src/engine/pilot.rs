@@ -45,7 +45,7 @@ pub fn warm_up(
 pub const MAX_ITERS: u64 = 1 << 32;
 
 /// The next count to try: aim 10 % past the target from the rate just seen,
-/// growing at least by one and at most tenfold per step, up to [`MAX_ITERS`].
+/// growing at least by one and at most tenfold per step, up to 2³² (`MAX_ITERS`).
 pub fn next_iters(iters: u64, t: f64, target_ns: f64) -> u64 {
     let most = iters.saturating_mul(10).min(MAX_ITERS);
     if t <= 0.0 {
