@@ -123,29 +123,14 @@ fn scaled(v: f64, binary: bool) -> String {
     } else {
         (1000.0, ["", "k", "M", "G", "T"])
     };
-    let mut x = v;
-    let mut i = 0;
-    // Rounded as shown, 999.7 is "1.00k", not "1000".
-    while i + 1 < suffixes.len() && round3(x.abs()) >= k {
-        x /= k;
-        i += 1;
-    }
-    let a = round3(x.abs());
-    let digits = if a == 0.0 || (i == 0 && x == x.trunc()) {
+    let (x, i) = crate::format::prefixed(v, k, suffixes.len() - 1, 3);
+    let a = x.abs();
+    let digits = if a == 0.0 || (i == 0 && v == v.trunc()) {
         0
     } else {
         (2 - a.log10().floor() as i32).clamp(0, 9) as usize
     };
     format!("{x:.digits$}{}", suffixes[i])
-}
-
-/// Rounds to three significant digits.
-fn round3(a: f64) -> f64 {
-    if a == 0.0 {
-        return 0.0;
-    }
-    let p = 10f64.powi(2 - a.log10().floor() as i32);
-    (a * p).round() / p
 }
 
 #[cfg(test)]

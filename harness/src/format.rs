@@ -22,7 +22,7 @@ pub fn time(ns: f64) -> String {
         (1e9, "s"),
     ];
     // The unit is chosen for the value as shown: 999.99 ns is "1.000 µs".
-    let shown = round_sig4(ns);
+    let shown = round_sig(ns, 4);
     let (scale, unit) = UNITS
         .iter()
         .rev()
@@ -128,24 +128,28 @@ pub fn rate(throughput: Throughput, ns: f64) -> String {
     if ns <= 0.0 {
         return "∞".to_owned();
     }
-    let mut per_sec = round_sig4(amount as f64 * 1e9 / ns);
-    let mut unit = units[0];
-    for u in &units[1..] {
-        if per_sec < base {
-            break;
-        }
-        per_sec /= base;
-        unit = u;
-    }
-    format!("{} {unit}", sig4(per_sec))
+    let (per_sec, i) = prefixed(amount as f64 * 1e9 / ns, base, units.len() - 1, 4);
+    format!("{} {}", sig4(per_sec), units[i])
 }
 
-/// `x` rounded to four significant digits.
-fn round_sig4(x: f64) -> f64 {
+/// `x` divided by `base` for each prefix step (k, M, …, at most `steps`)
+/// that its value rounded to `digits` significant digits reaches, and the
+/// number of steps: 999.97 with 4 digits is 1.000 k, not 1000.
+pub(crate) fn prefixed(x: f64, base: f64, steps: usize, digits: i32) -> (f64, usize) {
+    let (mut x, mut i) = (round_sig(x, digits), 0);
+    while i < steps && x.abs() >= base {
+        x /= base;
+        i += 1;
+    }
+    (x, i)
+}
+
+/// `x` rounded to `digits` significant digits.
+pub(crate) fn round_sig(x: f64, digits: i32) -> f64 {
     if x == 0.0 || !x.is_finite() {
         return x;
     }
-    let factor = 10f64.powi(x.abs().log10().floor() as i32 - 3);
+    let factor = 10f64.powi(x.abs().log10().floor() as i32 - (digits - 1));
     (x / factor).round() * factor
 }
 
