@@ -22,9 +22,9 @@ pub struct EngineDriver<'s> {
     settings: &'s Settings,
     timer: TimerInfo,
     clock: WallClock,
-    out: Option<(LoopKind, Measurement)>,
-    /// Allocation counts, when a counting allocator is installed.
-    allocs: Vec<Counter>,
+    /// The loop used, the measurement, and allocation counts (when a
+    /// counting allocator is installed).
+    out: Option<(LoopKind, Measurement, Vec<Counter>)>,
 }
 
 impl<'s> EngineDriver<'s> {
@@ -35,14 +35,13 @@ impl<'s> EngineDriver<'s> {
             timer,
             clock: WallClock::new(),
             out: None,
-            allocs: Vec::new(),
         }
     }
 }
 
 impl EngineDriver<'_> {
-    /// The measurement the timing call made, if it made one.
-    pub fn take(&mut self) -> Option<(LoopKind, Measurement)> {
+    /// The measurement the timing call made, if it made one, with allocation counts.
+    pub fn take(&mut self) -> Option<(LoopKind, Measurement, Vec<Counter>)> {
         self.out.take()
     }
 }
@@ -52,10 +51,10 @@ impl Driver for EngineDriver<'_> {
         // A second timing call is reported as misuse by the guard; skip its work.
         if self.out.is_none() {
             let measured = engine::measure(self.settings, &self.timer, &self.clock, m);
-            self.allocs = crate::alloc::measure(measured.iters, |n| {
+            let allocs = crate::alloc::measure(measured.iters, |n| {
                 m.sample(n);
             });
-            self.out = Some((kind, measured));
+            self.out = Some((kind, measured, allocs));
         }
     }
 }
@@ -80,7 +79,7 @@ pub fn measure_one(
         Finish::Timed(declared) => declared,
         Finish::Skipped(reason) => return Ok(Measured::Skipped(reason)),
     };
-    let (kind, m) = driver.take().expect("a timing call records a measurement");
+    let (kind, m, mut allocs) = driver.take().expect("a timing call records a measurement");
     let mut r = BenchResult::new(
         bench.id.clone(),
         m,
@@ -91,7 +90,7 @@ pub fn measure_one(
     )
     .map_err(|e| e.to_string())?;
     r.counters = declared.counters;
-    r.counters.append(&mut driver.allocs);
+    r.counters.append(&mut allocs);
     Ok(Measured::Result(Box::new(r)))
 }
 
