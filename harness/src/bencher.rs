@@ -66,6 +66,8 @@ pub enum LoopKind {
     Custom,
     /// [`Bencher::iter_future`].
     Future,
+    /// [`Bencher::iter_threads`].
+    Threads,
 }
 
 /// What a benchmark function declared beside its routine.
@@ -75,6 +77,33 @@ pub struct Declared {
     pub throughput: Option<Throughput>,
     /// User counters, in declaration order.
     pub counters: Vec<Counter>,
+}
+
+impl Declared {
+    /// What `threads` threads together do per iteration: throughput and
+    /// counters summed across them (counters marked
+    /// [`averaged_over_threads`](Counter::averaged_over_threads) stay as declared).
+    pub fn on_threads(&self, threads: usize) -> Declared {
+        let n = threads as u64;
+        Declared {
+            throughput: self.throughput.map(|t| match t {
+                Throughput::Bytes(b) => Throughput::Bytes(b * n),
+                Throughput::Items(i) => Throughput::Items(i * n),
+            }),
+            counters: self
+                .counters
+                .iter()
+                .map(|c| Counter {
+                    value: if c.averaged {
+                        c.value
+                    } else {
+                        c.value * n as f64
+                    },
+                    ..c.clone()
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Whoever runs benchmark functions: decides what a timing call does
@@ -102,6 +131,8 @@ pub struct Bencher<'a> {
     driver: &'a mut dyn Driver,
     pub(crate) declared: Declared,
     batch: BatchSize,
+    /// Threads the routine runs on ([`Group::threads`](crate::Group::threads)).
+    pub(crate) threads: usize,
     pub(crate) timed: u32,
     pub(crate) skipped: Option<String>,
     pub(crate) failure: Option<String>,
@@ -113,6 +144,7 @@ impl<'a> Bencher<'a> {
             driver,
             declared: Declared::default(),
             batch: BatchSize::default(),
+            threads: 1,
             timed: 0,
             skipped: None,
             failure: None,
@@ -299,9 +331,55 @@ impl<'a> Bencher<'a> {
         self.time(LoopKind::Future, &mut FutureLoop { block_on, routine });
     }
 
+    /// How many threads this benchmark runs on: 1, or one of the counts
+    /// its group gave with [`Group::threads`](crate::Group::threads).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Times a routine run on [`threads`](Self::threads) threads at once
+    /// (a benchmark of a group with [`Group::threads`](crate::Group::threads)):
+    /// each thread calls `make(index)` once, outside the timing, to build
+    /// its own routine (per-thread setup), then every sample starts all
+    /// threads together and lasts until the slowest has run its routine
+    /// `iters` times. So the time per iteration is the time for every
+    /// thread to do one; throughput and counters are summed across threads.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    /// let mut r = nbench::Registry::new();
+    /// let shared = std::sync::Arc::new(AtomicU64::new(0));
+    /// r.group("counter").threads([1, 2, 4]).bench("fetch_add", move |b| {
+    ///     let shared = &shared;
+    ///     b.iter_threads(|_thread| || shared.fetch_add(1, Ordering::Relaxed));
+    /// });
+    /// assert_eq!(r.ids(), ["counter/fetch_add/threads=1", "counter/fetch_add/threads=2", "counter/fetch_add/threads=4"]);
+    /// ```
+    pub fn iter_threads<F, R, O>(&mut self, make: F)
+    where
+        F: Fn(usize) -> R + Sync,
+        R: FnMut() -> O,
+    {
+        self.timed += 1;
+        if self.timed == 1 && self.skipped.is_none() {
+            let declared = self.declared.on_threads(self.threads);
+            let driver = &mut *self.driver;
+            crate::threads::with_team(self.threads, &make, |m| {
+                driver.drive(LoopKind::Threads, &declared, m)
+            });
+        }
+    }
+
     fn time(&mut self, kind: LoopKind, m: &mut dyn Measure) {
         self.timed += 1;
         if self.timed == 1 && self.skipped.is_none() {
+            if self.threads > 1 {
+                self.failure = Some(format!(
+                    "registered for {} threads: time it with iter_threads",
+                    self.threads
+                ));
+                return;
+            }
             self.driver.drive(kind, &self.declared, m);
         }
     }

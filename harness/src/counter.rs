@@ -55,6 +55,9 @@ pub struct Counter {
     pub kind: CounterKind,
     /// Whether "k" means 1024 (`Ki`, `Mi`, …) instead of 1000.
     pub binary: bool,
+    /// Whether a benchmark on several threads shows the value as declared
+    /// (the mean over threads) instead of summed across them.
+    pub averaged: bool,
 }
 
 impl Counter {
@@ -64,6 +67,7 @@ impl Counter {
             value,
             kind,
             binary: false,
+            averaged: false,
         }
     }
 
@@ -86,6 +90,24 @@ impl Counter {
     /// other powers of two.
     pub fn binary(mut self) -> Counter {
         self.binary = true;
+        self
+    }
+
+    /// Shows the counter as declared on a benchmark with several threads
+    /// (the mean over threads; Google Benchmark's `kAvgThreads`) instead of
+    /// summed across them, e.g. for a table size every thread shares.
+    ///
+    /// ```
+    /// use nbench::{Counter, Declared};
+    /// let d = Declared {
+    ///     counters: vec![Counter::per_iteration("ops", 2.0), Counter::value("keys", 100.0).averaged_over_threads()],
+    ///     ..Declared::default()
+    /// };
+    /// let on_4: Vec<f64> = d.on_threads(4).counters.iter().map(|c| c.value).collect();
+    /// assert_eq!(on_4, [8.0, 100.0]);
+    /// ```
+    pub fn averaged_over_threads(mut self) -> Counter {
+        self.averaged = true;
         self
     }
 

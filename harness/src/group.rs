@@ -51,6 +51,58 @@ pub struct Group<'r, P> {
     pub(crate) registry: &'r mut Registry,
     pub(crate) name: String,
     pub(crate) args: P,
+    /// Thread counts from [`Group::threads`]; empty when not given.
+    pub(crate) threads: Vec<usize>,
+}
+
+impl<P> Group<'_, P> {
+    /// Runs each benchmark of the group once per thread count, with
+    /// `/threads=N` ending its id; the benchmark times its routine with
+    /// [`Bencher::iter_threads`], and its setup and teardown run once per
+    /// thread count. Ids keep the suffix even for a count of 1, so results
+    /// line up across counts.
+    ///
+    /// ```
+    /// # let mut r = nbench::Registry::new();
+    /// r.group("sum").args([1000u64]).threads([1, 2]).bench("atomic", |b, &n| {
+    ///     let total = std::sync::atomic::AtomicU64::new(0);
+    ///     b.iter_threads(|_| || for i in 0..n { total.fetch_add(i, std::sync::atomic::Ordering::Relaxed); });
+    /// });
+    /// assert_eq!(r.ids(), ["sum/atomic/1000/threads=1", "sum/atomic/1000/threads=2"]);
+    /// ```
+    ///
+    /// # Panics
+    /// If a count is zero.
+    pub fn threads(mut self, counts: impl IntoIterator<Item = usize>) -> Self {
+        self.threads = counts.into_iter().collect();
+        assert!(
+            self.threads.iter().all(|&n| n > 0),
+            "threads: a thread count must be at least 1"
+        );
+        self
+    }
+
+    /// Registers `id` (once per thread count, when there are some).
+    fn push(&mut self, id: String, f: Rc<dyn Fn(&mut Bencher<'_>)>, scaling: Option<Scaling>) {
+        if self.threads.is_empty() {
+            self.registry.push(id, Box::new(move |b| f(b)), scaling);
+            return;
+        }
+        for &n in &self.threads {
+            let f = Rc::clone(&f);
+            // A family's members of one thread count are fitted together.
+            let scaling = scaling.clone().map(|mut s| {
+                s.family = format!("{}/threads={n}", s.family);
+                s
+            });
+            let run = move |b: &mut Bencher<'_>| {
+                b.threads = n;
+                f(b)
+            };
+            self.registry
+                .push(format!("{id}/threads={n}"), Box::new(run), scaling);
+        }
+    }
 }
 
 impl<'r> Group<'r, NoArgs> {
@@ -59,6 +111,7 @@ impl<'r> Group<'r, NoArgs> {
             registry: self.registry,
             name: self.name,
             args,
+            threads: self.threads,
         }
     }
 
@@ -175,8 +228,7 @@ impl<'r> Group<'r, NoArgs> {
         F: Fn(&mut Bencher<'_>) + 'static,
     {
         let start = self.registry.benches.len();
-        self.registry
-            .push(format!("{}/{name}", self.name), Box::new(f), None);
+        self.push(format!("{}/{name}", self.name), Rc::new(f), None);
         Marks::new(self.registry, start)
     }
 
@@ -241,7 +293,8 @@ impl<A: 'static> Group<'_, Args<A>> {
         let start = self.registry.benches.len();
         let f = Rc::new(f);
         let family = format!("{}/{name}", self.name);
-        for (i, (value, parts)) in self.args.values.iter().enumerate() {
+        for i in 0..self.args.values.len() {
+            let (value, parts) = &self.args.values[i];
             let id = format!("{family}/{}", parts.join("/"));
             let scaling = self
                 .args
@@ -249,8 +302,7 @@ impl<A: 'static> Group<'_, Args<A>> {
                 .as_ref()
                 .map(|(c, sizes)| Scaling::new(family.clone(), sizes[i], *c));
             let (f, value) = (Rc::clone(&f), Rc::clone(value));
-            self.registry
-                .push(id, Box::new(move |b| f(b, &value)), scaling);
+            self.push(id, Rc::new(move |b| f(b, &value)), scaling);
         }
         Marks::new(self.registry, start)
     }

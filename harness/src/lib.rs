@@ -15,6 +15,7 @@ pub mod protocol;
 mod registry;
 pub mod result;
 pub mod stats;
+mod threads;
 pub mod timer;
 
 pub use alloc::CountingAlloc;

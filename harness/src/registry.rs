@@ -55,6 +55,7 @@ impl Registry {
             registry: self,
             name: name.to_owned(),
             args: NoArgs,
+            threads: Vec::new(),
         }
     }
 

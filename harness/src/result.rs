@@ -53,7 +53,7 @@ impl BenchResult {
         let raw = Summary::new(&m.per_iter_ns)?;
         let overhead_ns = match kind {
             LoopKind::Iter => loop_overhead_ns.max(0.0),
-            LoopKind::Batched | LoopKind::Custom | LoopKind::Future => 0.0,
+            LoopKind::Batched | LoopKind::Custom | LoopKind::Future | LoopKind::Threads => 0.0,
         };
         let near_floor = kind != LoopKind::Custom && raw.median <= FLOOR_FACTOR * loop_overhead_ns;
         let per_iter_ns: Vec<f64> = m

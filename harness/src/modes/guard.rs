@@ -38,6 +38,22 @@ fn install_hook() {
     });
 }
 
+/// Runs `f` on this thread with panics recorded instead of printed; `Err`
+/// is the panic's message and place. A panic resumed from another thread
+/// (`resume_unwind`, which skips the hook) gives its `String` payload.
+pub(crate) fn capture<R>(f: impl FnOnce() -> R) -> Result<R, String> {
+    install_hook();
+    let was = CAPTURING.replace(true);
+    let outcome = panic::catch_unwind(AssertUnwindSafe(f));
+    CAPTURING.set(was);
+    outcome.map_err(|payload| {
+        LAST_PANIC
+            .take()
+            .or_else(|| payload.downcast::<String>().ok().map(|s| *s))
+            .unwrap_or_else(|| "panicked".to_owned())
+    })
+}
+
 /// How a benchmark function that did not fail ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Finish {
@@ -50,14 +66,8 @@ pub enum Finish {
 /// Calls the benchmark function with `driver` behind its `Bencher`. Returns
 /// how it finished, or why it failed (a panic, a failed check, misuse).
 pub fn run_guarded(bench: &Benchmark, driver: &mut dyn Driver) -> Result<Finish, String> {
-    install_hook();
     let mut b = Bencher::new(driver);
-    CAPTURING.set(true);
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| (bench.func)(&mut b)));
-    CAPTURING.set(false);
-    if outcome.is_err() {
-        return Err(LAST_PANIC.take().unwrap_or_else(|| "panicked".to_owned()));
-    }
+    capture(|| (bench.func)(&mut b))?;
     if let Some(failure) = b.failure {
         return Err(failure);
     }

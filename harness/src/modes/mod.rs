@@ -2,7 +2,7 @@
 
 pub mod args;
 mod bench;
-mod guard;
+pub(crate) mod guard;
 mod lockstep;
 mod protocol;
 pub mod select;

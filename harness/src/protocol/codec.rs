@@ -281,6 +281,8 @@ fn counters_from_json(v: &Json) -> Result<Vec<Counter>, String> {
                 kind: CounterKind::parse(&kind)
                     .ok_or_else(|| format!("unknown counter kind `{kind}`"))?,
                 binary: c.get("binary").is_some() && get_bool(c, "binary")?,
+                // Sent values are final: already summed or averaged over threads.
+                averaged: false,
             })
         })
         .collect()
