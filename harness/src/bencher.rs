@@ -1,6 +1,7 @@
 //! `Bencher`: what a benchmark function calls to have its routine timed, and what it declares beside the time.
 
 use crate::counter::Counter;
+use crate::cpu::{Clocked, CpuTime};
 use crate::engine::Measure;
 use crate::loops::{BatchedLoop, CustomLoop, FutureLoop, IterLoop, SampleFuture};
 use std::fmt::Display;
@@ -133,6 +134,8 @@ pub struct Bencher<'a> {
     batch: BatchSize,
     /// Threads the routine runs on ([`Group::threads`](crate::Group::threads)).
     pub(crate) threads: usize,
+    /// A CPU clock to read beside the wall clock, and whether it drives sampling.
+    clocks: Option<(CpuTime, bool)>,
     pub(crate) timed: u32,
     pub(crate) skipped: Option<String>,
     pub(crate) failure: Option<String>,
@@ -145,6 +148,7 @@ impl<'a> Bencher<'a> {
             declared: Declared::default(),
             batch: BatchSize::default(),
             threads: 1,
+            clocks: None,
             timed: 0,
             skipped: None,
             failure: None,
@@ -175,6 +179,49 @@ impl<'a> Bencher<'a> {
             Some(old) => *old = counter,
             None => counters.push(counter),
         }
+        self
+    }
+
+    /// Measures CPU time beside wall time: a `cpu` column (the mean CPU
+    /// time per iteration) next to the time, which stays the wall clock's.
+    /// `CpuTime::Process` counts every thread of the process, for code that
+    /// starts its own. Shown in fresh runs; a paired comparison compares
+    /// the wall time only. Where the platform has no such clock, the
+    /// benchmark fails saying so.
+    ///
+    /// ```
+    /// use nbench::CpuTime;
+    /// # fn bench(b: &mut nbench::Bencher) {
+    /// b.cpu_time(CpuTime::Process).iter(|| {
+    ///     std::thread::scope(|s| {
+    ///         let h = s.spawn(|| (0..10_000u64).map(std::hint::black_box).sum::<u64>());
+    ///         h.join().unwrap()
+    ///     })
+    /// });
+    /// # }
+    /// ```
+    pub fn cpu_time(&mut self, clock: CpuTime) -> &mut Self {
+        self.clocks = Some((clock, false));
+        self
+    }
+
+    /// Times the benchmark by a CPU clock instead of the wall clock: its
+    /// samples, statistics and comparisons are CPU time (for code that
+    /// waits, where the wall time would measure the waiting), and the wall
+    /// time goes to a `wall` column. Time limits stay in wall time.
+    ///
+    /// ```
+    /// use nbench::CpuTime;
+    /// # fn bench(b: &mut nbench::Bencher) {
+    /// b.time_by_cpu(CpuTime::Thread).iter(|| {
+    ///     let v: Vec<u64> = (0..1000).collect();
+    ///     std::thread::yield_now(); // time spent elsewhere is not counted
+    ///     v.iter().sum::<u64>()
+    /// });
+    /// # }
+    /// ```
+    pub fn time_by_cpu(&mut self, clock: CpuTime) -> &mut Self {
+        self.clocks = Some((clock, true));
         self
     }
 
@@ -362,11 +409,15 @@ impl<'a> Bencher<'a> {
     {
         self.timed += 1;
         if self.timed == 1 && self.skipped.is_none() {
-            let declared = self.declared.on_threads(self.threads);
-            let driver = &mut *self.driver;
+            self.declared = self.declared.on_threads(self.threads);
+            // The coordinating thread only waits: its own CPU time says nothing.
+            let clocks = self.clocks.map(|(_, drives)| (CpuTime::Process, drives));
+            let (driver, declared) = (&mut *self.driver, &self.declared);
+            let mut out = Ok(None);
             crate::threads::with_team(self.threads, &make, |m| {
-                driver.drive(LoopKind::Threads, &declared, m)
+                out = drive(driver, clocks, LoopKind::Threads, declared, m);
             });
+            self.record(out);
         }
     }
 
@@ -380,9 +431,42 @@ impl<'a> Bencher<'a> {
                 ));
                 return;
             }
-            self.driver.drive(kind, &self.declared, m);
+            let out = drive(&mut *self.driver, self.clocks, kind, &self.declared, m);
+            self.record(out);
         }
     }
+
+    /// Keeps the other clock's column, or the reason the clock failed.
+    fn record(&mut self, out: Result<Option<Counter>, String>) {
+        match out {
+            Ok(other) => self.declared.counters.extend(other),
+            Err(why) => self.failure = Some(why),
+        }
+    }
+}
+
+/// Hands `m` to the driver, read by a CPU clock too when `clocks` asks;
+/// returns the other clock's column.
+fn drive(
+    driver: &mut dyn Driver,
+    clocks: Option<(CpuTime, bool)>,
+    kind: LoopKind,
+    declared: &Declared,
+    m: &mut dyn Measure,
+) -> Result<Option<Counter>, String> {
+    let Some((cpu, cpu_drives)) = clocks else {
+        driver.drive(kind, declared, m);
+        return Ok(None);
+    };
+    if cpu.now_ns().is_none() {
+        return Err(format!(
+            "this platform has no {} CPU-time clock for nbench to read",
+            cpu.name()
+        ));
+    }
+    let mut clocked = Clocked::new(m, cpu, cpu_drives);
+    driver.drive(kind, declared, &mut clocked);
+    Ok(clocked.other())
 }
 
 #[cfg(test)]

@@ -10,6 +10,9 @@ pub enum CounterKind {
     /// How many of something one iteration does, shown per second of the
     /// median time under `name/s`.
     Rate,
+    /// A time per iteration in ns, shown as a duration (`1.23 µs`): the
+    /// `cpu` column of [`Bencher::cpu_time`](crate::Bencher::cpu_time).
+    Time,
 }
 
 impl CounterKind {
@@ -19,12 +22,13 @@ impl CounterKind {
             CounterKind::Value => "value",
             CounterKind::PerIteration => "per_iteration",
             CounterKind::Rate => "rate",
+            CounterKind::Time => "time",
         }
     }
 
     /// The kind named by [`as_str`](Self::as_str).
     pub fn parse(text: &str) -> Option<CounterKind> {
-        [Self::Value, Self::PerIteration, Self::Rate]
+        [Self::Value, Self::PerIteration, Self::Rate, Self::Time]
             .into_iter()
             .find(|k| k.as_str() == text)
     }
@@ -86,6 +90,11 @@ impl Counter {
         Counter::new(name, per_iter, CounterKind::Rate)
     }
 
+    /// A time per iteration, ns, shown as a duration.
+    pub fn time(name: &str, ns_per_iter: f64) -> Counter {
+        Counter::new(name, ns_per_iter, CounterKind::Time)
+    }
+
     /// Shows the counter with 1024 as "k" (`Ki`, `Mi`, `Gi`): for bytes and
     /// other powers of two.
     pub fn binary(mut self) -> Counter {
@@ -114,7 +123,7 @@ impl Counter {
     /// The column's header: `name`, `name/iter` or `name/s`.
     pub fn header(&self) -> String {
         match self.kind {
-            CounterKind::Value => self.name.clone(),
+            CounterKind::Value | CounterKind::Time => self.name.clone(),
             CounterKind::PerIteration => format!("{}/iter", self.name),
             CounterKind::Rate => format!("{}/s", self.name),
         }
@@ -123,14 +132,18 @@ impl Counter {
     /// The number shown, given the benchmark's median time per iteration.
     pub fn shown(&self, median_ns: f64) -> f64 {
         match self.kind {
-            CounterKind::Value | CounterKind::PerIteration => self.value,
+            CounterKind::Value | CounterKind::PerIteration | CounterKind::Time => self.value,
             CounterKind::Rate => self.value * 1e9 / median_ns,
         }
     }
 
     /// [`shown`](Self::shown) with three significant digits and a suffix
     /// (`k`, `M`, `G`, `T`, or `Ki`, `Mi`, … when [`binary`](Self::binary)).
+    /// A [`Time`](CounterKind::Time) counter is shown as a duration instead.
     pub fn format(&self, median_ns: f64) -> String {
+        if self.kind == CounterKind::Time {
+            return crate::format::time(self.value);
+        }
         scaled(self.shown(median_ns), self.binary)
     }
 }

@@ -4,6 +4,7 @@
 pub mod alloc;
 mod bencher;
 mod counter;
+mod cpu;
 pub mod engine;
 pub mod family;
 pub mod format;
@@ -21,6 +22,7 @@ pub mod timer;
 pub use alloc::CountingAlloc;
 pub use bencher::{BatchSize, Bencher, Declared, LoopKind, Throughput};
 pub use counter::{Counter, CounterKind};
+pub use cpu::CpuTime;
 pub use engine::Settings;
 pub use group::{Args, Group, NoArgs, Size};
 pub use loops::SampleFuture;

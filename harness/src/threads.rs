@@ -1,13 +1,17 @@
 //! The threaded timing loop: N worker threads released together by a barrier, each running the routine `iters` times.
 //!
-//! A sample lasts until the slowest thread is done; each thread times its own
-//! loop from its release, so waking the threads is not timed. Workers live
-//! for the whole benchmark (one spawn, however many samples), each with the
-//! routine it built itself (per-thread setup).
+//! After the barrier, each thread spins until all have arrived, so they
+//! start within a few hundred nanoseconds of each other rather than as the
+//! scheduler wakes them one by one (tens of microseconds apart).
+//! A sample is the span from the first thread starting its loop to the last
+//! one finishing: threads that could not run at once (more threads than
+//! cores) make it longer, as they should. Workers live for the whole
+//! benchmark (one spawn, however many samples), each with the routine it
+//! built itself (per-thread setup).
 
 use crate::engine::Measure;
 use std::hint::black_box;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::SeqCst};
 use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
@@ -18,9 +22,15 @@ struct Team {
     /// Passed when every worker has finished its loop.
     end: Barrier,
     iters: AtomicU64,
+    threads: usize,
+    /// Workers that have passed the start of the current sample.
+    arrived: AtomicUsize,
     stop: AtomicBool,
-    /// The slowest thread's time for the current sample, ns.
-    slowest_ns: AtomicU64,
+    /// What the team's readings count from.
+    origin: Instant,
+    /// The earliest start and the latest end of the current sample, ns since `origin`.
+    first_start: AtomicU64,
+    last_end: AtomicU64,
     /// The first failure on a worker: its thread and message.
     failure: Mutex<Option<String>>,
     failed: AtomicBool,
@@ -54,7 +64,9 @@ impl Measure for TeamMeasure<'_> {
     fn sample(&mut self, iters: u64) -> f64 {
         let team = self.team;
         team.iters.store(iters, SeqCst);
-        team.slowest_ns.store(0, SeqCst);
+        team.first_start.store(u64::MAX, SeqCst);
+        team.last_end.store(0, SeqCst);
+        team.arrived.store(0, SeqCst);
         team.start.wait();
         team.end.wait();
         if team.failed.load(SeqCst) {
@@ -67,7 +79,8 @@ impl Measure for TeamMeasure<'_> {
                 .take();
             std::panic::resume_unwind(Box::new(why.unwrap_or_default()));
         }
-        team.slowest_ns.load(SeqCst) as f64
+        let (start, end) = (team.first_start.load(SeqCst), team.last_end.load(SeqCst));
+        end.saturating_sub(start) as f64
     }
 }
 
@@ -90,8 +103,12 @@ where
         start: Barrier::new(threads + 1),
         end: Barrier::new(threads + 1),
         iters: AtomicU64::new(0),
+        threads,
+        arrived: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
-        slowest_ns: AtomicU64::new(0),
+        origin: Instant::now(),
+        first_start: AtomicU64::new(u64::MAX),
+        last_end: AtomicU64::new(0),
         failure: Mutex::new(None),
         failed: AtomicBool::new(false),
     };
@@ -129,11 +146,22 @@ where
         if team.stop.load(SeqCst) {
             return;
         }
+        team.arrived.fetch_add(1, SeqCst);
+        let mut spins = 0u32;
+        while team.arrived.load(SeqCst) < team.threads {
+            spins += 1;
+            // More threads than cores: let the others run to arrive.
+            if spins % 1024 == 0 {
+                std::thread::yield_now();
+            }
+            std::hint::spin_loop();
+        }
         if let Some(r) = routine.as_mut() {
             let iters = team.iters.load(SeqCst);
-            match crate::modes::guard::capture(|| time_loop(r, iters)) {
-                Ok(ns) => {
-                    team.slowest_ns.fetch_max(ns, SeqCst);
+            match crate::modes::guard::capture(|| time_loop(r, iters, team.origin)) {
+                Ok((start, end)) => {
+                    team.first_start.fetch_min(start, SeqCst);
+                    team.last_end.fetch_max(end, SeqCst);
                 }
                 Err(why) => {
                     team.fail(index, why);
@@ -145,19 +173,21 @@ where
     }
 }
 
+/// Runs the loop; returns when it started and ended, ns since `origin`.
 #[inline(never)]
-fn time_loop<O>(routine: &mut impl FnMut() -> O, iters: u64) -> u64 {
+fn time_loop<O>(routine: &mut impl FnMut() -> O, iters: u64, origin: Instant) -> (u64, u64) {
     let start = Instant::now();
     for _ in 0..iters {
         black_box(routine());
     }
-    start.elapsed().as_nanos() as u64
+    let end = Instant::now();
+    let since = |t: Instant| t.duration_since(origin).as_nanos() as u64;
+    (since(start), since(end))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicUsize;
 
     #[test]
     fn every_thread_runs_every_sample_with_its_own_routine() {
@@ -178,7 +208,7 @@ mod tests {
     }
 
     #[test]
-    fn a_sample_lasts_until_the_slowest_thread_is_done() {
+    fn a_sample_spans_the_first_start_to_the_last_end() {
         let make = |i: usize| {
             move || {
                 std::thread::sleep(std::time::Duration::from_millis(if i == 1 {

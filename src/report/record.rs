@@ -88,7 +88,7 @@ pub struct SkippedBenchRecord {
 pub struct CounterRecord {
     /// Its name.
     pub name: String,
-    /// `value`, `per_iteration` or `rate`.
+    /// `value`, `per_iteration`, `rate` or `time`.
     pub kind: String,
     /// The declared value (per iteration for `per_iteration` and `rate`).
     pub value: f64,
@@ -107,6 +107,7 @@ impl CounterRecord {
             value: self.value,
             kind: nbench::CounterKind::parse(&self.kind)?,
             binary: self.binary,
+            averaged: false,
         })
     }
 }

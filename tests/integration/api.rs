@@ -236,3 +236,115 @@ fn the_counting_allocator_counts_per_iteration_standalone_and_under_cargo_nbench
     let run = fx.nbench(&args(&["--bench", "api", "counted"]));
     assert!(!run.stdout.contains("allocs"), "{}", run.stdout);
 }
+
+/// The counter named `name` of benchmark `id`: (kind, value).
+fn counter(t: &Value, id: &str, name: &str) -> Option<(String, f64)> {
+    let b = benchmark(t, id);
+    b["counters"]
+        .as_array()?
+        .iter()
+        .find(|c| c["name"] == name)
+        .map(|c| {
+            (
+                c["kind"].as_str().unwrap().to_owned(),
+                c["value"].as_f64().unwrap(),
+            )
+        })
+}
+
+#[test]
+fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
+    let fx = Fixture::new("api").own_target_dir();
+    let exe = fx.bench_exe("threads");
+    let mut bench = vec!["--bench"];
+    bench.extend_from_slice(QUICK);
+    let run = Run::exe(&exe, &fx.dir, &bench);
+    assert_eq!(run.code, 101, "{}", run.all());
+    assert!(
+        run.line("spin/sum/threads=1 ")
+            .contains("ops/iter 1, keys 64")
+    );
+    assert!(
+        run.line("spin/sum/threads=2 ")
+            .contains("ops/iter 2, keys 64")
+    );
+    assert!(
+        run.line("misuse/iter/threads=2 ")
+            .ends_with("registered for 2 threads: time it with iter_threads")
+    );
+    let panicked = run.line("panics/one/threads=2 ");
+    assert!(
+        panicked.contains("on thread 1: panicked at benches/threads.rs:")
+            && panicked.ends_with(": thread one fails"),
+        "{panicked}"
+    );
+    assert!(run.line("clock/sleep ").contains("  cpu "));
+    assert!(run.line("clock/sleep_by_cpu ").contains("  wall "));
+    // Test mode runs each thread count's routine on its threads once.
+    let run = Run::exe(&exe, &fx.dir, &[]);
+    assert!(
+        run.stdout.contains("test spin/sum/threads=2 ... ok"),
+        "{}",
+        run.all()
+    );
+    assert!(run.stdout.contains("test panics/one/threads=2 ... FAILED"));
+
+    let run = fx.nbench(&args(&["--bench", "threads", "--save-baseline", "base"]));
+    assert_eq!(run.code, 1, "{}", run.all());
+    let header = run.line("benchmark ");
+    assert!(
+        header.contains("  cpu  ") && header.contains("  wall  "),
+        "{header}"
+    );
+
+    for (doc, paired) in fresh_and_paired(&fx, "threads", 1) {
+        let t = &doc["targets"][0];
+        let failures: Vec<&str> = t["failures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(failures, ["misuse/iter/threads=2", "panics/one/threads=2"]);
+        // Throughput and counters are what both threads together do an iteration.
+        let two = benchmark(t, "spin/sum/threads=2");
+        assert_eq!(two["throughput"]["items"], 200, "{two:#}");
+        assert_eq!(
+            counter(t, "spin/sum/threads=2", "ops"),
+            Some(("per_iteration".into(), 2.0))
+        );
+        assert_eq!(
+            counter(t, "spin/sum/threads=2", "keys"),
+            Some(("value".into(), 64.0))
+        );
+        assert_eq!(
+            counter(t, "spin/sum/threads=1", "ops"),
+            Some(("per_iteration".into(), 1.0))
+        );
+        let median = |id: &str| benchmark(t, id)["median_ns"].as_f64().unwrap();
+        if paired {
+            // A paired comparison compares the time; the other clock is not read.
+            assert_eq!(counter(t, "clock/sleep", "cpu"), None);
+            // Timed by CPU on both sides: a sleep of 200 µs costs far less CPU.
+            assert!(
+                median("clock/sleep_by_cpu") < 150e3,
+                "{}",
+                median("clock/sleep_by_cpu")
+            );
+            continue;
+        }
+        // A 200 µs sleep: wall time above it, CPU time well below it.
+        let (kind, cpu) = counter(t, "clock/sleep", "cpu").unwrap();
+        assert_eq!(kind, "time");
+        assert!(median("clock/sleep") >= 200e3 && cpu < 150e3, "{cpu}");
+        let (_, wall) = counter(t, "clock/sleep_by_cpu", "wall").unwrap();
+        assert!(
+            wall >= 200e3 && median("clock/sleep_by_cpu") < 150e3,
+            "{wall}"
+        );
+        // The process clock sees the spawned thread's millisecond of work; the thread clock only the spawn.
+        let (_, own) = counter(t, "clock/spawned/thread", "cpu").unwrap();
+        let (_, all) = counter(t, "clock/spawned/process", "cpu").unwrap();
+        assert!(all > 3.0 * own, "process {all} ns, thread {own} ns");
+    }
+}
