@@ -23,6 +23,8 @@ fn result_event(samples: usize) -> Event {
         outlier_mode: nbench::stats::OutlierMode::None,
         throughput: None,
         counters: Vec::new(),
+        versus: None,
+        is_baseline: false,
     }))
 }
 

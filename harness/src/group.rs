@@ -3,7 +3,7 @@
 use crate::Bencher;
 use crate::family::Scaling;
 use crate::params::{Product, type_label};
-use crate::registry::{Marks, Registry};
+use crate::registry::{BenchFn, Marks, Member, Registry};
 use crate::stats::Complexity;
 use std::fmt::Display;
 use std::rc::Rc;
@@ -82,10 +82,31 @@ impl<P> Group<'_, P> {
         self
     }
 
-    /// Registers `id` (once per thread count, when there are some).
-    fn push(&mut self, id: String, f: Rc<dyn Fn(&mut Bencher<'_>)>, scaling: Option<Scaling>) {
+    /// Registers `name` with the parameter part `variant` of its id (once
+    /// per thread count, when there are some).
+    fn push(
+        &mut self,
+        name: &str,
+        variant: &str,
+        f: Rc<dyn Fn(&mut Bencher<'_>)>,
+        scaling: Option<Scaling>,
+    ) {
+        let join = |a: &str, b: &str| match (a.is_empty(), b.is_empty()) {
+            (_, true) => a.to_owned(),
+            (true, false) => b.to_owned(),
+            (false, false) => format!("{a}/{b}"),
+        };
+        let mut register = |variant: String, func: BenchFn, scaling: Option<Scaling>| {
+            let id = join(&format!("{}/{name}", self.name), &variant);
+            self.registry.push(id, func, scaling);
+            let pushed = self.registry.benches.last_mut().expect("just pushed");
+            pushed.member = Some(Member {
+                group: self.name.clone(),
+                variant,
+            });
+        };
         if self.threads.is_empty() {
-            self.registry.push(id, Box::new(move |b| f(b)), scaling);
+            register(variant.to_owned(), Box::new(move |b| f(b)), scaling);
             return;
         }
         for &n in &self.threads {
@@ -99,8 +120,11 @@ impl<P> Group<'_, P> {
                 b.threads = n;
                 f(b)
             };
-            self.registry
-                .push(format!("{id}/threads={n}"), Box::new(run), scaling);
+            register(
+                join(variant, &format!("threads={n}")),
+                Box::new(run),
+                scaling,
+            );
         }
     }
 }
@@ -228,7 +252,7 @@ impl<'r> Group<'r, NoArgs> {
         F: Fn(&mut Bencher<'_>) + 'static,
     {
         let start = self.registry.benches.len();
-        self.push(format!("{}/{name}", self.name), Rc::new(f), None);
+        self.push(name, "", Rc::new(f), None);
         Marks::new(self.registry, start)
     }
 
@@ -295,14 +319,14 @@ impl<A: 'static> Group<'_, Args<A>> {
         let family = format!("{}/{name}", self.name);
         for i in 0..self.args.values.len() {
             let (value, parts) = &self.args.values[i];
-            let id = format!("{family}/{}", parts.join("/"));
+            let variant = parts.join("/");
             let scaling = self
                 .args
                 .complexity
                 .as_ref()
                 .map(|(c, sizes)| Scaling::new(family.clone(), sizes[i], *c));
             let (f, value) = (Rc::clone(&f), Rc::clone(value));
-            self.push(id, Rc::new(move |b| f(b, &value)), scaling);
+            self.push(name, &variant, Rc::new(move |b| f(b, &value)), scaling);
         }
         Marks::new(self.registry, start)
     }

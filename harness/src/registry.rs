@@ -4,7 +4,7 @@ use crate::Bencher;
 use crate::family::Scaling;
 use crate::group::{Group, NoArgs};
 
-type BenchFn = Box<dyn Fn(&mut Bencher<'_>)>;
+pub(crate) type BenchFn = Box<dyn Fn(&mut Bencher<'_>)>;
 
 /// One registered benchmark, parameters already applied.
 pub(crate) struct Benchmark {
@@ -13,6 +13,32 @@ pub(crate) struct Benchmark {
     pub func: BenchFn,
     /// Its place in a family marked with a complexity.
     pub scaling: Option<Scaling>,
+    /// Its group and variant (parameter and thread count part of the id):
+    /// members of a group with the same variant are compared with the
+    /// group's baseline of that variant.
+    pub member: Option<Member>,
+    /// Whether it is its group's baseline ([`Marks::baseline`]).
+    pub baseline: bool,
+}
+
+/// Where a benchmark sits in its group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Member {
+    pub group: String,
+    /// The id's parts after the benchmark's name (`1000/threads=2`), maybe empty.
+    pub variant: String,
+}
+
+/// The baseline `b` is compared with: the benchmark of the same group and
+/// variant marked [`Marks::baseline`], when there is one and it is not `b`.
+pub(crate) fn baseline_of<'a>(benches: &'a [Benchmark], b: &Benchmark) -> Option<&'a Benchmark> {
+    let member = b.member.as_ref()?;
+    if b.baseline {
+        return None;
+    }
+    benches
+        .iter()
+        .find(|o| o.baseline && o.member.as_ref() == Some(member))
 }
 
 /// The benchmarks of one bench target, in registration order.
@@ -70,6 +96,8 @@ impl Registry {
             ignored: false,
             func,
             scaling,
+            member: None,
+            baseline: false,
         });
     }
 }
@@ -93,10 +121,57 @@ impl<'r> Marks<'r> {
     /// r.bench("slow", |b| b.iter(|| std::thread::sleep(std::time::Duration::from_millis(1))))
     ///     .ignore();
     /// ```
-    pub fn ignore(self) {
+    pub fn ignore(self) -> Self {
         for b in &mut self.registry.benches[self.start..] {
             b.ignored = true;
         }
+        self
+    }
+
+    /// Makes these benchmarks their group's baseline: every other member
+    /// of the group (with the same parameter value and thread count) is
+    /// measured interleaved with it, sample by sample, and reports its time
+    /// as a ratio to it, with a CI and a mark when the difference is
+    /// significant. A group has one baseline per parameter value.
+    ///
+    /// ```
+    /// # let mut r = nbench::Registry::new();
+    /// let mut g = r.group("sort").args([1000u32]);
+    /// g.bench("stable", |b, &n| {
+    ///     let v: Vec<u32> = (0..n).rev().collect();
+    ///     b.iter_batched(|| v.clone(), |mut v| v.sort())
+    /// })
+    /// .baseline();
+    /// g.bench("unstable", |b, &n| {
+    ///     let v: Vec<u32> = (0..n).rev().collect();
+    ///     b.iter_batched(|| v.clone(), |mut v| v.sort_unstable())
+    /// });
+    /// ```
+    ///
+    /// # Panics
+    /// If a benchmark is not in a group, or its group already has a
+    /// baseline for the same parameter value and thread count.
+    pub fn baseline(self) -> Self {
+        let (before, these) = self.registry.benches.split_at_mut(self.start);
+        for b in these.iter_mut() {
+            let member = b.member.as_ref().unwrap_or_else(|| {
+                panic!(
+                    "baseline: `{}` is not in a group; register it with Registry::group",
+                    b.id
+                )
+            });
+            if let Some(other) = before
+                .iter()
+                .find(|o| o.baseline && o.member.as_ref() == Some(member))
+            {
+                panic!(
+                    "baseline: `{}` and `{}` are both baselines of one group",
+                    other.id, b.id
+                );
+            }
+            b.baseline = true;
+        }
+        self
     }
 }
 

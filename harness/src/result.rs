@@ -36,6 +36,48 @@ pub struct BenchResult {
     pub throughput: Option<Throughput>,
     /// User counters, as declared.
     pub counters: Vec<Counter>,
+    /// For a member of a group with a baseline: its time relative to the
+    /// baseline's, measured interleaved with it.
+    pub versus: Option<Versus>,
+    /// Whether it is its group's baseline.
+    pub is_baseline: bool,
+}
+
+/// A benchmark's time relative to its group's baseline, from samples of the
+/// two taken in alternation: the geometric mean of the per-round ratios,
+/// with its 95 % CI (a t interval on their logarithms).
+///
+/// ```
+/// let v = nbench::result::Versus { baseline: "sort/std".into(), ratio: 0.62, ci: [0.61, 0.63], p: 1e-9 };
+/// assert!(v.significant());
+/// assert_eq!(v.format(), "0.620 [0.610, 0.630] *");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Versus {
+    /// The baseline's id.
+    pub baseline: String,
+    /// This benchmark's time / the baseline's (below 1: faster).
+    pub ratio: f64,
+    /// 95 % CI of the ratio.
+    pub ci: [f64; 2],
+    /// Two-sided p-value of "the same time".
+    pub p: f64,
+}
+
+impl Versus {
+    /// Whether the CI leaves out 1: the two differ.
+    pub fn significant(&self) -> bool {
+        self.ci[0] > 1.0 || self.ci[1] < 1.0
+    }
+
+    /// `0.620 [0.610, 0.630] *`: the ratio, its CI, and `*` when significant.
+    pub fn format(&self) -> String {
+        let mark = if self.significant() { " *" } else { "" };
+        format!(
+            "{:.3} [{:.3}, {:.3}]{mark}",
+            self.ratio, self.ci[0], self.ci[1]
+        )
+    }
 }
 
 impl BenchResult {
@@ -73,6 +115,8 @@ impl BenchResult {
             outlier_mode,
             throughput,
             counters: Vec::new(),
+            versus: None,
+            is_baseline: false,
         })
     }
 }

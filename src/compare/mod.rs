@@ -322,6 +322,9 @@ pub fn compare_target(
                             outlier_mode: mode,
                             throughput: p.throughput,
                             counters: p.counters,
+                            // A run against stored executables compares versions, not group members.
+                            versus: None,
+                            is_baseline: false,
                         },
                         elapsed_s: began.elapsed().as_secs_f64(),
                     })),

@@ -21,7 +21,11 @@ pub fn render(runs: &[TargetRun], unit: Option<nbench::format::TimeUnit>, detail
         }
         let table = Table::new(t.outcomes.iter().map(Outcome::id))
             .with_unit(unit)
-            .with_counters(counter_headers(t));
+            .with_counters(counter_headers(t))
+            .with_ratio(t.outcomes.iter().any(|o| match o {
+                Outcome::Measured(m) => m.result.versus.is_some() || m.result.is_baseline,
+                _ => false,
+            }));
         let _ = writeln!(out, "{}", style(&t.label).bold());
         let _ = writeln!(out, "{}", style(table.header()).dim());
         for o in &t.outcomes {

@@ -112,6 +112,21 @@ impl CounterRecord {
     }
 }
 
+/// A group member's time relative to the group's baseline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VersusRecord {
+    /// The baseline's id.
+    pub baseline: String,
+    /// This benchmark's time / the baseline's, from samples taken in alternation.
+    pub ratio: f64,
+    /// 95 % CI of the ratio.
+    pub ci: [f64; 2],
+    /// Two-sided p-value of "the same time".
+    pub p: f64,
+    /// Whether the CI leaves out 1.
+    pub significant: bool,
+}
+
 /// A failed benchmark.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FailureRecord {
@@ -183,6 +198,13 @@ pub struct BenchRecord {
     /// User counters, if declared.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counters: Vec<CounterRecord>,
+    /// Its time relative to its group's baseline, measured interleaved
+    /// with it (members of a group with a baseline, in runs without `--compare`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versus: Option<VersusRecord>,
+    /// Whether it is its group's baseline.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_baseline: bool,
     /// Wall time spent on this benchmark, including warm-up, s.
     pub elapsed_s: f64,
     /// Every sample's per-iteration time.
@@ -274,6 +296,14 @@ impl BenchRecord {
                     binary: c.binary,
                 })
                 .collect(),
+            versus: r.versus.as_ref().map(|v| VersusRecord {
+                baseline: v.baseline.clone(),
+                ratio: v.ratio,
+                ci: v.ci,
+                p: v.p,
+                significant: v.significant(),
+            }),
+            is_baseline: r.is_baseline,
             elapsed_s: m.elapsed_s,
             per_iter_ns: r.per_iter_ns.clone(),
         }

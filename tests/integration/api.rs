@@ -348,3 +348,53 @@ fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
         assert!(all > 3.0 * own, "process {all} ns, thread {own} ns");
     }
 }
+
+#[test]
+fn group_members_are_measured_as_ratios_to_their_baseline() {
+    let fx = Fixture::new("api").own_target_dir();
+    let exe = fx.bench_exe("versus");
+    let mut bench = vec!["--bench"];
+    bench.extend_from_slice(QUICK);
+    let run = Run::exe(&exe, &fx.dir, &bench);
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(run.line("benchmark ").contains("  ratio"));
+    assert!(run.line("sum/once/1000 ").contains("  baseline"));
+    let twice = run.line("sum/twice/1000 ");
+    assert!(twice.contains("] *"), "{twice}");
+    assert!(!run.line("alone/sum ").contains('['));
+    // Filtered down to one member, it is still measured against its baseline.
+    let run = Run::exe(&exe, &fx.dir, &["--bench", "twice", "--max-time", "20ms"]);
+    assert!(run.line("sum/twice/1000 ").contains("] *"), "{}", run.all());
+
+    let run = fx.nbench(&args(&["--bench", "versus", "--save-baseline", "base"]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(run.line("benchmark ").contains("  ratio  notes"));
+    assert!(run.line("sum/twice/1000 ").contains("] *"));
+
+    for (doc, paired) in fresh_and_paired(&fx, "versus", 0) {
+        let t = &doc["targets"][0];
+        let versus = |id: &str| &benchmark(t, id)["versus"];
+        if paired {
+            // Against stored executables the comparison is between versions, not members.
+            assert!(versus("sum/twice/1000").is_null());
+            continue;
+        }
+        assert_eq!(benchmark(t, "sum/once/1000")["is_baseline"], true);
+        assert!(versus("sum/once/1000").is_null());
+        assert!(versus("alone/sum").is_null());
+        let twice = versus("sum/twice/1000");
+        assert_eq!(twice["baseline"], "sum/once/1000");
+        let ratio = twice["ratio"].as_f64().unwrap();
+        let ci = [
+            twice["ci"][0].as_f64().unwrap(),
+            twice["ci"][1].as_f64().unwrap(),
+        ];
+        assert!((1.6..2.4).contains(&ratio), "{twice:#}");
+        assert!(
+            ci[0] <= ratio && ratio <= ci[1] && twice["significant"] == true,
+            "{twice:#}"
+        );
+        let again = versus("sum/again/1000")["ratio"].as_f64().unwrap();
+        assert!((0.8..1.25).contains(&again), "{again}");
+    }
+}

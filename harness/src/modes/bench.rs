@@ -11,8 +11,8 @@ use crate::engine::{self, Measure, Measurement, Settings};
 use crate::family::fit_families;
 use crate::format;
 use crate::loops::empty_loop;
-use crate::registry::Benchmark;
-use crate::result::BenchResult;
+use crate::registry::{Benchmark, baseline_of};
+use crate::result::{BenchResult, Versus};
 use crate::timer::{TimerInfo, WallClock};
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -22,9 +22,12 @@ pub struct EngineDriver<'s> {
     settings: &'s Settings,
     timer: TimerInfo,
     clock: WallClock,
+    /// The group's baseline to measure interleaved with, and the loop overhead.
+    baseline: Option<(&'s Benchmark, f64)>,
     /// The loop used, the measurement, and allocation counts (when a
     /// counting allocator is installed).
     out: Option<(LoopKind, Measurement, Vec<Counter>)>,
+    versus: Option<Versus>,
 }
 
 impl<'s> EngineDriver<'s> {
@@ -34,7 +37,9 @@ impl<'s> EngineDriver<'s> {
             settings,
             timer,
             clock: WallClock::new(),
+            baseline: None,
             out: None,
+            versus: None,
         }
     }
 }
@@ -50,7 +55,16 @@ impl Driver for EngineDriver<'_> {
     fn drive(&mut self, kind: LoopKind, _: &Declared, m: &mut dyn Measure) {
         // A second timing call is reported as misuse by the guard; skip its work.
         if self.out.is_none() {
-            let measured = engine::measure(self.settings, &self.timer, &self.clock, m);
+            let paired = self.baseline.and_then(|(base, overhead)| {
+                super::versus::measure(m, kind, base, self.settings, self.timer, overhead)
+            });
+            let measured = match paired {
+                Some((measured, versus)) => {
+                    self.versus = Some(versus);
+                    measured
+                }
+                None => engine::measure(self.settings, &self.timer, &self.clock, m),
+            };
             let allocs = crate::alloc::measure(measured.iters, |n| {
                 m.sample(n);
             });
@@ -68,13 +82,16 @@ pub enum Measured {
 }
 
 /// Measures one benchmark fully; `Err` says why it failed (panic, misuse, a failed check).
+/// A member of a group with a baseline is measured interleaved with it.
 pub fn measure_one(
     bench: &Benchmark,
+    benches: &[Benchmark],
     settings: &Settings,
     timer: TimerInfo,
     overhead_ns: f64,
 ) -> Result<Measured, String> {
     let mut driver = EngineDriver::new(settings, timer);
+    driver.baseline = baseline_of(benches, bench).map(|b| (b, overhead_ns));
     let declared = match run_guarded(bench, &mut driver)? {
         Finish::Timed(declared) => declared,
         Finish::Skipped(reason) => return Ok(Measured::Skipped(reason)),
@@ -91,6 +108,8 @@ pub fn measure_one(
     .map_err(|e| e.to_string())?;
     r.counters = declared.counters;
     r.counters.append(&mut allocs);
+    r.versus = driver.versus;
+    r.is_baseline = bench.baseline;
     Ok(Measured::Result(Box::new(r)))
 }
 
@@ -109,11 +128,15 @@ pub fn loop_overhead(timer: &TimerInfo) -> f64 {
 }
 
 /// Runs `--bench`; returns whether every benchmark succeeded.
-pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
+/// `all` is every registered benchmark (a member's baseline may be filtered out).
+pub fn run(all: &[Benchmark], selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
     let started = Instant::now();
     let timer = TimerInfo::measure(&WallClock::new(), 10_000);
     let overhead = loop_overhead(&timer);
-    let table = Table::new(selected.iter().map(|b| b.id.as_str()));
+    let ratio = selected
+        .iter()
+        .any(|b| b.baseline || baseline_of(all, b).is_some());
+    let table = Table::new(selected.iter().map(|b| b.id.as_str())).with_ratio(ratio);
     let mut stdout = std::io::stdout().lock();
     let _ = writeln!(
         stdout,
@@ -131,7 +154,7 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
             let _ = writeln!(stdout, "{}", table.status_row(&bench.id, "ignored", ""));
             continue;
         }
-        let line = match measure_one(bench, &args.settings, timer, overhead) {
+        let line = match measure_one(bench, all, &args.settings, timer, overhead) {
             Ok(Measured::Skipped(reason)) => {
                 skipped += 1;
                 table.status_row(&bench.id, "skipped", &reason)

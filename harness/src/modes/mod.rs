@@ -8,6 +8,7 @@ mod protocol;
 pub mod select;
 pub mod table;
 mod test;
+mod versus;
 
 use crate::Registry;
 use crate::registry::Benchmark;
@@ -46,7 +47,7 @@ pub fn run(registry: &Registry, args: impl IntoIterator<Item = String>) -> ExitC
             list(&selected, terse);
             true
         }
-        Mode::Bench => bench::run(&selected, filtered_out, &args),
+        Mode::Bench => bench::run(&registry.benches, &selected, filtered_out, &args),
         Mode::Protocol(addr) => protocol::run(&registry.benches, &addr),
         Mode::Test => test::run(&selected, filtered_out, &args),
     };

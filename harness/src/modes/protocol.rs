@@ -59,7 +59,7 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
                 },
                 Some(bench) => {
                     let overhead = *overhead.get_or_insert_with(|| loop_overhead(&timer));
-                    match measure_one(bench, &settings, timer, overhead) {
+                    match measure_one(bench, benches, &settings, timer, overhead) {
                         Ok(Measured::Result(r)) => Event::Result(r),
                         Ok(Measured::Skipped(reason)) => Event::Skipped { id, reason },
                         Err(message) => Event::Failed { id, message },

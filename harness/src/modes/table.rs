@@ -6,6 +6,8 @@ use crate::result::BenchResult;
 
 /// The narrowest counter column (`123.4Mi`).
 const COUNTER_WIDTH: usize = 7;
+/// The ratio column (`0.620 [0.610, 0.630] *`).
+const RATIO_WIDTH: usize = 22;
 
 /// Column layout, sized once for the ids that will be shown.
 pub struct Table {
@@ -13,6 +15,8 @@ pub struct Table {
     unit: Option<format::TimeUnit>,
     /// Counter columns, by header; counters without a column go to the notes.
     counters: Vec<String>,
+    /// Whether there is a column for ratios to group baselines.
+    ratio: bool,
 }
 
 impl Table {
@@ -28,6 +32,7 @@ impl Table {
             id_width,
             unit: None,
             counters: Vec::new(),
+            ratio: false,
         }
     }
 
@@ -36,6 +41,13 @@ impl Table {
     /// shows counters in the notes instead).
     pub fn with_counters(mut self, headers: Vec<String>) -> Table {
         self.counters = headers;
+        self
+    }
+
+    /// Adds a `ratio` column: each group member's time relative to its
+    /// group's baseline (else ratios go to the notes).
+    pub fn with_ratio(mut self, ratio: bool) -> Table {
+        self.ratio = ratio;
         self
     }
 
@@ -57,6 +69,7 @@ impl Table {
                 "set aside",
             ],
             &self.counters.iter().map(String::as_str).collect::<Vec<_>>(),
+            "ratio",
             "notes",
         )
     }
@@ -87,6 +100,14 @@ impl Table {
                 None => notes.push(format!("{header} {value}")),
             }
         }
+        let ratio = match (&r.versus, r.is_baseline) {
+            (Some(v), _) => v.format(),
+            (None, true) => "baseline".to_owned(),
+            (None, false) => String::new(),
+        };
+        if !self.ratio && !ratio.is_empty() {
+            notes.push(format!("ratio {ratio}"));
+        }
         notes.extend(self::notes(r));
         self.line(
             &r.id,
@@ -98,6 +119,7 @@ impl Table {
                 &outliers,
             ],
             &cells.iter().map(String::as_str).collect::<Vec<_>>(),
+            &ratio,
             &notes.join(", "),
         )
     }
@@ -105,10 +127,17 @@ impl Table {
     /// A row for a benchmark that was not measured (failed, ignored).
     pub fn status_row(&self, id: &str, status: &str, detail: &str) -> String {
         let blank = vec![""; self.counters.len()];
-        self.line(id, [status, "", "", "", ""], &blank, detail)
+        self.line(id, [status, "", "", "", ""], &blank, "", detail)
     }
 
-    fn line(&self, id: &str, cols: [&str; 5], counters: &[&str], notes: &str) -> String {
+    fn line(
+        &self,
+        id: &str,
+        cols: [&str; 5],
+        counters: &[&str],
+        ratio: &str,
+        notes: &str,
+    ) -> String {
         let [median, ci, rate, samples, outliers] = cols;
         let w = self.id_width;
         let mut line =
@@ -116,6 +145,9 @@ impl Table {
         for (cell, header) in counters.iter().zip(&self.counters) {
             let w = header.chars().count().max(COUNTER_WIDTH);
             line.push_str(&format!("  {cell:>w$}"));
+        }
+        if self.ratio {
+            line.push_str(&format!("  {ratio:>RATIO_WIDTH$}"));
         }
         line.push_str("  ");
         line.push_str(notes);

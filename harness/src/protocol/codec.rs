@@ -7,7 +7,7 @@ use crate::bencher::Throughput;
 use crate::counter::{Counter, CounterKind};
 use crate::engine::Stop;
 use crate::family::Scaling;
-use crate::result::BenchResult;
+use crate::result::{BenchResult, Versus};
 use crate::stats::{OutlierMode, Summary};
 use std::fmt;
 use std::io::{BufRead, Read, Write};
@@ -301,6 +301,19 @@ fn result_to_json(r: &BenchResult) -> Json {
         ("throughput", throughput_to_json(r.throughput)),
     ];
     push_counters(&mut fields, &r.counters);
+    if let Some(v) = &r.versus {
+        let ci = Json::Arr(v.ci.iter().map(|&c| num(c)).collect());
+        let versus = obj(vec![
+            ("baseline", s(&v.baseline)),
+            ("ratio", num(v.ratio)),
+            ("ci", ci),
+            ("p", num(v.p)),
+        ]);
+        fields.push(("versus", versus));
+    }
+    if r.is_baseline {
+        fields.push(("is_baseline", Json::Bool(true)));
+    }
     fields.push((
         "per_iter_ns",
         Json::Arr(r.per_iter_ns.iter().map(|&t| num(t)).collect()),
@@ -335,7 +348,27 @@ fn result_from_json(v: &Json) -> Result<BenchResult, String> {
         outlier_mode,
         throughput: throughput_from_json(v)?,
         counters: counters_from_json(v)?,
+        versus: versus_from_json(v)?,
+        is_baseline: v.get("is_baseline").is_some() && get_bool(v, "is_baseline")?,
     })
+}
+
+fn versus_from_json(v: &Json) -> Result<Option<Versus>, String> {
+    let Some(x) = v.get("versus").filter(|x| **x != Json::Null) else {
+        return Ok(None);
+    };
+    let ci = get_arr(x, "ci")?;
+    let bound = |i: usize| {
+        ci.get(i)
+            .and_then(Json::as_f64)
+            .ok_or("field `versus.ci` is not two numbers")
+    };
+    Ok(Some(Versus {
+        baseline: get_str(x, "baseline")?,
+        ratio: get_f64(x, "ratio")?,
+        ci: [bound(0)?, bound(1)?],
+        p: get_f64(x, "p")?,
+    }))
 }
 
 // --- the two message sets ----------------------------------------------------
@@ -599,6 +632,13 @@ mod tests {
                 Counter::value("depth", 12.0),
                 Counter::per_iteration("nodes", 0.5),
             ],
+            versus: Some(Versus {
+                baseline: "sort/std".into(),
+                ratio: 0.75,
+                ci: [0.7, 0.8],
+                p: 1e-6,
+            }),
+            is_baseline: false,
         })));
     }
 
