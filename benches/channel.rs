@@ -25,6 +25,7 @@ fn result_event(samples: usize) -> Event {
         counters: Vec::new(),
         versus: None,
         is_baseline: false,
+        repeat_medians: Vec::new(),
     }))
 }
 

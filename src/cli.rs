@@ -164,6 +164,15 @@ pub struct Cli {
     /// Samples the summary sets aside: none, top5 (slowest 5%), both5 (slowest and fastest 5%), iqr (beyond Tukey's 1.5×IQR fences) [default: none]
     #[arg(global = true, long, value_name = "MODE", value_parser = outlier_mode, help_heading = "Measurement")]
     pub outliers: Option<OutlierMode>,
+    /// Measure each benchmark N times in a row and pool the samples; the spread of the N medians is reported [default: 1]
+    #[arg(global = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Measurement")]
+    pub repetitions: Option<u32>,
+    /// Run each bench binary N times, in fresh processes, and pool each benchmark's measurements [default: 1]
+    #[arg(global = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Measurement")]
+    pub launches: Option<u32>,
+    /// Measure a binary's benchmarks in SLICES rounds, each round in a new random order with 1/SLICES of the time limits, and pool them, so the machine's drift spreads over all [default: 4 when given without a value]
+    #[arg(global = true, long, value_name = "SLICES", num_args = 0..=1, require_equals = true, default_missing_value = "4", value_parser = clap::value_parser!(u32).range(2..), help_heading = "Measurement")]
+    pub interleave: Option<u32>,
     /// Kill a benchmark that runs longer than this and report it as timed out
     #[arg(global = true, long, value_name = "DUR", value_parser = duration, default_value = "120s", help_heading = "Measurement")]
     pub timeout: Duration,

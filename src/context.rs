@@ -59,6 +59,23 @@ pub struct SettingsRecord {
     /// Which samples summaries set aside.
     #[serde(default)]
     pub outliers: String,
+    /// Measurements of each benchmark in a row (`--repetitions`).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub repetitions: usize,
+    /// Processes of each binary (`--launches`).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub launches: usize,
+    /// Interleaved rounds (`--interleave`); 1 when not interleaved.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub slices: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
 }
 
 impl Context {

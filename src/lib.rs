@@ -92,6 +92,14 @@ fn run(args: Vec<std::ffi::OsString>, cli: &Cli, matches: &clap::ArgMatches) -> 
     }
     let started = Instant::now();
     let plan = config::plan(cli);
+    if cli.compare.is_some() && !cli.compare_stored && !plan.schedule.is_single() {
+        eprintln!(
+            "{}: --repetitions, --launches and --interleave shape fresh measurements; \
+             --compare samples both versions in lockstep over fresh process pairs instead \
+             (they still apply where a baseline executable cannot run)",
+            console::style("warning").for_stderr().yellow().bold()
+        );
+    }
     let found = discover::discover(cli, &meta)?;
     let mut skipped: Vec<SkippedRecord> = found
         .skipped

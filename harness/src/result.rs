@@ -41,6 +41,25 @@ pub struct BenchResult {
     pub versus: Option<Versus>,
     /// Whether it is its group's baseline.
     pub is_baseline: bool,
+    /// When the result pools several independent measurements
+    /// (repetitions, launches, interleaved slices): each one's median, ns.
+    pub repeat_medians: Vec<f64>,
+}
+
+/// Aggregates across the independent measurements a result pools (Google
+/// Benchmark's `_mean`, `_median`, `_stddev`, `_cv` rows).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Repeats {
+    /// How many measurements.
+    pub count: usize,
+    /// Mean of their medians, ns.
+    pub mean: f64,
+    /// Median of their medians, ns.
+    pub median: f64,
+    /// Standard deviation of their medians, ns.
+    pub stddev: f64,
+    /// `stddev / mean`.
+    pub cv: f64,
 }
 
 /// A benchmark's time relative to its group's baseline, from samples of the
@@ -117,6 +136,66 @@ impl BenchResult {
             counters: Vec::new(),
             versus: None,
             is_baseline: false,
+            repeat_medians: Vec::new(),
+        })
+    }
+
+    /// Several independent measurements of one benchmark as one result:
+    /// the samples of all, summarised together, with each one's median kept
+    /// for [`repeats`](Self::repeats). Iterations per sample, first-call time,
+    /// counters and the ratio to a group baseline are the first one's;
+    /// a time limit reached by any is reported.
+    ///
+    /// ```
+    /// use nbench::engine::{Measurement, Stop};
+    /// use nbench::{LoopKind, result::BenchResult, stats::OutlierMode};
+    /// let part = |t: f64| {
+    ///     let m = Measurement { iters: 10, per_iter_ns: vec![t, t + 1.0, t + 2.0], cold_ns: 50.0, stop: Stop::Precise, sampling_ns: 1 };
+    ///     BenchResult::new("x".into(), m, LoopKind::Custom, 0.0, None, OutlierMode::None).unwrap()
+    /// };
+    /// let pooled = BenchResult::pool(vec![part(10.0), part(20.0)]).unwrap();
+    /// assert_eq!(pooled.per_iter_ns.len(), 6);
+    /// let r = pooled.repeats().unwrap();
+    /// assert_eq!((r.count, r.mean, r.median), (2, 16.0, 16.0));
+    /// ```
+    ///
+    /// # Panics
+    /// If `parts` is empty.
+    pub fn pool(parts: Vec<BenchResult>) -> Result<BenchResult, StatsError> {
+        let medians: Vec<f64> = parts.iter().map(|p| p.summary.median).collect();
+        let mut parts = parts.into_iter();
+        let mut first = parts.next().expect("pooling at least one result");
+        if medians.len() == 1 {
+            return Ok(first);
+        }
+        for p in parts {
+            first.per_iter_ns.extend(p.per_iter_ns);
+            first.near_floor |= p.near_floor;
+            if p.stop == Stop::TimeLimit {
+                first.stop = Stop::TimeLimit;
+            }
+        }
+        first.summary = Summary::with_outliers(&first.per_iter_ns, first.outlier_mode)?;
+        first.repeat_medians = medians;
+        Ok(first)
+    }
+
+    /// Aggregates across pooled measurements; `None` for a single one.
+    pub fn repeats(&self) -> Option<Repeats> {
+        let m = &self.repeat_medians;
+        if m.len() < 2 {
+            return None;
+        }
+        let mean = crate::stats::mean(m);
+        let stddev = crate::stats::variance(m, mean).sqrt();
+        let mut sorted = m.clone();
+        sorted.sort_by(f64::total_cmp);
+        Some(Repeats {
+            count: m.len(),
+            mean,
+            median: crate::stats::median_sorted(&sorted),
+            stddev,
+            cv: stddev / mean,
         })
     }
 }

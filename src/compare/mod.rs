@@ -325,6 +325,7 @@ pub fn compare_target(
                             // A run against stored executables compares versions, not group members.
                             versus: None,
                             is_baseline: false,
+                            repeat_medians: Vec::new(),
                         },
                         elapsed_s: began.elapsed().as_secs_f64(),
                     })),

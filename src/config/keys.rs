@@ -29,6 +29,9 @@ pub const KEYS: &[Key] = &[
     key("max-samples", true),
     key("outliers", true),
     key("timeout", true),
+    key("repetitions", false),
+    key("launches", false),
+    key("interleave", false),
     key("noise-threshold", false),
     key("format", false),
     Key {

@@ -8,6 +8,7 @@ use crate::context::SettingsRecord;
 use crate::discover::BenchTarget;
 use crate::error::{Error, Result};
 use crate::run::Plan;
+use crate::run::schedule::Schedule;
 use clap::ValueEnum;
 use clap::parser::ValueSource;
 use file::FileConfig;
@@ -213,6 +214,10 @@ fn effective(key: Key, cli: &Cli, plan: &Plan) -> String {
         "max-samples" => s.max_samples.to_string(),
         "outliers" => s.outliers.as_str().to_owned(),
         "timeout" => format!("{:?}", plan.timeout),
+        "repetitions" => plan.schedule.repetitions.to_string(),
+        "launches" => plan.schedule.launches.to_string(),
+        "interleave" if plan.schedule.slices == 1 => "(off)".to_owned(),
+        "interleave" => format!("{} slices", plan.schedule.slices),
         "noise-threshold" => format!("{}%", cli.noise_threshold),
         "format" => name(cli.format.to_possible_value()),
         "out" if cli.out.is_empty() => "(none)".to_owned(),
@@ -264,6 +269,15 @@ pub fn plan(cli: &Cli) -> Plan {
         timeout: cli.timeout,
         extra_args: cli.bench_args.clone(),
         nocapture: cli.nocapture,
+        schedule: Schedule {
+            repetitions: cli.repetitions.unwrap_or(1) as usize,
+            slices: cli.interleave.unwrap_or(1) as usize,
+            launches: cli.launches.unwrap_or(1) as usize,
+            // A new order every run; nothing depends on repeating one.
+            seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64),
+        },
     }
 }
 
@@ -279,6 +293,9 @@ pub fn settings_record(plan: &Plan) -> SettingsRecord {
         max_samples: s.max_samples,
         timeout_s: plan.timeout.as_secs_f64(),
         outliers: s.outliers.as_str().to_owned(),
+        repetitions: plan.schedule.repetitions,
+        launches: plan.schedule.launches,
+        slices: plan.schedule.slices,
     }
 }
 

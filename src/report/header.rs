@@ -45,6 +45,20 @@ pub fn context(c: &Context) -> String {
     out
 }
 
+/// `, 3 repetitions, 2 launches, interleaved in 4 slices`: what is not the default.
+fn schedule(s: &crate::context::SettingsRecord) -> String {
+    let mut out = String::new();
+    for (n, what) in [(s.repetitions, "repetitions"), (s.launches, "launches")] {
+        if n > 1 {
+            out.push_str(&format!(", {n} {what}"));
+        }
+    }
+    if s.slices > 1 {
+        out.push_str(&format!(", interleaved in {} slices", s.slices));
+    }
+    out
+}
+
 /// `-v`: the measurement settings, and the clock as this process reads it.
 pub fn settings(c: &Context) -> String {
     let s = &c.settings;
@@ -54,7 +68,7 @@ pub fn settings(c: &Context) -> String {
         style(format!(
             "settings: warm-up {}s, min-time {}s, max-time {}s, precision ±{}%, samples {}–{}, outliers {}, timeout {}s",
             s.warm_up_s, s.min_time_s, s.max_time_s, s.precision * 100.0, s.min_samples, s.max_samples, s.outliers, s.timeout_s
-        ))
+        ) + &schedule(s))
         .dim(),
         style(format!(
             "timer: resolution {}, {} per reading",

@@ -127,6 +127,21 @@ pub struct VersusRecord {
     pub significant: bool,
 }
 
+/// The medians of the measurements a result pools, and their spread.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepeatsRecord {
+    /// Each measurement's median, in the order taken.
+    pub medians_ns: Vec<f64>,
+    /// Their mean.
+    pub mean_ns: f64,
+    /// Their median.
+    pub median_ns: f64,
+    /// Their standard deviation.
+    pub stddev_ns: f64,
+    /// `stddev / mean`.
+    pub cv: f64,
+}
+
 /// A failed benchmark.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FailureRecord {
@@ -205,6 +220,10 @@ pub struct BenchRecord {
     /// Whether it is its group's baseline.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_baseline: bool,
+    /// When it pools several measurements (`--repetitions`, `--launches`,
+    /// `--interleave`): their medians and how they spread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<RepeatsRecord>,
     /// Wall time spent on this benchmark, including warm-up, s.
     pub elapsed_s: f64,
     /// Every sample's per-iteration time.
@@ -304,6 +323,13 @@ impl BenchRecord {
                 significant: v.significant(),
             }),
             is_baseline: r.is_baseline,
+            repeats: r.repeats().map(|a| RepeatsRecord {
+                medians_ns: r.repeat_medians.clone(),
+                mean_ns: a.mean,
+                median_ns: a.median,
+                stddev_ns: a.stddev,
+                cv: a.cv,
+            }),
             elapsed_s: m.elapsed_s,
             per_iter_ns: r.per_iter_ns.clone(),
         }

@@ -3,6 +3,7 @@
 pub mod affinity;
 mod output;
 pub mod paired;
+pub mod schedule;
 pub mod session;
 
 use crate::build::Built;
@@ -12,6 +13,7 @@ use nbench::family::{FamilyFit, Scaling, fit_families};
 use nbench::modes::select::{Filter, Verdict};
 use nbench::protocol::{Event, Listed, MARKER};
 use nbench::result::BenchResult;
+use schedule::Schedule;
 use session::{Session, SessionError};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -28,6 +30,8 @@ pub struct Plan {
     pub extra_args: Vec<String>,
     /// Show the benchmarks' output as it comes.
     pub nocapture: bool,
+    /// Repetitions, interleaved slices, launches.
+    pub schedule: Schedule,
 }
 
 impl Plan {
@@ -138,7 +142,9 @@ pub fn is_nbench_binary(exe: &Path) -> std::io::Result<bool> {
     Ok(bytes.windows(MARKER.len()).any(|w| w == MARKER))
 }
 
-/// Lists, or measures, the selected benchmarks of one built target.
+/// Lists, or measures, the selected benchmarks of one built target, as
+/// often and in the order `plan.schedule` says, pooling each benchmark's
+/// measurements.
 pub fn run_target(
     built: &Built,
     plan: &Plan,
@@ -163,66 +169,76 @@ pub fn run_target(
         Ok(l) => l,
         Err(e) => return whole_target_failed(e),
     };
-    let mut session = Some(first);
     let scalings = scalings(&listed);
     let (chosen, filtered_out) = plan.select(listed);
-    let to_measure = chosen.iter().filter(|(_, v)| *v == Verdict::Run).count();
+    if list_only {
+        first.finish();
+        let outcomes = chosen
+            .into_iter()
+            .map(|(id, _)| Outcome::Listed(id))
+            .collect();
+        return TargetRun {
+            label,
+            outcomes,
+            filtered_out,
+            scalings,
+        };
+    }
+    let mut session = Some(first);
+    // Each benchmark to measure gets a slot collecting its measurements.
+    let mut slots: Vec<Slot> = Vec::new();
+    let slot_of: Vec<Option<usize>> = chosen
+        .iter()
+        .map(|(_, v)| {
+            (*v == Verdict::Run).then(|| {
+                slots.push(Slot::default());
+                slots.len() - 1
+            })
+        })
+        .collect();
+    let tasks = plan.schedule.tasks(slots.len());
+    for t in &tasks {
+        slots[t.slot].left += 1;
+    }
+    let ids: Vec<&str> = chosen
+        .iter()
+        .zip(&slot_of)
+        .filter(|(_, s)| s.is_some())
+        .map(|((id, _), _)| id.as_str())
+        .collect();
+    let settings = plan.schedule.settings(&plan.settings);
     let mut outcomes = Vec::new();
-    let mut n = 0;
-    for (id, verdict) in chosen {
-        if list_only {
-            outcomes.push(Outcome::Listed(id));
-            continue;
-        }
-        if verdict == Verdict::Ignored {
-            outcomes.push(Outcome::Ignored(id));
-            continue;
-        }
-        n += 1;
-        progress.observe(&label, &outcomes);
-        progress.start(&label, &id, n, to_measure);
-        if session.is_none() {
-            match start() {
-                Ok(s) => session = Some(s),
-                Err(e) => {
-                    outcomes.push(failed(id, &e, String::new()));
-                    continue;
+    let mut launch = 0;
+    for (n, task) in tasks.iter().enumerate() {
+        let (slot, id) = (&mut slots[task.slot], ids[task.slot]);
+        slot.left -= 1;
+        if slot.done.is_none() {
+            if task.launch != launch {
+                // A new launch: the next measurement starts a fresh process.
+                launch = task.launch;
+                if let Some(s) = session.take() {
+                    s.finish();
                 }
             }
+            progress.start(&label, id, n + 1, tasks.len());
+            match measure(&mut session, &start, id, &settings, plan.timeout) {
+                Ok(m) => slot.parts.push(m),
+                Err(outcome) => slot.done = Some(outcome),
+            }
         }
-        let s = session.as_mut().expect("a session was just started");
-        let _ = s.output.take();
-        let began = Instant::now();
-        let answer = s.run(&id, &plan.settings, plan.timeout);
-        let outcome = match answer {
-            Ok(Event::Result(r)) => Outcome::Measured(Box::new(Measured {
-                result: *r,
-                elapsed_s: began.elapsed().as_secs_f64(),
-            })),
-            Ok(Event::Skipped { id, reason }) => Outcome::Skipped { id, reason },
-            Ok(Event::Failed { message, .. }) | Ok(Event::Error { message }) => {
-                s.output.settle();
-                Outcome::Failed(Failure {
-                    id,
-                    reason: message,
-                    output: s.output.take(),
-                })
+        // Benchmarks whose measurements are all taken, in listed order.
+        while let Some((id, _)) = chosen.get(outcomes.len()) {
+            match slot_of[outcomes.len()] {
+                None => outcomes.push(Outcome::Ignored(id.clone())),
+                Some(i) if slots[i].left == 0 => outcomes.push(slots[i].finish(id)),
+                Some(_) => break,
             }
-            Ok(other) => {
-                let e = SessionError::Protocol(format!("unexpected answer {other:?}"));
-                outcomes.push(failed(id, &e, s.output.take()));
-                session = None;
-                continue;
-            }
-            Err(e) => {
-                s.output.settle();
-                let out = s.output.take();
-                // The process is gone (or was killed): the next benchmark gets a fresh one.
-                session = None;
-                failed(id, &e, out)
-            }
-        };
-        outcomes.push(outcome);
+        }
+        progress.observe(&label, &outcomes);
+    }
+    // Ignored ones after the last measured (or all of them, with nothing to measure).
+    for (id, _) in &chosen[outcomes.len()..] {
+        outcomes.push(Outcome::Ignored(id.clone()));
     }
     progress.observe(&label, &outcomes);
     progress.clear();
@@ -234,6 +250,84 @@ pub fn run_target(
         outcomes,
         filtered_out,
         scalings,
+    }
+}
+
+/// One benchmark's measurements so far.
+#[derive(Default)]
+struct Slot {
+    parts: Vec<Measured>,
+    /// How it ended early (failed, skipped): no more measurements are taken.
+    done: Option<Outcome>,
+    /// Measurements still scheduled.
+    left: usize,
+}
+
+impl Slot {
+    /// The benchmark's outcome: its measurements pooled, or how it ended.
+    fn finish(&mut self, id: &str) -> Outcome {
+        if let Some(done) = self.done.take() {
+            return done;
+        }
+        let elapsed_s = self.parts.iter().map(|m| m.elapsed_s).sum();
+        let parts = std::mem::take(&mut self.parts)
+            .into_iter()
+            .map(|m| m.result)
+            .collect();
+        match BenchResult::pool(parts) {
+            Ok(result) => Outcome::Measured(Box::new(Measured { result, elapsed_s })),
+            Err(e) => Outcome::Failed(Failure {
+                id: id.to_owned(),
+                reason: e.to_string(),
+                output: String::new(),
+            }),
+        }
+    }
+}
+
+/// Measures benchmark `id` once in `session` (started by `start` when there
+/// is none); `Err` is how it ended instead (failed, skipped). A session
+/// that died or went astray is dropped, so the next measurement gets a fresh one.
+fn measure(
+    session: &mut Option<Session>,
+    start: &dyn Fn() -> Result<Session, SessionError>,
+    id: &str,
+    settings: &Settings,
+    timeout: Duration,
+) -> Result<Measured, Outcome> {
+    if session.is_none() {
+        *session = Some(start().map_err(|e| failed(id.to_owned(), &e, String::new()))?);
+    }
+    let s = session.as_mut().expect("a session was just started");
+    let _ = s.output.take();
+    let began = Instant::now();
+    match s.run(id, settings, timeout) {
+        Ok(Event::Result(r)) => Ok(Measured {
+            result: *r,
+            elapsed_s: began.elapsed().as_secs_f64(),
+        }),
+        Ok(Event::Skipped { id, reason }) => Err(Outcome::Skipped { id, reason }),
+        Ok(Event::Failed { message, .. }) | Ok(Event::Error { message }) => {
+            s.output.settle();
+            Err(Outcome::Failed(Failure {
+                id: id.to_owned(),
+                reason: message,
+                output: s.output.take(),
+            }))
+        }
+        Ok(other) => {
+            let e = SessionError::Protocol(format!("unexpected answer {other:?}"));
+            let out = s.output.take();
+            *session = None;
+            Err(failed(id.to_owned(), &e, out))
+        }
+        Err(e) => {
+            s.output.settle();
+            let out = s.output.take();
+            // The process is gone (or was killed): the next benchmark gets a fresh one.
+            *session = None;
+            Err(failed(id.to_owned(), &e, out))
+        }
     }
 }
 

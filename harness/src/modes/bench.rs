@@ -113,6 +113,25 @@ pub fn measure_one(
     Ok(Measured::Result(Box::new(r)))
 }
 
+/// [`measure_one`] `args.repetitions` times, pooled; the first failure or skip ends it.
+fn measure_repeated(
+    bench: &Benchmark,
+    all: &[Benchmark],
+    args: &Args,
+    timer: TimerInfo,
+    overhead_ns: f64,
+) -> Result<Measured, String> {
+    let mut parts = Vec::new();
+    for _ in 0..args.repetitions {
+        match measure_one(bench, all, &args.settings, timer, overhead_ns)? {
+            Measured::Result(r) => parts.push(*r),
+            skipped => return Ok(skipped),
+        }
+    }
+    let pooled = BenchResult::pool(parts).map_err(|e| e.to_string())?;
+    Ok(Measured::Result(Box::new(pooled)))
+}
+
 /// The `iter` loop's own cost per iteration, ns, measured with a short schedule.
 pub fn loop_overhead(timer: &TimerInfo) -> f64 {
     let settings = Settings {
@@ -154,7 +173,7 @@ pub fn run(all: &[Benchmark], selected: &[&Benchmark], filtered_out: usize, args
             let _ = writeln!(stdout, "{}", table.status_row(&bench.id, "ignored", ""));
             continue;
         }
-        let line = match measure_one(bench, all, &args.settings, timer, overhead) {
+        let line = match measure_repeated(bench, all, args, timer, overhead) {
             Ok(Measured::Skipped(reason)) => {
                 skipped += 1;
                 table.status_row(&bench.id, "skipped", &reason)

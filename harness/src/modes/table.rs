@@ -161,6 +161,9 @@ fn notes(r: &BenchResult) -> Vec<String> {
     if r.near_floor {
         notes.push("near the timer floor".to_owned());
     }
+    if let Some(rep) = r.repeats() {
+        notes.push(format!("{} runs: cv {:.2}%", rep.count, rep.cv * 100.0));
+    }
     if r.stop == Stop::TimeLimit {
         notes.push("time limit before precision target".to_owned());
     }

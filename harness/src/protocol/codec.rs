@@ -350,6 +350,8 @@ fn result_from_json(v: &Json) -> Result<BenchResult, String> {
         counters: counters_from_json(v)?,
         versus: versus_from_json(v)?,
         is_baseline: v.get("is_baseline").is_some() && get_bool(v, "is_baseline")?,
+        // Pooling happens where the measurements meet, never on the wire.
+        repeat_medians: Vec::new(),
     })
 }
 
@@ -639,6 +641,7 @@ mod tests {
                 p: 1e-6,
             }),
             is_baseline: false,
+            repeat_medians: Vec::new(),
         })));
     }
 
