@@ -371,6 +371,24 @@ fn group_members_are_measured_as_ratios_to_their_baseline() {
     assert!(run.line("benchmark ").contains("  ratio  notes"));
     assert!(run.line("sum/twice/1000 ").contains("] *"));
 
+    // A paired comparison has its own schedule (process pairs in lockstep): said, not silently ignored.
+    let run = fx.nbench(&args(&[
+        "--bench",
+        "versus",
+        "--compare",
+        "base",
+        "--repetitions",
+        "2",
+    ]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(
+        run.stderr.contains(
+            "warning: --repetitions, --launches and --interleave shape fresh measurements"
+        ),
+        "{}",
+        run.stderr
+    );
+
     for (doc, paired) in fresh_and_paired(&fx, "versus", 0) {
         let t = &doc["targets"][0];
         let versus = |id: &str| &benchmark(t, id)["versus"];
@@ -397,4 +415,117 @@ fn group_members_are_measured_as_ratios_to_their_baseline() {
         let again = versus("sum/again/1000")["ratio"].as_f64().unwrap();
         assert!((0.8..1.25).contains(&again), "{again}");
     }
+}
+
+/// Each benchmark's pooled medians in a JSON record.
+fn repeat_medians(t: &Value) -> Vec<(String, usize)> {
+    t["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            let n = b["repeats"]["medians_ns"].as_array().map_or(0, Vec::len);
+            (b["id"].as_str().unwrap().to_owned(), n)
+        })
+        .collect()
+}
+
+#[test]
+fn repetitions_launches_and_interleaved_slices_are_pooled() {
+    let fx = Fixture::new("api").own_target_dir();
+    let ids = [
+        "sum/once/1000",
+        "sum/twice/1000",
+        "sum/again/1000",
+        "alone/sum",
+    ];
+    let each = |n: usize| ids.iter().map(|id| (id.to_string(), n)).collect::<Vec<_>>();
+
+    // The harness on its own: --repetitions pools and reports the spread.
+    let exe = fx.bench_exe("versus");
+    let run = Run::exe(
+        &exe,
+        &fx.dir,
+        &[
+            "--bench",
+            "alone",
+            "--repetitions",
+            "3",
+            "--max-time",
+            "10ms",
+        ],
+    );
+    assert!(
+        run.line("alone/sum ").contains("3 runs: cv "),
+        "{}",
+        run.all()
+    );
+
+    let run = fx.nbench(&args(&[
+        "--bench",
+        "versus",
+        "--repetitions",
+        "2",
+        "--launches",
+        "2",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(repeat_medians(&doc["targets"][0]), each(4));
+    let settings = &doc["context"]["settings"];
+    assert_eq!(
+        (&settings["repetitions"], &settings["launches"]),
+        (&Value::from(2), &Value::from(2))
+    );
+    // Pooled: the samples of all four measurements, and still the ratio to the baseline.
+    let twice = benchmark(&doc["targets"][0], "sum/twice/1000");
+    assert!(
+        twice["versus"]["ratio"].as_f64().unwrap() > 1.5,
+        "{twice:#}"
+    );
+
+    // Interleaved: three rounds, each measuring every benchmark once, in random orders.
+    let mut cmd = fx.nbench_command(&args(&[
+        "--bench",
+        "versus",
+        "--interleave=3",
+        "--out",
+        "run.json",
+    ]));
+    // The console format's progress lines name each measurement as it starts.
+    let out = cmd.env("CI", "true").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(fx.dir.join("run.json")).unwrap()).unwrap();
+    assert_eq!(repeat_medians(&doc["targets"][0]), each(3));
+    assert_eq!(doc["context"]["settings"]["slices"], 3);
+    let order: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("measuring ")?
+                .split(" › ")
+                .nth(1)?
+                .split(',')
+                .next()
+        })
+        .collect();
+    assert_eq!(order.len(), 12, "{stderr}");
+    for round in order.chunks(4) {
+        let mut r = round.to_vec();
+        r.sort();
+        let mut all = ids.to_vec();
+        all.sort();
+        assert_eq!(r, all, "every benchmark once a round: {order:?}");
+    }
+    // Three rounds in the listed order would happen once in 24³ runs.
+    assert_ne!(order, [ids, ids, ids].concat(), "the order is shuffled");
+
+    // Bad values are refused by the flag's parser.
+    let run = fx.nbench(&["--bench", "versus", "--interleave=1"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    let run = fx.nbench(&["--bench", "versus", "--repetitions", "0"]);
+    assert_eq!(run.code, 2, "{}", run.all());
 }
