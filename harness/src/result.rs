@@ -70,6 +70,8 @@ pub struct Repeats {
 /// let v = nbench::result::Versus { baseline: "sort/std".into(), ratio: 0.62, ci: [0.61, 0.63], p: 1e-9 };
 /// assert!(v.significant());
 /// assert_eq!(v.format(), "0.620 [0.610, 0.630] *");
+/// let tiny = nbench::result::Versus { ratio: 0.00277, ci: [0.00275, 0.00279], ..v };
+/// assert_eq!(tiny.format(), "0.00277 [0.00275, 0.00279] *");
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Versus {
@@ -89,13 +91,16 @@ impl Versus {
         self.ci[0] > 1.0 || self.ci[1] < 1.0
     }
 
-    /// `0.620 [0.610, 0.630] *`: the ratio, its CI, and `*` when significant.
+    /// `0.620 [0.610, 0.630] *`: the ratio, its CI, and `*` when significant;
+    /// three decimals, more for ratios below 0.1 (three significant digits).
     pub fn format(&self) -> String {
         let mark = if self.significant() { " *" } else { "" };
-        format!(
-            "{:.3} [{:.3}, {:.3}]{mark}",
-            self.ratio, self.ci[0], self.ci[1]
-        )
+        let d = match self.ratio {
+            r if r > 0.0 && r.is_finite() => (2 - r.log10().floor() as i32).clamp(3, 9) as usize,
+            _ => 3,
+        };
+        let [lo, hi] = self.ci;
+        format!("{:.d$} [{lo:.d$}, {hi:.d$}]{mark}", self.ratio)
     }
 }
 

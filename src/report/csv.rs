@@ -1,6 +1,6 @@
 //! `--format csv`: RFC 4180, one row per measured benchmark, the unit in each time column's name.
 
-use super::record::{BenchRecord, RunRecord, ThroughputRecord};
+use super::record::{BenchRecord, RunRecord, ThroughputRecord, counter_headers};
 use crate::compare::Row;
 use nbench::format::TimeUnit;
 
@@ -39,6 +39,38 @@ pub fn render(run: &RunRecord, unit: Option<TimeUnit>) -> String {
         ]
         .map(String::from),
     );
+    let all = || run.targets.iter().flat_map(|t| &t.benchmarks);
+    // Optional columns, present when some benchmark has them: counters (a
+    // time counter in the time unit), the ratio to a group baseline, pooled runs.
+    let counters = counter_headers(all());
+    let is_time = |h: &str| {
+        all()
+            .flat_map(|b| &b.counters)
+            .any(|c| c.header() == h && c.kind == "time")
+    };
+    for h in &counters {
+        header.push(match is_time(h) {
+            true => format!("{h}_{}", u.ascii()),
+            false => h.clone(),
+        });
+    }
+    let ratio = all().any(|b| b.versus.is_some() || b.is_baseline);
+    if ratio {
+        header.extend(
+            [
+                "ratio",
+                "ratio_ci_low",
+                "ratio_ci_high",
+                "ratio_significant",
+                "group_baseline",
+            ]
+            .map(String::from),
+        );
+    }
+    let runs = all().any(|b| b.repeats.is_some());
+    if runs {
+        header.extend(["runs", "runs_cv"].map(String::from));
+    }
     if run.comparison.is_some() {
         header.push(format!("baseline_{}", u.ascii()));
         header.extend(
@@ -73,6 +105,33 @@ pub fn render(run: &RunRecord, unit: Option<TimeUnit>) -> String {
                 b.near_floor.to_string(),
                 b.stop.clone(),
             ]);
+            for h in &counters {
+                let c = b.counters.iter().find(|c| c.header() == *h);
+                cells.push(c.map_or_else(String::new, |c| match c.kind.as_str() {
+                    "time" => num(c.shown / u.ns()),
+                    _ => num(c.shown),
+                }));
+            }
+            if ratio {
+                match &b.versus {
+                    Some(v) => cells.extend([
+                        num(v.ratio),
+                        num(v.ci[0]),
+                        num(v.ci[1]),
+                        v.significant.to_string(),
+                    ]),
+                    None => {
+                        cells.extend([String::new(), String::new(), String::new(), String::new()])
+                    }
+                }
+                cells.push(b.is_baseline.to_string());
+            }
+            if runs {
+                match &b.repeats {
+                    Some(r) => cells.extend([r.medians_ns.len().to_string(), num(r.cv)]),
+                    None => cells.extend([String::new(), String::new()]),
+                }
+            }
             if let Some(c) = &run.comparison {
                 let row = c
                     .targets

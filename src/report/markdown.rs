@@ -1,7 +1,7 @@
 //! The run as GitHub-flavoured Markdown: for a PR comment or `$GITHUB_STEP_SUMMARY`.
 
 use super::percent_change as pct;
-use super::record::RunRecord;
+use super::record::{RunRecord, counter_headers};
 use crate::compare::Comparison;
 use crate::compare::verdict::{Kind, Verdict};
 use nbench::format;
@@ -27,6 +27,19 @@ pub fn render(run: &RunRecord) -> String {
     if !failures.is_empty() {
         let _ = writeln!(out, "**Failed**\n\n{}\n", failures.join("\n"));
     }
+    let skipped: Vec<String> = run
+        .targets
+        .iter()
+        .flat_map(|t| {
+            let target = cell(&t.target);
+            t.skipped
+                .iter()
+                .map(move |s| format!("- `{target}` `{}`: {}", cell(&s.id), cell(&s.reason)))
+        })
+        .collect();
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "**Skipped**\n\n{}\n", skipped.join("\n"));
+    }
     out
 }
 
@@ -39,14 +52,32 @@ fn results(out: &mut String, run: &RunRecord) {
     let _ = writeln!(out, "### nbench results\n");
     for t in run.targets.iter().filter(|t| !t.benchmarks.is_empty()) {
         let _ = writeln!(out, "**{}**\n", cell(&t.target));
+        // Optional columns, as the console has them: counters, the ratio to a group baseline, pooled runs.
+        let headers = counter_headers(&t.benchmarks);
+        let ratio = t.benchmarks.iter().any(|b| !b.ratio_label().is_empty());
+        let runs = t.benchmarks.iter().any(|b| b.repeats.is_some());
+        let mut extra: Vec<String> = headers.iter().map(|h| cell(h)).collect();
+        extra.extend(ratio.then(|| "ratio to baseline".to_owned()));
+        extra.extend(runs.then(|| "runs".to_owned()));
         let _ = writeln!(
             out,
-            "| benchmark | median | 95% CI | mean | std dev | samples | set aside |\n|:--|--:|--:|--:|--:|--:|--:|"
+            "| benchmark | median | 95% CI | mean | std dev | samples | set aside |{}\n|:--|--:|--:|--:|--:|--:|--:|{}",
+            extra.iter().map(|h| format!(" {h} |")).collect::<String>(),
+            "--:|".repeat(extra.len())
         );
         for b in &t.benchmarks {
+            let mut cells: Vec<String> = headers.iter().map(|h| b.counter_text(h)).collect();
+            if ratio {
+                cells.push(b.ratio_label());
+            }
+            if let Some(r) = runs.then_some(b.repeats.as_ref()) {
+                cells.push(r.map_or_else(String::new, |r| {
+                    format!("{} (cv {:.2}%)", r.medians_ns.len(), r.cv * 100.0)
+                }));
+            }
             let _ = writeln!(
                 out,
-                "| `{}` | {} | {} … {} | {} | {} | {} | {} ({}) |",
+                "| `{}` | {} | {} … {} | {} | {} | {} | {} ({}) |{}",
                 cell(&b.id),
                 format::time(b.median_ns),
                 format::time(b.median_ci_ns[0]),
@@ -55,7 +86,11 @@ fn results(out: &mut String, run: &RunRecord) {
                 format::time(b.stddev_ns),
                 b.samples,
                 b.set_aside,
-                b.outlier_mode
+                b.outlier_mode,
+                cells
+                    .iter()
+                    .map(|c| format!(" {} |", cell(c)))
+                    .collect::<String>()
             );
         }
         if !t.fits.is_empty() {

@@ -100,6 +100,12 @@ pub struct CounterRecord {
 }
 
 impl CounterRecord {
+    /// Its column's header (`name`, `name/iter`, `name/s`).
+    pub fn header(&self) -> String {
+        self.to_counter()
+            .map_or_else(|| self.name.clone(), |c| c.header())
+    }
+
     /// The counter as the harness reports it.
     pub fn to_counter(&self) -> Option<nbench::Counter> {
         Some(nbench::Counter {
@@ -140,6 +146,51 @@ pub struct RepeatsRecord {
     pub stddev_ns: f64,
     /// `stddev / mean`.
     pub cv: f64,
+}
+
+impl VersusRecord {
+    /// `0.620 [0.610, 0.630] *`, as the console shows it.
+    pub fn label(&self) -> String {
+        nbench::result::Versus {
+            baseline: self.baseline.clone(),
+            ratio: self.ratio,
+            ci: self.ci,
+            p: self.p,
+        }
+        .format()
+    }
+}
+
+impl BenchRecord {
+    /// The ratio column's text: the ratio to the group baseline, `baseline`, or nothing.
+    pub fn ratio_label(&self) -> String {
+        match (&self.versus, self.is_baseline) {
+            (Some(v), _) => v.label(),
+            (None, true) => "baseline".to_owned(),
+            (None, false) => String::new(),
+        }
+    }
+
+    /// The counter shown under `header`, formatted as the console shows it.
+    pub fn counter_text(&self, header: &str) -> String {
+        self.counters
+            .iter()
+            .filter(|c| c.header() == header)
+            .find_map(|c| c.to_counter())
+            .map_or_else(String::new, |c| c.format(self.median_ns))
+    }
+}
+
+/// Every counter header of `benches`, in order of first appearance.
+pub fn counter_headers<'a>(benches: impl IntoIterator<Item = &'a BenchRecord>) -> Vec<String> {
+    let mut headers: Vec<String> = Vec::new();
+    for c in benches.into_iter().flat_map(|b| &b.counters) {
+        let h = c.header();
+        if !headers.contains(&h) {
+            headers.push(h);
+        }
+    }
+    headers
 }
 
 /// A failed benchmark.
