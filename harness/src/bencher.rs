@@ -388,9 +388,11 @@ impl<'a> Bencher<'a> {
     /// (a benchmark of a group with [`Group::threads`](crate::Group::threads)):
     /// each thread calls `make(index)` once, outside the timing, to build
     /// its own routine (per-thread setup), then every sample starts all
-    /// threads together and lasts until the slowest has run its routine
-    /// `iters` times. So the time per iteration is the time for every
-    /// thread to do one; throughput and counters are summed across threads.
+    /// threads together, each running its routine `iters` times, and lasts
+    /// from the first thread's start to the last one's finish. So the time
+    /// per iteration is the time for every thread to do one (more threads
+    /// than cores shows as such); throughput and counters are summed across
+    /// threads.
     ///
     /// ```
     /// use std::sync::atomic::{AtomicU64, Ordering};
