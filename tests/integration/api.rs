@@ -101,9 +101,7 @@ fn every_feature_standalone_under_cargo_nbench_and_paired() {
 
     // The bench binary on its own: counters in the notes, the skip and the failed check in the table.
     let exe = fx.bench_exe("api");
-    let mut bench = vec!["--bench"];
-    bench.extend_from_slice(QUICK);
-    let run = Run::exe(&exe, &fx.dir, &bench);
+    let run = Run::exe(&exe, &fx.dir, &args(&["--bench"]));
     assert_eq!(
         run.code,
         101,
@@ -208,9 +206,7 @@ fn the_counting_allocator_counts_per_iteration_standalone_and_under_cargo_nbench
     .map(|(id, c)| (id.to_owned(), c));
 
     let exe = fx.bench_exe("allocs");
-    let mut bench = vec!["--bench"];
-    bench.extend_from_slice(QUICK);
-    let run = Run::exe(&exe, &fx.dir, &bench);
+    let run = Run::exe(&exe, &fx.dir, &args(&["--bench"]));
     assert_eq!(run.code, 0, "{}", run.all());
     let row = run.line("vec100 ");
     assert!(
@@ -256,9 +252,7 @@ fn counter(t: &Value, id: &str, name: &str) -> Option<(String, f64)> {
 fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
     let fx = Fixture::new("api").own_target_dir();
     let exe = fx.bench_exe("threads");
-    let mut bench = vec!["--bench"];
-    bench.extend_from_slice(QUICK);
-    let run = Run::exe(&exe, &fx.dir, &bench);
+    let run = Run::exe(&exe, &fx.dir, &args(&["--bench"]));
     assert_eq!(run.code, 101, "{}", run.all());
     assert!(
         run.line("spin/sum/threads=1 ")
@@ -353,9 +347,7 @@ fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
 fn group_members_are_measured_as_ratios_to_their_baseline() {
     let fx = Fixture::new("api").own_target_dir();
     let exe = fx.bench_exe("versus");
-    let mut bench = vec!["--bench"];
-    bench.extend_from_slice(QUICK);
-    let run = Run::exe(&exe, &fx.dir, &bench);
+    let run = Run::exe(&exe, &fx.dir, &args(&["--bench"]));
     assert_eq!(run.code, 0, "{}", run.all());
     assert!(run.line("benchmark ").contains("  ratio"));
     assert!(run.line("sum/once/1000 ").contains("  baseline"));
