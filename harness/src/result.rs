@@ -63,11 +63,12 @@ pub struct Repeats {
 }
 
 /// A benchmark's time relative to its group's baseline, from samples of the
-/// two taken in alternation: the geometric mean of the per-round ratios,
-/// with its 95 % CI (a t interval on their logarithms).
+/// two taken in alternation: the median of the per-round ratios, with its
+/// distribution-free 95 % CI (order statistics), so a round disturbed by
+/// the machine moves neither much.
 ///
 /// ```
-/// let v = nbench::result::Versus { baseline: "sort/std".into(), ratio: 0.62, ci: [0.61, 0.63], p: 1e-9 };
+/// let v = nbench::result::Versus { baseline: "sort/std".into(), ratio: 0.62, ci: [0.61, 0.63] };
 /// assert!(v.significant());
 /// assert_eq!(v.format(), "0.620 [0.610, 0.630] *");
 /// let tiny = nbench::result::Versus { ratio: 0.00277, ci: [0.00275, 0.00279], ..v };
@@ -81,8 +82,6 @@ pub struct Versus {
     pub ratio: f64,
     /// 95 % CI of the ratio.
     pub ci: [f64; 2],
-    /// Two-sided p-value of "the same time".
-    pub p: f64,
 }
 
 impl Versus {

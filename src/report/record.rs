@@ -123,12 +123,10 @@ impl CounterRecord {
 pub struct VersusRecord {
     /// The baseline's id.
     pub baseline: String,
-    /// This benchmark's time / the baseline's, from samples taken in alternation.
+    /// This benchmark's time / the baseline's: the median of the ratios of samples taken in alternation.
     pub ratio: f64,
     /// 95 % CI of the ratio.
     pub ci: [f64; 2],
-    /// Two-sided p-value of "the same time".
-    pub p: f64,
     /// Whether the CI leaves out 1.
     pub significant: bool,
 }
@@ -155,7 +153,6 @@ impl VersusRecord {
             baseline: self.baseline.clone(),
             ratio: self.ratio,
             ci: self.ci,
-            p: self.p,
         }
         .format()
     }
@@ -370,7 +367,6 @@ impl BenchRecord {
                 baseline: v.baseline.clone(),
                 ratio: v.ratio,
                 ci: v.ci,
-                p: v.p,
                 significant: v.significant(),
             }),
             is_baseline: r.is_baseline,

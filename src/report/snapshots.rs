@@ -63,7 +63,6 @@ fn runs() -> Vec<TargetRun> {
             baseline: "parse, \"quoted\"".into(),
             ratio: 0.00277,
             ci: [0.00275, 0.00279],
-            p: 1e-12,
         });
     }
     outcomes.extend(

@@ -37,10 +37,21 @@ fn benchmark<'a>(target: &'a Value, id: &str) -> &'a Value {
 /// The JSON records of `--bench target` run on its own and paired with the
 /// baseline `base`, each with whether it was paired; both must exit with `code`.
 fn fresh_and_paired(fx: &Fixture, target: &str, code: i32) -> Vec<(Value, bool)> {
+    fresh_and_paired_with(fx, target, code, QUICK)
+}
+
+/// [`fresh_and_paired`] with other measurement settings.
+fn fresh_and_paired_with(
+    fx: &Fixture,
+    target: &str,
+    code: i32,
+    settings: &[&str],
+) -> Vec<(Value, bool)> {
     [false, true]
         .into_iter()
         .map(|paired| {
-            let mut a = args(&["--bench", target, "--format", "json"]);
+            let mut a = vec!["--bench", target, "--format", "json"];
+            a.extend_from_slice(settings);
             if paired {
                 a.extend(["--compare", "base"]);
             }
@@ -147,13 +158,19 @@ fn every_feature_standalone_under_cargo_nbench_and_paired() {
         header.ends_with("cells/iter  lookups/s    table  notes"),
         "{header}"
     );
-    let end = |s: &str, part: &str| s.find(part).map(|i| i + part.len());
-    assert_eq!(end(header, "table"), end(run.line("counted "), "4.00Ki"));
-    assert_eq!(
-        end(header, "cells/iter"),
-        // Two spaces before: not the 32 of an iteration count like "× 2032".
-        end(run.line("grid/fill/rows=4/cols=8 "), "  32")
-    );
+    // A counter's cell ends where its header does (right-aligned), counted in characters.
+    let cell_under = |column: &str, row: &str| {
+        let chars: Vec<char> = header.chars().collect();
+        let at = (0..chars.len())
+            .find(|&i| chars[i..].starts_with(&column.chars().collect::<Vec<_>>()[..]))
+            .unwrap();
+        let end = at + column.chars().count();
+        let row: Vec<char> = run.line(row).chars().collect();
+        let cell: String = row[..end].iter().collect();
+        cell.rsplit(' ').next().unwrap().to_owned()
+    };
+    assert_eq!(cell_under("table", "counted "), "4.00Ki", "{}", run.stdout);
+    assert_eq!(cell_under("cells/iter", "grid/fill/rows=4/cols=8 "), "32");
     assert!(run.line("gpu ").contains("skipped"));
     assert!(
         run.stdout.contains("1 failed; 1 skipped;"),
@@ -345,9 +362,20 @@ fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
 
 #[test]
 fn group_members_are_measured_as_ratios_to_their_baseline() {
+    // Long enough for a few hundred rounds: the ratio's CI must be tight
+    // even on a busy two-core machine running other tests.
+    let settings = [
+        "--warm-up",
+        "20ms",
+        "--min-time",
+        "100ms",
+        "--max-time",
+        "300ms",
+    ];
+    let with = |extra: &[&'static str]| [extra, &settings[..]].concat();
     let fx = Fixture::new("api").own_target_dir();
     let exe = fx.bench_exe("versus");
-    let run = Run::exe(&exe, &fx.dir, &args(&["--bench"]));
+    let run = Run::exe(&exe, &fx.dir, &with(&["--bench"]));
     assert_eq!(run.code, 0, "{}", run.all());
     assert!(run.line("benchmark ").contains("  ratio"));
     assert!(run.line("sum/once/1000 ").contains("  baseline"));
@@ -355,13 +383,13 @@ fn group_members_are_measured_as_ratios_to_their_baseline() {
     assert!(twice.contains("] *"), "{twice}");
     assert!(!run.line("alone/sum ").contains('['));
     // Filtered down to one member, it is still measured against its baseline.
-    let run = Run::exe(&exe, &fx.dir, &["--bench", "twice", "--max-time", "20ms"]);
+    let run = Run::exe(&exe, &fx.dir, &with(&["--bench", "twice"]));
     assert!(run.line("sum/twice/1000 ").contains("] *"), "{}", run.all());
 
-    let run = fx.nbench(&args(&["--bench", "versus", "--save-baseline", "base"]));
+    let run = fx.nbench(&with(&["--bench", "versus", "--save-baseline", "base"]));
     assert_eq!(run.code, 0, "{}", run.all());
     assert!(run.line("benchmark ").contains("  ratio  notes"));
-    assert!(run.line("sum/twice/1000 ").contains("] *"));
+    assert!(run.line("sum/twice/1000 ").contains("] *"), "{}", run.all());
 
     // A paired comparison has its own schedule (process pairs in lockstep): said, not silently ignored.
     let run = fx.nbench(&args(&[
@@ -381,7 +409,7 @@ fn group_members_are_measured_as_ratios_to_their_baseline() {
         run.stderr
     );
 
-    for (doc, paired) in fresh_and_paired(&fx, "versus", 0) {
+    for (doc, paired) in fresh_and_paired_with(&fx, "versus", 0, &settings) {
         let t = &doc["targets"][0];
         let versus = |id: &str| &benchmark(t, id)["versus"];
         if paired {

@@ -10,7 +10,7 @@ use crate::bencher::{Declared, Driver, LoopKind};
 use crate::engine::{self, Measure, Measurement, Settings};
 use crate::registry::Benchmark;
 use crate::result::Versus;
-use crate::stats::ratio_t_test;
+use crate::stats::{median_ci_sorted, median_sorted};
 use crate::timer::{TimerInfo, WallClock};
 
 /// Two routines as one [`Measure`]: each sample runs both, in alternating
@@ -69,18 +69,20 @@ impl Driver for VersusDriver<'_> {
         };
         let (om, ob) = (over(self.member_kind), over(kind));
         let per_iter = |ns: f64, iters: u64, o: f64| (ns / iters as f64 - o).max(0.0);
-        let ratios: Vec<f64> = sampled
+        let mut ratios: Vec<f64> = sampled
             .iter()
             .map(|&(m, b, n)| per_iter(m, n, om) / per_iter(b, n, ob))
+            .filter(|r| r.is_finite())
             .collect();
-        let Some(t) = ratio_t_test(&ratios, 0.95) else {
+        if ratios.is_empty() {
             return; // the baseline took no time: no ratio to give
-        };
+        }
+        ratios.sort_by(f64::total_cmp);
+        let ci = median_ci_sorted(&ratios, 0.95);
         let versus = Versus {
             baseline: self.baseline_id.to_owned(),
-            ratio: 1.0 + t.change,
-            ci: [1.0 + t.ci[0], 1.0 + t.ci[1]],
-            p: t.p,
+            ratio: median_sorted(&ratios),
+            ci: [ci.lo, ci.hi],
         };
         let member = Measurement {
             iters: both.iters,

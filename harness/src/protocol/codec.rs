@@ -307,7 +307,6 @@ fn result_to_json(r: &BenchResult) -> Json {
             ("baseline", s(&v.baseline)),
             ("ratio", num(v.ratio)),
             ("ci", ci),
-            ("p", num(v.p)),
         ]);
         fields.push(("versus", versus));
     }
@@ -369,7 +368,6 @@ fn versus_from_json(v: &Json) -> Result<Option<Versus>, String> {
         baseline: get_str(x, "baseline")?,
         ratio: get_f64(x, "ratio")?,
         ci: [bound(0)?, bound(1)?],
-        p: get_f64(x, "p")?,
     }))
 }
 
@@ -638,7 +636,6 @@ mod tests {
                 baseline: "sort/std".into(),
                 ratio: 0.75,
                 ci: [0.7, 0.8],
-                p: 1e-6,
             }),
             is_baseline: false,
             repeat_medians: Vec::new(),
