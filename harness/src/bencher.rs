@@ -291,7 +291,7 @@ impl<'a> Bencher<'a> {
     {
         self.time(LoopKind::Iter, &mut IterLoop(&mut routine));
         // Only after the one timing call that was driven (a skip or misuse has no output to check).
-        if self.timed == 1 && self.skipped.is_none() {
+        if self.drives() {
             if let Err(e) = check(routine()) {
                 self.failure = Some(format!("check failed: {e}"));
             }
@@ -410,7 +410,7 @@ impl<'a> Bencher<'a> {
         R: FnMut() -> O,
     {
         self.timed += 1;
-        if self.timed == 1 && self.skipped.is_none() {
+        if self.drives() {
             self.declared = self.declared.on_threads(self.threads);
             // The coordinating thread only waits: its own CPU time says nothing.
             let clocks = self.clocks.map(|(_, drives)| (CpuTime::Process, drives));
@@ -425,7 +425,7 @@ impl<'a> Bencher<'a> {
 
     fn time(&mut self, kind: LoopKind, m: &mut dyn Measure) {
         self.timed += 1;
-        if self.timed == 1 && self.skipped.is_none() {
+        if self.drives() {
             if self.threads > 1 {
                 self.failure = Some(format!(
                     "registered for {} threads: time it with iter_threads",
@@ -436,6 +436,12 @@ impl<'a> Bencher<'a> {
             let out = drive(&mut *self.driver, self.clocks, kind, &self.declared, m);
             self.record(out);
         }
+    }
+
+    /// Whether the timing call just counted is the one to drive: the
+    /// first, and not after a skip (more are misuse, reported by the guard).
+    fn drives(&self) -> bool {
+        self.timed == 1 && self.skipped.is_none()
     }
 
     /// Keeps the other clock's column, or the reason the clock failed.

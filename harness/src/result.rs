@@ -84,6 +84,16 @@ pub struct Versus {
     pub ci: [f64; 2],
 }
 
+/// The ratio column's text: the ratio to the group's baseline, `baseline`
+/// on the baseline itself, or nothing outside such groups.
+pub fn ratio_label(versus: Option<&Versus>, is_baseline: bool) -> String {
+    match (versus, is_baseline) {
+        (Some(v), _) => v.format(),
+        (None, true) => "baseline".to_owned(),
+        (None, false) => String::new(),
+    }
+}
+
 impl Versus {
     /// Whether the CI leaves out 1: the two differ.
     pub fn significant(&self) -> bool {

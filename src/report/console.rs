@@ -110,18 +110,11 @@ pub fn render_failures(run: &RunRecord) -> String {
 /// The counter columns of a target's table: every header its measured
 /// benchmarks declared, in order of first appearance.
 fn counter_headers(t: &TargetRun) -> Vec<String> {
-    let mut headers: Vec<String> = Vec::new();
-    for o in &t.outcomes {
-        if let Outcome::Measured(m) = o {
-            for c in &m.result.counters {
-                let h = c.header();
-                if !headers.contains(&h) {
-                    headers.push(h);
-                }
-            }
-        }
-    }
-    headers
+    let measured = t.outcomes.iter().filter_map(|o| match o {
+        Outcome::Measured(m) => Some(&m.result.counters),
+        _ => None,
+    });
+    super::record::first_appearances(measured.flatten().map(|c| c.header()))
 }
 
 /// The closing line.

@@ -54,7 +54,7 @@ pub fn render(run: &RunRecord, unit: Option<TimeUnit>) -> String {
             false => h.clone(),
         });
     }
-    let ratio = all().any(|b| b.versus.is_some() || b.is_baseline);
+    let ratio = all().any(|b| b.in_ratio_group());
     if ratio {
         header.extend(
             [

@@ -54,7 +54,7 @@ fn results(out: &mut String, run: &RunRecord) {
         let _ = writeln!(out, "**{}**\n", cell(&t.target));
         // Optional columns, as the console has them: counters, the ratio to a group baseline, pooled runs.
         let headers = counter_headers(&t.benchmarks);
-        let ratio = t.benchmarks.iter().any(|b| !b.ratio_label().is_empty());
+        let ratio = t.benchmarks.iter().any(|b| b.in_ratio_group());
         let runs = t.benchmarks.iter().any(|b| b.repeats.is_some());
         let mut extra: Vec<String> = headers.iter().map(|h| cell(h)).collect();
         extra.extend(ratio.then(|| "ratio to baseline".to_owned()));

@@ -147,25 +147,26 @@ pub struct RepeatsRecord {
 }
 
 impl VersusRecord {
-    /// `0.620 [0.610, 0.630] *`, as the console shows it.
-    pub fn label(&self) -> String {
+    /// The ratio as the harness reports it.
+    pub fn to_versus(&self) -> nbench::result::Versus {
         nbench::result::Versus {
             baseline: self.baseline.clone(),
             ratio: self.ratio,
             ci: self.ci,
         }
-        .format()
     }
 }
 
 impl BenchRecord {
-    /// The ratio column's text: the ratio to the group baseline, `baseline`, or nothing.
+    /// Whether it belongs to a group with a baseline (the ratio column).
+    pub fn in_ratio_group(&self) -> bool {
+        self.versus.is_some() || self.is_baseline
+    }
+
+    /// The ratio column's text, as the console shows it.
     pub fn ratio_label(&self) -> String {
-        match (&self.versus, self.is_baseline) {
-            (Some(v), _) => v.label(),
-            (None, true) => "baseline".to_owned(),
-            (None, false) => String::new(),
-        }
+        let versus = self.versus.as_ref().map(VersusRecord::to_versus);
+        nbench::result::ratio_label(versus.as_ref(), self.is_baseline)
     }
 
     /// The counter shown under `header`, formatted as the console shows it.
@@ -180,14 +181,24 @@ impl BenchRecord {
 
 /// Every counter header of `benches`, in order of first appearance.
 pub fn counter_headers<'a>(benches: impl IntoIterator<Item = &'a BenchRecord>) -> Vec<String> {
-    let mut headers: Vec<String> = Vec::new();
-    for c in benches.into_iter().flat_map(|b| &b.counters) {
-        let h = c.header();
-        if !headers.contains(&h) {
-            headers.push(h);
+    first_appearances(
+        benches
+            .into_iter()
+            .flat_map(|b| &b.counters)
+            .map(CounterRecord::header),
+    )
+}
+
+/// `items` without repeats, each where it first appeared: the counter
+/// columns of a table, which the console builds from results and the files from records.
+pub fn first_appearances(items: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for h in items {
+        if !out.contains(&h) {
+            out.push(h);
         }
     }
-    headers
+    out
 }
 
 /// A failed benchmark.

@@ -62,14 +62,19 @@ fn fresh_and_paired_with(
         .collect()
 }
 
-/// The record's benchmarks, failures and skips, as the tests expect them.
-fn check_record(t: &Value) {
-    let measured: Vec<&str> = t["benchmarks"]
+/// The ids in a target record's list (`benchmarks`, `failures`, `skipped`).
+fn ids<'a>(t: &'a Value, list: &str) -> Vec<&'a str> {
+    t[list]
         .as_array()
         .unwrap()
         .iter()
         .map(|b| b["id"].as_str().unwrap())
-        .collect();
+        .collect()
+}
+
+/// The record's benchmarks, failures and skips, as the tests expect them.
+fn check_record(t: &Value) {
+    let measured = ids(t, "benchmarks");
     let expected: Vec<&str> = IDS
         .iter()
         .copied()
@@ -310,12 +315,7 @@ fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
 
     for (doc, paired) in fresh_and_paired(&fx, "threads", 1) {
         let t = &doc["targets"][0];
-        let failures: Vec<&str> = t["failures"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| f["id"].as_str().unwrap())
-            .collect();
+        let failures = ids(t, "failures");
         assert_eq!(failures, ["misuse/iter/threads=2", "panics/one/threads=2"]);
         // Throughput and counters are what both threads together do an iteration.
         let two = benchmark(t, "spin/sum/threads=2");

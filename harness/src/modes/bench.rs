@@ -24,10 +24,19 @@ pub struct EngineDriver<'s> {
     clock: WallClock,
     /// The group's baseline to measure interleaved with, and the loop overhead.
     baseline: Option<(&'s Benchmark, f64)>,
-    /// The loop used, the measurement, and allocation counts (when a
-    /// counting allocator is installed).
-    out: Option<(LoopKind, Measurement, Vec<Counter>)>,
-    versus: Option<Versus>,
+    out: Option<Driven>,
+}
+
+/// What the timing call of one benchmark gave the engine driver.
+pub struct Driven {
+    /// The loop used.
+    pub kind: LoopKind,
+    /// The measurement.
+    pub measurement: Measurement,
+    /// Allocation counts, when a counting allocator is installed.
+    pub allocs: Vec<Counter>,
+    /// The ratio to the group's baseline, for a member of a group with one.
+    pub versus: Option<Versus>,
 }
 
 impl<'s> EngineDriver<'s> {
@@ -39,14 +48,13 @@ impl<'s> EngineDriver<'s> {
             clock: WallClock::new(),
             baseline: None,
             out: None,
-            versus: None,
         }
     }
 }
 
 impl EngineDriver<'_> {
-    /// The measurement the timing call made, if it made one, with allocation counts.
-    pub fn take(&mut self) -> Option<(LoopKind, Measurement, Vec<Counter>)> {
+    /// What the timing call gave, if it made one.
+    pub fn take(&mut self) -> Option<Driven> {
         self.out.take()
     }
 }
@@ -58,17 +66,22 @@ impl Driver for EngineDriver<'_> {
             let paired = self.baseline.and_then(|(base, overhead)| {
                 super::versus::measure(m, kind, base, self.settings, self.timer, overhead)
             });
-            let measured = match paired {
-                Some((measured, versus)) => {
-                    self.versus = Some(versus);
-                    measured
-                }
-                None => engine::measure(self.settings, &self.timer, &self.clock, m),
+            let (measurement, versus) = match paired {
+                Some((measured, versus)) => (measured, Some(versus)),
+                None => (
+                    engine::measure(self.settings, &self.timer, &self.clock, m),
+                    None,
+                ),
             };
-            let allocs = crate::alloc::measure(measured.iters, |n| {
+            let allocs = crate::alloc::measure(measurement.iters, |n| {
                 m.sample(n);
             });
-            self.out = Some((kind, measured, allocs));
+            self.out = Some(Driven {
+                kind,
+                measurement,
+                allocs,
+                versus,
+            });
         }
     }
 }
@@ -96,19 +109,19 @@ pub fn measure_one(
         Finish::Timed(declared) => declared,
         Finish::Skipped(reason) => return Ok(Measured::Skipped(reason)),
     };
-    let (kind, m, mut allocs) = driver.take().expect("a timing call records a measurement");
+    let mut d = driver.take().expect("a timing call records a measurement");
     let mut r = BenchResult::new(
         bench.id.clone(),
-        m,
-        kind,
+        d.measurement,
+        d.kind,
         overhead_ns,
         declared.throughput,
         settings.outliers,
     )
     .map_err(|e| e.to_string())?;
     r.counters = declared.counters;
-    r.counters.append(&mut allocs);
-    r.versus = driver.versus;
+    r.counters.append(&mut d.allocs);
+    r.versus = d.versus;
     r.is_baseline = bench.baseline;
     Ok(Measured::Result(Box::new(r)))
 }

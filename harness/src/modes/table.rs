@@ -100,11 +100,7 @@ impl Table {
                 None => notes.push(format!("{header} {value}")),
             }
         }
-        let ratio = match (&r.versus, r.is_baseline) {
-            (Some(v), _) => v.format(),
-            (None, true) => "baseline".to_owned(),
-            (None, false) => String::new(),
-        };
+        let ratio = crate::result::ratio_label(r.versus.as_ref(), r.is_baseline);
         if !self.ratio && !ratio.is_empty() {
             notes.push(format!("ratio {ratio}"));
         }
