@@ -283,7 +283,11 @@ fn html() {
             row.baseline_ns * 1.02,
         ];
     }
-    let rec = record(&runs, Some(cmp));
+    let mut rec = record(&runs, Some(cmp));
+    rec.skipped.push(crate::report::record::SkippedRecord {
+        target: "demo/criterion".into(),
+        reason: "its executable does not link the nbench harness".into(),
+    });
     // Two stored runs: this one twice, as the history reads them.
     let stored = serde_json::to_string(&rec).unwrap();
     let past: Vec<crate::report::html::history::PastRun> =

@@ -182,6 +182,13 @@ fn every_feature_standalone_under_cargo_nbench_and_paired() {
         "{}",
         run.stdout
     );
+    // The HTML report shows the same counters and the skip.
+    let page = std::fs::read_to_string(fx.dir.join("target/nbench/report/index.html")).unwrap();
+    let card = page.split("<h4>counted</h4>").nth(1).unwrap();
+    let card = &card[..card.find("</article>").unwrap()];
+    assert!(card.contains("<dt>table</dt><dd>4.00Ki</dd>"), "{card}");
+    assert!(card.contains("<dt>lookups/s</dt>"), "{card}");
+    assert!(page.contains("gpu skipped: no GPU on this machine"));
 
     // The JSON record of a fresh run, and of a run paired with the baseline.
     for (doc, paired) in fresh_and_paired(&fx, "api", 1) {
@@ -505,6 +512,19 @@ fn repetitions_launches_and_interleaved_slices_are_pooled() {
         twice["versus"]["ratio"].as_f64().unwrap() > 1.5,
         "{twice:#}"
     );
+    // The HTML report plots each benchmark's runs and each member's ratio, and they render.
+    let report = fx.dir.join("target/nbench/report/index.html");
+    let page = std::fs::read_to_string(&report).unwrap();
+    assert_eq!(page.matches("data-kind=\"runs\"").count(), 4);
+    assert_eq!(page.matches("data-kind=\"ratio\"").count(), 2);
+    assert!(page.contains("4 runs pooled: their medians have mean "));
+    if let Some(browser) = crate::report::chromium() {
+        let found = crate::report::check(&browser, &report);
+        assert_eq!(found["errors"], serde_json::json!([]), "{found}");
+        assert_eq!(found["blank"], serde_json::json!([]), "{found}");
+        assert_eq!(found["kinds"]["runs"], 4, "{found}");
+        assert_eq!(found["kinds"]["ratio"], 2, "{found}");
+    }
 
     // Interleaved: three rounds, each measuring every benchmark once, in random orders.
     let mut cmd = fx.nbench_command(&args(&[

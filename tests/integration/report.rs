@@ -26,7 +26,7 @@ addEventListener('load', () => {
 </script>"#;
 
 /// The browser, or `None` where there is none and this is not CI (`.ci/run` installs Debian's `chromium`).
-fn chromium() -> Option<PathBuf> {
+pub fn chromium() -> Option<PathBuf> {
     let found = std::env::var_os("NBENCH_CHROMIUM")
         .map(PathBuf::from)
         .into_iter()
@@ -63,7 +63,7 @@ fn headless(browser: &Path, args: &[&str], page: &Path) -> std::process::Output 
 }
 
 /// What the checker found, read back from the page's DOM as Chromium serialised it.
-fn check(browser: &Path, report: &Path) -> serde_json::Value {
+pub fn check(browser: &Path, report: &Path) -> serde_json::Value {
     let html = std::fs::read_to_string(report).unwrap();
     let probe = report.with_file_name("probe.html");
     std::fs::write(

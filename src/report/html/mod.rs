@@ -1,13 +1,15 @@
 //! The HTML report, `target/nbench/report/index.html`: one self-contained
 //! page of inline SVG plots (no script, no network) for a run and its history.
 
+mod card;
 mod file;
 pub mod history;
 mod plots;
+mod strips;
 mod svg;
 
 use crate::compare::{Comparison, Row};
-use crate::report::record::{BenchRecord, RunRecord, TargetRecord};
+use crate::report::record::{RunRecord, TargetRecord};
 use crate::report::{p_value, percent_change};
 use history::PastRun;
 use nbench::format::time;
@@ -45,6 +47,14 @@ pub fn render(run: &RunRecord, past: &[PastRun]) -> String {
     }
     if run.targets.iter().all(|t| t.benchmarks.is_empty()) {
         body += "<p class=\"empty\">No benchmark was measured in this run.</p>";
+    }
+    for sk in &run.skipped {
+        let _ = write!(
+            body,
+            "<p class=\"note\">Bench target <code>{}</code> skipped: {}</p>",
+            escape(&sk.target),
+            escape(&sk.reason)
+        );
     }
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -148,7 +158,7 @@ fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> St
         time(row.baseline_ns),
         time(row.current_ns),
         escape(&row.p_adjusted.or(row.p_value).map_or("n/a".into(), p_value)),
-        plots::change(row.change, row.change_ci, threshold),
+        strips::change(row.change, row.change_ci, threshold),
         plots::compared(&row.baseline_per_iter_ns, cur),
     )
 }
@@ -168,6 +178,18 @@ fn target(t: &TargetRecord, past: &[PastRun]) -> String {
             escape(&f.reason)
         );
     }
+    for sk in &t.skipped {
+        let _ = write!(
+            s,
+            "<p class=\"note\">{} skipped: {}</p>",
+            escape(&sk.id),
+            escape(&sk.reason)
+        );
+    }
+    if !t.ignored.is_empty() {
+        let list: Vec<String> = t.ignored.iter().map(|i| escape(i)).collect();
+        let _ = write!(s, "<p class=\"note\">ignored: {}</p>", list.join(", "));
+    }
     if !t.fits.is_empty() {
         s += "<h3>Scaling</h3><div class=\"grid\">";
         for f in &t.fits {
@@ -184,35 +206,7 @@ fn target(t: &TargetRecord, past: &[PastRun]) -> String {
     }
     s += "<div class=\"grid\">";
     for b in &t.benchmarks {
-        s += &bench(&t.target, b, past);
+        s += &card::bench(&t.target, b, past);
     }
     s + "</div></section>"
-}
-
-fn bench(target: &str, b: &BenchRecord, past: &[PastRun]) -> String {
-    let series = history::series(past, target, &b.id);
-    let past_plot = if series.len() >= 2 {
-        format!(
-            "<details open><summary>history ({} runs)</summary>{}</details>",
-            series.len(),
-            plots::history(&series)
-        )
-    } else {
-        String::new()
-    };
-    let set_aside = match b.set_aside {
-        0 => String::new(),
-        k => format!(", {k} set aside ({})", escape(&b.outlier_mode)),
-    };
-    format!(
-        "<article class=\"card\" id=\"{}\"><h4>{}</h4><p>median {} [{}, {}] · mean {} · {} samples{set_aside}</p>{}{past_plot}</article>",
-        escape(&format!("{target}::{}", b.id)),
-        escape(&b.id),
-        time(b.median_ns),
-        time(b.median_ci_ns[0]),
-        time(b.median_ci_ns[1]),
-        time(b.mean_ns),
-        b.samples,
-        plots::distribution(&b.per_iter_ns, b.median_ns, b.median_ci_ns),
-    )
 }

@@ -1,5 +1,5 @@
-//! The report's plots: a distribution, two distributions compared, a change
-//! with its CI, a family's time against its parameter, a benchmark's history.
+//! The report's plots: a distribution, two distributions compared, a family's
+//! time against its parameter, a benchmark's history (one-line plots are in `strips`).
 
 use super::history::Point;
 use super::svg::{Axis, Plot};
@@ -12,7 +12,7 @@ const GRID: usize = 120;
 
 /// A label for an axis tick of `t` ns, in a unit chosen for the axis's
 /// largest value `hi`, with as many decimals as the tick step needs.
-fn time_tick(hi: f64) -> impl Fn(f64, f64) -> String {
+pub(super) fn time_tick(hi: f64) -> impl Fn(f64, f64) -> String {
     let (scale, unit) = [(1e9, "s"), (1e6, "ms"), (1e3, "µs"), (1.0, "ns")]
         .into_iter()
         .find(|&(s, _)| hi >= s)
@@ -137,37 +137,6 @@ pub fn compared(base: &[f64], cur: &[f64]) -> String {
     p.finish(
         "time per iteration: baseline (grey), current (blue)",
         time_tick(hi),
-        None,
-    )
-}
-
-/// A change and its CI against the noise threshold, in percent.
-pub fn change(change: f64, ci: [f64; 2], threshold: f64) -> String {
-    let pct = |x: f64| x * 100.0;
-    let reach = [ci[0].abs(), ci[1].abs(), change.abs(), threshold * 2.0]
-        .into_iter()
-        .filter(|x| x.is_finite())
-        .fold(0.0, f64::max);
-    let x = Axis::linear(-pct(reach) * 1.15, pct(reach) * 1.15);
-    let mut p = Plot::new("change", 300.0, 64.0, x, Axis::linear(0.0, 1.0));
-    let t = pct(threshold);
-    p.band(-t, t, "noise", &format!("noise threshold ±{t}%"));
-    p.vline(0.0, "zero", "no change");
-    p.line(&[(pct(ci[0]), 0.5), (pct(ci[1]), 0.5)], "ci-bar");
-    p.dots(&[(pct(change), 0.5)], "change", |_| {
-        format!(
-            "{:+.2}% [{:+.2}%, {:+.2}%]",
-            pct(change),
-            pct(ci[0]),
-            pct(ci[1])
-        )
-    });
-    p.finish(
-        "change, % (95% CI)",
-        |v, step| {
-            let d = (-step.log10().floor()).clamp(0.0, 3.0) as usize;
-            format!("{v:+.d$}")
-        },
         None,
     )
 }

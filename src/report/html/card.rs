@@ -1,0 +1,102 @@
+//! One benchmark's card: its numbers, counters, ratio to its group's
+//! baseline, pooled runs, the distribution of its samples and its history.
+
+use super::history::{self, PastRun};
+use super::{escape, plots, strips};
+use crate::report::record::{BenchRecord, ThroughputRecord};
+use nbench::Throughput;
+use nbench::format::{rate, time};
+use std::fmt::Write;
+
+pub fn bench(target: &str, b: &BenchRecord, past: &[PastRun]) -> String {
+    let set_aside = match b.set_aside {
+        0 => String::new(),
+        k => format!(", {k} set aside ({})", escape(&b.outlier_mode)),
+    };
+    let throughput = b.throughput.map_or_else(String::new, |t| {
+        let t = match t {
+            ThroughputRecord::Bytes(n) => Throughput::Bytes(n),
+            ThroughputRecord::Items(n) => Throughput::Items(n),
+        };
+        format!(" · {}", rate(t, b.median_ns))
+    });
+    let mut s = format!(
+        "<article class=\"card\" id=\"{}\"><h4>{}</h4><p>median {} [{}, {}] · mean {} · {} samples{set_aside}{throughput}</p>",
+        escape(&format!("{target}::{}", b.id)),
+        escape(&b.id),
+        time(b.median_ns),
+        time(b.median_ci_ns[0]),
+        time(b.median_ci_ns[1]),
+        time(b.mean_ns),
+        b.samples,
+    );
+    s += &counters(b);
+    s += &ratio(b);
+    s += &runs(b);
+    s += &plots::distribution(&b.per_iter_ns, b.median_ns, b.median_ci_ns);
+    let series = history::series(past, target, &b.id);
+    if series.len() >= 2 {
+        let _ = write!(
+            s,
+            "<details open><summary>history ({} runs)</summary>{}</details>",
+            series.len(),
+            plots::history(&series)
+        );
+    }
+    s + "</article>"
+}
+
+/// Its counters as the console's columns show them, header then value.
+fn counters(b: &BenchRecord) -> String {
+    if b.counters.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("<dl class=\"counters\">");
+    let headers = crate::report::record::counter_headers([b]);
+    for h in headers {
+        let _ = write!(
+            s,
+            "<div><dt>{}</dt><dd>{}</dd></div>",
+            escape(&h),
+            escape(&b.counter_text(&h))
+        );
+    }
+    s + "</dl>"
+}
+
+/// Its time relative to its group's baseline, measured interleaved with it.
+fn ratio(b: &BenchRecord) -> String {
+    if b.is_baseline {
+        return "<p class=\"ratio\">the baseline of its group: the other members' ratios are to it</p>".to_owned();
+    }
+    let Some(v) = &b.versus else {
+        return String::new();
+    };
+    let verdict = if v.significant {
+        "the CI leaves out 1"
+    } else {
+        "the CI holds 1: no difference shown"
+    };
+    format!(
+        "<p class=\"ratio\">ratio to <code>{}</code>: {} ({verdict})</p>{}",
+        escape(&v.baseline),
+        escape(&b.ratio_label()),
+        strips::ratio(v.ratio, v.ci)
+    )
+}
+
+/// The measurements it pools (`--repetitions`, `--launches`, `--interleave`).
+fn runs(b: &BenchRecord) -> String {
+    let Some(r) = &b.repeats else {
+        return String::new();
+    };
+    format!(
+        "<p class=\"runs\">{} runs pooled: their medians have mean {}, median {}, std dev {}, cv {:.2}%</p>{}",
+        r.medians_ns.len(),
+        time(r.mean_ns),
+        time(r.median_ns),
+        time(r.stddev_ns),
+        r.cv * 100.0,
+        strips::runs(&r.medians_ns, b.median_ns)
+    )
+}
