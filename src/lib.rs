@@ -161,6 +161,20 @@ fn run(args: Vec<std::ffi::OsString>, cli: &Cli, matches: &clap::ArgMatches) -> 
         return Err(Error::NoTargets(String::new()));
     }
 
+    // `[bench.NAME]` tables of the settings file give a target settings of its own.
+    let plans = nbench_targets
+        .iter()
+        .map(|b| config.cli(Some(&b.target)).map(|c| config::plan(&c)))
+        .collect::<Result<Vec<_>>>()?;
+    let mut progress = report::progress::Progress::new(cli.format == Format::Console && !cli.quiet);
+    if cli.list {
+        let runs: Vec<run::TargetRun> = nbench_targets
+            .iter()
+            .zip(&plans)
+            .map(|(b, plan)| run::run_target(b, plan, true, &mut progress))
+            .collect();
+        return Ok(print_list(&runs));
+    }
     // Gathered before the driver is pinned to one CPU, which would make the
     // cores available look like one, and when the run starts, as stored.
     let context = context::Context::gather(
@@ -169,20 +183,14 @@ fn run(args: Vec<std::ffi::OsString>, cli: &Cli, matches: &clap::ArgMatches) -> 
         config::settings_record(&plan),
         &cli.context,
     );
-    // `[bench.NAME]` tables of the settings file give a target settings of its own.
-    let plans = nbench_targets
-        .iter()
-        .map(|b| config.cli(Some(&b.target)).map(|c| config::plan(&c)))
-        .collect::<Result<Vec<_>>>()?;
     run::affinity::pin_driver();
-    let mut progress = report::progress::Progress::new(cli.format == Format::Console && !cli.quiet);
-    if cli.format == Format::Jsonl && !cli.list {
+    if cli.format == Format::Jsonl {
         progress = progress.stream_events();
     }
     let threshold = cli.noise_threshold / 100.0;
     let (runs, comparisons): (Vec<run::TargetRun>, Vec<compare::TargetComparison>) =
         match &compare_with {
-            Some(base) if !cli.list => nbench_targets
+            Some(base) => nbench_targets
                 .iter()
                 .zip(&plans)
                 .map(|(b, plan)| {
@@ -199,14 +207,11 @@ fn run(args: Vec<std::ffi::OsString>, cli: &Cli, matches: &clap::ArgMatches) -> 
                 nbench_targets
                     .iter()
                     .zip(&plans)
-                    .map(|(b, plan)| run::run_target(b, plan, cli.list, &mut progress))
+                    .map(|(b, plan)| run::run_target(b, plan, false, &mut progress))
                     .collect(),
                 Vec::new(),
             ),
         };
-    if cli.list {
-        return Ok(print_list(&runs));
-    }
 
     let comparison = compare_with.map(|base| {
         compare::Comparison::new(
