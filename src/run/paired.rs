@@ -246,12 +246,13 @@ pub fn measure(
             round += 1;
         }
         let per_iter = |ns: f64, over: f64| (ns / iters as f64 - over).max(0.0);
+        let (base_over, cur_over) = shared_overhead(b.overhead_ns, c.overhead_ns);
         let began = Instant::now();
         let mut ratios = Vec::new();
         while began.elapsed() < per_epoch || ratios.len() < min_rounds {
             let (bs, cs) = p.round(iters, round)?;
             round += 1;
-            let (bs, cs) = (per_iter(bs, b.overhead_ns), per_iter(cs, c.overhead_ns));
+            let (bs, cs) = (per_iter(bs, base_over), per_iter(cs, cur_over));
             base_ns.push(bs);
             cur_ns.push(cs);
             if bs > 0.0 {
@@ -276,7 +277,7 @@ pub fn measure(
             break;
         }
     }
-    let (_, c) = known.expect("the first epoch reads both sides' ready");
+    let (b, c) = known.expect("the first epoch reads both sides' ready");
     Ok(Paired::Samples(PairedSamples {
         iters,
         base_ns,
@@ -286,8 +287,25 @@ pub fn measure(
         counters: c.counters,
         stop,
         cold_ns: c.cold_ns,
-        overhead_ns: c.overhead_ns,
+        overhead_ns: shared_overhead(b.overhead_ns, c.overhead_ns).1,
     }))
+}
+
+/// The loop overhead taken off each side's samples, (baseline, current).
+/// Each side estimates it in its own process at its own moment, and on a
+/// machine whose speed drifts two estimates of the same loop differ by a
+/// third of a nanosecond (0.35 to 0.64 ns over six launches of one
+/// executable), which taken off separately would become part of a small
+/// benchmark's change. Where both time the `iter` loop, the lower estimate
+/// is taken off both, so the difference between the sides is the one
+/// measured in lockstep. (A side timing its own loop has no overhead to take off.)
+fn shared_overhead(base: f64, cur: f64) -> (f64, f64) {
+    if base > 0.0 && cur > 0.0 {
+        let o = base.min(cur);
+        (o, o)
+    } else {
+        (base, cur)
+    }
 }
 
 /// One calibration for both sides: the iteration count at which both samples reach `target` ns.
@@ -301,5 +319,21 @@ fn calibrate(p: &mut Pair, target: f64, limit: Duration) -> Result<u64, PairedEr
             return Ok(iters);
         }
         iters = next_iters(iters, shorter, target);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_sides_lose_the_same_overhead_so_their_difference_is_the_measured_one() {
+        let (b, c) = shared_overhead(0.64, 0.35);
+        assert_eq!((b, c), (0.35, 0.35));
+        // 10.64 ns and 10.70 ns taken in lockstep stay 0.06 ns apart.
+        assert!(((10.70 - c) - (10.64 - b) - 0.06).abs() < 1e-12);
+        // A side timing its own loop (iter_custom, iter_batched) keeps none.
+        assert_eq!(shared_overhead(0.0, 0.5), (0.0, 0.5));
+        assert_eq!(shared_overhead(0.5, 0.0), (0.5, 0.0));
     }
 }
