@@ -52,11 +52,16 @@ fn results(out: &mut String, run: &RunRecord) {
     let _ = writeln!(out, "### nbench results\n");
     for t in run.targets.iter().filter(|t| !t.benchmarks.is_empty()) {
         let _ = writeln!(out, "**{}**\n", cell(&t.target));
-        // Optional columns, as the console has them: counters, the ratio to a group baseline, pooled runs.
+        // Optional columns, as the console has them: throughput, counters, the ratio to a group baseline, pooled runs.
+        let throughput = t.benchmarks.iter().any(|b| b.throughput.is_some());
         let headers = counter_headers(&t.benchmarks);
         let ratio = t.benchmarks.iter().any(|b| b.in_ratio_group());
         let runs = t.benchmarks.iter().any(|b| b.repeats.is_some());
-        let mut extra: Vec<String> = headers.iter().map(|h| cell(h)).collect();
+        let mut extra: Vec<String> = throughput
+            .then(|| "throughput".to_owned())
+            .into_iter()
+            .collect();
+        extra.extend(headers.iter().map(|h| cell(h)));
         extra.extend(ratio.then(|| "ratio to baseline".to_owned()));
         extra.extend(runs.then(|| "runs".to_owned()));
         let _ = writeln!(
@@ -66,7 +71,11 @@ fn results(out: &mut String, run: &RunRecord) {
             "--:|".repeat(extra.len())
         );
         for b in &t.benchmarks {
-            let mut cells: Vec<String> = headers.iter().map(|h| b.counter_text(h)).collect();
+            let mut cells: Vec<String> = throughput
+                .then(|| b.throughput_text())
+                .into_iter()
+                .collect();
+            cells.extend(headers.iter().map(|h| b.counter_text(h)));
             if ratio {
                 cells.push(b.ratio_label());
             }

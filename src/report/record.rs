@@ -169,6 +169,16 @@ impl BenchRecord {
         nbench::result::ratio_label(versus.as_ref(), self.is_baseline)
     }
 
+    /// Its throughput at the median (`4.695 GiB/s`), empty when none is declared.
+    pub fn throughput_text(&self) -> String {
+        let t = match self.throughput {
+            Some(ThroughputRecord::Bytes(n)) => Throughput::Bytes(n),
+            Some(ThroughputRecord::Items(n)) => Throughput::Items(n),
+            None => return String::new(),
+        };
+        nbench::format::rate(t, self.median_ns)
+    }
+
     /// The counter shown under `header`, formatted as the console shows it.
     pub fn counter_text(&self, header: &str) -> String {
         self.counters

@@ -3,23 +3,20 @@
 
 use super::history::{self, PastRun};
 use super::{escape, plots, strips};
-use crate::report::record::{BenchRecord, ThroughputRecord};
-use nbench::Throughput;
-use nbench::format::{rate, time};
+use crate::report::record::BenchRecord;
+use nbench::format::time;
 use std::fmt::Write;
 
+/// The card of `target`'s benchmark `b`, with its history across `past`.
 pub fn bench(target: &str, b: &BenchRecord, past: &[PastRun]) -> String {
     let set_aside = match b.set_aside {
         0 => String::new(),
         k => format!(", {k} set aside ({})", escape(&b.outlier_mode)),
     };
-    let throughput = b.throughput.map_or_else(String::new, |t| {
-        let t = match t {
-            ThroughputRecord::Bytes(n) => Throughput::Bytes(n),
-            ThroughputRecord::Items(n) => Throughput::Items(n),
-        };
-        format!(" · {}", rate(t, b.median_ns))
-    });
+    let throughput = match b.throughput_text() {
+        t if t.is_empty() => t,
+        t => format!(" · {t}"),
+    };
     let mut s = format!(
         "<article class=\"card\" id=\"{}\"><h4>{}</h4><p>median {} [{}, {}] · mean {} · {} samples{set_aside}{throughput}</p>",
         escape(&format!("{target}::{}", b.id)),
