@@ -48,7 +48,7 @@ impl Store {
         // Two runs may finish in the same millisecond (two `cargo nbench` in
         // one target directory): each claims a name no one holds yet, so
         // neither overwrites the other.
-        let path = write_new(&dir, &json, |attempt| {
+        let path = write_new(&json, |attempt| {
             dir.join(format!("{}.json", file_stamp(ms + attempt as u128)))
         })?;
         self.prune_runs()?;

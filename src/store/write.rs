@@ -23,12 +23,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 /// not exist yet, and returns it. The complete file is hard-linked into place,
 /// which fails rather than replaces when the name is taken, so concurrent
 /// writers never overwrite each other and readers never see half a file.
-pub(super) fn write_new(
-    dir: &Path,
-    bytes: &[u8],
-    name: impl Fn(u32) -> PathBuf,
-) -> Result<PathBuf> {
-    let tmp = temp_beside(&name(0));
+pub(super) fn write_new(bytes: &[u8], name: impl Fn(u32) -> PathBuf) -> Result<PathBuf> {
+    let first = name(0);
+    let tmp = temp_beside(&first);
     let result = (|| {
         write_synced(&tmp, bytes).map_err(|e| Error::io("could not write", &tmp, e))?;
         for attempt in 0..10_000 {
@@ -54,8 +51,8 @@ pub(super) fn write_new(
             }
         }
         Err(Error::io(
-            "could not find a free name in",
-            dir,
+            "could not find a free name beside",
+            &first,
             std::io::Error::from(std::io::ErrorKind::AlreadyExists),
         ))
     })();
@@ -104,7 +101,7 @@ mod tests {
         let name = move |i: u32| dir.join(format!("{i}.json"));
         let paths: Vec<PathBuf> = std::thread::scope(|s| {
             let writers: Vec<_> = (0..8u8)
-                .map(|w| s.spawn(move || write_new(dir, &[b'0' + w], name).unwrap()))
+                .map(|w| s.spawn(move || write_new(&[b'0' + w], name).unwrap()))
                 .collect();
             writers.into_iter().map(|h| h.join().unwrap()).collect()
         });

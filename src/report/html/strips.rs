@@ -19,47 +19,40 @@ pub fn change(change: f64, ci: [f64; 2], threshold: f64) -> String {
     let mut p = Plot::new("change", WIDTH, HEIGHT, x, Axis::linear(0.0, 1.0));
     let t = pct(threshold);
     p.band(-t, t, "noise", &format!("noise threshold ±{t}%"));
-    p.vline(0.0, "zero", "no change");
-    p.line(&[(pct(ci[0]), 0.5), (pct(ci[1]), 0.5)], "ci-bar");
-    p.dots(&[(pct(change), 0.5)], "change", |_| {
-        format!(
-            "{:+.2}% [{:+.2}%, {:+.2}%]",
-            pct(change),
-            pct(ci[0]),
-            pct(ci[1])
-        )
-    });
-    p.finish(
+    let tip = format!(
+        "{:+.2}% [{:+.2}%, {:+.2}%]",
+        pct(change),
+        pct(ci[0]),
+        pct(ci[1])
+    );
+    let (value, ci) = (pct(change), [pct(ci[0]), pct(ci[1])]);
+    interval(
+        p,
+        value,
+        ci,
+        (0.0, "no change"),
+        &tip,
         "change, % (95% CI)",
-        |v, step| {
-            let d = (-step.log10().floor()).clamp(0.0, 3.0) as usize;
-            format!("{v:+.d$}")
-        },
-        None,
+        |v, step| format!("{v:+.d$}", d = decimals(step, 3.0)),
     )
 }
 
 /// A ratio to the group's baseline and its CI, beside 1 (the baseline's time).
 pub fn ratio(ratio: f64, ci: [f64; 2]) -> String {
-    let values = [ci[0], ci[1], ratio, 1.0];
-    let finite = values.iter().copied().filter(|x| x.is_finite());
-    let lo = finite.clone().fold(f64::INFINITY, f64::min);
-    let hi = finite.fold(f64::NEG_INFINITY, f64::max);
-    let pad = ((hi - lo) * 0.15).max(hi * 0.01);
-    let x = Axis::linear((lo - pad).max(0.0), hi + pad);
-    let mut p = Plot::new("ratio", WIDTH, HEIGHT, x, Axis::linear(0.0, 1.0));
-    p.vline(1.0, "zero", "as fast as the baseline");
-    p.line(&[(ci[0], 0.5), (ci[1], 0.5)], "ci-bar");
-    p.dots(&[(ratio, 0.5)], "change", |_| {
-        format!("{ratio:.3} [{:.3}, {:.3}]", ci[0], ci[1])
-    });
-    p.finish(
+    let Some((x, _)) = padded_axis(&[ci[0], ci[1], ratio, 1.0], 0.01) else {
+        return String::new();
+    };
+    let p = Plot::new("ratio", WIDTH, HEIGHT, x, Axis::linear(0.0, 1.0));
+    let tip = format!("{ratio:.3} [{:.3}, {:.3}]", ci[0], ci[1]);
+    let reference = (1.0, "as fast as the baseline");
+    interval(
+        p,
+        ratio,
+        ci,
+        reference,
+        &tip,
         "time ÷ baseline's time (95% CI)",
-        |v, step| {
-            let d = (-step.log10().floor()).clamp(0.0, 4.0) as usize;
-            format!("{v:.d$}")
-        },
-        None,
+        |v, step| format!("{v:.d$}", d = decimals(step, 4.0)),
     )
 }
 
@@ -73,17 +66,52 @@ pub fn runs(medians: &[f64], pooled: f64) -> String {
     if runs.is_empty() || !pooled.is_finite() {
         return String::new();
     }
-    let lo = runs.iter().map(|r| r.1).fold(pooled, f64::min);
-    let hi = runs.iter().map(|r| r.1).fold(pooled, f64::max);
-    let pad = ((hi - lo) * 0.15).max(hi * 0.005);
-    let x = Axis::linear((lo - pad).max(0.0), hi + pad);
+    let values: Vec<f64> = runs.iter().map(|r| r.1).chain([pooled]).collect();
+    let Some((x, hi)) = padded_axis(&values, 0.005) else {
+        return String::new();
+    };
     let mut p = Plot::new("runs", WIDTH, HEIGHT, x, Axis::linear(0.0, 1.0));
     p.vline(pooled, "median", &format!("pooled median {}", time(pooled)));
     let points: Vec<(f64, f64)> = runs.iter().map(|&(_, m)| (m, 0.5)).collect();
     p.dots(&points, "point", |i| {
         format!("run {}: {}", runs[i].0, time(runs[i].1))
     });
-    p.finish("each run's median", time_tick(hi + pad), None)
+    p.finish("each run's median", time_tick(hi), None)
+}
+
+/// An axis over the finite `values`, padded by 15 % of their span (at least
+/// `min_share` of the largest), never below 0; with its upper end.
+fn padded_axis(values: &[f64], min_share: f64) -> Option<(Axis, f64)> {
+    let finite = values.iter().copied().filter(|x| x.is_finite());
+    let lo = finite.clone().fold(f64::INFINITY, f64::min);
+    let hi = finite.fold(f64::NEG_INFINITY, f64::max);
+    if lo > hi {
+        return None;
+    }
+    let pad = ((hi - lo) * 0.15).max(hi.abs() * min_share);
+    Some((Axis::linear((lo - pad).max(0.0), hi + pad), hi + pad))
+}
+
+/// Finishes a strip showing `value` with its CI beside the `reference` line
+/// (where the value means "no difference", and that line's hover text).
+fn interval(
+    mut p: Plot,
+    value: f64,
+    ci: [f64; 2],
+    reference: (f64, &str),
+    tip: &str,
+    label: &str,
+    tick: impl Fn(f64, f64) -> String,
+) -> String {
+    p.vline(reference.0, "zero", reference.1);
+    p.line(&[(ci[0], 0.5), (ci[1], 0.5)], "ci-bar");
+    p.dots(&[(value, 0.5)], "change", |_| tip.to_owned());
+    p.finish(label, tick, None)
+}
+
+/// Decimals a tick label needs to show a tick `step`, at most `max`.
+fn decimals(step: f64, max: f64) -> usize {
+    (-step.log10().floor()).clamp(0.0, max) as usize
 }
 
 #[cfg(test)]
