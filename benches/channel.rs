@@ -1,8 +1,8 @@
 //! The channel between cargo nbench and a bench binary: what one message costs to encode,
 //! decode, and carry over loopback.
 
-use nbench::protocol::{Command, Event, read_message, write_message};
-use nbench::result::BenchResult;
+use nbench::__private::protocol::{Command, Event, read_message, write_message};
+use nbench::__private::result::BenchResult;
 use nbench::{Registry, Settings, black_box};
 use std::io::{BufReader, Cursor};
 use std::net::{TcpListener, TcpStream};
@@ -19,7 +19,7 @@ fn result_event(samples: usize) -> Event {
         cold_ns: 1234.5,
         overhead_ns: 0.31,
         near_floor: false,
-        stop: nbench::engine::Stop::Precise,
+        stop: nbench::__private::engine::Stop::Precise,
         outlier_mode: nbench::stats::OutlierMode::None,
         throughput: None,
         counters: Vec::new(),
@@ -29,7 +29,7 @@ fn result_event(samples: usize) -> Event {
     }))
 }
 
-fn encode<M: nbench::protocol::Message>(m: &M) -> Vec<u8> {
+fn encode<M: nbench::__private::protocol::Message>(m: &M) -> Vec<u8> {
     let mut buf = Vec::new();
     write_message(&mut buf, m).unwrap();
     buf

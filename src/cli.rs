@@ -457,18 +457,18 @@ fn context_pair(text: &str) -> Result<(String, String), String> {
 }
 
 fn duration(text: &str) -> Result<Duration, String> {
-    nbench::modes::args::duration("", text)
+    nbench::__private::modes::args::duration("", text)
         .map_err(|_| "expected a duration such as 0.5, 500ms or 2s".to_owned())
 }
 
 fn percent(text: &str) -> Result<f64, String> {
-    nbench::modes::args::percent("", text)
-        .map_err(|_| nbench::modes::args::PERCENT_EXPECTED.to_owned())
+    nbench::__private::modes::args::percent("", text)
+        .map_err(|_| nbench::__private::modes::args::PERCENT_EXPECTED.to_owned())
 }
 
 fn outlier_mode(text: &str) -> Result<OutlierMode, String> {
-    nbench::modes::args::outlier_mode(text)
-        .map_err(|_| nbench::modes::args::OUTLIERS_EXPECTED.to_owned())
+    nbench::__private::modes::args::outlier_mode(text)
+        .map_err(|_| nbench::__private::modes::args::OUTLIERS_EXPECTED.to_owned())
 }
 
 fn clap_cargo_styles() -> clap::builder::Styles {

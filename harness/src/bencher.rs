@@ -4,26 +4,10 @@ use crate::counter::Counter;
 use crate::cpu::{Clocked, CpuTime};
 use crate::engine::Measure;
 use crate::loops::{BatchedLoop, CustomLoop, FutureLoop, IterLoop, SampleFuture};
+use crate::throughput::Throughput;
 use std::fmt::Display;
 use std::future::Future;
 use std::time::Duration;
-
-/// Work done by one iteration, reported as a rate beside the time.
-///
-/// ```
-/// # fn bench(b: &mut nbench::Bencher) {
-/// let data = vec![0u8; 4096];
-/// b.throughput(nbench::Throughput::Bytes(data.len() as u64));
-/// b.iter(|| data.iter().map(|&x| x as u64).sum::<u64>());
-/// # }
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Throughput {
-    /// Bytes processed per iteration (shown as KiB/s, MiB/s, GiB/s).
-    Bytes(u64),
-    /// Items processed per iteration (shown as elem/s, Kelem/s, …).
-    Items(u64),
-}
 
 /// How many inputs [`Bencher::iter_batched`] makes before each timed stretch.
 ///

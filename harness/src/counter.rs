@@ -107,13 +107,13 @@ impl Counter {
     /// summed across them, e.g. for a table size every thread shares.
     ///
     /// ```
-    /// use nbench::{Counter, Declared};
-    /// let d = Declared {
-    ///     counters: vec![Counter::per_iteration("ops", 2.0), Counter::value("keys", 100.0).averaged_over_threads()],
-    ///     ..Declared::default()
-    /// };
-    /// let on_4: Vec<f64> = d.on_threads(4).counters.iter().map(|c| c.value).collect();
-    /// assert_eq!(on_4, [8.0, 100.0]);
+    /// # fn bench(b: &mut nbench::Bencher) {
+    /// let table = std::collections::HashSet::<u64>::from_iter(0..100);
+    /// // On 4 threads: `keys` stays 100, `lookups/iter` is summed to 4.
+    /// b.counter(nbench::Counter::value("keys", table.len() as f64).averaged_over_threads());
+    /// b.counter(nbench::Counter::per_iteration("lookups", 1.0));
+    /// b.iter_threads(|_| { let t = &table; move || t.contains(&42) });
+    /// # }
     /// ```
     pub fn averaged_over_threads(mut self) -> Counter {
         self.averaged = true;

@@ -60,7 +60,7 @@ impl FamilyFit {
     /// One line for a report: `sort/std: O(N log N), 1.234 ns · N log N, RMS 2.1%`.
     ///
     /// ```
-    /// let f = nbench::family::FamilyFit {
+    /// let f = nbench::__private::family::FamilyFit {
     ///     family: "sum".into(),
     ///     complexity: "N".into(),
     ///     coefficient_ns: 0.25,

@@ -1,6 +1,6 @@
 //! Human units: times from ps to s, and throughput rates.
 
-use crate::Throughput;
+use crate::throughput::Throughput;
 
 /// A time in ns written with a unit chosen for its size and 4 significant
 /// digits; `n/a` for a value that is not a number or infinite.

@@ -8,6 +8,18 @@ use crate::stats::Complexity;
 use std::fmt::Display;
 use std::rc::Rc;
 
+impl Registry {
+    /// Starts a group: benchmarks registered through it get ids `group/name`.
+    pub fn group(&mut self, name: &str) -> Group<'_, NoArgs> {
+        Group {
+            registry: self,
+            name: name.to_owned(),
+            args: NoArgs,
+            threads: Vec::new(),
+        }
+    }
+}
+
 /// A group without parameters; see [`Group::args`] to add some.
 pub struct NoArgs;
 

@@ -3,24 +3,29 @@
 
 pub mod alloc;
 mod bencher;
+mod catch;
 mod counter;
 mod cpu;
-pub mod engine;
-pub mod family;
+mod drive;
+mod engine;
+mod family;
 pub mod format;
 mod group;
 mod loops;
-pub mod modes;
+mod modes;
 pub mod params;
-pub mod protocol;
+mod protocol;
 mod registry;
-pub mod result;
+mod result;
+mod select;
 pub mod stats;
+mod table;
 mod threads;
-pub mod timer;
+mod throughput;
+mod timer;
 
 pub use alloc::CountingAlloc;
-pub use bencher::{BatchSize, Bencher, Declared, LoopKind, Throughput};
+pub use bencher::{BatchSize, Bencher};
 pub use counter::{Counter, CounterKind};
 pub use cpu::CpuTime;
 pub use engine::Settings;
@@ -29,8 +34,50 @@ pub use loops::SampleFuture;
 pub use registry::{Marks, Registry};
 pub use stats::Complexity;
 pub use std::hint::black_box;
+pub use throughput::Throughput;
 
 use std::process::ExitCode;
+
+/// What only `cargo nbench` (and this crate's own tests and benchmarks) use:
+/// the channel's messages, the measuring engine, results, the console table,
+/// the bench binary's modes. Not part of the benchmark-writing API; it
+/// changes with the protocol.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::bencher::{Declared, LoopKind};
+    /// The measuring engine: settings, sampling, the pilot's iteration counts.
+    pub mod engine {
+        pub use crate::engine::*;
+    }
+    /// Complexity families: scalings and fits.
+    pub mod family {
+        pub use crate::family::*;
+    }
+    /// The ways a bench binary runs, and its command line.
+    pub mod modes {
+        pub use crate::modes::*;
+    }
+    /// The channel's messages and their JSON codec.
+    pub mod protocol {
+        pub use crate::protocol::*;
+    }
+    /// A benchmark's result.
+    pub mod result {
+        pub use crate::result::*;
+    }
+    /// Which benchmarks the filters select.
+    pub mod select {
+        pub use crate::select::*;
+    }
+    /// The console table.
+    pub mod table {
+        pub use crate::table::*;
+    }
+    /// The wall clock and its resolution.
+    pub mod timer {
+        pub use crate::timer::*;
+    }
+}
 
 impl Registry {
     /// Runs the registered benchmarks as the process's command line asks

@@ -2,7 +2,6 @@
 
 use crate::Bencher;
 use crate::family::Scaling;
-use crate::group::{Group, NoArgs};
 
 pub(crate) type BenchFn = Box<dyn Fn(&mut Bencher<'_>)>;
 
@@ -73,16 +72,6 @@ impl Registry {
         let start = self.benches.len();
         self.push(name.to_owned(), Box::new(f), None);
         Marks::new(self, start)
-    }
-
-    /// Starts a group: benchmarks registered through it get ids `group/name`.
-    pub fn group(&mut self, name: &str) -> Group<'_, NoArgs> {
-        Group {
-            registry: self,
-            name: name.to_owned(),
-            args: NoArgs,
-            threads: Vec::new(),
-        }
     }
 
     /// The ids of all registered benchmarks, in order.

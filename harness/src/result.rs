@@ -1,9 +1,10 @@
 //! One benchmark's result: the engine's measurement, corrected for loop overhead and summarised.
 
-use crate::bencher::{LoopKind, Throughput};
+use crate::bencher::LoopKind;
 use crate::counter::Counter;
 use crate::engine::{Measurement, Stop};
 use crate::stats::{OutlierMode, StatsError, Summary};
+use crate::throughput::Throughput;
 
 /// Results whose raw time is at most this many times the loop overhead are
 /// flagged as near the timer floor: the overhead's own noise is a large
@@ -68,10 +69,10 @@ pub struct Repeats {
 /// the machine moves neither much.
 ///
 /// ```
-/// let v = nbench::result::Versus { baseline: "sort/std".into(), ratio: 0.62, ci: [0.61, 0.63] };
+/// let v = nbench::__private::result::Versus { baseline: "sort/std".into(), ratio: 0.62, ci: [0.61, 0.63] };
 /// assert!(v.significant());
 /// assert_eq!(v.format(), "0.620 [0.610, 0.630] *");
-/// let tiny = nbench::result::Versus { ratio: 0.00277, ci: [0.00275, 0.00279], ..v };
+/// let tiny = nbench::__private::result::Versus { ratio: 0.00277, ci: [0.00275, 0.00279], ..v };
 /// assert_eq!(tiny.format(), "0.00277 [0.00275, 0.00279] *");
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -161,8 +162,8 @@ impl BenchResult {
     /// a time limit reached by any is reported.
     ///
     /// ```
-    /// use nbench::engine::{Measurement, Stop};
-    /// use nbench::{LoopKind, result::BenchResult, stats::OutlierMode};
+    /// use nbench::__private::engine::{Measurement, Stop};
+    /// use nbench::{__private::LoopKind, __private::result::BenchResult, stats::OutlierMode};
     /// let part = |t: f64| {
     ///     let m = Measurement { iters: 10, per_iter_ns: vec![t, t + 1.0, t + 2.0], cold_ns: 50.0, stop: Stop::Precise, sampling_ns: 1 };
     ///     BenchResult::new("x".into(), m, LoopKind::Custom, 0.0, None, OutlierMode::None).unwrap()

@@ -134,7 +134,7 @@ where
     F: Fn(usize) -> R + Sync,
     R: FnMut() -> O,
 {
-    let mut routine = match crate::modes::guard::capture(|| make(index)) {
+    let mut routine = match crate::catch::capture(|| make(index)) {
         Ok(r) => Some(r),
         Err(why) => {
             team.fail(index, why);
@@ -158,7 +158,7 @@ where
         }
         if let Some(r) = routine.as_mut() {
             let iters = team.iters.load(SeqCst);
-            match crate::modes::guard::capture(|| time_loop(r, iters, team.origin)) {
+            match crate::catch::capture(|| time_loop(r, iters, team.origin)) {
                 Ok((start, end)) => {
                     team.first_start.fetch_min(start, SeqCst);
                     team.last_end.fetch_max(end, SeqCst);

@@ -5,7 +5,7 @@ use std::time::Instant;
 /// A monotonic clock in nanoseconds.
 ///
 /// ```
-/// use nbench::timer::{Clock, WallClock};
+/// use nbench::__private::timer::{Clock, WallClock};
 /// let clock = WallClock::new();
 /// let (a, b) = (clock.now_ns(), clock.now_ns());
 /// assert!(b >= a);
@@ -49,7 +49,7 @@ impl Clock for WallClock {
 /// What reading the clock costs and how finely it ticks, measured at start-up.
 ///
 /// ```
-/// use nbench::timer::{TimerInfo, WallClock};
+/// use nbench::__private::timer::{TimerInfo, WallClock};
 /// let info = TimerInfo::measure(&WallClock::new(), 1000);
 /// assert!(info.resolution_ns >= 1.0);
 /// assert!(info.min_sample_ns(1000.0) >= 1000.0);

@@ -1,5 +1,5 @@
 //! The benchmark API through its public face: a `Registry` run by
-//! `nbench::modes::run`, as a bench target's `main` runs it.
+//! `nbench::__private::modes::run`, as a bench target's `main` runs it.
 
 use nbench::{BatchSize, Registry};
 use std::cell::{Cell, RefCell};
@@ -17,7 +17,7 @@ const QUICK: [&str; 7] = [
 ];
 
 fn run(r: &Registry, args: &[&str]) -> ExitCode {
-    nbench::modes::run(r, args.iter().map(|a| a.to_string()))
+    nbench::__private::modes::run(r, args.iter().map(|a| a.to_string()))
 }
 
 #[test]
@@ -89,6 +89,12 @@ fn checks_and_skips_decide_the_exit_code() {
     r.bench("wrong", |b| {
         b.iter_checked(|| 2 + 3, |v| if v == 4 { Ok(()) } else { Err(v) })
     });
-    assert_eq!(run(&r, &[]), ExitCode::from(nbench::modes::EXIT_FAILED));
-    assert_eq!(run(&r, &QUICK), ExitCode::from(nbench::modes::EXIT_FAILED));
+    assert_eq!(
+        run(&r, &[]),
+        ExitCode::from(nbench::__private::modes::EXIT_FAILED)
+    );
+    assert_eq!(
+        run(&r, &QUICK),
+        ExitCode::from(nbench::__private::modes::EXIT_FAILED)
+    );
 }

@@ -9,7 +9,7 @@ use crate::report::record::{RunRecord, SCHEMA_VERSION, TargetRecord};
 use crate::run::{TargetRun, affinity};
 use crate::store::Store;
 use crate::store::baseline::Baseline;
-use nbench::modes::select::Verdict as Selected;
+use nbench::__private::select::Verdict as Selected;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -105,7 +105,7 @@ pub fn run(
 
 fn selected(
     benches: &[crate::report::record::BenchRecord],
-    filter: &nbench::modes::select::Filter,
+    filter: &nbench::__private::select::Filter,
 ) -> Vec<String> {
     benches
         .iter()
@@ -119,7 +119,7 @@ fn stored_only(
     base: &Baseline,
     cur: &TargetRecord,
     cur_name: &str,
-    filter: &nbench::modes::select::Filter,
+    filter: &nbench::__private::select::Filter,
     threshold: f64,
 ) -> (TargetRecord, TargetComparison) {
     let mut cmp = super::empty(&cur.target);

@@ -13,8 +13,8 @@ use clap::ValueEnum;
 use clap::parser::ValueSource;
 use file::FileConfig;
 use keys::{KEYS, Key};
+use nbench::__private::select::{Filter, Ignored};
 use nbench::Settings;
-use nbench::modes::select::{Filter, Ignored};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 

@@ -3,8 +3,8 @@
 use super::record::RunRecord;
 use crate::run::{Outcome, TargetRun};
 use console::style;
+use nbench::__private::table::Table;
 use nbench::format::time;
-use nbench::modes::table::Table;
 use std::fmt::Write;
 
 /// Lines of a failed benchmark's output shown (the last ones).
@@ -64,7 +64,7 @@ pub fn render(runs: &[TargetRun], unit: Option<nbench::format::TimeUnit>, detail
         }
         let fits = t.fits();
         if !fits.is_empty() {
-            let _ = writeln!(out, "{}", style(nbench::family::HEADING).dim());
+            let _ = writeln!(out, "{}", style(nbench::__private::family::HEADING).dim());
             for f in &fits {
                 let _ = writeln!(out, "  {}", f.line());
             }

@@ -2,8 +2,8 @@
 
 use crate::context::Context;
 use console::style;
+use nbench::__private::timer::{TimerInfo, WallClock};
 use nbench::format::time;
-use nbench::timer::{TimerInfo, WallClock};
 use std::fmt::Write;
 
 /// The context in two or three lines, then a line per warning.

@@ -148,8 +148,8 @@ pub struct RepeatsRecord {
 
 impl VersusRecord {
     /// The ratio as the harness reports it.
-    pub fn to_versus(&self) -> nbench::result::Versus {
-        nbench::result::Versus {
+    pub fn to_versus(&self) -> nbench::__private::result::Versus {
+        nbench::__private::result::Versus {
             baseline: self.baseline.clone(),
             ratio: self.ratio,
             ci: self.ci,
@@ -166,7 +166,7 @@ impl BenchRecord {
     /// The ratio column's text, as the console shows it.
     pub fn ratio_label(&self) -> String {
         let versus = self.versus.as_ref().map(VersusRecord::to_versus);
-        nbench::result::ratio_label(versus.as_ref(), self.is_baseline)
+        nbench::__private::result::ratio_label(versus.as_ref(), self.is_baseline)
     }
 
     /// Its throughput at the median (`4.695 GiB/s`), empty when none is declared.

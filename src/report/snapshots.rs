@@ -7,12 +7,13 @@ use crate::compare::verdict::{Kind, Verdict};
 use crate::compare::{Comparison, Row, TargetComparison};
 use crate::context::{Context, SettingsRecord};
 use crate::run::{Failure, Measured, Outcome, TargetRun};
-use nbench::engine::{Measurement, Stop};
-use nbench::family::Scaling;
+use nbench::__private::LoopKind;
+use nbench::__private::engine::{Measurement, Stop};
+use nbench::__private::family::Scaling;
+use nbench::__private::result::BenchResult;
+use nbench::Throughput;
 use nbench::format::TimeUnit;
-use nbench::result::BenchResult;
 use nbench::stats::{Complexity, OutlierMode};
-use nbench::{LoopKind, Throughput};
 
 fn measured(id: &str, median: f64, throughput: Option<Throughput>) -> Outcome {
     // Eleven samples spread ±2 % around the median, one slow outlier.
@@ -59,7 +60,7 @@ fn runs() -> Vec<TargetRun> {
         ];
         // Pooled from three measurements, and compared with its group's baseline.
         m.result.repeat_medians = vec![2.24, 2.25, 2.27];
-        m.result.versus = Some(nbench::result::Versus {
+        m.result.versus = Some(nbench::__private::result::Versus {
             baseline: "parse, \"quoted\"".into(),
             ratio: 0.00277,
             ci: [0.00275, 0.00279],

@@ -8,11 +8,11 @@ pub mod session;
 
 use crate::build::Built;
 use crate::report::progress::Progress;
+use nbench::__private::family::{FamilyFit, Scaling, fit_families};
+use nbench::__private::protocol::{Event, Listed, MARKER};
+use nbench::__private::result::BenchResult;
+use nbench::__private::select::{Filter, Verdict};
 use nbench::Settings;
-use nbench::family::{FamilyFit, Scaling, fit_families};
-use nbench::modes::select::{Filter, Verdict};
-use nbench::protocol::{Event, Listed, MARKER};
-use nbench::result::BenchResult;
 use schedule::Schedule;
 use session::{Session, SessionError};
 use std::path::Path;

@@ -7,8 +7,8 @@
 //! CI comes from the spread between epochs, which holds that bias.
 
 use super::session::{Session, SessionError};
-use nbench::engine::{Stop, next_iters};
-use nbench::protocol::{Command, Event};
+use nbench::__private::engine::{Stop, next_iters};
+use nbench::__private::protocol::{Command, Event};
 use nbench::stats::median_sorted;
 use nbench::{Counter, Settings, Throughput};
 use std::time::{Duration, Instant};

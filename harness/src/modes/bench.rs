@@ -1,130 +1,16 @@
 //! `--bench`: measure each selected benchmark with the engine and print the table.
 
 use super::args::Args;
-use super::guard::Finish;
-use super::guard::run_guarded;
-use super::select::Verdict;
-use super::table::Table;
-use crate::bencher::{Declared, Driver, LoopKind};
-use crate::counter::Counter;
-use crate::engine::{self, Measure, Measurement, Settings};
+use crate::drive::engine::{Taken, loop_overhead, measure_one};
 use crate::family::fit_families;
 use crate::format;
-use crate::loops::empty_loop;
 use crate::registry::{Benchmark, baseline_of};
-use crate::result::{BenchResult, Versus};
+use crate::result::BenchResult;
+use crate::select::Verdict;
+use crate::table::Table;
 use crate::timer::{TimerInfo, WallClock};
 use std::io::Write;
-use std::time::{Duration, Instant};
-
-/// Measures fully: the driver behind `Bencher` in `--bench` mode.
-pub struct EngineDriver<'s> {
-    settings: &'s Settings,
-    timer: TimerInfo,
-    clock: WallClock,
-    /// The group's baseline to measure interleaved with, and the loop overhead.
-    baseline: Option<(&'s Benchmark, f64)>,
-    out: Option<Driven>,
-}
-
-/// What the timing call of one benchmark gave the engine driver.
-pub struct Driven {
-    /// The loop used.
-    pub kind: LoopKind,
-    /// The measurement.
-    pub measurement: Measurement,
-    /// Allocation counts, when a counting allocator is installed.
-    pub allocs: Vec<Counter>,
-    /// The ratio to the group's baseline, for a member of a group with one.
-    pub versus: Option<Versus>,
-}
-
-impl<'s> EngineDriver<'s> {
-    /// A driver measuring with `settings` on the wall clock.
-    pub fn new(settings: &'s Settings, timer: TimerInfo) -> Self {
-        EngineDriver {
-            settings,
-            timer,
-            clock: WallClock::new(),
-            baseline: None,
-            out: None,
-        }
-    }
-}
-
-impl EngineDriver<'_> {
-    /// What the timing call gave, if it made one.
-    pub fn take(&mut self) -> Option<Driven> {
-        self.out.take()
-    }
-}
-
-impl Driver for EngineDriver<'_> {
-    fn drive(&mut self, kind: LoopKind, _: &Declared, m: &mut dyn Measure) {
-        // A second timing call is reported as misuse by the guard; skip its work.
-        if self.out.is_none() {
-            let paired = self.baseline.and_then(|(base, overhead)| {
-                super::versus::measure(m, kind, base, self.settings, self.timer, overhead)
-            });
-            let (measurement, versus) = match paired {
-                Some((measured, versus)) => (measured, Some(versus)),
-                None => (
-                    engine::measure(self.settings, &self.timer, &self.clock, m),
-                    None,
-                ),
-            };
-            let allocs = crate::alloc::measure(measurement.iters, |n| {
-                m.sample(n);
-            });
-            self.out = Some(Driven {
-                kind,
-                measurement,
-                allocs,
-                versus,
-            });
-        }
-    }
-}
-
-/// What measuring one benchmark gave, when it did not fail.
-pub enum Measured {
-    /// Its result.
-    Result(Box<BenchResult>),
-    /// It skipped itself, for this reason.
-    Skipped(String),
-}
-
-/// Measures one benchmark fully; `Err` says why it failed (panic, misuse, a failed check).
-/// A member of a group with a baseline is measured interleaved with it.
-pub fn measure_one(
-    bench: &Benchmark,
-    benches: &[Benchmark],
-    settings: &Settings,
-    timer: TimerInfo,
-    overhead_ns: f64,
-) -> Result<Measured, String> {
-    let mut driver = EngineDriver::new(settings, timer);
-    driver.baseline = baseline_of(benches, bench).map(|b| (b, overhead_ns));
-    let declared = match run_guarded(bench, &mut driver)? {
-        Finish::Timed(declared) => declared,
-        Finish::Skipped(reason) => return Ok(Measured::Skipped(reason)),
-    };
-    let mut d = driver.take().expect("a timing call records a measurement");
-    let mut r = BenchResult::new(
-        bench.id.clone(),
-        d.measurement,
-        d.kind,
-        overhead_ns,
-        declared.throughput,
-        settings.outliers,
-    )
-    .map_err(|e| e.to_string())?;
-    r.counters = declared.counters;
-    r.counters.append(&mut d.allocs);
-    r.versus = d.versus;
-    r.is_baseline = bench.baseline;
-    Ok(Measured::Result(Box::new(r)))
-}
+use std::time::Instant;
 
 /// [`measure_one`] `args.repetitions` times, pooled; the first failure or skip ends it.
 fn measure_repeated(
@@ -133,30 +19,16 @@ fn measure_repeated(
     args: &Args,
     timer: TimerInfo,
     overhead_ns: f64,
-) -> Result<Measured, String> {
+) -> Result<Taken, String> {
     let mut parts = Vec::new();
     for _ in 0..args.repetitions {
         match measure_one(bench, all, &args.settings, timer, overhead_ns)? {
-            Measured::Result(r) => parts.push(*r),
+            Taken::Result(r) => parts.push(*r),
             skipped => return Ok(skipped),
         }
     }
     let pooled = BenchResult::pool(parts).map_err(|e| e.to_string())?;
-    Ok(Measured::Result(Box::new(pooled)))
-}
-
-/// The `iter` loop's own cost per iteration, ns, measured with a short schedule.
-pub fn loop_overhead(timer: &TimerInfo) -> f64 {
-    let settings = Settings {
-        warm_up: Duration::from_millis(20),
-        min_time: Duration::from_millis(20),
-        max_time: Duration::from_millis(50),
-        ..Settings::default()
-    };
-    let m = engine::measure(&settings, timer, &WallClock::new(), &mut empty_loop());
-    let mut t = m.per_iter_ns;
-    t.sort_by(f64::total_cmp);
-    crate::stats::median_sorted(&t)
+    Ok(Taken::Result(Box::new(pooled)))
 }
 
 /// Runs `--bench`; returns whether every benchmark succeeded.
@@ -187,11 +59,11 @@ pub fn run(all: &[Benchmark], selected: &[&Benchmark], filtered_out: usize, args
             continue;
         }
         let line = match measure_repeated(bench, all, args, timer, overhead) {
-            Ok(Measured::Skipped(reason)) => {
+            Ok(Taken::Skipped(reason)) => {
                 skipped += 1;
                 table.status_row(&bench.id, "skipped", &reason)
             }
-            Ok(Measured::Result(r)) => {
+            Ok(Taken::Result(r)) => {
                 measured += 1;
                 if let Some(sc) = &bench.scaling {
                     scaled.push((sc, r.summary.median));

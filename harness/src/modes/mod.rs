@@ -2,18 +2,13 @@
 
 pub mod args;
 mod bench;
-pub(crate) mod guard;
-mod lockstep;
 mod protocol;
-pub mod select;
-pub mod table;
 mod test;
-mod versus;
 
 use crate::Registry;
 use crate::registry::Benchmark;
+use crate::select::Verdict;
 use args::{Args, Mode};
-use select::Verdict;
 use std::process::ExitCode;
 
 /// Exit code when every benchmark ran.

@@ -1,8 +1,8 @@
 //! Protocol mode: the bench binary driven by `cargo nbench` over a loopback connection.
 
-use super::bench::{Measured, loop_overhead, measure_one};
-use super::guard::{Finish, run_guarded};
-use super::lockstep::LockstepDriver;
+use crate::drive::engine::{Taken, loop_overhead, measure_one};
+use crate::drive::guard::{Finish, run_guarded};
+use crate::drive::lockstep::LockstepDriver;
 use crate::protocol::{
     Command, Event, HARNESS_VERSION, Listed, MARKER, PROTOCOL_VERSION, TOKEN_ENV, read_message,
     write_message,
@@ -60,8 +60,8 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
                 Some(bench) => {
                     let overhead = *overhead.get_or_insert_with(|| loop_overhead(&timer));
                     match measure_one(bench, benches, &settings, timer, overhead) {
-                        Ok(Measured::Result(r)) => Event::Result(r),
-                        Ok(Measured::Skipped(reason)) => Event::Skipped { id, reason },
+                        Ok(Taken::Result(r)) => Event::Result(r),
+                        Ok(Taken::Skipped(reason)) => Event::Skipped { id, reason },
                         Err(message) => Event::Failed { id, message },
                     }
                 }

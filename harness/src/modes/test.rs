@@ -1,11 +1,11 @@
 //! No `--bench` (`cargo test --benches`): each benchmark runs once, reported like libtest.
 
 use super::args::Args;
-use super::guard::{Finish, run_guarded};
-use super::select::Verdict;
 use crate::bencher::{Declared, Driver, LoopKind};
+use crate::drive::guard::{Finish, run_guarded};
 use crate::engine::Measure;
 use crate::registry::Benchmark;
+use crate::select::Verdict;
 use std::io::Write;
 use std::time::Instant;
 

@@ -3,12 +3,12 @@
 use super::json::Json;
 use super::{Command, Event, Listed};
 use crate::Settings;
-use crate::bencher::Throughput;
 use crate::counter::{Counter, CounterKind};
 use crate::engine::Stop;
 use crate::family::Scaling;
 use crate::result::{BenchResult, Versus};
 use crate::stats::{OutlierMode, Summary};
+use crate::throughput::Throughput;
 use std::fmt;
 use std::io::{BufRead, Read, Write};
 use std::time::Duration;
@@ -59,7 +59,7 @@ pub trait Message: Sized {
 /// Writes `msg` as one line and flushes.
 ///
 /// ```
-/// use nbench::protocol::{Command, read_message, write_message};
+/// use nbench::__private::protocol::{Command, read_message, write_message};
 /// let mut line = Vec::new();
 /// write_message(&mut line, &Command::List).unwrap();
 /// assert_eq!(line, b"{\"cmd\":\"list\"}\n");

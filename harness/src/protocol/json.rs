@@ -5,7 +5,7 @@ use std::fmt::{self, Write};
 /// A JSON value. Objects keep their keys in order.
 ///
 /// ```
-/// use nbench::protocol::json::Json;
+/// use nbench::__private::protocol::json::Json;
 /// let v = Json::parse(r#"{"id":"sort/std/10","ns":[1.5,2]}"#).unwrap();
 /// assert_eq!(v.get("id").and_then(Json::as_str), Some("sort/std/10"));
 /// assert_eq!(v.to_string(), r#"{"id":"sort/std/10","ns":[1.5,2]}"#);

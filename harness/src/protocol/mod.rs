@@ -12,10 +12,10 @@ pub mod json;
 pub use codec::{Message, ProtocolError, read_message, write_message};
 
 use crate::Settings;
-use crate::bencher::Throughput;
 use crate::counter::Counter;
 use crate::family::Scaling;
 use crate::result::BenchResult;
+use crate::throughput::Throughput;
 
 /// Version of the message set; both sides must agree.
 pub const PROTOCOL_VERSION: u32 = 1;

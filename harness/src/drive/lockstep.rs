@@ -98,8 +98,8 @@ impl<R: BufRead, W: Write> Driver for LockstepDriver<'_, R, W> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::guard::run_guarded;
     use super::*;
-    use crate::modes::guard::run_guarded;
     use crate::{Registry, Throughput};
     use std::io::Cursor;
 

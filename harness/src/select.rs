@@ -26,7 +26,7 @@ pub enum Verdict {
 /// libtest's selection: positional filters, `--skip`, `--exact`, `--ignored`.
 ///
 /// ```
-/// use nbench::modes::select::{Filter, Verdict};
+/// use nbench::__private::select::{Filter, Verdict};
 /// let f = Filter { filters: vec!["sort".into()], skip: vec!["100".into()], ..Filter::default() };
 /// assert_eq!(f.verdict("sort/std/10", false), Verdict::Run);
 /// assert_eq!(f.verdict("sort/std/100", false), Verdict::FilteredOut);
