@@ -1,24 +1,33 @@
 //! Building the bench targets with cargo and collecting their executables from its JSON messages.
 
-use crate::cli::Cli;
-use crate::discover::BenchTarget;
+use crate::discover::Manifest;
 use crate::error::{Error, Result};
+use crate::model::target::{BenchTarget, Built};
 use cargo_metadata::{Artifact, Message};
 use std::io::BufReader;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-/// A built bench target.
-#[derive(Debug, Clone)]
-pub struct Built {
-    /// What was built.
-    pub target: BenchTarget,
-    /// Its executable.
-    pub exe: PathBuf,
+/// How to build: cargo's feature and compilation options.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// Where the workspace is, `--locked`, `--offline`, `--frozen`.
+    pub manifest: Manifest,
+    /// `-F/--features`.
+    pub features: Vec<String>,
+    /// `--all-features`.
+    pub all_features: bool,
+    /// `--no-default-features`.
+    pub no_default_features: bool,
+    /// `--profile`.
+    pub profile: String,
+    /// `-j`.
+    pub jobs: Option<String>,
+    /// cargo's own `--quiet`.
+    pub quiet: bool,
 }
 
 /// The `cargo bench --no-run` command line for `targets` under the user's flags.
-pub fn cargo_args(cli: &Cli, targets: &[BenchTarget]) -> Vec<String> {
+pub fn cargo_args(cli: &BuildOptions, targets: &[BenchTarget]) -> Vec<String> {
     let mut args: Vec<String> = [
         "bench",
         "--no-run",
@@ -44,9 +53,9 @@ pub fn cargo_args(cli: &Cli, targets: &[BenchTarget]) -> Vec<String> {
     let flags = [
         (cli.all_features, "--all-features"),
         (cli.no_default_features, "--no-default-features"),
-        (cli.locked, "--locked"),
-        (cli.offline, "--offline"),
-        (cli.frozen, "--frozen"),
+        (cli.manifest.locked, "--locked"),
+        (cli.manifest.offline, "--offline"),
+        (cli.manifest.frozen, "--frozen"),
     ];
     args.extend(
         flags
@@ -56,8 +65,8 @@ pub fn cargo_args(cli: &Cli, targets: &[BenchTarget]) -> Vec<String> {
     );
     args.extend(["--profile".to_owned(), cli.profile.clone()]);
     let paths = [
-        ("--manifest-path", &cli.manifest_path),
-        ("--target-dir", &cli.target_dir),
+        ("--manifest-path", &cli.manifest.manifest_path),
+        ("--target-dir", &cli.manifest.target_dir),
     ];
     for (flag, value) in paths {
         if let Some(v) = value {
@@ -74,7 +83,7 @@ pub fn cargo_args(cli: &Cli, targets: &[BenchTarget]) -> Vec<String> {
 }
 
 /// Builds `targets`; cargo's progress and diagnostics go to stderr as cargo shows them.
-pub fn build(cli: &Cli, targets: &[BenchTarget]) -> Result<Vec<Built>> {
+pub fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let mut child = Command::new(&cargo)
         .args(cargo_args(cli, targets))
@@ -136,15 +145,22 @@ fn built_target(a: &Artifact, targets: &[BenchTarget]) -> Option<Built> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Cargo;
-    use clap::Parser;
+    use std::path::PathBuf;
 
     #[test]
     fn passes_cargo_flags_through() {
-        let Cargo::Nbench(cli) = Cargo::parse_from(
-            "cargo nbench --features a --features b --all-features --locked -j 3 --target-dir t"
-                .split_whitespace(),
-        );
+        let cli = BuildOptions {
+            manifest: Manifest {
+                target_dir: Some(PathBuf::from("t")),
+                locked: true,
+                ..Manifest::default()
+            },
+            features: vec!["a".into(), "b".into()],
+            all_features: true,
+            profile: "bench".into(),
+            jobs: Some("3".into()),
+            ..BuildOptions::default()
+        };
         let t = |p: &str, n: &str| BenchTarget {
             package: p.into(),
             name: n.into(),

@@ -1,5 +1,6 @@
 //! The command line: cargo-style package, target and feature flags, filters, measurement and output.
 
+use crate::report::{Format, Verbosity};
 use clap::{Args, Parser, ValueEnum};
 use nbench::stats::OutlierMode;
 use std::path::PathBuf;
@@ -243,17 +244,6 @@ pub struct Cli {
     pub verbose: bool,
 }
 
-/// How much the console report says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verbosity {
-    /// The tables only (`-q`).
-    Quiet,
-    /// The context, the tables and the summary.
-    Normal,
-    /// Also settings, timer, cold times and overheads (`-v`).
-    Verbose,
-}
-
 impl Cli {
     /// `-q`, `-v` or neither.
     pub fn verbosity(&self) -> Verbosity {
@@ -324,7 +314,7 @@ pub fn command() -> clap::Command {
     Cargo::command().mut_subcommand("nbench", |nbench| {
         nbench.mut_args(|arg| match arg.get_long() {
             Some(long) if !matches!(long, "help" | "version") => {
-                let name = crate::config::keys::env_name(long);
+                let name = env_name(long);
                 arg.env(name).hide_env(true)
             }
             _ => arg,
@@ -332,33 +322,9 @@ pub fn command() -> clap::Command {
     })
 }
 
-/// An `NBENCH_*` variable whose value its flag would refuse, as a message
-/// naming the variable (clap's own would name only the flag).
-pub fn check_env() -> Result<(), String> {
-    let cmd = command();
-    let Some(nbench) = cmd.find_subcommand("nbench") else {
-        return Ok(());
-    };
-    for arg in nbench.get_arguments() {
-        let (Some(env), Some(long)) = (arg.get_env(), arg.get_long()) else {
-            continue;
-        };
-        let Some(value) = std::env::var_os(env) else {
-            continue;
-        };
-        // Switches read 1/0/true/false/yes/no themselves.
-        if !arg.get_action().takes_values() {
-            continue;
-        }
-        if let Err(e) = crate::config::check(long, &value.to_string_lossy()) {
-            return Err(format!(
-                "`{}={}`: {e}",
-                env.to_string_lossy(),
-                value.to_string_lossy()
-            ));
-        }
-    }
-    Ok(())
+/// `NBENCH_` and the flag's long name in upper case, `-` as `_`.
+pub fn env_name(long: &str) -> String {
+    format!("NBENCH_{}", long.to_ascii_uppercase().replace('-', "_"))
 }
 
 /// Parses `args` (`cargo-nbench nbench …`): the options, and how each got its value.
@@ -378,40 +344,7 @@ where
 }
 
 fn baseline_name(text: &str) -> Result<String, String> {
-    crate::store::baseline::validate_name(text).map(|()| text.to_owned())
-}
-
-/// What stdout gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// A table for people.
-    Console,
-    /// One JSON document: everything the table shows, the raw samples and the context.
-    Json,
-    /// The run as a stream of JSON events, one per line, written as it happens.
-    Jsonl,
-    /// RFC 4180 CSV, one row per benchmark, units in the header.
-    Csv,
-    /// GitHub-flavoured Markdown tables, with the comparison when there is one.
-    Markdown,
-    /// libtest's `test ID ... bench: N ns/iter (+/- D)` lines.
-    Bencher,
-}
-
-impl Format {
-    /// The format an output file's extension names, if it names one.
-    pub fn from_extension(path: &std::path::Path) -> Option<Format> {
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        Some(match ext.as_str() {
-            "json" => Format::Json,
-            "jsonl" | "ndjson" => Format::Jsonl,
-            "csv" => Format::Csv,
-            "md" | "markdown" => Format::Markdown,
-            "txt" | "log" => Format::Console,
-            "bencher" => Format::Bencher,
-            _ => return None,
-        })
-    }
+    crate::model::names::validate_baseline_name(text).map(|()| text.to_owned())
 }
 
 /// `--time-unit` values.

@@ -1,35 +1,36 @@
 //! Finding the bench targets to run: `cargo metadata` for packages and targets, the manifests for `harness = false`.
 
-use crate::cli::Cli;
 use crate::error::{Error, Result};
+use crate::model::target::{BenchTarget, Skipped};
 use cargo_metadata::{Metadata, MetadataCommand, Package};
 use std::path::{Path, PathBuf};
 
-/// A bench target that should be an nbench one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BenchTarget {
-    /// The package's name.
-    pub package: String,
-    /// The target's name (`--bench NAME`).
-    pub name: String,
-    /// The directory holding the package's Cargo.toml: the benchmark's working directory.
-    pub package_root: PathBuf,
+/// Where the workspace is and how cargo may read it (cargo's manifest options).
+#[derive(Debug, Clone, Default)]
+pub struct Manifest {
+    /// `--manifest-path`.
+    pub manifest_path: Option<PathBuf>,
+    /// `--target-dir`.
+    pub target_dir: Option<PathBuf>,
+    /// `--locked`.
+    pub locked: bool,
+    /// `--offline`.
+    pub offline: bool,
+    /// `--frozen`: both of the above.
+    pub frozen: bool,
 }
 
-impl BenchTarget {
-    /// `package/target`, how reports name it.
-    pub fn label(&self) -> String {
-        format!("{}/{}", self.package, self.name)
-    }
-}
-
-/// A bench target left out, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Skipped {
-    /// `package/target`.
-    pub label: String,
-    /// Why, as a lowercase fragment.
-    pub reason: String,
+/// Which packages and bench targets (cargo's selection flags).
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// `-p SPEC`.
+    pub packages: Vec<String>,
+    /// `--workspace`.
+    pub workspace: bool,
+    /// `--exclude SPEC`.
+    pub exclude: Vec<String>,
+    /// `--bench NAME`.
+    pub benches: Vec<String>,
 }
 
 /// What discovery found.
@@ -46,7 +47,7 @@ pub struct Discovery {
 }
 
 /// `cargo metadata --no-deps` for the workspace these flags name.
-pub fn metadata(cli: &Cli) -> Result<Metadata> {
+pub fn metadata(cli: &Manifest) -> Result<Metadata> {
     let mut cmd = MetadataCommand::new();
     cmd.no_deps();
     if let Some(path) = &cli.manifest_path {
@@ -68,7 +69,7 @@ pub fn metadata(cli: &Cli) -> Result<Metadata> {
 }
 
 /// cargo's target directory for these flags.
-pub fn target_dir(cli: &Cli, meta: &Metadata) -> PathBuf {
+pub fn target_dir(cli: &Manifest, meta: &Metadata) -> PathBuf {
     match &cli.target_dir {
         Some(dir) => std::env::current_dir()
             .map(|cwd| cwd.join(dir))
@@ -78,8 +79,8 @@ pub fn target_dir(cli: &Cli, meta: &Metadata) -> PathBuf {
 }
 
 /// Reads the workspace and picks bench targets as `cargo bench` would for these flags.
-pub fn discover(cli: &Cli, meta: &Metadata) -> Result<Discovery> {
-    let packages = select_packages(meta, cli)?;
+pub fn discover(cli: &Selection, manifest: &Manifest, meta: &Metadata) -> Result<Discovery> {
+    let packages = select_packages(meta, cli, manifest)?;
 
     let mut targets = Vec::new();
     let mut skipped = Vec::new();
@@ -125,13 +126,17 @@ pub fn discover(cli: &Cli, meta: &Metadata) -> Result<Discovery> {
     Ok(Discovery {
         targets,
         skipped,
-        target_dir: target_dir(cli, meta),
+        target_dir: target_dir(manifest, meta),
         workspace_root: meta.workspace_root.as_std_path().to_path_buf(),
     })
 }
 
 /// The packages cargo would build for `-p` / `--workspace` / `--exclude`, or by default.
-fn select_packages<'m>(meta: &'m Metadata, cli: &Cli) -> Result<Vec<&'m Package>> {
+fn select_packages<'m>(
+    meta: &'m Metadata,
+    cli: &Selection,
+    manifest: &Manifest,
+) -> Result<Vec<&'m Package>> {
     let members = meta.workspace_packages();
     if !cli.packages.is_empty() {
         return cli
@@ -161,7 +166,7 @@ fn select_packages<'m>(meta: &'m Metadata, cli: &Cli) -> Result<Vec<&'m Package>
     }
     // Like cargo: the package whose manifest was named (or found from the
     // current directory), else the workspace's default members.
-    let manifest = match &cli.manifest_path {
+    let manifest = match &manifest.manifest_path {
         Some(p) => std::fs::canonicalize(p).ok(),
         None => std::env::current_dir()
             .ok()

@@ -22,6 +22,10 @@ pub mod exit {
 /// says what to do, on a line of its own.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// The command line as clap read it: a bad flag, or `--help`/`--version`
+    /// (which clap prints itself, and which succeed).
+    #[error("{0}")]
+    Cli(clap::Error),
     /// A bad value on the command line.
     #[error("{0}")]
     Usage(String),
@@ -32,8 +36,8 @@ pub enum Error {
     #[error("could not read the workspace: {0}")]
     Metadata(String),
     /// Nothing to benchmark.
-    #[error("no nbench bench targets found{0}")]
-    NoTargets(String),
+    #[error("no nbench bench targets found")]
+    NoTargets,
     /// cargo failed to build the bench targets (its own output says why).
     #[error("build failed{0}")]
     Build(String),
@@ -95,9 +99,11 @@ impl Error {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Usage(_)
+            Error::Cli(e) if !e.use_stderr() => exit::SUCCESS,
+            Error::Cli(_)
+            | Error::Usage(_)
             | Error::OutFormat(_)
-            | Error::NoTargets(_)
+            | Error::NoTargets
             | Error::Corrupt { .. }
             | Error::NoBaseline(_)
             | Error::NoRuns(_)
@@ -122,7 +128,7 @@ impl Error {
             Error::NoBaseline(_) => {
                 Some("`cargo nbench baseline list` shows the saved baselines".to_owned())
             }
-            Error::NoTargets(_) => Some(
+            Error::NoTargets => Some(
                 "add `nbench` to [dev-dependencies] and a [[bench]] target with `harness = false` \
                  whose main is `nbench::main!(...)`"
                     .to_owned(),

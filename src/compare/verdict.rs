@@ -1,50 +1,7 @@
 //! Deciding regressed / improved / unchanged: from paired ratios, or from stored samples when pairing is impossible.
 
+pub use crate::model::comparison::{Kind, Verdict};
 use nbench::stats::{RESAMPLES, median_ci_sorted, median_ratio_ci, median_sorted};
-use serde::{Deserialize, Serialize};
-
-/// What a comparison concluded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// Slower, beyond noise and the threshold.
-    Regressed,
-    /// Faster, beyond noise and the threshold.
-    Improved,
-    /// No change shown.
-    Unchanged,
-}
-
-impl Verdict {
-    /// The name as JSON and CSV spell it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Regressed => "regressed",
-            Verdict::Improved => "improved",
-            Verdict::Unchanged => "unchanged",
-        }
-    }
-}
-
-/// How the two sides were compared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// Both executables sampled in lockstep.
-    Paired,
-    /// The current run against the baseline's stored samples (less certain).
-    Stored,
-}
-
-impl Kind {
-    /// The name as JSON and CSV spell it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Paired => "paired",
-            Kind::Stored => "stored",
-        }
-    }
-}
 
 /// The estimate of current / baseline − 1 with its 95 % CI, and the verdict.
 #[derive(Debug, Clone, Copy, PartialEq)]

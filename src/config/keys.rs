@@ -57,13 +57,8 @@ impl Key {
 
     /// The environment variable that sets it: `NBENCH_WARM_UP`.
     pub fn env(self) -> String {
-        env_name(self.name)
+        crate::cli::env_name(self.name)
     }
-}
-
-/// `NBENCH_` and the flag's long name in upper case, `-` as `_`.
-pub fn env_name(long: &str) -> String {
-    format!("NBENCH_{}", long.to_ascii_uppercase().replace('-', "_"))
 }
 
 /// The keys, comma separated, for an error's hint.

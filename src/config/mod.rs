@@ -1,12 +1,17 @@
 //! Resolved settings: flags, then `NBENCH_*`, then the settings file, then built-in defaults.
+//!
+//! The only reader of the command line: everything below takes the
+//! [`Settings`] (or the part of them it needs) resolved here.
 
 pub mod file;
 pub mod keys;
+mod settings;
 
-use crate::cli::{Cli, Color, Format};
-use crate::context::SettingsRecord;
-use crate::discover::BenchTarget;
+use crate::cli::{Cli, Color};
 use crate::error::{Error, Result};
+use crate::model::context::SettingsRecord;
+use crate::model::target::BenchTarget;
+use crate::report::Format;
 use crate::run::Plan;
 use crate::run::schedule::Schedule;
 use clap::ValueEnum;
@@ -14,7 +19,7 @@ use clap::parser::ValueSource;
 use file::FileConfig;
 use keys::{KEYS, Key};
 use nbench::__private::select::{Filter, Ignored};
-use nbench::Settings;
+use nbench::Settings as Measuring;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -30,6 +35,8 @@ pub enum Source {
     /// The default.
     BuiltIn,
 }
+
+pub use settings::{BaselineAction, Command, CompareOptions, Output, Settings, resolve};
 
 /// The command line over the settings file.
 #[derive(Debug)]
@@ -166,6 +173,35 @@ impl Config {
     }
 }
 
+/// An `NBENCH_*` variable whose value its flag would refuse, as a message
+/// naming the variable (clap's own would name only the flag).
+fn check_env() -> std::result::Result<(), String> {
+    let cmd = crate::cli::command();
+    let Some(nbench) = cmd.find_subcommand("nbench") else {
+        return Ok(());
+    };
+    for arg in nbench.get_arguments() {
+        let (Some(env), Some(long)) = (arg.get_env(), arg.get_long()) else {
+            continue;
+        };
+        let Some(value) = std::env::var_os(env) else {
+            continue;
+        };
+        // Switches read 1/0/true/false/yes/no themselves.
+        if !arg.get_action().takes_values() {
+            continue;
+        }
+        if let Err(e) = check(long, &value.to_string_lossy()) {
+            return Err(format!(
+                "`{}={}`: {e}",
+                env.to_string_lossy(),
+                value.to_string_lossy()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether `--long=value` is a value the flag accepts; else what it expects.
 /// (Only the value is judged: a flag that needs another one is not an error here.)
 pub fn check(long: &str, value: &str) -> std::result::Result<(), String> {
@@ -241,8 +277,8 @@ fn effective(key: Key, cli: &Cli, plan: &Plan) -> String {
 }
 
 /// The measurement plan for this invocation.
-pub fn plan(cli: &Cli) -> Plan {
-    let d = Settings::default();
+fn plan(cli: &Cli) -> Plan {
+    let d = Measuring::default();
     Plan {
         filter: Filter {
             filters: cli.filters.clone(),
@@ -256,7 +292,7 @@ pub fn plan(cli: &Cli) -> Plan {
                 Ignored::Skip
             },
         },
-        settings: Settings {
+        settings: Measuring {
             warm_up: cli.warm_up.unwrap_or(d.warm_up),
             min_time: cli.min_time.unwrap_or(d.min_time),
             max_time: cli.max_time.unwrap_or(d.max_time),
@@ -317,7 +353,7 @@ pub fn apply_color(choice: Color) {
 
 /// Every `--out` file with the format it gets: `--out-format`, else the one
 /// its extension names; a file whose extension names none is a usage error.
-pub fn outputs(cli: &Cli) -> Result<Vec<(PathBuf, Format)>> {
+fn outputs(cli: &Cli) -> Result<Vec<(PathBuf, Format)>> {
     cli.out
         .iter()
         .map(

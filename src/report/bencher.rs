@@ -1,6 +1,6 @@
 //! `--format bencher`: libtest's bench lines, which continuous-benchmarking tools already read.
 
-use super::record::RunRecord;
+use crate::model::record::RunRecord;
 
 /// `test TARGET::ID ... bench: N ns/iter (+/- D)` per measured benchmark, N
 /// the median and D the spread (max − min) of the samples summarised, as

@@ -1,8 +1,8 @@
 //! The comparison table: baseline, current, change with its CI, verdict, and how it was measured.
 
 use super::percent_change as pct;
-use crate::compare::Comparison;
-use crate::compare::verdict::{Kind, Verdict};
+use crate::model::comparison::Comparison;
+use crate::model::comparison::{Kind, Verdict};
 use console::style;
 use nbench::format;
 use std::fmt::Write;

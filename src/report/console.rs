@@ -1,7 +1,7 @@
 //! The console report: a table per bench target with the harness's columns, then failures and a summary.
 
-use super::record::RunRecord;
-use crate::run::{Outcome, TargetRun};
+use crate::model::outcome::{Outcome, TargetRun};
+use crate::model::record::RunRecord;
 use console::style;
 use nbench::__private::table::Table;
 use nbench::format::time;
@@ -114,12 +114,12 @@ fn counter_headers(t: &TargetRun) -> Vec<String> {
         Outcome::Measured(m) => Some(&m.result.counters),
         _ => None,
     });
-    super::record::first_appearances(measured.flatten().map(|c| c.header()))
+    super::cells::first_appearances(measured.flatten().map(|c| c.header()))
 }
 
 /// The closing line.
 pub fn summary(run: &RunRecord) -> String {
-    let super::record::Counts {
+    let crate::model::record::Counts {
         measured,
         failed,
         ignored,

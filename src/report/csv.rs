@@ -1,7 +1,8 @@
 //! `--format csv`: RFC 4180, one row per measured benchmark, the unit in each time column's name.
 
-use super::record::{BenchRecord, RunRecord, ThroughputRecord, counter_headers};
-use crate::compare::Row;
+use super::cells::counter_headers;
+use crate::model::comparison::Row;
+use crate::model::record::{BenchRecord, RunRecord, ThroughputRecord};
 use nbench::format::TimeUnit;
 
 /// The run as CSV: a header line, then a row per benchmark; comparison

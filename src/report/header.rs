@@ -1,6 +1,6 @@
 //! What the console prints above the tables: the run's context and its warnings; with `-v`, the settings and the timer.
 
-use crate::context::Context;
+use crate::model::context::Context;
 use console::style;
 use nbench::__private::timer::{TimerInfo, WallClock};
 use nbench::format::time;
@@ -46,7 +46,7 @@ pub fn context(c: &Context) -> String {
 }
 
 /// `, 3 repetitions, 2 launches, interleaved in 4 slices`: what is not the default.
-fn schedule(s: &crate::context::SettingsRecord) -> String {
+fn schedule(s: &crate::model::context::SettingsRecord) -> String {
     let mut out = String::new();
     for (n, what) in [(s.repetitions, "repetitions"), (s.launches, "launches")] {
         if n > 1 {

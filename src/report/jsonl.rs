@@ -1,7 +1,7 @@
 //! `--format jsonl`: the run as events, one JSON object per line; on stdout they are written as they happen.
 
-use super::record::{BenchRecord, FailureRecord, RunRecord};
-use crate::run::Outcome;
+use crate::model::outcome::Outcome;
+use crate::model::record::{BenchRecord, FailureRecord, RunRecord};
 use serde_json::{Value, json};
 
 /// The event for one benchmark's outcome (none for a merely listed one).

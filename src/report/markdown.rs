@@ -1,9 +1,10 @@
 //! The run as GitHub-flavoured Markdown: for a PR comment or `$GITHUB_STEP_SUMMARY`.
 
+use super::cells::counter_headers;
 use super::percent_change as pct;
-use super::record::{RunRecord, counter_headers};
-use crate::compare::Comparison;
-use crate::compare::verdict::{Kind, Verdict};
+use crate::model::comparison::Comparison;
+use crate::model::comparison::{Kind, Verdict};
+use crate::model::record::RunRecord;
 use nbench::format;
 use std::fmt::Write;
 
@@ -186,7 +187,7 @@ fn comparison(out: &mut String, c: &Comparison) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::{Row, TargetComparison};
+    use crate::model::comparison::{Row, TargetComparison};
 
     fn row(id: &str, kind: Kind, verdict: Verdict, change: f64, p: Option<f64>) -> Row {
         Row {

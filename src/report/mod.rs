@@ -1,6 +1,7 @@
 //! Reporting a run: the console table, Markdown, the JSON document, and the progress line.
 
 pub mod bencher;
+pub mod cells;
 pub mod compare;
 pub mod console;
 pub mod csv;
@@ -9,15 +10,57 @@ pub mod html;
 pub mod jsonl;
 pub mod markdown;
 pub mod progress;
-pub mod record;
 #[cfg(test)]
 mod snapshots;
 
-use crate::cli::{Format, Verbosity};
-use crate::run::TargetRun;
+use crate::model::outcome::TargetRun;
+use crate::model::record::RunRecord;
 use nbench::format::TimeUnit;
-use record::RunRecord;
 use std::path::Path;
+
+/// What stdout gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A table for people.
+    Console,
+    /// One JSON document: everything the table shows, the raw samples and the context.
+    Json,
+    /// The run as a stream of JSON events, one per line, written as it happens.
+    Jsonl,
+    /// RFC 4180 CSV, one row per benchmark, units in the header.
+    Csv,
+    /// GitHub-flavoured Markdown tables, with the comparison when there is one.
+    Markdown,
+    /// libtest's `test ID ... bench: N ns/iter (+/- D)` lines.
+    Bencher,
+}
+
+impl Format {
+    /// The format an output file's extension names, if it names one.
+    pub fn from_extension(path: &std::path::Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "json" => Format::Json,
+            "jsonl" | "ndjson" => Format::Jsonl,
+            "csv" => Format::Csv,
+            "md" | "markdown" => Format::Markdown,
+            "txt" | "log" => Format::Console,
+            "bencher" => Format::Bencher,
+            _ => return None,
+        })
+    }
+}
+
+/// How much the console report says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verbosity {
+    /// The tables only (`-q`).
+    Quiet,
+    /// The context, the tables and the summary.
+    Normal,
+    /// Also settings, timer, cold times and overheads (`-v`).
+    Verbose,
+}
 
 /// The whole report of a run in `format`. `saved`: where the run was stored,
 /// if it was; `verbosity`: how much the console report says around its tables.

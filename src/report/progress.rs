@@ -1,7 +1,8 @@
 //! What the run shows while it happens: the one-line progress display on stderr (a terminal
 //! only; plain lines in CI), and with `--format jsonl` each outcome as an event on stdout.
 
-use crate::run::Outcome;
+use crate::model::observer::Observer;
+use crate::model::outcome::Outcome;
 use console::Term;
 use std::io::Write;
 use std::time::Instant;
@@ -50,9 +51,11 @@ impl Progress {
         self.events = Some((String::new(), 0));
         self
     }
+}
 
+impl Observer for Progress {
     /// The outcomes of `target` so far; those not yet written as events are written now.
-    pub fn observe(&mut self, target: &str, outcomes: &[Outcome]) {
+    fn observe(&mut self, target: &str, outcomes: &[Outcome]) {
         let Some((current, written)) = &mut self.events else {
             return;
         };
@@ -71,7 +74,7 @@ impl Progress {
     }
 
     /// A benchmark starts: the `n`th of `of` in `target`.
-    pub fn start(&mut self, target: &str, id: &str, n: usize, of: usize) {
+    fn start(&mut self, target: &str, id: &str, n: usize, of: usize) {
         if self.target.0 != target || n <= 1 {
             self.target = (target.to_owned(), Instant::now());
         }
@@ -94,7 +97,7 @@ impl Progress {
     }
 
     /// Removes the line.
-    pub fn clear(&mut self) {
+    fn clear(&mut self) {
         if let Display::Line(t) = &self.display {
             let _ = t.clear_line();
         }

@@ -1,12 +1,11 @@
 //! Snapshots of every output format for one fixed run (insta; `INSTA_UPDATE=always cargo test` rewrites them).
 
-use super::record::{RunRecord, SCHEMA_VERSION, TargetRecord};
+use super::Format;
 use super::render;
-use crate::cli::Format;
-use crate::compare::verdict::{Kind, Verdict};
-use crate::compare::{Comparison, Row, TargetComparison};
-use crate::context::{Context, SettingsRecord};
-use crate::run::{Failure, Measured, Outcome, TargetRun};
+use crate::model::comparison::{Comparison, Kind, Row, TargetComparison, Verdict};
+use crate::model::context::{Context, SettingsRecord};
+use crate::model::outcome::{Failure, Measured, Outcome, TargetRun};
+use crate::model::record::{RunRecord, SCHEMA_VERSION, TargetRecord};
 use nbench::__private::LoopKind;
 use nbench::__private::engine::{Measurement, Stop};
 use nbench::__private::family::Scaling;
@@ -176,7 +175,7 @@ fn snapshot(format: Format, unit: Option<TimeUnit>, with_comparison: bool) -> St
         &runs,
         unit,
         Some(std::path::Path::new("target/nbench/runs/x.json")),
-        crate::cli::Verbosity::Normal,
+        super::Verbosity::Normal,
     )
 }
 
@@ -285,7 +284,7 @@ fn html() {
         ];
     }
     let mut rec = record(&runs, Some(cmp));
-    rec.skipped.push(crate::report::record::SkippedRecord {
+    rec.skipped.push(crate::model::record::SkippedRecord {
         target: "demo/criterion".into(),
         reason: "its executable does not link the nbench harness".into(),
     });

@@ -1,14 +1,15 @@
 //! Running the built bench binaries: one protocol session per binary, restarted past any benchmark that kills it.
 
 pub mod affinity;
+pub mod compare;
 mod output;
 pub mod paired;
 pub mod schedule;
 pub mod session;
 
-use crate::build::Built;
-use crate::report::progress::Progress;
-use nbench::__private::family::{FamilyFit, Scaling, fit_families};
+use crate::model::observer::Observer;
+use crate::model::outcome::{Failure, Measured, Outcome, TargetRun, scalings};
+use crate::model::target::Built;
 use nbench::__private::protocol::{Event, Listed, MARKER};
 use nbench::__private::result::BenchResult;
 use nbench::__private::select::{Filter, Verdict};
@@ -19,6 +20,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// How to run every target.
+#[derive(Debug, Clone)]
 pub struct Plan {
     /// Which benchmarks.
     pub filter: Filter,
@@ -50,92 +52,6 @@ impl Plan {
     }
 }
 
-/// A benchmark measured by `cargo nbench`.
-#[derive(Debug, Clone)]
-pub struct Measured {
-    /// The harness's result.
-    pub result: BenchResult,
-    /// Wall time from the run command to the result, s.
-    pub elapsed_s: f64,
-}
-
-/// A benchmark that failed, and what its process printed meanwhile.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Failure {
-    /// The benchmark's id (empty when the whole target failed to start).
-    pub id: String,
-    /// Why, in words.
-    pub reason: String,
-    /// The benchmark's stdout and stderr.
-    pub output: String,
-}
-
-/// Everything one bench target produced.
-#[derive(Debug, Clone)]
-pub struct TargetRun {
-    /// `package/target`.
-    pub label: String,
-    /// Benchmarks in the binary's order, each with what became of it.
-    pub outcomes: Vec<Outcome>,
-    /// How many benchmarks the filters left out.
-    pub filtered_out: usize,
-    /// Members of families marked with a complexity, by id.
-    pub scalings: Vec<(String, Scaling)>,
-}
-
-impl TargetRun {
-    /// The complexity fitted to each family whose members were measured.
-    pub fn fits(&self) -> Vec<FamilyFit> {
-        let measured = self.outcomes.iter().filter_map(|o| match o {
-            Outcome::Measured(m) => {
-                let sc = self.scalings.iter().find(|(id, _)| *id == m.result.id)?;
-                Some((&sc.1, m.result.summary.median))
-            }
-            _ => None,
-        });
-        fit_families(measured)
-    }
-}
-
-/// The family members among `listed`, by id.
-pub fn scalings(listed: &[Listed]) -> Vec<(String, Scaling)> {
-    listed
-        .iter()
-        .filter_map(|l| Some((l.id.clone(), l.scaling.clone()?)))
-        .collect()
-}
-
-/// What became of one benchmark.
-#[derive(Debug, Clone)]
-pub enum Outcome {
-    /// It was measured.
-    Measured(Box<Measured>),
-    /// It failed.
-    Failed(Failure),
-    /// It is marked ignored and was not run.
-    Ignored(String),
-    /// It skipped itself when run (`Bencher::skip`).
-    Skipped {
-        /// The benchmark's id.
-        id: String,
-        /// Why, in its words.
-        reason: String,
-    },
-    /// Only listed (`--list`).
-    Listed(String),
-}
-
-impl Outcome {
-    /// The benchmark's id (empty for a whole target that failed).
-    pub fn id(&self) -> &str {
-        match self {
-            Outcome::Measured(m) => &m.result.id,
-            Outcome::Failed(f) => &f.id,
-            Outcome::Skipped { id, .. } | Outcome::Ignored(id) | Outcome::Listed(id) => id,
-        }
-    }
-}
-
 /// Whether `exe` links the nbench harness (without running it).
 pub fn is_nbench_binary(exe: &Path) -> std::io::Result<bool> {
     let bytes = std::fs::read(exe)?;
@@ -149,7 +65,7 @@ pub fn run_target(
     built: &Built,
     plan: &Plan,
     list_only: bool,
-    progress: &mut Progress,
+    observer: &mut dyn Observer,
 ) -> TargetRun {
     let label = built.target.label();
     let start = || {
@@ -220,7 +136,7 @@ pub fn run_target(
                     s.finish();
                 }
             }
-            progress.start(&label, id, n + 1, tasks.len());
+            observer.start(&label, id, n + 1, tasks.len());
             match measure(&mut session, &start, id, &settings, plan.timeout) {
                 Ok(m) => slot.parts.push(m),
                 Err(outcome) => slot.done = Some(outcome),
@@ -234,14 +150,14 @@ pub fn run_target(
                 Some(_) => break,
             }
         }
-        progress.observe(&label, &outcomes);
+        observer.observe(&label, &outcomes);
     }
     // Ignored ones after the last measured (or all of them, with nothing to measure).
     for (id, _) in &chosen[outcomes.len()..] {
         outcomes.push(Outcome::Ignored(id.clone()));
     }
-    progress.observe(&label, &outcomes);
-    progress.clear();
+    observer.observe(&label, &outcomes);
+    observer.clear();
     if let Some(s) = session {
         s.finish();
     }
@@ -288,7 +204,7 @@ impl Slot {
 /// Measures benchmark `id` once in `session` (started by `start` when there
 /// is none); `Err` is how it ended instead (failed, skipped). A session
 /// that died or went astray is dropped, so the next measurement gets a fresh one.
-fn measure(
+pub(crate) fn measure(
     session: &mut Option<Session>,
     start: &dyn Fn() -> Result<Session, SessionError>,
     id: &str,

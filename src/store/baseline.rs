@@ -1,26 +1,13 @@
 //! Named baselines: a run's results plus copies of the executables that produced them, saved atomically.
 
 use super::write_atomic;
-use crate::build::Built;
 use crate::error::{Error, Result};
-use crate::report::record::{RunRecord, SCHEMA_VERSION};
+use crate::model::record::{RunRecord, SCHEMA_VERSION};
+use crate::model::target::Built;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
-
-/// Checks a baseline name: `[A-Za-z0-9._-]{1,64}`, not starting with `.`.
-pub fn validate_name(name: &str) -> Result<(), String> {
-    let ok_chars = name
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
-    if name.is_empty() || name.len() > 64 || !ok_chars || name.starts_with('.') {
-        return Err(format!(
-            "invalid baseline name '{name}': use 1 to 64 letters, digits, '.', '_' or '-', not starting with '.'"
-        ));
-    }
-    Ok(())
-}
 
 /// What `baselines/<name>/results.json` holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -70,6 +57,25 @@ impl Baselines {
         path.is_file().then_some(path)
     }
 
+    /// The executable saved for `target` in baseline `b`, or why a comparison
+    /// must use its stored samples instead (`stored_asked`: `--compare-stored`).
+    pub fn executable_for(
+        &self,
+        b: &Baseline,
+        target: &str,
+        stored_asked: bool,
+    ) -> std::result::Result<PathBuf, String> {
+        if stored_asked {
+            return Err("asked for with --compare-stored".to_owned());
+        }
+        self.executable(b, target).ok_or_else(|| {
+            format!(
+                "baseline `{}` has no saved executable for this target",
+                b.name
+            )
+        })
+    }
+
     /// Loads a baseline; `Ok(None)` if there is none of that name.
     pub fn load(&self, name: &str) -> Result<Option<Baseline>> {
         let path = self.results_path(name);
@@ -101,7 +107,7 @@ impl Baselines {
                 .filter_map(|e| e.ok())
                 .filter(|e| e.path().is_dir())
                 .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| validate_name(n).is_ok())
+                .filter(|n| crate::model::names::validate_baseline_name(n).is_ok())
                 .collect(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(Error::io("could not read", &self.dir, e)),
@@ -262,29 +268,4 @@ fn merge(mut old: RunRecord, new: &RunRecord) -> RunRecord {
     old.context = new.context.clone();
     old.duration_s = new.duration_s;
     old
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names() {
-        for good in ["main", "v1.2", "a_b-c", "X", &"a".repeat(64)] {
-            assert!(validate_name(good).is_ok(), "{good}");
-        }
-        for bad in [
-            "",
-            ".hidden",
-            "../x",
-            "a/b",
-            "a b",
-            "é",
-            &"a".repeat(65),
-            "a\\b",
-            "..",
-        ] {
-            assert!(validate_name(bad).is_err(), "{bad:?}");
-        }
-    }
 }

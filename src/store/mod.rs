@@ -4,7 +4,7 @@ pub mod baseline;
 mod write;
 
 use crate::error::{Error, Result};
-use crate::report::record::RunRecord;
+use crate::model::record::RunRecord;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 use write::write_new;
@@ -76,6 +76,15 @@ impl Store {
         Ok(runs)
     }
 
+    /// The newest stored run that can be read.
+    pub fn newest_run(&self) -> Result<RunRecord> {
+        self.run_files()?
+            .iter()
+            .rev()
+            .find_map(|f| serde_json::from_slice(&std::fs::read(f).ok()?).ok())
+            .ok_or_else(|| Error::NoRuns(self.runs_dir()))
+    }
+
     fn prune_runs(&self) -> Result<()> {
         let runs = self.run_files()?;
         let excess = runs.len().saturating_sub(KEEP_RUNS);
@@ -93,7 +102,7 @@ impl Store {
 /// `2026-11-22T12-55-06.123Z`: sorts by time, valid on every file system.
 fn file_stamp(ms: u128) -> String {
     let t = UNIX_EPOCH + std::time::Duration::from_millis(ms as u64);
-    let base = crate::context::rfc3339(t).replace(':', "-");
+    let base = crate::model::context::rfc3339(t).replace(':', "-");
     format!("{}.{:03}Z", base.trim_end_matches('Z'), ms % 1000)
 }
 

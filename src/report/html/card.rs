@@ -3,7 +3,7 @@
 
 use super::history::{self, PastRun};
 use super::{escape, plots, strips};
-use crate::report::record::BenchRecord;
+use crate::model::record::BenchRecord;
 use nbench::format::time;
 use std::fmt::Write;
 
@@ -49,7 +49,7 @@ fn counters(b: &BenchRecord) -> String {
         return String::new();
     }
     let mut s = String::from("<dl class=\"counters\">");
-    let headers = crate::report::record::counter_headers([b]);
+    let headers = crate::report::cells::counter_headers([b]);
     for h in headers {
         let _ = write!(
             s,

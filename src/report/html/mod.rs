@@ -2,20 +2,17 @@
 //! page of inline SVG plots (no script, no network) for a run and its history.
 
 mod card;
-mod file;
 pub mod history;
 mod plots;
 mod strips;
 mod svg;
 
-use crate::compare::{Comparison, Row};
-use crate::report::record::{RunRecord, TargetRecord};
+use crate::model::comparison::{Comparison, Row};
+use crate::model::record::{RunRecord, TargetRecord};
 use crate::report::{p_value, percent_change};
 use history::PastRun;
 use nbench::format::time;
 use std::fmt::Write;
-
-pub use file::{newest_run, write};
 
 const STYLE: &str = include_str!("style.css");
 

@@ -3,7 +3,7 @@
 
 use super::history::Point;
 use super::svg::{Axis, Plot};
-use crate::report::record::FitRecord;
+use crate::model::record::FitRecord;
 use nbench::format::time;
 use nbench::stats::{Complexity, bandwidth, density, percentile_sorted};
 

@@ -1,8 +1,8 @@
 //! The stored and `--format json` form of a run: schema-versioned, with summaries and raw samples.
 
-use crate::context::Context;
-use crate::run::{Measured, Outcome, TargetRun};
-use nbench::Throughput;
+use super::comparison::Comparison;
+use super::context::Context;
+use super::outcome::{Failure, Measured, Outcome, TargetRun};
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a stored field changes meaning or goes away.
@@ -23,7 +23,7 @@ pub struct RunRecord {
     pub skipped: Vec<SkippedRecord>,
     /// The comparison with a baseline, with `--compare`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comparison: Option<crate::compare::Comparison>,
+    pub comparison: Option<Comparison>,
 }
 
 /// One bench target's part of a run.
@@ -155,60 +155,6 @@ impl VersusRecord {
             ci: self.ci,
         }
     }
-}
-
-impl BenchRecord {
-    /// Whether it belongs to a group with a baseline (the ratio column).
-    pub fn in_ratio_group(&self) -> bool {
-        self.versus.is_some() || self.is_baseline
-    }
-
-    /// The ratio column's text, as the console shows it.
-    pub fn ratio_label(&self) -> String {
-        let versus = self.versus.as_ref().map(VersusRecord::to_versus);
-        nbench::__private::result::ratio_label(versus.as_ref(), self.is_baseline)
-    }
-
-    /// Its throughput at the median (`4.695 GiB/s`), empty when none is declared.
-    pub fn throughput_text(&self) -> String {
-        let t = match self.throughput {
-            Some(ThroughputRecord::Bytes(n)) => Throughput::Bytes(n),
-            Some(ThroughputRecord::Items(n)) => Throughput::Items(n),
-            None => return String::new(),
-        };
-        nbench::format::rate(t, self.median_ns)
-    }
-
-    /// The counter shown under `header`, formatted as the console shows it.
-    pub fn counter_text(&self, header: &str) -> String {
-        self.counters
-            .iter()
-            .filter(|c| c.header() == header)
-            .find_map(|c| c.to_counter())
-            .map_or_else(String::new, |c| c.format(self.median_ns))
-    }
-}
-
-/// Every counter header of `benches`, in order of first appearance.
-pub fn counter_headers<'a>(benches: impl IntoIterator<Item = &'a BenchRecord>) -> Vec<String> {
-    first_appearances(
-        benches
-            .into_iter()
-            .flat_map(|b| &b.counters)
-            .map(CounterRecord::header),
-    )
-}
-
-/// `items` without repeats, each where it first appeared: the counter
-/// columns of a table, which the console builds from results and the files from records.
-pub fn first_appearances(items: impl IntoIterator<Item = String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for h in items {
-        if !out.contains(&h) {
-            out.push(h);
-        }
-    }
-    out
 }
 
 /// A failed benchmark.
@@ -370,8 +316,8 @@ impl BenchRecord {
             near_floor: r.near_floor,
             stop: r.stop.as_str().to_owned(),
             throughput: r.throughput.map(|t| match t {
-                Throughput::Bytes(n) => ThroughputRecord::Bytes(n),
-                Throughput::Items(n) => ThroughputRecord::Items(n),
+                nbench::Throughput::Bytes(n) => ThroughputRecord::Bytes(n),
+                nbench::Throughput::Items(n) => ThroughputRecord::Items(n),
             }),
             counters: r
                 .counters
@@ -409,8 +355,8 @@ fn default_outlier_mode() -> String {
     nbench::stats::OutlierMode::None.as_str().to_owned()
 }
 
-impl From<&crate::run::Failure> for FailureRecord {
-    fn from(f: &crate::run::Failure) -> Self {
+impl From<&Failure> for FailureRecord {
+    fn from(f: &Failure) -> Self {
         FailureRecord {
             id: f.id.clone(),
             reason: f.reason.clone(),

@@ -1,29 +1,47 @@
 //! `cargo nbench compare A B`: two saved baselines compared, their executables in lockstep; nothing is built.
 
-use super::{Comparison, TargetComparison, compare_target, context_warnings};
-use crate::build::Built;
-use crate::cli::Cli;
-use crate::discover::BenchTarget;
+use super::publish::emit;
+use crate::compare::{context_warnings, finish, stored_row};
+use crate::config::{Settings, settings_record};
 use crate::error::{Error, Result};
-use crate::report::record::{RunRecord, SCHEMA_VERSION, TargetRecord};
-use crate::run::{TargetRun, affinity};
+use crate::model::comparison::TargetComparison;
+use crate::model::context::Context;
+use crate::model::outcome::TargetRun;
+use crate::model::record::{BenchRecord, RunRecord, SCHEMA_VERSION, TargetRecord};
+use crate::model::target::{BenchTarget, Built};
+use crate::report::Format;
+use crate::report::progress::Progress;
+use crate::run::affinity;
+use crate::run::compare::{Against, compare_target};
 use crate::store::Store;
 use crate::store::baseline::Baseline;
-use nbench::__private::select::Verdict as Selected;
+use nbench::__private::select::{Filter, Verdict as Selected};
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// Compares baseline `b` with baseline `a`, reports it, and returns the exit code.
+pub fn run(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<u8> {
+    let (record, runs) = measure(s, a, b, filters)?;
+    emit(
+        &s.output,
+        s.compare.fail_on_regression,
+        &record,
+        &runs,
+        None,
+        false,
+    )
+}
+
 /// Compares baseline `b` (the "current" side) with baseline `a`; returns
 /// the run record (with its comparison) and the freshly measured targets.
-pub fn run(
-    cli: &Cli,
-    meta: &cargo_metadata::Metadata,
+fn measure(
+    s: &Settings,
     a: &str,
     b: &str,
     filters: &[String],
 ) -> Result<(RunRecord, Vec<TargetRun>)> {
     let started = Instant::now();
-    let store = Store::new(&crate::discover::target_dir(cli, meta));
+    let store = Store::new(&s.target_dir());
     let baselines = store.baselines();
     let load = |name: &str| {
         baselines
@@ -31,9 +49,10 @@ pub fn run(
             .ok_or_else(|| Error::NoBaseline(name.to_owned()))
     };
     let (base, cur) = (load(a)?, load(b)?);
-    let mut plan = crate::config::plan(cli);
+    let mut plan = s.plan.clone();
     plan.filter.filters = filters.to_vec();
-    let threshold = cli.noise_threshold / 100.0;
+    let threshold = s.compare.noise_threshold;
+    let meta = &s.meta;
     let root = meta.workspace_root.as_std_path();
     let package_root = |package: &str| -> PathBuf {
         meta.packages
@@ -43,8 +62,7 @@ pub fn run(
             .map_or_else(|| root.to_path_buf(), |d| d.as_std_path().to_path_buf())
     };
     affinity::pin_driver();
-    let mut progress =
-        crate::report::progress::Progress::new(cli.format == crate::cli::Format::Console);
+    let mut progress = Progress::new(s.output.format == Format::Console);
     let (mut runs, mut records, mut targets) = (Vec::new(), Vec::new(), Vec::new());
     for stored in &cur.run.targets {
         let (package, name) = stored
@@ -65,8 +83,12 @@ pub fn run(
             },
             exe: cur_exe,
         };
-        let base_exe = super::baseline_exe(&baselines, &base, &stored.target, cli.compare_stored);
-        let (run, cmp) = compare_target(&built, &base, base_exe, &plan, threshold, &mut progress);
+        let against = Against {
+            stored: base.run.targets.iter().find(|t| t.target == stored.target),
+            exe: baselines.executable_for(&base, &stored.target, s.compare.stored),
+            threshold,
+        };
+        let (run, cmp) = compare_target(&built, against, &plan, &mut progress);
         records.push(TargetRecord::from_run(&run));
         runs.push(run);
         targets.push(cmp);
@@ -77,11 +99,11 @@ pub fn run(
         .iter()
         .filter(|t| !cur.run.targets.iter().any(|c| c.target == t.target))
     {
-        let mut cmp = super::empty(&gone.target);
+        let mut cmp = TargetComparison::empty(&gone.target);
         cmp.gone = selected(&gone.benchmarks, &plan.filter);
         targets.push(cmp);
     }
-    let comparison = Comparison::new(
+    let comparison = finish(
         a.to_owned(),
         threshold,
         context_warnings(&base.run.context, &cur.run.context),
@@ -89,11 +111,11 @@ pub fn run(
     );
     let record = RunRecord {
         schema: SCHEMA_VERSION,
-        context: crate::context::Context::gather(
+        context: Context::gather(
             root,
             &cur.run.context.profile,
-            crate::config::settings_record(&plan),
-            &cli.context,
+            settings_record(&plan),
+            &s.output.context,
         ),
         duration_s: started.elapsed().as_secs_f64(),
         targets: records,
@@ -103,10 +125,7 @@ pub fn run(
     Ok((record, runs))
 }
 
-fn selected(
-    benches: &[crate::report::record::BenchRecord],
-    filter: &nbench::__private::select::Filter,
-) -> Vec<String> {
+fn selected(benches: &[BenchRecord], filter: &Filter) -> Vec<String> {
     benches
         .iter()
         .filter(|x| filter.verdict(&x.id, false) != Selected::FilteredOut)
@@ -119,10 +138,10 @@ fn stored_only(
     base: &Baseline,
     cur: &TargetRecord,
     cur_name: &str,
-    filter: &nbench::__private::select::Filter,
+    filter: &Filter,
     threshold: f64,
 ) -> (TargetRecord, TargetComparison) {
-    let mut cmp = super::empty(&cur.target);
+    let mut cmp = TargetComparison::empty(&cur.target);
     cmp.unpaired_because = Some(format!(
         "baseline `{cur_name}` has no saved executable for this target"
     ));
@@ -137,7 +156,7 @@ fn stored_only(
     for c in &record.benchmarks {
         match base_benches.iter().find(|x| x.id == c.id) {
             None => cmp.new.push(c.id.clone()),
-            Some(bb) => cmp.rows.extend(super::stored_row(
+            Some(bb) => cmp.rows.extend(stored_row(
                 &c.id,
                 bb,
                 c.median_ns,

@@ -1,6 +1,6 @@
 //! `cargo nbench baseline list|show|delete`.
 
-use crate::cli::{BaselineCmd, Cli};
+use crate::config::{BaselineAction, Settings};
 use crate::error::{Error, Result, exit};
 use crate::store::Store;
 use crate::store::baseline::Baseline;
@@ -8,10 +8,10 @@ use console::style;
 use nbench::format;
 
 /// Runs a baseline subcommand.
-pub fn run(cli: &Cli, meta: &cargo_metadata::Metadata, cmd: &BaselineCmd) -> Result<u8> {
-    let baselines = Store::new(&crate::discover::target_dir(cli, meta)).baselines();
+pub fn run(s: &Settings, cmd: &BaselineAction) -> Result<u8> {
+    let baselines = Store::new(&s.target_dir()).baselines();
     match cmd {
-        BaselineCmd::List => {
+        BaselineAction::List => {
             let all = baselines.list()?;
             if all.is_empty() {
                 eprintln!(
@@ -45,7 +45,7 @@ pub fn run(cli: &Cli, meta: &cargo_metadata::Metadata, cmd: &BaselineCmd) -> Res
             }
             Ok(code)
         }
-        BaselineCmd::Show { name } => {
+        BaselineAction::Show(name) => {
             let b = baselines
                 .load(name)?
                 .ok_or_else(|| Error::NoBaseline(name.clone()))?;
@@ -84,7 +84,7 @@ pub fn run(cli: &Cli, meta: &cargo_metadata::Metadata, cmd: &BaselineCmd) -> Res
             }
             Ok(exit::SUCCESS)
         }
-        BaselineCmd::Delete { name } => {
+        BaselineAction::Delete(name) => {
             let lock = baselines.lock(name)?;
             if !baselines.delete(name, &lock)? {
                 return Err(Error::NoBaseline(name.clone()));

@@ -1,0 +1,282 @@
+//! `cargo nbench [--save-baseline NAME] [--compare NAME]`: build and measure the bench targets,
+//! in phases: prepare → build → measure → record → publish.
+
+use super::publish::{emit, write_html};
+use super::{note, warn};
+use crate::compare::context_warnings;
+use crate::config::{Settings, settings_record};
+use crate::discover;
+use crate::error::{Error, Result, exit};
+use crate::model::comparison::{Comparison, TargetComparison};
+use crate::model::context::Context;
+use crate::model::outcome::{Outcome, TargetRun};
+use crate::model::record::{RunRecord, SCHEMA_VERSION, SkippedRecord, TargetRecord};
+use crate::model::target::Built;
+use crate::report::Format;
+use crate::report::progress::Progress;
+use crate::run::compare::{Against, compare_target};
+use crate::run::{self, Plan};
+use crate::store::Store;
+use crate::store::baseline::{Baseline, Lock};
+use console::style;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// What the run works with before anything is built.
+struct Prepared {
+    store: Store,
+    workspace_root: PathBuf,
+    /// `--save-baseline`: the name, held locked for the whole run.
+    save: Option<(String, Lock)>,
+    /// `--compare`: the baseline.
+    compare_with: Option<Baseline>,
+}
+
+/// Builds, measures, stores and reports.
+pub fn run(s: &Settings) -> Result<u8> {
+    check_flags(s)?;
+    let started = Instant::now();
+    let (found, mut skipped) = discover_targets(s)?;
+    let prepared = prepare(s, &found)?;
+    let targets = build(s, &found.targets, &mut skipped)?;
+    // `[bench.NAME]` tables of the settings file give a target settings of its own.
+    let plans = targets
+        .iter()
+        .map(|b| s.plan_for(&b.target))
+        .collect::<Result<Vec<Plan>>>()?;
+    let mut progress = Progress::new(s.output.chatty());
+    if s.list {
+        let runs: Vec<TargetRun> = targets
+            .iter()
+            .zip(&plans)
+            .map(|(b, plan)| run::run_target(b, plan, true, &mut progress))
+            .collect();
+        return Ok(print_list(&runs));
+    }
+    // Gathered before the driver is pinned to one CPU, which would make the
+    // cores available look like one, and when the run starts, as stored.
+    let context = Context::gather(
+        &prepared.workspace_root,
+        &s.build.profile,
+        settings_record(&s.plan),
+        &s.output.context,
+    );
+    run::affinity::pin_driver();
+    if s.output.format == Format::Jsonl {
+        progress = progress.stream_events();
+    }
+    let (runs, comparison) = measure(s, &prepared, &targets, &plans, &context, &mut progress);
+    let record = RunRecord {
+        schema: SCHEMA_VERSION,
+        context,
+        duration_s: started.elapsed().as_secs_f64(),
+        targets: runs.iter().map(TargetRecord::from_run).collect(),
+        skipped,
+        comparison,
+    };
+    publish(s, &prepared, &record, &runs, &targets)
+}
+
+/// Flags that need another one are refused before any work.
+fn check_flags(s: &Settings) -> Result<()> {
+    let c = &s.compare;
+    if c.baseline.is_none() {
+        for (set, flag) in [
+            (c.fail_on_regression, "--fail-on-regression"),
+            (c.stored, "--compare-stored"),
+        ] {
+            if set {
+                return Err(Error::Usage(format!(
+                    "{flag} needs a comparison: add --compare NAME, or use `cargo nbench compare A B`"
+                )));
+            }
+        }
+    }
+    if c.baseline.is_some() && !c.stored && !s.plan.schedule.is_single() {
+        warn(
+            "--repetitions, --launches and --interleave shape fresh measurements; \
+             --compare samples both versions in lockstep over fresh process pairs instead \
+             (they still apply where a baseline executable cannot run)",
+        );
+    }
+    Ok(())
+}
+
+/// The bench targets to build, and those left out.
+fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<SkippedRecord>)> {
+    let found = discover::discover(&s.selection, &s.manifest, &s.meta)?;
+    let skipped: Vec<SkippedRecord> = found
+        .skipped
+        .iter()
+        .map(|s| SkippedRecord {
+            target: s.label.clone(),
+            reason: s.reason.clone(),
+        })
+        .collect();
+    if found.targets.is_empty() {
+        note_skipped(&skipped);
+        return Err(Error::NoTargets);
+    }
+    Ok((found, skipped))
+}
+
+fn note_skipped(skipped: &[SkippedRecord]) {
+    for s in skipped {
+        note(&format!(
+            "skipped bench target `{}`: {}",
+            s.target, s.reason
+        ));
+    }
+}
+
+/// The store, and the baselines this run saves or compares with.
+fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
+    let store = Store::new(&found.target_dir);
+    // Taken before anything runs: a second run saving the same baseline is
+    // refused at once, and a corrupt baseline is reported before any work.
+    let save = match &s.compare.save_baseline {
+        Some(name) => {
+            let lock = store.baselines().lock(name)?;
+            store.baselines().load(name)?;
+            Some((name.clone(), lock))
+        }
+        None => None,
+    };
+    let compare_with = match &s.compare.baseline {
+        Some(name) => Some(
+            store
+                .baselines()
+                .load(name)?
+                .ok_or_else(|| Error::NoBaseline(name.clone()))?,
+        ),
+        None => None,
+    };
+    Ok(Prepared {
+        store,
+        workspace_root: found.workspace_root.clone(),
+        save,
+        compare_with,
+    })
+}
+
+/// Builds the targets; those whose executable does not link nbench join `skipped`.
+fn build(
+    s: &Settings,
+    targets: &[crate::model::target::BenchTarget],
+    skipped: &mut Vec<SkippedRecord>,
+) -> Result<Vec<Built>> {
+    let mut nbench_targets = Vec::new();
+    for b in crate::build::build(&s.build, targets)? {
+        match run::is_nbench_binary(&b.exe) {
+            Ok(true) => nbench_targets.push(b),
+            Ok(false) => skipped.push(SkippedRecord {
+                target: b.target.label(),
+                reason: "its executable does not link the nbench harness (criterion, divan or a hand-written main?)"
+                    .to_owned(),
+            }),
+            Err(e) => return Err(Error::io("could not read", &b.exe, e)),
+        }
+    }
+    note_skipped(skipped);
+    if nbench_targets.is_empty() {
+        return Err(Error::NoTargets);
+    }
+    Ok(nbench_targets)
+}
+
+/// Measures every target, against the baseline when there is one.
+fn measure(
+    s: &Settings,
+    prepared: &Prepared,
+    targets: &[Built],
+    plans: &[Plan],
+    context: &Context,
+    progress: &mut Progress,
+) -> (Vec<TargetRun>, Option<Comparison>) {
+    let threshold = s.compare.noise_threshold;
+    let Some(base) = &prepared.compare_with else {
+        let runs = targets
+            .iter()
+            .zip(plans)
+            .map(|(b, plan)| run::run_target(b, plan, false, progress))
+            .collect();
+        return (runs, None);
+    };
+    let baselines = prepared.store.baselines();
+    let (runs, compared): (Vec<TargetRun>, Vec<TargetComparison>) = targets
+        .iter()
+        .zip(plans)
+        .map(|(b, plan)| {
+            let label = b.target.label();
+            let against = Against {
+                stored: base.run.targets.iter().find(|t| t.target == label),
+                exe: baselines.executable_for(base, &label, s.compare.stored),
+                threshold,
+            };
+            compare_target(b, against, plan, progress)
+        })
+        .unzip();
+    let warnings = context_warnings(&base.run.context, context);
+    let comparison = crate::compare::finish(base.name.clone(), threshold, warnings, compared);
+    (runs, Some(comparison))
+}
+
+/// Stores the run (and the baseline), reports it, writes the HTML report.
+fn publish(
+    s: &Settings,
+    prepared: &Prepared,
+    record: &RunRecord,
+    runs: &[TargetRun],
+    targets: &[Built],
+) -> Result<u8> {
+    let store = &prepared.store;
+    let saved = store.save_run(record)?;
+    if let Some((name, lock)) = &prepared.save {
+        store.baselines().save(name, record, targets, lock)?;
+        if !s.output.quiet() {
+            eprintln!("{}", style(format!("saved baseline `{name}`")).dim());
+        }
+    }
+    let root = &prepared.workspace_root;
+    let shown = saved.strip_prefix(root).unwrap_or(&saved);
+    let fail = s.compare.fail_on_regression;
+    let code = emit(&s.output, fail, record, runs, Some(shown), true)?;
+    // The run is saved and reported already: a report that cannot be
+    // written is worth a warning, not a different outcome.
+    match write_html(store, record) {
+        Ok(path) if s.output.chatty() => {
+            let shown = path.strip_prefix(root).unwrap_or(&path);
+            eprintln!("{}", style(format!("report {}", shown.display())).dim());
+        }
+        Ok(_) => {}
+        Err(e) => warn(&format!("the HTML report was not written: {e}")),
+    }
+    Ok(code)
+}
+
+/// `--list`: each selected benchmark as `target: id`.
+fn print_list(runs: &[TargetRun]) -> u8 {
+    let mut failed = false;
+    for r in runs {
+        for o in &r.outcomes {
+            match o {
+                Outcome::Listed(id) => println!("{}: {id}", r.label),
+                Outcome::Failed(f) => {
+                    failed = true;
+                    eprintln!(
+                        "{}: bench target {}: {}",
+                        style("failed").red().bold(),
+                        r.label,
+                        f.reason
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    if failed {
+        exit::BENCH_FAILED
+    } else {
+        exit::SUCCESS
+    }
+}

@@ -1,0 +1,212 @@
+//! [`Settings`]: the command line, `NBENCH_*` and the settings file resolved once into what each stage needs.
+
+use super::{Config, apply_color, check_env, outputs, plan};
+use crate::build::BuildOptions;
+use crate::cli::{self, BaselineCmd, Cli, Sub};
+use crate::discover::{self, Manifest, Selection};
+use crate::error::{Error, Result};
+use crate::model::target::BenchTarget;
+use crate::report::{Format, Verbosity};
+use crate::run::Plan;
+use cargo_metadata::Metadata;
+use nbench::format::TimeUnit;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// What to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Build and run the benchmarks (and compare, with `--compare`).
+    Run,
+    /// `compare A B`: two saved baselines, nothing built.
+    Compare {
+        /// The baseline compared against.
+        a: String,
+        /// The baseline compared with A.
+        b: String,
+        /// Only benchmarks whose id contains one of these.
+        filters: Vec<String>,
+    },
+    /// `baseline list|show|delete`.
+    Baseline(BaselineAction),
+    /// `report`: the HTML report again.
+    Report,
+    /// `config`: the effective settings.
+    Config,
+}
+
+/// `cargo nbench baseline …`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BaselineAction {
+    /// List saved baselines.
+    List,
+    /// Show one.
+    Show(String),
+    /// Delete one.
+    Delete(String),
+}
+
+/// Saving and comparing baselines.
+#[derive(Debug, Clone, Default)]
+pub struct CompareOptions {
+    /// `--save-baseline NAME`.
+    pub save_baseline: Option<String>,
+    /// `--compare NAME`.
+    pub baseline: Option<String>,
+    /// `--compare-stored`: the baseline's stored samples, not its executables.
+    pub stored: bool,
+    /// Changes smaller than this are "unchanged" (0.005 = 0.5 %).
+    pub noise_threshold: f64,
+    /// Exit 4 when anything regressed.
+    pub fail_on_regression: bool,
+}
+
+/// Where the report goes and how much it says.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// What stdout gets.
+    pub format: Format,
+    /// Every `--out` file with its format.
+    pub files: Vec<(PathBuf, Format)>,
+    /// `--summary FILE`: Markdown appended.
+    pub summary: Option<PathBuf>,
+    /// `--time-unit`.
+    pub time_unit: Option<TimeUnit>,
+    /// `-q`, `-v` or neither.
+    pub verbosity: Verbosity,
+    /// `--context KEY=VALUE` pairs.
+    pub context: Vec<(String, String)>,
+}
+
+impl Output {
+    /// `-q`: the tables only.
+    pub fn quiet(&self) -> bool {
+        self.verbosity == Verbosity::Quiet
+    }
+
+    /// Whether the console gets progress and notes (the console format, not `-q`).
+    pub fn chatty(&self) -> bool {
+        self.format == Format::Console && !self.quiet()
+    }
+}
+
+/// Everything a command needs, resolved once.
+pub struct Settings {
+    /// What to do.
+    pub command: Command,
+    /// The workspace, as `cargo metadata` read it.
+    pub meta: Metadata,
+    /// Where the workspace is and how cargo may read it.
+    pub manifest: Manifest,
+    /// Which packages and bench targets.
+    pub selection: Selection,
+    /// How to build them.
+    pub build: BuildOptions,
+    /// How to measure (a `[bench.NAME]` table may change it for one target: [`Settings::plan_for`]).
+    pub plan: Plan,
+    /// `--list`: list instead of measuring.
+    pub list: bool,
+    /// Baselines.
+    pub compare: CompareOptions,
+    /// The report.
+    pub output: Output,
+    layers: Config,
+}
+
+impl Settings {
+    /// The plan for one bench target: `[bench.NAME]`'s settings over the others.
+    pub fn plan_for(&self, target: &BenchTarget) -> Result<Plan> {
+        self.layers.cli(Some(target)).map(|c| plan(&c))
+    }
+
+    /// `cargo nbench config`: every setting, its value and where it came from.
+    pub fn show(&self) -> Result<String> {
+        self.layers.show()
+    }
+
+    /// cargo's target directory.
+    pub fn target_dir(&self) -> PathBuf {
+        discover::target_dir(&self.manifest, &self.meta)
+    }
+}
+
+/// Reads the command line `args` (`cargo-nbench nbench …`), the `NBENCH_*`
+/// variables and the workspace's settings file, and turns colour on or off.
+pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
+    check_env().map_err(Error::Usage)?;
+    let (first, matches) = cli::parse_from(&args).map_err(Error::Cli)?;
+    apply_color(first.color);
+    let meta = discover::metadata(&manifest(&first))?;
+    let file = super::file::find(&meta)?;
+    let layers = Config::load(args, &matches, meta.workspace_root.as_std_path(), file);
+    let cli = layers.cli(None)?;
+    apply_color(cli.color);
+    // A bad --out (flag, variable or file) is reported before anything is built or measured.
+    let files = outputs(&cli)?;
+    Ok(Settings {
+        command: command(&cli),
+        manifest: manifest(&cli),
+        selection: Selection {
+            packages: cli.packages.clone(),
+            workspace: cli.workspace,
+            exclude: cli.exclude.clone(),
+            benches: cli.benches.clone(),
+        },
+        build: BuildOptions {
+            manifest: manifest(&cli),
+            features: cli.features.clone(),
+            all_features: cli.all_features,
+            no_default_features: cli.no_default_features,
+            profile: cli.profile.clone(),
+            jobs: cli.jobs.clone(),
+            quiet: cli.quiet,
+        },
+        plan: plan(&cli),
+        list: cli.list,
+        compare: CompareOptions {
+            save_baseline: cli.save_baseline.clone(),
+            baseline: cli.compare.clone(),
+            stored: cli.compare_stored,
+            noise_threshold: cli.noise_threshold / 100.0,
+            fail_on_regression: cli.fail_on_regression,
+        },
+        output: Output {
+            format: cli.format,
+            files,
+            summary: cli.summary.clone(),
+            time_unit: cli.time_unit.map(TimeUnit::from),
+            verbosity: cli.verbosity(),
+            context: cli.context.clone(),
+        },
+        meta,
+        layers,
+    })
+}
+
+fn manifest(cli: &Cli) -> Manifest {
+    Manifest {
+        manifest_path: cli.manifest_path.clone(),
+        target_dir: cli.target_dir.clone(),
+        locked: cli.locked,
+        offline: cli.offline,
+        frozen: cli.frozen,
+    }
+}
+
+fn command(cli: &Cli) -> Command {
+    match &cli.command {
+        None => Command::Run,
+        Some(Sub::Compare { a, b, filters }) => Command::Compare {
+            a: a.clone(),
+            b: b.clone(),
+            filters: filters.clone(),
+        },
+        Some(Sub::Baseline(cmd)) => Command::Baseline(match cmd {
+            BaselineCmd::List => BaselineAction::List,
+            BaselineCmd::Show { name } => BaselineAction::Show(name.clone()),
+            BaselineCmd::Delete { name } => BaselineAction::Delete(name.clone()),
+        }),
+        Some(Sub::Report) => Command::Report,
+        Some(Sub::Config) => Command::Config,
+    }
+}

@@ -1,0 +1,155 @@
+//! A comparison's data: each benchmark's change, CI, p-values and verdict, per target, with the baseline's name.
+
+use serde::{Deserialize, Serialize};
+
+/// What a comparison concluded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Slower, beyond noise and the threshold.
+    Regressed,
+    /// Faster, beyond noise and the threshold.
+    Improved,
+    /// No change shown.
+    Unchanged,
+}
+
+impl Verdict {
+    /// The name as JSON and CSV spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Regressed => "regressed",
+            Verdict::Improved => "improved",
+            Verdict::Unchanged => "unchanged",
+        }
+    }
+}
+
+/// How the two sides were compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Both executables sampled in lockstep.
+    Paired,
+    /// The current run against the baseline's stored samples (less certain).
+    Stored,
+}
+
+impl Kind {
+    /// The name as JSON and CSV spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Paired => "paired",
+            Kind::Stored => "stored",
+        }
+    }
+}
+
+/// One benchmark compared.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The benchmark's id.
+    pub id: String,
+    /// Paired or against stored samples.
+    pub kind: Kind,
+    /// Baseline median, ns per iteration.
+    pub baseline_ns: f64,
+    /// Current median, ns per iteration.
+    pub current_ns: f64,
+    /// current / baseline − 1.
+    pub change: f64,
+    /// 95 % CI of the change.
+    pub change_ci: [f64; 2],
+    /// Two-sided p-value (paired: t test across epochs; stored: Mann–Whitney U).
+    pub p_value: Option<f64>,
+    /// `p_value` adjusted (Benjamini–Hochberg) over all comparisons of the run: the one the verdict uses.
+    #[serde(default)]
+    pub p_adjusted: Option<f64>,
+    /// The conclusion.
+    pub verdict: Verdict,
+    /// The baseline side's per-iteration samples (paired: measured in this
+    /// run; stored: the baseline's), for plots; the current side's are in the run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub baseline_per_iter_ns: Vec<f64>,
+    /// The loop overhead per iteration taken off both sides' times, ns.
+    #[serde(default)]
+    pub overhead_ns: f64,
+}
+
+impl Row {
+    /// The noise threshold that applies to this row (see [`row_threshold`]).
+    pub fn threshold(&self, threshold: f64) -> f64 {
+        row_threshold(threshold, self.baseline_ns, self.overhead_ns)
+    }
+}
+
+/// The noise threshold as a share of the time actually measured, the
+/// median plus the loop overhead taken off it, expressed relative to the
+/// median: near the timer floor (an empty body: 0.1 ps left of a 350 ps
+/// loop) a difference of 0.1 ps is not a 100 % regression.
+pub fn row_threshold(threshold: f64, baseline_ns: f64, overhead_ns: f64) -> f64 {
+    if baseline_ns > 0.0 {
+        threshold * (baseline_ns + overhead_ns.max(0.0)) / baseline_ns
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// One bench target's comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetComparison {
+    /// `package/target`.
+    pub target: String,
+    /// Benchmarks in both.
+    pub rows: Vec<Row>,
+    /// Only in the current build.
+    pub new: Vec<String>,
+    /// Only in the baseline.
+    pub gone: Vec<String>,
+    /// Why the comparison is against stored samples, when it is.
+    pub unpaired_because: Option<String>,
+}
+
+impl TargetComparison {
+    /// A target's comparison with nothing in it yet.
+    pub fn empty(label: &str) -> TargetComparison {
+        TargetComparison {
+            target: label.to_owned(),
+            rows: Vec::new(),
+            new: Vec::new(),
+            gone: Vec::new(),
+            unpaired_because: None,
+        }
+    }
+}
+
+/// The whole comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// The baseline's name.
+    pub baseline: String,
+    /// Changes smaller than this are "unchanged" (0.01 = 1 %).
+    pub noise_threshold: f64,
+    /// Differences between the baseline's context and this run's.
+    pub warnings: Vec<String>,
+    /// Per target.
+    pub targets: Vec<TargetComparison>,
+}
+
+impl Comparison {
+    /// Whether any benchmark regressed.
+    pub fn any_regressed(&self) -> bool {
+        self.counts().0 > 0
+    }
+
+    /// How many benchmarks regressed, improved, and stayed unchanged.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let rows = || self.targets.iter().flat_map(|t| &t.rows);
+        let count = |v: Verdict| rows().filter(|r| r.verdict == v).count();
+        (
+            count(Verdict::Regressed),
+            count(Verdict::Improved),
+            count(Verdict::Unchanged),
+        )
+    }
+}

@@ -1,0 +1,11 @@
+//! The data every stage shares: bench targets, outcomes, the run record, comparisons, the context.
+//!
+//! Nothing here runs, builds or prints; the stages above produce and read these.
+
+pub mod comparison;
+pub mod context;
+pub mod names;
+pub mod observer;
+pub mod outcome;
+pub mod record;
+pub mod target;

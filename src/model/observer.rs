@@ -1,0 +1,14 @@
+//! What a measuring stage tells whoever shows its progress, without knowing who that is.
+
+use super::outcome::Outcome;
+
+/// Told as benchmarks start and finish; the console's progress line and the
+/// JSON-lines event stream implement it, tests can record it.
+pub trait Observer {
+    /// A benchmark starts: the `n`th of `of` in `target`.
+    fn start(&mut self, target: &str, id: &str, n: usize, of: usize);
+    /// The outcomes of `target` so far, in listed order (each call repeats the earlier ones).
+    fn observe(&mut self, target: &str, outcomes: &[Outcome]);
+    /// The target is done: anything drawn in place is removed.
+    fn clear(&mut self);
+}

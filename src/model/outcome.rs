@@ -1,0 +1,91 @@
+//! What became of each benchmark of a bench target: measured, failed, ignored, skipped, listed.
+
+use nbench::__private::family::{FamilyFit, Scaling, fit_families};
+use nbench::__private::protocol::Listed;
+use nbench::__private::result::BenchResult;
+
+/// A benchmark measured by `cargo nbench`.
+#[derive(Debug, Clone)]
+pub struct Measured {
+    /// The harness's result.
+    pub result: BenchResult,
+    /// Wall time from the run command to the result, s.
+    pub elapsed_s: f64,
+}
+
+/// A benchmark that failed, and what its process printed meanwhile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    /// The benchmark's id (empty when the whole target failed to start).
+    pub id: String,
+    /// Why, in words.
+    pub reason: String,
+    /// The benchmark's stdout and stderr.
+    pub output: String,
+}
+
+/// Everything one bench target produced.
+#[derive(Debug, Clone)]
+pub struct TargetRun {
+    /// `package/target`.
+    pub label: String,
+    /// Benchmarks in the binary's order, each with what became of it.
+    pub outcomes: Vec<Outcome>,
+    /// How many benchmarks the filters left out.
+    pub filtered_out: usize,
+    /// Members of families marked with a complexity, by id.
+    pub scalings: Vec<(String, Scaling)>,
+}
+
+impl TargetRun {
+    /// The complexity fitted to each family whose members were measured.
+    pub fn fits(&self) -> Vec<FamilyFit> {
+        let measured = self.outcomes.iter().filter_map(|o| match o {
+            Outcome::Measured(m) => {
+                let sc = self.scalings.iter().find(|(id, _)| *id == m.result.id)?;
+                Some((&sc.1, m.result.summary.median))
+            }
+            _ => None,
+        });
+        fit_families(measured)
+    }
+}
+
+/// The family members among `listed`, by id.
+pub fn scalings(listed: &[Listed]) -> Vec<(String, Scaling)> {
+    listed
+        .iter()
+        .filter_map(|l| Some((l.id.clone(), l.scaling.clone()?)))
+        .collect()
+}
+
+/// What became of one benchmark.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// It was measured.
+    Measured(Box<Measured>),
+    /// It failed.
+    Failed(Failure),
+    /// It is marked ignored and was not run.
+    Ignored(String),
+    /// It skipped itself when run (`Bencher::skip`).
+    Skipped {
+        /// The benchmark's id.
+        id: String,
+        /// Why, in its words.
+        reason: String,
+    },
+    /// Only listed (`--list`).
+    Listed(String),
+}
+
+impl Outcome {
+    /// The benchmark's id (empty for a whole target that failed).
+    pub fn id(&self) -> &str {
+        match self {
+            Outcome::Measured(m) => &m.result.id,
+            Outcome::Failed(f) => &f.id,
+            Outcome::Skipped { id, .. } | Outcome::Ignored(id) | Outcome::Listed(id) => id,
+        }
+    }
+}

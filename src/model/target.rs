@@ -1,0 +1,39 @@
+//! Bench targets: as discovered, as built, and as left out.
+
+use std::path::PathBuf;
+
+/// A bench target that should be an nbench one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BenchTarget {
+    /// The package's name.
+    pub package: String,
+    /// The target's name (`--bench NAME`).
+    pub name: String,
+    /// The directory holding the package's Cargo.toml: the benchmark's working directory.
+    pub package_root: PathBuf,
+}
+
+impl BenchTarget {
+    /// `package/target`, how reports name it.
+    pub fn label(&self) -> String {
+        format!("{}/{}", self.package, self.name)
+    }
+}
+
+/// A bench target left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// `package/target`.
+    pub label: String,
+    /// Why, as a lowercase fragment.
+    pub reason: String,
+}
+
+/// A built bench target.
+#[derive(Debug, Clone)]
+pub struct Built {
+    /// What was built.
+    pub target: BenchTarget,
+    /// Its executable.
+    pub exe: PathBuf,
+}

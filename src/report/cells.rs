@@ -1,0 +1,58 @@
+//! A stored benchmark's cells as the tables show them: throughput, counters, the ratio to its group's baseline.
+
+use crate::model::record::{BenchRecord, CounterRecord, ThroughputRecord, VersusRecord};
+use nbench::Throughput;
+
+impl BenchRecord {
+    /// Whether it belongs to a group with a baseline (the ratio column).
+    pub fn in_ratio_group(&self) -> bool {
+        self.versus.is_some() || self.is_baseline
+    }
+
+    /// The ratio column's text, as the console shows it.
+    pub fn ratio_label(&self) -> String {
+        let versus = self.versus.as_ref().map(VersusRecord::to_versus);
+        nbench::__private::result::ratio_label(versus.as_ref(), self.is_baseline)
+    }
+
+    /// Its throughput at the median (`4.695 GiB/s`), empty when none is declared.
+    pub fn throughput_text(&self) -> String {
+        let t = match self.throughput {
+            Some(ThroughputRecord::Bytes(n)) => Throughput::Bytes(n),
+            Some(ThroughputRecord::Items(n)) => Throughput::Items(n),
+            None => return String::new(),
+        };
+        nbench::format::rate(t, self.median_ns)
+    }
+
+    /// The counter shown under `header`, formatted as the console shows it.
+    pub fn counter_text(&self, header: &str) -> String {
+        self.counters
+            .iter()
+            .filter(|c| c.header() == header)
+            .find_map(|c| c.to_counter())
+            .map_or_else(String::new, |c| c.format(self.median_ns))
+    }
+}
+
+/// Every counter header of `benches`, in order of first appearance.
+pub fn counter_headers<'a>(benches: impl IntoIterator<Item = &'a BenchRecord>) -> Vec<String> {
+    first_appearances(
+        benches
+            .into_iter()
+            .flat_map(|b| &b.counters)
+            .map(CounterRecord::header),
+    )
+}
+
+/// `items` without repeats, each where it first appeared: the counter
+/// columns of a table, which the console builds from results and the files from records.
+pub fn first_appearances(items: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for h in items {
+        if !out.contains(&h) {
+            out.push(h);
+        }
+    }
+    out
+}

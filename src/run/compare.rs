@@ -1,0 +1,265 @@
+//! A built target against a baseline: each benchmark measured in lockstep with the baseline's
+//! executable where it starts and speaks this protocol, else measured alone and compared with
+//! the baseline's stored samples.
+
+use super::paired::{self, Paired, PairedSamples, Side};
+use super::session::{Session, SessionError};
+use super::{Plan, describe, measure, run_target, target_failed};
+use crate::compare::{row_threshold, stored_row, verdict};
+use crate::model::comparison::{Kind, Row, TargetComparison};
+use crate::model::observer::Observer;
+use crate::model::outcome::{Failure, Measured, Outcome, TargetRun};
+use crate::model::record::TargetRecord;
+use crate::model::target::Built;
+use nbench::__private::result::BenchResult;
+use nbench::__private::select::Verdict as Selected;
+use nbench::stats::{OutlierMode, Summary};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What the comparison of one target has to go on.
+pub struct Against<'a> {
+    /// The baseline's stored results for this target, if it has any.
+    pub stored: Option<&'a TargetRecord>,
+    /// The baseline's executable, or why there is none to run.
+    pub exe: Result<PathBuf, String>,
+    /// Changes smaller than this are "unchanged" (0.01 = 1 %).
+    pub threshold: f64,
+}
+
+/// Compares one built target with the baseline: paired if the baseline's
+/// executable starts and speaks this protocol, otherwise against its stored samples.
+pub fn compare_target(
+    built: &Built,
+    against: Against<'_>,
+    plan: &Plan,
+    observer: &mut dyn Observer,
+) -> (TargetRun, TargetComparison) {
+    let label = built.target.label();
+    let start = |exe: &Path| {
+        Session::start(
+            exe,
+            &built.target.package_root,
+            &plan.extra_args,
+            plan.nocapture,
+        )
+    };
+    let base_ids = match against
+        .exe
+        .and_then(|exe| list_baseline(&start, &exe, plan))
+    {
+        Ok(found) => found,
+        Err(why) => {
+            return unpaired(
+                built,
+                against.stored,
+                plan,
+                against.threshold,
+                observer,
+                why,
+            );
+        }
+    };
+    let (base_exe, base_ids) = base_ids;
+    let mut cur = match start(&built.exe) {
+        Ok(s) => s,
+        Err(e) => return (target_failed(&label, &e), TargetComparison::empty(&label)),
+    };
+    let listed = match cur.list(plan.timeout) {
+        Ok(l) => l,
+        Err(e) => return (target_failed(&label, &e), TargetComparison::empty(&label)),
+    };
+    let scalings = crate::model::outcome::scalings(&listed);
+    let (chosen, filtered_out) = plan.select(listed);
+    let mut cmp = TargetComparison::empty(&label);
+    cmp.gone = base_ids
+        .iter()
+        .filter(|id| {
+            plan.filter.verdict(id, false) != Selected::FilteredOut
+                && !chosen.iter().any(|(c, _)| c == *id)
+        })
+        .cloned()
+        .collect();
+    let mut outcomes = Vec::new();
+    // Kept for benchmarks the baseline does not have, measured on their own.
+    let mut cur = Some(cur);
+    let start_cur = || start(&built.exe);
+    let to_measure = chosen.iter().filter(|(_, v)| *v == Selected::Run).count();
+    let mut start_side = |side: Side| match side {
+        Side::Baseline => start(&base_exe),
+        Side::Current => start(&built.exe),
+    };
+    for (n, (id, verdict)) in chosen.into_iter().enumerate() {
+        if verdict == Selected::Ignored {
+            outcomes.push(Outcome::Ignored(id));
+            continue;
+        }
+        observer.observe(&label, &outcomes);
+        observer.start(&label, &id, n + 1, to_measure);
+        if !base_ids.contains(&id) {
+            cmp.new.push(id.clone());
+            let one = measure(&mut cur, &start_cur, &id, &plan.settings, plan.timeout);
+            outcomes.push(one.map_or_else(|o| o, |m| Outcome::Measured(Box::new(m))));
+            continue;
+        }
+        let began = Instant::now();
+        let threshold = against.threshold;
+        let settled = |r: &[f64]| {
+            verdict::paired(r, &[], threshold).is_some_and(|c| verdict::settled(&c, threshold))
+        };
+        let outcome =
+            match paired::measure(&mut start_side, &id, &plan.settings, plan.timeout, &settled) {
+                Ok(Paired::Skipped(side, reason)) => {
+                    let reason = match side {
+                        Side::Current => reason,
+                        Side::Baseline => format!("the baseline skips it: {reason}"),
+                    };
+                    Outcome::Skipped { id, reason }
+                }
+                Ok(Paired::Samples(p)) => {
+                    cmp.rows.extend(paired_row(&id, &p, threshold));
+                    paired_outcome(id, p, plan.settings.outliers, began)
+                }
+                Err(e) => {
+                    let why = describe(&e.error);
+                    // The current side's own failure is the benchmark's, as in a run without a baseline.
+                    let reason = match (e.side, &e.error) {
+                        (Side::Current, SessionError::Benchmark(_)) => why,
+                        (Side::Current, _) => format!("current side: {why}"),
+                        (Side::Baseline, _) => format!("baseline side: {why}"),
+                    };
+                    Outcome::Failed(Failure {
+                        id,
+                        reason,
+                        output: e.output,
+                    })
+                }
+            };
+        outcomes.push(outcome);
+    }
+    observer.observe(&label, &outcomes);
+    observer.clear();
+    if let Some(c) = cur {
+        c.finish();
+    }
+    let run = TargetRun {
+        label,
+        outcomes,
+        filtered_out,
+        scalings,
+    };
+    (run, cmp)
+}
+
+/// The baseline executable's benchmark ids, or why it cannot be compared with.
+fn list_baseline(
+    start: &dyn Fn(&Path) -> Result<Session, SessionError>,
+    exe: &Path,
+    plan: &Plan,
+) -> Result<(PathBuf, Vec<String>), String> {
+    let mut base = start(exe)
+        .map_err(|e| format!("the baseline executable did not start: {}", describe(&e)))?;
+    let ids = base
+        .list(plan.timeout)
+        .map_err(|e| format!("the baseline executable failed: {}", describe(&e)))?;
+    base.finish();
+    Ok((exe.to_path_buf(), ids.into_iter().map(|b| b.id).collect()))
+}
+
+/// The comparison row of one benchmark measured in lockstep.
+fn paired_row(id: &str, p: &PairedSamples, threshold: f64) -> Option<Row> {
+    let base_median = median(&p.base_ns);
+    let t = row_threshold(threshold, base_median, p.overhead_ns);
+    let ch = verdict::paired(&p.epoch_ratios, &p.round_ratios(), t)?;
+    Some(Row {
+        id: id.to_owned(),
+        kind: Kind::Paired,
+        baseline_ns: base_median,
+        current_ns: median(&p.cur_ns),
+        change: ch.change,
+        change_ci: ch.ci,
+        p_value: ch.p_value,
+        p_adjusted: None,
+        verdict: ch.verdict,
+        baseline_per_iter_ns: p.base_ns.clone(),
+        overhead_ns: p.overhead_ns,
+    })
+}
+
+fn median(x: &[f64]) -> f64 {
+    Summary::new(x).map(|s| s.median).unwrap_or(0.0)
+}
+
+/// The current side's samples of a lockstep measurement as its result.
+fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, began: Instant) -> Outcome {
+    let summary = match Summary::with_outliers(&p.cur_ns, mode) {
+        Ok(s) => s,
+        Err(e) => {
+            return Outcome::Failed(Failure {
+                id,
+                reason: e.to_string(),
+                output: String::new(),
+            });
+        }
+    };
+    Outcome::Measured(Box::new(Measured {
+        result: BenchResult {
+            id,
+            summary,
+            per_iter_ns: p.cur_ns,
+            iters: p.iters,
+            cold_ns: p.cold_ns,
+            overhead_ns: p.overhead_ns,
+            near_floor: false,
+            stop: p.stop,
+            outlier_mode: mode,
+            throughput: p.throughput,
+            counters: p.counters,
+            // A run against stored executables compares versions, not group members.
+            versus: None,
+            is_baseline: false,
+            repeat_medians: Vec::new(),
+        },
+        elapsed_s: began.elapsed().as_secs_f64(),
+    }))
+}
+
+/// Measures the current build on its own and compares with the stored samples.
+fn unpaired(
+    built: &Built,
+    stored: Option<&TargetRecord>,
+    plan: &Plan,
+    threshold: f64,
+    observer: &mut dyn Observer,
+    why: String,
+) -> (TargetRun, TargetComparison) {
+    let run = run_target(built, plan, false, observer);
+    let mut cmp = TargetComparison::empty(&run.label);
+    cmp.unpaired_because = Some(why);
+    let stored_benches = stored.map(|t| t.benchmarks.as_slice()).unwrap_or_default();
+    for o in &run.outcomes {
+        let Outcome::Measured(m) = o else { continue };
+        let r = &m.result;
+        match stored_benches.iter().find(|b| b.id == r.id) {
+            None => cmp.new.push(r.id.clone()),
+            Some(b) => cmp.rows.extend(stored_row(
+                &r.id,
+                b,
+                r.summary.median,
+                &r.per_iter_ns,
+                threshold,
+            )),
+        }
+    }
+    cmp.gone = stored_benches
+        .iter()
+        .filter(|b| plan.filter.verdict(&b.id, false) != Selected::FilteredOut)
+        .filter(|b| {
+            !run.outcomes
+                .iter()
+                .any(|o| matches!(o, Outcome::Measured(m) if m.result.id == b.id))
+        })
+        .map(|b| b.id.clone())
+        .collect();
+    (run, cmp)
+}
