@@ -14,7 +14,7 @@ pub enum Ignored {
 
 /// What a [`Filter`] decides for one benchmark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Selected {
     /// Run it.
     Run,
     /// Selected, but skipped as ignored (shown as such).
@@ -26,11 +26,11 @@ pub enum Verdict {
 /// libtest's selection: positional filters, `--skip`, `--exact`, `--ignored`.
 ///
 /// ```
-/// use nbench::__private::select::{Filter, Verdict};
+/// use nbench::__private::select::{Filter, Selected};
 /// let f = Filter { filters: vec!["sort".into()], skip: vec!["100".into()], ..Filter::default() };
-/// assert_eq!(f.verdict("sort/std/10", false), Verdict::Run);
-/// assert_eq!(f.verdict("sort/std/100", false), Verdict::FilteredOut);
-/// assert_eq!(f.verdict("sort/std/10", true), Verdict::Ignored);
+/// assert_eq!(f.verdict("sort/std/10", false), Selected::Run);
+/// assert_eq!(f.verdict("sort/std/100", false), Selected::FilteredOut);
+/// assert_eq!(f.verdict("sort/std/10", true), Selected::Ignored);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Filter {
@@ -46,7 +46,7 @@ pub struct Filter {
 
 impl Filter {
     /// The decision for the benchmark `id`, marked ignored or not.
-    pub fn verdict(&self, id: &str, ignored: bool) -> Verdict {
+    pub fn verdict(&self, id: &str, ignored: bool) -> Selected {
         let matches = |pattern: &String| {
             if self.exact {
                 id == pattern
@@ -58,11 +58,11 @@ impl Filter {
             && !self.skip.iter().any(matches)
             && (self.ignored != Ignored::Only || ignored);
         if !selected {
-            Verdict::FilteredOut
+            Selected::FilteredOut
         } else if ignored && self.ignored == Ignored::Skip {
-            Verdict::Ignored
+            Selected::Ignored
         } else {
-            Verdict::Run
+            Selected::Run
         }
     }
 }
@@ -82,7 +82,7 @@ mod tests {
         let args = Args::parse(line.split_whitespace().map(str::to_owned)).unwrap();
         let chosen: Vec<&str> = all
             .iter()
-            .filter(|(id, ig)| args.filter.verdict(id, *ig) != Verdict::FilteredOut)
+            .filter(|(id, ig)| args.filter.verdict(id, *ig) != Selected::FilteredOut)
             .map(|(id, _)| *id)
             .collect();
         let out = all.len() - chosen.len();
@@ -102,10 +102,10 @@ mod tests {
     #[test]
     fn ignored_handling() {
         let mut f = Filter::default();
-        assert_eq!(f.verdict("slow", true), Verdict::Ignored);
+        assert_eq!(f.verdict("slow", true), Selected::Ignored);
         f.ignored = Ignored::Include;
-        assert_eq!(f.verdict("slow", true), Verdict::Run);
+        assert_eq!(f.verdict("slow", true), Selected::Run);
         f.ignored = Ignored::Only;
-        assert_eq!(f.verdict("fast", false), Verdict::FilteredOut);
+        assert_eq!(f.verdict("fast", false), Selected::FilteredOut);
     }
 }

@@ -3,7 +3,7 @@
 use crate::config::{BaselineAction, Settings};
 use crate::error::{Error, Result, exit};
 use crate::store::Store;
-use crate::store::baseline::Baseline;
+use crate::store::baselines::{Baseline, Baselines};
 use console::style;
 use nbench::format;
 
@@ -11,88 +11,94 @@ use nbench::format;
 pub fn run(s: &Settings, cmd: &BaselineAction) -> Result<u8> {
     let baselines = Store::new(&s.target_dir()).baselines();
     match cmd {
-        BaselineAction::List => {
-            let all = baselines.list()?;
-            if all.is_empty() {
-                eprintln!(
-                    "no baselines saved yet; save one with `cargo nbench --save-baseline NAME`"
-                );
-                return Ok(exit::SUCCESS);
-            }
-            println!(
+        BaselineAction::List => list(&baselines),
+        BaselineAction::Show(name) => show(&baselines, name),
+        BaselineAction::Delete(name) => delete(&baselines, name),
+    }
+}
+
+/// `baseline list`: name, date, commit and benchmarks of each.
+fn list(baselines: &Baselines) -> Result<u8> {
+    let all = baselines.list()?;
+    if all.is_empty() {
+        eprintln!("no baselines saved yet; save one with `cargo nbench --save-baseline NAME`");
+        return Ok(exit::SUCCESS);
+    }
+    println!(
+        "{:<20}  {:<20}  {:<12}  {:>10}",
+        "name", "date", "commit", "benchmarks"
+    );
+    let mut code = exit::SUCCESS;
+    for b in all {
+        match b {
+            Ok(b) => println!(
                 "{:<20}  {:<20}  {:<12}  {:>10}",
-                "name", "date", "commit", "benchmarks"
-            );
-            let mut code = exit::SUCCESS;
-            for b in all {
-                match b {
-                    Ok(b) => println!(
-                        "{:<20}  {:<20}  {:<12}  {:>10}",
-                        b.name,
-                        b.run.context.date,
-                        commit(&b),
-                        b.run
-                            .targets
-                            .iter()
-                            .map(|t| t.benchmarks.len())
-                            .sum::<usize>()
-                    ),
-                    Err(e) => {
-                        eprintln!("{}: {e}", style("error").red().bold());
-                        code = e.exit_code();
-                    }
-                }
+                b.name,
+                b.run.context.date,
+                commit(&b),
+                b.run
+                    .targets
+                    .iter()
+                    .map(|t| t.benchmarks.len())
+                    .sum::<usize>()
+            ),
+            Err(e) => {
+                eprintln!("{}: {e}", style("error").red().bold());
+                code = e.exit_code();
             }
-            Ok(code)
-        }
-        BaselineAction::Show(name) => {
-            let b = baselines
-                .load(name)?
-                .ok_or_else(|| Error::NoBaseline(name.clone()))?;
-            let c = &b.run.context;
-            println!("baseline {}", style(&b.name).bold());
-            println!("  date      {}", c.date);
-            println!("  commit    {}", commit(&b));
-            println!("  rustc     {}", c.rustc.as_deref().unwrap_or("?"));
-            println!(
-                "  host      {} ({} cores, {})",
-                c.host.as_deref().unwrap_or("?"),
-                c.cores,
-                c.cpu_model.as_deref().unwrap_or("?")
-            );
-            println!("  profile   {}", c.profile);
-            for t in &b.run.targets {
-                let saved = if baselines.executable(&b, &t.target).is_some() {
-                    "executable saved"
-                } else {
-                    "no executable"
-                };
-                println!("\n{} ({saved})", style(&t.target).bold());
-                let width = t.benchmarks.iter().map(|x| x.id.len()).max().unwrap_or(0);
-                for x in &t.benchmarks {
-                    let ci = (x.median_ci_ns[1] - x.median_ci_ns[0])
-                        / 2.0
-                        / x.median_ns.max(f64::MIN_POSITIVE)
-                        * 100.0;
-                    println!(
-                        "  {:<width$}  {:>10}  ±{ci:.1}%  {} samples",
-                        x.id,
-                        format::time(x.median_ns),
-                        x.samples
-                    );
-                }
-            }
-            Ok(exit::SUCCESS)
-        }
-        BaselineAction::Delete(name) => {
-            let lock = baselines.lock(name)?;
-            if !baselines.delete(name, &lock)? {
-                return Err(Error::NoBaseline(name.clone()));
-            }
-            eprintln!("deleted baseline `{name}`");
-            Ok(exit::SUCCESS)
         }
     }
+    Ok(code)
+}
+
+/// `baseline show NAME`: its context and each benchmark's median.
+fn show(baselines: &Baselines, name: &str) -> Result<u8> {
+    let b = baselines
+        .load(name)?
+        .ok_or_else(|| Error::NoBaseline(name.to_owned()))?;
+    let c = &b.run.context;
+    println!("baseline {}", style(&b.name).bold());
+    println!("  date      {}", c.date);
+    println!("  commit    {}", commit(&b));
+    println!("  rustc     {}", c.rustc.as_deref().unwrap_or("?"));
+    println!(
+        "  host      {} ({} cores, {})",
+        c.host.as_deref().unwrap_or("?"),
+        c.cores,
+        c.cpu_model.as_deref().unwrap_or("?")
+    );
+    println!("  profile   {}", c.profile);
+    for t in &b.run.targets {
+        let saved = if baselines.executable(&b, &t.target).is_some() {
+            "executable saved"
+        } else {
+            "no executable"
+        };
+        println!("\n{} ({saved})", style(&t.target).bold());
+        let width = t.benchmarks.iter().map(|x| x.id.len()).max().unwrap_or(0);
+        for x in &t.benchmarks {
+            let ci =
+                (x.median_ci_ns[1] - x.median_ci_ns[0]) / 2.0 / x.median_ns.max(f64::MIN_POSITIVE)
+                    * 100.0;
+            println!(
+                "  {:<width$}  {:>10}  ±{ci:.1}%  {} samples",
+                x.id,
+                format::time(x.median_ns),
+                x.samples
+            );
+        }
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// `baseline delete NAME`: its results and executables.
+fn delete(baselines: &Baselines, name: &str) -> Result<u8> {
+    let lock = baselines.lock(name)?;
+    if !baselines.delete(name, &lock)? {
+        return Err(Error::NoBaseline(name.to_owned()));
+    }
+    eprintln!("deleted baseline `{name}`");
+    Ok(exit::SUCCESS)
 }
 
 fn commit(b: &Baseline) -> String {

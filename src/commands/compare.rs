@@ -14,8 +14,8 @@ use crate::report::progress::Progress;
 use crate::run::affinity;
 use crate::run::compare::{Against, compare_target};
 use crate::store::Store;
-use crate::store::baseline::Baseline;
-use nbench::__private::select::{Filter, Verdict as Selected};
+use crate::store::baselines::Baseline;
+use nbench::__private::select::{Filter, Selected};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -52,37 +52,17 @@ fn measure(
     let mut plan = s.plan.clone();
     plan.filter.filters = filters.to_vec();
     let threshold = s.compare.noise_threshold;
-    let meta = &s.meta;
-    let root = meta.workspace_root.as_std_path();
-    let package_root = |package: &str| -> PathBuf {
-        meta.packages
-            .iter()
-            .find(|p| p.name.as_str() == package)
-            .and_then(|p| p.manifest_path.parent())
-            .map_or_else(|| root.to_path_buf(), |d| d.as_std_path().to_path_buf())
-    };
     affinity::pin_driver();
     let mut progress = Progress::new(s.output.format == Format::Console);
     let (mut runs, mut records, mut targets) = (Vec::new(), Vec::new(), Vec::new());
     for stored in &cur.run.targets {
-        let (package, name) = stored
-            .target
-            .split_once('/')
-            .unwrap_or((&stored.target, ""));
         let Some(cur_exe) = baselines.executable(&cur, &stored.target) else {
             let (record, cmp) = stored_only(&base, stored, b, &plan.filter, threshold);
             records.push(record);
             targets.push(cmp);
             continue;
         };
-        let built = Built {
-            target: BenchTarget {
-                package: package.to_owned(),
-                name: name.to_owned(),
-                package_root: package_root(package),
-            },
-            exe: cur_exe,
-        };
+        let built = saved_target(&s.meta, &stored.target, cur_exe);
         let against = Against {
             stored: base.run.targets.iter().find(|t| t.target == stored.target),
             exe: baselines.executable_for(&base, &stored.target, s.compare.stored),
@@ -112,7 +92,7 @@ fn measure(
     let record = RunRecord {
         schema: SCHEMA_VERSION,
         context: Context::gather(
-            root,
+            s.meta.workspace_root.as_std_path(),
             &cur.run.context.profile,
             settings_record(&plan),
             &s.output.context,
@@ -123,6 +103,27 @@ fn measure(
         comparison: Some(comparison),
     };
     Ok((record, runs))
+}
+
+/// A baseline's saved executable for `label` (`package/target`) as a built
+/// target, run from its package's directory as cargo would.
+fn saved_target(meta: &cargo_metadata::Metadata, label: &str, exe: PathBuf) -> Built {
+    let (package, name) = label.split_once('/').unwrap_or((label, ""));
+    let root = meta.workspace_root.as_std_path();
+    let package_root = meta
+        .packages
+        .iter()
+        .find(|p| p.name.as_str() == package)
+        .and_then(|p| p.manifest_path.parent())
+        .map_or_else(|| root.to_path_buf(), |d| d.as_std_path().to_path_buf());
+    Built {
+        target: BenchTarget {
+            package: package.to_owned(),
+            name: name.to_owned(),
+            package_root,
+        },
+        exe,
+    }
 }
 
 fn selected(benches: &[BenchRecord], filter: &Filter) -> Vec<String> {

@@ -17,7 +17,7 @@ use crate::report::progress::Progress;
 use crate::run::compare::{Against, compare_target};
 use crate::run::{self, Plan};
 use crate::store::Store;
-use crate::store::baseline::{Baseline, Lock};
+use crate::store::baselines::{Baseline, Lock};
 use console::style;
 use std::path::PathBuf;
 use std::time::Instant;

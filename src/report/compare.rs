@@ -1,8 +1,7 @@
 //! The comparison table: baseline, current, change with its CI, verdict, and how it was measured.
 
 use super::percent_change as pct;
-use crate::model::comparison::Comparison;
-use crate::model::comparison::{Kind, Verdict};
+use crate::model::comparison::{Comparison, Kind, Row, Verdict};
 use console::style;
 use nbench::format;
 use std::fmt::Write;
@@ -43,34 +42,7 @@ pub fn render(c: &Comparison) -> String {
         );
         let _ = writeln!(out, "{}", style(header).dim());
         for r in &t.rows {
-            let ci = format!("[{}, {}]", pct(r.change_ci[0]), pct(r.change_ci[1]));
-            let kind = match r.kind {
-                Kind::Paired => "paired",
-                Kind::Stored => "stored",
-            };
-            let kind = match r.p_adjusted.or(r.p_value) {
-                Some(p) => format!("{kind}, p={}", super::p_value(p)),
-                None => kind.to_owned(),
-            };
-            let (verdict, styled) = match (r.verdict, r.kind) {
-                (Verdict::Regressed, Kind::Paired) => {
-                    ("regressed", style("regressed").red().bold())
-                }
-                (Verdict::Improved, Kind::Paired) => ("improved", style("improved").green().bold()),
-                (Verdict::Regressed, Kind::Stored) => ("regressed?", style("regressed?").red()),
-                (Verdict::Improved, Kind::Stored) => ("improved?", style("improved?").green()),
-                (Verdict::Unchanged, _) => ("unchanged", style("unchanged").dim()),
-            };
-            let pad = " ".repeat(10usize.saturating_sub(verdict.len()));
-            let _ = writeln!(
-                out,
-                "{:<w$}  {:>10}  {:>10}  {:>8}  {:>20}  {styled}{pad}  {kind}",
-                r.id,
-                format::time(r.baseline_ns),
-                format::time(r.current_ns),
-                pct(r.change),
-                ci
-            );
+            out.push_str(&row_line(r, w));
         }
         for id in &t.new {
             let _ = writeln!(
@@ -109,4 +81,33 @@ pub fn render(c: &Comparison) -> String {
         c.noise_threshold * 100.0
     );
     out
+}
+
+/// One benchmark's line of the table, `w` the width of the id column.
+fn row_line(r: &Row, w: usize) -> String {
+    let ci = format!("[{}, {}]", pct(r.change_ci[0]), pct(r.change_ci[1]));
+    let kind = match r.kind {
+        Kind::Paired => "paired",
+        Kind::Stored => "stored",
+    };
+    let kind = match r.p_adjusted.or(r.p_value) {
+        Some(p) => format!("{kind}, p={}", super::p_value(p)),
+        None => kind.to_owned(),
+    };
+    let (verdict, styled) = match (r.verdict, r.kind) {
+        (Verdict::Regressed, Kind::Paired) => ("regressed", style("regressed").red().bold()),
+        (Verdict::Improved, Kind::Paired) => ("improved", style("improved").green().bold()),
+        (Verdict::Regressed, Kind::Stored) => ("regressed?", style("regressed?").red()),
+        (Verdict::Improved, Kind::Stored) => ("improved?", style("improved?").green()),
+        (Verdict::Unchanged, _) => ("unchanged", style("unchanged").dim()),
+    };
+    let pad = " ".repeat(10usize.saturating_sub(verdict.len()));
+    format!(
+        "{:<w$}  {:>10}  {:>10}  {:>8}  {:>20}  {styled}{pad}  {kind}\n",
+        r.id,
+        format::time(r.baseline_ns),
+        format::time(r.current_ns),
+        pct(r.change),
+        ci
+    )
 }

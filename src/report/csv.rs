@@ -9,26 +9,79 @@ use nbench::format::TimeUnit;
 /// columns are added when the run has a comparison. Lines end in CRLF, as
 /// RFC 4180 has it.
 pub fn render(run: &RunRecord, unit: Option<TimeUnit>) -> String {
-    let u = unit.unwrap_or(TimeUnit::Ns);
-    let time_cols = [
-        "median",
-        "median_ci_low",
-        "median_ci_high",
-        "mean",
-        "stddev",
-        "mad",
-        "min",
-        "max",
-        "p5",
-        "p25",
-        "p75",
-        "p95",
-        "p99",
-    ];
-    let mut header: Vec<String> = vec!["target".into(), "id".into()];
-    header.extend(time_cols.iter().map(|c| format!("{c}_{}", u.ascii())));
-    header.extend(
-        [
+    let cols = Columns::of(run, unit.unwrap_or(TimeUnit::Ns));
+    let mut out = line(&cols.header());
+    for t in &run.targets {
+        for b in &t.benchmarks {
+            let row = run.comparison.as_ref().map(|c| {
+                c.targets
+                    .iter()
+                    .filter(|tc| tc.target == t.target)
+                    .flat_map(|tc| &tc.rows)
+                    .find(|r| r.id == b.id)
+            });
+            out.push_str(&line(&cols.cells(&t.target, b, row)));
+        }
+    }
+    out
+}
+
+const TIME_COLUMNS: [&str; 13] = [
+    "median",
+    "median_ci_low",
+    "median_ci_high",
+    "mean",
+    "stddev",
+    "mad",
+    "min",
+    "max",
+    "p5",
+    "p25",
+    "p75",
+    "p95",
+    "p99",
+];
+
+/// Which columns a run's CSV has: the fixed ones, then optional columns
+/// present when some benchmark has them: counters (a time counter in the
+/// time unit), the ratio to a group baseline, pooled runs, the comparison.
+struct Columns {
+    unit: TimeUnit,
+    /// Each counter header, and whether it is a time.
+    counters: Vec<(String, bool)>,
+    ratio: bool,
+    runs: bool,
+    comparison: bool,
+}
+
+impl Columns {
+    fn of(run: &RunRecord, unit: TimeUnit) -> Columns {
+        let all = || run.targets.iter().flat_map(|t| &t.benchmarks);
+        let is_time = |h: &str| {
+            all()
+                .flat_map(|b| &b.counters)
+                .any(|c| c.header() == h && c.kind == "time")
+        };
+        Columns {
+            unit,
+            counters: counter_headers(all())
+                .into_iter()
+                .map(|h| {
+                    let time = is_time(&h);
+                    (h, time)
+                })
+                .collect(),
+            ratio: all().any(|b| b.in_ratio_group()),
+            runs: all().any(|b| b.repeats.is_some()),
+            comparison: run.comparison.is_some(),
+        }
+    }
+
+    fn header(&self) -> Vec<String> {
+        let u = self.unit.ascii();
+        let mut header: Vec<String> = vec!["target".into(), "id".into()];
+        header.extend(TIME_COLUMNS.iter().map(|c| format!("{c}_{u}")));
+        let fixed = [
             "samples",
             "set_aside",
             "outlier_mode",
@@ -37,115 +90,89 @@ pub fn render(run: &RunRecord, unit: Option<TimeUnit>) -> String {
             "throughput_items",
             "near_floor",
             "stop",
-        ]
-        .map(String::from),
-    );
-    let all = || run.targets.iter().flat_map(|t| &t.benchmarks);
-    // Optional columns, present when some benchmark has them: counters (a
-    // time counter in the time unit), the ratio to a group baseline, pooled runs.
-    let counters = counter_headers(all());
-    let is_time = |h: &str| {
-        all()
-            .flat_map(|b| &b.counters)
-            .any(|c| c.header() == h && c.kind == "time")
-    };
-    for h in &counters {
-        header.push(match is_time(h) {
-            true => format!("{h}_{}", u.ascii()),
-            false => h.clone(),
-        });
-    }
-    let ratio = all().any(|b| b.in_ratio_group());
-    if ratio {
-        header.extend(
-            [
-                "ratio",
-                "ratio_ci_low",
-                "ratio_ci_high",
-                "ratio_significant",
-                "group_baseline",
-            ]
-            .map(String::from),
-        );
-    }
-    let runs = all().any(|b| b.repeats.is_some());
-    if runs {
-        header.extend(["runs", "runs_cv"].map(String::from));
-    }
-    if run.comparison.is_some() {
-        header.push(format!("baseline_{}", u.ascii()));
-        header.extend(
-            [
+        ];
+        header.extend(fixed.map(String::from));
+        for (h, time) in &self.counters {
+            header.push(if *time { format!("{h}_{u}") } else { h.clone() });
+        }
+        let ratio = [
+            "ratio",
+            "ratio_ci_low",
+            "ratio_ci_high",
+            "ratio_significant",
+            "group_baseline",
+        ];
+        if self.ratio {
+            header.extend(ratio.map(String::from));
+        }
+        if self.runs {
+            header.extend(["runs", "runs_cv"].map(String::from));
+        }
+        if self.comparison {
+            header.push(format!("baseline_{u}"));
+            let change = [
                 "change_pct",
                 "change_ci_low_pct",
                 "change_ci_high_pct",
                 "p_adjusted",
                 "verdict",
                 "compared",
-            ]
-            .map(String::from),
-        );
-    }
-    let mut out = line(&header);
-    for t in &run.targets {
-        for b in &t.benchmarks {
-            let mut cells = vec![t.target.clone(), b.id.clone()];
-            cells.extend(times(b).iter().map(|ns| num(ns / u.ns())));
-            let (bytes, items) = match b.throughput {
-                Some(ThroughputRecord::Bytes(n)) => (n.to_string(), String::new()),
-                Some(ThroughputRecord::Items(n)) => (String::new(), n.to_string()),
-                None => (String::new(), String::new()),
-            };
-            cells.extend([
-                b.samples.to_string(),
-                b.set_aside.to_string(),
-                b.outlier_mode.clone(),
-                b.iters_per_sample.to_string(),
-                bytes,
-                items,
-                b.near_floor.to_string(),
-                b.stop.clone(),
-            ]);
-            for h in &counters {
-                let c = b.counters.iter().find(|c| c.header() == *h);
-                cells.push(c.map_or_else(String::new, |c| match c.kind.as_str() {
-                    "time" => num(c.shown / u.ns()),
-                    _ => num(c.shown),
-                }));
-            }
-            if ratio {
-                match &b.versus {
-                    Some(v) => cells.extend([
-                        num(v.ratio),
-                        num(v.ci[0]),
-                        num(v.ci[1]),
-                        v.significant.to_string(),
-                    ]),
-                    None => {
-                        cells.extend([String::new(), String::new(), String::new(), String::new()])
-                    }
-                }
-                cells.push(b.is_baseline.to_string());
-            }
-            if runs {
-                match &b.repeats {
-                    Some(r) => cells.extend([r.medians_ns.len().to_string(), num(r.cv)]),
-                    None => cells.extend([String::new(), String::new()]),
-                }
-            }
-            if let Some(c) = &run.comparison {
-                let row = c
-                    .targets
-                    .iter()
-                    .filter(|tc| tc.target == t.target)
-                    .flat_map(|tc| &tc.rows)
-                    .find(|r| r.id == b.id);
-                cells.extend(comparison_cells(row, u));
-            }
-            out.push_str(&line(&cells));
+            ];
+            header.extend(change.map(String::from));
         }
+        header
     }
-    out
+
+    /// One benchmark's cells; `row`: its comparison row, when the run has a comparison.
+    fn cells(&self, target: &str, b: &BenchRecord, row: Option<Option<&Row>>) -> Vec<String> {
+        let u = self.unit;
+        let mut cells = vec![target.to_owned(), b.id.clone()];
+        cells.extend(times(b).iter().map(|ns| num(ns / u.ns())));
+        let (bytes, items) = match b.throughput {
+            Some(ThroughputRecord::Bytes(n)) => (n.to_string(), String::new()),
+            Some(ThroughputRecord::Items(n)) => (String::new(), n.to_string()),
+            None => (String::new(), String::new()),
+        };
+        cells.extend([
+            b.samples.to_string(),
+            b.set_aside.to_string(),
+            b.outlier_mode.clone(),
+            b.iters_per_sample.to_string(),
+            bytes,
+            items,
+            b.near_floor.to_string(),
+            b.stop.clone(),
+        ]);
+        for (h, _) in &self.counters {
+            let c = b.counters.iter().find(|c| c.header() == *h);
+            cells.push(c.map_or_else(String::new, |c| match c.kind.as_str() {
+                "time" => num(c.shown / u.ns()),
+                _ => num(c.shown),
+            }));
+        }
+        if self.ratio {
+            match &b.versus {
+                Some(v) => cells.extend([
+                    num(v.ratio),
+                    num(v.ci[0]),
+                    num(v.ci[1]),
+                    v.significant.to_string(),
+                ]),
+                None => cells.extend([String::new(), String::new(), String::new(), String::new()]),
+            }
+            cells.push(b.is_baseline.to_string());
+        }
+        if self.runs {
+            match &b.repeats {
+                Some(r) => cells.extend([r.medians_ns.len().to_string(), num(r.cv)]),
+                None => cells.extend([String::new(), String::new()]),
+            }
+        }
+        if let Some(row) = row {
+            cells.extend(comparison_cells(row, u));
+        }
+        cells
+    }
 }
 
 fn times(b: &BenchRecord) -> [f64; 13] {

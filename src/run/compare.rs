@@ -4,7 +4,7 @@
 
 use super::paired::{self, Paired, PairedSamples, Side};
 use super::session::{Session, SessionError};
-use super::{Plan, describe, measure, run_target, target_failed};
+use super::{Plan, measure, open, run_target};
 use crate::compare::{row_threshold, stored_row, verdict};
 use crate::model::comparison::{Kind, Row, TargetComparison};
 use crate::model::observer::Observer;
@@ -12,7 +12,7 @@ use crate::model::outcome::{Failure, Measured, Outcome, TargetRun};
 use crate::model::record::TargetRecord;
 use crate::model::target::Built;
 use nbench::__private::result::BenchResult;
-use nbench::__private::select::Verdict as Selected;
+use nbench::__private::select::Selected;
 use nbench::stats::{OutlierMode, Summary};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -61,29 +61,17 @@ pub fn compare_target(
         }
     };
     let (base_exe, base_ids) = base_ids;
-    let mut cur = match start(&built.exe) {
-        Ok(s) => s,
-        Err(e) => return (target_failed(&label, &e), TargetComparison::empty(&label)),
+    let start_cur = || start(&built.exe);
+    let opened = match open(&label, &start_cur, plan) {
+        Ok(o) => o,
+        Err(failed) => return (failed, TargetComparison::empty(&label)),
     };
-    let listed = match cur.list(plan.timeout) {
-        Ok(l) => l,
-        Err(e) => return (target_failed(&label, &e), TargetComparison::empty(&label)),
-    };
-    let scalings = crate::model::outcome::scalings(&listed);
-    let (chosen, filtered_out) = plan.select(listed);
+    let chosen = opened.chosen;
     let mut cmp = TargetComparison::empty(&label);
-    cmp.gone = base_ids
-        .iter()
-        .filter(|id| {
-            plan.filter.verdict(id, false) != Selected::FilteredOut
-                && !chosen.iter().any(|(c, _)| c == *id)
-        })
-        .cloned()
-        .collect();
+    cmp.gone = gone(&base_ids, &chosen, plan);
     let mut outcomes = Vec::new();
     // Kept for benchmarks the baseline does not have, measured on their own.
-    let mut cur = Some(cur);
-    let start_cur = || start(&built.exe);
+    let mut cur = Some(opened.session);
     let to_measure = chosen.iter().filter(|(_, v)| *v == Selected::Run).count();
     let mut start_side = |side: Side| match side {
         Side::Baseline => start(&base_exe),
@@ -102,39 +90,8 @@ pub fn compare_target(
             outcomes.push(one.map_or_else(|o| o, |m| Outcome::Measured(Box::new(m))));
             continue;
         }
-        let began = Instant::now();
-        let threshold = against.threshold;
-        let settled = |r: &[f64]| {
-            verdict::paired(r, &[], threshold).is_some_and(|c| verdict::settled(&c, threshold))
-        };
-        let outcome =
-            match paired::measure(&mut start_side, &id, &plan.settings, plan.timeout, &settled) {
-                Ok(Paired::Skipped(side, reason)) => {
-                    let reason = match side {
-                        Side::Current => reason,
-                        Side::Baseline => format!("the baseline skips it: {reason}"),
-                    };
-                    Outcome::Skipped { id, reason }
-                }
-                Ok(Paired::Samples(p)) => {
-                    cmp.rows.extend(paired_row(&id, &p, threshold));
-                    paired_outcome(id, p, plan.settings.outliers, began)
-                }
-                Err(e) => {
-                    let why = describe(&e.error);
-                    // The current side's own failure is the benchmark's, as in a run without a baseline.
-                    let reason = match (e.side, &e.error) {
-                        (Side::Current, SessionError::Benchmark(_)) => why,
-                        (Side::Current, _) => format!("current side: {why}"),
-                        (Side::Baseline, _) => format!("baseline side: {why}"),
-                    };
-                    Outcome::Failed(Failure {
-                        id,
-                        reason,
-                        output: e.output,
-                    })
-                }
-            };
+        let (outcome, row) = compare_one(&mut start_side, id, plan, against.threshold);
+        cmp.rows.extend(row);
         outcomes.push(outcome);
     }
     observer.observe(&label, &outcomes);
@@ -145,10 +102,64 @@ pub fn compare_target(
     let run = TargetRun {
         label,
         outcomes,
-        filtered_out,
-        scalings,
+        filtered_out: opened.filtered_out,
+        scalings: opened.scalings,
     };
     (run, cmp)
+}
+
+/// Measures benchmark `id` in lockstep with the baseline: its outcome, and
+/// its comparison row when both sides measured it.
+fn compare_one(
+    start_side: &mut dyn FnMut(Side) -> Result<Session, SessionError>,
+    id: String,
+    plan: &Plan,
+    threshold: f64,
+) -> (Outcome, Option<Row>) {
+    let began = Instant::now();
+    let settled = |r: &[f64]| {
+        verdict::paired(r, &[], threshold).is_some_and(|c| verdict::settled(&c, threshold))
+    };
+    match paired::measure(start_side, &id, &plan.settings, plan.timeout, &settled) {
+        Ok(Paired::Skipped(side, reason)) => {
+            let reason = match side {
+                Side::Current => reason,
+                Side::Baseline => format!("the baseline skips it: {reason}"),
+            };
+            (Outcome::Skipped { id, reason }, None)
+        }
+        Ok(Paired::Samples(p)) => {
+            let row = paired_row(&id, &p, threshold);
+            (paired_outcome(id, p, plan.settings.outliers, began), row)
+        }
+        Err(e) => {
+            let why = e.error.to_string();
+            // The current side's own failure is the benchmark's, as in a run without a baseline.
+            let reason = match (e.side, &e.error) {
+                (Side::Current, SessionError::Benchmark(_)) => why,
+                (Side::Current, _) => format!("current side: {why}"),
+                (Side::Baseline, _) => format!("baseline side: {why}"),
+            };
+            let failure = Failure {
+                id,
+                reason,
+                output: e.output,
+            };
+            (Outcome::Failed(failure), None)
+        }
+    }
+}
+
+/// The baseline's benchmarks the filters select that the current build does not have.
+fn gone(base_ids: &[String], chosen: &[(String, Selected)], plan: &Plan) -> Vec<String> {
+    base_ids
+        .iter()
+        .filter(|id| {
+            plan.filter.verdict(id, false) != Selected::FilteredOut
+                && !chosen.iter().any(|(c, _)| c == *id)
+        })
+        .cloned()
+        .collect()
 }
 
 /// The baseline executable's benchmark ids, or why it cannot be compared with.
@@ -157,11 +168,11 @@ fn list_baseline(
     exe: &Path,
     plan: &Plan,
 ) -> Result<(PathBuf, Vec<String>), String> {
-    let mut base = start(exe)
-        .map_err(|e| format!("the baseline executable did not start: {}", describe(&e)))?;
+    let mut base =
+        start(exe).map_err(|e| format!("the baseline executable did not start: {}", e))?;
     let ids = base
         .list(plan.timeout)
-        .map_err(|e| format!("the baseline executable failed: {}", describe(&e)))?;
+        .map_err(|e| format!("the baseline executable failed: {}", e))?;
     base.finish();
     Ok((exe.to_path_buf(), ids.into_iter().map(|b| b.id).collect()))
 }

@@ -12,7 +12,7 @@ use crate::model::outcome::{Failure, Measured, Outcome, TargetRun, scalings};
 use crate::model::target::Built;
 use nbench::__private::protocol::{Event, Listed, MARKER};
 use nbench::__private::result::BenchResult;
-use nbench::__private::select::{Filter, Verdict};
+use nbench::__private::select::{Filter, Selected};
 use nbench::Settings;
 use schedule::Schedule;
 use session::{Session, SessionError};
@@ -38,12 +38,12 @@ pub struct Plan {
 
 impl Plan {
     /// The listed benchmarks the filters keep, each with its verdict, and how many they left out.
-    pub fn select(&self, listed: Vec<Listed>) -> (Vec<(String, Verdict)>, usize) {
+    pub fn select(&self, listed: Vec<Listed>) -> (Vec<(String, Selected)>, usize) {
         let total = listed.len();
         let chosen: Vec<_> = listed
             .into_iter()
             .filter_map(|b| match self.filter.verdict(&b.id, b.ignored) {
-                Verdict::FilteredOut => None,
+                Selected::FilteredOut => None,
                 v => Some((b.id, v)),
             })
             .collect();
@@ -56,6 +56,39 @@ impl Plan {
 pub fn is_nbench_binary(exe: &Path) -> std::io::Result<bool> {
     let bytes = std::fs::read(exe)?;
     Ok(bytes.windows(MARKER.len()).any(|w| w == MARKER))
+}
+
+/// A bench target's first session, and what listing its benchmarks told.
+pub(crate) struct Opened {
+    /// The session that listed them, for the first measurement.
+    pub session: Session,
+    /// The benchmarks the filters keep, each with its verdict.
+    pub chosen: Vec<(String, Selected)>,
+    /// How many the filters left out.
+    pub filtered_out: usize,
+    /// Family members, by id.
+    pub scalings: Vec<(String, nbench::__private::family::Scaling)>,
+}
+
+/// Starts a target's binary and lists its benchmarks; `Err` is the target's
+/// failure when it cannot be started or listed at all.
+pub(crate) fn open(
+    label: &str,
+    start: &dyn Fn() -> Result<Session, SessionError>,
+    plan: &Plan,
+) -> Result<Opened, TargetRun> {
+    let mut session = start().map_err(|e| target_failed(label, &e))?;
+    let listed = session
+        .list(plan.timeout)
+        .map_err(|e| target_failed(label, &e))?;
+    let scalings = scalings(&listed);
+    let (chosen, filtered_out) = plan.select(listed);
+    Ok(Opened {
+        session,
+        chosen,
+        filtered_out,
+        scalings,
+    })
 }
 
 /// Lists, or measures, the selected benchmarks of one built target, as
@@ -76,37 +109,45 @@ pub fn run_target(
             plan.nocapture,
         )
     };
-    let whole_target_failed = |e: SessionError| target_failed(&label, &e);
-    let mut first = match start() {
-        Ok(s) => s,
-        Err(e) => return whole_target_failed(e),
+    let opened = match open(&label, &start, plan) {
+        Ok(o) => o,
+        Err(failed) => return failed,
     };
-    let listed = match first.list(plan.timeout) {
-        Ok(l) => l,
-        Err(e) => return whole_target_failed(e),
-    };
-    let scalings = scalings(&listed);
-    let (chosen, filtered_out) = plan.select(listed);
-    if list_only {
-        first.finish();
-        let outcomes = chosen
+    let outcomes = if list_only {
+        opened.session.finish();
+        opened
+            .chosen
             .into_iter()
             .map(|(id, _)| Outcome::Listed(id))
-            .collect();
-        return TargetRun {
-            label,
-            outcomes,
-            filtered_out,
-            scalings,
-        };
+            .collect()
+    } else {
+        let session = Some(opened.session);
+        measure_scheduled(&label, session, &opened.chosen, &start, plan, observer)
+    };
+    TargetRun {
+        label,
+        outcomes,
+        filtered_out: opened.filtered_out,
+        scalings: opened.scalings,
     }
-    let mut session = Some(first);
+}
+
+/// Measures the `chosen` benchmarks that are to run, as `plan.schedule`
+/// says; returns every chosen benchmark's outcome in listed order.
+fn measure_scheduled(
+    label: &str,
+    mut session: Option<Session>,
+    chosen: &[(String, Selected)],
+    start: &dyn Fn() -> Result<Session, SessionError>,
+    plan: &Plan,
+    observer: &mut dyn Observer,
+) -> Vec<Outcome> {
     // Each benchmark to measure gets a slot collecting its measurements.
     let mut slots: Vec<Slot> = Vec::new();
     let slot_of: Vec<Option<usize>> = chosen
         .iter()
         .map(|(_, v)| {
-            (*v == Verdict::Run).then(|| {
+            (*v == Selected::Run).then(|| {
                 slots.push(Slot::default());
                 slots.len() - 1
             })
@@ -136,8 +177,8 @@ pub fn run_target(
                     s.finish();
                 }
             }
-            observer.start(&label, id, n + 1, tasks.len());
-            match measure(&mut session, &start, id, &settings, plan.timeout) {
+            observer.start(label, id, n + 1, tasks.len());
+            match measure(&mut session, start, id, &settings, plan.timeout) {
                 Ok(m) => slot.parts.push(m),
                 Err(outcome) => slot.done = Some(outcome),
             }
@@ -150,23 +191,18 @@ pub fn run_target(
                 Some(_) => break,
             }
         }
-        observer.observe(&label, &outcomes);
+        observer.observe(label, &outcomes);
     }
     // Ignored ones after the last measured (or all of them, with nothing to measure).
     for (id, _) in &chosen[outcomes.len()..] {
         outcomes.push(Outcome::Ignored(id.clone()));
     }
-    observer.observe(&label, &outcomes);
+    observer.observe(label, &outcomes);
     observer.clear();
     if let Some(s) = session {
         s.finish();
     }
-    TargetRun {
-        label,
-        outcomes,
-        filtered_out,
-        scalings,
-    }
+    outcomes
 }
 
 /// One benchmark's measurements so far.
@@ -253,7 +289,7 @@ pub fn target_failed(label: &str, e: &SessionError) -> TargetRun {
         label: label.to_owned(),
         outcomes: vec![Outcome::Failed(Failure {
             id: String::new(),
-            reason: describe(e),
+            reason: e.to_string(),
             output: String::new(),
         })],
         filtered_out: 0,
@@ -264,26 +300,7 @@ pub fn target_failed(label: &str, e: &SessionError) -> TargetRun {
 fn failed(id: String, e: &SessionError, output: String) -> Outcome {
     Outcome::Failed(Failure {
         id,
-        reason: describe(e),
+        reason: e.to_string(),
         output,
     })
-}
-
-/// A session error in words.
-pub fn describe(e: &SessionError) -> String {
-    match e {
-        SessionError::Start(s) | SessionError::Version(s) => s.clone(),
-        SessionError::Crashed(how) => format!("bench process {how}"),
-        SessionError::TimedOut(d) => format!("timed out after {}", humantime(*d)),
-        SessionError::Protocol(s) => format!("protocol error: {s}"),
-        SessionError::Benchmark(s) => s.clone(),
-    }
-}
-
-fn humantime(d: Duration) -> String {
-    if d.as_secs_f64() >= 1.0 {
-        format!("{} s", d.as_secs_f64())
-    } else {
-        format!("{} ms", d.as_millis())
-    }
 }

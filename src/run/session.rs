@@ -34,6 +34,22 @@ pub enum SessionError {
     Benchmark(String),
 }
 
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SessionError::Start(s) | SessionError::Version(s) | SessionError::Benchmark(s) => {
+                f.write_str(s)
+            }
+            SessionError::Crashed(how) => write!(f, "bench process {how}"),
+            SessionError::TimedOut(d) if d.as_secs_f64() >= 1.0 => {
+                write!(f, "timed out after {} s", d.as_secs_f64())
+            }
+            SessionError::TimedOut(d) => write!(f, "timed out after {} ms", d.as_millis()),
+            SessionError::Protocol(s) => write!(f, "protocol error: {s}"),
+        }
+    }
+}
+
 /// A running bench binary and the connection to it.
 pub struct Session {
     child: Child,
@@ -96,14 +112,24 @@ impl Session {
             writer: stream,
             output,
         };
-        match s.receive(START_TIMEOUT) {
-            Ok(Event::Hello {
+        match s.hello(&token) {
+            Ok(()) => Ok(s),
+            Err(e) => {
+                s.kill();
+                Err(e)
+            }
+        }
+    }
+
+    /// Waits for the hello and checks its protocol version and token.
+    fn hello(&mut self, token: &str) -> Result<(), SessionError> {
+        match self.receive(START_TIMEOUT)? {
+            Event::Hello {
                 protocol,
                 harness,
                 token: t,
-            }) => {
+            } => {
                 if protocol != PROTOCOL_VERSION {
-                    s.kill();
                     return Err(SessionError::Version(format!(
                         "the bench binary was built with nbench {harness} (protocol {protocol}), \
                          but this cargo nbench {HARNESS_VERSION} speaks protocol {PROTOCOL_VERSION}; \
@@ -112,20 +138,15 @@ impl Session {
                     )));
                 }
                 if t != token {
-                    s.kill();
                     return Err(SessionError::Protocol(
                         "the process that connected is not the one started".into(),
                     ));
                 }
-                Ok(s)
+                Ok(())
             }
-            Ok(other) => {
-                s.kill();
-                Err(SessionError::Protocol(format!(
-                    "expected a hello first, got {other:?}"
-                )))
-            }
-            Err(e) => Err(e),
+            other => Err(SessionError::Protocol(format!(
+                "expected a hello first, got {other:?}"
+            ))),
         }
     }
 
@@ -195,7 +216,7 @@ impl Session {
     /// The connection dropped: find out how the process ended.
     fn died(&mut self) -> SessionError {
         match wait_for(&mut self.child, Duration::from_secs(5)) {
-            Some(status) => SessionError::Crashed(describe(status)),
+            Some(status) => SessionError::Crashed(ended(status)),
             None => {
                 self.kill();
                 SessionError::Protocol(
@@ -241,7 +262,7 @@ fn accept(listener: &TcpListener, child: &mut Child) -> Result<TcpStream, Sessio
         if let Ok(Some(status)) = child.try_wait() {
             return Err(SessionError::Start(format!(
                 "the bench binary exited before connecting ({}); is it an nbench target?",
-                describe(status)
+                ended(status)
             )));
         }
         if start.elapsed() > START_TIMEOUT {
@@ -271,7 +292,7 @@ fn kill(child: &mut Child) {
 }
 
 /// How a process ended, in words: `exited with code 3`, `was killed by signal 11 (SIGSEGV, segmentation fault)`.
-pub fn describe(status: ExitStatus) -> String {
+pub fn ended(status: ExitStatus) -> String {
     #[cfg(unix)]
     {
         use std::os::unix::process::ExitStatusExt;

@@ -1,6 +1,6 @@
 //! `target/nbench/`: every run stored as JSON, written atomically, the last 50 kept; baselines beside them.
 
-pub mod baseline;
+pub mod baselines;
 mod write;
 
 use crate::error::{Error, Result};
@@ -27,8 +27,8 @@ impl Store {
     }
 
     /// The named baselines.
-    pub fn baselines(&self) -> baseline::Baselines {
-        baseline::Baselines::new(&self.root)
+    pub fn baselines(&self) -> baselines::Baselines {
+        baselines::Baselines::new(&self.root)
     }
 
     /// Where runs go.

@@ -6,7 +6,7 @@ use crate::family::fit_families;
 use crate::format;
 use crate::registry::{Benchmark, baseline_of};
 use crate::result::BenchResult;
-use crate::select::Verdict;
+use crate::select::Selected;
 use crate::table::Table;
 use crate::timer::{TimerInfo, WallClock};
 use std::io::Write;
@@ -53,7 +53,7 @@ pub fn run(all: &[Benchmark], selected: &[&Benchmark], filtered_out: usize, args
     let (mut measured, mut failed, mut ignored, mut skipped) = (0, Vec::new(), 0, 0);
     let mut scaled = Vec::new();
     for bench in selected {
-        if args.filter.verdict(&bench.id, bench.ignored) == Verdict::Ignored {
+        if args.filter.verdict(&bench.id, bench.ignored) == Selected::Ignored {
             ignored += 1;
             let _ = writeln!(stdout, "{}", table.status_row(&bench.id, "ignored", ""));
             continue;

@@ -7,7 +7,7 @@ mod test;
 
 use crate::Registry;
 use crate::registry::Benchmark;
-use crate::select::Verdict;
+use crate::select::Selected;
 use args::{Args, Mode};
 use std::process::ExitCode;
 
@@ -30,7 +30,7 @@ pub fn run(registry: &Registry, args: impl IntoIterator<Item = String>) -> ExitC
     let selected: Vec<&Benchmark> = registry
         .benches
         .iter()
-        .filter(|b| args.filter.verdict(&b.id, b.ignored) != Verdict::FilteredOut)
+        .filter(|b| args.filter.verdict(&b.id, b.ignored) != Selected::FilteredOut)
         .collect();
     let filtered_out = registry.benches.len() - selected.len();
     let ok = match args.mode {

@@ -66,31 +66,14 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
                     }
                 }
             },
-            Ok(Some(Command::Paired { id, overhead_ns })) => match benches
-                .iter()
-                .find(|b| b.id == id)
-            {
-                None => Event::Error {
-                    message: format!("no benchmark with id `{id}`"),
-                },
-                Some(bench) => {
-                    let overhead = match overhead_ns {
-                        Some(known) => known,
-                        None => *overhead.get_or_insert_with(|| loop_overhead(&timer)),
-                    };
-                    let mut driver =
-                        LockstepDriver::new(id.clone(), &mut reader, &mut writer, timer, overhead);
-                    let outcome = run_guarded(bench, &mut driver);
-                    if driver.channel_lost {
-                        return false;
-                    }
-                    match outcome {
-                        Ok(Finish::Timed(_)) => Event::Done { id },
-                        Ok(Finish::Skipped(reason)) => Event::Skipped { id, reason },
-                        Err(message) => Event::Failed { id, message },
-                    }
+            Ok(Some(Command::Paired { id, overhead_ns })) => {
+                let overhead = overhead_ns
+                    .unwrap_or_else(|| *overhead.get_or_insert_with(|| loop_overhead(&timer)));
+                match paired(benches, id, &mut reader, &mut writer, timer, overhead) {
+                    Some(event) => event,
+                    None => return false,
                 }
-            },
+            }
             Ok(Some(Command::Sample { .. } | Command::Finish)) => Event::Error {
                 message: "`sample` and `finish` belong inside a paired benchmark".into(),
             },
@@ -108,4 +91,31 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
             return false;
         }
     }
+}
+
+/// Runs benchmark `id` driven sample by sample over the channel (a paired
+/// comparison); `None` when the channel was lost meanwhile.
+fn paired(
+    benches: &[Benchmark],
+    id: String,
+    reader: &mut BufReader<TcpStream>,
+    writer: &mut BufWriter<TcpStream>,
+    timer: TimerInfo,
+    overhead: f64,
+) -> Option<Event> {
+    let Some(bench) = benches.iter().find(|b| b.id == id) else {
+        return Some(Event::Error {
+            message: format!("no benchmark with id `{id}`"),
+        });
+    };
+    let mut driver = LockstepDriver::new(id.clone(), reader, writer, timer, overhead);
+    let outcome = run_guarded(bench, &mut driver);
+    if driver.channel_lost {
+        return None;
+    }
+    Some(match outcome {
+        Ok(Finish::Timed(_)) => Event::Done { id },
+        Ok(Finish::Skipped(reason)) => Event::Skipped { id, reason },
+        Err(message) => Event::Failed { id, message },
+    })
 }

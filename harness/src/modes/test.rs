@@ -5,7 +5,7 @@ use crate::bencher::{Declared, Driver, LoopKind};
 use crate::drive::guard::{Finish, run_guarded};
 use crate::engine::Measure;
 use crate::registry::Benchmark;
-use crate::select::Verdict;
+use crate::select::Selected;
 use std::io::Write;
 use std::time::Instant;
 
@@ -26,7 +26,7 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
     let _ = writeln!(out, "\nrunning {} benchmark{plural} once", selected.len());
     let (mut passed, mut ignored, mut failures) = (0, 0, Vec::new());
     for bench in selected {
-        let status = if args.filter.verdict(&bench.id, bench.ignored) == Verdict::Ignored {
+        let status = if args.filter.verdict(&bench.id, bench.ignored) == Selected::Ignored {
             ignored += 1;
             "ignored".to_owned()
         } else {
