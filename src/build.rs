@@ -5,6 +5,7 @@ use crate::error::{Error, Result};
 use crate::model::target::{BenchTarget, Built};
 use cargo_metadata::{Artifact, Message};
 use std::io::BufReader;
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 /// How to build: cargo's feature and compilation options.
@@ -24,6 +25,11 @@ pub struct BuildOptions {
     pub jobs: Option<String>,
     /// cargo's own `--quiet`.
     pub quiet: bool,
+    /// Link layouts to build of each target for comparisons (1: the linker's own order only).
+    pub layouts: usize,
+    /// Layout `i` (from 1) shuffles the function order with seed `layout_seed + i`
+    /// (0 when not given); given with one layout, that layout is shuffled too.
+    pub layout_seed: Option<u64>,
 }
 
 /// The `cargo bench --no-run` command line for `targets` under the user's flags.
@@ -47,6 +53,13 @@ pub fn cargo_args(cli: &BuildOptions, targets: &[BenchTarget]) -> Vec<String> {
     for n in names {
         args.extend(["--bench".to_owned(), n.to_owned()]);
     }
+    args.extend(common_args(cli));
+    args
+}
+
+/// The feature, manifest and compilation flags every cargo command gets.
+fn common_args(cli: &BuildOptions) -> Vec<String> {
+    let mut args = Vec::new();
     if !cli.features.is_empty() {
         args.extend(["--features".to_owned(), cli.features.join(",")]);
     }
@@ -127,6 +140,84 @@ pub fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> 
     Ok(ordered)
 }
 
+/// The linker argument that orders functions by `seed`: rust-lld's (and
+/// GNU-compatible lld's) `--shuffle-sections`, through the C compiler driver.
+fn shuffle_arg(seed: u64) -> String {
+    format!("-Clink-arg=-Wl,--shuffle-sections=.text*={seed}")
+}
+
+/// Builds `opts.layouts` link layouts of each target: the same code with
+/// its functions in another order per seed. Each is `cargo rustc` on the
+/// bench target alone, so no dependency is rebuilt. Fills each target's
+/// `layouts`; `Ok(Some(why))` when the linker cannot shuffle (another
+/// linker or platform), with every target left at one layout.
+pub fn build_layouts(opts: &BuildOptions, built: &mut [Built]) -> Result<Option<String>> {
+    if opts.layouts < 2 && opts.layout_seed.is_none() {
+        return Ok(None);
+    }
+    let first_seed = opts.layout_seed.unwrap_or(0);
+    for b in built.iter_mut() {
+        let mut layouts = Vec::new();
+        for i in 1..=opts.layouts as u64 {
+            match build_layout(opts, &b.target, first_seed.wrapping_add(i))? {
+                Ok(exe) => layouts.push(exe),
+                Err(why) if layouts.is_empty() => {
+                    built.iter_mut().for_each(|b| b.layouts.clear());
+                    return Ok(Some(why));
+                }
+                Err(why) => return Err(Error::Build(format!(" (layout {i}): {why}"))),
+            }
+        }
+        b.layouts = layouts;
+    }
+    Ok(None)
+}
+
+/// One layout of `target`: its executable, or what cargo said when it failed.
+fn build_layout(
+    opts: &BuildOptions,
+    target: &BenchTarget,
+    seed: u64,
+) -> Result<std::result::Result<PathBuf, String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let mut args: Vec<String> = ["rustc", "--message-format", "json-render-diagnostics"]
+        .map(str::to_owned)
+        .to_vec();
+    args.extend(["--package".into(), target.package.clone()]);
+    args.extend(["--bench".into(), target.name.clone()]);
+    args.extend(common_args(opts));
+    if !opts.quiet {
+        args.push("--quiet".to_owned());
+    }
+    args.extend(["--".into(), shuffle_arg(seed)]);
+    let out = Command::new(&cargo)
+        .args(&args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|source| Error::Spawn {
+            program: cargo.clone(),
+            source,
+        })?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let why = stderr
+            .lines()
+            .find(|l| l.contains("error") || l.contains("unknown"))
+            .unwrap_or("cargo rustc failed")
+            .trim()
+            .to_owned();
+        return Ok(Err(why));
+    }
+    let targets = std::slice::from_ref(target);
+    let exe = Message::parse_stream(out.stdout.as_slice())
+        .flatten()
+        .find_map(|m| match m {
+            Message::CompilerArtifact(a) => built_target(&a, targets).map(|b| b.exe),
+            _ => None,
+        });
+    Ok(exe.ok_or_else(|| "cargo reported no executable".to_owned()))
+}
+
 fn built_target(a: &Artifact, targets: &[BenchTarget]) -> Option<Built> {
     let exe = a.executable.as_ref()?;
     if !a.target.is_bench() {
@@ -139,6 +230,7 @@ fn built_target(a: &Artifact, targets: &[BenchTarget]) -> Option<Built> {
     Some(Built {
         target: target.clone(),
         exe: exe.as_std_path().to_path_buf(),
+        layouts: Vec::new(),
     })
 }
 

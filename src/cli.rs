@@ -184,6 +184,12 @@ pub struct Cli {
     /// Compare with baseline NAME: its saved executables and the fresh ones are sampled in lockstep
     #[arg(long, value_name = "NAME", value_parser = baseline_name, help_heading = "Baselines")]
     pub compare: Option<String>,
+    /// Link layouts to build of each bench target when saving or comparing a baseline: the same code, functions in another order each, so that a verdict covers code placement; 1 keeps the linker's own order [default: 8 with --save-baseline or --compare, else 1]
+    #[arg(global = true, long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=64), help_heading = "Baselines")]
+    pub layouts: Option<u32>,
+    /// Layout i shuffles the function order with seed SEED + i (with --layouts 1: shuffled with seed SEED + 1 instead of the linker's own order)
+    #[arg(global = true, long, value_name = "SEED", help_heading = "Baselines")]
+    pub layout_seed: Option<u64>,
     /// Compare with the baseline's stored samples instead of running its executables (less certain)
     #[arg(global = true, long, help_heading = "Baselines")]
     pub compare_stored: bool,

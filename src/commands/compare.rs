@@ -56,16 +56,16 @@ fn measure(
     let mut progress = Progress::new(s.output.format == Format::Console);
     let (mut runs, mut records, mut targets) = (Vec::new(), Vec::new(), Vec::new());
     for stored in &cur.run.targets {
-        let Some(cur_exe) = baselines.executable(&cur, &stored.target) else {
+        let Ok(cur_exes) = baselines.executables_for(&cur, &stored.target, false) else {
             let (record, cmp) = stored_only(&base, stored, b, &plan.filter, threshold);
             records.push(record);
             targets.push(cmp);
             continue;
         };
-        let built = saved_target(&s.meta, &stored.target, cur_exe);
+        let built = saved_target(&s.meta, &stored.target, cur_exes);
         let against = Against {
             stored: base.run.targets.iter().find(|t| t.target == stored.target),
-            exe: baselines.executable_for(&base, &stored.target, s.compare.stored),
+            exes: baselines.executables_for(&base, &stored.target, s.compare.stored),
             threshold,
         };
         let (run, cmp) = compare_target(&built, against, &plan, &mut progress);
@@ -105,9 +105,9 @@ fn measure(
     Ok((record, runs))
 }
 
-/// A baseline's saved executable for `label` (`package/target`) as a built
-/// target, run from its package's directory as cargo would.
-fn saved_target(meta: &cargo_metadata::Metadata, label: &str, exe: PathBuf) -> Built {
+/// A baseline's saved executables for `label` (`package/target`, one per
+/// link layout) as a built target, run from its package's directory as cargo would.
+fn saved_target(meta: &cargo_metadata::Metadata, label: &str, mut exes: Vec<PathBuf>) -> Built {
     let (package, name) = label.split_once('/').unwrap_or((label, ""));
     let root = meta.workspace_root.as_std_path();
     let package_root = meta
@@ -122,7 +122,12 @@ fn saved_target(meta: &cargo_metadata::Metadata, label: &str, exe: PathBuf) -> B
             name: name.to_owned(),
             package_root,
         },
-        exe,
+        exe: exes[0].clone(),
+        layouts: if exes.len() > 1 {
+            std::mem::take(&mut exes)
+        } else {
+            Vec::new()
+        },
     }
 }
 

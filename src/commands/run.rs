@@ -181,6 +181,20 @@ fn build(
     if nbench_targets.is_empty() {
         return Err(Error::NoTargets);
     }
+    let k = s.build.layouts;
+    if k > 1 && !s.output.quiet() {
+        let what = format!(
+            "building {k} link layouts of {} bench target{}",
+            nbench_targets.len(),
+            if nbench_targets.len() == 1 { "" } else { "s" }
+        );
+        eprintln!("{}", style(what).dim());
+    }
+    if let Some(why) = crate::build::build_layouts(&s.build, &mut nbench_targets)? {
+        warn(&format!(
+            "the linker cannot reorder functions ({why}): comparing in one link layout"
+        ));
+    }
     Ok(nbench_targets)
 }
 
@@ -210,7 +224,7 @@ fn measure(
             let label = b.target.label();
             let against = Against {
                 stored: base.run.targets.iter().find(|t| t.target == label),
-                exe: baselines.executable_for(base, &label, s.compare.stored),
+                exes: baselines.executables_for(base, &label, s.compare.stored),
                 threshold,
             };
             compare_target(b, against, plan, progress)

@@ -16,14 +16,37 @@ pub fn finish(
     warnings: Vec<String>,
     targets: Vec<TargetComparison>,
 ) -> Comparison {
+    let notes = placement_notes(&baseline, &targets);
     let mut c = Comparison {
         baseline,
         noise_threshold,
         warnings,
+        notes,
         targets,
     };
     control_false_discoveries(&mut c);
     c
+}
+
+/// What the reader should know when code placement was not controlled: a
+/// side compared with one link layout moves with the layout lottery.
+fn placement_notes(baseline: &str, targets: &[TargetComparison]) -> Vec<String> {
+    let sides = |i: usize| targets.iter().filter_map(|t| t.layouts).any(|l| l[i] == 1);
+    let mut notes = Vec::new();
+    if sides(0) {
+        notes.push(format!(
+            "baseline `{baseline}` was saved with one link layout: code placement is not \
+             controlled, so a change may be the layout's; save it again to compare over layouts"
+        ));
+    }
+    if sides(1) {
+        notes.push(
+            "the current build was compared in one link layout: code placement is not \
+             controlled, so a change may be the layout's"
+                .to_owned(),
+        );
+    }
+    notes
 }
 
 /// Adjusts the p-values over all rows (Benjamini–Hochberg) and gives
@@ -68,6 +91,7 @@ pub fn stored_row(
         verdict: ch.verdict,
         baseline_per_iter_ns: base.per_iter_ns.clone(),
         overhead_ns: base.overhead_ns,
+        layout_spread: None,
     })
 }
 
@@ -107,6 +131,7 @@ mod tests {
             verdict: Verdict::Regressed,
             baseline_per_iter_ns: Vec::new(),
             overhead_ns: 0.0,
+            layout_spread: None,
         }
     }
 
@@ -127,6 +152,7 @@ mod tests {
             baseline: "b".into(),
             noise_threshold: 0.005,
             warnings: Vec::new(),
+            notes: Vec::new(),
             targets: vec![TargetComparison {
                 rows: vec![near_floor],
                 ..TargetComparison::empty("t")
@@ -144,6 +170,7 @@ mod tests {
             baseline: "b".into(),
             noise_threshold: 0.005,
             warnings: vec![],
+            notes: vec![],
             targets: vec![TargetComparison {
                 target: "p/t".into(),
                 rows,

@@ -32,6 +32,7 @@ pub const KEYS: &[Key] = &[
     key("repetitions", false),
     key("launches", false),
     key("interleave", false),
+    key("layouts", false),
     key("noise-threshold", false),
     key("format", false),
     Key {

@@ -160,6 +160,8 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             profile: cli.profile.clone(),
             jobs: cli.jobs.clone(),
             quiet: cli.quiet,
+            layouts: layouts(&cli),
+            layout_seed: cli.layout_seed,
         },
         plan: plan(&cli),
         list: cli.list,
@@ -182,6 +184,22 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
         layers,
     })
 }
+
+/// Link layouts per target: `--layouts`, else [`DEFAULT_LAYOUTS`] when a
+/// baseline is saved or compared with its executables, else one. A
+/// `--layout-seed` with one layout asks for that one shuffled.
+pub(super) fn layouts(cli: &Cli) -> usize {
+    let paired = cli.save_baseline.is_some() || (cli.compare.is_some() && !cli.compare_stored);
+    match cli.layouts {
+        Some(k) => k as usize,
+        None if paired && !cli.list => DEFAULT_LAYOUTS,
+        None => 1,
+    }
+}
+
+/// Layouts built by default for comparisons: as many as a comparison has
+/// epochs, so that each epoch runs a layout of each side no other epoch ran.
+pub const DEFAULT_LAYOUTS: usize = crate::run::paired::EPOCHS as usize;
 
 fn manifest(cli: &Cli) -> Manifest {
     Manifest {

@@ -74,6 +74,10 @@ pub struct Row {
     /// The loop overhead per iteration taken off both sides' times, ns.
     #[serde(default)]
     pub overhead_ns: f64,
+    /// How much the benchmark moves with code placement alone (0.14 = ±14 %),
+    /// from the spread between link layouts; when both sides ran several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout_spread: Option<f64>,
 }
 
 impl Row {
@@ -108,6 +112,9 @@ pub struct TargetComparison {
     pub gone: Vec<String>,
     /// Why the comparison is against stored samples, when it is.
     pub unpaired_because: Option<String>,
+    /// Link layouts sampled, (baseline, current), when paired.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layouts: Option<[usize; 2]>,
 }
 
 impl TargetComparison {
@@ -119,6 +126,7 @@ impl TargetComparison {
             new: Vec::new(),
             gone: Vec::new(),
             unpaired_because: None,
+            layouts: None,
         }
     }
 }
@@ -132,6 +140,9 @@ pub struct Comparison {
     pub noise_threshold: f64,
     /// Differences between the baseline's context and this run's.
     pub warnings: Vec<String>,
+    /// What the reader should know about how it was compared (code placement not controlled).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Per target.
     pub targets: Vec<TargetComparison>,
 }

@@ -34,6 +34,20 @@ pub struct Skipped {
 pub struct Built {
     /// What was built.
     pub target: BenchTarget,
-    /// Its executable.
+    /// Its executable, as cargo linked it.
     pub exe: PathBuf,
+    /// The same code linked with its functions in other orders, for
+    /// comparisons over layouts (empty: only `exe`).
+    pub layouts: Vec<PathBuf>,
+}
+
+impl Built {
+    /// The executables a comparison samples: the layouts, or `exe` alone.
+    pub fn comparison_exes(&self) -> Vec<PathBuf> {
+        if self.layouts.is_empty() {
+            vec![self.exe.clone()]
+        } else {
+            self.layouts.clone()
+        }
+    }
 }

@@ -12,6 +12,9 @@ pub fn render(c: &Comparison) -> String {
     for w in &c.warnings {
         let _ = writeln!(out, "{}: {w}", style("warning").yellow().bold());
     }
+    for n in &c.notes {
+        let _ = writeln!(out, "{} {n}", style("note:").cyan());
+    }
     for t in &c.targets {
         if t.rows.is_empty() && t.new.is_empty() && t.gone.is_empty() {
             continue;
@@ -43,6 +46,9 @@ pub fn render(c: &Comparison) -> String {
         let _ = writeln!(out, "{}", style(header).dim());
         for r in &t.rows {
             out.push_str(&row_line(r, w));
+        }
+        for note in t.rows.iter().filter_map(super::placement_note) {
+            let _ = writeln!(out, "  {} {note}", style("note:").cyan());
         }
         for id in &t.new {
             let _ = writeln!(

@@ -52,6 +52,8 @@ struct Columns {
     ratio: bool,
     runs: bool,
     comparison: bool,
+    /// Whether some row says how much it moves with code placement.
+    layout_spread: bool,
 }
 
 impl Columns {
@@ -74,6 +76,12 @@ impl Columns {
             ratio: all().any(|b| b.in_ratio_group()),
             runs: all().any(|b| b.repeats.is_some()),
             comparison: run.comparison.is_some(),
+            layout_spread: run.comparison.iter().any(|c| {
+                c.targets
+                    .iter()
+                    .flat_map(|t| &t.rows)
+                    .any(|r| r.layout_spread.is_some())
+            }),
         }
     }
 
@@ -119,6 +127,9 @@ impl Columns {
                 "compared",
             ];
             header.extend(change.map(String::from));
+        }
+        if self.layout_spread {
+            header.push("layout_spread_pct".to_owned());
         }
         header
     }
@@ -170,6 +181,10 @@ impl Columns {
         }
         if let Some(row) = row {
             cells.extend(comparison_cells(row, u));
+            if self.layout_spread {
+                let spread = row.and_then(|r| r.layout_spread);
+                cells.push(spread.map(|s| num(s * 100.0)).unwrap_or_default());
+            }
         }
         cells
     }

@@ -128,6 +128,9 @@ fn comparison(out: &mut String, c: &Comparison) {
     for w in &c.warnings {
         let _ = writeln!(out, "> [!WARNING]\n> {}\n", cell(w));
     }
+    for n in &c.notes {
+        let _ = writeln!(out, "> [!NOTE]\n> {}\n", cell(n));
+    }
     for t in &c.targets {
         if t.rows.is_empty() && t.new.is_empty() && t.gone.is_empty() {
             continue;
@@ -175,6 +178,9 @@ fn comparison(out: &mut String, c: &Comparison) {
             let _ = writeln!(out, "| `{}` | | | | | | gone |", cell(id));
         }
         out.push('\n');
+        for note in t.rows.iter().filter_map(super::placement_note) {
+            let _ = writeln!(out, "{}\n", cell(&note));
+        }
     }
     let (reg, imp, unch) = c.counts();
     let _ = writeln!(

@@ -111,6 +111,21 @@ pub fn percent_change(x: f64) -> String {
     format!("{:+.2}%", x * 100.0)
 }
 
+/// From this spread between link layouts on, a comparison's report says how
+/// much the benchmark moves with code placement alone.
+pub const LARGE_LAYOUT_SPREAD: f64 = 0.02;
+
+/// `sum moves ±14% with code placement alone: …` for a row whose layout
+/// spread is at least [`LARGE_LAYOUT_SPREAD`].
+pub fn placement_note(r: &crate::model::comparison::Row) -> Option<String> {
+    let s = r.layout_spread.filter(|s| *s >= LARGE_LAYOUT_SPREAD)?;
+    Some(format!(
+        "{} moves ±{:.1}% with code placement alone: a smaller change is hard to tell from it",
+        r.id,
+        s * 100.0
+    ))
+}
+
 /// A p-value to three decimals, or `<0.001`.
 pub fn p_value(p: f64) -> String {
     if p.is_nan() {

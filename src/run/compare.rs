@@ -2,6 +2,7 @@
 //! executable where it starts and speaks this protocol, else measured alone and compared with
 //! the baseline's stored samples.
 
+use super::layouts::Assignment;
 use super::paired::{self, Paired, PairedSamples, Side};
 use super::session::{Session, SessionError};
 use super::{Plan, measure, open, run_target};
@@ -21,8 +22,8 @@ use std::time::Instant;
 pub struct Against<'a> {
     /// The baseline's stored results for this target, if it has any.
     pub stored: Option<&'a TargetRecord>,
-    /// The baseline's executable, or why there is none to run.
-    pub exe: Result<PathBuf, String>,
+    /// The baseline's executables (one per link layout), or why there is none to run.
+    pub exes: Result<Vec<PathBuf>, String>,
     /// Changes smaller than this are "unchanged" (0.01 = 1 %).
     pub threshold: f64,
 }
@@ -45,8 +46,8 @@ pub fn compare_target(
         )
     };
     let base_ids = match against
-        .exe
-        .and_then(|exe| list_baseline(&start, &exe, plan))
+        .exes
+        .and_then(|exes| list_baseline(&start, exes, plan))
     {
         Ok(found) => found,
         Err(why) => {
@@ -60,7 +61,8 @@ pub fn compare_target(
             );
         }
     };
-    let (base_exe, base_ids) = base_ids;
+    let (base_exes, base_ids) = base_ids;
+    let cur_exes = built.comparison_exes();
     let start_cur = || start(&built.exe);
     let opened = match open(&label, &start_cur, plan) {
         Ok(o) => o,
@@ -69,14 +71,11 @@ pub fn compare_target(
     let chosen = opened.chosen;
     let mut cmp = TargetComparison::empty(&label);
     cmp.gone = gone(&base_ids, &chosen, plan);
+    cmp.layouts = Some([base_exes.len(), cur_exes.len()]);
     let mut outcomes = Vec::new();
     // Kept for benchmarks the baseline does not have, measured on their own.
     let mut cur = Some(opened.session);
     let to_measure = chosen.iter().filter(|(_, v)| *v == Selected::Run).count();
-    let mut start_side = |side: Side| match side {
-        Side::Baseline => start(&base_exe),
-        Side::Current => start(&built.exe),
-    };
     for (n, (id, verdict)) in chosen.into_iter().enumerate() {
         if verdict == Selected::Ignored {
             outcomes.push(Outcome::Ignored(id));
@@ -90,7 +89,13 @@ pub fn compare_target(
             outcomes.push(one.map_or_else(|o| o, |m| Outcome::Measured(Box::new(m))));
             continue;
         }
-        let (outcome, row) = compare_one(&mut start_side, id, plan, against.threshold);
+        // A new pairing of layouts for every benchmark.
+        let layouts = Assignment::new(base_exes.len(), cur_exes.len(), seed(&id));
+        let mut start_side = |side: Side, epoch: usize| match side {
+            Side::Baseline => start(&base_exes[layouts.base(epoch)]),
+            Side::Current => start(&cur_exes[layouts.cur(epoch)]),
+        };
+        let (outcome, row) = compare_one(&mut start_side, &layouts, id, plan, against.threshold);
         cmp.rows.extend(row);
         outcomes.push(outcome);
     }
@@ -111,14 +116,16 @@ pub fn compare_target(
 /// Measures benchmark `id` in lockstep with the baseline: its outcome, and
 /// its comparison row when both sides measured it.
 fn compare_one(
-    start_side: &mut dyn FnMut(Side) -> Result<Session, SessionError>,
+    start_side: &mut dyn FnMut(Side, usize) -> Result<Session, SessionError>,
+    layouts: &Assignment,
     id: String,
     plan: &Plan,
     threshold: f64,
 ) -> (Outcome, Option<Row>) {
     let began = Instant::now();
     let settled = |r: &[f64]| {
-        verdict::paired(r, &[], threshold).is_some_and(|c| verdict::settled(&c, threshold))
+        verdict::paired(&layouts.units(r), &[], threshold)
+            .is_some_and(|c| verdict::settled(&c, threshold))
     };
     match paired::measure(start_side, &id, &plan.settings, plan.timeout, &settled) {
         Ok(Paired::Skipped(side, reason)) => {
@@ -129,7 +136,7 @@ fn compare_one(
             (Outcome::Skipped { id, reason }, None)
         }
         Ok(Paired::Samples(p)) => {
-            let row = paired_row(&id, &p, threshold);
+            let row = paired_row(&id, &p, layouts, threshold);
             (paired_outcome(id, p, plan.settings.outliers, began), row)
         }
         Err(e) => {
@@ -165,23 +172,24 @@ fn gone(base_ids: &[String], chosen: &[(String, Selected)], plan: &Plan) -> Vec<
 /// The baseline executable's benchmark ids, or why it cannot be compared with.
 fn list_baseline(
     start: &dyn Fn(&Path) -> Result<Session, SessionError>,
-    exe: &Path,
+    exes: Vec<PathBuf>,
     plan: &Plan,
-) -> Result<(PathBuf, Vec<String>), String> {
+) -> Result<(Vec<PathBuf>, Vec<String>), String> {
     let mut base =
-        start(exe).map_err(|e| format!("the baseline executable did not start: {}", e))?;
+        start(&exes[0]).map_err(|e| format!("the baseline executable did not start: {e}"))?;
     let ids = base
         .list(plan.timeout)
-        .map_err(|e| format!("the baseline executable failed: {}", e))?;
+        .map_err(|e| format!("the baseline executable failed: {e}"))?;
     base.finish();
-    Ok((exe.to_path_buf(), ids.into_iter().map(|b| b.id).collect()))
+    Ok((exes, ids.into_iter().map(|b| b.id).collect()))
 }
 
 /// The comparison row of one benchmark measured in lockstep.
-fn paired_row(id: &str, p: &PairedSamples, threshold: f64) -> Option<Row> {
+fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64) -> Option<Row> {
     let base_median = median(&p.base_ns);
     let t = row_threshold(threshold, base_median, p.overhead_ns);
-    let ch = verdict::paired(&p.epoch_ratios, &p.round_ratios(), t)?;
+    let units = layouts.units(&p.epoch_ratios);
+    let ch = verdict::paired(&units, &p.round_ratios(), t)?;
     Some(Row {
         id: id.to_owned(),
         kind: Kind::Paired,
@@ -194,7 +202,16 @@ fn paired_row(id: &str, p: &PairedSamples, threshold: f64) -> Option<Row> {
         verdict: ch.verdict,
         baseline_per_iter_ns: p.base_ns.clone(),
         overhead_ns: p.overhead_ns,
+        layout_spread: layouts.spread(&p.epoch_ratios),
     })
+}
+
+/// A seed for the pairing of layouts: new every run, different per benchmark.
+fn seed(id: &str) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write(id.as_bytes());
+    h.finish()
 }
 
 fn median(x: &[f64]) -> f64 {

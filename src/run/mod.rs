@@ -2,6 +2,7 @@
 
 pub mod affinity;
 pub mod compare;
+pub mod layouts;
 mod output;
 pub mod paired;
 pub mod schedule;

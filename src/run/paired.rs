@@ -200,12 +200,13 @@ fn unexpected(e: Event) -> SessionError {
 }
 
 /// Measures benchmark `id` in both executables, sample by sample in
-/// alternation, over up to [`EPOCHS`] fresh process pairs started by `start`.
+/// alternation, over up to [`EPOCHS`] fresh process pairs started by `start`
+/// (which is told the epoch, to pick each side's layout).
 /// Sampling time is `max_time` split evenly over the epochs; after
 /// `min_time` (and [`MIN_EPOCHS`]) it stops early once `settled` says the
 /// epoch ratios so far decide the verdict.
 pub fn measure(
-    start: &mut dyn FnMut(Side) -> Result<Session, SessionError>,
+    start: &mut dyn FnMut(Side, usize) -> Result<Session, SessionError>,
     id: &str,
     s: &Settings,
     timeout: Duration,
@@ -222,8 +223,10 @@ pub fn measure(
     let mut stop = Stop::TimeLimit;
     for epoch in 0..EPOCHS {
         let mut p = Pair {
-            base: start(Side::Baseline).map_err(|e| PairedError::new(Side::Baseline, e))?,
-            cur: start(Side::Current).map_err(|e| PairedError::new(Side::Current, e))?,
+            base: start(Side::Baseline, epoch as usize)
+                .map_err(|e| PairedError::new(Side::Baseline, e))?,
+            cur: start(Side::Current, epoch as usize)
+                .map_err(|e| PairedError::new(Side::Current, e))?,
             deadline,
         };
         // The current side first: when both skip, its reason is the one to show.

@@ -82,7 +82,7 @@ impl Schedule {
 
 /// Fisher–Yates with xorshift64: an order that differs from run to run,
 /// with no dependency for it.
-fn shuffle(v: &mut [usize], state: &mut u64) {
+pub(crate) fn shuffle(v: &mut [usize], state: &mut u64) {
     for i in (1..v.len()).rev() {
         *state ^= *state << 13;
         *state ^= *state >> 7;

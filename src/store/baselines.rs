@@ -20,6 +20,10 @@ pub struct Baseline {
     pub run: RunRecord,
     /// `package/target` → executable file under `bin/`.
     pub executables: BTreeMap<String, String>,
+    /// `package/target` → its link layouts' files under `bin/` (none for a
+    /// baseline saved with one layout).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub layouts: BTreeMap<String, Vec<String>>,
 }
 
 /// The baselines directory of a store, and a lock on one baseline while it is written.
@@ -57,23 +61,36 @@ impl Baselines {
         path.is_file().then_some(path)
     }
 
-    /// The executable saved for `target` in baseline `b`, or why a comparison
-    /// must use its stored samples instead (`stored_asked`: `--compare-stored`).
-    pub fn executable_for(
+    /// The executables a comparison with `target` of baseline `b` samples:
+    /// its saved layouts, or its one executable; or why the comparison must
+    /// use its stored samples instead (`stored_asked`: `--compare-stored`).
+    pub fn executables_for(
         &self,
         b: &Baseline,
         target: &str,
         stored_asked: bool,
-    ) -> std::result::Result<PathBuf, String> {
+    ) -> std::result::Result<Vec<PathBuf>, String> {
         if stored_asked {
             return Err("asked for with --compare-stored".to_owned());
         }
-        self.executable(b, target).ok_or_else(|| {
-            format!(
+        let bin = self.dir.join(&b.name).join("bin");
+        let layouts: Vec<PathBuf> = b
+            .layouts
+            .get(target)
+            .into_iter()
+            .flatten()
+            .map(|f| bin.join(f))
+            .collect();
+        if !layouts.is_empty() && layouts.iter().all(|p| p.is_file()) {
+            return Ok(layouts);
+        }
+        match self.executable(b, target) {
+            Some(exe) => Ok(vec![exe]),
+            None => Err(format!(
                 "baseline `{}` has no saved executable for this target",
                 b.name
-            )
-        })
+            )),
+        }
     }
 
     /// Loads a baseline; `Ok(None)` if there is none of that name.
@@ -174,18 +191,26 @@ impl Baselines {
             .as_ref()
             .map(|b| b.executables.clone())
             .unwrap_or_default();
+        let mut layouts = previous
+            .as_ref()
+            .map(|b| b.layouts.clone())
+            .unwrap_or_default();
         for b in built
             .iter()
             .filter(|b| run.targets.iter().any(|t| t.target == b.target.label()))
         {
-            let file = saved_name(&b.target.label(), &b.exe)?;
-            let dest = bin.join(&file);
-            if !dest.exists() {
-                let tmp = bin.join(format!(".{file}.tmp"));
-                std::fs::copy(&b.exe, &tmp).map_err(|e| Error::io("could not copy", &b.exe, e))?;
-                std::fs::rename(&tmp, &dest).map_err(|e| Error::io("could not write", &dest, e))?;
+            let label = b.target.label();
+            executables.insert(label.clone(), copy_in(&bin, &label, &b.exe)?);
+            let files = b
+                .layouts
+                .iter()
+                .map(|exe| copy_in(&bin, &label, exe))
+                .collect::<Result<Vec<_>>>()?;
+            if files.is_empty() {
+                layouts.remove(&label);
+            } else {
+                layouts.insert(label, files);
             }
-            executables.insert(b.target.label(), file);
         }
         let merged = match previous {
             Some(old) => merge(old.run, run),
@@ -196,6 +221,7 @@ impl Baselines {
             name: name.to_owned(),
             run: merged,
             executables,
+            layouts,
         };
         let path = self.results_path(name);
         write_atomic(
@@ -206,7 +232,8 @@ impl Baselines {
         if let Ok(entries) = std::fs::read_dir(&bin) {
             for e in entries.flatten() {
                 let f = e.file_name().to_string_lossy().into_owned();
-                if !baseline.executables.values().any(|v| *v == f) {
+                let layout = baseline.layouts.values().flatten().any(|v| *v == f);
+                if !layout && !baseline.executables.values().any(|v| *v == f) {
                     let _ = std::fs::remove_file(e.path());
                 }
             }
@@ -223,6 +250,19 @@ impl Baselines {
         std::fs::remove_dir_all(&dir).map_err(|e| Error::io("could not remove", &dir, e))?;
         Ok(true)
     }
+}
+
+/// Copies `exe` into `bin` under its [`saved_name`] (unless a file of that
+/// name, the same bytes, is there already); returns the file's name.
+fn copy_in(bin: &Path, label: &str, exe: &Path) -> Result<String> {
+    let file = saved_name(label, exe)?;
+    let dest = bin.join(&file);
+    if !dest.exists() {
+        let tmp = bin.join(format!(".{file}.tmp"));
+        std::fs::copy(exe, &tmp).map_err(|e| Error::io("could not copy", exe, e))?;
+        std::fs::rename(&tmp, &dest).map_err(|e| Error::io("could not write", &dest, e))?;
+    }
+    Ok(file)
 }
 
 /// Whether the process that wrote a lock is known to be gone (Linux: no `/proc/<pid>`).

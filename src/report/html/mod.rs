@@ -111,6 +111,9 @@ fn comparison(run: &RunRecord, c: &Comparison) -> String {
     for w in &c.warnings {
         let _ = write!(s, "<p class=\"warning\">{}</p>", escape(w));
     }
+    for n in &c.notes {
+        let _ = write!(s, "<p class=\"note\">{}</p>", escape(n));
+    }
     for t in &c.targets {
         let _ = write!(s, "<h3>{}</h3>", escape(&t.target));
         if let Some(why) = &t.unpaired_because {
@@ -126,6 +129,9 @@ fn comparison(run: &RunRecord, c: &Comparison) -> String {
             s += &compared_row(row, current, c.noise_threshold);
         }
         s += "</div>";
+        for note in t.rows.iter().filter_map(crate::report::placement_note) {
+            let _ = write!(s, "<p class=\"note\">{}</p>", escape(&note));
+        }
         for (ids, what) in [
             (&t.new, "new, not in the baseline"),
             (&t.gone, "in the baseline only"),

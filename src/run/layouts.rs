@@ -1,0 +1,144 @@
+//! Which link layout each side of a paired comparison runs in each epoch, and how epochs that
+//! share layouts are combined so that the change's CI stays honest.
+//!
+//! The same source linked with another function order moves some benchmarks
+//! by more than 10 %, and any change to a program relinks all of it. So each
+//! side is built in several layouts, and each epoch (a fresh process pair)
+//! runs a layout of each side drawn from its own random permutation: over
+//! the epochs the change is averaged over layouts, and the spread between
+//! epochs, which sets the CI, holds the layout effect. Epochs that ran the
+//! same pair of layouts are not independent draws; they are merged into one
+//! unit before the interval is computed.
+
+/// The layout of each side in each epoch.
+#[derive(Debug, Clone)]
+pub struct Assignment {
+    base: Vec<usize>,
+    cur: Vec<usize>,
+}
+
+impl Assignment {
+    /// Independent random orders of `base_layouts` and `cur_layouts` (at
+    /// least one each), from `seed`; epoch `e` runs the `e`th of each,
+    /// starting over when a side's layouts are used up.
+    pub fn new(base_layouts: usize, cur_layouts: usize, seed: u64) -> Assignment {
+        let mut state = seed | 1;
+        let mut order = |n: usize| {
+            let mut v: Vec<usize> = (0..n.max(1)).collect();
+            super::schedule::shuffle(&mut v, &mut state);
+            v
+        };
+        Assignment {
+            base: order(base_layouts),
+            cur: order(cur_layouts),
+        }
+    }
+
+    /// The baseline's layout in epoch `epoch`.
+    pub fn base(&self, epoch: usize) -> usize {
+        self.base[epoch % self.base.len()]
+    }
+
+    /// The current side's layout in epoch `epoch`.
+    pub fn cur(&self, epoch: usize) -> usize {
+        self.cur[epoch % self.cur.len()]
+    }
+
+    /// Whether both sides vary their layout: only then do the change and its
+    /// CI cover code placement.
+    pub fn controlled(&self) -> bool {
+        self.base.len() > 1 && self.cur.len() > 1
+    }
+
+    /// The epochs' ratios as independent units: the geometric mean of the
+    /// epochs that ran the same pair of layouts, in order of first
+    /// appearance. With one layout on each side the epochs themselves are
+    /// the units (fresh process pairs of the same executables).
+    pub fn units(&self, epoch_ratios: &[f64]) -> Vec<f64> {
+        if self.base.len() == 1 && self.cur.len() == 1 {
+            return epoch_ratios.to_vec();
+        }
+        let mut groups: Vec<((usize, usize), Vec<f64>)> = Vec::new();
+        for (e, r) in epoch_ratios.iter().enumerate() {
+            let key = (self.base(e), self.cur(e));
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, logs)) => logs.push(r.ln()),
+                None => groups.push((key, vec![r.ln()])),
+            }
+        }
+        groups
+            .into_iter()
+            .map(|(_, logs)| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+            .collect()
+    }
+
+    /// How much a benchmark moves with code placement alone, as a share:
+    /// the standard deviation of the units' log ratios over √2 (each
+    /// ratio holds a layout of each side). `None` unless both sides vary
+    /// their layout over at least three units.
+    pub fn spread(&self, epoch_ratios: &[f64]) -> Option<f64> {
+        let units = self.units(epoch_ratios);
+        if !self.controlled() || units.len() < 3 {
+            return None;
+        }
+        let logs: Vec<f64> = units.iter().map(|r| r.ln()).collect();
+        let n = logs.len() as f64;
+        let mean = logs.iter().sum::<f64>() / n;
+        let var = logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        Some((var / 2.0).sqrt().exp_m1())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_layout_once_before_any_twice() {
+        let a = Assignment::new(8, 8, 42);
+        let mut base: Vec<usize> = (0..8).map(|e| a.base(e)).collect();
+        let mut cur: Vec<usize> = (0..8).map(|e| a.cur(e)).collect();
+        base.sort_unstable();
+        cur.sort_unstable();
+        assert_eq!(base, (0..8).collect::<Vec<_>>());
+        assert_eq!(cur, (0..8).collect::<Vec<_>>());
+        assert!(a.controlled());
+        // Another seed, another pairing.
+        let b = Assignment::new(8, 8, 7);
+        assert!((0..8).any(|e| (a.base(e), a.cur(e)) != (b.base(e), b.cur(e))));
+    }
+
+    #[test]
+    fn epochs_that_share_a_pair_of_layouts_are_one_unit() {
+        let a = Assignment::new(2, 2, 3);
+        // Epochs 0 and 2, 1 and 3 run the same pairs.
+        let units = a.units(&[1.1, 0.9, 1.3, 0.7]);
+        assert_eq!(units.len(), 2);
+        assert!((units[0] - (1.1f64 * 1.3).sqrt()).abs() < 1e-12);
+        assert!((units[1] - (0.9f64 * 0.7).sqrt()).abs() < 1e-12);
+        // One layout each: the epochs are the units, and nothing says how
+        // much layout matters.
+        let one = Assignment::new(1, 1, 3);
+        assert_eq!(one.units(&[1.1, 0.9, 1.3]), [1.1, 0.9, 1.3]);
+        assert!(!one.controlled() && one.spread(&[1.1, 0.9, 1.3]).is_none());
+        // One side varies: units by the pair, still not controlled.
+        let half = Assignment::new(4, 1, 3);
+        assert_eq!(half.units(&[1.0, 1.0, 1.0, 1.0, 1.2]).len(), 4);
+        assert!(!half.controlled());
+    }
+
+    #[test]
+    fn spread_is_the_layout_effect_of_one_side() {
+        // Each side's layouts move the time by a factor e^±0.1 at random:
+        // ratios hold two such draws, so their log sd is 0.1·√2.
+        let a = Assignment::new(8, 8, 11);
+        let effect = |i: usize| if i % 2 == 0 { 0.1 } else { -0.1 };
+        let ratios: Vec<f64> = (0..8)
+            .map(|e| (effect(a.cur(e)) - effect(a.base(e))).exp())
+            .collect();
+        let s = a.spread(&ratios).unwrap();
+        assert!(s > 0.05 && s < 0.2, "{s}");
+        let flat = vec![1.0; 8];
+        assert!(a.spread(&flat).unwrap().abs() < 1e-12);
+    }
+}
