@@ -177,6 +177,7 @@ mod tests {
                 new: vec![],
                 gone: vec![],
                 unpaired_because: None,
+                layouts: None,
             }],
         };
         control_false_discoveries(&mut c);

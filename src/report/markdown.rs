@@ -208,6 +208,7 @@ mod tests {
             verdict,
             baseline_per_iter_ns: Vec::new(),
             overhead_ns: 0.0,
+            layout_spread: None,
         }
     }
 
@@ -217,6 +218,7 @@ mod tests {
             baseline: "main".into(),
             noise_threshold: 0.005,
             warnings: vec!["the baseline was made with another host: a|b (now c)".into()],
+            notes: Vec::new(),
             targets: vec![TargetComparison {
                 target: "pkg/bench".into(),
                 rows: vec![
@@ -238,6 +240,7 @@ mod tests {
                 new: vec!["fresh".into()],
                 gone: vec!["old".into()],
                 unpaired_because: None,
+                layouts: None,
             }],
         };
         let mut out = String::new();
@@ -269,12 +272,14 @@ mod tests {
             baseline: "b".into(),
             noise_threshold: 0.01,
             warnings: vec![],
+            notes: Vec::new(),
             targets: vec![TargetComparison {
                 target: "p/t".into(),
                 rows: vec![row("x", Kind::Stored, Verdict::Improved, -0.2, Some(0.01))],
                 new: vec![],
                 gone: vec![],
                 unpaired_because: Some("--compare-stored".into()),
+                layouts: None,
             }],
         };
         let mut out = String::new();

@@ -147,11 +147,13 @@ fn comparison() -> Comparison {
         verdict,
         baseline_per_iter_ns: Vec::new(),
         overhead_ns: 0.0,
+        layout_spread: None,
     };
     Comparison {
         baseline: "main".into(),
         noise_threshold: 0.005,
         warnings: vec![],
+        notes: Vec::new(),
         targets: vec![TargetComparison {
             target: "demo/bench".into(),
             rows: vec![
@@ -161,6 +163,7 @@ fn comparison() -> Comparison {
             new: vec!["sort/std/100".into()],
             gone: vec![],
             unpaired_because: None,
+            layouts: None,
         }],
     }
 }
