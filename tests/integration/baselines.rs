@@ -81,7 +81,13 @@ fn save_merge_list_show_delete() {
     let bins = std::fs::read_dir(fx.dir.join("target/nbench/baselines/main/bin"))
         .unwrap()
         .count();
-    assert_eq!(bins, 1, "one executable for the one target");
+    // The second save replaced the first one's files: the executable and
+    // its 8 link layouts of the one target.
+    assert_eq!(
+        bins,
+        1 + 8,
+        "one executable and its layouts for the one target"
+    );
 
     // The subcommands take cargo's --target-dir and --manifest-path too.
     let elsewhere = fx.nbench(&["baseline", "list", "--target-dir", "elsewhere"]);

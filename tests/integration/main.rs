@@ -6,5 +6,6 @@ mod cli;
 mod families;
 mod harness_modes;
 mod helpers;
+mod layouts;
 mod report;
 mod settings;

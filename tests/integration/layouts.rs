@@ -1,0 +1,154 @@
+//! Comparisons over link layouts: code placement alone is not called a change, a real one still is.
+//!
+//! The fixture `placement` has `placed`, whose work is 1 to 8 rounds picked
+//! by its own code address (the linker's layout of the same source decides
+//! it), and `steady`, which does not move with layout (the `slow` feature
+//! gives it 30 % more work). With this toolchain, the layout shuffled with
+//! seed 2 gives `placed` 2 rounds and seed 1 gives it 7: the same source,
+//! a 3.5× difference in one benchmark from function order alone.
+
+use crate::helpers::{Fixture, Run};
+use serde_json::Value;
+
+/// Epochs long enough for verdicts that must hold on a busy machine.
+const SETTINGS: &[&str] = &[
+    "--warm-up",
+    "5ms",
+    "--min-time",
+    "60ms",
+    "--max-time",
+    "400ms",
+];
+
+fn nbench(fx: &Fixture, extra: &[&str]) -> Run {
+    let args: Vec<&str> = SETTINGS.iter().chain(extra).copied().collect();
+    let run = fx.nbench(&args);
+    assert!(run.code == 0 || run.code == 4, "{}", run.all());
+    run
+}
+
+fn row<'a>(doc: &'a Value, id: &str) -> &'a Value {
+    doc["comparison"]["targets"][0]["rows"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["id"] == id))
+        .unwrap_or_else(|| panic!("no row {id}: {doc}"))
+}
+
+fn json(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.all()))
+}
+
+#[test]
+fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
+    let fx = Fixture::new("placement").own_target_dir();
+
+    // One layout each side, two function orders of the same source: the
+    // placement-sensitive benchmark is called regressed.
+    let saved = nbench(
+        &fx,
+        &[
+            "--layouts",
+            "1",
+            "--layout-seed",
+            "1",
+            "--save-baseline",
+            "two",
+        ],
+    );
+    assert!(!saved.stderr.contains("building"), "{}", saved.stderr);
+    let single = nbench(
+        &fx,
+        &[
+            "--layouts",
+            "1",
+            "--layout-seed",
+            "0",
+            "--compare",
+            "two",
+            "--format",
+            "json",
+        ],
+    );
+    let single = json(&single);
+    let placed = row(&single, "placed");
+    assert_eq!(
+        placed["verdict"], "regressed",
+        "layout seed 1 should give `placed` more rounds than seed 2 with this toolchain: {placed}"
+    );
+    assert!(placed["change"].as_f64().unwrap() > 1.0, "{placed}");
+    assert_eq!(
+        single["comparison"]["targets"][0]["layouts"],
+        serde_json::json!([1, 1])
+    );
+    let notes = single["comparison"]["notes"].to_string();
+    assert!(
+        notes.contains("saved with one link layout")
+            && notes.contains("compared in one link layout"),
+        "{notes}"
+    );
+
+    // Over 8 layouts on each side (the default when saving and comparing):
+    // nothing is called a change, and `placed` is reported as moving with layout.
+    let saved = nbench(&fx, &["--save-baseline", "eight"]);
+    assert!(
+        saved.stderr.contains("building 8 link layouts"),
+        "{}",
+        saved.stderr
+    );
+    let over = nbench(&fx, &["--compare", "eight", "--format", "json"]);
+    let over = json(&over);
+    assert_eq!(
+        over["comparison"]["targets"][0]["layouts"],
+        serde_json::json!([8, 8])
+    );
+    for id in ["placed", "steady"] {
+        assert_eq!(row(&over, id)["verdict"], "unchanged", "{}", row(&over, id));
+    }
+    let spread = row(&over, "placed")["layout_spread"].as_f64().unwrap();
+    assert!(
+        spread > 0.2,
+        "rounds from 1 to 8 move `placed` far more: {spread}"
+    );
+    assert!(
+        over["comparison"]["notes"].is_null(),
+        "{}",
+        over["comparison"]
+    );
+    let console = nbench(&fx, &["--compare", "eight"]);
+    assert!(
+        console.stdout.contains("note: placed moves ±"),
+        "{}",
+        console.stdout
+    );
+
+    // A real slowdown is still called one, over the same layouts.
+    let slow = nbench(
+        &fx,
+        &[
+            "--features",
+            "slow",
+            "--compare",
+            "eight",
+            "--fail-on-regression",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(slow.code, 4, "{}", slow.all());
+    let steady = row(&json(&slow), "steady").clone();
+    assert_eq!(steady["verdict"], "regressed", "{steady}");
+    let change = steady["change"].as_f64().unwrap();
+    assert!((0.2..0.4).contains(&change), "30 % more work: {steady}");
+
+    // A baseline saved with one layout still compares, with the note.
+    let plain = nbench(&fx, &["--layouts", "1", "--save-baseline", "plain"]);
+    assert!(!plain.stderr.contains("building"), "{}", plain.stderr);
+    let against_one = nbench(&fx, &["--compare", "plain"]);
+    assert!(
+        against_one
+            .stdout
+            .contains("baseline `plain` was saved with one link layout"),
+        "{}",
+        against_one.stdout
+    );
+}
