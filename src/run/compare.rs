@@ -18,6 +18,9 @@ use nbench::stats::{OutlierMode, Summary};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// Pairs of layouts a comparison over layouts measures before it may stop early.
+pub const MIN_LAYOUT_UNITS: usize = 5;
+
 /// What the comparison of one target has to go on.
 pub struct Against<'a> {
     /// The baseline's stored results for this target, if it has any.
@@ -124,8 +127,13 @@ fn compare_one(
 ) -> (Outcome, Option<Row>) {
     let began = Instant::now();
     let settled = |r: &[f64]| {
-        verdict::paired(&layouts.units(r), &[], threshold)
-            .is_some_and(|c| verdict::settled(&c, threshold))
+        let units = layouts.units(r);
+        // A few layouts can agree by chance (placement effects come in steps):
+        // over layouts, stop early only on more of them.
+        let enough = !layouts.controlled() || units.len() >= MIN_LAYOUT_UNITS;
+        enough
+            && verdict::paired(&units, &[], threshold)
+                .is_some_and(|c| verdict::settled(&c, threshold))
     };
     match paired::measure(start_side, &id, &plan.settings, plan.timeout, &settled) {
         Ok(Paired::Skipped(side, reason)) => {
