@@ -1,5 +1,6 @@
 //! Developer chores, run as `cargo xtask <command>` (alias in `.cargo/config.toml`).
 
+mod layouts;
 mod overhead;
 mod refdata;
 mod reference;
@@ -16,6 +17,12 @@ commands:
                          (default 3) and print: total time, the empty body's time,
                          sum2000 / sum1000, nbench's dependency count, and the clean
                          build time of a one-bench fixture crate
+  layouts [--runs N]     on tests/fixtures/layouts, per round (default 10): compare one
+                         link layout with another of the same source, 8 layouts with
+                         8 others, identical binaries, a build that only adds code (one
+                         layout and 8), and a 5 % slower build; print how often each
+                         claimed a change, per-benchmark layout spread, measuring and
+                         build time
   overhead [--runs N]    time `cargo nbench` on tests/fixtures/basic with nothing to
                          rebuild (default 5 runs) and print what it adds beyond the
                          benchmarks' own measuring time
@@ -34,6 +41,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("reference") => reference::run(&args[1..]),
         Some("overhead") => overhead::run(&args[1..]),
+        Some("layouts") => layouts::run(&args[1..]),
         Some("verdicts") => verdicts::run(&args[1..]),
         Some("refdata") => refdata::run(&args[1..]),
         Some("-h" | "--help") | None => {

@@ -52,19 +52,22 @@ impl Case {
     }
 }
 
-struct Nbench {
-    exe: PathBuf,
-    fixture: PathBuf,
-    target_dir: PathBuf,
+/// `cargo nbench` run on a fixture, in a target directory of its own.
+pub(crate) struct Nbench {
+    pub(crate) exe: PathBuf,
+    pub(crate) fixture: PathBuf,
+    pub(crate) target_dir: PathBuf,
 }
 
 impl Nbench {
-    fn run(&self, args: &[&str]) -> Result<Value, String> {
+    /// `cargo nbench ARGS --format json`, parsed.
+    pub(crate) fn run(&self, args: &[&str]) -> Result<Value, String> {
         let out = self.output(&[args, &["--format", "json"]].concat())?;
         serde_json::from_slice(&out).map_err(|e| format!("unreadable output: {e}"))
     }
 
-    fn output(&self, args: &[&str]) -> Result<Vec<u8>, String> {
+    /// What `cargo nbench ARGS` printed on stdout; an error if it failed.
+    pub(crate) fn output(&self, args: &[&str]) -> Result<Vec<u8>, String> {
         let out = Command::new(&self.exe)
             .arg("nbench")
             .args(args)

@@ -1,0 +1,203 @@
+//! `cargo xtask layouts`: how often `--compare` calls code placement a change, with one link
+//! layout per side and over layouts, and what it still catches.
+//!
+//! On tests/fixtures/layouts (nine ordinary workloads), per round:
+//! - one layout each side, the same source linked with two function orders;
+//! - the same over 8 layouts each side (the default), with other seeds;
+//! - an executable set compared with itself (identical binaries);
+//! - the pull-request case: a build that only adds unrelated code, compared
+//!   with a baseline without it, in the linker's own order and at defaults;
+//! - every workload 5 % slower, at defaults.
+
+use crate::{build_nbench, root, runs_arg, verdicts::Nbench};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+const USAGE: &str = "cargo xtask layouts [--runs N]";
+
+/// Verdicts of one case: per benchmark, (changed, regressed, total, changes, layout spreads).
+#[derive(Default)]
+struct Case {
+    per_bench: BTreeMap<String, Tally>,
+    measuring_s: Vec<f64>,
+    build_s: Vec<f64>,
+}
+
+#[derive(Default, Clone)]
+struct Tally {
+    changed: usize,
+    regressed: usize,
+    total: usize,
+    spreads: Vec<f64>,
+}
+
+impl Case {
+    fn add(&mut self, run: &Value, layouts: usize) {
+        let mut measuring = 0.0;
+        for t in run["targets"].as_array().into_iter().flatten() {
+            for b in t["benchmarks"].as_array().into_iter().flatten() {
+                let s = b["elapsed_s"].as_f64().unwrap_or(0.0);
+                self.measuring_s.push(s);
+                measuring += s;
+            }
+        }
+        if layouts > 1 {
+            // What the run spent outside measuring, mostly building its layouts.
+            let total = run["duration_s"].as_f64().unwrap_or(0.0);
+            self.build_s.push((total - measuring) / layouts as f64);
+        }
+        let targets = run["comparison"]["targets"]
+            .as_array()
+            .into_iter()
+            .flatten();
+        for row in targets.flat_map(|t| t["rows"].as_array().into_iter().flatten()) {
+            let id = row["id"].as_str().unwrap_or("?").to_owned();
+            let verdict = row["verdict"].as_str().unwrap_or("unchanged");
+            let t = self.per_bench.entry(id).or_default();
+            t.total += 1;
+            t.changed += usize::from(verdict != "unchanged");
+            t.regressed += usize::from(verdict == "regressed");
+            t.spreads.extend(row["layout_spread"].as_f64());
+        }
+    }
+
+    fn share(&self, hits: impl Fn(&Tally) -> usize, keep: impl Fn(&str) -> bool) -> (usize, usize) {
+        self.per_bench
+            .iter()
+            .filter(|(id, _)| keep(id))
+            .fold((0, 0), |(h, n), (_, t)| (h + hits(t), n + t.total))
+    }
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let runs = runs_arg(args, 10, USAGE)?;
+    let nb = Nbench {
+        exe: build_nbench()?,
+        fixture: root().join("tests/fixtures/layouts"),
+        target_dir: root().join("target/xtask/layouts"),
+    };
+    let _ = std::fs::remove_dir_all(nb.target_dir.join("nbench"));
+    nb.run(&["--save-baseline", "eight"])?;
+    nb.run(&["--layouts", "1", "--save-baseline", "plain"])?;
+    let names = [
+        "one layout, other seeds",
+        "8 layouts, other seeds",
+        "identical binaries",
+        "adds code, one layout",
+        "adds code, 8 layouts",
+        "5 % slower, 8 layouts",
+    ];
+    let mut cases: Vec<Case> = names.iter().map(|_| Case::default()).collect();
+    for round in 0..runs {
+        eprint!("\rround {}/{runs}", round + 1);
+        // One layout each side: a baseline linked with one seed, the current with another.
+        let (a, b) = ((round * 2 + 1).to_string(), (round * 2 + 2).to_string());
+        let name = format!("one{round}");
+        nb.run(&[
+            "--layouts",
+            "1",
+            "--layout-seed",
+            &a,
+            "--save-baseline",
+            &name,
+        ])?;
+        let one = ["--layouts", "1", "--layout-seed", &b, "--compare", &name];
+        cases[0].add(&nb.run(&one)?, 1);
+        // Over layouts, the current side with seeds no other round used.
+        let seed = (1000 + round * 8).to_string();
+        cases[1].add(&nb.run(&["--layout-seed", &seed, "--compare", "eight"])?, 8);
+        cases[2].add(&nb.run(&["--compare", "eight"])?, 8);
+        let extra_one = [
+            "--features",
+            "extra",
+            "--layouts",
+            "1",
+            "--compare",
+            "plain",
+        ];
+        cases[3].add(&nb.run(&extra_one)?, 1);
+        let extra = ["--features", "extra", "--compare", "eight"];
+        cases[4].add(&nb.run(&extra)?, 8);
+        let slow_seed = (5000 + round * 8).to_string();
+        let slow = [
+            "--features",
+            "slow5",
+            "--layout-seed",
+            &slow_seed,
+            "--compare",
+            "eight",
+        ];
+        cases[5].add(&nb.run(&slow)?, 8);
+    }
+    eprintln!();
+    print(&names, &cases, runs);
+    Ok(())
+}
+
+fn print(names: &[&str], cases: &[Case], runs: usize) {
+    println!("tests/fixtures/layouts: {runs} rounds, 9 benchmarks each, default settings\n");
+    // How much each workload moves with layout: the median spread over the layout A/A runs.
+    let spread: BTreeMap<&str, f64> = cases[1]
+        .per_bench
+        .iter()
+        .map(|(id, t)| (id.as_str(), median(&t.spreads)))
+        .collect();
+    let sensitive = |id: &str| spread.get(id).is_some_and(|s| *s >= 0.02);
+    println!(
+        "{:<26} {:>16} {:>22} {:>12} {:>10}",
+        "case", "claimed a change", "regressed (spread<2%)", "measure s", "build s"
+    );
+    for (i, (name, c)) in names.iter().zip(cases).enumerate() {
+        let (h, n) = c.share(|t| t.changed, |_| true);
+        let (r, m) = c.share(|t| t.regressed, |id| !sensitive(id));
+        let pct = |a: usize, b: usize| a as f64 / b.max(1) as f64 * 100.0;
+        let regressed = if i == 5 {
+            format!("{r}/{m} ({:.0}%)", pct(r, m))
+        } else {
+            "-".to_owned()
+        };
+        let build = if c.build_s.is_empty() {
+            "-".to_owned()
+        } else {
+            format!("{:.2}", median(&c.build_s))
+        };
+        println!(
+            "{name:<26} {:>9} ({:>4.1}%) {regressed:>22} {:>12.2} {build:>10}",
+            format!("{h}/{n}"),
+            pct(h, n),
+            median(&c.measuring_s),
+        );
+    }
+    println!("\nper benchmark: layout spread (median), then claimed-a-change share per case");
+    for (id, s) in &spread {
+        let cells: Vec<String> = cases
+            .iter()
+            .map(|c| {
+                let t = c.per_bench.get(*id).cloned().unwrap_or_default();
+                let hits = if std::ptr::eq(c, &cases[5]) {
+                    t.regressed
+                } else {
+                    t.changed
+                };
+                format!("{:>5.0}%", hits as f64 / t.total.max(1) as f64 * 100.0)
+            })
+            .collect();
+        println!("{id:<14} ±{:>5.1}%  {}", s * 100.0, cells.join(" "));
+    }
+    println!(
+        "\nclaimed a change: verdicts other than unchanged (goal ≤ 5 % for every case but the slowdown);\n\
+         regressed (spread<2%): the slowdown's verdicts on workloads that move < 2 % with layout (goal ≥ 95 %);\n\
+         measure s: median seconds of measuring per benchmark (paired: both sides);\n\
+         build s: median seconds outside measuring per layout built (cargo rustc of the bench target)."
+    );
+}
