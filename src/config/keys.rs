@@ -29,6 +29,7 @@ pub const KEYS: &[Key] = &[
     key("max-samples", true),
     key("outliers", true),
     key("timeout", true),
+    key("epochs", true),
     key("repetitions", false),
     key("launches", false),
     key("interleave", false),

@@ -252,6 +252,7 @@ fn effective(key: Key, cli: &Cli, plan: &Plan) -> String {
         "timeout" => format!("{:?}", plan.timeout),
         "repetitions" => plan.schedule.repetitions.to_string(),
         "launches" => plan.schedule.launches.to_string(),
+        "epochs" => plan.schedule.epochs.to_string(),
         "interleave" if plan.schedule.slices == 1 => "(off)".to_owned(),
         "interleave" => format!("{} slices", plan.schedule.slices),
         "layouts" => settings::layouts(cli).to_string(),
@@ -310,6 +311,9 @@ fn plan(cli: &Cli) -> Plan {
             repetitions: cli.repetitions.unwrap_or(1) as usize,
             slices: cli.interleave.unwrap_or(1) as usize,
             launches: cli.launches.unwrap_or(1) as usize,
+            epochs: cli
+                .epochs
+                .map_or(crate::run::epochs::DEFAULT_EPOCHS, |n| n as usize),
             // A new order every run; nothing depends on repeating one.
             seed: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -333,6 +337,7 @@ pub fn settings_record(plan: &Plan) -> SettingsRecord {
         repetitions: plan.schedule.repetitions,
         launches: plan.schedule.launches,
         slices: plan.schedule.slices,
+        epochs: plan.schedule.epochs,
     }
 }
 

@@ -68,6 +68,9 @@ pub struct SettingsRecord {
     /// Interleaved rounds (`--interleave`); 1 when not interleaved.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub slices: usize,
+    /// Fresh processes each benchmark is measured in (`--epochs`).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub epochs: usize,
 }
 
 fn one() -> usize {

@@ -11,6 +11,19 @@ pub struct Measured {
     pub result: BenchResult,
     /// Wall time from the run command to the result, s.
     pub elapsed_s: f64,
+    /// Measured in several processes: the figures of their pooled samples,
+    /// which the estimate over processes replaced in `result`.
+    pub within: Option<Within>,
+}
+
+/// A benchmark's median and its interval from the samples alone, as one
+/// process (or several pooled) saw them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Within {
+    /// The pooled samples' median, ns.
+    pub median_ns: f64,
+    /// Its distribution-free 95 % interval, at least the clock's step wide.
+    pub median_ci_ns: [f64; 2],
 }
 
 /// A benchmark that failed, and what its process printed meanwhile.

@@ -131,6 +131,15 @@ pub struct VersusRecord {
     pub significant: bool,
 }
 
+/// A benchmark's median and interval from its pooled samples alone.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WithinRecord {
+    /// The pooled samples' median, ns.
+    pub median_ns: f64,
+    /// Its distribution-free 95 % interval, ns.
+    pub median_ci_ns: [f64; 2],
+}
+
 /// The medians of the measurements a result pools, and their spread.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RepeatsRecord {
@@ -239,6 +248,11 @@ pub struct BenchRecord {
     /// `--interleave`): their medians and how they spread.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeats: Option<RepeatsRecord>,
+    /// Measured in several processes (epochs), whose estimate `median_ns`
+    /// and `median_ci_ns` are: the median of the pooled samples and its
+    /// interval from the samples alone, as within one process.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within_process: Option<WithinRecord>,
     /// Wall time spent on this benchmark, including warm-up, s.
     pub elapsed_s: f64,
     /// Every sample's per-iteration time.
@@ -343,6 +357,10 @@ impl BenchRecord {
                 median_ns: a.median,
                 stddev_ns: a.stddev,
                 cv: a.cv,
+            }),
+            within_process: m.within.map(|w| WithinRecord {
+                median_ns: w.median_ns,
+                median_ci_ns: w.median_ci_ns,
             }),
             elapsed_s: m.elapsed_s,
             per_iter_ns: r.per_iter_ns.clone(),

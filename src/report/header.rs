@@ -48,7 +48,12 @@ pub fn context(c: &Context) -> String {
 /// `, 3 repetitions, 2 launches, interleaved in 4 slices`: what is not the default.
 fn schedule(s: &crate::model::context::SettingsRecord) -> String {
     let mut out = String::new();
-    for (n, what) in [(s.repetitions, "repetitions"), (s.launches, "launches")] {
+    let counts = [
+        (s.epochs, "epochs"),
+        (s.repetitions, "repetitions"),
+        (s.launches, "launches"),
+    ];
+    for (n, what) in counts {
         if n > 1 {
             out.push_str(&format!(", {n} {what}"));
         }

@@ -39,6 +39,7 @@ fn measured(id: &str, median: f64, throughput: Option<Throughput>) -> Outcome {
     Outcome::Measured(Box::new(Measured {
         result,
         elapsed_s: 0.5,
+        within: None,
     }))
 }
 
@@ -124,6 +125,7 @@ fn record(runs: &[TargetRun], comparison: Option<Comparison>) -> RunRecord {
                 repetitions: 1,
                 launches: 1,
                 slices: 1,
+                epochs: 1,
             },
             user: [("runner".to_owned(), "ci-large".to_owned())].into(),
         },

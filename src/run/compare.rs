@@ -2,6 +2,7 @@
 //! executable where it starts and speaks this protocol, else measured alone and compared with
 //! the baseline's stored samples.
 
+use super::epochs::{at_least, half_step_ns};
 use super::layouts::Assignment;
 use super::paired::{self, Paired, PairedSamples, Side};
 use super::session::{Session, SessionError};
@@ -197,12 +198,23 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
     let base_median = median(&p.base_ns);
     let t = row_threshold(threshold, base_median, p.overhead_ns);
     let units = layouts.units(&p.epoch_ratios);
-    let ch = verdict::paired(&units, &p.round_ratios(), t)?;
+    let mut ch = verdict::paired(&units, &p.round_ratios(), t)?;
+    // No narrower than the clock's step in either side's median.
+    let cur_median = median(&p.cur_ns);
+    let rel = |m: f64| {
+        if m > 0.0 {
+            half_step_ns(p.iters) / m
+        } else {
+            0.0
+        }
+    };
+    let half = (1.0 + ch.change) * (rel(base_median) + rel(cur_median));
+    ch.ci = at_least(ch.change, ch.ci, half);
     Some(Row {
         id: id.to_owned(),
         kind: Kind::Paired,
         baseline_ns: base_median,
-        current_ns: median(&p.cur_ns),
+        current_ns: cur_median,
         change: ch.change,
         change_ci: ch.ci,
         p_value: ch.p_value,
@@ -257,6 +269,7 @@ fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, began: Instan
             repeat_medians: Vec::new(),
         },
         elapsed_s: began.elapsed().as_secs_f64(),
+        within: None,
     }))
 }
 

@@ -2,6 +2,7 @@
 
 pub mod affinity;
 pub mod compare;
+pub mod epochs;
 pub mod layouts;
 mod output;
 pub mod paired;
@@ -9,7 +10,7 @@ pub mod schedule;
 pub mod session;
 
 use crate::model::observer::Observer;
-use crate::model::outcome::{Failure, Measured, Outcome, TargetRun, scalings};
+use crate::model::outcome::{Failure, Measured, Outcome, TargetRun, Within, scalings};
 use crate::model::target::Built;
 use nbench::__private::protocol::{Event, Listed, MARKER};
 use nbench::__private::result::BenchResult;
@@ -180,7 +181,7 @@ fn measure_scheduled(
             }
             observer.start(label, id, n + 1, tasks.len());
             match measure(&mut session, start, id, &settings, plan.timeout) {
-                Ok(m) => slot.parts.push(m),
+                Ok(m) => slot.parts.push((task.launch, m)),
                 Err(outcome) => slot.done = Some(outcome),
             }
         }
@@ -209,7 +210,8 @@ fn measure_scheduled(
 /// One benchmark's measurements so far.
 #[derive(Default)]
 struct Slot {
-    parts: Vec<Measured>,
+    /// Each with the process (launch) that took it.
+    parts: Vec<(usize, Measured)>,
     /// How it ended early (failed, skipped): no more measurements are taken.
     done: Option<Outcome>,
     /// Measurements still scheduled.
@@ -218,24 +220,64 @@ struct Slot {
 
 impl Slot {
     /// The benchmark's outcome: its measurements pooled, or how it ended.
+    /// Measured in several processes, its median and interval are the
+    /// estimate over those processes ([`epochs::estimate`]); the pooled
+    /// samples' own are kept as the within-process figures.
     fn finish(&mut self, id: &str) -> Outcome {
         if let Some(done) = self.done.take() {
             return done;
         }
-        let elapsed_s = self.parts.iter().map(|m| m.elapsed_s).sum();
-        let parts = std::mem::take(&mut self.parts)
-            .into_iter()
-            .map(|m| m.result)
-            .collect();
-        match BenchResult::pool(parts) {
-            Ok(result) => Outcome::Measured(Box::new(Measured { result, elapsed_s })),
-            Err(e) => Outcome::Failed(Failure {
-                id: id.to_owned(),
-                reason: e.to_string(),
-                output: String::new(),
-            }),
+        let elapsed_s = self.parts.iter().map(|(_, m)| m.elapsed_s).sum();
+        let parts = std::mem::take(&mut self.parts);
+        let per_process = process_medians(&parts);
+        let results = parts.into_iter().map(|(_, m)| m.result).collect();
+        let mut result = match BenchResult::pool(results) {
+            Ok(result) => result,
+            Err(e) => {
+                return Outcome::Failed(Failure {
+                    id: id.to_owned(),
+                    reason: e.to_string(),
+                    output: String::new(),
+                });
+            }
+        };
+        let s = &mut result.summary;
+        let half = epochs::half_step_ns(result.iters);
+        let within = Within {
+            median_ns: s.median,
+            median_ci_ns: epochs::at_least(s.median, [s.median_ci.lo, s.median_ci.hi], half),
+        };
+        let over_epochs = epochs::estimate(&per_process, half);
+        let (median, ci) = match over_epochs {
+            Some(e) => (e.ns, e.ci_ns),
+            None => (within.median_ns, within.median_ci_ns),
+        };
+        s.median = median;
+        (s.median_ci.lo, s.median_ci.hi) = (ci[0], ci[1]);
+        let within = over_epochs.map(|_| within);
+        Outcome::Measured(Box::new(Measured {
+            result,
+            elapsed_s,
+            within,
+        }))
+    }
+}
+
+/// Each process's median of a benchmark: the geometric mean of the medians
+/// it measured (several with `--repetitions` or `--interleave`), in order.
+fn process_medians(parts: &[(usize, Measured)]) -> Vec<f64> {
+    let mut by_process: Vec<(usize, Vec<f64>)> = Vec::new();
+    for (launch, m) in parts {
+        let log = m.result.summary.median.max(f64::MIN_POSITIVE).ln();
+        match by_process.iter_mut().find(|(l, _)| l == launch) {
+            Some((_, logs)) => logs.push(log),
+            None => by_process.push((*launch, vec![log])),
         }
     }
+    by_process
+        .into_iter()
+        .map(|(_, logs)| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+        .collect()
 }
 
 /// Measures benchmark `id` once in `session` (started by `start` when there
@@ -258,6 +300,7 @@ pub(crate) fn measure(
         Ok(Event::Result(r)) => Ok(Measured {
             result: *r,
             elapsed_s: began.elapsed().as_secs_f64(),
+            within: None,
         }),
         Ok(Event::Skipped { id, reason }) => Err(Outcome::Skipped { id, reason }),
         Ok(Event::Failed { message, .. }) | Ok(Event::Error { message }) => {

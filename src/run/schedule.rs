@@ -14,6 +14,10 @@ pub struct Schedule {
     pub slices: usize,
     /// Fresh processes of the binary, one after the other (`--launches`).
     pub launches: usize,
+    /// Epochs of every launch (`--epochs`): fresh processes, each measuring
+    /// every benchmark in a new random order with 1/epochs of the time
+    /// limits, so that a benchmark's epochs fall at different moments.
+    pub epochs: usize,
     /// Seeds the random orders.
     pub seed: u64,
 }
@@ -24,6 +28,7 @@ impl Default for Schedule {
             repetitions: 1,
             slices: 1,
             launches: 1,
+            epochs: 1,
             seed: 0,
         }
     }
@@ -40,19 +45,26 @@ pub struct Task {
 }
 
 impl Schedule {
-    /// Whether every benchmark is measured once, in order.
+    /// Whether no repetition, slice or launch was asked for (epochs aside):
+    /// what `--compare`'s own schedule replaces.
     pub fn is_single(&self) -> bool {
         self.repetitions * self.slices * self.launches == 1
+    }
+
+    /// Into how many parts each measurement's time limits are split.
+    fn share(&self) -> usize {
+        (self.slices * self.epochs).max(1)
     }
 
     /// Every measurement of `n` benchmarks, in the order to take them.
     pub fn tasks(&self, n: usize) -> Vec<Task> {
         let mut rng = self.seed | 1;
-        let mut tasks = Vec::with_capacity(n * self.repetitions * self.slices * self.launches);
-        for launch in 0..self.launches {
+        let processes = self.launches * self.epochs.max(1);
+        let mut tasks = Vec::with_capacity(n * self.repetitions * self.slices * processes);
+        for launch in 0..processes {
             for _ in 0..self.slices {
                 let mut order: Vec<usize> = (0..n).collect();
-                if self.slices > 1 {
+                if self.share() > 1 {
                     shuffle(&mut order, &mut rng);
                 }
                 for slot in order {
@@ -66,7 +78,7 @@ impl Schedule {
     /// The settings of one measurement: with slices, each takes its share
     /// of the time limits and sample counts (at least two samples).
     pub fn settings(&self, s: &Settings) -> Settings {
-        let k = self.slices.max(1);
+        let k = self.share();
         let share = |d: Duration| d / k as u32;
         let min_samples = (s.min_samples / k).max(2).min(s.min_samples);
         Settings {

@@ -495,6 +495,8 @@ fn repetitions_launches_and_interleaved_slices_are_pooled() {
         "2",
         "--launches",
         "2",
+        "--epochs",
+        "1",
         "--format",
         "json",
     ]));
@@ -531,6 +533,8 @@ fn repetitions_launches_and_interleaved_slices_are_pooled() {
         "--bench",
         "versus",
         "--interleave=3",
+        "--epochs",
+        "1",
         "--out",
         "run.json",
     ]));

@@ -488,7 +488,13 @@ fn context_above_the_table_quiet_and_verbose() {
     );
 
     // In CI, a plain line per benchmark instead of a line redrawn in place.
-    let mut cmd = fx.nbench_command(&with_quick(&["--bench", "basic", "sum/u64/10"]));
+    let mut cmd = fx.nbench_command(&with_quick(&[
+        "--bench",
+        "basic",
+        "sum/u64/10",
+        "--epochs",
+        "1",
+    ]));
     let ci = crate::helpers::Run::from(cmd.env("CI", "true").output().unwrap());
     assert!(
         ci.stderr

@@ -3,6 +3,7 @@
 mod api;
 mod baselines;
 mod cli;
+mod epochs;
 mod families;
 mod harness_modes;
 mod helpers;

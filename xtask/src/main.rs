@@ -4,6 +4,7 @@ mod layouts;
 mod overhead;
 mod refdata;
 mod reference;
+mod stability;
 mod verdicts;
 
 use std::path::{Path, PathBuf};
@@ -30,6 +31,12 @@ commands:
                          SciPy (pip, in a virtual environment under target/) into
                          harness/tests/data/reference.json; --check recomputes and
                          fails if anything differs from the committed file
+  stability [--runs N] [--epochs E,E,…]
+                         run the reference workloads as N separate `cargo nbench`
+                         runs (default 10) per --epochs value (default 1,5), taking
+                         turns; print per workload the spread of the estimate
+                         across runs, how often run k+1 lands in run k's 95 %
+                         interval, zero-width intervals and seconds per run
   verdicts [--runs N]    save a baseline of tests/fixtures/verdicts, then compare it N
                          times (default 20) with itself and with builds 1 % and 5 %
                          slower, paired and against stored samples; print how often
@@ -43,6 +50,7 @@ fn main() -> ExitCode {
         Some("overhead") => overhead::run(&args[1..]),
         Some("layouts") => layouts::run(&args[1..]),
         Some("verdicts") => verdicts::run(&args[1..]),
+        Some("stability") => stability::run(&args[1..]),
         Some("refdata") => refdata::run(&args[1..]),
         Some("-h" | "--help") | None => {
             print!("{USAGE}");

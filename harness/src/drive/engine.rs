@@ -112,6 +112,9 @@ pub fn measure_one(
         settings.outliers,
     )
     .map_err(|e| e.to_string())?;
+    // No narrower than a clock step shared by the sample's iterations.
+    let half_step = timer.resolution_ns / (2.0 * r.iters.max(1) as f64);
+    r.summary.median_ci = r.summary.median_ci.at_least(r.summary.median, half_step);
     r.counters = declared.counters;
     r.counters.append(&mut d.allocs);
     r.versus = d.versus;

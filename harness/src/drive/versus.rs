@@ -78,10 +78,28 @@ impl Driver for VersusDriver<'_> {
             return; // the baseline took no time: no ratio to give
         }
         ratios.sort_by(f64::total_cmp);
-        let ci = median_ci_sorted(&ratios, 0.95);
+        let ratio = median_sorted(&ratios);
+        // A ratio of two clock-stepped times moves in steps of both.
+        let step = |x: &mut Vec<f64>| {
+            x.sort_by(f64::total_cmp);
+            match median_sorted(x) {
+                m if m > 0.0 => self.timer.resolution_ns / (2.0 * both.iters.max(1) as f64 * m),
+                _ => 0.0,
+            }
+        };
+        let mut bases: Vec<f64> = sampled
+            .iter()
+            .map(|&(_, b, n)| per_iter(b, n, ob))
+            .collect();
+        let mut members: Vec<f64> = sampled
+            .iter()
+            .map(|&(m, _, n)| per_iter(m, n, om))
+            .collect();
+        let half = ratio * (step(&mut bases) + step(&mut members));
+        let ci = median_ci_sorted(&ratios, 0.95).at_least(ratio, half);
         let versus = Versus {
             baseline: self.baseline_id.to_owned(),
-            ratio: median_sorted(&ratios),
+            ratio,
             ci: [ci.lo, ci.hi],
         };
         let member = Measurement {

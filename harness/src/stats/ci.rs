@@ -15,6 +15,25 @@ pub struct Interval {
 }
 
 impl Interval {
+    /// The interval widened, where needed, to reach at least `half` either
+    /// side of `centre`: no narrower than what the samples can resolve (a
+    /// sample lasts whole clock steps, so per-iteration times come in steps
+    /// and many are equal, and an order-statistic interval can collapse to a
+    /// single value).
+    ///
+    /// ```
+    /// let ci = nbench::stats::Interval { lo: 10.0, hi: 10.0, level: 0.95 };
+    /// let w = ci.at_least(10.0, 0.5);
+    /// assert_eq!((w.lo, w.hi), (9.5, 10.5));
+    /// ```
+    pub fn at_least(&self, centre: f64, half: f64) -> Interval {
+        Interval {
+            lo: self.lo.min(centre - half),
+            hi: self.hi.max(centre + half),
+            level: self.level,
+        }
+    }
+
     /// Half the width relative to `centre` (the ± in "±1 %"); 0 for a point,
     /// infinite when the centre is 0 but the interval is not.
     pub fn rel_half_width(&self, centre: f64) -> f64 {

@@ -1,0 +1,69 @@
+//! Fresh runs in epochs: each benchmark measured in several processes, the estimate and its
+//! interval from their spread, stored with the run; `--epochs 1` measures in one process.
+
+use crate::helpers::{Fixture, QUICK};
+use serde_json::Value;
+
+fn benchmarks(doc: &Value) -> Vec<Value> {
+    doc["targets"][0]["benchmarks"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_fresh_run_measures_in_epochs_and_stores_them() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    let args: Vec<&str> = ["-p", "tunable", "--format", "json"]
+        .iter()
+        .chain(QUICK)
+        .copied()
+        .collect();
+    let run = fx.nbench(&args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["context"]["settings"]["epochs"], 5);
+    let benches = benchmarks(&doc);
+    assert!(!benches.is_empty());
+    for b in &benches {
+        let medians = b["repeats"]["medians_ns"].as_array().unwrap();
+        assert_eq!(medians.len(), 5, "one median per epoch: {b}");
+        // The estimate is the geometric mean of the epochs' medians ...
+        let logs: f64 = medians.iter().map(|m| m.as_f64().unwrap().ln()).sum();
+        let gm = (logs / 5.0).exp();
+        let est = b["median_ns"].as_f64().unwrap();
+        assert!((est - gm).abs() <= 1e-9 * gm.max(1.0), "{est} vs {gm}");
+        // ... inside an interval of non-zero width, and the pooled samples'
+        // own figures are kept beside it.
+        let ci = [
+            b["median_ci_ns"][0].as_f64().unwrap(),
+            b["median_ci_ns"][1].as_f64().unwrap(),
+        ];
+        assert!(ci[0] < est && est < ci[1], "{ci:?} around {est}");
+        let within = &b["within_process"];
+        assert!(within["median_ns"].as_f64().unwrap() > 0.0, "{b}");
+        let w = &within["median_ci_ns"];
+        assert!(w[0].as_f64().unwrap() < w[1].as_f64().unwrap(), "{b}");
+    }
+    // The stored run is the same document.
+    let stored = std::fs::read_dir(fx.dir.join("target/nbench/runs"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let stored: Value = serde_json::from_slice(&std::fs::read(stored).unwrap()).unwrap();
+    assert_eq!(stored["targets"], doc["targets"]);
+
+    // One process: no epochs, no within-process figures, an interval all the same.
+    let one: Vec<&str> = args.iter().copied().chain(["--epochs", "1"]).collect();
+    let run = fx.nbench(&one);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    for b in benchmarks(&doc) {
+        assert!(
+            b["repeats"].is_null() && b["within_process"].is_null(),
+            "{b}"
+        );
+        let lo = b["median_ci_ns"][0].as_f64().unwrap();
+        let hi = b["median_ci_ns"][1].as_f64().unwrap();
+        assert!(lo < hi, "never zero width: {b}");
+    }
+}

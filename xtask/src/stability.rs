@@ -1,0 +1,170 @@
+//! `cargo xtask stability`: how much a fresh `cargo nbench` run's numbers move from run to run,
+//! and how often the next run lands inside the interval the last one printed.
+//!
+//! Runs the reference workloads (benches/reference.rs) as N separate
+//! `cargo nbench --bench reference` runs for each `--epochs` value asked for,
+//! the values taking turns run by run so that the machine's slow spells fall
+//! on all of them alike. Per workload: the spread of its estimate across runs
+//! ((max − min) / median, and the coefficient of variation), the share of
+//! runs k + 1 whose estimate lies inside run k's 95 % interval, and how many
+//! intervals had zero width.
+
+use crate::{build_nbench, root, runs_arg, verdicts::Nbench};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+const USAGE: &str = "cargo xtask stability [--runs N] [--epochs E,E,…]";
+
+/// One workload's estimates and intervals, run by run.
+#[derive(Default)]
+struct Series {
+    estimates: Vec<f64>,
+    intervals: Vec<[f64; 2]>,
+}
+
+impl Series {
+    fn spread(&self) -> f64 {
+        let mut v = self.estimates.clone();
+        v.sort_by(f64::total_cmp);
+        (v[v.len() - 1] - v[0]) / v[v.len() / 2]
+    }
+
+    fn cv(&self) -> f64 {
+        let n = self.estimates.len() as f64;
+        let mean = self.estimates.iter().sum::<f64>() / n;
+        let var = self
+            .estimates
+            .iter()
+            .map(|x| (x - mean).powi(2))
+            .sum::<f64>()
+            / (n - 1.0);
+        var.sqrt() / mean
+    }
+
+    /// (next run inside this run's interval, pairs of runs).
+    fn next_inside(&self) -> (usize, usize) {
+        let pairs = self.intervals.iter().zip(self.estimates.iter().skip(1));
+        let inside = pairs.filter(|(ci, next)| ci[0] <= **next && **next <= ci[1]);
+        (inside.count(), self.estimates.len().saturating_sub(1))
+    }
+
+    fn zero_width(&self) -> usize {
+        self.intervals.iter().filter(|ci| ci[1] <= ci[0]).count()
+    }
+}
+
+/// Everything measured for one `--epochs` value.
+#[derive(Default)]
+struct Config {
+    series: BTreeMap<String, Series>,
+    run_s: Vec<f64>,
+}
+
+/// `--epochs E,E,…` (default 1,5), and the other arguments.
+fn epochs_arg(args: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
+    match args.iter().position(|a| a == "--epochs") {
+        None => Ok((vec!["1".into(), "5".into()], args.to_vec())),
+        Some(i) => {
+            let list = args
+                .get(i + 1)
+                .ok_or_else(|| format!("--epochs needs a list\nusage: {USAGE}"))?;
+            let rest = [&args[..i], &args[i + 2..]].concat();
+            Ok((list.split(',').map(str::to_owned).collect(), rest))
+        }
+    }
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let (epochs, rest) = epochs_arg(args)?;
+    let runs = runs_arg(&rest, 10, USAGE)?;
+    let nb = Nbench {
+        exe: build_nbench()?,
+        fixture: root(),
+        target_dir: root().join("target/xtask/stability"),
+    };
+    nb.output(&["--bench", "reference", "--list"])?;
+    let mut configs: Vec<Config> = epochs.iter().map(|_| Config::default()).collect();
+    for round in 1..=runs {
+        eprint!("\rrun {round}/{runs}");
+        for (e, config) in epochs.iter().zip(&mut configs) {
+            let doc = nb.run(&["--bench", "reference", "--epochs", e])?;
+            config.run_s.extend(doc["duration_s"].as_f64());
+            add(config, &doc);
+        }
+    }
+    eprintln!();
+    print(&epochs, &configs, runs);
+    Ok(())
+}
+
+fn add(config: &mut Config, doc: &Value) {
+    let benches = doc["targets"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|t| t["benchmarks"].as_array().into_iter().flatten());
+    for b in benches {
+        let id = b["id"].as_str().unwrap_or("?").to_owned();
+        let s = config.series.entry(id).or_default();
+        s.estimates.extend(b["median_ns"].as_f64());
+        let ci = [
+            b["median_ci_ns"][0].as_f64().unwrap_or(f64::NAN),
+            b["median_ci_ns"][1].as_f64().unwrap_or(f64::NAN),
+        ];
+        s.intervals.push(ci);
+    }
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+fn print(epochs: &[String], configs: &[Config], runs: usize) {
+    println!(
+        "benches/reference.rs: {runs} separate `cargo nbench --bench reference` runs per setting\n"
+    );
+    println!(
+        "{:<8} {:>10} {:>14} {:>12} {:>18} {:>11}",
+        "epochs", "s per run", "spread (med)", "cv (med)", "next run inside", "zero-width"
+    );
+    for (e, c) in epochs.iter().zip(configs) {
+        let spreads: Vec<f64> = c.series.values().map(Series::spread).collect();
+        let cvs: Vec<f64> = c.series.values().map(Series::cv).collect();
+        let (inside, pairs) = c
+            .series
+            .values()
+            .map(Series::next_inside)
+            .fold((0, 0), |(a, b), (x, y)| (a + x, b + y));
+        let zero: usize = c.series.values().map(Series::zero_width).sum();
+        println!(
+            "{e:<8} {:>10.2} {:>13.1}% {:>11.1}% {:>10}/{pairs} ({:>3.0}%) {zero:>11}",
+            median(&c.run_s),
+            median(&spreads) * 100.0,
+            median(&cvs) * 100.0,
+            inside,
+            inside as f64 / pairs.max(1) as f64 * 100.0
+        );
+    }
+    println!("\nper workload: spread / next run inside, for each setting");
+    let ids: Vec<&String> = configs[0].series.keys().collect();
+    for id in ids {
+        let cells: Vec<String> = configs
+            .iter()
+            .map(|c| match c.series.get(id) {
+                Some(s) => {
+                    let (i, n) = s.next_inside();
+                    format!("{:>6.1}% {:>2}/{n}", s.spread() * 100.0, i)
+                }
+                None => "-".into(),
+            })
+            .collect();
+        println!("{id:<20} {}", cells.join("   "));
+    }
+    println!(
+        "\nspread: (max − min) / median of a workload's estimate across runs; cv: their sd / mean;\n\
+         next run inside: run k + 1's estimate within run k's printed 95 % interval (goal ≥ 80 %);\n\
+         s per run: the whole `cargo nbench` run, build check included."
+    );
+}
