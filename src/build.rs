@@ -111,10 +111,10 @@ pub fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> 
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut built = Vec::new();
     for message in Message::parse_stream(BufReader::new(stdout)).flatten() {
-        if let Message::CompilerArtifact(a) = message {
-            if let Some(b) = built_target(&a, targets) {
-                built.push(b);
-            }
+        if let Message::CompilerArtifact(a) = message
+            && let Some(b) = built_target(&a, targets)
+        {
+            built.push(b);
         }
     }
     let status = child.wait().map_err(|source| Error::Spawn {

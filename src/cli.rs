@@ -324,7 +324,14 @@ pub fn command() -> clap::Command {
         nbench.mut_args(|arg| match arg.get_long() {
             Some(long) if !matches!(long, "help" | "version") => {
                 let name = env_name(long);
-                arg.env(name).hide_env(true)
+                let arg = arg.env(name).hide_env(true);
+                // A switch set by a variable takes what shells and CI
+                // systems write: 1/0, yes/no, on/off, true/false.
+                if matches!(arg.get_action(), clap::ArgAction::SetTrue) {
+                    arg.value_parser(clap::builder::BoolishValueParser::new())
+                } else {
+                    arg
+                }
             }
             _ => arg,
         })

@@ -172,13 +172,12 @@ fn select_packages<'m>(
             .ok()
             .and_then(|d| nearest_manifest(&d)),
     };
-    if let Some(m) = manifest {
-        if let Some(p) = members
+    if let Some(m) = manifest
+        && let Some(p) = members
             .iter()
             .find(|p| std::fs::canonicalize(&p.manifest_path).ok().as_ref() == Some(&m))
-        {
-            return Ok(vec![*p]);
-        }
+    {
+        return Ok(vec![*p]);
     }
     let defaults: Vec<&Package> = members
         .iter()

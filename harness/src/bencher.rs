@@ -255,8 +255,9 @@ impl<'a> Bencher<'a> {
 
     /// [`iter`](Self::iter), then a check of the routine's output: after
     /// measuring, outside the timing, the routine is called once more and
-    /// `check` receives what it returns; an `Err` fails the benchmark with
-    /// its message. `cargo test --benches` runs the check too.
+    /// `check` receives what it returns, by value (the output itself, not a
+    /// reference to it); an `Err` fails the benchmark with its message
+    /// (`check failed: …`). `cargo test --benches` runs the check too.
     ///
     /// ```
     /// # fn bench(b: &mut nbench::Bencher) {

@@ -186,8 +186,11 @@ impl BenchResult {
         for p in parts {
             first.per_iter_ns.extend(p.per_iter_ns);
             first.near_floor |= p.near_floor;
-            if p.stop == Stop::TimeLimit {
-                first.stop = Stop::TimeLimit;
+            // The stop that says most about the pooled result: too few samples, then the time limit.
+            if p.stop == Stop::TooFewSamples
+                || (p.stop == Stop::TimeLimit && first.stop != Stop::TooFewSamples)
+            {
+                first.stop = p.stop;
             }
         }
         first.summary = Summary::with_outliers(&first.per_iter_ns, first.outlier_mode)?;

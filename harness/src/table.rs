@@ -160,8 +160,13 @@ fn notes(r: &BenchResult) -> Vec<String> {
     if let Some(rep) = r.repeats() {
         notes.push(format!("{} runs: cv {:.2}%", rep.count, rep.cv * 100.0));
     }
-    if r.stop == Stop::TimeLimit {
-        notes.push("time limit before precision target".to_owned());
+    match r.stop {
+        Stop::TimeLimit => notes.push("time limit before precision target".to_owned()),
+        Stop::TooFewSamples => notes.push(format!(
+            "time limit after {} samples: fewer than asked for",
+            r.summary.count + r.summary.set_aside
+        )),
+        _ => {}
     }
     // A first call far slower than the rest points to lazy set-up worth knowing about.
     if r.cold_ns >= 1_000.0 && r.cold_ns >= 10.0 * r.summary.median {

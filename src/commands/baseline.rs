@@ -62,9 +62,9 @@ fn show(baselines: &Baselines, name: &str) -> Result<u8> {
     println!("  commit    {}", commit(&b));
     println!("  rustc     {}", c.rustc.as_deref().unwrap_or("?"));
     println!(
-        "  host      {} ({} cores, {})",
+        "  host      {} ({}, {})",
         c.host.as_deref().unwrap_or("?"),
-        c.cores,
+        c.cores_label(),
         c.cpu_model.as_deref().unwrap_or("?")
     );
     println!("  profile   {}", c.profile);

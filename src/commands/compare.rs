@@ -52,6 +52,13 @@ fn measure(
     let mut plan = s.plan.clone();
     plan.filter.filters = filters.to_vec();
     let threshold = s.compare.noise_threshold;
+    // Before the driver is pinned to one CPU, which would make the cores look like one.
+    let context = Context::gather(
+        s.meta.workspace_root.as_std_path(),
+        &cur.run.context.profile,
+        settings_record(&plan),
+        &s.output.context,
+    );
     affinity::pin_driver();
     let mut progress = Progress::new(s.output.format == Format::Console);
     let (mut runs, mut records, mut targets) = (Vec::new(), Vec::new(), Vec::new());
@@ -91,12 +98,7 @@ fn measure(
     );
     let record = RunRecord {
         schema: SCHEMA_VERSION,
-        context: Context::gather(
-            s.meta.workspace_root.as_std_path(),
-            &cur.run.context.profile,
-            settings_record(&plan),
-            &s.output.context,
-        ),
+        context,
         duration_s: started.elapsed().as_secs_f64(),
         targets: records,
         skipped: Vec::new(),

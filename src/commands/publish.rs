@@ -58,10 +58,12 @@ pub fn emit(
 
 /// Writes the HTML report of `run`, with the history of every stored run, to
 /// `target/nbench/report/index.html`; names each stored run that could not be
-/// read (left out of the history). Returns the file.
-pub fn write_html(store: &Store, run: &RunRecord) -> Result<std::path::PathBuf> {
+/// read (left out of the history) unless `quiet`. Returns the file.
+pub fn write_html(store: &Store, run: &RunRecord, quiet: bool) -> Result<std::path::PathBuf> {
     let (past, notes) = report::html::history::load(&store.run_files()?);
-    notes.iter().for_each(|n| note(n));
+    if !quiet {
+        notes.iter().for_each(|n| note(n));
+    }
     let path = store.report_path();
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)

@@ -9,7 +9,7 @@ use crate::store::Store;
 pub fn run(settings: &Settings) -> Result<u8> {
     let store = Store::new(&settings.target_dir());
     let newest = store.newest_run()?;
-    let path = write_html(&store, &newest)?;
+    let path = write_html(&store, &newest, false)?;
     println!("{}", path.display());
     Ok(exit::SUCCESS)
 }

@@ -37,6 +37,11 @@ pub fn run(s: &Settings) -> Result<u8> {
     check_flags(s)?;
     let started = Instant::now();
     let (found, mut skipped) = discover_targets(s)?;
+    for name in s.unknown_bench_tables() {
+        warn(&format!(
+            "the settings file has a [bench.{name}] table, but the workspace has no bench target `{name}`"
+        ));
+    }
     let prepared = prepare(s, &found)?;
     let targets = build(s, &found.targets, &mut skipped)?;
     // `[bench.NAME]` tables of the settings file give a target settings of its own.
@@ -244,20 +249,36 @@ fn publish(
     targets: &[Built],
 ) -> Result<u8> {
     let store = &prepared.store;
-    let saved = store.save_run(record)?;
-    if let Some((name, lock)) = &prepared.save {
-        store.baselines().save(name, record, targets, lock)?;
+    // A run that measured nothing (filters that match nothing) would push a
+    // real run out of the kept history: it is reported, not stored.
+    let counts = record.counts();
+    // A store that cannot be written must not cost what was measured: the
+    // report is shown and written first, the error comes after it.
+    let mut stored = Ok(());
+    let saved = if counts.measured + counts.failed == 0 {
         if !s.output.quiet() {
-            eprintln!("{}", style(format!("saved baseline `{name}`")).dim());
+            note("nothing was measured, so the run is not stored");
+        }
+        None
+    } else {
+        store.save_run(record).map_err(|e| stored = Err(e)).ok()
+    };
+    if let (Some((name, lock)), Ok(())) = (&prepared.save, &stored) {
+        match store.baselines().save(name, record, targets, lock) {
+            Ok(_) if !s.output.quiet() => {
+                eprintln!("{}", style(format!("saved baseline `{name}`")).dim());
+            }
+            Ok(_) => {}
+            Err(e) => stored = Err(e),
         }
     }
     let root = &prepared.workspace_root;
-    let shown = saved.strip_prefix(root).unwrap_or(&saved);
+    let shown = saved.as_ref().map(|p| p.strip_prefix(root).unwrap_or(p));
     let fail = s.compare.fail_on_regression;
-    let code = emit(&s.output, fail, record, runs, Some(shown), true)?;
+    let code = emit(&s.output, fail, record, runs, shown, true)?;
     // The run is saved and reported already: a report that cannot be
     // written is worth a warning, not a different outcome.
-    match write_html(store, record) {
+    match write_html(store, record, s.output.quiet()) {
         Ok(path) if s.output.chatty() => {
             let shown = path.strip_prefix(root).unwrap_or(&path);
             eprintln!("{}", style(format!("report {}", shown.display())).dim());
@@ -265,7 +286,7 @@ fn publish(
         Ok(_) => {}
         Err(e) => warn(&format!("the HTML report was not written: {e}")),
     }
-    Ok(code)
+    stored.map(|()| code)
 }
 
 /// `--list`: each selected benchmark as `target: id`.

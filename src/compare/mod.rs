@@ -109,6 +109,7 @@ pub fn context_warnings(base: &Context, now: &Context) -> Vec<String> {
     };
     check("CPU model", &base.cpu_model, &now.cpu_model);
     check("host", &base.host, &now.host);
+    check("host name", &base.hostname, &now.hostname);
     check("rustc", &base.rustc, &now.rustc);
     w
 }

@@ -122,6 +122,15 @@ impl Config {
             .map_err(|e| Error::Usage(clap_reason(&e)))
     }
 
+    /// The names of the settings file's `[bench.NAME]` tables.
+    pub fn bench_tables(&self) -> Vec<String> {
+        self.file
+            .iter()
+            .flat_map(|f| &f.benches)
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+
     /// Where the file's settings are, as `cargo nbench config` names it.
     fn file_label(&self) -> String {
         match &self.file {
@@ -187,11 +196,12 @@ fn check_env() -> std::result::Result<(), String> {
         let Some(value) = std::env::var_os(env) else {
             continue;
         };
-        // Switches read 1/0/true/false/yes/no themselves.
-        if !arg.get_action().takes_values() {
-            continue;
-        }
-        if let Err(e) = check(long, &value.to_string_lossy()) {
+        let checked = if arg.get_action().takes_values() {
+            check(long, &value.to_string_lossy())
+        } else {
+            switch_value(&value.to_string_lossy())
+        };
+        if let Err(e) = checked {
             return Err(format!(
                 "`{}={}`: {e}",
                 env.to_string_lossy(),
@@ -200,6 +210,15 @@ fn check_env() -> std::result::Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether a switch's variable holds a value that turns it on or off.
+fn switch_value(value: &str) -> std::result::Result<(), String> {
+    const WORDS: [&str; 8] = ["1", "0", "yes", "no", "on", "off", "true", "false"];
+    match WORDS.contains(&value.trim().to_ascii_lowercase().as_str()) {
+        true => Ok(()),
+        false => Err(format!("expected one of: {}", WORDS.join(", "))),
+    }
 }
 
 /// Whether `--long=value` is a value the flag accepts; else what it expects.

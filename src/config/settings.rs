@@ -124,6 +124,26 @@ impl Settings {
         self.layers.show()
     }
 
+    /// The names of `[bench.NAME]` tables that name no bench target of the workspace.
+    pub fn unknown_bench_tables(&self) -> Vec<String> {
+        let targets: Vec<(String, String)> = self
+            .meta
+            .workspace_packages()
+            .iter()
+            .flat_map(|p| {
+                p.targets
+                    .iter()
+                    .filter(|t| t.is_bench())
+                    .map(|t| (t.name.clone(), format!("{}/{}", p.name, t.name)))
+            })
+            .collect();
+        self.layers
+            .bench_tables()
+            .into_iter()
+            .filter(|n| !targets.iter().any(|(name, label)| n == name || n == label))
+            .collect()
+    }
+
     /// cargo's target directory.
     pub fn target_dir(&self) -> PathBuf {
         discover::target_dir(&self.manifest, &self.meta)
@@ -134,8 +154,21 @@ impl Settings {
 /// variables and the workspace's settings file, and turns colour on or off.
 pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
     check_env().map_err(Error::Usage)?;
-    let (first, matches) = cli::parse_from(&args).map_err(Error::Cli)?;
+    let (mut first, mut matches) = cli::parse_from(&args).map_err(Error::Cli)?;
+    let args = match subcommand_first(&args, &first) {
+        Some(reordered) => {
+            (first, matches) = cli::parse_from(&reordered).map_err(Error::Cli)?;
+            reordered
+        }
+        None => args,
+    };
     apply_color(first.color);
+    if let Some(dir) = first.target_dir.as_ref().filter(|d| d.is_file()) {
+        return Err(Error::Usage(format!(
+            "--target-dir `{}` is a file; give a directory (it is made if missing)",
+            dir.display()
+        )));
+    }
     let meta = discover::metadata(&manifest(&first))?;
     let file = super::file::find(&meta)?;
     let layers = Config::load(args, &matches, meta.workspace_root.as_std_path(), file);
@@ -200,6 +233,26 @@ pub(super) fn layouts(cli: &Cli) -> usize {
 /// Layouts built by default for comparisons: as many as a comparison has
 /// epochs, so that each epoch runs a layout of each side no other epoch ran.
 pub const DEFAULT_LAYOUTS: usize = crate::run::paired::EPOCHS as usize;
+
+/// `cargo nbench --target-dir DIR baseline delete main`: clap reads a
+/// subcommand after an option as filters (and would run the benchmarks
+/// filtered by `baseline`, `delete` and `main`). The same line with the
+/// subcommand first, the options after it (they are global), or `None`
+/// when the first filter names no subcommand.
+fn subcommand_first(args: &[OsString], cli: &Cli) -> Option<Vec<OsString>> {
+    let word = cli.filters.first().filter(|_| cli.command.is_none())?;
+    let command = cli::command();
+    let nbench = command.find_subcommand("nbench")?;
+    nbench.find_subcommand(word)?;
+    let at = 2 + args.iter().skip(2).position(|a| a == word.as_str())?;
+    let tail = &args[at..];
+    let rest = tail.iter().position(|a| a == "--").unwrap_or(tail.len());
+    let mut out = args[..2].to_vec();
+    out.extend_from_slice(&tail[..rest]);
+    out.extend_from_slice(&args[2..at]);
+    out.extend_from_slice(&tail[rest..]);
+    Some(out)
+}
 
 fn manifest(cli: &Cli) -> Manifest {
     Manifest {

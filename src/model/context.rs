@@ -13,6 +13,9 @@ pub struct Context {
     pub date: String,
     /// `git rev-parse HEAD` of the workspace, if it is a git checkout.
     pub git_commit: Option<String>,
+    /// A git repository without a commit yet.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub git_no_commits: bool,
     /// Whether the checkout had uncommitted changes.
     pub git_dirty: Option<bool>,
     /// `rustc --version`.
@@ -25,6 +28,9 @@ pub struct Context {
     pub cpu_model: Option<String>,
     /// Logical cores available.
     pub cores: usize,
+    /// The machine's host name (two machines of one CPU model are told apart by it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hostname: Option<String>,
     /// CPU frequency governor (Linux), where readable.
     pub governor: Option<String>,
     /// Whether turbo boost is on (Linux: intel_pstate or cpufreq `boost`), where readable.
@@ -93,6 +99,7 @@ impl Context {
         let verbose = run(Command::new(&rustc).arg("-vV"));
         let git = |args: &[&str]| run(Command::new("git").args(args).current_dir(workspace));
         let git_commit = git(&["rev-parse", "HEAD"]).map(|s| s.trim().to_owned());
+        let git_no_commits = git_commit.is_none() && git(&["rev-parse", "--git-dir"]).is_some();
         let git_dirty = git_commit
             .as_ref()
             .and_then(|_| git(&["status", "--porcelain", "--untracked-files=no"]))
@@ -100,6 +107,7 @@ impl Context {
         Context {
             date: rfc3339(SystemTime::now()),
             git_commit,
+            git_no_commits,
             git_dirty,
             rustc: verbose
                 .as_deref()
@@ -114,6 +122,7 @@ impl Context {
             cores: std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(1),
+            hostname: hostname(),
             governor: std::fs::read_to_string(
                 "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
             )
@@ -137,6 +146,23 @@ impl Context {
             ""
         };
         Some(format!("{short}{dirty}"))
+    }
+
+    /// What reports say instead of a commit: `no commits yet` in a fresh
+    /// repository, else `not a git checkout`.
+    pub fn no_commit_label(&self) -> String {
+        match self.git_no_commits {
+            true => "no commits yet".to_owned(),
+            false => "not a git checkout".to_owned(),
+        }
+    }
+
+    /// `1 core`, `2 cores`.
+    pub fn cores_label(&self) -> String {
+        match self.cores {
+            1 => "1 core".to_owned(),
+            n => format!("{n} cores"),
+        }
     }
 
     /// Turbo boost as reports show it: `on`, `off` or `unknown`.
@@ -218,6 +244,20 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
     let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// The machine's host name: the kernel's, else `hostname`'s.
+fn hostname() -> Option<String> {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| {
+            let out = Command::new("hostname").output().ok()?;
+            out.status
+                .success()
+                .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+        })
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
 }
 
 #[cfg(test)]

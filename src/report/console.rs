@@ -17,6 +17,19 @@ pub fn render(runs: &[TargetRun], unit: Option<nbench::format::TimeUnit>, detail
     let mut out = String::new();
     for t in runs {
         if t.outcomes.is_empty() {
+            // Left out by the filters: nothing to say; registering none is worth a line.
+            if t.filtered_out == 0 {
+                let _ = writeln!(out, "{}", style(&t.label).bold());
+                let _ = writeln!(out, "  {}\n", style("registers no benchmarks").yellow());
+            }
+            continue;
+        }
+        if let [Outcome::Failed(f)] = t.outcomes.as_slice()
+            && f.id.is_empty()
+        {
+            let _ = writeln!(out, "{}", style(&t.label).bold());
+            let line = format!("  FAILED  the whole bench target: {}", f.reason);
+            let _ = writeln!(out, "{}\n", style(line).red());
             continue;
         }
         let table = Table::new(t.outcomes.iter().map(Outcome::id))

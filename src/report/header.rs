@@ -10,7 +10,7 @@ use std::fmt::Write;
 pub fn context(c: &Context) -> String {
     let commit = c
         .commit_label()
-        .map_or("not a git checkout".to_owned(), |l| format!("commit {l}"));
+        .map_or_else(|| c.no_commit_label(), |l| format!("commit {l}"));
     let rustc = c.rustc.as_deref().unwrap_or("rustc unknown");
     let known = |v: &Option<String>| v.clone().unwrap_or_else(|| "unknown".into());
     let mut out = String::new();
@@ -20,9 +20,9 @@ pub fn context(c: &Context) -> String {
             c.nbench_version, c.profile
         ),
         format!(
-            "{} · {} cores · governor {} · turbo {}",
+            "{} · {} · governor {} · turbo {}",
             c.cpu_model.as_deref().unwrap_or("unknown CPU"),
-            c.cores,
+            c.cores_label(),
             known(&c.governor),
             c.turbo_label()
         ),

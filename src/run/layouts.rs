@@ -132,7 +132,7 @@ mod tests {
         // Each side's layouts move the time by a factor e^±0.1 at random:
         // ratios hold two such draws, so their log sd is 0.1·√2.
         let a = Assignment::new(8, 8, 11);
-        let effect = |i: usize| if i % 2 == 0 { 0.1f64 } else { -0.1 };
+        let effect = |i: usize| if i.is_multiple_of(2) { 0.1f64 } else { -0.1 };
         let ratios: Vec<f64> = (0..8)
             .map(|e| (effect(a.cur(e)) - effect(a.base(e))).exp())
             .collect();

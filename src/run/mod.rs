@@ -109,6 +109,7 @@ pub fn run_target(
             &built.target.package_root,
             &plan.extra_args,
             plan.nocapture,
+            plan.timeout,
         )
     };
     let opened = match open(&label, &start, plan) {

@@ -166,7 +166,7 @@ impl Pair {
 
     /// One sample from each side; which goes first alternates with `round`.
     fn round(&mut self, iters: u64, round: u64) -> Result<(f64, f64), PairedError> {
-        if round % 2 == 0 {
+        if round.is_multiple_of(2) {
             let b = self.sample(Side::Baseline, iters)?;
             Ok((b, self.sample(Side::Current, iters)?))
         } else {

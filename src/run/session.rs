@@ -14,8 +14,11 @@ use std::path::Path;
 use std::process::{Child, Command as Process, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-/// How long a freshly started binary may take to connect and say hello.
+/// How long a freshly started binary may take to connect and say hello, at most.
 const START_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The variable whose length differs from process to process (see [`Session::start`]).
+const PAD_ENV: &str = "NBENCH_PAD";
 
 /// Why a command did not get an answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,10 +44,7 @@ impl std::fmt::Display for SessionError {
                 f.write_str(s)
             }
             SessionError::Crashed(how) => write!(f, "bench process {how}"),
-            SessionError::TimedOut(d) if d.as_secs_f64() >= 1.0 => {
-                write!(f, "timed out after {} s", d.as_secs_f64())
-            }
-            SessionError::TimedOut(d) => write!(f, "timed out after {} ms", d.as_millis()),
+            SessionError::TimedOut(d) => write!(f, "timed out after {}", seconds(*d)),
             SessionError::Protocol(s) => write!(f, "protocol error: {s}"),
         }
     }
@@ -60,13 +60,16 @@ pub struct Session {
 }
 
 impl Session {
-    /// Starts `exe` in protocol mode in `cwd` and waits for its hello.
+    /// Starts `exe` in protocol mode in `cwd` and waits for its hello, at
+    /// most [`START_TIMEOUT`] or `timeout`, whichever is shorter.
     pub fn start(
         exe: &Path,
         cwd: &Path,
         extra_args: &[String],
         echo: bool,
+        timeout: Duration,
     ) -> Result<Session, SessionError> {
+        let limit = START_TIMEOUT.min(timeout);
         let listener = TcpListener::bind("127.0.0.1:0")
             .map_err(|e| SessionError::Start(format!("cannot listen on loopback: {e}")))?;
         let addr = listener
@@ -78,22 +81,28 @@ impl Session {
                 .build_hasher()
                 .finish()
         );
-        let mut child = Process::new(exe)
-            .arg(PROTOCOL_FLAG)
+        let mut cmd = Process::new(exe);
+        cmd.arg(PROTOCOL_FLAG)
             .arg(addr.to_string())
             .args(extra_args)
             .env(TOKEN_ENV, &token)
+            // The environment's size moves where the stack starts, which
+            // moves some benchmarks by itself: a new size for every process,
+            // so that measurements average over it instead of keeping one.
+            .env(PAD_ENV, "x".repeat((addr.port() as usize * 7919) % 4096))
             .current_dir(cwd)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::piped());
+        die_with_parent(&mut cmd);
+        let mut child = cmd
             .spawn()
             .map_err(|e| SessionError::Start(format!("cannot start {}: {e}", exe.display())))?;
         if let Some(cpu) = affinity::bench_cpu() {
             affinity::pin(child.id(), cpu);
         }
         let output = Captured::attach(&mut child, echo);
-        let stream = match accept(&listener, &mut child) {
+        let stream = match accept(&listener, &mut child, limit) {
             Ok(s) => s,
             Err(e) => {
                 kill(&mut child);
@@ -112,7 +121,7 @@ impl Session {
             writer: stream,
             output,
         };
-        match s.hello(&token) {
+        match s.hello(&token, limit) {
             Ok(()) => Ok(s),
             Err(e) => {
                 s.kill();
@@ -122,8 +131,8 @@ impl Session {
     }
 
     /// Waits for the hello and checks its protocol version and token.
-    fn hello(&mut self, token: &str) -> Result<(), SessionError> {
-        match self.receive(START_TIMEOUT)? {
+    fn hello(&mut self, token: &str, limit: Duration) -> Result<(), SessionError> {
+        match self.receive(limit)? {
             Event::Hello {
                 protocol,
                 harness,
@@ -239,7 +248,11 @@ impl Drop for Session {
     }
 }
 
-fn accept(listener: &TcpListener, child: &mut Child) -> Result<TcpStream, SessionError> {
+fn accept(
+    listener: &TcpListener,
+    child: &mut Child,
+    limit: Duration,
+) -> Result<TcpStream, SessionError> {
     listener
         .set_nonblocking(true)
         .map_err(|e| SessionError::Start(e.to_string()))?;
@@ -265,15 +278,54 @@ fn accept(listener: &TcpListener, child: &mut Child) -> Result<TcpStream, Sessio
                 ended(status)
             )));
         }
-        if start.elapsed() > START_TIMEOUT {
+        if start.elapsed() > limit {
             return Err(SessionError::Start(format!(
-                "the bench binary did not connect within {} s",
-                START_TIMEOUT.as_secs()
+                "the bench binary did not connect within {}",
+                seconds(limit)
             )));
         }
         std::thread::sleep(Duration::from_millis(2));
     }
 }
+
+/// A time limit as people write it: `2.99 s`, `120 s`, `250 ms`.
+fn seconds(d: Duration) -> String {
+    if d.as_secs_f64() >= 1.0 {
+        format!("{} s", (d.as_secs_f64() * 100.0).round() / 100.0)
+    } else {
+        format!("{} ms", d.as_millis())
+    }
+}
+
+/// Asks the kernel to kill the child when this process dies, however it
+/// dies (`kill -9` included), so no bench process outlives `cargo nbench`.
+#[cfg(target_os = "linux")]
+fn die_with_parent(cmd: &mut Process) {
+    use std::os::unix::process::CommandExt;
+    unsafe extern "C" {
+        fn prctl(option: i32, ...) -> i32;
+        fn getppid() -> i32;
+    }
+    const PR_SET_PDEATHSIG: i32 = 1;
+    const SIGKILL: u64 = 9;
+    let parent = std::process::id() as i32;
+    // SAFETY: runs in the child between fork and exec, calling only
+    // async-signal-safe system calls.
+    unsafe {
+        cmd.pre_exec(move || {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            // The parent may have died before the request was made.
+            if getppid() != parent {
+                return Err(std::io::Error::other("cargo nbench exited"));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere the bench process notices a closed channel at its next command.
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_: &mut Process) {}
 
 fn wait_for(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
     let start = Instant::now();

@@ -31,15 +31,12 @@ pub struct Baselines {
     dir: PathBuf,
 }
 
-/// Held while a baseline is being written; removes its lock file when dropped.
+/// Held while a baseline is being written: an exclusive lock of the
+/// operating system on `.NAME.lock`, which ends with the process holding it
+/// (a crashed or killed run never wedges a baseline). The file stays: removing
+/// it would let a process that opened it just before take a lock no one else sees.
 pub struct Lock {
-    path: PathBuf,
-}
-
-impl Drop for Lock {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
+    _file: std::fs::File,
 }
 
 impl Baselines {
@@ -142,33 +139,34 @@ impl Baselines {
 
     /// Takes the lock on baseline `name`, or says who holds it.
     pub fn lock(&self, name: &str) -> Result<Lock> {
+        use std::io::{Read, Seek, Write};
         std::fs::create_dir_all(&self.dir)
             .map_err(|e| Error::io("could not create", &self.dir, e))?;
         let path = self.dir.join(format!(".{name}.lock"));
-        match std::fs::OpenOptions::new()
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
             .write(true)
-            .create_new(true)
+            .create(true)
+            .truncate(false)
             .open(&path)
-        {
-            Ok(mut f) => {
-                use std::io::Write;
-                let _ = write!(f, "{}", std::process::id());
-                Ok(Lock { path })
+            .map_err(|e| Error::io("could not create", &path, e))?;
+        match file.try_lock() {
+            Ok(()) => {
+                // Who holds it, for the message another run gives.
+                let _ = file.set_len(0);
+                let _ = write!(file, "{}", std::process::id());
+                Ok(Lock { _file: file })
             }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                let pid = std::fs::read_to_string(&path).unwrap_or_default();
-                // A run killed by Ctrl-C leaves its lock behind; where we can
-                // tell that its process is gone, the lock is stale.
-                if stale(pid.trim()) && std::fs::remove_file(&path).is_ok() {
-                    return self.lock(name);
-                }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut pid = String::new();
+                let _ = file.rewind().and_then(|()| file.read_to_string(&mut pid));
                 Err(Error::InUse {
                     name: name.to_owned(),
                     pid: pid.trim().to_owned(),
                     lock: path,
                 })
             }
-            Err(e) => Err(Error::io("could not create", &path, e)),
+            Err(std::fs::TryLockError::Error(e)) => Err(Error::io("could not lock", &path, e)),
         }
     }
 
@@ -259,19 +257,14 @@ fn copy_in(bin: &Path, label: &str, exe: &Path) -> Result<String> {
     let dest = bin.join(&file);
     if !dest.exists() {
         let tmp = bin.join(format!(".{file}.tmp"));
-        std::fs::copy(exe, &tmp).map_err(|e| Error::io("could not copy", exe, e))?;
-        std::fs::rename(&tmp, &dest).map_err(|e| Error::io("could not write", &dest, e))?;
+        let copied = std::fs::copy(exe, &tmp).and_then(|_| std::fs::rename(&tmp, &dest));
+        if let Err(e) = copied {
+            // A full disk leaves no partial copy behind.
+            let _ = std::fs::remove_file(&tmp);
+            return Err(Error::io("could not write", &dest, e));
+        }
     }
     Ok(file)
-}
-
-/// Whether the process that wrote a lock is known to be gone (Linux: no `/proc/<pid>`).
-fn stale(pid: &str) -> bool {
-    let proc = Path::new("/proc");
-    proc.join("self").exists()
-        && pid
-            .parse::<u32>()
-            .is_ok_and(|p| !proc.join(p.to_string()).exists())
 }
 
 /// `package-target-<hash of the executable>`: a new build never overwrites the file an older save refers to.

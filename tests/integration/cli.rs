@@ -513,3 +513,53 @@ fn context_above_the_table_quiet_and_verbose() {
     assert_eq!(bad.code, 2, "{}", bad.all());
     assert!(bad.stderr.contains("expected KEY=VALUE"), "{}", bad.stderr);
 }
+
+#[test]
+fn an_option_before_a_subcommand_and_a_run_that_measures_nothing() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    let runs = || {
+        std::fs::read_dir(fx.dir.join("target/nbench/runs"))
+            .map(|d| d.count())
+            .unwrap_or(0)
+    };
+    let save = fx.nbench(&with_quick(&["-p", "tunable", "--save-baseline", "main"]));
+    assert_eq!(save.code, 0, "{}", save.all());
+    let stored = runs();
+    // Options first, then the subcommand: still the subcommand, not filters.
+    let list = fx.nbench(&["-q", "baseline", "list"]);
+    assert!(list.stdout.contains("main"), "{}", list.all());
+    let elsewhere = fx.dir.join("target").display().to_string();
+    let delete = fx.nbench(&["--target-dir", &elsewhere, "baseline", "delete", "main"]);
+    assert_eq!(delete.code, 0, "{}", delete.all());
+    assert!(
+        delete.stderr.contains("deleted baseline `main`"),
+        "{}",
+        delete.all()
+    );
+    assert!(!fx.dir.join("target/nbench/baselines/main").exists());
+    assert_eq!(runs(), stored, "no run was made");
+    // Filters that match nothing: reported, not stored.
+    let nothing = fx.nbench(&with_quick(&["-p", "tunable", "no_such_benchmark"]));
+    assert_eq!(nothing.code, 0, "{}", nothing.all());
+    assert!(
+        nothing.stderr.contains("nothing was measured"),
+        "{}",
+        nothing.all()
+    );
+    assert_eq!(runs(), stored, "an empty run keeps the history as it was");
+}
+
+#[test]
+fn switches_from_variables_take_what_shells_write() {
+    let fx = Fixture::new("workspace");
+    for on in ["1", "yes", "on", "true"] {
+        let mut cmd = fx.nbench_command(&["-p", "tunable", "--list"]);
+        let run = crate::helpers::Run::from(cmd.env("NBENCH_QUIET", on).output().unwrap());
+        assert_eq!(run.code, 0, "NBENCH_QUIET={on}: {}", run.all());
+    }
+    let mut cmd = fx.nbench_command(&["-p", "tunable", "--list"]);
+    let run = crate::helpers::Run::from(cmd.env("NBENCH_QUIET", "maybe").output().unwrap());
+    assert_eq!(run.code, 2, "{}", run.all());
+    assert!(run.stderr.contains("NBENCH_QUIET=maybe"), "{}", run.stderr);
+    assert_eq!(run.stderr.trim().lines().count(), 1, "{}", run.stderr);
+}

@@ -128,7 +128,18 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
         ],
     );
     assert_eq!(slow.code, 4, "{}", slow.all());
-    let steady = row(&json(&slow), "steady").clone();
+    let slow = json(&slow);
+    // A row's numbers tell one story: the current time is the baseline's
+    // moved by the change the verdict is made from.
+    for r in slow["comparison"]["targets"][0]["rows"].as_array().unwrap() {
+        let (b, c, ch) = (
+            r["baseline_ns"].as_f64().unwrap(),
+            r["current_ns"].as_f64().unwrap(),
+            r["change"].as_f64().unwrap(),
+        );
+        assert!((c / b - 1.0 - ch).abs() < 1e-9, "{r}");
+    }
+    let steady = row(&slow, "steady").clone();
     assert_eq!(steady["verdict"], "regressed", "{steady}");
     let change = steady["change"].as_f64().unwrap();
     assert!((0.2..0.4).contains(&change), "30 % more work: {steady}");

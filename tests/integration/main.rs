@@ -8,5 +8,6 @@ mod families;
 mod harness_modes;
 mod helpers;
 mod layouts;
+mod limits;
 mod report;
 mod settings;

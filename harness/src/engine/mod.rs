@@ -29,6 +29,8 @@ pub enum Stop {
     TimeLimit,
     /// The sample cap was reached first.
     SampleLimit,
+    /// The time limit ran out before the minimum number of samples.
+    TooFewSamples,
 }
 
 impl Stop {
@@ -38,6 +40,7 @@ impl Stop {
             Stop::Precise => "precise",
             Stop::TimeLimit => "time_limit",
             Stop::SampleLimit => "sample_limit",
+            Stop::TooFewSamples => "too_few_samples",
         }
     }
 }

@@ -6,7 +6,8 @@ use crate::timer::Clock;
 
 /// Takes samples of `iters` iterations until the 95 % CI of the median is
 /// within the precision target (checked once `min_time` has passed), or the
-/// time limit or sample cap is reached; never fewer than `min_samples`.
+/// time limit or sample cap is reached; fewer than `min_samples` only when
+/// the time limit runs out first.
 /// Returns per-iteration times.
 pub fn sample(
     s: &Settings,
@@ -25,6 +26,10 @@ pub fn sample(
         let n = per_iter.len();
         let elapsed = clock.now_ns().saturating_sub(start);
         if n < min {
+            // The time limit wins over the minimum sample count.
+            if elapsed >= s.max_time_ns() {
+                return (per_iter, Stop::TooFewSamples, elapsed);
+            }
             continue;
         }
         if n >= next_check && elapsed >= s.min_time_ns() {

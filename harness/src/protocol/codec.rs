@@ -333,6 +333,7 @@ fn result_from_json(v: &Json) -> Result<BenchResult, String> {
         "precise" => Stop::Precise,
         "time_limit" => Stop::TimeLimit,
         "sample_limit" => Stop::SampleLimit,
+        "too_few_samples" => Stop::TooFewSamples,
         other => return Err(format!("unknown stop reason `{other}`")),
     };
     Ok(BenchResult {

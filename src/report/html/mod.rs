@@ -66,7 +66,7 @@ fn header(run: &RunRecord) -> String {
     let c = &run.context;
     let commit = c
         .commit_label()
-        .unwrap_or_else(|| "not a git checkout".to_owned());
+        .unwrap_or_else(|| run.context.no_commit_label());
     let facts = [
         ("date", c.date.clone()),
         ("commit", commit),

@@ -1,0 +1,193 @@
+//! Limits that must hold whatever a benchmark does: the time limit over the sample count, the
+//! connect wait within `--timeout`, and no bench process outliving a killed `cargo nbench`.
+
+use crate::helpers::Fixture;
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+#[test]
+fn the_time_limit_wins_over_the_minimum_sample_count() {
+    let fx = Fixture::new("limits").own_target_dir();
+    let args = [
+        "--bench",
+        "limits",
+        "slow",
+        "--epochs",
+        "1",
+        "--warm-up",
+        "1ms",
+        "--min-time",
+        "1ms",
+        "--max-time",
+        "200ms",
+        "--min-samples",
+        "10",
+    ];
+    let run = fx.nbench(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let slow = &doc["targets"][0]["benchmarks"][0];
+    assert_eq!(slow["stop"], "too_few_samples", "{slow}");
+    assert!(slow["samples"].as_u64().unwrap() < 10, "{slow}");
+    // Ten samples of 300 ms would have taken 3 s; the first call, the
+    // calibration and one sample take about 1 s.
+    let elapsed = slow["elapsed_s"].as_f64().unwrap();
+    assert!(elapsed < 2.5, "{elapsed} s");
+    let console = fx.nbench(&args);
+    assert!(
+        console.line("slow ").contains("time limit after"),
+        "{}",
+        console.stdout
+    );
+}
+
+#[test]
+fn the_wait_for_a_binary_to_connect_follows_timeout() {
+    let fx = Fixture::new("limits").own_target_dir();
+    // Built first, so that the clock below times only the wait.
+    let list = fx.nbench(&["--bench", "limits", "--list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    let began = Instant::now();
+    let run = fx.nbench(&["--bench", "silent", "--timeout", "2s"]);
+    let took = began.elapsed();
+    assert_eq!(run.code, 1, "{}", run.all());
+    assert!(
+        run.all().contains("did not connect within 2 s"),
+        "{}",
+        run.all()
+    );
+    // The build check and the run take a few seconds; the old wait was 30.
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}
+
+/// The processes whose executable lies under `dir` and that run in protocol mode.
+#[cfg(target_os = "linux")]
+fn bench_processes_under(dir: &std::path::Path) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let exe = std::fs::read_link(entry.path().join("exe")).unwrap_or_default();
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let protocol = String::from_utf8_lossy(&cmdline).contains("--nbench-protocol");
+        if protocol && exe.starts_with(dir) && !is_zombie(pid) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Whether `pid` has died and only waits to be reaped (or is gone).
+#[cfg(target_os = "linux")]
+fn is_zombie(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the parenthesised command name.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X'])),
+        Err(_) => true,
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_cargo_nbench_takes_its_bench_process_with_it() {
+    let fx = Fixture::new("limits").own_target_dir();
+    let target = fx.dir.join("target");
+    let mut cmd = fx.nbench_command(&["--bench", "limits", "--ignored", "--timeout", "120s"]);
+    let mut child = cmd
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The build comes first: wait for the endless benchmark's process.
+    let began = Instant::now();
+    let bench = loop {
+        if let Some(pid) = bench_processes_under(&target).first() {
+            break *pid;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(240),
+            "no bench process appeared"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "cargo nbench ended");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    child.kill().unwrap(); // SIGKILL: no chance to clean up
+    child.wait().unwrap();
+    let killed = Instant::now();
+    while !is_zombie(bench) && killed.elapsed() < Duration::from_secs(1) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        is_zombie(bench),
+        "bench process {bench} still runs {:?} after cargo nbench was killed",
+        killed.elapsed()
+    );
+}
+
+#[test]
+fn a_store_that_cannot_be_written_costs_no_result() {
+    let fx = Fixture::new("limits").own_target_dir();
+    // Where the runs directory should be, a file: the store cannot be written.
+    std::fs::create_dir_all(fx.dir.join("target/nbench")).unwrap();
+    std::fs::write(fx.dir.join("target/nbench/runs"), "in the way").unwrap();
+    let out = fx.dir.join("out.md");
+    let run = fx.nbench(&[
+        "--bench",
+        "limits",
+        "slow",
+        "--epochs",
+        "1",
+        "--warm-up",
+        "1ms",
+        "--min-time",
+        "1ms",
+        "--max-time",
+        "1ms",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 5, "{}", run.all());
+    assert!(
+        run.line("slow ").contains("ms"),
+        "the table is shown: {}",
+        run.all()
+    );
+    assert!(
+        std::fs::read_to_string(&out).unwrap().contains("slow"),
+        "--out is written"
+    );
+    assert!(
+        run.stderr.contains("error: could not create"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn whole_targets_that_fail_or_register_nothing_are_named() {
+    let fx = Fixture::new("limits").own_target_dir();
+    let run = fx.nbench(&["--bench", "empty", "--bench", "silent", "--timeout", "2s"]);
+    assert_eq!(run.code, 1, "{}", run.all());
+    let empty = run
+        .stdout
+        .find("limits/empty")
+        .expect("the empty target is named");
+    assert!(
+        run.stdout[empty..].contains("registers no benchmarks"),
+        "{}",
+        run.stdout
+    );
+    let silent = run
+        .stdout
+        .find("limits/silent")
+        .expect("the failed target is named");
+    assert!(
+        run.stdout[silent..]
+            .contains("FAILED  the whole bench target: the bench binary did not connect"),
+        "{}",
+        run.stdout
+    );
+}
