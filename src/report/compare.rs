@@ -68,16 +68,17 @@ pub fn render(c: &Comparison) -> String {
         }
         out.push('\n');
     }
-    if c.targets
-        .iter()
-        .flat_map(|t| &t.rows)
-        .any(|r| r.p_adjusted.is_some())
-    {
-        let _ = writeln!(
-            out,
-            "{}",
-            style("p: adjusted over this run's comparisons (Benjamini–Hochberg)").dim()
-        );
+    out.push_str(&summary(c));
+    out
+}
+
+/// The lines under the tables: how p was adjusted, and the counts.
+fn summary(c: &Comparison) -> String {
+    let mut out = String::new();
+    let rows = || c.targets.iter().flat_map(|t| &t.rows);
+    if rows().any(|r| r.p_adjusted.is_some()) {
+        let adjusted = "p: adjusted over this run's comparisons (Benjamini–Hochberg)";
+        let _ = writeln!(out, "{}", style(adjusted).dim());
     }
     let (reg, imp, unch) = c.counts();
     let _ = writeln!(

@@ -50,23 +50,14 @@ pub fn compare_target(
             plan.timeout,
         )
     };
-    let base_ids = match against
+    let listed = against
         .exes
-        .and_then(|exes| list_baseline(&start, exes, plan))
-    {
+        .clone()
+        .and_then(|e| list_baseline(&start, e, plan));
+    let (base_exes, base_ids) = match listed {
         Ok(found) => found,
-        Err(why) => {
-            return unpaired(
-                built,
-                against.stored,
-                plan,
-                against.threshold,
-                observer,
-                why,
-            );
-        }
+        Err(why) => return unpaired(built, &against, plan, observer, why),
     };
-    let (base_exes, base_ids) = base_ids;
     let cur_exes = built.comparison_exes();
     let start_cur = || start(&built.exe);
     let opened = match open(&label, &start_cur, plan) {
@@ -278,12 +269,12 @@ fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, began: Instan
 /// Measures the current build on its own and compares with the stored samples.
 fn unpaired(
     built: &Built,
-    stored: Option<&TargetRecord>,
+    against: &Against<'_>,
     plan: &Plan,
-    threshold: f64,
     observer: &mut dyn Observer,
     why: String,
 ) -> (TargetRun, TargetComparison) {
+    let (stored, threshold) = (against.stored, against.threshold);
     let run = run_target(built, plan, false, observer);
     let mut cmp = TargetComparison::empty(&run.label);
     cmp.unpaired_because = Some(why);

@@ -17,7 +17,9 @@ fn complexity_is_fitted_standalone_and_under_cargo_nbench() {
     assert!(run.line("  scale/custom: O(N^2), ").contains("· N^2, RMS"));
 
     // One process: QUICK's 20 ms split over epochs would leave each a few ms.
-    let mut args = vec!["--bench", "scaling", "--format", "json", "--epochs", "1", "scale/"];
+    let mut args = vec![
+        "--bench", "scaling", "--format", "json", "--epochs", "1", "scale/",
+    ];
     args.extend_from_slice(QUICK);
     let run = fx.nbench(&args);
     assert_eq!(run.code, 0, "{}", run.all());
