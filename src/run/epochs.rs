@@ -5,15 +5,15 @@
 //! landed): however many samples it takes, the next run lands elsewhere. So a
 //! fresh run measures each benchmark in several epochs, fresh processes at
 //! different moments, and the estimate is the geometric mean of the epochs'
-//! medians with a Student t interval from their spread: an interval that says
-//! what a rerun would see, not how precisely one process saw itself.
+//! medians with a Student t prediction interval from their spread: where a
+//! rerun's estimate should land, not how precisely one process saw itself.
 
 use nbench::__private::timer::{TimerInfo, WallClock};
-use nbench::stats::ratio_t_test;
+use nbench::stats::t_quantile;
 use std::sync::OnceLock;
 
 /// Epochs a fresh run measures each benchmark in, by default (`--epochs`).
-pub const DEFAULT_EPOCHS: usize = 5;
+pub const DEFAULT_EPOCHS: usize = 8;
 
 /// The estimate over epochs and its 95 % interval, ns.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -24,14 +24,28 @@ pub struct Estimate {
     pub ci_ns: [f64; 2],
 }
 
-/// The estimate from each epoch's median (at least two, all positive),
-/// its interval at least `floor_ns` either side of it.
+/// The estimate from each epoch's median (at least two, all positive), with
+/// the interval a rerun's estimate should fall in 95 % of the time: a t
+/// prediction interval on the logarithms, `mean ± t · s · √(1/n + 1/n)` (the
+/// spread of this run's mean and of the next run's, each over n epochs),
+/// never narrower than `floor_ns` either side.
 pub fn estimate(epoch_medians: &[f64], floor_ns: f64) -> Option<Estimate> {
-    let t = ratio_t_test(epoch_medians, 0.95)?;
-    let ns = 1.0 + t.change;
+    let logs: Vec<f64> = epoch_medians
+        .iter()
+        .filter(|m| **m > 0.0 && m.is_finite())
+        .map(|m| m.ln())
+        .collect();
+    if logs.len() < 2 {
+        return None;
+    }
+    let n = logs.len() as f64;
+    let mean = logs.iter().sum::<f64>() / n;
+    let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    let half = t_quantile(0.975, n - 1.0) * sd * (2.0 / n).sqrt();
+    let ns = mean.exp();
     Some(Estimate {
         ns,
-        ci_ns: at_least(ns, [1.0 + t.ci[0], 1.0 + t.ci[1]], floor_ns),
+        ci_ns: at_least(ns, [(mean - half).exp(), (mean + half).exp()], floor_ns),
     })
 }
 
@@ -74,39 +88,42 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_interval_over_epochs_covers_the_true_time_95_percent_of_the_time() {
-        // Epoch medians spread lognormally (σ = 8 %) around a true 1 µs:
-        // the machine's drift between processes, which no epoch sees alone.
-        let mut z = Normal(0x2545_F491_4F6C_DD1D);
-        let (trials, mut covered) = (4000, 0);
-        for _ in 0..trials {
-            let medians: Vec<f64> = (0..5).map(|_| 1000.0 * (0.08 * z.next()).exp()).collect();
-            let e = estimate(&medians, 0.0).unwrap();
-            covered += usize::from(e.ci_ns[0] <= 1000.0 && 1000.0 <= e.ci_ns[1]);
-        }
-        let share = covered as f64 / trials as f64;
-        assert!((0.935..0.965).contains(&share), "coverage {share}");
+    /// One run's epoch medians: lognormal (σ = 8 %) around a true 1 µs, the
+    /// machine's drift between processes that no epoch sees alone.
+    fn epochs(z: &mut Normal, n: usize) -> Vec<f64> {
+        (0..n).map(|_| 1000.0 * (0.08 * z.next()).exp()).collect()
     }
 
     #[test]
-    fn the_next_run_lands_in_the_interval_most_of_the_time() {
-        // What a user sees: run k + 1's estimate inside run k's interval.
-        // For a t interval over 5 epochs that is about 87 %.
-        let mut z = Normal(7);
-        let run = |z: &mut Normal| {
-            let m: Vec<f64> = (0..5).map(|_| 1000.0 * (0.08 * z.next()).exp()).collect();
-            estimate(&m, 0.0).unwrap()
-        };
-        let (trials, mut inside) = (4000, 0);
-        let mut last = run(&mut z);
-        for _ in 0..trials {
-            let next = run(&mut z);
-            inside += usize::from(last.ci_ns[0] <= next.ns && next.ns <= last.ci_ns[1]);
-            last = next;
+    fn a_rerun_lands_in_the_interval_95_percent_of_the_time() {
+        for n in [3, 5, 8] {
+            let mut z = Normal(0x2545_F491_4F6C_DD1D + n as u64);
+            let (trials, mut inside, mut truth) = (4000, 0, 0);
+            for _ in 0..trials {
+                let this = estimate(&epochs(&mut z, n), 0.0).unwrap();
+                let next = estimate(&epochs(&mut z, n), 0.0).unwrap();
+                inside += usize::from(this.ci_ns[0] <= next.ns && next.ns <= this.ci_ns[1]);
+                truth += usize::from(this.ci_ns[0] <= 1000.0 && 1000.0 <= this.ci_ns[1]);
+            }
+            let share = inside as f64 / trials as f64;
+            assert!(
+                (0.935..0.965).contains(&share),
+                "{n} epochs: next run inside {share}"
+            );
+            // A prediction interval is wider than the mean's: it holds the true time nearly always.
+            assert!(truth as f64 / trials as f64 > 0.97, "{n} epochs");
         }
-        let share = inside as f64 / trials as f64;
-        assert!((0.83..0.91).contains(&share), "{share}");
+    }
+
+    #[test]
+    fn the_estimate_is_the_geometric_mean_of_the_epochs() {
+        let e = estimate(&[100.0, 400.0], 0.0).unwrap();
+        assert!((e.ns - 200.0).abs() < 1e-9);
+        // t(0.975, 1) = 12.7062; s of the logs = ln 4 / √2; √(2/2) = 1.
+        let half = 12.706_204_736 * 4f64.ln() / 2f64.sqrt();
+        let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-9;
+        assert!(close(e.ci_ns[0], 200.0 * (-half).exp()), "{e:?}");
+        assert!(close(e.ci_ns[1], 200.0 * half.exp()), "{e:?}");
     }
 
     #[test]

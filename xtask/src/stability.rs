@@ -60,10 +60,10 @@ struct Config {
     run_s: Vec<f64>,
 }
 
-/// `--epochs E,E,…` (default 1,5), and the other arguments.
+/// `--epochs E,E,…` (default 1,8), and the other arguments.
 fn epochs_arg(args: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
     match args.iter().position(|a| a == "--epochs") {
-        None => Ok((vec!["1".into(), "5".into()], args.to_vec())),
+        None => Ok((vec!["1".into(), "8".into()], args.to_vec())),
         Some(i) => {
             let list = args
                 .get(i + 1)
@@ -130,8 +130,14 @@ fn print(epochs: &[String], configs: &[Config], runs: usize) {
         "epochs", "s per run", "spread (med)", "cv (med)", "next run inside", "zero-width"
     );
     for (e, c) in epochs.iter().zip(configs) {
-        let spreads: Vec<f64> = c.series.values().map(Series::spread).collect();
-        let cvs: Vec<f64> = c.series.values().map(Series::cv).collect();
+        // An empty body's estimate is about 0: its spread has no meaning.
+        let finite = |v: f64| v.is_finite().then_some(v);
+        let spreads: Vec<f64> = c
+            .series
+            .values()
+            .filter_map(|s| finite(s.spread()))
+            .collect();
+        let cvs: Vec<f64> = c.series.values().filter_map(|s| finite(s.cv())).collect();
         let (inside, pairs) = c
             .series
             .values()
@@ -155,7 +161,10 @@ fn print(epochs: &[String], configs: &[Config], runs: usize) {
             .map(|c| match c.series.get(id) {
                 Some(s) => {
                     let (i, n) = s.next_inside();
-                    format!("{:>6.1}% {:>2}/{n}", s.spread() * 100.0, i)
+                    match s.spread() {
+                        x if x.is_finite() => format!("{:>6.1}% {i:>2}/{n}", x * 100.0),
+                        _ => format!("{:>7} {i:>2}/{n}", "-"),
+                    }
                 }
                 None => "-".into(),
             })
