@@ -13,7 +13,7 @@ use nbench::stats::t_quantile;
 use std::sync::OnceLock;
 
 /// Epochs a fresh run measures each benchmark in, by default (`--epochs`).
-pub const DEFAULT_EPOCHS: usize = 8;
+pub const DEFAULT_EPOCHS: usize = 5;
 
 /// The estimate over epochs and its 95 % interval, ns.
 #[derive(Debug, Clone, Copy, PartialEq)]

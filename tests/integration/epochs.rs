@@ -19,15 +19,15 @@ fn a_fresh_run_measures_in_epochs_and_stores_them() {
     let run = fx.nbench(&args);
     assert_eq!(run.code, 0, "{}", run.all());
     let doc: Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(doc["context"]["settings"]["epochs"], 8);
+    assert_eq!(doc["context"]["settings"]["epochs"], 5);
     let benches = benchmarks(&doc);
     assert!(!benches.is_empty());
     for b in &benches {
         let medians = b["repeats"]["medians_ns"].as_array().unwrap();
-        assert_eq!(medians.len(), 8, "one median per epoch: {b}");
+        assert_eq!(medians.len(), 5, "one median per epoch: {b}");
         // The estimate is the geometric mean of the epochs' medians ...
         let logs: f64 = medians.iter().map(|m| m.as_f64().unwrap().ln()).sum();
-        let gm = (logs / 8.0).exp();
+        let gm = (logs / 5.0).exp();
         let est = b["median_ns"].as_f64().unwrap();
         assert!((est - gm).abs() <= 1e-9 * gm.max(1.0), "{est} vs {gm}");
         // ... inside an interval of non-zero width, and the pooled samples'

@@ -33,7 +33,7 @@ commands:
                          fails if anything differs from the committed file
   stability [--runs N] [--epochs E,E,…]
                          run the reference workloads as N separate `cargo nbench`
-                         runs (default 10) per --epochs value (default 1,8), taking
+                         runs (default 10) per --epochs value (default 1,5), taking
                          turns; print per workload the spread of the estimate
                          across runs, how often run k+1 lands in run k's 95 %
                          interval, zero-width intervals and seconds per run

@@ -23,6 +23,11 @@ struct Series {
 }
 
 impl Series {
+    /// Whether the workload takes measurable time (above 0.01 ns at every run).
+    fn timed(&self) -> bool {
+        self.estimates.iter().all(|e| *e > 0.01)
+    }
+
     fn spread(&self) -> f64 {
         let mut v = self.estimates.clone();
         v.sort_by(f64::total_cmp);
@@ -60,10 +65,10 @@ struct Config {
     run_s: Vec<f64>,
 }
 
-/// `--epochs E,E,…` (default 1,8), and the other arguments.
+/// `--epochs E,E,…` (default 1,5), and the other arguments.
 fn epochs_arg(args: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
     match args.iter().position(|a| a == "--epochs") {
-        None => Ok((vec!["1".into(), "8".into()], args.to_vec())),
+        None => Ok((vec!["1".into(), "5".into()], args.to_vec())),
         Some(i) => {
             let list = args
                 .get(i + 1)
@@ -161,9 +166,9 @@ fn print(epochs: &[String], configs: &[Config], runs: usize) {
             .map(|c| match c.series.get(id) {
                 Some(s) => {
                     let (i, n) = s.next_inside();
-                    match s.spread() {
-                        x if x.is_finite() => format!("{:>6.1}% {i:>2}/{n}", x * 100.0),
-                        _ => format!("{:>7} {i:>2}/{n}", "-"),
+                    match s.timed() {
+                        true => format!("{:>6.1}% {i:>2}/{n}", s.spread() * 100.0),
+                        false => format!("{:>7} {i:>2}/{n}", "-"),
                     }
                 }
                 None => "-".into(),
