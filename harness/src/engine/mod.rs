@@ -170,15 +170,27 @@ mod tests {
     }
 
     #[test]
-    fn slow_routine_gets_one_iteration_per_sample_and_min_samples() {
+    fn slow_routine_gets_one_iteration_per_sample_and_the_time_limit_wins() {
         let clock = FakeClock::default();
         let mut r = FakeRoutine::new(&clock, 300e6); // 0.3 s per call
         r.jitter = 0.1;
         let s = Settings::default();
         let m = measure(&s, &TIMER, &clock, &mut r);
         assert_eq!(m.iters, 1);
-        // The time limit cannot cut below the minimum sample count.
-        assert_eq!(m.per_iter_ns.len(), s.min_samples);
+        // Ten samples would take 3 s: the time limit (0.8 s) cuts them short,
+        // at the first sample that reaches it, and says so.
+        assert_eq!(m.stop, Stop::TooFewSamples);
+        assert_eq!(m.per_iter_ns.len(), 3);
+        assert!(m.sampling_ns >= 800_000_000 && m.sampling_ns < 1_200_000_000);
+        // A routine fast enough for the minimum gets it.
+        let mut fast = FakeRoutine::new(&clock, 50e6);
+        fast.jitter = 0.1;
+        let m = measure(&s, &TIMER, &clock, &mut fast);
+        assert!(
+            m.per_iter_ns.len() >= s.min_samples,
+            "{}",
+            m.per_iter_ns.len()
+        );
     }
 
     #[test]
