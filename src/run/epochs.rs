@@ -9,7 +9,7 @@
 //! rerun's estimate should land, not how precisely one process saw itself.
 
 use nbench::__private::timer::{TimerInfo, WallClock};
-use nbench::stats::t_quantile;
+use nbench::stats::{log_mean_sd, t_quantile};
 use std::sync::OnceLock;
 
 /// Epochs a fresh run measures each benchmark in, by default (`--epochs`).
@@ -30,17 +30,8 @@ pub struct Estimate {
 /// spread of this run's mean and of the next run's, each over n epochs),
 /// never narrower than `floor_ns` either side.
 pub fn estimate(epoch_medians: &[f64], floor_ns: f64) -> Option<Estimate> {
-    let logs: Vec<f64> = epoch_medians
-        .iter()
-        .filter(|m| **m > 0.0 && m.is_finite())
-        .map(|m| m.ln())
-        .collect();
-    if logs.len() < 2 {
-        return None;
-    }
-    let n = logs.len() as f64;
-    let mean = logs.iter().sum::<f64>() / n;
-    let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    let (mean, sd, n) = log_mean_sd(epoch_medians)?;
+    let n = n as f64;
     let half = t_quantile(0.975, n - 1.0) * sd * (2.0 / n).sqrt();
     let ns = mean.exp();
     Some(Estimate {

@@ -25,17 +25,8 @@ pub struct RatioTest {
 /// assert!((r.p - 0.293_281_199_180_558_6).abs() < 1e-12);
 /// ```
 pub fn ratio_t_test(ratios: &[f64], level: f64) -> Option<RatioTest> {
-    let logs: Vec<f64> = ratios
-        .iter()
-        .filter(|r| **r > 0.0 && r.is_finite())
-        .map(|r| r.ln())
-        .collect();
-    if logs.len() < 2 {
-        return None;
-    }
-    let k = logs.len() as f64;
-    let mean = logs.iter().sum::<f64>() / k;
-    let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0)).sqrt();
+    let (mean, sd, k) = log_mean_sd(ratios)?;
+    let k = k as f64;
     let se = sd / k.sqrt();
     let q = t_quantile(1.0 - (1.0 - level) / 2.0, k - 1.0);
     let (t, p) = if se > 0.0 {
@@ -52,4 +43,27 @@ pub fn ratio_t_test(ratios: &[f64], level: f64) -> Option<RatioTest> {
         t,
         p,
     })
+}
+
+/// The mean and sample standard deviation of `ln x` over the positive,
+/// finite values of `xs`, and how many there were; `None` with fewer than two.
+///
+/// ```
+/// let (mean, sd, n) = nbench::stats::log_mean_sd(&[1.0, std::f64::consts::E, -3.0]).unwrap();
+/// assert_eq!(n, 2);
+/// assert!((mean - 0.5).abs() < 1e-12 && (sd - 0.5f64.sqrt()).abs() < 1e-12);
+/// ```
+pub fn log_mean_sd(xs: &[f64]) -> Option<(f64, f64, usize)> {
+    let logs: Vec<f64> = xs
+        .iter()
+        .filter(|x| **x > 0.0 && x.is_finite())
+        .map(|x| x.ln())
+        .collect();
+    if logs.len() < 2 {
+        return None;
+    }
+    let n = logs.len() as f64;
+    let mean = logs.iter().sum::<f64>() / n;
+    let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    Some((mean, sd, logs.len()))
 }
