@@ -80,6 +80,14 @@ pub enum Error {
     /// `cargo nbench report` with nothing stored to report on.
     #[error("no stored runs in `{}`", .0.display())]
     NoRuns(PathBuf),
+    /// `--compare-rev`: the revision cannot be found, checked out or built.
+    #[error("{message}")]
+    Revision {
+        /// What went wrong, naming the revision.
+        message: String,
+        /// What to do.
+        hint: String,
+    },
     /// No baseline of that name.
     #[error("no baseline named `{0}`")]
     NoBaseline(String),
@@ -107,7 +115,8 @@ impl Error {
             | Error::Corrupt { .. }
             | Error::NoBaseline(_)
             | Error::NoRuns(_)
-            | Error::Config { .. } => exit::USAGE,
+            | Error::Config { .. }
+            | Error::Revision { .. } => exit::USAGE,
             Error::InUse { .. } => exit::ERROR,
             Error::Build(_) => exit::BUILD_FAILED,
             Error::Metadata(_) | Error::Spawn { .. } | Error::Io { .. } => exit::ERROR,
@@ -134,6 +143,7 @@ impl Error {
                     .to_owned(),
             ),
             Error::Config { hint, .. } => hint.clone(),
+            Error::Revision { hint, .. } => Some(hint.clone()),
             Error::NoRuns(_) => Some(
                 "run `cargo nbench` first: every run is stored there and the report is made from them"
                     .to_owned(),

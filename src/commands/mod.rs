@@ -4,6 +4,7 @@ mod baseline;
 mod compare;
 mod publish;
 mod report;
+mod revision;
 mod run;
 
 use crate::config::{Command, Settings};

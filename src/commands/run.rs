@@ -85,7 +85,7 @@ pub fn run(s: &Settings) -> Result<u8> {
 /// Flags that need another one are refused before any work.
 fn check_flags(s: &Settings) -> Result<()> {
     let c = &s.compare;
-    if c.baseline.is_none() {
+    if c.baseline.is_none() && c.rev.is_none() {
         for (set, flag) in [
             (c.fail_on_regression, "--fail-on-regression"),
             (c.stored, "--compare-stored"),
@@ -147,7 +147,16 @@ fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
         }
         None => None,
     };
-    let compare_with = match &s.compare.baseline {
+    let from_rev = match &s.compare.rev {
+        Some(rev) => Some(super::revision::baseline_for(
+            s,
+            rev,
+            &store,
+            &found.workspace_root,
+        )?),
+        None => None,
+    };
+    let compare_with = match from_rev.as_ref().or(s.compare.baseline.as_ref()) {
         Some(name) => Some(
             store
                 .baselines()

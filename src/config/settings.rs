@@ -53,6 +53,8 @@ pub struct CompareOptions {
     pub save_baseline: Option<String>,
     /// `--compare NAME`.
     pub baseline: Option<String>,
+    /// `--compare-rev REV`: a git revision, built and saved as a baseline first.
+    pub rev: Option<String>,
     /// `--compare-stored`: the baseline's stored samples, not its executables.
     pub stored: bool,
     /// Changes smaller than this are "unchanged" (0.005 = 0.5 %).
@@ -201,6 +203,7 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
         compare: CompareOptions {
             save_baseline: cli.save_baseline.clone(),
             baseline: cli.compare.clone(),
+            rev: cli.compare_rev.clone(),
             stored: cli.compare_stored,
             noise_threshold: cli.noise_threshold / 100.0,
             fail_on_regression: cli.fail_on_regression,
@@ -222,7 +225,9 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
 /// baseline is saved or compared with its executables, else one. A
 /// `--layout-seed` with one layout asks for that one shuffled.
 pub(super) fn layouts(cli: &Cli) -> usize {
-    let paired = cli.save_baseline.is_some() || (cli.compare.is_some() && !cli.compare_stored);
+    let paired = cli.save_baseline.is_some()
+        || cli.compare_rev.is_some()
+        || (cli.compare.is_some() && !cli.compare_stored);
     match cli.layouts {
         Some(k) => k as usize,
         None if paired && !cli.list => DEFAULT_LAYOUTS,

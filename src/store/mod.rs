@@ -26,6 +26,11 @@ impl Store {
         }
     }
 
+    /// `target/nbench` itself.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// The named baselines.
     pub fn baselines(&self) -> baselines::Baselines {
         baselines::Baselines::new(&self.root)

@@ -10,4 +10,5 @@ mod helpers;
 mod layouts;
 mod limits;
 mod report;
+mod revisions;
 mod settings;
