@@ -147,14 +147,15 @@ fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
         }
         None => None,
     };
+    // Listing compares nothing: the revision is not built for it.
     let from_rev = match &s.compare.rev {
-        Some(rev) => Some(super::revision::baseline_for(
+        Some(rev) if !s.list => Some(super::revision::baseline_for(
             s,
             rev,
             &store,
             &found.workspace_root,
         )?),
-        None => None,
+        _ => None,
     };
     let compare_with = match from_rev.as_ref().or(s.compare.baseline.as_ref()) {
         Some(name) => Some(
