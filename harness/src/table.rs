@@ -78,12 +78,13 @@ impl Table {
     pub fn row(&self, r: &BenchResult) -> String {
         let s = &r.summary;
         let ci = s.median_ci.rel_half_width(s.median);
-        let ci = if ci.is_finite() {
-            let pct = ci * 100.0;
-            let decimals = if pct < 0.1 { 2 } else { 1 };
-            format!("±{pct:.decimals$}%")
-        } else {
-            "±∞".to_owned()
+        // Six characters at most, so that the columns after it stay aligned.
+        let ci = match ci * 100.0 {
+            pct if !pct.is_finite() => "±∞".to_owned(),
+            pct if pct >= 1000.0 => "±>999%".to_owned(),
+            pct if pct >= 100.0 => format!("±{pct:.0}%"),
+            pct if pct < 0.1 => format!("±{pct:.2}%"),
+            pct => format!("±{pct:.1}%"),
         };
         let rate = r
             .throughput
@@ -209,6 +210,38 @@ mod tests {
         // Right-aligned under its header.
         let end = |s: &str, part: &str| s.find(part).map(|i| i + part.len());
         assert_eq!(end(&t.header(), "median"), end(&row, "10.00 ns"));
+    }
+
+    #[test]
+    fn a_wide_interval_keeps_the_columns_aligned() {
+        let t = Table::new(["wide"]);
+        let end = |s: &str, part: &str| s.find(part).map(|i| i + part.len());
+        // Five samples: the median's interval is their whole range.
+        let cases: [([f64; 5], &str); 3] = [
+            ([10.0, 10.0, 10.0, 10.0, 10.1], "±0.5%"),
+            ([1.0, 1.0, 2.0, 20.0, 20.0], "±475%"),
+            ([1.0, 1.0, 1.0, 1000.0, 1000.0], "±>999%"),
+        ];
+        for (samples, shown) in cases {
+            let m = Measurement {
+                iters: 1,
+                per_iter_ns: samples.to_vec(),
+                cold_ns: 1.0,
+                stop: Stop::Precise,
+                sampling_ns: 1,
+            };
+            let none = crate::stats::OutlierMode::None;
+            let r = BenchResult::new("wide".into(), m, LoopKind::Custom, 0.0, None, none).unwrap();
+            let row = t.row(&r);
+            assert!(row.contains(shown), "{row}");
+            // The samples column ends under its header, whatever the interval's width.
+            let samples = format!("{} × 1", r.summary.count);
+            assert_eq!(
+                end(&t.header(), "samples × iters"),
+                end(&row, &samples),
+                "{row}"
+            );
+        }
     }
 
     #[test]
