@@ -9,11 +9,11 @@ use std::time::Instant;
 
 /// How progress is shown.
 enum Display {
-    /// Not at all (a pipe, `-q`, a format other than the console's).
+    /// Not at all (`-q`, a format other than the console's).
     Off,
     /// One line redrawn in place on a terminal.
     Line(Term),
-    /// A plain line per benchmark, for CI logs.
+    /// A plain line per benchmark, for CI logs, pipes and files.
     Plain,
 }
 
@@ -28,15 +28,17 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// When `enabled`: plain lines on stderr if `CI` is set, else a line
-    /// redrawn in place if stderr is a terminal; otherwise nothing.
+    /// When `enabled`: a line redrawn in place if stderr is a terminal (and
+    /// `CI` is not set), else plain lines; otherwise nothing.
     pub fn new(enabled: bool) -> Progress {
         let term = Term::stderr();
+        // A pipe or a log file gets a plain line per benchmark, as CI does:
+        // a long measurement never looks like a hang.
         let display = match () {
             _ if !enabled => Display::Off,
             _ if std::env::var_os("CI").is_some() => Display::Plain,
             _ if term.is_term() => Display::Line(term),
-            _ => Display::Off,
+            _ => Display::Plain,
         };
         Progress {
             display,

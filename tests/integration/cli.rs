@@ -563,3 +563,24 @@ fn switches_from_variables_take_what_shells_write() {
     assert!(run.stderr.contains("NBENCH_QUIET=maybe"), "{}", run.stderr);
     assert_eq!(run.stderr.trim().lines().count(), 1, "{}", run.stderr);
 }
+
+#[test]
+fn progress_reaches_a_pipe_as_plain_lines() {
+    let fx = Fixture::new("basic");
+    let mut cmd = fx.nbench_command(&with_quick(&[
+        "--bench",
+        "basic",
+        "sum/u64/10",
+        "--epochs",
+        "1",
+    ]));
+    // Not in CI, stderr a pipe: a plain line per benchmark, not silence.
+    let run = crate::helpers::Run::from(cmd.env_remove("CI").output().unwrap());
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(
+        run.stderr
+            .contains("measuring [1/2] basic/basic › sum/u64/10"),
+        "{}",
+        run.stderr
+    );
+}
