@@ -1,6 +1,6 @@
 //! Baselines end to end: save, merge, list/show/delete, names, corruption, paired and stored comparison.
 
-use crate::helpers::{Fixture, QUICK, Run};
+use crate::helpers::{Fixture, PAIRED, QUICK, Run};
 
 fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec!["-p", "tunable"];
@@ -8,18 +8,6 @@ fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     v.extend_from_slice(extra);
     v
 }
-
-/// Settings for runs whose paired verdict is asserted: epochs of a few ms
-/// (QUICK) are at the mercy of a busy shared machine, where one process can
-/// run at half the speed of the next; these still stop early once settled.
-const PAIRED: &[&str] = &[
-    "--warm-up",
-    "5ms",
-    "--min-time",
-    "60ms",
-    "--max-time",
-    "400ms",
-];
 
 fn paired_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec!["-p", "tunable"];

@@ -14,6 +14,18 @@ pub const QUICK: &[&str] = &[
     "20ms",
 ];
 
+/// Settings for runs whose paired verdict is asserted: epochs of a few ms
+/// (QUICK) are at the mercy of a busy shared machine, where one process can
+/// run at half the speed of the next; these still stop early once settled.
+pub const PAIRED: &[&str] = &[
+    "--warm-up",
+    "5ms",
+    "--min-time",
+    "60ms",
+    "--max-time",
+    "400ms",
+];
+
 /// The repository root.
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -87,6 +99,12 @@ impl Fixture {
     /// The `cargo nbench <args>` command at the fixture's root.
     pub fn nbench_command(&self, args: &[&str]) -> Command {
         self.nbench_command_in(".", args)
+    }
+
+    /// `cargo nbench` with [`PAIRED`] settings and `extra`.
+    pub fn nbench_paired(&self, extra: &[&str]) -> Run {
+        let args: Vec<&str> = PAIRED.iter().chain(extra).copied().collect();
+        self.nbench(&args)
     }
 
     /// `cargo nbench <args>` in `dir` (relative to the fixture), run through the real binary.

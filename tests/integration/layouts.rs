@@ -9,19 +9,8 @@
 use crate::helpers::{Fixture, Run};
 use serde_json::Value;
 
-/// Epochs long enough for verdicts that must hold on a busy machine.
-const SETTINGS: &[&str] = &[
-    "--warm-up",
-    "5ms",
-    "--min-time",
-    "60ms",
-    "--max-time",
-    "400ms",
-];
-
 fn nbench(fx: &Fixture, extra: &[&str]) -> Run {
-    let args: Vec<&str> = SETTINGS.iter().chain(extra).copied().collect();
-    let run = fx.nbench(&args);
+    let run = fx.nbench_paired(extra);
     assert!(run.code == 0 || run.code == 4, "{}", run.all());
     run
 }

@@ -41,18 +41,8 @@ fn checkout_state(dir: &Path) -> String {
     )
 }
 
-const SETTINGS: &[&str] = &[
-    "--warm-up",
-    "5ms",
-    "--min-time",
-    "60ms",
-    "--max-time",
-    "400ms",
-];
-
 fn nbench(fx: &Fixture, extra: &[&str]) -> Run {
-    let args: Vec<&str> = SETTINGS.iter().chain(extra).copied().collect();
-    fx.nbench(&args)
+    fx.nbench_paired(extra)
 }
 
 #[test]
