@@ -9,7 +9,7 @@
 //! rerun's estimate should land, not how precisely one process saw itself.
 
 use nbench::__private::timer::{TimerInfo, WallClock};
-use nbench::stats::{log_mean_sd, t_quantile};
+use nbench::stats::{Interval, log_mean_sd, t_quantile};
 use std::sync::OnceLock;
 
 /// Epochs a fresh run measures each benchmark in, by default (`--epochs`).
@@ -40,9 +40,16 @@ pub fn estimate(epoch_medians: &[f64], floor_ns: f64) -> Option<Estimate> {
     })
 }
 
-/// `ci` widened, where needed, to reach at least `half` either side of `center`.
+/// `ci` widened, where needed, to reach at least `half` either side of
+/// `center` (the harness's [`Interval::at_least`], for the `[lo, hi]` pairs records hold).
 pub fn at_least(center: f64, ci: [f64; 2], half: f64) -> [f64; 2] {
-    [ci[0].min(center - half), ci[1].max(center + half)]
+    let i = Interval {
+        lo: ci[0],
+        hi: ci[1],
+        level: 0.95,
+    }
+    .at_least(center, half);
+    [i.lo, i.hi]
 }
 
 /// Half the smallest step a per-iteration time can take: a sample lasts a

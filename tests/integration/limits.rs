@@ -5,24 +5,23 @@ use crate::helpers::Fixture;
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
+/// The 300 ms benchmark alone, in one process, with the shortest warm-up.
+const SLOW: &[&str] = &[
+    "--bench",
+    "limits",
+    "slow",
+    "--epochs",
+    "1",
+    "--warm-up",
+    "1ms",
+    "--min-time",
+    "1ms",
+];
+
 #[test]
 fn the_time_limit_wins_over_the_minimum_sample_count() {
     let fx = Fixture::new("limits").own_target_dir();
-    let args = [
-        "--bench",
-        "limits",
-        "slow",
-        "--epochs",
-        "1",
-        "--warm-up",
-        "1ms",
-        "--min-time",
-        "1ms",
-        "--max-time",
-        "200ms",
-        "--min-samples",
-        "10",
-    ];
+    let args = [SLOW, &["--max-time", "200ms", "--min-samples", "10"]].concat();
     let run = fx.nbench(&[&args[..], &["--format", "json"]].concat());
     assert_eq!(run.code, 0, "{}", run.all());
     let doc: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -134,21 +133,7 @@ fn a_store_that_cannot_be_written_costs_no_result() {
     std::fs::create_dir_all(fx.dir.join("target/nbench")).unwrap();
     std::fs::write(fx.dir.join("target/nbench/runs"), "in the way").unwrap();
     let out = fx.dir.join("out.md");
-    let run = fx.nbench(&[
-        "--bench",
-        "limits",
-        "slow",
-        "--epochs",
-        "1",
-        "--warm-up",
-        "1ms",
-        "--min-time",
-        "1ms",
-        "--max-time",
-        "1ms",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let run = fx.nbench(&[SLOW, &["--max-time", "1ms", "--out", out.to_str().unwrap()]].concat());
     assert_eq!(run.code, 5, "{}", run.all());
     assert!(
         run.line("slow ").contains("ms"),
