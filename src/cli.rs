@@ -273,17 +273,18 @@ pub enum Sub {
     /// List, show or delete saved baselines
     #[command(subcommand)]
     Baseline(BaselineCmd),
-    /// Compare two saved baselines: their saved executables in lockstep, nothing is built
+    /// Compare two saved baselines (or, with --rev, two git revisions): their executables in lockstep
     #[command(
-        after_help = "The benchmarks of B are compared with those of A (A is the \"baseline\", B the \"current\" side).\nWhere either side's executables are missing or do not start, their stored samples are compared instead.\nThe comparison is printed (and written with --out / --summary), not added to target/nbench/runs/."
+        after_help = "The benchmarks of B are compared with those of A (A is the \"baseline\", B the \"current\" side).\nOnly the benchmarks the baselines hold are compared; FILTERs narrow that further.\nWhere either side's executables are missing or do not start, their stored samples are compared instead.\n\nWith --rev, A and B are git revisions (main, origin/main, HEAD~3, a tag, a hash): each is built\nin a worktree under target/nbench, as --compare-rev does, and saved as baseline rev-HASH, which\nthe next comparison of that commit reuses. The working tree is not used.\n\nThe comparison is printed (and written with --out / --summary), not added to target/nbench/runs/."
     )]
     Compare {
-        /// The baseline compared against
-        #[arg(value_parser = baseline_name)]
+        /// The baseline (or revision) compared against
         a: String,
-        /// The baseline compared with A
-        #[arg(value_parser = baseline_name)]
+        /// The baseline (or revision) compared with A
         b: String,
+        /// A and B are git revisions, built (once) in worktrees
+        #[arg(long)]
+        rev: bool,
         /// Compare only benchmarks whose id contains one of these
         #[arg(value_name = "FILTER")]
         filters: Vec<String>,

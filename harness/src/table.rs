@@ -24,7 +24,7 @@ impl Table {
     pub fn new<'a>(ids: impl IntoIterator<Item = &'a str>) -> Table {
         let id_width = ids
             .into_iter()
-            .map(|id| id.chars().count())
+            .map(crate::format::width)
             .max()
             .unwrap_or(0)
             .max("benchmark".len());
@@ -137,8 +137,10 @@ impl Table {
     ) -> String {
         let [median, ci, rate, samples, outliers] = cols;
         let w = self.id_width;
-        let mut line =
-            format!("{id:<w$}  {median:>10}  {ci:>6}  {rate:>14}  {samples:>17}  {outliers:>9}");
+        let mut line = format!(
+            "{}  {median:>10}  {ci:>6}  {rate:>14}  {samples:>17}  {outliers:>9}",
+            crate::format::pad(id, w)
+        );
         for (cell, header) in counters.iter().zip(&self.counters) {
             let w = header.chars().count().max(COUNTER_WIDTH);
             line.push_str(&format!("  {cell:>w$}"));

@@ -75,14 +75,19 @@ fn show(baselines: &Baselines, name: &str) -> Result<u8> {
             "no executable"
         };
         println!("\n{} ({saved})", style(&t.target).bold());
-        let width = t.benchmarks.iter().map(|x| x.id.len()).max().unwrap_or(0);
+        let width = t
+            .benchmarks
+            .iter()
+            .map(|x| format::width(&x.id))
+            .max()
+            .unwrap_or(0);
         for x in &t.benchmarks {
             let ci =
                 (x.median_ci_ns[1] - x.median_ci_ns[0]) / 2.0 / x.median_ns.max(f64::MIN_POSITIVE)
                     * 100.0;
             println!(
-                "  {:<width$}  {:>10}  ±{ci:.1}%  {} samples",
-                x.id,
+                "  {}  {:>10}  ±{ci:.1}%  {} samples",
+                format::pad(&x.id, width),
                 format::time(x.median_ns),
                 x.samples
             );

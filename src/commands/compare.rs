@@ -19,9 +19,21 @@ use nbench::__private::select::{Filter, Selected};
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Compares baseline `b` with baseline `a`, reports it, and returns the exit code.
-pub fn run(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<u8> {
-    let (record, runs) = measure(s, a, b, filters)?;
+/// Compares baseline `b` with baseline `a` (or, with `revisions`, the
+/// baselines of two git revisions, made first where missing), reports it,
+/// and returns the exit code.
+pub fn run(s: &Settings, a: &str, b: &str, revisions: bool, filters: &[String]) -> Result<u8> {
+    let (a, b) = if revisions {
+        let store = Store::new(&s.target_dir());
+        let root = s.meta.workspace_root.as_std_path();
+        (
+            super::revision::baseline_for(s, a, &store, root)?,
+            super::revision::baseline_for(s, b, &store, root)?,
+        )
+    } else {
+        (a.to_owned(), b.to_owned())
+    };
+    let (record, runs) = measure(s, &a, &b, filters)?;
     emit(
         &s.output,
         s.compare.fail_on_regression,
@@ -70,6 +82,8 @@ fn measure(
             continue;
         };
         let built = saved_target(&s.meta, &stored.target, cur_exes);
+        // Baseline B's executable may register more than B holds.
+        plan.held = Some(stored.benchmarks.iter().map(|x| x.id.clone()).collect());
         let against = Against {
             stored: base.run.targets.iter().find(|t| t.target == stored.target),
             exes: baselines.executables_for(&base, &stored.target, s.compare.stored),
@@ -177,5 +191,8 @@ fn stored_only(
         .into_iter()
         .filter(|id| !record.benchmarks.iter().any(|x| &x.id == id))
         .collect();
+    if cmp.rows.is_empty() {
+        cmp.unpaired_because = None;
+    }
     (record, cmp)
 }

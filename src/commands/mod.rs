@@ -15,7 +15,12 @@ use console::style;
 pub fn dispatch(settings: &Settings) -> Result<u8> {
     match &settings.command {
         Command::Run => run::run(settings),
-        Command::Compare { a, b, filters } => compare::run(settings, a, b, filters),
+        Command::Compare {
+            a,
+            b,
+            revisions,
+            filters,
+        } => compare::run(settings, a, b, *revisions, filters),
         Command::Baseline(action) => baseline::run(settings, action),
         Command::Report => report::run(settings),
         Command::Config => {

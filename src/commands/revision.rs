@@ -9,7 +9,7 @@
 
 use super::note;
 use crate::config::Settings;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, exit};
 use crate::store::Store;
 use console::style;
 use std::io::{BufRead, BufReader};
@@ -43,8 +43,23 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
         ),
     })?;
     let short = &commit[..commit.len().min(12)];
-    let name = format!("rev-{short}");
-    let saved = store.baselines().load(&name)?;
+    let relative = relative_manifest(s, root, Path::new(&top));
+    let name = baseline_name(s, &commit, &relative);
+    let baselines = store.baselines();
+    // Held while the revision is made: a second run for the same commit
+    // waits, then finds it made.
+    let _lock = match baselines.lock(&name) {
+        Err(Error::InUse { .. }) => {
+            if !s.output.quiet() {
+                note(&format!(
+                    "waiting for another cargo nbench that is building `{rev}` ({short})"
+                ));
+            }
+            baselines.lock_waiting(&name)?
+        }
+        other => other?,
+    };
+    let saved = baselines.load(&name)?;
     if saved.is_some_and(|b| !b.executables.is_empty()) {
         if !s.output.quiet() {
             note(&format!(
@@ -58,23 +73,42 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
         eprintln!("{}", style(what).dim());
     }
     let worktree = Worktree::add(Path::new(&top), &store.root().join("worktrees"), &commit)?;
-    let manifest = worktree_manifest(s, root, Path::new(&top), &worktree.path);
-    let shared = store.root().join("rev-target");
-    save_in_worktree(s, rev, short, &name, &manifest, &shared)?;
-    let made = shared.join("nbench/baselines").join(&name);
-    let dest = store.root().join("baselines").join(&name);
-    std::fs::create_dir_all(store.root().join("baselines"))
-        .map_err(|e| Error::io("could not create", &dest, e))?;
-    let _ = std::fs::remove_dir_all(&dest);
-    // Another run may have finished the same revision first: theirs is as good.
-    if std::fs::rename(&made, &dest).is_err() && !dest.is_dir() {
-        return Err(Error::io(
-            "could not move the baseline into",
-            &dest,
-            std::io::Error::other("rename failed"),
-        ));
+    let manifest = worktree.path.join(&relative);
+    let at = |what: String| Error::Revision {
+        message: format!("{what} does not exist at `{rev}` ({short})"),
+        hint: "the revision predates it: compare with a later revision, or save a baseline \
+               with --save-baseline and compare with --compare"
+            .into(),
+    };
+    if !manifest.is_file() {
+        return Err(at(format!("`{}`", relative.display())));
     }
+    let shared = store.root().join("rev-target");
+    let made = shared.join("nbench/baselines").join(&name);
+    // Left by a run that was killed: start clean.
     let _ = std::fs::remove_dir_all(&made);
+    match save_in_worktree(s, rev, &name, &manifest, &shared)? {
+        Saved::Yes => {}
+        Saved::BuildFailed(why) => {
+            return Err(Error::Revision {
+                message: format!("revision `{rev}` ({short}) failed to build: {why}"),
+                hint: format!("its build output is above, each line marked [{rev}]"),
+            });
+        }
+        Saved::NotThere(why) => return Err(at(format!("what this command selects ({why})"))),
+        Saved::Failed(why) => {
+            return Err(Error::Revision {
+                message: format!(
+                    "revision `{rev}` ({short}) could not be measured and saved: {why}"
+                ),
+                hint: format!("its output is above, each line marked [{rev}]"),
+            });
+        }
+    }
+    let dest = baselines.dir().join(&name);
+    let _ = std::fs::remove_dir_all(&dest);
+    std::fs::rename(&made, &dest)
+        .map_err(|e| Error::io("could not move the baseline into", &dest, e))?;
     Ok(name)
 }
 
@@ -130,8 +164,8 @@ impl Drop for Worktree {
     }
 }
 
-/// The manifest the user's command names, at the same place in the worktree.
-fn worktree_manifest(s: &Settings, root: &Path, top: &Path, worktree: &Path) -> PathBuf {
+/// The manifest the user's command names, relative to the repository's top.
+fn relative_manifest(s: &Settings, root: &Path, top: &Path) -> PathBuf {
     let manifest = s
         .manifest
         .manifest_path
@@ -139,11 +173,51 @@ fn worktree_manifest(s: &Settings, root: &Path, top: &Path, worktree: &Path) -> 
         .unwrap_or_else(|| root.join("Cargo.toml"));
     let manifest = std::fs::canonicalize(&manifest).unwrap_or(manifest);
     let top = std::fs::canonicalize(top).unwrap_or_else(|_| top.to_path_buf());
-    worktree.join(
-        manifest
-            .strip_prefix(&top)
-            .unwrap_or(Path::new("Cargo.toml")),
-    )
+    manifest
+        .strip_prefix(&top)
+        .map_or_else(|_| PathBuf::from("Cargo.toml"), Path::to_path_buf)
+}
+
+/// The baseline name for `commit` built as this command builds: `rev-HASH`,
+/// with a suffix when the manifest, packages, features or profile are not
+/// the defaults, so that a revision built one way is never reused for another.
+fn baseline_name(s: &Settings, commit: &str, manifest: &Path) -> String {
+    let short = &commit[..commit.len().min(12)];
+    let (sel, b) = (&s.selection, &s.build);
+    let mut packages = sel.packages.clone();
+    packages.sort();
+    let mut exclude = sel.exclude.clone();
+    exclude.sort();
+    let mut features = b.features.clone();
+    features.sort();
+    let how = format!(
+        "{}|{packages:?}|{}|{exclude:?}|{features:?}|{}|{}|{}",
+        manifest.display(),
+        sel.workspace,
+        b.all_features,
+        b.no_default_features,
+        b.profile
+    );
+    let plain = "Cargo.toml|[]|false|[]|[]|false|false|bench";
+    if how == plain {
+        return format!("rev-{short}");
+    }
+    // FNV-1a: the same name from every build of cargo nbench.
+    let hash = how.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, byte| {
+        (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("rev-{short}-{:08x}", hash >> 32)
+}
+
+/// How the revision's own run ended.
+enum Saved {
+    Yes,
+    /// Its build failed (the error line).
+    BuildFailed(String),
+    /// The package or bench target selected is not there (the error line).
+    NotThere(String),
+    /// Anything else (the error line).
+    Failed(String),
 }
 
 /// Runs this program in the worktree to build the revision and save it as
@@ -152,11 +226,10 @@ fn worktree_manifest(s: &Settings, root: &Path, top: &Path, worktree: &Path) -> 
 fn save_in_worktree(
     s: &Settings,
     rev: &str,
-    short: &str,
     name: &str,
     manifest: &Path,
     shared: &Path,
-) -> Result<()> {
+) -> Result<Saved> {
     let exe = std::env::current_exe()
         .map_err(|e| Error::io("could not find", Path::new("cargo-nbench"), e))?;
     let mut cmd = Command::new(&exe);
@@ -181,12 +254,14 @@ fn save_in_worktree(
         program: exe.display().to_string(),
         source,
     })?;
-    let mut last = String::new();
+    let (mut error, mut last) = (None, String::new());
     if let Some(err) = child.stderr.take() {
         for line in BufReader::new(err).lines().map_while(|l| l.ok()) {
             eprintln!("{} {line}", style(format!("[{rev}]")).dim());
-            if !line.trim().is_empty() {
-                last = line;
+            if let Some(e) = line.strip_prefix("error: ") {
+                error = Some(e.trim().to_owned());
+            } else if !line.trim().is_empty() {
+                last = line.trim().to_owned();
             }
         }
     }
@@ -194,20 +269,20 @@ fn save_in_worktree(
         program: exe.display().to_string(),
         source,
     })?;
-    if status.success() {
-        return Ok(());
-    }
-    Err(Error::Revision {
-        message: format!(
-            "revision `{rev}` ({short}) could not be built and saved: {}",
-            last.trim()
-        ),
-        hint: format!("its output is above, each line marked [{rev}]"),
+    let why = error.unwrap_or(last);
+    Ok(match status.code().map(|c| c as u8) {
+        Some(exit::SUCCESS) => Saved::Yes,
+        Some(exit::BUILD_FAILED) => Saved::BuildFailed(why),
+        Some(exit::USAGE) => Saved::NotThere(why),
+        _ => Saved::Failed(why),
     })
 }
 
-/// What the revision's run takes from this one: selection, features,
-/// profile, layouts and the measurement limits.
+/// What the revision's run takes from this one: the packages, features,
+/// profile, layouts and the measurement limits. Not `--bench`: the
+/// revision's baseline holds all of its packages' bench targets, so that a
+/// later comparison selecting others reuses it, and a bench target the
+/// revision does not have is "new" however it was selected.
 fn child_args(s: &Settings) -> Vec<String> {
     let mut a: Vec<String> = Vec::new();
     let sel = &s.selection;
@@ -219,9 +294,6 @@ fn child_args(s: &Settings) -> Vec<String> {
     }
     for x in &sel.exclude {
         a.extend(["--exclude".into(), x.clone()]);
-    }
-    for b in &sel.benches {
-        a.extend(["--bench".into(), b.clone()]);
     }
     let b = &s.build;
     if !b.features.is_empty() {
@@ -244,7 +316,6 @@ fn child_args(s: &Settings) -> Vec<String> {
     a.extend(["--min-time".into(), secs(m.min_time)]);
     a.extend(["--max-time".into(), secs(m.max_time)]);
     a.extend(["--timeout".into(), secs(s.plan.timeout)]);
-    // No filters: the baseline holds every benchmark, so that a later
-    // comparison with other filters reuses it whole.
+    // No filters either: the baseline holds every benchmark.
     a
 }

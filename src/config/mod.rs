@@ -338,6 +338,7 @@ fn plan(cli: &Cli) -> Plan {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64),
         },
+        held: None,
     }
 }
 

@@ -5,6 +5,7 @@ use crate::build::BuildOptions;
 use crate::cli::{self, BaselineCmd, Cli, Sub};
 use crate::discover::{self, Manifest, Selection};
 use crate::error::{Error, Result};
+use crate::model::names::validate_baseline_name;
 use crate::model::target::BenchTarget;
 use crate::report::{Format, Verbosity};
 use crate::run::Plan;
@@ -20,10 +21,12 @@ pub enum Command {
     Run,
     /// `compare A B`: two saved baselines, nothing built.
     Compare {
-        /// The baseline compared against.
+        /// The baseline (or revision) compared against.
         a: String,
-        /// The baseline compared with A.
+        /// The baseline (or revision) compared with A.
         b: String,
+        /// A and B are git revisions.
+        revisions: bool,
         /// Only benchmarks whose id contains one of these.
         filters: Vec<String>,
     },
@@ -156,13 +159,32 @@ impl Settings {
 /// variables and the workspace's settings file, and turns colour on or off.
 pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
     check_env().map_err(Error::Usage)?;
-    let (mut first, mut matches) = cli::parse_from(&args).map_err(Error::Cli)?;
-    let args = match subcommand_first(&args, &first) {
-        Some(reordered) => {
-            (first, matches) = cli::parse_from(&reordered).map_err(Error::Cli)?;
-            reordered
+    let (first, matches, args) = match cli::parse_from(&args) {
+        Ok((first, matches)) => {
+            let word = first.filters.first().filter(|_| first.command.is_none());
+            match word.and_then(|w| subcommand_first(&args, w)) {
+                Some(reordered) => {
+                    let (first, matches) = cli::parse_from(&reordered).map_err(Error::Cli)?;
+                    (first, matches, reordered)
+                }
+                None => (first, matches, args),
+            }
         }
-        None => args,
+        // A subcommand's own option after a global one (`--max-time 1s
+        // compare --rev A B`) fails at the top level: the same line with the
+        // subcommand first may not.
+        Err(error) => {
+            let reordered = args
+                .iter()
+                .skip(2)
+                .take_while(|a| *a != "--")
+                .find_map(|a| subcommand_first(&args, a.to_str()?))
+                .filter(|r| *r != args);
+            match reordered.map(|r| (cli::parse_from(&r), r)) {
+                Some((Ok((first, matches)), r)) => (first, matches, r),
+                _ => return Err(Error::Cli(error)),
+            }
+        }
     };
     apply_color(first.color);
     if let Some(dir) = first.target_dir.as_ref().filter(|d| d.is_file()) {
@@ -179,7 +201,7 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
     // A bad --out (flag, variable or file) is reported before anything is built or measured.
     let files = outputs(&cli)?;
     Ok(Settings {
-        command: command(&cli),
+        command: command(&cli)?,
         manifest: manifest(&cli),
         selection: Selection {
             packages: cli.packages.clone(),
@@ -244,12 +266,11 @@ pub const DEFAULT_LAYOUTS: usize = crate::run::paired::EPOCHS as usize;
 /// filtered by `baseline`, `delete` and `main`). The same line with the
 /// subcommand first, the options after it (they are global), or `None`
 /// when the first filter names no subcommand.
-fn subcommand_first(args: &[OsString], cli: &Cli) -> Option<Vec<OsString>> {
-    let word = cli.filters.first().filter(|_| cli.command.is_none())?;
+fn subcommand_first(args: &[OsString], word: &str) -> Option<Vec<OsString>> {
     let command = cli::command();
     let nbench = command.find_subcommand("nbench")?;
     nbench.find_subcommand(word)?;
-    let at = 2 + args.iter().skip(2).position(|a| a == word.as_str())?;
+    let at = 2 + args.iter().skip(2).position(|a| a == word)?;
     let tail = &args[at..];
     let rest = tail.iter().position(|a| a == "--").unwrap_or(tail.len());
     let mut out = args[..2].to_vec();
@@ -269,14 +290,24 @@ fn manifest(cli: &Cli) -> Manifest {
     }
 }
 
-fn command(cli: &Cli) -> Command {
-    match &cli.command {
+fn command(cli: &Cli) -> Result<Command> {
+    Ok(match &cli.command {
         None => Command::Run,
-        Some(Sub::Compare { a, b, filters }) => Command::Compare {
-            a: a.clone(),
-            b: b.clone(),
-            filters: filters.clone(),
-        },
+        Some(Sub::Compare { a, b, rev, filters }) => {
+            if !rev {
+                for name in [a, b] {
+                    validate_baseline_name(name).map_err(|e| {
+                        Error::Usage(format!("{e} (with --rev, A and B are git revisions)"))
+                    })?;
+                }
+            }
+            Command::Compare {
+                a: a.clone(),
+                b: b.clone(),
+                revisions: *rev,
+                filters: filters.clone(),
+            }
+        }
         Some(Sub::Baseline(cmd)) => Command::Baseline(match cmd {
             BaselineCmd::List => BaselineAction::List,
             BaselineCmd::Show { name } => BaselineAction::Show(name.clone()),
@@ -284,5 +315,5 @@ fn command(cli: &Cli) -> Command {
         }),
         Some(Sub::Report) => Command::Report,
         Some(Sub::Config) => Command::Config,
-    }
+    })
 }

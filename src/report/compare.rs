@@ -32,10 +32,13 @@ pub fn render(c: &Comparison) -> String {
                 style("note:").cyan()
             );
         }
+        // Every id of the table, new and gone ones too, sets its first column.
         let w = t
             .rows
             .iter()
-            .map(|r| r.id.chars().count())
+            .map(|r| r.id.as_str())
+            .chain(t.new.iter().chain(&t.gone).map(String::as_str))
+            .map(format::width)
             .chain([9])
             .max()
             .unwrap_or(9);
@@ -53,16 +56,16 @@ pub fn render(c: &Comparison) -> String {
         for id in &t.new {
             let _ = writeln!(
                 out,
-                "{:<w$}  {}",
-                id,
+                "{}  {}",
+                format::pad(id, w),
                 style("new (not in the baseline)").cyan()
             );
         }
         for id in &t.gone {
             let _ = writeln!(
                 out,
-                "{:<w$}  {}",
-                id,
+                "{}  {}",
+                format::pad(id, w),
                 style("gone (only in the baseline)").yellow()
             );
         }
@@ -110,8 +113,8 @@ fn row_line(r: &Row, w: usize) -> String {
     };
     let pad = " ".repeat(10usize.saturating_sub(verdict.len()));
     format!(
-        "{:<w$}  {:>10}  {:>10}  {:>8}  {:>20}  {styled}{pad}  {kind}\n",
-        r.id,
+        "{}  {:>10}  {:>10}  {:>8}  {:>20}  {styled}{pad}  {kind}\n",
+        format::pad(&r.id, w),
         format::time(r.baseline_ns),
         format::time(r.current_ns),
         pct(r.change),

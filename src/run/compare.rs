@@ -53,7 +53,8 @@ pub fn compare_target(
     let listed = against
         .exes
         .clone()
-        .and_then(|e| list_baseline(&start, e, plan));
+        .and_then(|e| list_baseline(&start, e, plan))
+        .map(|(exes, ids)| (exes, held(ids, against.stored)));
     let (base_exes, base_ids) = match listed {
         Ok(found) => found,
         Err(why) => return unpaired(built, &against, plan, observer, why),
@@ -168,6 +169,18 @@ fn gone(base_ids: &[String], chosen: &[(String, Selected)], plan: &Plan) -> Vec<
         })
         .cloned()
         .collect()
+}
+
+/// The listed ids the baseline's stored results hold: a baseline saved
+/// with filters holds only those, whatever its executable registers.
+fn held(listed: Vec<String>, stored: Option<&TargetRecord>) -> Vec<String> {
+    match stored {
+        Some(t) => listed
+            .into_iter()
+            .filter(|id| t.benchmarks.iter().any(|b| &b.id == id))
+            .collect(),
+        None => listed,
+    }
 }
 
 /// The baseline executable's benchmark ids, or why it cannot be compared with.
@@ -303,5 +316,9 @@ fn unpaired(
         })
         .map(|b| b.id.clone())
         .collect();
+    // Nothing was compared with stored samples (a target the baseline lacks).
+    if cmp.rows.is_empty() {
+        cmp.unpaired_because = None;
+    }
     (run, cmp)
 }

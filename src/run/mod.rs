@@ -36,6 +36,9 @@ pub struct Plan {
     pub nocapture: bool,
     /// Repetitions, interleaved slices, launches.
     pub schedule: Schedule,
+    /// The benchmarks a saved side holds, when the executable run is a
+    /// baseline's: the others it registers count as filtered out.
+    pub held: Option<Vec<String>>,
 }
 
 impl Plan {
@@ -46,6 +49,7 @@ impl Plan {
             .into_iter()
             .filter_map(|b| match self.filter.verdict(&b.id, b.ignored) {
                 Selected::FilteredOut => None,
+                _ if self.held.as_ref().is_some_and(|h| !h.contains(&b.id)) => None,
                 v => Some((b.id, v)),
             })
             .collect();

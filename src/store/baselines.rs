@@ -137,8 +137,23 @@ impl Baselines {
             .collect())
     }
 
+    /// The directory holding one folder per baseline.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// Takes the lock on baseline `name`, or says who holds it.
     pub fn lock(&self, name: &str) -> Result<Lock> {
+        self.take_lock(name, false)
+    }
+
+    /// Takes the lock on baseline `name`, waiting for another run that
+    /// holds it (one making the same revision's baseline) to finish.
+    pub fn lock_waiting(&self, name: &str) -> Result<Lock> {
+        self.take_lock(name, true)
+    }
+
+    fn take_lock(&self, name: &str, wait: bool) -> Result<Lock> {
         use std::io::{Read, Seek, Write};
         std::fs::create_dir_all(&self.dir)
             .map_err(|e| Error::io("could not create", &self.dir, e))?;
@@ -150,7 +165,13 @@ impl Baselines {
             .truncate(false)
             .open(&path)
             .map_err(|e| Error::io("could not create", &path, e))?;
-        match file.try_lock() {
+        let taken = match file.try_lock() {
+            Err(std::fs::TryLockError::WouldBlock) if wait => {
+                file.lock().map_err(std::fs::TryLockError::Error)
+            }
+            other => other,
+        };
+        match taken {
             Ok(()) => {
                 // Who holds it, for the message another run gives.
                 let _ = file.set_len(0);

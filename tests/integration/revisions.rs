@@ -45,22 +45,49 @@ fn nbench(fx: &Fixture, extra: &[&str]) -> Run {
     fx.nbench_paired(extra)
 }
 
-#[test]
-fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
+/// The fixture as a git repository: a first commit, and a second in which
+/// `chain/b` does 30 % more work and `more` does `second` (if given).
+fn repository(more: impl FnOnce(&Path)) -> Fixture {
     let fx = Fixture::new("revisions").own_target_dir();
     // Cargo.lock is written by the first build of the working tree, by cargo.
     std::fs::write(fx.dir.join(".gitignore"), "target/\nCargo.lock\n").unwrap();
     git(&fx.dir, &["init", "--quiet", "--initial-branch", "main"]);
     git(&fx.dir, &["add", "."]);
     git(&fx.dir, &["commit", "--quiet", "-m", "first"]);
-    let lib = fx.dir.join("src/lib.rs");
-    let text = std::fs::read_to_string(&lib).unwrap();
-    std::fs::write(
-        &lib,
-        text.replace("B_STEPS: u64 = 2000", "B_STEPS: u64 = 2600"),
-    )
-    .unwrap();
-    git(&fx.dir, &["commit", "--quiet", "-am", "b does 30 % more"]);
+    edit(
+        &fx.dir.join("src/lib.rs"),
+        "B_STEPS: u64 = 2000",
+        "B_STEPS: u64 = 2600",
+    );
+    more(&fx.dir);
+    git(&fx.dir, &["add", "."]);
+    git(&fx.dir, &["commit", "--quiet", "-m", "b does 30 % more"]);
+    fx
+}
+
+fn edit(file: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains(from), "{from} in {}", file.display());
+    std::fs::write(file, text.replace(from, to)).unwrap();
+}
+
+/// What is left in git's list of worktrees and under target/nbench/worktrees.
+fn leftover_worktrees(fx: &Fixture) -> Vec<String> {
+    let listed = git(&fx.dir, &["worktree", "list"]);
+    let mut left: Vec<String> = listed
+        .lines()
+        .filter(|l| l.contains("worktrees"))
+        .map(str::to_owned)
+        .collect();
+    if let Ok(dir) = std::fs::read_dir(fx.dir.join("target/nbench/worktrees")) {
+        left.extend(dir.map(|e| e.unwrap().path().display().to_string()));
+    }
+    left
+}
+
+#[test]
+fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
+    let fx = repository(|_| {});
     let before = checkout_state(&fx.dir);
 
     let summary = fx.dir.join("target/summary.md");
@@ -91,10 +118,7 @@ fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
             .contains("chain/b")
     );
     assert_eq!(checkout_state(&fx.dir), before, "the checkout is as it was");
-    assert!(
-        !git(&fx.dir, &["worktree", "list"]).contains("worktrees"),
-        "the worktree is gone"
-    );
+    assert_eq!(leftover_worktrees(&fx), Vec::<String>::new());
 
     // Again: the revision's baseline is reused, nothing is built for it.
     let again = nbench(&fx, &["--compare-rev", "HEAD~1", "chain/a"]);
@@ -123,6 +147,190 @@ fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
         "{}",
         missing.stderr
     );
+}
+
+#[test]
+fn compare_two_revisions_without_the_working_tree() {
+    // The second commit also adds a bench target, which the first lacks.
+    let fx = repository(|dir| {
+        std::fs::write(
+            dir.join("benches/extra.rs"),
+            "fn benches(r: &mut nbench::Registry) {\n    \
+             r.bench(\"extra/one\", |b| b.iter(|| revisions::chain(nbench::black_box(500), 3)));\n}\n\
+             nbench::main!(benches);\n",
+        )
+        .unwrap();
+        let manifest = dir.join("Cargo.toml");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        std::fs::write(
+            manifest,
+            text + "\n[[bench]]\nname = \"extra\"\nharness = false\n",
+        )
+        .unwrap();
+    });
+    // The working tree makes b ten times slower; the revisions do not see it.
+    edit(
+        &fx.dir.join("src/lib.rs"),
+        "B_STEPS: u64 = 2600",
+        "B_STEPS: u64 = 26000",
+    );
+    let before = checkout_state(&fx.dir);
+
+    // Two comparisons at once: each revision is built once, the other run
+    // waits for it and uses it.
+    let both: Vec<_> = (0..2)
+        .map(|_| {
+            fx.nbench_command(&["compare", "--rev", "HEAD~1", "HEAD", "chain/a", "-q"])
+                .args(crate::helpers::PAIRED)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let both: Vec<Run> = both
+        .into_iter()
+        .map(|c| Run::from(c.wait_with_output().unwrap()))
+        .collect();
+    for run in &both {
+        assert_eq!(run.code, 0, "{}", run.all());
+    }
+    let built = |r: &Run| r.stderr.matches("building `").count();
+    assert_eq!(
+        built(&both[0]) + built(&both[1]),
+        0,
+        "-q keeps the builds quiet: {}",
+        both[0].all()
+    );
+    let names: Vec<_> = std::fs::read_dir(fx.dir.join("target/nbench/baselines"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("rev-"))
+        .collect();
+    assert_eq!(names.len(), 2, "one baseline per revision: {names:?}");
+
+    let run = nbench(
+        &fx,
+        &[
+            "compare",
+            "--rev",
+            "HEAD~1",
+            "HEAD",
+            "--fail-on-regression",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 4, "{}", run.all());
+    assert_eq!(
+        run.stderr.matches("already built").count(),
+        2,
+        "{}",
+        run.stderr
+    );
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let targets = doc["comparison"]["targets"].as_array().unwrap();
+    let target = |label: &str| {
+        targets
+            .iter()
+            .find(|t| t["target"] == label)
+            .unwrap_or_else(|| panic!("{label} in {targets:?}"))
+    };
+    let rows = target("revisions/revisions")["rows"].as_array().unwrap();
+    let row = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap().clone();
+    assert_eq!(row("chain/a")["verdict"], "unchanged", "{rows:?}");
+    assert_eq!(row("chain/b")["verdict"], "regressed", "{rows:?}");
+    let change = row("chain/b")["change"].as_f64().unwrap();
+    assert!(
+        change < 1.0,
+        "HEAD's 30 %, not the working tree's: {change}"
+    );
+    // A bench target the first revision lacks is new, and nothing claims
+    // to be compared with stored samples for it.
+    let extra = target("revisions/extra");
+    assert_eq!(extra["new"], serde_json::json!(["extra/one"]), "{extra}");
+    assert!(extra["unpaired_because"].is_null(), "{extra}");
+    assert_eq!(checkout_state(&fx.dir), before, "the checkout is as it was");
+    assert_eq!(leftover_worktrees(&fx), Vec::<String>::new());
+
+    // A bench target selected by name that the revision lacks is new too
+    // (the revision's baseline holds all its targets, built or reused).
+    let selected = nbench(&fx, &["--bench", "extra", "--compare-rev", "HEAD~1"]);
+    assert_eq!(selected.code, 0, "{}", selected.all());
+    assert!(
+        selected
+            .stdout
+            .contains("extra/one  new (not in the baseline)"),
+        "{}",
+        selected.stdout
+    );
+    // A package the revision does not have is an error, before any build.
+    let sub = fx.dir.join("sub");
+    std::fs::create_dir_all(sub.join("benches")).unwrap();
+    let harness = crate::helpers::repo_root().join("harness");
+    std::fs::write(
+        sub.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"sub\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[workspace]\n\n\
+             [dev-dependencies]\nnbench = {{ path = {:?} }}\n\n[[bench]]\nname = \"sub\"\nharness = false\n",
+            harness.display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        sub.join("benches/sub.rs"),
+        "fn benches(r: &mut nbench::Registry) { r.bench(\"nothing\", |b| b.iter(|| 1)); }\nnbench::main!(benches);\n",
+    )
+    .unwrap();
+    let absent = fx.nbench_in("sub", &["--compare-rev", "HEAD~1"]);
+    assert_eq!(absent.code, 2, "{}", absent.all());
+    let error = absent
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .unwrap_or_default();
+    assert!(
+        error.contains("`sub/Cargo.toml` does not exist at `HEAD~1`"),
+        "{}",
+        absent.stderr
+    );
+    assert!(!absent.stderr.contains("Compiling"), "{}", absent.stderr);
+    assert_eq!(leftover_worktrees(&fx), Vec::<String>::new());
+}
+
+#[test]
+fn a_revision_that_fails_to_build_is_named_and_cleaned_up() {
+    let fx = repository(|dir| {
+        edit(&dir.join("src/lib.rs"), "x ^= x >> 29;", "x ^= x >> 29 +;");
+    });
+    let run = fx.nbench(&["--compare-rev", "HEAD"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    let error = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .unwrap();
+    assert!(
+        error.contains("revision `HEAD`") && error.contains("failed to build"),
+        "{error}"
+    );
+    // The compiler's own words, marked with the revision.
+    assert!(
+        run.stderr
+            .lines()
+            .any(|l| l.starts_with("[HEAD]") && l.contains("expected expression")),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(leftover_worktrees(&fx), Vec::<String>::new());
+    // Nothing half-made is kept as that revision's baseline.
+    let baselines = std::fs::read_dir(fx.dir.join("target/nbench/baselines"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    let rev_dirs = std::fs::read_dir(fx.dir.join("target/nbench/baselines"))
+        .map(|d| d.filter(|e| e.as_ref().unwrap().path().is_dir()).count())
+        .unwrap_or(0);
+    assert_eq!(rev_dirs, 0, "{baselines} entries");
 }
 
 #[test]
