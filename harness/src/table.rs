@@ -185,6 +185,23 @@ mod tests {
     use crate::engine::Measurement;
 
     #[test]
+    fn wide_characters_keep_the_columns_aligned() {
+        let ids = ["排序/10", "🚀/launch", "plain"];
+        let t = Table::new(ids);
+        let columns: Vec<usize> = ids
+            .iter()
+            .map(|id| {
+                let line = t.status_row(id, "FAILED", "");
+                crate::format::width(&line[..line.find("FAILED").unwrap()])
+            })
+            .collect();
+        assert_eq!(columns, vec![columns[0]; 3], "{columns:?}");
+        let header = t.header();
+        let median = crate::format::width(&header[..header.find("median").unwrap()]);
+        assert_eq!(median + "median".len(), columns[0] + "FAILED".len());
+    }
+
+    #[test]
     fn row_shows_every_column() {
         let m = Measurement {
             iters: 4096,

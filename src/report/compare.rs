@@ -121,3 +121,55 @@ fn row_line(r: &Row, w: usize) -> String {
         ci
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::comparison::TargetComparison;
+
+    fn row(id: &str) -> Row {
+        Row {
+            id: id.into(),
+            kind: Kind::Paired,
+            baseline_ns: 100.0,
+            current_ns: 100.0,
+            change: 0.0,
+            change_ci: [-0.01, 0.01],
+            p_value: Some(0.5),
+            p_adjusted: Some(0.5),
+            verdict: Verdict::Unchanged,
+            baseline_per_iter_ns: Vec::new(),
+            overhead_ns: 0.0,
+            layout_spread: None,
+        }
+    }
+
+    #[test]
+    fn ids_of_every_kind_and_width_share_the_first_column() {
+        console::set_colors_enabled(false);
+        let (wide, new, gone) = ("排序/10", "a/much/longer/new/benchmark", "🚀/launch");
+        let mut t = TargetComparison::empty("demo/bench");
+        t.rows = vec![row(wide), row("plain")];
+        t.new = vec![new.into()];
+        t.gone = vec![gone.into()];
+        let c = Comparison {
+            baseline: "main".into(),
+            noise_threshold: 0.005,
+            warnings: Vec::new(),
+            notes: Vec::new(),
+            targets: vec![t],
+        };
+        let text = render(&c);
+        let w = format::width(new);
+        for id in [wide, "plain", new, gone] {
+            let first = format!("{}  ", format::pad(id, w));
+            assert!(
+                text.lines().any(|l| l.starts_with(&first)
+                    && !l[first.len()..].starts_with(' ') == [new, gone].contains(&id)),
+                "{id} not in a first column {w} wide:\n{text}"
+            );
+        }
+        assert_eq!(format::width(wide), 7);
+        assert_eq!(format::width(gone), 9);
+    }
+}

@@ -341,6 +341,53 @@ fn compare_two_saved_baselines() {
 }
 
 #[test]
+fn filtered_baselines_compare_only_what_they_hold() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    for (name, features) in [("a", "extra"), ("b", "slow")] {
+        let save = args(&[
+            "--features",
+            features,
+            "--save-baseline",
+            name,
+            "work/sum/1000",
+        ]);
+        let run = fx.nbench(&save);
+        assert_eq!(run.code, 0, "{}", run.all());
+    }
+    // Both hold one benchmark; their executables register three.
+    let cmp = fx.nbench(&[&["compare", "a", "b", "--format", "json"][..], PAIRED].concat());
+    assert_eq!(cmp.code, 0, "{}", cmp.all());
+    let doc: serde_json::Value = serde_json::from_str(&cmp.stdout).unwrap();
+    let measured: Vec<_> = doc["targets"][0]["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["id"].clone())
+        .collect();
+    assert_eq!(measured, ["work/sum/1000"], "{}", cmp.stdout);
+    let t = &doc["comparison"]["targets"][0];
+    assert_eq!(t["rows"].as_array().unwrap().len(), 1, "{t}");
+    assert_eq!(t["new"], serde_json::json!([]), "{t}");
+    assert_eq!(t["gone"], serde_json::json!([]), "{t}");
+
+    // A benchmark the baseline's results lack is new, even though its
+    // executable registers it; nothing was compared with stored samples.
+    let other = fx.nbench(&paired_args(&[
+        "--compare",
+        "a",
+        "work/sum/2000",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(other.code, 0, "{}", other.all());
+    let doc: serde_json::Value = serde_json::from_str(&other.stdout).unwrap();
+    let t = &doc["comparison"]["targets"][0];
+    assert_eq!(t["new"], serde_json::json!(["work/sum/2000"]), "{t}");
+    assert_eq!(t["rows"], serde_json::json!([]), "{t}");
+    assert!(t["unpaired_because"].is_null(), "{t}");
+}
+
+#[test]
 fn new_gone_and_a_baseline_from_another_machine() {
     let fx = Fixture::new("workspace").own_target_dir();
     let save = fx.nbench(&args(&["--features", "extra", "--save-baseline", "base"]));
