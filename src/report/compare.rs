@@ -165,7 +165,7 @@ mod tests {
             let first = format!("{}  ", format::pad(id, w));
             assert!(
                 text.lines().any(|l| l.starts_with(&first)
-                    && !l[first.len()..].starts_with(' ') == [new, gone].contains(&id)),
+                    && l[first.len()..].starts_with(' ') != [new, gone].contains(&id)),
                 "{id} not in a first column {w} wide:\n{text}"
             );
         }
