@@ -11,6 +11,7 @@ mod engine;
 mod family;
 pub mod format;
 mod group;
+mod libtest;
 mod loops;
 mod modes;
 pub mod params;
@@ -56,6 +57,10 @@ pub mod __private {
     /// The ways a bench binary runs, and its command line.
     pub mod modes {
         pub use crate::modes::*;
+    }
+    /// libtest's bench lines and JSON events.
+    pub mod libtest {
+        pub use crate::libtest::*;
     }
     /// The channel's messages and their JSON codec.
     pub mod protocol {

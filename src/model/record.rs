@@ -187,6 +187,60 @@ pub enum ThroughputRecord {
     Items(u64),
 }
 
+/// Percentiles of a benchmark's samples, ns per iteration. Written as an
+/// object with named fields; runs stored before that, as an array
+/// `[p5, p25, p75, p95, p99]`, still read.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(from = "PercentilesStored")]
+pub struct Percentiles {
+    /// 5th percentile.
+    pub p5: f64,
+    /// 25th percentile (first quartile).
+    pub p25: f64,
+    /// 75th percentile (third quartile).
+    pub p75: f64,
+    /// 95th percentile.
+    pub p95: f64,
+    /// 99th percentile.
+    pub p99: f64,
+}
+
+/// Either way percentiles have been stored.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum PercentilesStored {
+    Named {
+        p5: f64,
+        p25: f64,
+        p75: f64,
+        p95: f64,
+        p99: f64,
+    },
+    Array([f64; 5]),
+}
+
+impl From<PercentilesStored> for Percentiles {
+    fn from(p: PercentilesStored) -> Percentiles {
+        let [p5, p25, p75, p95, p99] = match p {
+            PercentilesStored::Named {
+                p5,
+                p25,
+                p75,
+                p95,
+                p99,
+            } => [p5, p25, p75, p95, p99],
+            PercentilesStored::Array(a) => a,
+        };
+        Percentiles {
+            p5,
+            p25,
+            p75,
+            p95,
+            p99,
+        }
+    }
+}
+
 /// One measured benchmark: what the table shows, plus everything behind it. Times in ns per iteration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BenchRecord {
@@ -210,8 +264,8 @@ pub struct BenchRecord {
     pub min_ns: f64,
     /// Largest sample.
     pub max_ns: f64,
-    /// Percentiles 5, 25, 75, 95, 99.
-    pub percentiles_ns: [f64; 5],
+    /// Percentiles 5, 25, 75, 95 and 99, named (`{"p5": …, "p25": …}`).
+    pub percentiles_ns: Percentiles,
     /// Tukey outliers: low severe, low mild, high mild, high severe.
     pub outliers: [usize; 4],
     /// Which samples the summary set aside (`--outliers`).
@@ -314,7 +368,13 @@ impl BenchRecord {
             cv: s.cv,
             min_ns: s.min,
             max_ns: s.max,
-            percentiles_ns: [s.p5, s.p25, s.p75, s.p95, s.p99],
+            percentiles_ns: Percentiles {
+                p5: s.p5,
+                p25: s.p25,
+                p75: s.p75,
+                p95: s.p95,
+                p99: s.p99,
+            },
             outliers: [
                 s.outliers.low_severe,
                 s.outliers.low_mild,

@@ -1,54 +1,43 @@
-//! `--format bencher`: libtest's bench lines, which continuous-benchmarking tools already read.
+//! `--format bencher`: libtest's bench output, which continuous-benchmarking tools already read.
 
 use crate::model::record::RunRecord;
+use nbench::__private::libtest;
 
-/// `test TARGET::ID ... bench: N ns/iter (+/- D)` per measured benchmark, N
-/// the median and D the spread (max − min) of the samples summarised, as
-/// libtest prints them: whole nanoseconds with thousands separators (two
-/// decimals below 10 ns, where whole numbers would say nothing).
+/// What `cargo bench` prints for each bench target, as libtest does:
+/// `running N tests`, a `test TARGET::ID ... bench: N ns/iter (+/- D)` line
+/// per measured benchmark (N the estimate, D the 5th-to-95th percentile
+/// spread of its samples, libtest's winsorised range, at most N), `ignored`
+/// and `FAILED` lines, and the `test result:` line. The lines follow
+/// `nbench::__private::libtest`, shared with the bench binary's own
+/// `--format bencher`.
 pub fn render(run: &RunRecord) -> String {
     let mut out = String::new();
     for t in &run.targets {
+        let count = t.benchmarks.len() + t.failures.len() + t.ignored.len() + t.skipped.len();
+        out.push_str(&format!("\n{}\n", libtest::running(count)));
+        let name = |id: &str| format!("{}::{id}", t.target);
         for b in &t.benchmarks {
+            let p = &b.percentiles_ns;
+            let line = libtest::bench_line(&name(&b.id), b.median_ns, p.p5, p.p95);
+            out.push_str(&format!("{line}\n"));
+        }
+        for id in t.ignored.iter().chain(t.skipped.iter().map(|s| &s.id)) {
+            out.push_str(&format!("test {} ... ignored\n", libtest::name(&name(id))));
+        }
+        for f in &t.failures {
             out.push_str(&format!(
-                "test {}::{} ... bench: {:>11} ns/iter (+/- {})\n",
-                t.target,
-                b.id,
-                ns(b.median_ns),
-                ns(b.max_ns - b.min_ns)
+                "test {} ... FAILED\n",
+                libtest::name(&name(&f.id))
             ));
         }
+        let result = libtest::result_line(
+            t.failures.len(),
+            t.ignored.len() + t.skipped.len(),
+            t.benchmarks.len(),
+            t.filtered_out,
+            run.duration_s,
+        );
+        out.push_str(&format!("\n{result}\n"));
     }
     out
-}
-
-fn ns(x: f64) -> String {
-    if !x.is_finite() {
-        return "0".to_owned();
-    }
-    if x < 10.0 {
-        return format!("{x:.2}");
-    }
-    let digits = format!("{:.0}", x);
-    let mut grouped = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    grouped
-}
-
-#[cfg(test)]
-mod tests {
-    use super::ns;
-
-    #[test]
-    fn numbers_as_libtest_prints_them() {
-        assert_eq!(ns(1_234_567.4), "1,234,567");
-        assert_eq!(ns(999.5), "1,000");
-        assert_eq!(ns(12.0), "12");
-        assert_eq!(ns(0.456), "0.46");
-    }
 }

@@ -201,11 +201,11 @@ fn times(b: &BenchRecord) -> [f64; 13] {
         b.mad_ns,
         b.min_ns,
         b.max_ns,
-        p[0],
-        p[1],
-        p[2],
-        p[3],
-        p[4],
+        p.p5,
+        p.p25,
+        p.p75,
+        p.p95,
+        p.p99,
     ]
 }
 

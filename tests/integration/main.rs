@@ -5,6 +5,7 @@ mod baselines;
 mod cli;
 mod epochs;
 mod families;
+mod formats;
 mod harness_modes;
 mod helpers;
 mod layouts;

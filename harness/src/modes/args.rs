@@ -24,6 +24,22 @@ pub enum Mode {
     Protocol(String),
 }
 
+/// How `--bench` (and `--list`) print: libtest's `--format` values, and
+/// criterion's `--output-format bencher`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Output {
+    /// nbench's table (`--format pretty`, the default).
+    #[default]
+    Pretty,
+    /// `--format terse`: with `--list`, one `id: benchmark` line each.
+    Terse,
+    /// `--format json`: libtest's JSON events, one per line.
+    Json,
+    /// `--format bencher` or `--output-format bencher`: libtest's
+    /// `test ID ... bench: N ns/iter (+/- D)` lines.
+    Bencher,
+}
+
 /// The parsed command line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Args {
@@ -35,6 +51,10 @@ pub struct Args {
     pub settings: Settings,
     /// How many times each benchmark is measured (`--repetitions`), pooled.
     pub repetitions: usize,
+    /// How results are printed.
+    pub output: Output,
+    /// `--logfile PATH`: the output is written there too.
+    pub logfile: Option<String>,
 }
 
 /// A command-line mistake, worded for the user.
@@ -48,13 +68,7 @@ impl fmt::Display for UsageError {
 }
 
 /// libtest flags that take a value and mean nothing to nbench.
-const IGNORED_WITH_VALUE: &[&str] = &[
-    "--test-threads",
-    "--color",
-    "-Z",
-    "--logfile",
-    "--shuffle-seed",
-];
+const IGNORED_WITH_VALUE: &[&str] = &["--test-threads", "--color", "-Z", "--shuffle-seed"];
 /// libtest flags without a value that mean nothing to nbench.
 const IGNORED_FLAGS: &[&str] = &[
     "--nocapture",
@@ -78,8 +92,10 @@ impl Args {
             filter: Filter::default(),
             settings: Settings::default(),
             repetitions: 1,
+            output: Output::Pretty,
+            logfile: None,
         };
-        let (mut bench, mut list, mut help, mut terse) = (false, false, false, false);
+        let (mut bench, mut list, mut help) = (false, false, false);
         let mut protocol = None;
         let mut it = args.into_iter();
         while let Some(arg) = it.next() {
@@ -112,7 +128,8 @@ impl Args {
                 "--ignored" => out.filter.ignored = Ignored::Only,
                 "--include-ignored" => out.filter.ignored = Ignored::Include,
                 "--skip" => out.filter.skip.push(value("--skip")?),
-                "--format" => terse = value("--format")? == "terse",
+                "--format" | "--output-format" => out.output = output(&flag, &value(&flag)?)?,
+                "--logfile" => out.logfile = Some(value("--logfile")?),
                 "--warm-up" => out.settings.warm_up = duration("--warm-up", &value("--warm-up")?)?,
                 "--min-time" => {
                     out.settings.min_time = duration("--min-time", &value("--min-time")?)?
@@ -151,13 +168,31 @@ impl Args {
         } else if help {
             Mode::Help
         } else if list {
-            Mode::List { terse }
+            Mode::List {
+                terse: out.output == Output::Terse,
+            }
         } else if bench {
             Mode::Bench
         } else {
             Mode::Test
         };
         Ok(out)
+    }
+}
+
+/// A `--format` (libtest's) or `--output-format` (criterion's) value.
+fn output(flag: &str, text: &str) -> Result<Output, UsageError> {
+    match (flag, text) {
+        ("--format", "pretty") | ("--output-format", "criterion") => Ok(Output::Pretty),
+        ("--format", "terse") => Ok(Output::Terse),
+        ("--format", "json") => Ok(Output::Json),
+        (_, "bencher") => Ok(Output::Bencher),
+        ("--format", _) => Err(UsageError(format!(
+            "invalid value '{text}' for '--format': expected pretty, terse, json or bencher"
+        ))),
+        _ => Err(UsageError(format!(
+            "invalid value '{text}' for '--output-format': expected criterion or bencher"
+        ))),
     }
 }
 
@@ -237,7 +272,16 @@ Selection:
       --ignored            Run only benchmarks marked ignored
       --include-ignored    Run ignored benchmarks too
       --list               List benchmarks instead of running them
-      --format terse       With --list: one `id: benchmark` line each
+
+Output:
+      --format <FORMAT>    pretty: the table [default]; terse: with --list, one
+                           `id: benchmark` line each; json: libtest's JSON events,
+                           one per line; bencher: libtest's bench lines
+                           `test ID ... bench: N ns/iter (+/- D)` (D: the 5th to
+                           95th percentile, at most N; spaces in ids become _)
+      --output-format bencher
+                           The same as --format bencher (criterion's spelling)
+      --logfile <PATH>     Write the output to PATH as well
 
 Measurement (with --bench):
       --warm-up <DUR>      Warm-up time per benchmark [default: 100ms]
@@ -254,8 +298,8 @@ Measurement (with --bench):
                            medians (`3 runs: cv 0.41%`) [default: 1]
 
 Durations are seconds, or take a unit: 500ms, 2s, 250us.
-libtest flags such as --nocapture, --show-output, --test-threads N, -q and
---color WHEN are accepted and ignored.
+libtest flags such as --nocapture, --show-output, --test-threads N, -q,
+-Z unstable-options and --color WHEN are accepted and ignored.
 
 Exit status: 0 all passed, 101 a benchmark failed, 2 bad command line.
 ";
@@ -281,6 +325,24 @@ mod tests {
             Mode::List { terse: false }
         );
         assert_eq!(parse("--bench -h").unwrap().mode, Mode::Help);
+    }
+
+    #[test]
+    fn output_formats_of_libtest_and_criterion() {
+        let out = |line: &str| parse(line).map(|a| a.output);
+        assert_eq!(out("--bench"), Ok(Output::Pretty));
+        assert_eq!(
+            out("--bench -Z unstable-options --format json"),
+            Ok(Output::Json)
+        );
+        assert_eq!(out("--bench --output-format bencher"), Ok(Output::Bencher));
+        assert_eq!(out("--bench --format=bencher"), Ok(Output::Bencher));
+        assert_eq!(out("--bench --output-format criterion"), Ok(Output::Pretty));
+        let e = out("--bench --format bogus").unwrap_err();
+        assert!(e.0.contains("'bogus'") && e.0.contains("--format"), "{e}");
+        assert!(out("--bench --output-format json").is_err());
+        let a = parse("--bench --logfile out.txt").unwrap();
+        assert_eq!(a.logfile.as_deref(), Some("out.txt"));
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! `--bench`: measure each selected benchmark with the engine and print the table.
 
-use super::args::Args;
+use super::args::{Args, Output};
 use crate::drive::engine::{Taken, loop_overhead, measure_one};
 use crate::family::fit_families;
 use crate::format;
+use crate::libtest::{self, json};
 use crate::registry::{Benchmark, baseline_of};
 use crate::result::BenchResult;
 use crate::select::Selected;
@@ -31,58 +32,181 @@ fn measure_repeated(
     Ok(Taken::Result(Box::new(pooled)))
 }
 
+/// Where `--bench` writes: stdout, and the `--logfile` when there is one.
+struct Sink {
+    stdout: std::io::StdoutLock<'static>,
+    log: Option<std::fs::File>,
+}
+
+impl Sink {
+    fn open(args: &Args) -> Result<Sink, String> {
+        let log = match &args.logfile {
+            Some(path) => Some(
+                std::fs::File::create(path)
+                    .map_err(|e| format!("could not create --logfile '{path}': {e}"))?,
+            ),
+            None => None,
+        };
+        Ok(Sink {
+            stdout: std::io::stdout().lock(),
+            log,
+        })
+    }
+
+    fn line(&mut self, text: &str) {
+        let _ = writeln!(self.stdout, "{text}");
+        let _ = self.stdout.flush();
+        if let Some(log) = &mut self.log {
+            let _ = writeln!(log, "{text}");
+        }
+    }
+}
+
+/// What happened to one benchmark.
+enum Event<'a> {
+    Ignored,
+    Skipped(&'a str),
+    Measured(&'a BenchResult),
+    Failed(&'a str),
+}
+
+/// The lines for one benchmark's `event`, in the chosen output.
+fn event_lines(output: Output, table: &Table, id: &str, event: &Event<'_>) -> Vec<String> {
+    match output {
+        Output::Pretty | Output::Terse => vec![match event {
+            Event::Ignored => table.status_row(id, "ignored", ""),
+            Event::Skipped(reason) => table.status_row(id, "skipped", reason),
+            Event::Measured(r) => table.row(r),
+            Event::Failed(why) => table.status_row(id, "FAILED", why),
+        }],
+        Output::Bencher => vec![match event {
+            Event::Ignored => format!("test {} ... ignored", libtest::name(id)),
+            Event::Skipped(reason) => format!("test {} ... ignored, {reason}", libtest::name(id)),
+            Event::Measured(r) => {
+                let s = &r.summary;
+                libtest::bench_line(id, s.median, s.p5, s.p95)
+            }
+            Event::Failed(_) => format!("test {} ... FAILED", libtest::name(id)),
+        }],
+        Output::Json => {
+            let mut lines = vec![json::test_started(id)];
+            lines.push(match event {
+                Event::Ignored => json::test_event(id, "ignored", None),
+                Event::Skipped(reason) => json::test_event(id, "ignored", Some(reason)),
+                Event::Measured(r) => {
+                    json::bench(id, r.summary.median, r.summary.p5, r.summary.p95)
+                }
+                Event::Failed(why) => json::test_event(id, "failed", Some(why)),
+            });
+            lines
+        }
+    }
+}
+
 /// Runs `--bench`; returns whether every benchmark succeeded.
 /// `all` is every registered benchmark (a member's baseline may be filtered out).
 pub fn run(all: &[Benchmark], selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
     let started = Instant::now();
+    let mut out = match Sink::open(args) {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return false;
+        }
+    };
     let timer = TimerInfo::measure(&WallClock::new(), 10_000);
     let overhead = loop_overhead(&timer);
     let ratio = selected
         .iter()
         .any(|b| b.baseline || baseline_of(all, b).is_some());
     let table = Table::new(selected.iter().map(|b| b.id.as_str())).with_ratio(ratio);
-    let mut stdout = std::io::stdout().lock();
-    let _ = writeln!(
-        stdout,
-        "timer: {} resolution, {} per reading; loop overhead {} per iteration\n",
-        format::time(timer.resolution_ns),
-        format::time(timer.cost_ns),
-        format::time(overhead),
-    );
-    let _ = writeln!(stdout, "{}", table.header());
+    match args.output {
+        Output::Pretty | Output::Terse => {
+            out.line(&format!(
+                "timer: {} resolution, {} per reading; loop overhead {} per iteration\n",
+                format::time(timer.resolution_ns),
+                format::time(timer.cost_ns),
+                format::time(overhead),
+            ));
+            out.line(&table.header());
+        }
+        Output::Bencher => out.line(&format!("\n{}", libtest::running(selected.len()))),
+        Output::Json => out.line(&json::suite_started(selected.len())),
+    }
     let (mut measured, mut failed, mut ignored, mut skipped) = (0, Vec::new(), 0, 0);
     let mut scaled = Vec::new();
     for bench in selected {
-        if args.filter.verdict(&bench.id, bench.ignored) == Selected::Ignored {
-            ignored += 1;
-            let _ = writeln!(stdout, "{}", table.status_row(&bench.id, "ignored", ""));
-            continue;
-        }
-        let line = match measure_repeated(bench, all, args, timer, overhead) {
-            Ok(Taken::Skipped(reason)) => {
-                skipped += 1;
-                table.status_row(&bench.id, "skipped", &reason)
-            }
-            Ok(Taken::Result(r)) => {
+        let id = bench.id.as_str();
+        let taken = if args.filter.verdict(id, bench.ignored) == Selected::Ignored {
+            None
+        } else {
+            Some(measure_repeated(bench, all, args, timer, overhead))
+        };
+        let event = match &taken {
+            None => Event::Ignored,
+            Some(Ok(Taken::Skipped(reason))) => Event::Skipped(reason),
+            Some(Ok(Taken::Result(r))) => Event::Measured(r),
+            Some(Err(why)) => Event::Failed(why),
+        };
+        match &event {
+            Event::Ignored => ignored += 1,
+            Event::Skipped(_) => skipped += 1,
+            Event::Measured(r) => {
                 measured += 1;
                 if let Some(sc) = &bench.scaling {
                     scaled.push((sc, r.summary.median));
                 }
-                table.row(&r)
             }
-            Err(why) => {
-                failed.push(bench.id.as_str());
-                table.status_row(&bench.id, "FAILED", &why)
-            }
-        };
-        let _ = writeln!(stdout, "{line}");
-        let _ = stdout.flush();
+            Event::Failed(_) => failed.push(id),
+        }
+        for line in event_lines(args.output, &table, id, &event) {
+            out.line(&line);
+        }
     }
+    let secs = started.elapsed().as_secs_f64();
+    match args.output {
+        Output::Pretty | Output::Terse => summary(
+            &mut out,
+            scaled,
+            &failed,
+            [measured, skipped, ignored, filtered_out],
+            secs,
+        ),
+        // libtest counts skipped benchmarks as ignored.
+        Output::Bencher => out.line(&format!(
+            "\n{}\n",
+            libtest::result_line(
+                failed.len(),
+                ignored + skipped,
+                measured,
+                filtered_out,
+                secs
+            )
+        )),
+        Output::Json => out.line(&json::suite_finished(
+            failed.len(),
+            ignored + skipped,
+            measured,
+            filtered_out,
+            secs,
+        )),
+    }
+    failed.is_empty()
+}
+
+/// The table's closing lines: complexity fits and the counts.
+fn summary(
+    out: &mut Sink,
+    scaled: Vec<(&crate::family::Scaling, f64)>,
+    failed: &[&str],
+    [measured, skipped, ignored, filtered_out]: [usize; 4],
+    secs: f64,
+) {
     let fits = fit_families(scaled);
     if !fits.is_empty() {
-        let _ = writeln!(stdout, "\n{}", crate::family::HEADING);
+        out.line(&format!("\n{}", crate::family::HEADING));
         for f in &fits {
-            let _ = writeln!(stdout, "  {}", f.line());
+            out.line(&format!("  {}", f.line()));
         }
     }
     let verdict = if failed.is_empty() { "ok" } else { "FAILED" };
@@ -91,14 +215,11 @@ pub fn run(all: &[Benchmark], selected: &[&Benchmark], filtered_out: usize, args
         0 => String::new(),
         n => format!(" {n} skipped;"),
     };
-    let _ = writeln!(
-        stdout,
-        "\nbench result: {verdict}. {measured} measured; {} failed;{skipped} {ignored} ignored; {filtered_out} filtered out; finished in {:.2}s",
+    out.line(&format!(
+        "\nbench result: {verdict}. {measured} measured; {} failed;{skipped} {ignored} ignored; {filtered_out} filtered out; finished in {secs:.2}s",
         failed.len(),
-        started.elapsed().as_secs_f64()
-    );
+    ));
     if !failed.is_empty() {
-        let _ = writeln!(stdout, "failed: {}", failed.join(", "));
+        out.line(&format!("failed: {}", failed.join(", ")));
     }
-    failed.is_empty()
 }
