@@ -148,6 +148,12 @@ fn read(path: PathBuf, prefix: &'static str, value: &Value) -> Result<FileConfig
 fn values(key: Key, v: &Value) -> std::result::Result<Vec<String>, String> {
     let one = |v: &Value| match v {
         Value::String(s) => Ok(s.clone()),
+        Value::Number(n) if key.text() => Err(format!(
+            "= {n}: a number, where `{}` takes text in quotes ({} = \"{}\")",
+            key.name,
+            key.name,
+            key.example()
+        )),
         Value::Number(n) => Ok(n.to_string()),
         other => Err(format!("= `{other}`: expected a string or a number")),
     };

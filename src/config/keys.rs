@@ -52,6 +52,24 @@ impl Key {
         KEYS.iter().copied().find(|k| k.name == name)
     }
 
+    /// Whether its values are words or paths, never numbers.
+    pub fn text(self) -> bool {
+        self.example() != "1"
+    }
+
+    /// A value it takes, for messages.
+    pub fn example(self) -> &'static str {
+        match self.name {
+            "outliers" => "iqr",
+            "format" => "markdown",
+            "out" => "target/bench.md",
+            "out-format" => "csv",
+            "time-unit" => "us",
+            "color" => "never",
+            _ => "1",
+        }
+    }
+
     /// clap's id of the flag (the `Cli` field's name).
     pub fn id(self) -> String {
         self.name.replace('-', "_")

@@ -101,6 +101,10 @@ fn a_bad_setting_is_one_error_naming_where_it_is_and_what_is_allowed() {
             "`format` = `xml`: expected one of: console, json, jsonl, csv",
         ),
         ("max-time = \n", "nbench.toml`: is not valid TOML (line 1)"),
+        (
+            "out = 3\n",
+            "nbench.toml`: `out` = 3: a number, where `out` takes text in quotes",
+        ),
     ];
     for (text, message) in cases {
         std::fs::write(&toml, text).unwrap();
