@@ -365,6 +365,23 @@ fn filtered_baselines_compare_only_what_they_hold() {
         .map(|b| b["id"].clone())
         .collect();
     assert_eq!(measured, ["work/sum/1000"], "{}", cmp.stdout);
+    // The machine as it is, not as the pinned driver sees it; and its name.
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert_eq!(doc["context"]["cores"], cores, "{}", doc["context"]);
+    let hostname = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    assert_eq!(
+        doc["context"]["hostname"],
+        hostname.trim(),
+        "{}",
+        doc["context"]
+    );
+    let console = fx.nbench(&[&["compare", "a", "b"][..], PAIRED].concat());
+    let label = if cores == 1 {
+        "1 core ".to_owned()
+    } else {
+        format!("{cores} cores ")
+    };
+    assert!(console.stdout.contains(&label), "{}", console.stdout);
     let t = &doc["comparison"]["targets"][0];
     assert_eq!(t["rows"].as_array().unwrap().len(), 1, "{t}");
     assert_eq!(t["new"], serde_json::json!([]), "{t}");
