@@ -524,6 +524,7 @@ fn repetitions_launches_and_interleaved_slices_are_pooled() {
         let found = crate::report::check(&browser, &report);
         assert_eq!(found["errors"], serde_json::json!([]), "{found}");
         assert_eq!(found["blank"], serde_json::json!([]), "{found}");
+        assert_eq!(found["flat"], serde_json::json!([]), "{found}");
         assert_eq!(found["kinds"]["runs"], 4, "{found}");
         assert_eq!(found["kinds"]["ratio"], 2, "{found}");
     }

@@ -19,8 +19,21 @@ addEventListener('load', () => {
       .filter(m => { const b = m.getBBox(); return b.width > 0 || b.height > 0; });
     if (box.width < 100 || box.height < 40 || marks.length === 0) blank.push(p.dataset.kind);
   }
+  // A density must have a shape: some height, some width, a peak rather than a flat top.
+  const flat = [];
+  for (const a of document.querySelectorAll('svg.plot[data-kind=distribution] path.current, svg.plot[data-kind=compared] path.current, svg.plot[data-kind=compared] path.baseline')) {
+    const n = a.getAttribute('d').match(/-?[0-9.]+/g).map(Number), pts = [];
+    for (let i = 0; i + 1 < n.length; i += 2) pts.push([n[i], n[i + 1]]);
+    const base = pts[pts.length - 1][1], curve = pts.slice(0, -2);
+    const hs = curve.map(q => base - q[1]), top = Math.max(...hs);
+    const xs = curve.filter((q, i) => hs[i] > 0.05 * top).map(q => q[0]);
+    const raised = xs.length, peak = hs.filter(h => h > 0.9 * top).length;
+    const width = Math.max(...xs) - Math.min(...xs);
+    if (top < 5 || width < 8 || peak > 0.8 * raised)
+      flat.push(`${a.closest('article')?.id}: height ${top.toFixed(1)} width ${width.toFixed(1)} top ${peak}/${raised}`);
+  }
   const resources = performance.getEntriesByType('resource').map(r => r.name);
-  document.body.setAttribute('data-check', JSON.stringify({kinds, blank, errors: __errors, resources,
+  document.body.setAttribute('data-check', JSON.stringify({kinds, blank, flat, errors: __errors, resources,
     overflow: document.documentElement.scrollWidth > innerWidth}));
 });
 </script>"#;
@@ -124,6 +137,11 @@ fn the_html_report_renders_in_chromium_with_every_kind_of_plot() {
         found["blank"],
         serde_json::json!([]),
         "plots with nothing drawn: {found}"
+    );
+    assert_eq!(
+        found["flat"],
+        serde_json::json!([]),
+        "densities without a shape: {found}"
     );
     assert_eq!(found["overflow"], false, "wider than the window: {found}");
     let kinds = &found["kinds"];

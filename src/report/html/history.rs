@@ -88,6 +88,8 @@ pub fn load(files: &[PathBuf]) -> (Vec<PastRun>, Vec<String>) {
 pub struct Point {
     /// Which run (see [`PastContext::label`]).
     pub label: String,
+    /// When it ran (RFC 3339, UTC).
+    pub date: String,
     /// Median, ns.
     pub median_ns: f64,
     /// Its CI.
@@ -106,6 +108,7 @@ pub fn series(runs: &[PastRun], target: &str, id: &str) -> Vec<Point> {
                 .find(|b| b.id == id)?;
             Some(Point {
                 label: r.context.label(),
+                date: r.context.date.clone(),
                 median_ns: b.median_ns,
                 ci_ns: b.median_ci_ns,
             })
