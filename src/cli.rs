@@ -52,6 +52,9 @@ pub struct Cli {
     /// Leave out benchmarks whose id contains TEXT
     #[arg(global = true, long, value_name = "TEXT", help_heading = "Selection")]
     pub skip: Vec<String>,
+    /// Measure one shard of the selected benchmarks, for a CI matrix: count:M/N (round-robin within each bench target), hash:M/N (by a stable hash of package, target and id: adding a benchmark moves no other) or slice:M/N (round-robin across all targets); `cargo nbench merge` joins the shards' JSON
+    #[arg(global = true, long, value_name = "KIND:M/N", value_parser = crate::model::partition::Partition::parse, help_heading = "Selection")]
+    pub partition: Option<crate::model::partition::Partition>,
     /// Run only benchmarks marked ignored
     #[arg(long, help_heading = "Selection", conflicts_with = "include_ignored")]
     pub ignored: bool,

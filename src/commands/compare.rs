@@ -7,15 +7,16 @@ use crate::error::{Error, Result};
 use crate::model::comparison::TargetComparison;
 use crate::model::context::Context;
 use crate::model::outcome::TargetRun;
-use crate::model::record::{BenchRecord, RunRecord, SCHEMA_VERSION, TargetRecord};
+use crate::model::record::{RunRecord, SCHEMA_VERSION, TargetRecord};
 use crate::model::target::{BenchTarget, Built};
 use crate::report::Format;
 use crate::report::progress::Progress;
 use crate::run::affinity;
+use crate::run::Plan;
 use crate::run::compare::{Against, compare_target};
 use crate::store::Store;
 use crate::store::baselines::Baseline;
-use nbench::__private::select::{Filter, Selected};
+use nbench::__private::select::Selected;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -74,9 +75,17 @@ fn measure(
     affinity::pin_driver();
     let mut progress = Progress::new(s.output.format == Format::Console);
     let (mut runs, mut records, mut targets) = (Vec::new(), Vec::new(), Vec::new());
+    let mut before = 0;
     for stored in &cur.run.targets {
+        // With --partition slice, shards count the benchmarks B holds.
+        plan.selected_before = before;
+        before += stored
+            .benchmarks
+            .iter()
+            .filter(|x| plan.filter.verdict(&x.id, false) != Selected::FilteredOut)
+            .count();
         let Ok(cur_exes) = baselines.executables_for(&cur, &stored.target, false) else {
-            let (record, cmp) = stored_only(&base, stored, b, &plan.filter, threshold);
+            let (record, cmp) = stored_only(&base, stored, b, &plan, threshold);
             records.push(record);
             targets.push(cmp);
             continue;
@@ -101,7 +110,12 @@ fn measure(
         .filter(|t| !cur.run.targets.iter().any(|c| c.target == t.target))
     {
         let mut cmp = TargetComparison::empty(&gone.target);
-        cmp.gone = selected(&gone.benchmarks, &plan.filter);
+        cmp.gone = gone
+            .benchmarks
+            .iter()
+            .filter(|x| plan.reports_gone(&gone.target, &x.id))
+            .map(|x| x.id.clone())
+            .collect();
         targets.push(cmp);
     }
     let comparison = finish(
@@ -111,6 +125,7 @@ fn measure(
         targets,
     );
     let record = RunRecord {
+        partition: s.plan.partition,
         schema: SCHEMA_VERSION,
         context,
         duration_s: started.elapsed().as_secs_f64(),
@@ -147,20 +162,12 @@ fn saved_target(meta: &cargo_metadata::Metadata, label: &str, mut exes: Vec<Path
     }
 }
 
-fn selected(benches: &[BenchRecord], filter: &Filter) -> Vec<String> {
-    benches
-        .iter()
-        .filter(|x| filter.verdict(&x.id, false) != Selected::FilteredOut)
-        .map(|x| x.id.clone())
-        .collect()
-}
-
 /// Neither side can run: the stored samples of both are compared.
 fn stored_only(
     base: &Baseline,
     cur: &TargetRecord,
     cur_name: &str,
-    filter: &Filter,
+    plan: &Plan,
     threshold: f64,
 ) -> (TargetRecord, TargetComparison) {
     let mut cmp = TargetComparison::empty(&cur.target);
@@ -174,7 +181,16 @@ fn stored_only(
     let mut record = cur.clone();
     record
         .benchmarks
-        .retain(|x| filter.verdict(&x.id, false) != Selected::FilteredOut);
+        .retain(|x| plan.filter.verdict(&x.id, false) != Selected::FilteredOut);
+    if let Some(p) = plan.partition {
+        let all = std::mem::take(&mut record.benchmarks);
+        let (mine, others): (Vec<_>, Vec<_>) = all
+            .into_iter()
+            .enumerate()
+            .partition(|(i, x)| p.keeps(&cur.target, &x.id, *i, plan.selected_before));
+        record.benchmarks = mine.into_iter().map(|(_, x)| x).collect();
+        record.other_shards = others.len();
+    }
     for c in &record.benchmarks {
         match base_benches.iter().find(|x| x.id == c.id) {
             None => cmp.new.push(c.id.clone()),
@@ -187,9 +203,11 @@ fn stored_only(
             )),
         }
     }
-    cmp.gone = selected(base_benches, filter)
-        .into_iter()
-        .filter(|id| !record.benchmarks.iter().any(|x| &x.id == id))
+    cmp.gone = base_benches
+        .iter()
+        .filter(|x| plan.reports_gone(&cur.target, &x.id))
+        .filter(|x| !cur.benchmarks.iter().any(|c| c.id == x.id))
+        .map(|x| x.id.clone())
         .collect();
     if cmp.rows.is_empty() {
         cmp.unpaired_because = None;

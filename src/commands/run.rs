@@ -7,7 +7,7 @@ use crate::compare::context_warnings;
 use crate::config::{Settings, settings_record};
 use crate::discover;
 use crate::error::{Error, Result, exit};
-use crate::model::comparison::{Comparison, TargetComparison};
+use crate::model::comparison::Comparison;
 use crate::model::context::Context;
 use crate::model::outcome::{Outcome, TargetRun};
 use crate::model::record::{RunRecord, SCHEMA_VERSION, SkippedRecord, TargetRecord};
@@ -51,11 +51,10 @@ pub fn run(s: &Settings) -> Result<u8> {
         .collect::<Result<Vec<Plan>>>()?;
     let mut progress = Progress::new(s.output.chatty());
     if s.list {
-        let runs: Vec<TargetRun> = targets
-            .iter()
-            .zip(&plans)
-            .map(|(b, plan)| run::run_target(b, plan, true, &mut progress))
-            .collect();
+        let mut runs = Vec::new();
+        for (b, plan) in targets.iter().zip(in_turn(&plans)) {
+            runs.push(run::run_target(b, &plan(&runs), true, &mut progress));
+        }
         return Ok(print_list(&runs));
     }
     // Gathered before the driver is pinned to one CPU, which would make the
@@ -72,6 +71,7 @@ pub fn run(s: &Settings) -> Result<u8> {
     }
     let (runs, comparison) = measure(s, &prepared, &targets, &plans, &context, &mut progress);
     let record = RunRecord {
+        partition: s.plan.partition,
         schema: SCHEMA_VERSION,
         context,
         duration_s: started.elapsed().as_secs_f64(),
@@ -223,31 +223,44 @@ fn measure(
     progress: &mut Progress,
 ) -> (Vec<TargetRun>, Option<Comparison>) {
     let threshold = s.compare.noise_threshold;
+    let mut runs = Vec::new();
     let Some(base) = &prepared.compare_with else {
-        let runs = targets
-            .iter()
-            .zip(plans)
-            .map(|(b, plan)| run::run_target(b, plan, false, progress))
-            .collect();
+        for (b, plan) in targets.iter().zip(in_turn(plans)) {
+            runs.push(run::run_target(b, &plan(&runs), false, progress));
+        }
         return (runs, None);
     };
     let baselines = prepared.store.baselines();
-    let (runs, compared): (Vec<TargetRun>, Vec<TargetComparison>) = targets
-        .iter()
-        .zip(plans)
-        .map(|(b, plan)| {
-            let label = b.target.label();
-            let against = Against {
-                stored: base.run.targets.iter().find(|t| t.target == label),
-                exes: baselines.executables_for(base, &label, s.compare.stored),
-                threshold,
-            };
-            compare_target(b, against, plan, progress)
-        })
-        .unzip();
+    let mut compared = Vec::new();
+    for (b, plan) in targets.iter().zip(in_turn(plans)) {
+        let label = b.target.label();
+        let against = Against {
+            stored: base.run.targets.iter().find(|t| t.target == label),
+            exes: baselines.executables_for(base, &label, s.compare.stored),
+            threshold,
+        };
+        let (run, cmp) = compare_target(b, against, &plan(&runs), progress);
+        runs.push(run);
+        compared.push(cmp);
+    }
     let warnings = context_warnings(&base.run.context, context);
     let comparison = crate::compare::finish(base.name.clone(), threshold, warnings, compared);
     (runs, Some(comparison))
+}
+
+/// Each target's plan as a function of the targets run before it: with
+/// `--partition slice:M/N` the benchmarks are dealt out across targets, so
+/// a target's share depends on how many the earlier ones selected.
+pub(super) fn in_turn(plans: &[Plan]) -> impl Iterator<Item = impl Fn(&[TargetRun]) -> Plan> {
+    plans.iter().map(|plan| {
+        move |before: &[TargetRun]| Plan {
+            selected_before: before
+                .iter()
+                .map(|r| r.outcomes.len() + r.elsewhere.len())
+                .sum(),
+            ..plan.clone()
+        }
+    })
 }
 
 /// Stores the run (and the baseline), reports it, writes the HTML report.

@@ -339,6 +339,8 @@ fn plan(cli: &Cli) -> Plan {
                 .map_or(1, |d| d.as_nanos() as u64),
         },
         held: None,
+        partition: cli.partition,
+        selected_before: 0,
     }
 }
 

@@ -7,5 +7,6 @@ pub mod context;
 pub mod names;
 pub mod observer;
 pub mod outcome;
+pub mod partition;
 pub mod record;
 pub mod target;

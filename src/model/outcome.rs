@@ -46,6 +46,8 @@ pub struct TargetRun {
     pub outcomes: Vec<Outcome>,
     /// How many benchmarks the filters left out.
     pub filtered_out: usize,
+    /// Selected by the filters, but measured by another shard (`--partition`).
+    pub elsewhere: Vec<String>,
     /// Members of families marked with a complexity, by id.
     pub scalings: Vec<(String, Scaling)>,
 }

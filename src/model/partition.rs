@@ -57,27 +57,32 @@ impl Partition {
         Ok(Partition { kind, shard, total })
     }
 
+    /// Whether this shard measures benchmark `id` of `label`, the `index`th
+    /// (from 0) the filters select in its target, after `before` selected in
+    /// the targets measured before it.
+    pub fn keeps(&self, label: &str, id: &str, index: usize, before: usize) -> bool {
+        let n = match self.kind {
+            Kind::Count => index,
+            Kind::Slice => before + index,
+            Kind::Hash => hash(label, id),
+        };
+        n % self.total == self.shard - 1
+    }
+
     /// Of each target's selected benchmarks (`(label, ids)`, in the order the
     /// run measures targets), the ones this shard measures.
     pub fn assign(&self, targets: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
-        let mut global = 0;
+        let mut before = 0;
         targets
             .iter()
             .map(|(label, ids)| {
                 let kept = ids
                     .iter()
                     .enumerate()
-                    .filter(|&(i, id)| {
-                        let n = match self.kind {
-                            Kind::Count => i,
-                            Kind::Slice => global + i,
-                            Kind::Hash => hash(label, id),
-                        };
-                        n % self.total == self.shard - 1
-                    })
+                    .filter(|&(i, id)| self.keeps(label, id, i, before))
                     .map(|(_, id)| id.clone())
                     .collect();
-                global += ids.len();
+                before += ids.len();
                 kept
             })
             .collect()

@@ -3,6 +3,7 @@
 use super::comparison::Comparison;
 use super::context::Context;
 use super::outcome::{Failure, Measured, Outcome, TargetRun};
+use super::partition::Partition;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a stored field changes meaning or goes away.
@@ -24,6 +25,9 @@ pub struct RunRecord {
     /// The comparison with a baseline, with `--compare`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comparison: Option<Comparison>,
+    /// With `--partition`: the shard of the suite this run measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<Partition>,
 }
 
 /// One bench target's part of a run.
@@ -42,6 +46,9 @@ pub struct TargetRecord {
     pub skipped: Vec<SkippedBenchRecord>,
     /// How many the filters left out.
     pub filtered_out: usize,
+    /// Selected, but measured by other shards (`--partition`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub other_shards: usize,
     /// Complexities fitted to the target's families.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fits: Vec<FitRecord>,
@@ -323,6 +330,7 @@ impl TargetRecord {
             ignored: Vec::new(),
             skipped: Vec::new(),
             filtered_out: run.filtered_out,
+            other_shards: run.elsewhere.len(),
             fits: run
                 .fits()
                 .into_iter()
@@ -456,6 +464,8 @@ pub struct Counts {
     pub skipped: usize,
     /// Left out by the filters.
     pub filtered_out: usize,
+    /// Measured by other shards (`--partition`).
+    pub other_shards: usize,
 }
 
 impl RunRecord {
@@ -468,6 +478,7 @@ impl RunRecord {
             ignored: sum(|t| t.ignored.len()),
             skipped: sum(|t| t.skipped.len()),
             filtered_out: sum(|t| t.filtered_out),
+            other_shards: sum(|t| t.other_shards),
         }
     }
 
@@ -475,4 +486,8 @@ impl RunRecord {
     pub fn any_failed(&self) -> bool {
         self.targets.iter().any(|t| !t.failures.is_empty())
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

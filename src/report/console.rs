@@ -138,6 +138,7 @@ pub fn summary(run: &RunRecord) -> String {
         ignored,
         skipped,
         filtered_out: filtered,
+        other_shards,
     } = run.counts();
     // Skipped benchmarks are rare; the line names them only when there are some.
     let skipped = match skipped {
@@ -149,8 +150,12 @@ pub fn summary(run: &RunRecord) -> String {
     } else {
         style("FAILED").red().bold()
     };
+    let shard = match &run.partition {
+        Some(p) => format!(" {other_shards} in other shards ({p});"),
+        None => String::new(),
+    };
     format!(
-        "{verdict}. {measured} measured; {failed} failed;{skipped} {ignored} ignored; {filtered} filtered out; finished in {:.2}s",
+        "{verdict}. {measured} measured; {failed} failed;{skipped} {ignored} ignored; {filtered} filtered out;{shard} finished in {:.2}s",
         run.duration_s
     )
 }

@@ -85,6 +85,7 @@ fn runs() -> Vec<TargetRun> {
         label: "demo/bench".into(),
         outcomes,
         filtered_out: 2,
+        elsewhere: Vec::new(),
         scalings: sizes
             .iter()
             .map(|&n| {
@@ -100,6 +101,7 @@ fn runs() -> Vec<TargetRun> {
 
 fn record(runs: &[TargetRun], comparison: Option<Comparison>) -> RunRecord {
     RunRecord {
+        partition: None,
         schema: SCHEMA_VERSION,
         context: Context {
             date: "2026-11-22T12:00:00Z".into(),

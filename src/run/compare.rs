@@ -67,7 +67,7 @@ pub fn compare_target(
     };
     let chosen = opened.chosen;
     let mut cmp = TargetComparison::empty(&label);
-    cmp.gone = gone(&base_ids, &chosen, plan);
+    cmp.gone = gone(&label, &base_ids, &chosen, &opened.elsewhere, plan);
     cmp.layouts = Some([base_exes.len(), cur_exes.len()]);
     let mut outcomes = Vec::new();
     // Kept for benchmarks the baseline does not have, measured on their own.
@@ -105,6 +105,7 @@ pub fn compare_target(
         label,
         outcomes,
         filtered_out: opened.filtered_out,
+        elsewhere: opened.elsewhere,
         scalings: opened.scalings,
     };
     (run, cmp)
@@ -159,13 +160,21 @@ fn compare_one(
     }
 }
 
-/// The baseline's benchmarks the filters select that the current build does not have.
-fn gone(base_ids: &[String], chosen: &[(String, Selected)], plan: &Plan) -> Vec<String> {
+/// The baseline's benchmarks the filters select that the current build
+/// does not have: neither `chosen` here nor measured `elsewhere` by another shard.
+fn gone(
+    label: &str,
+    base_ids: &[String],
+    chosen: &[(String, Selected)],
+    elsewhere: &[String],
+    plan: &Plan,
+) -> Vec<String> {
     base_ids
         .iter()
         .filter(|id| {
-            plan.filter.verdict(id, false) != Selected::FilteredOut
+            plan.reports_gone(label, id)
                 && !chosen.iter().any(|(c, _)| c == *id)
+                && !elsewhere.contains(id)
         })
         .cloned()
         .collect()
@@ -308,7 +317,7 @@ fn unpaired(
     }
     cmp.gone = stored_benches
         .iter()
-        .filter(|b| plan.filter.verdict(&b.id, false) != Selected::FilteredOut)
+        .filter(|b| plan.reports_gone(&run.label, &b.id) && !run.elsewhere.contains(&b.id))
         .filter(|b| {
             !run.outcomes
                 .iter()

@@ -11,6 +11,7 @@ pub mod session;
 
 use crate::model::observer::Observer;
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun, Within, scalings};
+use crate::model::partition::Partition;
 use crate::model::target::Built;
 use nbench::__private::protocol::{Event, Listed, MARKER};
 use nbench::__private::result::BenchResult;
@@ -39,23 +40,57 @@ pub struct Plan {
     /// The benchmarks a saved side holds, when the executable run is a
     /// baseline's: the others it registers count as filtered out.
     pub held: Option<Vec<String>>,
+    /// `--partition`: the shard this run measures.
+    pub partition: Option<Partition>,
+    /// With `--partition slice:M/N`: how many benchmarks the filters
+    /// selected in the targets measured before this one.
+    pub selected_before: usize,
 }
 
 impl Plan {
-    /// The listed benchmarks the filters keep, each with its verdict, and how many they left out.
-    pub fn select(&self, listed: Vec<Listed>) -> (Vec<(String, Selected)>, usize) {
-        let total = listed.len();
-        let chosen: Vec<_> = listed
-            .into_iter()
-            .filter_map(|b| match self.filter.verdict(&b.id, b.ignored) {
-                Selected::FilteredOut => None,
-                _ if self.held.as_ref().is_some_and(|h| !h.contains(&b.id)) => None,
-                v => Some((b.id, v)),
-            })
-            .collect();
-        let filtered_out = total - chosen.len();
-        (chosen, filtered_out)
+    /// Whether this run reports benchmark `id` of `label`, which only the
+    /// baseline has, as gone: it passes the filters, and with
+    /// `--partition` it is this shard's to report.
+    pub fn reports_gone(&self, label: &str, id: &str) -> bool {
+        self.filter.verdict(id, false) != Selected::FilteredOut
+            && self.partition.is_none_or(|p| p.reports_gone(label, id))
     }
+
+    /// Which of target `label`'s listed benchmarks this run measures.
+    pub fn select(&self, label: &str, listed: Vec<Listed>) -> Picked {
+        let total = listed.len();
+        let (mut chosen, mut elsewhere) = (Vec::new(), Vec::new());
+        for b in listed {
+            let verdict = self.filter.verdict(&b.id, b.ignored);
+            let held = self.held.as_ref().is_none_or(|h| h.contains(&b.id));
+            if verdict == Selected::FilteredOut || !held {
+                continue;
+            }
+            let index = chosen.len() + elsewhere.len();
+            match self.partition {
+                Some(p) if !p.keeps(label, &b.id, index, self.selected_before) => {
+                    elsewhere.push(b.id)
+                }
+                _ => chosen.push((b.id, verdict)),
+            }
+        }
+        Picked {
+            filtered_out: total - chosen.len() - elsewhere.len(),
+            chosen,
+            elsewhere,
+        }
+    }
+}
+
+/// What [`Plan::select`] picked from a target's listing.
+#[derive(Debug, Default)]
+pub struct Picked {
+    /// The benchmarks to run, each with its verdict, in listed order.
+    pub chosen: Vec<(String, Selected)>,
+    /// How many the filters left out.
+    pub filtered_out: usize,
+    /// Selected, but another shard's (`--partition`).
+    pub elsewhere: Vec<String>,
 }
 
 /// Whether `exe` links the nbench harness (without running it).
@@ -72,6 +107,8 @@ pub(crate) struct Opened {
     pub chosen: Vec<(String, Selected)>,
     /// How many the filters left out.
     pub filtered_out: usize,
+    /// Selected, but another shard's.
+    pub elsewhere: Vec<String>,
     /// Family members, by id.
     pub scalings: Vec<(String, nbench::__private::family::Scaling)>,
 }
@@ -88,11 +125,12 @@ pub(crate) fn open(
         .list(plan.timeout)
         .map_err(|e| target_failed(label, &e))?;
     let scalings = scalings(&listed);
-    let (chosen, filtered_out) = plan.select(listed);
+    let picked = plan.select(label, listed);
     Ok(Opened {
         session,
-        chosen,
-        filtered_out,
+        chosen: picked.chosen,
+        filtered_out: picked.filtered_out,
+        elsewhere: picked.elsewhere,
         scalings,
     })
 }
@@ -135,6 +173,7 @@ pub fn run_target(
         label,
         outcomes,
         filtered_out: opened.filtered_out,
+        elsewhere: opened.elsewhere,
         scalings: opened.scalings,
     }
 }
@@ -342,6 +381,7 @@ pub fn target_failed(label: &str, e: &SessionError) -> TargetRun {
             output: String::new(),
         })],
         filtered_out: 0,
+        elsewhere: Vec::new(),
         scalings: Vec::new(),
     }
 }
