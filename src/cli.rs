@@ -292,6 +292,15 @@ pub enum Sub {
         #[arg(value_name = "FILTER")]
         filters: Vec<String>,
     },
+    /// Merge the JSON of a suite's shards (--partition) into one report, p-values adjusted over all of them
+    #[command(
+        after_help = "Each FILE is one shard's run as `--out FILE.json` or `--format json` wrote it, made with\n--partition KIND:M/N (the same KIND and N for all). The merged report is printed (and written\nwith --out / --summary) in any --format; --fail-on-regression exits 4 on a merged \"regressed\".\nShards of different baselines or partition schemes, or that overlap, are refused; missing\nshards are named in a warning. Nothing is built or measured."
+    )]
+    Merge {
+        /// The shards' JSON files
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<std::path::PathBuf>,
+    },
     /// Print the effective settings and where each comes from (flag, NBENCH_* variable, settings file, built-in)
     #[command(
         after_help = "Settings are read from, in order: flags, NBENCH_* environment variables (one for every\nflag: --warm-up is NBENCH_WARM_UP), the settings file, built-in defaults.\n\nThe settings file is nbench.toml at the workspace root, or a [workspace.metadata.nbench]\nor [package.metadata.nbench] table in the root Cargo.toml. Its keys are the flags' names:\n\n    warm-up = \"50ms\"\n    max-time = \"2s\"\n    noise-threshold = 1\n    out = [\"target/bench.md\"]\n\n    [bench.slow_io]      # one bench target (NAME or package/NAME)\n    max-time = \"10s\""

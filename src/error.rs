@@ -88,6 +88,14 @@ pub enum Error {
         /// What to do.
         hint: String,
     },
+    /// `merge`: shards that cannot be read or do not belong together.
+    #[error("{message}")]
+    Merge {
+        /// What is wrong, naming the files.
+        message: String,
+        /// What to do.
+        hint: String,
+    },
     /// No baseline of that name.
     #[error("no baseline named `{0}`")]
     NoBaseline(String),
@@ -116,7 +124,8 @@ impl Error {
             | Error::NoBaseline(_)
             | Error::NoRuns(_)
             | Error::Config { .. }
-            | Error::Revision { .. } => exit::USAGE,
+            | Error::Revision { .. }
+            | Error::Merge { .. } => exit::USAGE,
             Error::InUse { .. } => exit::ERROR,
             Error::Build(_) => exit::BUILD_FAILED,
             Error::Metadata(_) | Error::Spawn { .. } | Error::Io { .. } => exit::ERROR,
@@ -143,7 +152,7 @@ impl Error {
                     .to_owned(),
             ),
             Error::Config { hint, .. } => hint.clone(),
-            Error::Revision { hint, .. } => Some(hint.clone()),
+            Error::Revision { hint, .. } | Error::Merge { hint, .. } => Some(hint.clone()),
             Error::NoRuns(_) => Some(
                 "run `cargo nbench` first: every run is stored there and the report is made from them"
                     .to_owned(),

@@ -2,6 +2,7 @@
 
 mod baseline;
 mod compare;
+mod merge;
 mod publish;
 mod report;
 mod revision;
@@ -22,6 +23,7 @@ pub fn dispatch(settings: &Settings) -> Result<u8> {
             filters,
         } => compare::run(settings, a, b, *revisions, filters),
         Command::Baseline(action) => baseline::run(settings, action),
+        Command::Merge { files } => merge::run(settings, files),
         Command::Report => report::run(settings),
         Command::Config => {
             print!("{}", settings.show()?);

@@ -32,6 +32,11 @@ pub enum Command {
     },
     /// `baseline list|show|delete`.
     Baseline(BaselineAction),
+    /// `merge FILE...`: shards' JSON as one report.
+    Merge {
+        /// The shards' JSON files.
+        files: Vec<PathBuf>,
+    },
     /// `report`: the HTML report again.
     Report,
     /// `config`: the effective settings.
@@ -313,6 +318,9 @@ fn command(cli: &Cli) -> Result<Command> {
             BaselineCmd::Show { name } => BaselineAction::Show(name.clone()),
             BaselineCmd::Delete { name } => BaselineAction::Delete(name.clone()),
         }),
+        Some(Sub::Merge { files }) => Command::Merge {
+            files: files.clone(),
+        },
         Some(Sub::Report) => Command::Report,
         Some(Sub::Config) => Command::Config,
     })

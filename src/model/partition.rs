@@ -49,7 +49,10 @@ impl Partition {
         let (m, n) = shards
             .split_once('/')
             .ok_or_else(|| bad("expected M/N after the kind"))?;
-        let number = |s: &str| s.parse::<usize>().map_err(|_| bad("M and N are whole numbers"));
+        let number = |s: &str| {
+            s.parse::<usize>()
+                .map_err(|_| bad("M and N are whole numbers"))
+        };
         let (shard, total) = (number(m)?, number(n)?);
         if shard == 0 || total == 0 || shard > total {
             return Err(bad("M must be between 1 and N"));
@@ -145,7 +148,10 @@ mod tests {
     #[test]
     fn shards_cover_the_suite_once_for_every_kind_and_count() {
         let targets = suite();
-        let mut all = flat(&targets, &targets.iter().map(|t| t.1.clone()).collect::<Vec<_>>());
+        let mut all = flat(
+            &targets,
+            &targets.iter().map(|t| t.1.clone()).collect::<Vec<_>>(),
+        );
         all.sort();
         for kind in ["count", "hash", "slice"] {
             for total in 1..=5 {
@@ -164,7 +170,11 @@ mod tests {
     fn count_deals_within_a_target_and_slice_across_them() {
         let targets = suite();
         let count = Partition::parse("count:2/2").unwrap().assign(&targets);
-        assert_eq!(count[1], Vec::<String>::new(), "a/y's only benchmark is shard 1's");
+        assert_eq!(
+            count[1],
+            Vec::<String>::new(),
+            "a/y's only benchmark is shard 1's"
+        );
         let slice = Partition::parse("slice:2/2").unwrap().assign(&targets);
         assert_eq!(slice[1], ["bench/0"], "a/y continues after a/x's seven");
     }
@@ -201,9 +211,20 @@ mod tests {
 
     #[test]
     fn bad_values_say_what_is_expected() {
-        for bad in ["count", "count:0/3", "count:4/3", "hash:1/0", "rr:1/2", "slice:a/b", "hash:1"] {
+        for bad in [
+            "count",
+            "count:0/3",
+            "count:4/3",
+            "hash:1/0",
+            "rr:1/2",
+            "slice:a/b",
+            "hash:1",
+        ] {
             let e = Partition::parse(bad).unwrap_err();
-            assert!(e.contains("--partition") && e.contains("1 ≤ M ≤ N"), "{bad}: {e}");
+            assert!(
+                e.contains("--partition") && e.contains("1 ≤ M ≤ N"),
+                "{bad}: {e}"
+            );
         }
         let p = Partition::parse("hash:2/3").unwrap();
         assert_eq!(p.to_string(), "hash:2/3");

@@ -10,6 +10,7 @@ mod harness_modes;
 mod helpers;
 mod layouts;
 mod limits;
+mod partition;
 mod report;
 mod revisions;
 mod settings;

@@ -366,7 +366,11 @@ fn yaml_blocks(doc: &str) -> Vec<String> {
 fn the_ci_recipes_are_yaml_and_run_the_tested_command() {
     let doc = std::fs::read_to_string(crate::helpers::repo_root().join("docs/ci.md")).unwrap();
     let blocks = yaml_blocks(&doc);
-    assert_eq!(blocks.len(), 2, "GitHub Actions and GitLab CI");
+    assert_eq!(
+        blocks.len(),
+        4,
+        "GitHub Actions and GitLab CI, one job and sharded"
+    );
     for block in &blocks {
         let parsed = yaml_rust2::YamlLoader::load_from_str(block)
             .unwrap_or_else(|e| panic!("not YAML: {e}\n{block}"));
@@ -376,13 +380,42 @@ fn the_ci_recipes_are_yaml_and_run_the_tested_command() {
             .lines()
             .find(|l| l.contains("cargo nbench --compare-rev"))
             .unwrap_or_else(|| panic!("no compare command in\n{block}"));
-        for flag in ["--compare-rev", "--fail-on-regression", "--summary"] {
+        assert!(command.contains("--compare-rev"), "{command}");
+    }
+    for block in &blocks[..2] {
+        let command = block.lines().find(|l| l.contains("--compare-rev")).unwrap();
+        for flag in ["--fail-on-regression", "--summary"] {
             assert!(command.contains(flag), "{command}");
         }
     }
+    // The sharded jobs: a partition per job, and the gate on the merged shards
+    // (as partition::merged_shards_report_as_one_run_with_one_adjustment runs them).
+    for block in &blocks[2..] {
+        let shard = block.lines().find(|l| l.contains("--compare-rev")).unwrap();
+        assert!(
+            shard.contains("--partition") && shard.contains("--out"),
+            "{shard}"
+        );
+        let merge = block
+            .lines()
+            .find(|l| l.contains("cargo nbench merge"))
+            .unwrap_or_else(|| panic!("no merge in\n{block}"));
+        assert!(
+            merge.contains("--fail-on-regression") && merge.contains("--summary"),
+            "{merge}"
+        );
+    }
     // The history the revision needs.
-    assert!(blocks[0].contains("fetch-depth: 0"));
-    assert!(blocks[1].contains("GIT_DEPTH: \"0\""));
+    for gh in [0, 2] {
+        assert!(blocks[gh].contains("fetch-depth: 0"));
+    }
+    for gl in [1, 3] {
+        assert!(blocks[gl].contains("GIT_DEPTH: \"0\""));
+    }
+    let matrix = &yaml_rust2::YamlLoader::load_from_str(&blocks[2]).unwrap()[0];
+    assert_eq!(matrix["jobs"]["merge"]["needs"].as_str(), Some("bench"));
+    let gitlab = &yaml_rust2::YamlLoader::load_from_str(&blocks[3]).unwrap()[0];
+    assert_eq!(gitlab["bench"]["parallel"].as_i64(), Some(3));
     let gh = &yaml_rust2::YamlLoader::load_from_str(&blocks[0]).unwrap()[0];
     let steps = gh["jobs"]["bench"]["steps"].as_vec().expect("steps");
     assert!(

@@ -1,0 +1,286 @@
+//! `cargo nbench merge FILE...`: the JSON of a suite's shards (`--partition`) as one report,
+//! with the false-discovery control redone over all of their comparisons.
+//!
+//! Each shard compared baseline and current on its own machine, so its
+//! verdicts stand wherever it ran; only the suite-level statistics are put
+//! back together: an adjustment per shard would let a suite of ten shards
+//! raise ten times the false alarms.
+
+use super::publish::emit;
+use super::{note, warn};
+use crate::compare::control_false_discoveries;
+use crate::config::Settings;
+use crate::error::{Error, Result};
+use crate::model::comparison::{Comparison, TargetComparison};
+use crate::model::partition::Partition;
+use crate::model::record::{RunRecord, TargetRecord};
+use crate::report::Format;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One shard's run, read from its JSON.
+struct Shard {
+    path: PathBuf,
+    record: RunRecord,
+    partition: Partition,
+}
+
+/// Reads the shards in `files`, merges them, reports the whole, and returns the exit code.
+pub fn run(s: &Settings, files: &[PathBuf]) -> Result<u8> {
+    let mut shards = files.iter().map(|f| read(f)).collect::<Result<Vec<_>>>()?;
+    shards.sort_by_key(|s| s.partition.shard);
+    let (warnings, notes) = check(&shards)?;
+    for w in &warnings {
+        warn(w);
+    }
+    if !s.output.quiet() {
+        notes.iter().for_each(|n| note(n));
+    }
+    let record = merge(&shards);
+    let mut output = s.output.clone();
+    // The console table is drawn from live measurements; merged records
+    // without a comparison are shown as the Markdown tables instead.
+    if record.comparison.is_none() && output.format == Format::Console {
+        output.format = Format::Markdown;
+    }
+    emit(
+        &output,
+        s.compare.fail_on_regression,
+        &record,
+        &[],
+        None,
+        false,
+    )
+}
+
+fn fail(message: String, hint: &str) -> Error {
+    Error::Merge {
+        message,
+        hint: hint.to_owned(),
+    }
+}
+
+fn read(path: &Path) -> Result<Shard> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io("could not read", path, e))?;
+    let record: RunRecord = serde_json::from_str(&text).map_err(|e| {
+        fail(
+            format!(
+                "`{}` is not the JSON of a cargo nbench run: {e}",
+                path.display()
+            ),
+            "give each shard's `--format json` output or `--out FILE.json`",
+        )
+    })?;
+    let partition = record.partition.ok_or_else(|| {
+        fail(
+            format!("`{}` was not made with --partition", path.display()),
+            "run each shard with --partition KIND:M/N (the same KIND and N for all)",
+        )
+    })?;
+    Ok(Shard {
+        path: path.to_owned(),
+        record,
+        partition,
+    })
+}
+
+/// Refuses shards that do not belong together; returns the warnings (shards
+/// missing) and notes (several machines) worth printing.
+fn check(shards: &[Shard]) -> Result<(Vec<String>, Vec<String>)> {
+    let name = |s: &Shard| format!("`{}`", s.path.display());
+    let first = &shards[0];
+    let baseline = |s: &Shard| s.record.comparison.as_ref().map(|c| c.baseline.clone());
+    let mut seen: BTreeMap<(String, String), &Shard> = BTreeMap::new();
+    for (i, s) in shards.iter().enumerate() {
+        let (p, q) = (s.partition, first.partition);
+        if p.kind != q.kind || p.total != q.total {
+            return Err(fail(
+                format!("{} is shard {p} but {} is shard {q}", name(s), name(first)),
+                "the shards of one suite are made with one --partition KIND and N",
+            ));
+        }
+        if let Some(twin) = shards[..i].iter().find(|o| o.partition.shard == p.shard) {
+            return Err(fail(
+                format!("{} and {} are both shard {p}", name(twin), name(s)),
+                "give each shard's file once",
+            ));
+        }
+        if baseline(s) != baseline(first) {
+            let shown =
+                |b: Option<String>| b.map_or("no baseline".into(), |b| format!("baseline `{b}`"));
+            return Err(fail(
+                format!(
+                    "{} compares with {} but {} with {}",
+                    name(s),
+                    shown(baseline(s)),
+                    name(first),
+                    shown(baseline(first))
+                ),
+                "merge the shards of one comparison: the same --compare, --compare-rev or `compare A B`",
+            ));
+        }
+        for t in &s.record.targets {
+            for id in ids(t) {
+                if let Some(other) = seen.insert((t.target.clone(), id.clone()), s) {
+                    return Err(fail(
+                        format!(
+                            "`{}::{id}` is in both {} and {}",
+                            t.target,
+                            name(other),
+                            name(s)
+                        ),
+                        "shards must not overlap: run them with the same filters and --partition KIND",
+                    ));
+                }
+            }
+        }
+    }
+    let total = first.partition.total;
+    let missing: Vec<String> = (1..=total)
+        .filter(|m| !shards.iter().any(|s| s.partition.shard == *m))
+        .map(|m| m.to_string())
+        .collect();
+    let mut warnings = Vec::new();
+    if !missing.is_empty() {
+        warnings.push(format!(
+            "shard{} {} of {total} missing: the merged report leaves out the benchmarks {} measured",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", "),
+            if missing.len() == 1 { "it" } else { "they" },
+        ));
+    }
+    let mut machines: Vec<String> = shards
+        .iter()
+        .map(|s| {
+            let c = &s.record.context;
+            format!(
+                "{} ({})",
+                c.hostname.as_deref().unwrap_or("unknown host"),
+                c.cpu_model.as_deref().unwrap_or("unknown CPU")
+            )
+        })
+        .collect();
+    machines.sort();
+    machines.dedup();
+    let mut notes = Vec::new();
+    if machines.len() > 1 {
+        notes.push(format!(
+            "the shards ran on {} machines ({}); each shard compared both sides on its own machine, so its verdicts stand",
+            machines.len(),
+            machines.join(", ")
+        ));
+    }
+    Ok((warnings, notes))
+}
+
+/// Every benchmark id a target's record names.
+fn ids(t: &TargetRecord) -> impl Iterator<Item = &String> {
+    t.benchmarks
+        .iter()
+        .map(|b| &b.id)
+        .chain(t.failures.iter().map(|f| &f.id))
+        .chain(&t.ignored)
+        .chain(t.skipped.iter().map(|s| &s.id))
+}
+
+/// The shards (sorted by shard number) as one run.
+fn merge(shards: &[Shard]) -> RunRecord {
+    let first = &shards[0].record;
+    let mut targets: Vec<TargetRecord> = Vec::new();
+    for s in shards {
+        for t in &s.record.targets {
+            match targets.iter_mut().find(|m| m.target == t.target) {
+                None => targets.push(t.clone()),
+                Some(m) => {
+                    m.benchmarks.extend(t.benchmarks.iter().cloned());
+                    m.failures.extend(t.failures.iter().cloned());
+                    m.ignored.extend(t.ignored.iter().cloned());
+                    m.skipped.extend(t.skipped.iter().cloned());
+                    m.filtered_out = m.filtered_out.max(t.filtered_out);
+                    for f in &t.fits {
+                        if !m.fits.iter().any(|x| x.family == f.family) {
+                            m.fits.push(f.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // What no shard given measured: the selected count one shard saw, less
+    // what the shards here measured.
+    for m in &mut targets {
+        let selected = shards
+            .iter()
+            .flat_map(|s| &s.record.targets)
+            .find(|t| t.target == m.target)
+            .map_or(0, |t| ids(t).count() + t.other_shards);
+        m.other_shards = selected.saturating_sub(ids(m).count());
+    }
+    let mut skipped = first.skipped.clone();
+    for s in shards {
+        for k in &s.record.skipped {
+            if !skipped.iter().any(|x| x.target == k.target) {
+                skipped.push(k.clone());
+            }
+        }
+    }
+    RunRecord {
+        schema: first.schema,
+        context: first.context.clone(),
+        // The shards ran side by side: the suite took as long as the longest.
+        duration_s: shards
+            .iter()
+            .map(|s| s.record.duration_s)
+            .fold(0.0, f64::max),
+        targets,
+        skipped,
+        comparison: first
+            .comparison
+            .as_ref()
+            .map(|c| merge_comparisons(c, shards)),
+        partition: None,
+    }
+}
+
+/// The shards' comparisons as one, its p-values adjusted over all rows.
+fn merge_comparisons(first: &Comparison, shards: &[Shard]) -> Comparison {
+    let mut targets: Vec<TargetComparison> = Vec::new();
+    let (mut warnings, mut notes) = (Vec::new(), Vec::new());
+    for c in shards.iter().filter_map(|s| s.record.comparison.as_ref()) {
+        for w in &c.warnings {
+            if !warnings.contains(w) {
+                warnings.push(w.clone());
+            }
+        }
+        for n in &c.notes {
+            if !notes.contains(n) {
+                notes.push(n.clone());
+            }
+        }
+        for t in &c.targets {
+            match targets.iter_mut().find(|m| m.target == t.target) {
+                None => targets.push(t.clone()),
+                Some(m) => {
+                    m.rows.extend(t.rows.iter().cloned());
+                    m.new.extend(t.new.iter().cloned());
+                    for g in &t.gone {
+                        if !m.gone.contains(g) {
+                            m.gone.push(g.clone());
+                        }
+                    }
+                    m.unpaired_because = m.unpaired_because.take().or(t.unpaired_because.clone());
+                    m.layouts = m.layouts.or(t.layouts);
+                }
+            }
+        }
+    }
+    let mut merged = Comparison {
+        baseline: first.baseline.clone(),
+        noise_threshold: first.noise_threshold,
+        warnings,
+        notes,
+        targets,
+    };
+    control_false_discoveries(&mut merged);
+    merged
+}
