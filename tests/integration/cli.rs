@@ -588,3 +588,63 @@ fn progress_reaches_a_pipe_as_plain_lines() {
         run.stderr
     );
 }
+
+#[test]
+fn smaller_things_said_truly() {
+    let fx = Fixture::new("basic").own_target_dir();
+    // A settings table for a bench target the workspace does not have.
+    std::fs::write(
+        fx.dir.join("nbench.toml"),
+        "[bench.nosuch]\nmax-time = \"1s\"\n",
+    )
+    .unwrap();
+    let listed = fx.nbench(&["--list"]);
+    assert_eq!(listed.code, 0, "{}", listed.all());
+    assert!(
+        listed
+            .stderr
+            .contains("[bench.nosuch] table, but the workspace has no bench target `nosuch`"),
+        "{}",
+        listed.stderr
+    );
+    std::fs::remove_file(fx.dir.join("nbench.toml")).unwrap();
+
+    // --target-dir naming a file is a usage error, not "build failed".
+    let file = fx.dir.join("not-a-dir");
+    std::fs::write(&file, "").unwrap();
+    let run = fx.nbench(&["--target-dir", file.to_str().unwrap(), "--list"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    assert!(
+        run.stderr.contains("is a file; give a directory"),
+        "{}",
+        run.stderr
+    );
+
+    // A repository without commits is called that, not "not a git checkout".
+    let init = std::process::Command::new("git")
+        .args(["init", "--quiet"])
+        .current_dir(&fx.dir)
+        .status()
+        .unwrap();
+    assert!(init.success());
+    let measure = |extra: &[&str]| fx.nbench(&with_quick(&[&["add"][..], extra].concat()));
+    let fresh = measure(&[]);
+    assert_eq!(fresh.code, 0, "{}", fresh.all());
+    assert!(
+        fresh.stdout.contains("· no commits yet"),
+        "{}",
+        fresh.stdout
+    );
+
+    // A stored run that cannot be read is named, unless -q.
+    std::fs::write(fx.dir.join("target/nbench/runs/broken.json"), "{").unwrap();
+    let noisy = measure(&[]);
+    assert!(noisy.stderr.contains("left stored run"), "{}", noisy.stderr);
+    let quiet = measure(&["-q"]);
+    assert_eq!(quiet.code, 0, "{}", quiet.all());
+    assert!(
+        !quiet.stderr.contains("left stored run"),
+        "{}",
+        quiet.stderr
+    );
+}
