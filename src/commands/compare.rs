@@ -103,21 +103,7 @@ fn measure(
         runs.push(run);
         targets.push(cmp);
     }
-    for gone in base
-        .run
-        .targets
-        .iter()
-        .filter(|t| !cur.run.targets.iter().any(|c| c.target == t.target))
-    {
-        let mut cmp = TargetComparison::empty(&gone.target);
-        cmp.gone = gone
-            .benchmarks
-            .iter()
-            .filter(|x| plan.reports_gone(&gone.target, &x.id))
-            .map(|x| x.id.clone())
-            .collect();
-        targets.push(cmp);
-    }
+    targets.extend(gone_targets(&base, &cur, &plan));
     let comparison = finish(
         a.to_owned(),
         threshold,
@@ -134,6 +120,25 @@ fn measure(
         comparison: Some(comparison),
     };
     Ok((record, runs))
+}
+
+/// The targets only `base` has, each with its gone benchmarks.
+fn gone_targets(base: &Baseline, cur: &Baseline, plan: &Plan) -> Vec<TargetComparison> {
+    base.run
+        .targets
+        .iter()
+        .filter(|t| !cur.run.targets.iter().any(|c| c.target == t.target))
+        .map(|gone| {
+            let mut cmp = TargetComparison::empty(&gone.target);
+            cmp.gone = gone
+                .benchmarks
+                .iter()
+                .filter(|x| plan.reports_gone(&gone.target, &x.id))
+                .map(|x| x.id.clone())
+                .collect();
+            cmp
+        })
+        .collect()
 }
 
 /// A baseline's saved executables for `label` (`package/target`, one per

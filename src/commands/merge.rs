@@ -135,20 +135,29 @@ fn check(shards: &[Shard]) -> Result<(Vec<String>, Vec<String>)> {
             }
         }
     }
-    let total = first.partition.total;
+    Ok((missing(shards), machines(shards)))
+}
+
+/// A warning naming the shards 1..=N that were not given, if any.
+fn missing(shards: &[Shard]) -> Vec<String> {
+    let total = shards[0].partition.total;
     let missing: Vec<String> = (1..=total)
         .filter(|m| !shards.iter().any(|s| s.partition.shard == *m))
         .map(|m| m.to_string())
         .collect();
-    let mut warnings = Vec::new();
-    if !missing.is_empty() {
-        warnings.push(format!(
-            "shard{} {} of {total} missing: the merged report leaves out the benchmarks {} measured",
-            if missing.len() == 1 { "" } else { "s" },
-            missing.join(", "),
-            if missing.len() == 1 { "it" } else { "they" },
-        ));
+    if missing.is_empty() {
+        return Vec::new();
     }
+    vec![format!(
+        "shard{} {} of {total} missing: the merged report leaves out the benchmarks {} measured",
+        if missing.len() == 1 { "" } else { "s" },
+        missing.join(", "),
+        if missing.len() == 1 { "it" } else { "they" },
+    )]
+}
+
+/// A note when the shards ran on more than one machine.
+fn machines(shards: &[Shard]) -> Vec<String> {
     let mut machines: Vec<String> = shards
         .iter()
         .map(|s| {
@@ -162,15 +171,14 @@ fn check(shards: &[Shard]) -> Result<(Vec<String>, Vec<String>)> {
         .collect();
     machines.sort();
     machines.dedup();
-    let mut notes = Vec::new();
-    if machines.len() > 1 {
-        notes.push(format!(
-            "the shards ran on {} machines ({}); each shard compared both sides on its own machine, so its verdicts stand",
-            machines.len(),
-            machines.join(", ")
-        ));
+    if machines.len() < 2 {
+        return Vec::new();
     }
-    Ok((warnings, notes))
+    vec![format!(
+        "the shards ran on {} machines ({}); each shard compared both sides on its own machine, so its verdicts stand",
+        machines.len(),
+        machines.join(", ")
+    )]
 }
 
 /// Every benchmark id a target's record names.

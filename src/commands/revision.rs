@@ -19,29 +19,7 @@ use std::process::{Command, Stdio};
 /// The name of the baseline holding revision `rev`, made now if it is not
 /// saved with its executables yet.
 pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<String> {
-    let top = git(root, &["rev-parse", "--show-toplevel"]).map_err(|_| Error::Revision {
-        message: format!(
-            "`{}` is not in a git repository, so --compare-rev has no revision to check out",
-            root.display()
-        ),
-        hint: "save a baseline with --save-baseline NAME and compare with --compare NAME".into(),
-    })?;
-    let commit = git(
-        root,
-        &[
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            &format!("{rev}^{{commit}}"),
-        ],
-    )
-    .map_err(|_| Error::Revision {
-        message: format!("git revision `{rev}` not found"),
-        hint: format!(
-            "fetch it first (`git fetch origin {rev}`); a shallow CI clone needs the history \
-                 (actions/checkout with `fetch-depth: 0`)"
-        ),
-    })?;
+    let (top, commit) = commit_of(root, rev)?;
     let short = &commit[..commit.len().min(12)];
     let relative = relative_manifest(s, root, Path::new(&top));
     let name = baseline_name(s, &commit, &relative);
@@ -72,8 +50,55 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
         let what = format!("building `{rev}` ({short}) in a worktree, saved as baseline `{name}`");
         eprintln!("{}", style(what).dim());
     }
-    let worktree = Worktree::add(Path::new(&top), &store.root().join("worktrees"), &commit)?;
-    let manifest = worktree.path.join(&relative);
+    let made = make(s, rev, &commit, &name, store, (Path::new(&top), &relative))?;
+    let dest = baselines.dir().join(&name);
+    let _ = std::fs::remove_dir_all(&dest);
+    std::fs::rename(&made, &dest)
+        .map_err(|e| Error::io("could not move the baseline into", &dest, e))?;
+    Ok(name)
+}
+
+/// The repository's top directory and the commit `rev` names.
+fn commit_of(root: &Path, rev: &str) -> Result<(String, String)> {
+    let top = git(root, &["rev-parse", "--show-toplevel"]).map_err(|_| Error::Revision {
+        message: format!(
+            "`{}` is not in a git repository, so --compare-rev has no revision to check out",
+            root.display()
+        ),
+        hint: "save a baseline with --save-baseline NAME and compare with --compare NAME".into(),
+    })?;
+    let not_found = || Error::Revision {
+        message: format!("git revision `{}` not found", rev.escape_debug()),
+        hint: format!(
+            "fetch it first (`git fetch origin {rev}`); a shallow CI clone needs the history \
+                 (actions/checkout with `fetch-depth: 0`)"
+        ),
+    };
+    // Never an option to git.
+    if rev.starts_with('-') {
+        return Err(not_found());
+    }
+    let spec = format!("{rev}^{{commit}}");
+    let commit =
+        git(root, &["rev-parse", "--verify", "--quiet", &spec]).map_err(|_| not_found())?;
+    Ok((top, commit))
+}
+
+/// Checks `commit` out in a worktree, builds and saves it there as baseline
+/// `name` (in the target directory every revision shares); returns where
+/// the baseline was made. The last argument: the repository's top and the manifest's
+/// path below it.
+fn make(
+    s: &Settings,
+    rev: &str,
+    commit: &str,
+    name: &str,
+    store: &Store,
+    (top, relative): (&Path, &Path),
+) -> Result<PathBuf> {
+    let short = &commit[..commit.len().min(12)];
+    let worktree = Worktree::add(top, &store.root().join("worktrees"), commit)?;
+    let manifest = worktree.path.join(relative);
     let at = |what: String| Error::Revision {
         message: format!("{what} does not exist at `{rev}` ({short})"),
         hint: "the revision predates it: compare with a later revision, or save a baseline \
@@ -84,32 +109,21 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
         return Err(at(format!("`{}`", relative.display())));
     }
     let shared = store.root().join("rev-target");
-    let made = shared.join("nbench/baselines").join(&name);
+    let made = shared.join("nbench/baselines").join(name);
     // Left by a run that was killed: start clean.
     let _ = std::fs::remove_dir_all(&made);
-    match save_in_worktree(s, rev, &name, &manifest, &shared)? {
-        Saved::Yes => {}
-        Saved::BuildFailed(why) => {
-            return Err(Error::Revision {
-                message: format!("revision `{rev}` ({short}) failed to build: {why}"),
-                hint: format!("its build output is above, each line marked [{rev}]"),
-            });
-        }
-        Saved::NotThere(why) => return Err(at(format!("what this command selects ({why})"))),
-        Saved::Failed(why) => {
-            return Err(Error::Revision {
-                message: format!(
-                    "revision `{rev}` ({short}) could not be measured and saved: {why}"
-                ),
-                hint: format!("its output is above, each line marked [{rev}]"),
-            });
-        }
+    match save_in_worktree(s, rev, name, &manifest, &shared)? {
+        Saved::Yes => Ok(made),
+        Saved::BuildFailed(why) => Err(Error::Revision {
+            message: format!("revision `{rev}` ({short}) failed to build: {why}"),
+            hint: format!("its build output is above, each line marked [{rev}]"),
+        }),
+        Saved::NotThere(why) => Err(at(format!("what this command selects ({why})"))),
+        Saved::Failed(why) => Err(Error::Revision {
+            message: format!("revision `{rev}` ({short}) could not be measured and saved: {why}"),
+            hint: format!("its output is above, each line marked [{rev}]"),
+        }),
     }
-    let dest = baselines.dir().join(&name);
-    let _ = std::fs::remove_dir_all(&dest);
-    std::fs::rename(&made, &dest)
-        .map_err(|e| Error::io("could not move the baseline into", &dest, e))?;
-    Ok(name)
 }
 
 /// `git ARGS` in `dir`: its trimmed output, or its error output.

@@ -164,33 +164,7 @@ impl Settings {
 /// variables and the workspace's settings file, and turns colour on or off.
 pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
     check_env().map_err(Error::Usage)?;
-    let (first, matches, args) = match cli::parse_from(&args) {
-        Ok((first, matches)) => {
-            let word = first.filters.first().filter(|_| first.command.is_none());
-            match word.and_then(|w| subcommand_first(&args, w)) {
-                Some(reordered) => {
-                    let (first, matches) = cli::parse_from(&reordered).map_err(Error::Cli)?;
-                    (first, matches, reordered)
-                }
-                None => (first, matches, args),
-            }
-        }
-        // A subcommand's own option after a global one (`--max-time 1s
-        // compare --rev A B`) fails at the top level: the same line with the
-        // subcommand first may not.
-        Err(error) => {
-            let reordered = args
-                .iter()
-                .skip(2)
-                .take_while(|a| *a != "--")
-                .find_map(|a| subcommand_first(&args, a.to_str()?))
-                .filter(|r| *r != args);
-            match reordered.map(|r| (cli::parse_from(&r), r)) {
-                Some((Ok((first, matches)), r)) => (first, matches, r),
-                _ => return Err(Error::Cli(error)),
-            }
-        }
-    };
+    let (first, matches, args) = parse(args)?;
     apply_color(first.color);
     if let Some(dir) = first.target_dir.as_ref().filter(|d| d.is_file()) {
         return Err(Error::Usage(format!(
@@ -265,6 +239,38 @@ pub(super) fn layouts(cli: &Cli) -> usize {
 /// Layouts built by default for comparisons: as many as a comparison has
 /// epochs, so that each epoch runs a layout of each side no other epoch ran.
 pub const DEFAULT_LAYOUTS: usize = crate::run::paired::EPOCHS as usize;
+
+/// The command line as clap reads it, with a subcommand given after
+/// options moved first (see [`subcommand_first`]).
+fn parse(args: Vec<OsString>) -> Result<(Cli, clap::ArgMatches, Vec<OsString>)> {
+    match cli::parse_from(&args) {
+        Ok((first, matches)) => {
+            let word = first.filters.first().filter(|_| first.command.is_none());
+            match word.and_then(|w| subcommand_first(&args, w)) {
+                Some(reordered) => {
+                    let (first, matches) = cli::parse_from(&reordered).map_err(Error::Cli)?;
+                    Ok((first, matches, reordered))
+                }
+                None => Ok((first, matches, args)),
+            }
+        }
+        // A subcommand's own option after a global one (`--max-time 1s
+        // compare --rev A B`) fails at the top level: the same line with the
+        // subcommand first may not.
+        Err(error) => {
+            let reordered = args
+                .iter()
+                .skip(2)
+                .take_while(|a| *a != "--")
+                .find_map(|a| subcommand_first(&args, a.to_str()?))
+                .filter(|r| *r != args);
+            match reordered.map(|r| (cli::parse_from(&r), r)) {
+                Some((Ok((first, matches)), r)) => Ok((first, matches, r)),
+                _ => Err(Error::Cli(error)),
+            }
+        }
+    }
+}
 
 /// `cargo nbench --target-dir DIR baseline delete main`: clap reads a
 /// subcommand after an option as filters (and would run the benchmarks

@@ -163,20 +163,26 @@ impl Args {
                 }
             }
         }
-        out.mode = if let Some(addr) = protocol {
-            Mode::Protocol(addr)
-        } else if help {
-            Mode::Help
-        } else if list {
-            Mode::List {
-                terse: out.output == Output::Terse,
-            }
-        } else if bench {
-            Mode::Bench
-        } else {
-            Mode::Test
-        };
+        out.mode = mode(protocol, help, list, bench, out.output);
         Ok(out)
+    }
+}
+
+/// What the flags ask the binary to do, the first that applies: talk to
+/// `cargo nbench`, help, list, measure, or (none of those) smoke-test.
+fn mode(protocol: Option<String>, help: bool, list: bool, bench: bool, output: Output) -> Mode {
+    if let Some(addr) = protocol {
+        Mode::Protocol(addr)
+    } else if help {
+        Mode::Help
+    } else if list {
+        Mode::List {
+            terse: output == Output::Terse,
+        }
+    } else if bench {
+        Mode::Bench
+    } else {
+        Mode::Test
     }
 }
 

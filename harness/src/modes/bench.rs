@@ -120,19 +120,18 @@ pub fn run(all: &[Benchmark], selected: &[&Benchmark], filtered_out: usize, args
         .iter()
         .any(|b| b.baseline || baseline_of(all, b).is_some());
     let table = Table::new(selected.iter().map(|b| b.id.as_str())).with_ratio(ratio);
-    match args.output {
-        Output::Pretty | Output::Terse => {
-            out.line(&format!(
-                "timer: {} resolution, {} per reading; loop overhead {} per iteration\n",
-                format::time(timer.resolution_ns),
-                format::time(timer.cost_ns),
-                format::time(overhead),
-            ));
-            out.line(&table.header());
-        }
-        Output::Bencher => out.line(&format!("\n{}", libtest::running(selected.len()))),
-        Output::Json => out.line(&json::suite_started(selected.len())),
-    }
+    let first = match args.output {
+        Output::Pretty | Output::Terse => format!(
+            "timer: {} resolution, {} per reading; loop overhead {} per iteration\n\n{}",
+            format::time(timer.resolution_ns),
+            format::time(timer.cost_ns),
+            format::time(overhead),
+            table.header()
+        ),
+        Output::Bencher => format!("\n{}", libtest::running(selected.len())),
+        Output::Json => json::suite_started(selected.len()),
+    };
+    out.line(&first);
     let (mut measured, mut failed, mut ignored, mut skipped) = (0, Vec::new(), 0, 0);
     let mut scaled = Vec::new();
     for bench in selected {
@@ -153,9 +152,7 @@ pub fn run(all: &[Benchmark], selected: &[&Benchmark], filtered_out: usize, args
             Event::Skipped(_) => skipped += 1,
             Event::Measured(r) => {
                 measured += 1;
-                if let Some(sc) = &bench.scaling {
-                    scaled.push((sc, r.summary.median));
-                }
+                scaled.extend(bench.scaling.as_ref().map(|sc| (sc, r.summary.median)));
             }
             Event::Failed(_) => failed.push(id),
         }
@@ -164,14 +161,24 @@ pub fn run(all: &[Benchmark], selected: &[&Benchmark], filtered_out: usize, args
         }
     }
     let secs = started.elapsed().as_secs_f64();
-    match args.output {
-        Output::Pretty | Output::Terse => summary(
-            &mut out,
-            scaled,
-            &failed,
-            [measured, skipped, ignored, filtered_out],
-            secs,
-        ),
+    let counts = [measured, skipped, ignored, filtered_out];
+    last_lines(&mut out, args.output, scaled, &failed, counts, secs);
+    failed.is_empty()
+}
+
+/// The closing lines in the chosen output: `counts` are measured, skipped,
+/// ignored and filtered out.
+fn last_lines(
+    out: &mut Sink,
+    output: Output,
+    scaled: Vec<(&crate::family::Scaling, f64)>,
+    failed: &[&str],
+    counts: [usize; 4],
+    secs: f64,
+) {
+    let [measured, skipped, ignored, filtered_out] = counts;
+    match output {
+        Output::Pretty | Output::Terse => summary(out, scaled, failed, counts, secs),
         // libtest counts skipped benchmarks as ignored.
         Output::Bencher => out.line(&format!(
             "\n{}\n",
@@ -191,7 +198,6 @@ pub fn run(all: &[Benchmark], selected: &[&Benchmark], filtered_out: usize, args
             secs,
         )),
     }
-    failed.is_empty()
 }
 
 /// The table's closing lines: complexity fits and the counts.
