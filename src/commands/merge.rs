@@ -61,7 +61,12 @@ fn fail(message: String, hint: &str) -> Error {
 }
 
 fn read(path: &Path) -> Result<Shard> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io("could not read", path, e))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        fail(
+            format!("could not read `{}`: {e}", path.display()),
+            "give the path of each shard's JSON, e.g. the artifacts of the shard jobs",
+        )
+    })?;
     let record: RunRecord = serde_json::from_str(&text).map_err(|e| {
         fail(
             format!(
