@@ -219,4 +219,13 @@ fn merged_shards_report_as_one_run_with_one_adjustment() {
             run.stderr
         );
     }
+    let absent = fx.nbench(&["merge", "no-such-shard.json"]);
+    assert_eq!(absent.code, 2, "{}", absent.all());
+    assert!(
+        absent
+            .stderr
+            .starts_with("error: could not read `no-such-shard.json`"),
+        "{}",
+        absent.stderr
+    );
 }
