@@ -251,7 +251,7 @@ fn measure(
 /// Each target's plan as a function of the targets run before it: with
 /// `--partition slice:M/N` the benchmarks are dealt out across targets, so
 /// a target's share depends on how many the earlier ones selected.
-pub(super) fn in_turn(plans: &[Plan]) -> impl Iterator<Item = impl Fn(&[TargetRun]) -> Plan> {
+fn in_turn(plans: &[Plan]) -> impl Iterator<Item = impl Fn(&[TargetRun]) -> Plan> {
     plans.iter().map(|plan| {
         move |before: &[TargetRun]| Plan {
             selected_before: before

@@ -188,6 +188,22 @@ fn merged_shards_report_as_one_run_with_one_adjustment() {
         two.stderr
     );
 
+    // Shards from two machines merge, with a note: each is paired on its own.
+    let elsewhere = {
+        let mut doc = read(std::path::Path::new(&shard_files[2]));
+        doc["context"]["hostname"] = json!("another-runner");
+        let file = fx.dir.join("elsewhere.json");
+        std::fs::write(&file, doc.to_string()).unwrap();
+        file.to_str().unwrap().to_owned()
+    };
+    let two_machines = fx.nbench(&["merge", &shard_files[0], &shard_files[1], &elsewhere]);
+    assert_eq!(two_machines.code, 0, "{}", two_machines.all());
+    assert!(
+        two_machines.stderr.contains("the shards ran on 2 machines"),
+        "{}",
+        two_machines.stderr
+    );
+
     // Shards that do not belong together are refused, naming the files.
     let altered = |name: &str, change: &dyn Fn(&mut Value)| {
         let mut doc = read(std::path::Path::new(&shard_files[1]));
