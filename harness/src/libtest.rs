@@ -50,17 +50,27 @@ pub fn running(count: usize) -> String {
     format!("running {count} test{plural}")
 }
 
+/// What a binary's last line counts (libtest counts skipped benchmarks as ignored).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Tally {
+    /// Benchmarks that failed.
+    pub failed: usize,
+    /// Benchmarks ignored or skipped.
+    pub ignored: usize,
+    /// Benchmarks measured.
+    pub measured: usize,
+    /// Benchmarks the filters left out.
+    pub filtered_out: usize,
+    /// Seconds the whole took.
+    pub secs: f64,
+}
+
 /// libtest's last line for a binary.
-pub fn result_line(
-    failed: usize,
-    ignored: usize,
-    measured: usize,
-    filtered_out: usize,
-    secs: f64,
-) -> String {
-    let verdict = if failed == 0 { "ok" } else { "FAILED" };
+pub fn result_line(t: &Tally) -> String {
+    let verdict = if t.failed == 0 { "ok" } else { "FAILED" };
     format!(
-        "test result: {verdict}. 0 passed; {failed} failed; {ignored} ignored; {measured} measured; {filtered_out} filtered out; finished in {secs:.2}s"
+        "test result: {verdict}. 0 passed; {} failed; {} ignored; {} measured; {} filtered out; finished in {:.2}s",
+        t.failed, t.ignored, t.measured, t.filtered_out, t.secs
     )
 }
 
@@ -138,16 +148,11 @@ pub mod json {
     }
 
     /// `{ "type": "suite", "event": "ok" | "failed", … }`
-    pub fn suite_finished(
-        failed: usize,
-        ignored: usize,
-        measured: usize,
-        filtered_out: usize,
-        secs: f64,
-    ) -> String {
-        let event = if failed == 0 { "ok" } else { "failed" };
+    pub fn suite_finished(t: &super::Tally) -> String {
+        let event = if t.failed == 0 { "ok" } else { "failed" };
         format!(
-            r#"{{ "type": "suite", "event": "{event}", "passed": 0, "failed": {failed}, "ignored": {ignored}, "measured": {measured}, "filtered_out": {filtered_out}, "exec_time": {secs:.6} }}"#
+            r#"{{ "type": "suite", "event": "{event}", "passed": 0, "failed": {}, "ignored": {}, "measured": {}, "filtered_out": {}, "exec_time": {:.6} }}"#,
+            t.failed, t.ignored, t.measured, t.filtered_out, t.secs
         )
     }
 }

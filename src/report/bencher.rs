@@ -30,13 +30,13 @@ pub fn render(run: &RunRecord) -> String {
                 libtest::name(&name(&f.id))
             ));
         }
-        let result = libtest::result_line(
-            t.failures.len(),
-            t.ignored.len() + t.skipped.len(),
-            t.benchmarks.len(),
-            t.filtered_out,
-            run.duration_s,
-        );
+        let result = libtest::result_line(&libtest::Tally {
+            failed: t.failures.len(),
+            ignored: t.ignored.len() + t.skipped.len(),
+            measured: t.benchmarks.len(),
+            filtered_out: t.filtered_out,
+            secs: run.duration_s,
+        });
         out.push_str(&format!("\n{result}\n"));
     }
     out

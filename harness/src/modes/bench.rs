@@ -177,26 +177,18 @@ fn last_lines(
     secs: f64,
 ) {
     let [measured, skipped, ignored, filtered_out] = counts;
+    // libtest counts skipped benchmarks as ignored.
+    let tally = libtest::Tally {
+        failed: failed.len(),
+        ignored: ignored + skipped,
+        measured,
+        filtered_out,
+        secs,
+    };
     match output {
         Output::Pretty | Output::Terse => summary(out, scaled, failed, counts, secs),
-        // libtest counts skipped benchmarks as ignored.
-        Output::Bencher => out.line(&format!(
-            "\n{}\n",
-            libtest::result_line(
-                failed.len(),
-                ignored + skipped,
-                measured,
-                filtered_out,
-                secs
-            )
-        )),
-        Output::Json => out.line(&json::suite_finished(
-            failed.len(),
-            ignored + skipped,
-            measured,
-            filtered_out,
-            secs,
-        )),
+        Output::Bencher => out.line(&format!("\n{}\n", libtest::result_line(&tally))),
+        Output::Json => out.line(&json::suite_finished(&tally)),
     }
 }
 
