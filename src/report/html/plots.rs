@@ -73,7 +73,9 @@ fn shown_range(s: &Samples) -> (f64, f64, usize) {
     let right = max.min((p75 + reach).max(p95.min(3.0 * median)));
     // Two bandwidths beyond the outermost samples shown, so that the
     // curve comes down to the axis inside the plot.
-    let pad = ((right - left) * 0.04).max(2.0 * s.h).max(median.abs() * 1e-3);
+    let pad = ((right - left) * 0.04)
+        .max(2.0 * s.h)
+        .max(median.abs() * 1e-3);
     let beyond = sorted
         .iter()
         .filter(|&&x| x > right + pad || x < left - pad)
