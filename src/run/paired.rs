@@ -108,6 +108,25 @@ enum Answer {
     Skipped(String),
 }
 
+/// How each epoch of one comparison samples.
+struct Pace {
+    /// Iterations per sample, set by the first epoch's calibration.
+    iters: u64,
+    warm_up: Duration,
+    per_epoch: Duration,
+    /// Rounds an epoch takes even past its time.
+    min_rounds: usize,
+    max_samples: usize,
+}
+
+/// The samples of all epochs so far.
+#[derive(Default)]
+struct Taken {
+    base_ns: Vec<f64>,
+    cur_ns: Vec<f64>,
+    epoch_ratios: Vec<f64>,
+}
+
 struct Pair {
     base: Session,
     cur: Session,
@@ -175,6 +194,44 @@ impl Pair {
         }
     }
 
+    /// One epoch's samples, after a warm-up: rounds in lockstep until the
+    /// epoch's time is up and it holds `min_rounds`, or `max_samples` are
+    /// held in all. Returns the time spent sampling (warm-up left out).
+    fn epoch(
+        &mut self,
+        pace: &Pace,
+        (base_over, cur_over): (f64, f64),
+        taken: &mut Taken,
+    ) -> Result<Duration, PairedError> {
+        let warm = Instant::now();
+        let mut round = 0;
+        while warm.elapsed() < pace.warm_up {
+            self.round(pace.iters, round)?;
+            round += 1;
+        }
+        let per_iter = |ns: f64, over: f64| (ns / pace.iters as f64 - over).max(0.0);
+        let began = Instant::now();
+        let mut ratios = Vec::new();
+        while began.elapsed() < pace.per_epoch || ratios.len() < pace.min_rounds {
+            let (bs, cs) = self.round(pace.iters, round)?;
+            round += 1;
+            let (bs, cs) = (per_iter(bs, base_over), per_iter(cs, cur_over));
+            taken.base_ns.push(bs);
+            taken.cur_ns.push(cs);
+            if bs > 0.0 {
+                ratios.push(cs / bs);
+            }
+            if taken.base_ns.len() >= pace.max_samples {
+                break;
+            }
+        }
+        if !ratios.is_empty() {
+            ratios.sort_by(f64::total_cmp);
+            taken.epoch_ratios.push(median_sorted(&ratios));
+        }
+        Ok(began.elapsed())
+    }
+
     /// Ends the benchmark on both sides, the current one first: when both
     /// fail after sampling (a result check), the current side's failure is
     /// the one to report.
@@ -213,12 +270,15 @@ pub fn measure(
     settled: &dyn Fn(&[f64]) -> bool,
 ) -> Result<Paired, PairedError> {
     let deadline = Instant::now() + timeout;
-    let per_epoch = s.max_time / EPOCHS;
-    let warm_up = s.warm_up / 4;
-    let min_rounds = s.min_samples.div_ceil(EPOCHS as usize).max(2);
+    let mut pace = Pace {
+        iters: 0,
+        warm_up: s.warm_up / 4,
+        per_epoch: s.max_time / EPOCHS,
+        min_rounds: s.min_samples.div_ceil(EPOCHS as usize).max(2),
+        max_samples: s.max_samples,
+    };
     let mut known: Option<(Ready, Ready)> = None;
-    let mut iters = 0;
-    let (mut base_ns, mut cur_ns, mut epoch_ratios) = (Vec::new(), Vec::new(), Vec::new());
+    let mut taken = Taken::default();
     let mut sampled = Duration::ZERO;
     let mut stop = Stop::TimeLimit;
     for epoch in 0..EPOCHS {
@@ -240,52 +300,26 @@ pub fn measure(
         };
         let (b, c) = known.get_or_insert((b, c)).clone();
         if epoch == 0 {
-            iters = calibrate(&mut p, b.min_sample_ns.max(c.min_sample_ns), s.max_time)?;
+            pace.iters = calibrate(&mut p, b.min_sample_ns.max(c.min_sample_ns), s.max_time)?;
         }
-        let warm = Instant::now();
-        let mut round = 0;
-        while warm.elapsed() < warm_up {
-            p.round(iters, round)?;
-            round += 1;
-        }
-        let per_iter = |ns: f64, over: f64| (ns / iters as f64 - over).max(0.0);
-        let (base_over, cur_over) = shared_overhead(b.overhead_ns, c.overhead_ns);
-        let began = Instant::now();
-        let mut ratios = Vec::new();
-        while began.elapsed() < per_epoch || ratios.len() < min_rounds {
-            let (bs, cs) = p.round(iters, round)?;
-            round += 1;
-            let (bs, cs) = (per_iter(bs, base_over), per_iter(cs, cur_over));
-            base_ns.push(bs);
-            cur_ns.push(cs);
-            if bs > 0.0 {
-                ratios.push(cs / bs);
-            }
-            if base_ns.len() >= s.max_samples {
-                break;
-            }
-        }
-        sampled += began.elapsed();
+        let overheads = shared_overhead(b.overhead_ns, c.overhead_ns);
+        sampled += p.epoch(&pace, overheads, &mut taken)?;
         p.finish()?;
-        if !ratios.is_empty() {
-            ratios.sort_by(f64::total_cmp);
-            epoch_ratios.push(median_sorted(&ratios));
-        }
-        if base_ns.len() >= s.max_samples {
+        if taken.base_ns.len() >= s.max_samples {
             stop = Stop::SampleLimit;
             break;
         }
-        if epoch + 1 >= MIN_EPOCHS && sampled >= s.min_time && settled(&epoch_ratios) {
+        if epoch + 1 >= MIN_EPOCHS && sampled >= s.min_time && settled(&taken.epoch_ratios) {
             stop = Stop::Precise;
             break;
         }
     }
     let (b, c) = known.expect("the first epoch reads both sides' ready");
     Ok(Paired::Samples(PairedSamples {
-        iters,
-        base_ns,
-        cur_ns,
-        epoch_ratios,
+        iters: pace.iters,
+        base_ns: taken.base_ns,
+        cur_ns: taken.cur_ns,
+        epoch_ratios: taken.epoch_ratios,
         throughput: c.throughput,
         counters: c.counters,
         stop,

@@ -19,12 +19,12 @@ fn a_fresh_run_measures_in_epochs_and_stores_them() {
     let run = fx.nbench(&args);
     assert_eq!(run.code, 0, "{}", run.all());
     let doc: Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(doc["context"]["settings"]["epochs"], 5);
+    assert_eq!(doc["context"]["settings"]["epochs"], 8);
     let benches = benchmarks(&doc);
     assert!(!benches.is_empty());
     for b in &benches {
         let medians = b["repeats"]["medians_ns"].as_array().unwrap();
-        assert_eq!(medians.len(), 5, "one median per epoch: {b}");
+        assert_eq!(medians.len(), 8, "one median per epoch: {b}");
         // The estimate is the fastest epoch's median ...
         let positive: Vec<f64> = medians
             .iter()
