@@ -168,7 +168,7 @@ pub struct Cli {
     /// Samples the summary sets aside: none, top5 (slowest 5%), both5 (slowest and fastest 5%), iqr (beyond Tukey's 1.5×IQR fences) [default: none]
     #[arg(global = true, long, value_name = "MODE", value_parser = outlier_mode, help_heading = "Measurement")]
     pub outliers: Option<OutlierMode>,
-    /// Measure each benchmark in N fresh processes (epochs), interleaved with the target's other benchmarks, each with 1/N of the time limits; the time shown is the fastest epoch's median (the machine's slow spells only add time) and its ±CI where a rerun's should land, from the spread of the faster half; 1 measures in one process [default: 8]
+    /// Measure each benchmark in N fresh processes (epochs), interleaved with the target's other benchmarks, each with 1/N of the time limits; the time shown is the fastest epoch's median (the machine's slow spells only add time) and its ±CI where a rerun's should land, from the spread of the faster half; 1 measures in one process [default: 8, fewer when --max-samples is below 16]
     #[arg(global = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64), help_heading = "Measurement")]
     pub epochs: Option<u32>,
     /// Measure each benchmark N times in a row and pool the samples; the spread of the N medians is reported [default: 1]

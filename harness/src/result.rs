@@ -213,7 +213,8 @@ impl BenchResult {
             mean,
             median: crate::stats::median_sorted(&sorted),
             stddev,
-            cv: stddev / mean,
+            // Medians of an empty body can all be 0: nothing varies then.
+            cv: if mean == 0.0 { 0.0 } else { stddev / mean },
         })
     }
 }
@@ -251,5 +252,18 @@ mod tests {
         let r = BenchResult::new("s".into(), m, LoopKind::Iter, 0.3, None, NONE).unwrap();
         assert!(!r.near_floor);
         assert!((r.summary.median - 10.2).abs() < 1e-12);
+    }
+
+    #[test]
+    fn empty_bodies_pooled_have_no_spread_not_nan() {
+        let empty = || {
+            let m = measurement(&[0.2, 0.3, 0.3]);
+            BenchResult::new("e".into(), m, LoopKind::Iter, 0.4, None, NONE).unwrap()
+        };
+        let pooled = BenchResult::pool(vec![empty(), empty(), empty()]).unwrap();
+        let r = pooled.repeats().unwrap();
+        assert_eq!((r.count, r.mean, r.cv), (3, 0.0, 0.0));
+        let line = crate::table::notes(&pooled).join(", ");
+        assert!(line.contains("3 runs: cv 0.00%"), "{line}");
     }
 }

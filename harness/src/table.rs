@@ -155,7 +155,7 @@ impl Table {
 }
 
 /// Remarks worth a reader's attention.
-fn notes(r: &BenchResult) -> Vec<String> {
+pub(crate) fn notes(r: &BenchResult) -> Vec<String> {
     let mut notes = Vec::new();
     if r.near_floor {
         notes.push("near the timer floor".to_owned());

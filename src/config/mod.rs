@@ -298,6 +298,13 @@ fn effective(key: Key, cli: &Cli, plan: &Plan) -> String {
 }
 
 /// The measurement plan for this invocation.
+/// Epochs when `--epochs` is not given: the default, or fewer where
+/// `--max-samples` could not give every epoch two samples (each epoch
+/// takes at least two, and the cap is the user's word).
+fn default_epochs(max_samples: usize) -> usize {
+    crate::run::epochs::DEFAULT_EPOCHS.min((max_samples / 2).max(1))
+}
+
 fn plan(cli: &Cli) -> Plan {
     let d = Measuring::default();
     Plan {
@@ -330,9 +337,10 @@ fn plan(cli: &Cli) -> Plan {
             repetitions: cli.repetitions.unwrap_or(1) as usize,
             slices: cli.interleave.unwrap_or(1) as usize,
             launches: cli.launches.unwrap_or(1) as usize,
-            epochs: cli
-                .epochs
-                .map_or(crate::run::epochs::DEFAULT_EPOCHS, |n| n as usize),
+            epochs: cli.epochs.map_or(
+                default_epochs(cli.max_samples.map_or(d.max_samples, |n| n as usize)),
+                |n| n as usize,
+            ),
             // A new order every run; nothing depends on repeating one.
             seed: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
