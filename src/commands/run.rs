@@ -35,7 +35,6 @@ struct Prepared {
 /// Builds, measures, stores and reports.
 pub fn run(s: &Settings) -> Result<u8> {
     check_flags(s)?;
-    let started = Instant::now();
     let (found, mut skipped) = discover_targets(s)?;
     for name in s.unknown_bench_tables() {
         warn(&format!(
@@ -69,6 +68,8 @@ pub fn run(s: &Settings) -> Result<u8> {
     if s.output.format == Format::Jsonl {
         progress = progress.stream_events();
     }
+    // Measuring only, as libtest's "finished in": the build has its own lines.
+    let started = Instant::now();
     let (runs, comparison) = measure(s, &prepared, &targets, &plans, &context, &mut progress);
     let record = RunRecord {
         partition: s.plan.partition,

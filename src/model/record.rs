@@ -16,7 +16,7 @@ pub struct RunRecord {
     pub schema: u32,
     /// Where and how the run was made.
     pub context: Context,
-    /// Wall time of the whole run, s.
+    /// Wall time of measuring (building not included), s.
     pub duration_s: f64,
     /// Per bench target.
     pub targets: Vec<TargetRecord>,
