@@ -210,11 +210,7 @@ fn merge(shards: &[Shard]) -> RunRecord {
                     m.ignored.extend(t.ignored.iter().cloned());
                     m.skipped.extend(t.skipped.iter().cloned());
                     m.filtered_out = m.filtered_out.max(t.filtered_out);
-                    for f in &t.fits {
-                        if !m.fits.iter().any(|x| x.family == f.family) {
-                            m.fits.push(f.clone());
-                        }
-                    }
+                    add_new(&mut m.fits, &t.fits, |f| f.family.clone());
                 }
             }
         }
@@ -229,13 +225,9 @@ fn merge(shards: &[Shard]) -> RunRecord {
             .map_or(0, |t| ids(t).count() + t.other_shards);
         m.other_shards = selected.saturating_sub(ids(m).count());
     }
-    let mut skipped = first.skipped.clone();
+    let mut skipped = Vec::new();
     for s in shards {
-        for k in &s.record.skipped {
-            if !skipped.iter().any(|x| x.target == k.target) {
-                skipped.push(k.clone());
-            }
-        }
+        add_new(&mut skipped, &s.record.skipped, |k| k.target.clone());
     }
     RunRecord {
         schema: first.schema,
@@ -260,27 +252,15 @@ fn merge_comparisons(first: &Comparison, shards: &[Shard]) -> Comparison {
     let mut targets: Vec<TargetComparison> = Vec::new();
     let (mut warnings, mut notes) = (Vec::new(), Vec::new());
     for c in shards.iter().filter_map(|s| s.record.comparison.as_ref()) {
-        for w in &c.warnings {
-            if !warnings.contains(w) {
-                warnings.push(w.clone());
-            }
-        }
-        for n in &c.notes {
-            if !notes.contains(n) {
-                notes.push(n.clone());
-            }
-        }
+        add_new(&mut warnings, &c.warnings, String::clone);
+        add_new(&mut notes, &c.notes, String::clone);
         for t in &c.targets {
             match targets.iter_mut().find(|m| m.target == t.target) {
                 None => targets.push(t.clone()),
                 Some(m) => {
                     m.rows.extend(t.rows.iter().cloned());
                     m.new.extend(t.new.iter().cloned());
-                    for g in &t.gone {
-                        if !m.gone.contains(g) {
-                            m.gone.push(g.clone());
-                        }
-                    }
+                    add_new(&mut m.gone, &t.gone, String::clone);
                     m.unpaired_because = m.unpaired_because.take().or(t.unpaired_because.clone());
                     m.layouts = m.layouts.or(t.layouts);
                 }
@@ -296,4 +276,15 @@ fn merge_comparisons(first: &Comparison, shards: &[Shard]) -> Comparison {
     };
     control_false_discoveries(&mut merged);
     merged
+}
+
+/// Appends the items of `from` whose `key` no item of `to` has yet: what
+/// every shard repeats (a note, a skipped target) is shown once.
+fn add_new<T: Clone, K: PartialEq>(to: &mut Vec<T>, from: &[T], key: impl Fn(&T) -> K) {
+    for item in from {
+        let k = key(item);
+        if !to.iter().any(|x| key(x) == k) {
+            to.push(item.clone());
+        }
+    }
 }
