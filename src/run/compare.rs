@@ -65,9 +65,9 @@ pub fn compare_target(
         Ok(o) => o,
         Err(failed) => return (failed, TargetComparison::empty(&label)),
     };
-    let chosen = opened.chosen;
+    let chosen = opened.picked.chosen;
     let mut cmp = TargetComparison::empty(&label);
-    cmp.gone = gone(&label, &base_ids, &chosen, &opened.elsewhere, plan);
+    cmp.gone = gone(&label, &base_ids, &chosen, &opened.picked.elsewhere, plan);
     cmp.layouts = Some([base_exes.len(), cur_exes.len()]);
     let mut outcomes = Vec::new();
     // Kept for benchmarks the baseline does not have, measured on their own.
@@ -104,8 +104,8 @@ pub fn compare_target(
     let run = TargetRun {
         label,
         outcomes,
-        filtered_out: opened.filtered_out,
-        elsewhere: opened.elsewhere,
+        filtered_out: opened.picked.filtered_out,
+        elsewhere: opened.picked.elsewhere,
         scalings: opened.scalings,
     };
     (run, cmp)

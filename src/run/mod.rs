@@ -103,12 +103,8 @@ pub fn is_nbench_binary(exe: &Path) -> std::io::Result<bool> {
 pub(crate) struct Opened {
     /// The session that listed them, for the first measurement.
     pub session: Session,
-    /// The benchmarks the filters keep, each with its verdict.
-    pub chosen: Vec<(String, Selected)>,
-    /// How many the filters left out.
-    pub filtered_out: usize,
-    /// Selected, but another shard's.
-    pub elsewhere: Vec<String>,
+    /// Which of them this run measures.
+    pub picked: Picked,
     /// Family members, by id.
     pub scalings: Vec<(String, nbench::__private::family::Scaling)>,
 }
@@ -125,12 +121,9 @@ pub(crate) fn open(
         .list(plan.timeout)
         .map_err(|e| target_failed(label, &e))?;
     let scalings = scalings(&listed);
-    let picked = plan.select(label, listed);
     Ok(Opened {
         session,
-        chosen: picked.chosen,
-        filtered_out: picked.filtered_out,
-        elsewhere: picked.elsewhere,
+        picked: plan.select(label, listed),
         scalings,
     })
 }
@@ -161,19 +154,27 @@ pub fn run_target(
     let outcomes = if list_only {
         opened.session.finish();
         opened
+            .picked
             .chosen
             .into_iter()
             .map(|(id, _)| Outcome::Listed(id))
             .collect()
     } else {
         let session = Some(opened.session);
-        measure_scheduled(&label, session, &opened.chosen, &start, plan, observer)
+        measure_scheduled(
+            &label,
+            session,
+            &opened.picked.chosen,
+            &start,
+            plan,
+            observer,
+        )
     };
     TargetRun {
         label,
         outcomes,
-        filtered_out: opened.filtered_out,
-        elsewhere: opened.elsewhere,
+        filtered_out: opened.picked.filtered_out,
+        elsewhere: opened.picked.elsewhere,
         scalings: opened.scalings,
     }
 }
