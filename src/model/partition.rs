@@ -72,25 +72,6 @@ impl Partition {
         n % self.total == self.shard - 1
     }
 
-    /// Of each target's selected benchmarks (`(label, ids)`, in the order the
-    /// run measures targets), the ones this shard measures.
-    pub fn assign(&self, targets: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
-        let mut before = 0;
-        targets
-            .iter()
-            .map(|(label, ids)| {
-                let kept = ids
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, id)| self.keeps(label, id, i, before))
-                    .map(|(_, id)| id.clone())
-                    .collect();
-                before += ids.len();
-                kept
-            })
-            .collect()
-    }
-
     /// Whether this shard reports benchmark `id` of `label` as gone (only
     /// in the baseline). It has no place in the current listing, so every
     /// kind but `hash` leaves it to shard 1: each is reported once.
@@ -127,6 +108,26 @@ fn hash(label: &str, id: &str) -> usize {
 mod tests {
     use super::*;
 
+    /// Of each target's selected benchmarks (`(label, ids)`, in the order a
+    /// run measures targets), the ones shard `p` measures, as a run decides
+    /// it target by target.
+    fn assign(p: &Partition, targets: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
+        let mut before = 0;
+        targets
+            .iter()
+            .map(|(label, ids)| {
+                let kept = ids
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, id)| p.keeps(label, id, i, before))
+                    .map(|(_, id)| id.clone())
+                    .collect();
+                before += ids.len();
+                kept
+            })
+            .collect()
+    }
+
     fn suite() -> Vec<(String, Vec<String>)> {
         [("a/x", 7), ("a/y", 1), ("b/z", 12)]
             .iter()
@@ -158,7 +159,7 @@ mod tests {
                 let mut union = Vec::new();
                 for shard in 1..=total {
                     let p = Partition::parse(&format!("{kind}:{shard}/{total}")).unwrap();
-                    union.extend(flat(&targets, &p.assign(&targets)));
+                    union.extend(flat(&targets, &assign(&p, &targets)));
                 }
                 union.sort();
                 assert_eq!(union, all, "{kind} over {total}: every benchmark once");
@@ -169,13 +170,13 @@ mod tests {
     #[test]
     fn count_deals_within_a_target_and_slice_across_them() {
         let targets = suite();
-        let count = Partition::parse("count:2/2").unwrap().assign(&targets);
+        let count = assign(&Partition::parse("count:2/2").unwrap(), &targets);
         assert_eq!(
             count[1],
             Vec::<String>::new(),
             "a/y's only benchmark is shard 1's"
         );
-        let slice = Partition::parse("slice:2/2").unwrap().assign(&targets);
+        let slice = assign(&Partition::parse("slice:2/2").unwrap(), &targets);
         assert_eq!(slice[1], ["bench/0"], "a/y continues after a/x's seven");
     }
 
@@ -186,8 +187,8 @@ mod tests {
         after[0].1.insert(3, "bench/new".into());
         for shard in 1..=3 {
             let p = Partition::parse(&format!("hash:{shard}/3")).unwrap();
-            let mut then = flat(&before, &p.assign(&before));
-            let mut now = flat(&after, &p.assign(&after));
+            let mut then = flat(&before, &assign(&p, &before));
+            let mut now = flat(&after, &assign(&p, &after));
             now.retain(|id| !id.ends_with("bench/new"));
             then.sort();
             now.sort();
