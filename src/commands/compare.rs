@@ -16,6 +16,7 @@ use crate::run::affinity;
 use crate::run::compare::{Against, compare_target};
 use crate::store::Store;
 use crate::store::baselines::Baseline;
+use nbench::__private::protocol::Listed;
 use nbench::__private::select::Selected;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -84,6 +85,8 @@ fn measure(
             .iter()
             .filter(|x| plan.filter.verdict(&x.id, false) != Selected::FilteredOut)
             .count();
+        // Baseline B's executable may register more than B holds.
+        plan.held = Some(stored.benchmarks.iter().map(|x| x.id.clone()).collect());
         let Ok(cur_exes) = baselines.executables_for(&cur, &stored.target, false) else {
             let (record, cmp) = stored_only(&base, stored, b, &plan, threshold);
             records.push(record);
@@ -91,8 +94,6 @@ fn measure(
             continue;
         };
         let built = saved_target(&s.meta, &stored.target, cur_exes);
-        // Baseline B's executable may register more than B holds.
-        plan.held = Some(stored.benchmarks.iter().map(|x| x.id.clone()).collect());
         let against = Against {
             stored: base.run.targets.iter().find(|t| t.target == stored.target),
             exes: baselines.executables_for(&base, &stored.target, s.compare.stored),
@@ -183,19 +184,18 @@ fn stored_only(
     let base_benches = base_target
         .map(|t| t.benchmarks.as_slice())
         .unwrap_or_default();
+    // Picked as a run picks from a listing: filters, then this shard's share.
+    let listed = cur.benchmarks.iter().map(|x| Listed {
+        id: x.id.clone(),
+        ignored: false,
+        scaling: None,
+    });
+    let picked = plan.select(&cur.target, listed.collect());
     let mut record = cur.clone();
     record
         .benchmarks
-        .retain(|x| plan.filter.verdict(&x.id, false) != Selected::FilteredOut);
-    if let Some(p) = plan.partition {
-        let all = std::mem::take(&mut record.benchmarks);
-        let (mine, others): (Vec<_>, Vec<_>) = all
-            .into_iter()
-            .enumerate()
-            .partition(|(i, x)| p.keeps(&cur.target, &x.id, *i, plan.selected_before));
-        record.benchmarks = mine.into_iter().map(|(_, x)| x).collect();
-        record.other_shards = others.len();
-    }
+        .retain(|x| picked.chosen.iter().any(|(id, _)| *id == x.id));
+    record.other_shards = picked.elsewhere.len();
     for c in &record.benchmarks {
         match base_benches.iter().find(|x| x.id == c.id) {
             None => cmp.new.push(c.id.clone()),
