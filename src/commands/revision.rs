@@ -10,6 +10,7 @@
 use super::note;
 use crate::config::Settings;
 use crate::error::{Error, Result, exit};
+use crate::model::stable_hash::fnv1a;
 use crate::store::Store;
 use console::style;
 use std::io::{BufRead, BufReader};
@@ -20,7 +21,7 @@ use std::process::{Command, Stdio};
 /// saved with its executables yet.
 pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<String> {
     let (top, commit) = commit_of(root, rev)?;
-    let short = &commit[..commit.len().min(12)];
+    let short = short(&commit);
     let relative = relative_manifest(s, root, Path::new(&top));
     let name = baseline_name(s, &commit, &relative);
     let baselines = store.baselines();
@@ -96,7 +97,7 @@ fn make(
     store: &Store,
     (top, relative): (&Path, &Path),
 ) -> Result<PathBuf> {
-    let short = &commit[..commit.len().min(12)];
+    let short = short(commit);
     let worktree = Worktree::add(top, &store.root().join("worktrees"), commit)?;
     let manifest = worktree.path.join(relative);
     let at = |what: String| Error::Revision {
@@ -126,6 +127,11 @@ fn make(
     }
 }
 
+/// A commit's hash as it is shown and named: its first 12 digits.
+fn short(commit: &str) -> &str {
+    &commit[..commit.len().min(12)]
+}
+
 /// `git ARGS` in `dir`: its trimmed output, or its error output.
 fn git(dir: &Path, args: &[&str]) -> std::result::Result<String, String> {
     let out = Command::new("git")
@@ -151,7 +157,7 @@ struct Worktree {
 impl Worktree {
     fn add(repo: &Path, under: &Path, commit: &str) -> Result<Worktree> {
         // One per process: two runs at once never share a checkout.
-        let path = under.join(format!("{}-{}", &commit[..12], std::process::id()));
+        let path = under.join(format!("{}-{}", short(commit), std::process::id()));
         std::fs::create_dir_all(under).map_err(|e| Error::io("could not create", under, e))?;
         let target = path.to_string_lossy().into_owned();
         git(
@@ -196,7 +202,7 @@ fn relative_manifest(s: &Settings, root: &Path, top: &Path) -> PathBuf {
 /// with a suffix when the manifest, packages, features or profile are not
 /// the defaults, so that a revision built one way is never reused for another.
 fn baseline_name(s: &Settings, commit: &str, manifest: &Path) -> String {
-    let short = &commit[..commit.len().min(12)];
+    let short = short(commit);
     let (sel, b) = (&s.selection, &s.build);
     let mut packages = sel.packages.clone();
     packages.sort();
@@ -216,10 +222,8 @@ fn baseline_name(s: &Settings, commit: &str, manifest: &Path) -> String {
     if how == plain {
         return format!("rev-{short}");
     }
-    // FNV-1a: the same name from every build of cargo nbench.
-    let hash = how.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, byte| {
-        (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    });
+    // The same name from every build of cargo nbench.
+    let hash = fnv1a(how.bytes());
     format!("rev-{short}-{:08x}", hash >> 32)
 }
 

@@ -9,4 +9,5 @@ pub mod observer;
 pub mod outcome;
 pub mod partition;
 pub mod record;
+pub mod stable_hash;
 pub mod target;

@@ -97,10 +97,7 @@ impl fmt::Display for Partition {
 /// FNV-1a of `package/target/id`: the same number on every machine and
 /// with every build of cargo nbench.
 fn hash(label: &str, id: &str) -> usize {
-    let bytes = label.bytes().chain([b'/']).chain(id.bytes());
-    let h = bytes.fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
+    let h = super::stable_hash::fnv1a(label.bytes().chain([b'/']).chain(id.bytes()));
     (h % (1 << 31)) as usize
 }
 
