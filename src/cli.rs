@@ -56,17 +56,23 @@ pub struct Cli {
     #[arg(global = true, long, value_name = "KIND:M/N", value_parser = crate::model::partition::Partition::parse, help_heading = "Selection")]
     pub partition: Option<crate::model::partition::Partition>,
     /// Run only benchmarks marked ignored
-    #[arg(long, help_heading = "Selection", conflicts_with = "include_ignored")]
+    #[arg(
+        global = true,
+        long,
+        help_heading = "Selection",
+        conflicts_with = "include_ignored"
+    )]
     pub ignored: bool,
     /// Run ignored benchmarks too
-    #[arg(long, help_heading = "Selection")]
+    #[arg(global = true, long, help_heading = "Selection")]
     pub include_ignored: bool,
     /// List the benchmarks instead of running them
-    #[arg(long, help_heading = "Selection")]
+    #[arg(global = true, long, help_heading = "Selection")]
     pub list: bool,
 
     /// Package(s) to benchmark
     #[arg(
+        global = true,
         short = 'p',
         long = "package",
         value_name = "SPEC",
@@ -74,10 +80,11 @@ pub struct Cli {
     )]
     pub packages: Vec<String>,
     /// Benchmark every package in the workspace
-    #[arg(long, help_heading = "Package Selection")]
+    #[arg(global = true, long, help_heading = "Package Selection")]
     pub workspace: bool,
     /// Exclude packages from --workspace
     #[arg(
+        global = true,
         long,
         value_name = "SPEC",
         help_heading = "Package Selection",
@@ -86,11 +93,17 @@ pub struct Cli {
     pub exclude: Vec<String>,
 
     /// Only the named bench target(s)
-    #[arg(long = "bench", value_name = "NAME", help_heading = "Target Selection")]
+    #[arg(
+        global = true,
+        long = "bench",
+        value_name = "NAME",
+        help_heading = "Target Selection"
+    )]
     pub benches: Vec<String>,
 
     /// Space or comma separated list of features to activate
     #[arg(
+        global = true,
         short = 'F',
         long,
         value_name = "FEATURES",
@@ -98,14 +111,15 @@ pub struct Cli {
     )]
     pub features: Vec<String>,
     /// Activate all available features
-    #[arg(long, help_heading = "Feature Selection")]
+    #[arg(global = true, long, help_heading = "Feature Selection")]
     pub all_features: bool,
     /// Do not activate the `default` feature
-    #[arg(long, help_heading = "Feature Selection")]
+    #[arg(global = true, long, help_heading = "Feature Selection")]
     pub no_default_features: bool,
 
     /// Build with the given profile
     #[arg(
+        global = true,
         long,
         value_name = "PROFILE-NAME",
         default_value = "bench",
@@ -122,6 +136,7 @@ pub struct Cli {
     pub target_dir: Option<PathBuf>,
     /// Number of parallel build jobs
     #[arg(
+        global = true,
         short = 'j',
         long,
         value_name = "N",
@@ -138,13 +153,13 @@ pub struct Cli {
     )]
     pub manifest_path: Option<PathBuf>,
     /// Assert that Cargo.lock will remain unchanged
-    #[arg(long, help_heading = "Manifest Options")]
+    #[arg(global = true, long, help_heading = "Manifest Options")]
     pub locked: bool,
     /// Run without accessing the network
-    #[arg(long, help_heading = "Manifest Options")]
+    #[arg(global = true, long, help_heading = "Manifest Options")]
     pub offline: bool,
     /// Equivalent to specifying both --locked and --offline
-    #[arg(long, help_heading = "Manifest Options")]
+    #[arg(global = true, long, help_heading = "Manifest Options")]
     pub frozen: bool,
 
     /// Warm-up time per benchmark [default: 100ms]
@@ -185,13 +200,13 @@ pub struct Cli {
     pub timeout: Duration,
 
     /// Save this run, and copies of the bench executables, as baseline NAME
-    #[arg(long, value_name = "NAME", value_parser = baseline_name, help_heading = "Baselines")]
+    #[arg(global = true, long, value_name = "NAME", value_parser = baseline_name, help_heading = "Baselines")]
     pub save_baseline: Option<String>,
     /// Compare with baseline NAME: its saved executables and the fresh ones are sampled in lockstep
-    #[arg(long, value_name = "NAME", value_parser = baseline_name, help_heading = "Baselines")]
+    #[arg(global = true, long, value_name = "NAME", value_parser = baseline_name, help_heading = "Baselines")]
     pub compare: Option<String>,
     /// Compare with git revision REV (branch, tag, hash, HEAD~1): it is built in a worktree under target/nbench, saved as baseline rev-HASH (reused next time) and compared paired like --compare
-    #[arg(long, value_name = "REV", conflicts_with_all = ["compare", "compare_stored"], help_heading = "Baselines")]
+    #[arg(global = true, long, value_name = "REV", conflicts_with_all = ["compare", "compare_stored"], help_heading = "Baselines")]
     pub compare_rev: Option<String>,
     /// Link layouts to build of each bench target when saving or comparing a baseline: the same code, functions in another order each, so that a verdict covers code placement; 1 keeps the linker's own order [default: 8 with --save-baseline or --compare, else 1]
     #[arg(global = true, long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=64), help_heading = "Baselines")]

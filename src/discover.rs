@@ -33,6 +33,24 @@ pub struct Selection {
     pub benches: Vec<String>,
 }
 
+impl Selection {
+    /// Whether the bench target `label` (`package/target`) is one this
+    /// selection names, for commands that pick from saved targets instead
+    /// of the workspace (`compare A B`): `-p`, `--exclude` and `--bench`.
+    pub fn picks(&self, label: &str) -> bool {
+        let (package, name) = label.split_once('/').unwrap_or((label, ""));
+        let named = |specs: &[String]| specs.iter().any(|s| spec_name(s) == package);
+        (self.packages.is_empty() || named(&self.packages))
+            && !named(&self.exclude)
+            && (self.benches.is_empty() || self.benches.iter().any(|b| b == name))
+    }
+}
+
+/// The package name in a package spec (`name`, `name@1.2`).
+fn spec_name(spec: &str) -> &str {
+    spec.split('@').next().unwrap_or(spec)
+}
+
 /// What discovery found.
 #[derive(Debug)]
 pub struct Discovery {
@@ -108,6 +126,7 @@ pub fn discover(cli: &Selection, manifest: &Manifest, meta: &Metadata) -> Result
                 }),
                 None => targets.push(BenchTarget {
                     package: pkg.name.to_string(),
+                    spec: pkg.id.repr.clone(),
                     name: t.name.clone(),
                     package_root: pkg
                         .manifest_path

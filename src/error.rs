@@ -57,6 +57,14 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// What would be stored does not read back (a bug: nothing was written).
+    #[error("refusing to write `{}`: it would not read back ({reason})", path.display())]
+    Unreadable {
+        /// The file that was not written.
+        path: PathBuf,
+        /// What would not read back.
+        reason: String,
+    },
     /// Another run holds the baseline.
     #[error("baseline `{name}` is in use by another cargo nbench (pid {pid})")]
     InUse {
@@ -128,7 +136,10 @@ impl Error {
             | Error::Merge { .. } => exit::USAGE,
             Error::InUse { .. } => exit::ERROR,
             Error::Build(_) => exit::BUILD_FAILED,
-            Error::Metadata(_) | Error::Spawn { .. } | Error::Io { .. } => exit::ERROR,
+            Error::Metadata(_)
+            | Error::Spawn { .. }
+            | Error::Io { .. }
+            | Error::Unreadable { .. } => exit::ERROR,
         }
     }
 
@@ -139,6 +150,10 @@ impl Error {
                 "nothing was changed; move `{}` away (or delete it) and save the baseline again",
                 path.display()
             )),
+            Error::Unreadable { .. } => Some(
+                "what was stored before is untouched; please report this with the output of -v"
+                    .to_owned(),
+            ),
             Error::InUse { lock, .. } => Some(format!(
                 "wait for the other run to finish; if none is running, delete `{}`",
                 lock.display()

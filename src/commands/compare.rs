@@ -77,7 +77,18 @@ fn measure(
     let mut progress = Progress::new(s.output.format == Format::Console);
     let (mut runs, mut records, mut targets) = (Vec::new(), Vec::new(), Vec::new());
     let mut before = 0;
-    for stored in &cur.run.targets {
+    let picked = |t: &&TargetRecord| s.selection.picks(&t.target);
+    let named = base.run.targets.iter().chain(&cur.run.targets);
+    if let Some(missing) = s.selection.benches.iter().find(|name| {
+        !named
+            .clone()
+            .any(|t| t.target.rsplit_once('/').is_some_and(|(_, n)| n == *name))
+    }) {
+        return Err(Error::Usage(format!(
+            "no bench target named `{missing}` in baseline `{a}` or `{b}`"
+        )));
+    }
+    for stored in cur.run.targets.iter().filter(picked) {
         // With --partition slice, shards count the benchmarks B holds.
         plan.selected_before = before;
         before += stored
@@ -104,7 +115,11 @@ fn measure(
         runs.push(run);
         targets.push(cmp);
     }
-    targets.extend(gone_targets(&base, &cur, &plan));
+    targets.extend(
+        gone_targets(&base, &cur, &plan)
+            .into_iter()
+            .filter(|t| s.selection.picks(&t.target)),
+    );
     let comparison = finish(
         a.to_owned(),
         threshold,
@@ -147,15 +162,17 @@ fn gone_targets(base: &Baseline, cur: &Baseline, plan: &Plan) -> Vec<TargetCompa
 fn saved_target(meta: &cargo_metadata::Metadata, label: &str, mut exes: Vec<PathBuf>) -> Built {
     let (package, name) = label.split_once('/').unwrap_or((label, ""));
     let root = meta.workspace_root.as_std_path();
-    let package_root = meta
-        .packages
-        .iter()
-        .find(|p| p.name.as_str() == package)
+    let member = meta
+        .workspace_packages()
+        .into_iter()
+        .find(|p| p.name.as_str() == package);
+    let package_root = member
         .and_then(|p| p.manifest_path.parent())
         .map_or_else(|| root.to_path_buf(), |d| d.as_std_path().to_path_buf());
     Built {
         target: BenchTarget {
             package: package.to_owned(),
+            spec: member.map_or_else(|| package.to_owned(), |p| p.id.repr.clone()),
             name: name.to_owned(),
             package_root,
         },

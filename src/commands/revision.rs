@@ -10,8 +10,10 @@
 use super::note;
 use crate::config::Settings;
 use crate::error::{Error, Result, exit};
+use crate::model::context::Context;
 use crate::model::stable_hash::fnv1a;
 use crate::store::Store;
+use crate::store::baselines::Baseline;
 use console::style;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -21,6 +23,7 @@ use std::process::{Command, Stdio};
 /// saved with its executables yet.
 pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<String> {
     let (top, commit) = commit_of(root, rev)?;
+    remove_abandoned(Path::new(&top), &store.root().join("worktrees"));
     let short = short(&commit);
     let relative = relative_manifest(s, root, Path::new(&top));
     let name = baseline_name(s, &commit, &relative);
@@ -39,13 +42,19 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
         other => other?,
     };
     let saved = baselines.load(&name)?;
-    if saved.is_some_and(|b| !b.executables.is_empty()) {
-        if !s.output.quiet() {
-            note(&format!(
-                "comparing with `{rev}` ({short}): baseline `{name}`, already built"
-            ));
+    match saved.as_ref().map(|b| built_as_now(s, b)) {
+        Some(Ok(())) => {
+            if !s.output.quiet() {
+                note(&format!(
+                    "comparing with `{rev}` ({short}): baseline `{name}`, already built"
+                ));
+            }
+            return Ok(name);
         }
-        return Ok(name);
+        Some(Err(why)) if !s.output.quiet() => {
+            note(&format!("`{rev}` ({short}) is built again: {why}"));
+        }
+        _ => {}
     }
     if !s.output.quiet() {
         let what = format!("building `{rev}` ({short}) in a worktree, saved as baseline `{name}`");
@@ -57,6 +66,39 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
     std::fs::rename(&made, &dest)
         .map_err(|e| Error::io("could not move the baseline into", &dest, e))?;
     Ok(name)
+}
+
+/// Whether a saved revision baseline was built as this command would build
+/// it now (compiler, rustflags, target, features, enough link layouts);
+/// else what differs.
+fn built_as_now(s: &Settings, saved: &Baseline) -> std::result::Result<(), String> {
+    if saved.executables.is_empty() {
+        return Err("its baseline has no executables".to_owned());
+    }
+    let context = &saved.run.context;
+    let Some(build) = &context.build else {
+        return Err("its baseline does not record how it was built".to_owned());
+    };
+    let now = s.build.record(&std::env::current_dir().unwrap_or_default());
+    if build.layouts < now.layouts {
+        return Err(format!(
+            "it has {} link layouts, {} are asked for",
+            build.layouts, now.layouts
+        ));
+    }
+    let rustc = Context::rustc();
+    if context.rustc != rustc {
+        return Err(format!(
+            "it was built by {} (now {})",
+            context.rustc.as_deref().unwrap_or("another rustc"),
+            rustc.as_deref().unwrap_or("unknown")
+        ));
+    }
+    let differ = build.differences(&now);
+    match differ.is_empty() {
+        true => Ok(()),
+        false => Err(format!("it was built with {}", differ.join(", "))),
+    }
 }
 
 /// The repository's top directory and the commit `rev` names.
@@ -149,17 +191,55 @@ fn git(dir: &Path, args: &[&str]) -> std::result::Result<String, String> {
 
 /// A detached checkout of one commit, removed again when dropped (after a
 /// failure too).
+///
+/// Each lives in a folder of its own, `HASH-PID/`, beside a lock file
+/// `HASH-PID.lock` that its run holds: the operating system lets go of the
+/// lock when the run ends, killed or not, so the next run removes the
+/// folders of runs that are gone and never a live run's. The checkout sits
+/// as deep in that folder as the repository's dependencies by relative path
+/// reach above it (`path = "../other/crate"`), and each such place outside
+/// the checkout is a link to the real one, so those paths resolve as they do
+/// in the user's checkout.
 struct Worktree {
     repo: PathBuf,
+    /// The folder that holds the checkout and the links.
+    folder: PathBuf,
+    /// The checkout.
     path: PathBuf,
+    lock: PathBuf,
+    _held: std::fs::File,
 }
 
 impl Worktree {
     fn add(repo: &Path, under: &Path, commit: &str) -> Result<Worktree> {
-        // One per process: two runs at once never share a checkout.
-        let path = under.join(format!("{}-{}", short(commit), std::process::id()));
         std::fs::create_dir_all(under).map_err(|e| Error::io("could not create", under, e))?;
+        remove_abandoned(repo, under);
+        // One per process: two runs at once never share a checkout.
+        let stem = format!("{}-{}", short(commit), std::process::id());
+        let folder = under.join(&stem);
+        let lock = under.join(format!("{stem}.lock"));
+        let held = std::fs::File::create(&lock)
+            .and_then(|f| f.try_lock().map_err(std::io::Error::from).map(|()| f))
+            .map_err(|e| Error::io("could not lock", &lock, e))?;
+        let outside = outside_paths(repo);
+        let depth = outside.iter().map(|(up, _)| *up).max().unwrap_or(0);
+        let name = repo
+            .file_name()
+            .map_or_else(|| "tree".into(), |n| n.to_owned());
+        let mut path = folder.clone();
+        for level in 0..depth {
+            path.push(format!("up{}", depth - level));
+        }
+        path.push(name);
+        let _ = std::fs::remove_dir_all(&folder);
         let target = path.to_string_lossy().into_owned();
+        let worktree = Worktree {
+            repo: repo.to_path_buf(),
+            folder,
+            path: path.clone(),
+            lock,
+            _held: held,
+        };
         git(
             repo,
             &["worktree", "add", "--detach", "--quiet", &target, commit],
@@ -168,10 +248,28 @@ impl Worktree {
             message: format!("could not check out {commit} in a worktree: {e}"),
             hint: "`git worktree prune` clears worktrees left by a crash".into(),
         })?;
-        Ok(Worktree {
-            repo: repo.to_path_buf(),
-            path,
-        })
+        for (up, first) in outside {
+            let mut link = path.clone();
+            let mut real = repo.to_path_buf();
+            for _ in 0..up {
+                link.pop();
+                real.pop();
+            }
+            let (link, real) = (link.join(&first), real.join(&first));
+            if !link.exists() {
+                symlink_dir(&real, &link).map_err(|e| Error::Revision {
+                    message: format!(
+                        "could not link `{}` beside the worktree, where the revision's \
+                         dependencies by relative path look for it: {e}",
+                        real.display()
+                    ),
+                    hint: "save a baseline of the revision from its own checkout with \
+                           --save-baseline NAME, then compare with --compare NAME"
+                        .into(),
+                })?;
+            }
+        }
+        Ok(worktree)
     }
 }
 
@@ -179,9 +277,138 @@ impl Drop for Worktree {
     fn drop(&mut self) {
         let path = self.path.to_string_lossy().into_owned();
         let _ = git(&self.repo, &["worktree", "remove", "--force", &path]);
-        let _ = std::fs::remove_dir_all(&self.path);
+        let _ = std::fs::remove_dir_all(&self.folder);
         let _ = git(&self.repo, &["worktree", "prune"]);
+        let _ = std::fs::remove_file(&self.lock);
     }
+}
+
+/// Removes the worktree folders under `under` whose run is gone: their lock
+/// file is not held (or, left by an older cargo nbench, there is none).
+fn remove_abandoned(repo: &Path, under: &Path) {
+    let Ok(entries) = std::fs::read_dir(under) else {
+        return;
+    };
+    let mut removed = false;
+    for folder in entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+        let name = folder.file_name().unwrap_or_default().to_string_lossy();
+        let lock = under.join(format!("{name}.lock"));
+        let abandoned = match std::fs::OpenOptions::new().write(true).open(&lock) {
+            Ok(f) => f.try_lock().is_ok(),
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound && !pid_alive(&folder),
+        };
+        if abandoned {
+            let _ = std::fs::remove_dir_all(&folder);
+            let _ = std::fs::remove_file(&lock);
+            removed = true;
+        }
+    }
+    if removed {
+        let _ = git(repo, &["worktree", "prune"]);
+    }
+}
+
+/// Whether the run named in a folder `HASH-PID` may still be running: on
+/// Linux, whether that process exists; elsewhere, assumed so.
+fn pid_alive(folder: &Path) -> bool {
+    let name = folder.file_name().unwrap_or_default().to_string_lossy();
+    let Some(pid) = name.rsplit('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+        return true;
+    };
+    !cfg!(target_os = "linux") || Path::new(&format!("/proc/{pid}")).exists()
+}
+
+#[cfg(unix)]
+fn symlink_dir(real: &Path, link: &Path) -> std::io::Result<()> {
+    if let Some(parent) = link.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::os::unix::fs::symlink(real, link)
+}
+
+#[cfg(windows)]
+fn symlink_dir(real: &Path, link: &Path) -> std::io::Result<()> {
+    if let Some(parent) = link.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::os::windows::fs::symlink_dir(real, link)
+}
+
+/// The places above the repository's top that its manifests' dependencies
+/// by relative path reach: how many levels up, and the first folder below
+/// that level (`../other/crate` from the top: `(1, "other")`).
+fn outside_paths(top: &Path) -> Vec<(usize, std::ffi::OsString)> {
+    let mut found = Vec::new();
+    for manifest in manifests(top) {
+        let Ok(text) = std::fs::read_to_string(&manifest) else {
+            continue;
+        };
+        let Ok(table) = toml::from_str::<toml::Table>(&text) else {
+            continue;
+        };
+        let dir = manifest.parent().unwrap_or(top);
+        let depth = dir.strip_prefix(top).map_or(0, |r| r.components().count());
+        for path in dependency_paths(&toml::Value::Table(table), false) {
+            let mut level = depth as isize;
+            let mut first = None;
+            for c in Path::new(&path).components() {
+                match c {
+                    std::path::Component::ParentDir => level -= 1,
+                    std::path::Component::Normal(n) if level < 0 && first.is_none() => {
+                        first = Some(n.to_owned());
+                        break;
+                    }
+                    std::path::Component::Normal(_) => level += 1,
+                    _ => {}
+                }
+            }
+            if let Some(first) = first.filter(|_| level < 0) {
+                let up = level.unsigned_abs();
+                if !found.contains(&(up, first.clone())) {
+                    found.push((up, first));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The `path` values of dependency and patch entries anywhere in a manifest.
+fn dependency_paths(value: &toml::Value, in_dependencies: bool) -> Vec<String> {
+    let Some(table) = value.as_table() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if in_dependencies && let Some(p) = table.get("path").and_then(|p| p.as_str()) {
+        out.push(p.to_owned());
+    }
+    for (key, v) in table {
+        let deps = in_dependencies || key.ends_with("dependencies") || key == "patch";
+        out.extend(dependency_paths(v, deps));
+    }
+    out
+}
+
+/// The `Cargo.toml` files of a checkout, outside target directories and hidden folders.
+fn manifests(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        let name = e.file_name();
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            // Not hidden folders, nor target directories (cargo tags them).
+            let hidden = name.to_string_lossy().starts_with('.');
+            if name != "target" && !hidden && !path.join("CACHEDIR.TAG").exists() {
+                out.extend(manifests(&path));
+            }
+        } else if name == "Cargo.toml" {
+            out.push(path);
+        }
+    }
+    out
 }
 
 /// The manifest the user's command names, relative to the repository's top.

@@ -58,12 +58,13 @@ pub fn run(s: &Settings) -> Result<u8> {
     }
     // Gathered before the driver is pinned to one CPU, which would make the
     // cores available look like one, and when the run starts, as stored.
-    let context = Context::gather(
+    let mut context = Context::gather(
         &prepared.workspace_root,
         &s.build.profile,
         settings_record(&s.plan),
         &s.output.context,
     );
+    context.build = Some(s.build.record(&std::env::current_dir().unwrap_or_default()));
     run::affinity::pin_driver();
     if s.output.format == Format::Jsonl {
         progress = progress.stream_events();

@@ -111,6 +111,23 @@ pub fn context_warnings(base: &Context, now: &Context) -> Vec<String> {
     check("host", &base.host, &now.host);
     check("host name", &base.hostname, &now.hostname);
     check("rustc", &base.rustc, &now.rustc);
+    match (&base.build, &now.build) {
+        (Some(a), Some(b)) => {
+            let differ = a.differences(b);
+            if !differ.is_empty() {
+                w.push(format!(
+                    "the baseline was built differently: {}; save it again built as now",
+                    differ.join(", ")
+                ));
+            }
+        }
+        (None, Some(_)) => w.push(
+            "the baseline does not record how it was built (saved by an older cargo nbench); \
+             save it again so that both sides are built the same way"
+                .to_owned(),
+        ),
+        _ => {}
+    }
     w
 }
 

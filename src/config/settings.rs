@@ -228,7 +228,8 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
 pub(super) fn layouts(cli: &Cli) -> usize {
     let paired = cli.save_baseline.is_some()
         || cli.compare_rev.is_some()
-        || (cli.compare.is_some() && !cli.compare_stored);
+        || (cli.compare.is_some() && !cli.compare_stored)
+        || matches!(cli.command, Some(Sub::Compare { rev: true, .. }));
     match cli.layouts {
         Some(k) => k as usize,
         None if paired && !cli.list => DEFAULT_LAYOUTS,
@@ -301,10 +302,67 @@ fn manifest(cli: &Cli) -> Manifest {
     }
 }
 
+/// `compare A B` takes a run's flags where they mean something: the
+/// selection and measuring flags always, the build flags with `--rev`
+/// (building is what they change). The others are refused, saying why.
+fn refuse_for_compare(cli: &Cli, revisions: bool) -> Result<()> {
+    let always = [
+        (
+            cli.save_baseline.is_some(),
+            "--save-baseline",
+            "a comparison of two baselines saves none",
+        ),
+        (
+            cli.compare.is_some(),
+            "--compare",
+            "A and B are the two sides",
+        ),
+        (
+            cli.compare_rev.is_some(),
+            "--compare-rev",
+            "A and B are the two sides (with --rev, revisions)",
+        ),
+        (
+            cli.list,
+            "--list",
+            "`cargo nbench --list` lists the benchmarks",
+        ),
+    ];
+    let builds = [
+        (!cli.features.is_empty(), "--features"),
+        (cli.all_features, "--all-features"),
+        (cli.no_default_features, "--no-default-features"),
+        (cli.profile != "bench", "--profile"),
+        (cli.jobs.is_some(), "--jobs"),
+        (cli.locked, "--locked"),
+        (cli.offline, "--offline"),
+        (cli.frozen, "--frozen"),
+        (cli.layouts.is_some(), "--layouts"),
+        (cli.layout_seed.is_some(), "--layout-seed"),
+    ];
+    let why = always
+        .iter()
+        .find(|(given, ..)| *given)
+        .map(|(_, flag, why)| format!("`compare` does not take {flag}: {why}"))
+        .or_else(|| {
+            builds
+                .iter()
+                .find(|(given, _)| *given && !revisions)
+                .map(|(_, flag)| {
+                    format!(
+                        "`compare A B` builds nothing, so {flag} has nothing to change \
+                         (it applies with --rev, where A and B are built)"
+                    )
+                })
+        });
+    why.map_or(Ok(()), |w| Err(Error::Usage(w)))
+}
+
 fn command(cli: &Cli) -> Result<Command> {
     Ok(match &cli.command {
         None => Command::Run,
         Some(Sub::Compare { a, b, rev, filters }) => {
+            refuse_for_compare(cli, *rev)?;
             if !rev {
                 for name in [a, b] {
                     validate_baseline_name(name).map_err(|e| {

@@ -1,5 +1,6 @@
 //! A comparison's data: each benchmark's change, CI, p-values and verdict, per target, with the baseline's name.
 
+use super::float;
 use serde::{Deserialize, Serialize};
 
 /// What a comparison concluded.
@@ -53,12 +54,16 @@ pub struct Row {
     /// Paired or against stored samples.
     pub kind: Kind,
     /// Baseline median, ns per iteration.
+    #[serde(deserialize_with = "float::lenient")]
     pub baseline_ns: f64,
     /// Current median, ns per iteration.
+    #[serde(deserialize_with = "float::lenient")]
     pub current_ns: f64,
     /// current / baseline − 1.
+    #[serde(deserialize_with = "float::lenient")]
     pub change: f64,
     /// 95 % CI of the change.
+    #[serde(deserialize_with = "float::lenient")]
     pub change_ci: [f64; 2],
     /// Two-sided p-value (paired: t test across epochs; stored: Mann–Whitney U).
     pub p_value: Option<f64>,
@@ -70,9 +75,11 @@ pub struct Row {
     /// The baseline side's per-iteration samples (paired: measured in this
     /// run; stored: the baseline's), for plots; the current side's are in the run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "float::lenient")]
     pub baseline_per_iter_ns: Vec<f64>,
     /// The loop overhead per iteration taken off both sides' times, ns.
     #[serde(default)]
+    #[serde(deserialize_with = "float::lenient")]
     pub overhead_ns: f64,
     /// How much the benchmark moves with code placement alone (0.14 = ±14 %),
     /// from the spread between link layouts; when both sides ran several.
@@ -137,6 +144,7 @@ pub struct Comparison {
     /// The baseline's name.
     pub baseline: String,
     /// Changes smaller than this are "unchanged" (0.01 = 1 %).
+    #[serde(deserialize_with = "float::lenient")]
     pub noise_threshold: f64,
     /// Differences between the baseline's context and this run's.
     pub warnings: Vec<String>,

@@ -1,5 +1,6 @@
 //! The context stored with every run: when, what code, what compiler, what machine, what settings.
 
+use super::float;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -43,24 +44,103 @@ pub struct Context {
     /// The user's own `--context KEY=VALUE` pairs.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub user: BTreeMap<String, String>,
+    /// How the bench executables were built, where this run built them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<BuildRecord>,
+}
+
+/// How bench executables were built, beyond their source and the compiler
+/// (`rustc` above): what else changes an executable.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuildRecord {
+    /// The user's rustflags (variables or cargo's configuration), as cargo applies them.
+    pub rustflags: Vec<String>,
+    /// Flags cargo nbench added to them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub added: Vec<String>,
+    /// The target triple built for, when one is configured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// `--features`, sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<String>,
+    /// `--all-features`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub all_features: bool,
+    /// `--no-default-features`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_default_features: bool,
+    /// Link layouts built of each bench target.
+    #[serde(default = "one")]
+    pub layouts: usize,
+}
+
+impl BuildRecord {
+    /// How `self` (a baseline's) and `now` differ, one phrase each.
+    pub fn differences(&self, now: &BuildRecord) -> Vec<String> {
+        let flags = |f: &[String]| match f.is_empty() {
+            true => "none".to_owned(),
+            false => format!("`{}`", f.join(" ")),
+        };
+        let mut out = Vec::new();
+        let mut differ = |what: &str, a: String, b: String| {
+            if a != b {
+                out.push(format!("{what} {a} (now {b})"));
+            }
+        };
+        differ("rustflags", flags(&self.rustflags), flags(&now.rustflags));
+        differ(
+            "flags added by cargo nbench",
+            flags(&self.added),
+            flags(&now.added),
+        );
+        let target = |t: &Option<String>| t.clone().unwrap_or_else(|| "the host".to_owned());
+        differ("target", target(&self.target), target(&now.target));
+        let features = |b: &BuildRecord| {
+            let mut f = b.features.clone();
+            if b.all_features {
+                f.push("--all-features".into());
+            }
+            if b.no_default_features {
+                f.push("--no-default-features".into());
+            }
+            flags(&f)
+        };
+        differ("features", features(self), features(now));
+        out
+    }
+}
+
+fn rustc_verbose() -> Option<String> {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
+    run(Command::new(&rustc).arg("-vV"))
+}
+
+fn rustc_version(verbose: Option<&str>) -> Option<String> {
+    verbose.and_then(|v| v.lines().next()).map(str::to_owned)
 }
 
 /// Measurement settings as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SettingsRecord {
     /// Warm-up per benchmark, s.
+    #[serde(deserialize_with = "float::lenient")]
     pub warm_up_s: f64,
     /// Minimum sampling time, s.
+    #[serde(deserialize_with = "float::lenient")]
     pub min_time_s: f64,
     /// Sampling time limit, s.
+    #[serde(deserialize_with = "float::lenient")]
     pub max_time_s: f64,
     /// Precision target (0.01 = ±1 %).
+    #[serde(deserialize_with = "float::lenient")]
     pub precision: f64,
     /// Minimum samples.
     pub min_samples: usize,
     /// Maximum samples.
     pub max_samples: usize,
     /// Per-benchmark timeout, s.
+    #[serde(deserialize_with = "float::lenient")]
     pub timeout_s: f64,
     /// Which samples summaries set aside.
     #[serde(default)]
@@ -95,8 +175,7 @@ impl Context {
         settings: SettingsRecord,
         user: &[(String, String)],
     ) -> Context {
-        let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
-        let verbose = run(Command::new(&rustc).arg("-vV"));
+        let verbose = rustc_verbose();
         let git = |args: &[&str]| run(Command::new("git").args(args).current_dir(workspace));
         let git_commit = git(&["rev-parse", "HEAD"]).map(|s| s.trim().to_owned());
         let git_no_commits = git_commit.is_none() && git(&["rev-parse", "--git-dir"]).is_some();
@@ -109,10 +188,7 @@ impl Context {
             git_commit,
             git_no_commits,
             git_dirty,
-            rustc: verbose
-                .as_deref()
-                .and_then(|v| v.lines().next())
-                .map(str::to_owned),
+            rustc: rustc_version(verbose.as_deref()),
             profile: profile.to_owned(),
             host: verbose
                 .as_deref()
@@ -132,7 +208,13 @@ impl Context {
             nbench_version: env!("CARGO_PKG_VERSION").to_owned(),
             settings,
             user: user.iter().cloned().collect(),
+            build: None,
         }
+    }
+
+    /// `rustc --version` of the compiler cargo uses here.
+    pub fn rustc() -> Option<String> {
+        rustc_version(rustc_verbose().as_deref())
     }
 
     /// `0123456789ab (uncommitted changes)`: the commit, short, and whether

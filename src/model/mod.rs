@@ -4,6 +4,7 @@
 
 pub mod comparison;
 pub mod context;
+pub mod float;
 pub mod names;
 pub mod observer;
 pub mod outcome;

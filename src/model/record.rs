@@ -2,6 +2,7 @@
 
 use super::comparison::Comparison;
 use super::context::Context;
+use super::float;
 use super::outcome::{Failure, Measured, Outcome, TargetRun};
 use super::partition::Partition;
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,7 @@ pub struct RunRecord {
     /// Where and how the run was made.
     pub context: Context,
     /// Wall time of measuring (building not included), s.
+    #[serde(deserialize_with = "float::lenient")]
     pub duration_s: f64,
     /// Per bench target.
     pub targets: Vec<TargetRecord>,
@@ -62,13 +64,17 @@ pub struct FitRecord {
     /// The shape: `1`, `log N`, `N`, `N log N`, `N²`, `N³`, or a custom name.
     pub complexity: String,
     /// `c` in `time ≈ c · f(N)`, ns.
+    #[serde(deserialize_with = "float::lenient")]
     pub coefficient_ns: f64,
     /// Root mean square of the residuals over the mean time.
+    #[serde(deserialize_with = "float::lenient")]
     pub rms: f64,
     /// `[N, median ns]` of each member, by N.
+    #[serde(deserialize_with = "float::lenient")]
     pub points: Vec<[f64; 2]>,
     /// The fitted curve `c · f(N)` at each member's N, ns.
     #[serde(default)]
+    #[serde(deserialize_with = "float::lenient")]
     pub fitted_ns: Vec<f64>,
 }
 
@@ -98,8 +104,10 @@ pub struct CounterRecord {
     /// `value`, `per_iteration`, `rate` or `time`.
     pub kind: String,
     /// The declared value (per iteration for `per_iteration` and `rate`).
+    #[serde(deserialize_with = "float::lenient")]
     pub value: f64,
     /// The number the report shows: per second of the median for a rate.
+    #[serde(deserialize_with = "float::lenient")]
     pub shown: f64,
     /// Whether "k" means 1024.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -131,8 +139,10 @@ pub struct VersusRecord {
     /// The baseline's id.
     pub baseline: String,
     /// This benchmark's time / the baseline's: the median of the ratios of samples taken in alternation.
+    #[serde(deserialize_with = "float::lenient")]
     pub ratio: f64,
     /// 95 % CI of the ratio.
+    #[serde(deserialize_with = "float::lenient")]
     pub ci: [f64; 2],
     /// Whether the CI leaves out 1.
     pub significant: bool,
@@ -142,8 +152,10 @@ pub struct VersusRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WithinRecord {
     /// The pooled samples' median, ns.
+    #[serde(deserialize_with = "float::lenient")]
     pub median_ns: f64,
     /// Its distribution-free 95 % interval, ns.
+    #[serde(deserialize_with = "float::lenient")]
     pub median_ci_ns: [f64; 2],
 }
 
@@ -151,14 +163,19 @@ pub struct WithinRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RepeatsRecord {
     /// Each measurement's median, in the order taken.
+    #[serde(deserialize_with = "float::lenient")]
     pub medians_ns: Vec<f64>,
     /// Their mean.
+    #[serde(deserialize_with = "float::lenient")]
     pub mean_ns: f64,
     /// Their median.
+    #[serde(deserialize_with = "float::lenient")]
     pub median_ns: f64,
     /// Their standard deviation.
+    #[serde(deserialize_with = "float::lenient")]
     pub stddev_ns: f64,
     /// `stddev / mean`.
+    #[serde(deserialize_with = "float::lenient")]
     pub cv: f64,
 }
 
@@ -201,14 +218,19 @@ pub enum ThroughputRecord {
 #[serde(from = "PercentilesStored")]
 pub struct Percentiles {
     /// 5th percentile.
+    #[serde(deserialize_with = "float::lenient")]
     pub p5: f64,
     /// 25th percentile (first quartile).
+    #[serde(deserialize_with = "float::lenient")]
     pub p25: f64,
     /// 75th percentile (third quartile).
+    #[serde(deserialize_with = "float::lenient")]
     pub p75: f64,
     /// 95th percentile.
+    #[serde(deserialize_with = "float::lenient")]
     pub p95: f64,
     /// 99th percentile.
+    #[serde(deserialize_with = "float::lenient")]
     pub p99: f64,
 }
 
@@ -217,10 +239,15 @@ pub struct Percentiles {
 #[serde(untagged)]
 enum PercentilesStored {
     Named {
+        #[serde(deserialize_with = "float::lenient")]
         p5: f64,
+        #[serde(deserialize_with = "float::lenient")]
         p25: f64,
+        #[serde(deserialize_with = "float::lenient")]
         p75: f64,
+        #[serde(deserialize_with = "float::lenient")]
         p95: f64,
+        #[serde(deserialize_with = "float::lenient")]
         p99: f64,
     },
     Array([f64; 5]),
@@ -254,22 +281,31 @@ pub struct BenchRecord {
     /// `group/name/arg`.
     pub id: String,
     /// Median.
+    #[serde(deserialize_with = "float::lenient")]
     pub median_ns: f64,
     /// 95 % CI of the median, [low, high].
+    #[serde(deserialize_with = "float::lenient")]
     pub median_ci_ns: [f64; 2],
     /// Mean.
+    #[serde(deserialize_with = "float::lenient")]
     pub mean_ns: f64,
     /// 95 % CI of the mean, [low, high].
+    #[serde(deserialize_with = "float::lenient")]
     pub mean_ci_ns: [f64; 2],
     /// Sample standard deviation.
+    #[serde(deserialize_with = "float::lenient")]
     pub stddev_ns: f64,
     /// Median absolute deviation.
+    #[serde(deserialize_with = "float::lenient")]
     pub mad_ns: f64,
     /// Coefficient of variation.
+    #[serde(deserialize_with = "float::lenient")]
     pub cv: f64,
     /// Smallest sample.
+    #[serde(deserialize_with = "float::lenient")]
     pub min_ns: f64,
     /// Largest sample.
+    #[serde(deserialize_with = "float::lenient")]
     pub max_ns: f64,
     /// Percentiles 5, 25, 75, 95 and 99, named (`{"p5": …, "p25": …}`).
     pub percentiles_ns: Percentiles,
@@ -286,8 +322,10 @@ pub struct BenchRecord {
     /// Iterations per sample.
     pub iters_per_sample: u64,
     /// The first call's time.
+    #[serde(deserialize_with = "float::lenient")]
     pub cold_ns: f64,
     /// Loop overhead subtracted per iteration.
+    #[serde(deserialize_with = "float::lenient")]
     pub overhead_ns: f64,
     /// Within a few times the loop overhead.
     pub near_floor: bool,
@@ -315,8 +353,10 @@ pub struct BenchRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub within_process: Option<WithinRecord>,
     /// Wall time spent on this benchmark, including warm-up, s.
+    #[serde(deserialize_with = "float::lenient")]
     pub elapsed_s: f64,
     /// Every sample's per-iteration time.
+    #[serde(deserialize_with = "float::lenient")]
     pub per_iter_ns: Vec<f64>,
 }
 

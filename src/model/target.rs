@@ -7,6 +7,10 @@ use std::path::PathBuf;
 pub struct BenchTarget {
     /// The package's name.
     pub package: String,
+    /// The package as cargo's `--package` names it unambiguously: its
+    /// package id (a bare name is ambiguous where the package is also a
+    /// dependency of its own dev-dependencies, in another version).
+    pub spec: String,
     /// The target's name (`--bench NAME`).
     pub name: String,
     /// The directory holding the package's Cargo.toml: the benchmark's working directory.

@@ -132,6 +132,7 @@ fn record(runs: &[TargetRun], comparison: Option<Comparison>) -> RunRecord {
                 epochs: 1,
             },
             user: [("runner".to_owned(), "ci-large".to_owned())].into(),
+            build: None,
         },
         duration_s: 12.5,
         targets: runs.iter().map(TargetRecord::from_run).collect(),

@@ -59,33 +59,46 @@ const FASTEST_FACTOR: [f64; 15] = [
     3.1865907524867607,
 ];
 
-/// The estimate from each epoch's median (at least two positive ones): the
+/// The estimate from each epoch's median (at least two finite ones): the
 /// smallest, with the interval a rerun's estimate should fall in 95 % of
 /// the time: on the logarithms, `min ± F_n · s`, `s` the standard deviation
 /// of the faster half of the epochs (the k = max(2, ⌈n/2⌉) smallest, those a
 /// slow spell spared) and `F_n` from [`FASTEST_FACTOR`]; never narrower than
-/// `floor_ns` either side.
+/// `floor_ns` either side, and never below 0.
+///
+/// A median below what the clock resolves (`floor_ns`, half a clock step per
+/// iteration; an empty body's median is 0 once the loop overhead is taken
+/// off) is not known any better than "below `floor_ns`": such epochs count as
+/// `floor_ns` in the spread, so the interval stays finite and honest
+/// (`[0, min + floor_ns]` at least) instead of spanning dozens of decades.
 pub fn estimate(epoch_medians: &[f64], floor_ns: f64) -> Option<Estimate> {
-    let mut logs: Vec<f64> = epoch_medians
+    let mut medians: Vec<f64> = epoch_medians
         .iter()
-        .filter(|x| **x > 0.0 && x.is_finite())
-        .map(|x| x.ln())
+        .copied()
+        .filter(|x| x.is_finite() && *x >= 0.0)
         .collect();
-    let n = logs.len();
+    let n = medians.len();
     if n < 2 {
         return None;
     }
-    logs.sort_by(f64::total_cmp);
+    medians.sort_by(f64::total_cmp);
+    let ns = medians[0];
+    let resolved = |x: f64| x.max(floor_ns);
     let k = n.div_ceil(2).max(2);
-    let faster: Vec<f64> = logs[..k].iter().map(|l| l.exp()).collect();
-    let (_, sd, _) = log_mean_sd(&faster)?;
-    let factor = FASTEST_FACTOR[(n - 2).min(FASTEST_FACTOR.len() - 1)];
-    let half = factor * sd;
-    let center = logs[0];
-    let ns = center.exp();
+    let faster: Vec<f64> = medians[..k].iter().map(|x| resolved(*x)).collect();
+    let ci_ns = match log_mean_sd(&faster) {
+        Some((_, sd, _)) if resolved(ns) > 0.0 => {
+            let half = FASTEST_FACTOR[(n - 2).min(FASTEST_FACTOR.len() - 1)] * sd;
+            let center = resolved(ns).ln();
+            [(center - half).exp(), (center + half).exp()]
+        }
+        // Every median is 0 and the clock step unknown: the point itself.
+        _ => [ns, ns],
+    };
+    let ci = at_least(ns, ci_ns, floor_ns);
     Some(Estimate {
         ns,
-        ci_ns: at_least(ns, [(center - half).exp(), (center + half).exp()], floor_ns),
+        ci_ns: [ci[0].max(0.0), ci[1]],
     })
 }
 
@@ -197,6 +210,22 @@ mod tests {
         assert_eq!(at_least(10.0, [8.0, 12.0], 0.5), [8.0, 12.0]);
         assert_eq!(at_least(10.0, [9.9, 12.0], 0.5), [9.5, 12.0]);
         assert!(estimate(&[250.0], 0.5).is_none());
+    }
+
+    #[test]
+    fn medians_below_the_clock_step_get_a_finite_interval() {
+        // An empty body: most epochs resolve nothing, one a few picoseconds.
+        let e = estimate(&[0.0, 0.0, 0.004, 0.0, 0.0, 0.0, 0.0, 0.0], 0.02).unwrap();
+        assert_eq!(e.ns, 0.0);
+        assert_eq!(e.ci_ns, [0.0, 0.02], "{e:?}");
+        let e = estimate(&[0.0, 0.3, 0.0], 0.02).unwrap();
+        assert!(e.ci_ns.iter().all(|x| x.is_finite()), "{e:?}");
+        assert!(e.ci_ns[0] == 0.0 && e.ci_ns[1] >= 0.02, "{e:?}");
+        // Every median 0 and no clock step known: still finite.
+        let e = estimate(&[0.0, 0.0], 0.0).unwrap();
+        assert_eq!((e.ns, e.ci_ns), (0.0, [0.0, 0.0]));
+        // Not a number is left out, as a missing epoch.
+        assert!(estimate(&[f64::NAN, 1.0], 0.0).is_none());
     }
 
     #[test]

@@ -309,19 +309,28 @@ impl Slot {
 }
 
 /// Each process's median of a benchmark: the geometric mean of the medians
-/// it measured (several with `--repetitions` or `--interleave`), in order.
+/// it measured (several with `--repetitions` or `--interleave`), in order;
+/// their arithmetic mean where one is 0 (nothing left once the loop
+/// overhead was taken off), which has no logarithm.
 fn process_medians(parts: &[(usize, Measured)]) -> Vec<f64> {
     let mut by_process: Vec<(usize, Vec<f64>)> = Vec::new();
     for (launch, m) in parts {
-        let log = m.result.summary.median.max(f64::MIN_POSITIVE).ln();
+        let median = m.result.summary.median;
         match by_process.iter_mut().find(|(l, _)| l == launch) {
-            Some((_, logs)) => logs.push(log),
-            None => by_process.push((*launch, vec![log])),
+            Some((_, medians)) => medians.push(median),
+            None => by_process.push((*launch, vec![median])),
         }
     }
     by_process
         .into_iter()
-        .map(|(_, logs)| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+        .map(|(_, medians)| {
+            let n = medians.len() as f64;
+            if medians.iter().all(|m| *m > 0.0) {
+                (medians.iter().map(|m| m.ln()).sum::<f64>() / n).exp()
+            } else {
+                medians.iter().sum::<f64>() / n
+            }
+        })
         .collect()
 }
 

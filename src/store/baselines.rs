@@ -1,6 +1,6 @@
 //! Named baselines: a run's results plus copies of the executables that produced them, saved atomically.
 
-use super::write_atomic;
+use super::{encode, write_atomic};
 use crate::error::{Error, Result};
 use crate::model::record::{RunRecord, SCHEMA_VERSION};
 use crate::model::target::Built;
@@ -243,10 +243,7 @@ impl Baselines {
             layouts,
         };
         let path = self.results_path(name);
-        write_atomic(
-            &path,
-            &serde_json::to_vec_pretty(&baseline).expect("baselines serialise"),
-        )?;
+        write_atomic(&path, &encode(&baseline, &path)?)?;
         // Executables no longer referenced belong to older saves.
         if let Ok(entries) = std::fs::read_dir(&bin) {
             for e in entries.flatten() {

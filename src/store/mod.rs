@@ -8,7 +8,7 @@ use crate::model::record::RunRecord;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 use write::write_new;
-pub use write::{append, write_atomic};
+pub use write::{append, encode, write_atomic};
 
 /// How many stored runs are kept.
 pub const KEEP_RUNS: usize = 50;
@@ -49,7 +49,7 @@ impl Store {
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_millis())
             .unwrap_or(0);
-        let json = serde_json::to_vec_pretty(run).expect("run records serialise");
+        let json = encode(run, &dir)?;
         // Two runs may finish in the same millisecond (two `cargo nbench` in
         // one target directory): each claims a name no one holds yet, so
         // neither overwrites the other.

@@ -78,6 +78,21 @@ fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     f.sync_all()
 }
 
+/// `value` as pretty JSON, checked to read back as `T` before anything is
+/// written: the store never writes a file it could not load again.
+pub fn encode<T: serde::Serialize + serde::de::DeserializeOwned>(
+    value: &T,
+    path: &Path,
+) -> Result<Vec<u8>> {
+    let unreadable = |reason: String| Error::Unreadable {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let json = serde_json::to_vec_pretty(value).map_err(|e| unreadable(e.to_string()))?;
+    serde_json::from_slice::<T>(&json).map_err(|e| unreadable(e.to_string()))?;
+    Ok(json)
+}
+
 /// Appends `bytes` to `path`, creating it if needed (a Markdown summary
 /// joins what earlier steps wrote to `$GITHUB_STEP_SUMMARY`).
 pub fn append(path: &Path, bytes: &[u8]) -> Result<()> {

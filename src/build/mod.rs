@@ -1,7 +1,10 @@
 //! Building the bench targets with cargo and collecting their executables from its JSON messages.
 
+pub mod flags;
+
 use crate::discover::Manifest;
 use crate::error::{Error, Result};
+use crate::model::context::BuildRecord;
 use crate::model::target::{BenchTarget, Built};
 use cargo_metadata::{Artifact, Message};
 use std::io::BufReader;
@@ -32,6 +35,32 @@ pub struct BuildOptions {
     pub layout_seed: Option<u64>,
 }
 
+impl BuildOptions {
+    /// How a build with these options is made, in `cwd` (where cargo reads
+    /// its configuration), as baselines record it.
+    pub fn record(&self, cwd: &std::path::Path) -> BuildRecord {
+        let user = flags::user_flags(cwd);
+        let mut features: Vec<String> = self
+            .features
+            .iter()
+            .flat_map(|f| f.split([',', ' ']))
+            .filter(|f| !f.is_empty())
+            .map(str::to_owned)
+            .collect();
+        features.sort();
+        features.dedup();
+        BuildRecord {
+            rustflags: user.flags,
+            added: Vec::new(),
+            target: user.target,
+            features,
+            all_features: self.all_features,
+            no_default_features: self.no_default_features,
+            layouts: self.layouts.max(1),
+        }
+    }
+}
+
 /// The `cargo bench --no-run` command line for `targets` under the user's flags.
 pub fn cargo_args(cli: &BuildOptions, targets: &[BenchTarget]) -> Vec<String> {
     let mut args: Vec<String> = [
@@ -42,7 +71,7 @@ pub fn cargo_args(cli: &BuildOptions, targets: &[BenchTarget]) -> Vec<String> {
     ]
     .map(str::to_owned)
     .to_vec();
-    let mut packages: Vec<&str> = targets.iter().map(|t| t.package.as_str()).collect();
+    let mut packages: Vec<&str> = targets.iter().map(|t| t.spec.as_str()).collect();
     packages.dedup();
     let mut names: Vec<&str> = targets.iter().map(|t| t.name.as_str()).collect();
     names.sort_unstable();
@@ -183,7 +212,7 @@ fn build_layout(
     let mut args: Vec<String> = ["rustc", "--message-format", "json-render-diagnostics"]
         .map(str::to_owned)
         .to_vec();
-    args.extend(["--package".into(), target.package.clone()]);
+    args.extend(["--package".into(), target.spec.clone()]);
     args.extend(["--bench".into(), target.name.clone()]);
     args.extend(common_args(opts));
     if !opts.quiet {
@@ -255,6 +284,7 @@ mod tests {
         };
         let t = |p: &str, n: &str| BenchTarget {
             package: p.into(),
+            spec: p.into(),
             name: n.into(),
             package_root: PathBuf::from(p),
         };
