@@ -45,6 +45,9 @@ pub struct BenchResult {
     /// When the result pools several independent measurements
     /// (repetitions, launches, interleaved slices): each one's median, ns.
     pub repeat_medians: Vec<f64>,
+    /// When the time limit left no time for every planned measurement
+    /// (epochs, slices, repetitions, launches): how many were planned.
+    pub cut_short: Option<usize>,
 }
 
 /// Aggregates across the independent measurements a result pools (Google
@@ -152,6 +155,7 @@ impl BenchResult {
             versus: None,
             is_baseline: false,
             repeat_medians: Vec::new(),
+            cut_short: None,
         })
     }
 

@@ -163,6 +163,12 @@ pub(crate) fn notes(r: &BenchResult) -> Vec<String> {
     if let Some(rep) = r.repeats() {
         notes.push(format!("{} runs: cv {:.2}%", rep.count, rep.cv * 100.0));
     }
+    if let Some(planned) = r.cut_short {
+        notes.push(format!(
+            "time limit after {} of {planned} runs",
+            r.repeat_medians.len().max(1)
+        ));
+    }
     match r.stop {
         Stop::TimeLimit => notes.push("time limit before precision target".to_owned()),
         Stop::TooFewSamples => notes.push(format!(

@@ -352,6 +352,10 @@ pub struct BenchRecord {
     /// interval from the samples alone, as within one process.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub within_process: Option<WithinRecord>,
+    /// When the time limit left room for fewer measurements (epochs) than
+    /// planned: how many were planned (`repeats` has those taken).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut_short: Option<usize>,
     /// Wall time spent on this benchmark, including warm-up, s.
     #[serde(deserialize_with = "float::lenient")]
     pub elapsed_s: f64,
@@ -466,6 +470,7 @@ impl BenchRecord {
                 stddev_ns: a.stddev,
                 cv: a.cv,
             }),
+            cut_short: r.cut_short,
             within_process: m.within.map(|w| WithinRecord {
                 median_ns: w.median_ns,
                 median_ci_ns: w.median_ci_ns,

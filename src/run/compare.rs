@@ -282,6 +282,7 @@ fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, began: Instan
             versus: None,
             is_baseline: false,
             repeat_medians: Vec::new(),
+            cut_short: None,
         },
         elapsed_s: began.elapsed().as_secs_f64(),
         within: None,

@@ -211,12 +211,19 @@ fn measure_scheduled(
         .map(|((id, _), _)| id.as_str())
         .collect();
     let settings = plan.schedule.settings(&plan.settings);
+    let budget = plan.schedule.budget(&plan.settings);
     let mut outcomes = Vec::new();
     let mut launch = 0;
     for (n, task) in tasks.iter().enumerate() {
         let (slot, id) = (&mut slots[task.slot], ids[task.slot]);
         slot.left -= 1;
-        if slot.done.is_none() {
+        slot.planned += 1;
+        if slot.done.is_none() && slot.parts.len() >= slot.room(budget) {
+            // The time limit bounds a benchmark's whole measuring: a
+            // sample longer than a measurement's share of it leaves room
+            // for fewer measurements than planned.
+            slot.cut = true;
+        } else if slot.done.is_none() {
             if task.launch != launch {
                 // A new launch: the next measurement starts a fresh process.
                 launch = task.launch;
@@ -261,9 +268,28 @@ struct Slot {
     done: Option<Outcome>,
     /// Measurements still scheduled.
     left: usize,
+    /// Measurements scheduled in all.
+    planned: usize,
+    /// Whether the time limit left some of them untaken.
+    cut: bool,
 }
 
 impl Slot {
+    /// How many measurements the time limit `budget` has room for, each
+    /// taking at least one sample: as many as planned unless one sample of
+    /// the first measurement takes more than its share.
+    fn room(&self, budget: Duration) -> usize {
+        let Some((_, first)) = self.parts.first() else {
+            return usize::MAX;
+        };
+        let r = &first.result;
+        let sample_ns = r.iters as f64 * (r.summary.median.max(0.0) + r.overhead_ns.max(0.0));
+        if sample_ns <= 0.0 || !sample_ns.is_finite() {
+            return usize::MAX;
+        }
+        ((budget.as_nanos() as f64 / sample_ns).floor() as usize).max(1)
+    }
+
     /// The benchmark's outcome: its measurements pooled, or how it ended.
     /// Measured in several processes, its median and interval are the
     /// estimate over those processes ([`epochs::estimate`]); the pooled
@@ -286,6 +312,9 @@ impl Slot {
                 });
             }
         };
+        if self.cut {
+            result.cut_short = Some(self.planned);
+        }
         let s = &mut result.summary;
         let half = epochs::half_step_ns(result.iters);
         let within = Within {

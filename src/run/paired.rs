@@ -313,6 +313,11 @@ pub fn measure(
             stop = Stop::Precise;
             break;
         }
+        // The time limit bounds the whole comparison: an epoch that had to
+        // run past its share (samples longer than it) leaves no room for more.
+        if sampled >= s.max_time {
+            break;
+        }
     }
     let (b, c) = known.expect("the first epoch reads both sides' ready");
     Ok(Paired::Samples(PairedSamples {

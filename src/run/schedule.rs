@@ -75,6 +75,13 @@ impl Schedule {
         tasks
     }
 
+    /// How long all of one benchmark's sampling may take together: its
+    /// time limit once per repetition and launch (each asks for whole
+    /// measurements), however many epochs and slices share it.
+    pub fn budget(&self, s: &Settings) -> Duration {
+        s.max_time * (self.repetitions * self.launches).max(1) as u32
+    }
+
     /// The settings of one measurement: with slices, each takes its share
     /// of the time limits and sample counts (at least two samples).
     pub fn settings(&self, s: &Settings) -> Settings {

@@ -176,3 +176,38 @@ fn whole_targets_that_fail_or_register_nothing_are_named() {
         run.stdout
     );
 }
+
+#[test]
+fn the_time_limit_bounds_every_epoch_together() {
+    let fx = Fixture::new("limits").own_target_dir();
+    // Eight epochs by default; one sample of 300 ms is longer than the whole
+    // limit, so one epoch is all there is room for.
+    let args = [
+        "--bench",
+        "limits",
+        "slow",
+        "--warm-up",
+        "1ms",
+        "--max-time",
+        "200ms",
+        "--format",
+        "json",
+    ];
+    let run = fx.nbench(&args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let slow = &doc["targets"][0]["benchmarks"][0];
+    // One epoch: the first call, the calibration and a sample, about 1 s;
+    // eight took 8 s.
+    let elapsed = slow["elapsed_s"].as_f64().unwrap();
+    assert!(elapsed < 2.5, "{elapsed} s");
+    assert_eq!(slow["cut_short"], 8, "{slow}");
+    let console = fx.nbench(&args[..args.len() - 2]);
+    assert!(
+        console
+            .line("slow ")
+            .contains("time limit after 1 of 8 runs"),
+        "{}",
+        console.stdout
+    );
+}

@@ -352,6 +352,7 @@ fn result_from_json(v: &Json) -> Result<BenchResult, String> {
         is_baseline: v.get("is_baseline").is_some() && get_bool(v, "is_baseline")?,
         // Pooling happens where the measurements meet, never on the wire.
         repeat_medians: Vec::new(),
+        cut_short: None,
     })
 }
 
@@ -640,6 +641,7 @@ mod tests {
             }),
             is_baseline: false,
             repeat_medians: Vec::new(),
+            cut_short: None,
         })));
     }
 
