@@ -51,6 +51,57 @@ fn spec_name(spec: &str) -> &str {
     spec.split('@').next().unwrap_or(spec)
 }
 
+/// The features a build enables (cargo's feature flags), for bench targets'
+/// `required-features`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Features<'a> {
+    /// `-F/--features`, as given (comma or space separated, `package/feature` too).
+    pub list: &'a [String],
+    /// `--all-features`.
+    pub all: bool,
+    /// `--no-default-features`.
+    pub no_default: bool,
+}
+
+impl Features<'_> {
+    /// The features of `pkg` these flags leave off of those in `required`.
+    fn missing(&self, pkg: &Package, required: &[String]) -> Vec<String> {
+        if self.all {
+            return Vec::new();
+        }
+        let mut on: Vec<String> = Vec::new();
+        let mut queue: Vec<String> = self
+            .list
+            .iter()
+            .flat_map(|f| f.split([',', ' ']))
+            .filter_map(|f| match f.split_once('/') {
+                Some((p, feature)) => (p == pkg.name.as_str()).then_some(feature),
+                None => Some(f),
+            })
+            .filter(|f| !f.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if !self.no_default {
+            queue.push("default".to_owned());
+        }
+        while let Some(f) = queue.pop() {
+            if on.contains(&f) {
+                continue;
+            }
+            // A feature turns on the features it lists (not dependencies' ones).
+            if let Some(implied) = pkg.features.get(&f) {
+                queue.extend(implied.iter().filter(|i| !i.contains([':', '/'])).cloned());
+            }
+            on.push(f);
+        }
+        required
+            .iter()
+            .filter(|r| !on.contains(r))
+            .cloned()
+            .collect()
+    }
+}
+
 /// What discovery found.
 #[derive(Debug)]
 pub struct Discovery {
@@ -97,7 +148,12 @@ pub fn target_dir(cli: &Manifest, meta: &Metadata) -> PathBuf {
 }
 
 /// Reads the workspace and picks bench targets as `cargo bench` would for these flags.
-pub fn discover(cli: &Selection, manifest: &Manifest, meta: &Metadata) -> Result<Discovery> {
+pub fn discover(
+    cli: &Selection,
+    features: Features,
+    manifest: &Manifest,
+    meta: &Metadata,
+) -> Result<Discovery> {
     let packages = select_packages(meta, cli, manifest)?;
 
     let mut targets = Vec::new();
@@ -112,18 +168,21 @@ pub fn discover(cli: &Selection, manifest: &Manifest, meta: &Metadata) -> Result
             }
             unmatched.retain(|b| **b != t.name);
             let label = format!("{}/{}", pkg.name, t.name);
+            let missing = features.missing(pkg, &t.required_features);
             let reason = if !harness_off.contains(&t.name) {
-                Some("uses libtest's bench harness (no `harness = false`)")
+                Some("uses libtest's bench harness (no `harness = false`)".to_owned())
             } else if !uses_nbench {
-                Some("its package does not depend on nbench")
+                Some("its package does not depend on nbench".to_owned())
+            } else if !missing.is_empty() {
+                Some(format!(
+                    "its required features are off: add `--features {}`",
+                    missing.join(",")
+                ))
             } else {
                 None
             };
             match reason {
-                Some(r) => skipped.push(Skipped {
-                    label,
-                    reason: r.to_owned(),
-                }),
+                Some(reason) => skipped.push(Skipped { label, reason }),
                 None => targets.push(BenchTarget {
                     package: pkg.name.to_string(),
                     spec: pkg.id.repr.clone(),

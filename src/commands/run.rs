@@ -111,7 +111,12 @@ fn check_flags(s: &Settings) -> Result<()> {
 
 /// The bench targets to build, and those left out.
 fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<SkippedRecord>)> {
-    let found = discover::discover(&s.selection, &s.manifest, &s.meta)?;
+    let features = discover::Features {
+        list: &s.build.features,
+        all: s.build.all_features,
+        no_default: s.build.no_default_features,
+    };
+    let found = discover::discover(&s.selection, features, &s.manifest, &s.meta)?;
     let skipped: Vec<SkippedRecord> = found
         .skipped
         .iter()

@@ -39,7 +39,8 @@ fn shared_target_dir() -> PathBuf {
 /// A fixture project copied into a fresh directory of its own.
 pub struct Fixture {
     pub dir: PathBuf,
-    target_dir: PathBuf,
+    /// `CARGO_TARGET_DIR` for every command; `None` leaves it to the project.
+    target_dir: Option<PathBuf>,
 }
 
 impl Fixture {
@@ -73,14 +74,20 @@ impl Fixture {
             }
         }
         Fixture {
-            target_dir: shared_target_dir(),
+            target_dir: Some(shared_target_dir()),
             dir,
         }
     }
 
     /// Gives this fixture a target directory (and so a `target/nbench` store) of its own.
     pub fn own_target_dir(mut self) -> Fixture {
-        self.target_dir = self.dir.join("target");
+        self.target_dir = Some(self.dir.join("target"));
+        self
+    }
+
+    /// Leaves the target directory to the project (its `.cargo/config.toml`, or `target/`).
+    pub fn projects_target_dir(mut self) -> Fixture {
+        self.target_dir = None;
         self
     }
 
@@ -90,10 +97,17 @@ impl Fixture {
         cmd.arg("nbench")
             .args(args)
             .current_dir(self.dir.join(dir))
-            .env("CARGO_TARGET_DIR", &self.target_dir)
             .env_remove("RUSTFLAGS")
             .env_remove("NO_COLOR");
+        self.set_target_dir(&mut cmd);
         cmd
+    }
+
+    fn set_target_dir(&self, cmd: &mut Command) {
+        match &self.target_dir {
+            Some(dir) => cmd.env("CARGO_TARGET_DIR", dir),
+            None => cmd.env_remove("CARGO_TARGET_DIR"),
+        };
     }
 
     /// The `cargo nbench <args>` command at the fixture's root.
@@ -124,8 +138,8 @@ impl Fixture {
         let mut cmd = Command::new(cargo);
         cmd.args(args)
             .current_dir(&self.dir)
-            .env("CARGO_TARGET_DIR", &self.target_dir)
             .env_remove("RUSTFLAGS");
+        self.set_target_dir(&mut cmd);
         Run::from(cmd.output().expect("cargo runs"))
     }
 
@@ -189,6 +203,29 @@ impl Run {
             .find(|l| l.starts_with(prefix))
             .unwrap_or_else(|| panic!("no line starting with {prefix:?} in:\n{}", self.stdout))
     }
+}
+
+/// `git ARGS` in `dir`, as a user with a name and no signing; its stdout.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Checks `done` every 20 ms until it holds (true) or `limit` passes (false).

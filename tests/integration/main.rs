@@ -14,3 +14,4 @@ mod partition;
 mod report;
 mod revisions;
 mod settings;
+mod shapes;

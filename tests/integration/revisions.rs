@@ -1,32 +1,9 @@
 //! `--compare-rev`: a git revision built in a worktree and compared paired, reused the next
 //! time, with the user's checkout left as it was; and the errors for what cannot be compared.
 
-use crate::helpers::{Fixture, Run};
+use crate::helpers::{Fixture, Run, git};
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// Everything `git` says about the checkout: branch, HEAD, index and files.
 fn checkout_state(dir: &Path) -> String {
