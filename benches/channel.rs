@@ -26,6 +26,7 @@ fn result_event(samples: usize) -> Event {
         versus: None,
         is_baseline: false,
         repeat_medians: Vec::new(),
+        cut_short: None,
     }))
 }
 
