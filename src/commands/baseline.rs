@@ -83,10 +83,13 @@ fn show(baselines: &Baselines, name: &str) -> Result<u8> {
             .unwrap_or(0);
         for x in &t.benchmarks {
             let ci =
-                (x.median_ci_ns[1] - x.median_ci_ns[0]) / 2.0 / x.median_ns.max(f64::MIN_POSITIVE)
-                    * 100.0;
+                (x.median_ci_ns[1] - x.median_ci_ns[0]) / 2.0 / x.median_ns.max(f64::MIN_POSITIVE);
+            let ci = match ci.is_finite() {
+                true => format!("±{:.1}%", ci * 100.0),
+                false => "n/a".to_owned(),
+            };
             println!(
-                "  {}  {:>10}  ±{ci:.1}%  {} samples",
+                "  {}  {:>10}  {ci:>6}  {} samples",
                 format::pad(&x.id, width),
                 format::time(x.median_ns),
                 x.samples

@@ -136,6 +136,25 @@ mod tests {
     }
 
     #[test]
+    fn what_would_not_read_back_is_refused_before_writing() {
+        #[derive(serde::Serialize, serde::Deserialize)]
+        struct Strict {
+            x: f64,
+        }
+        let path = Path::new("never-written.json");
+        // NaN is written as null, which a plain f64 does not read back.
+        let e = encode(&Strict { x: f64::NAN }, path)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("never-written.json") && e.contains("would not read back"),
+            "{e}"
+        );
+        assert!(encode(&Strict { x: 1.5 }, path).is_ok());
+        assert!(!path.exists());
+    }
+
+    #[test]
     fn atomic_write_replaces_whole_files() {
         let dir = std::env::temp_dir().join(format!("nbench-store-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

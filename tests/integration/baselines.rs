@@ -500,3 +500,48 @@ fn a_killed_save_leaves_the_previous_baseline_intact() {
     let again = fx.nbench(&args(&["--save-baseline", "main"]));
     assert_eq!(again.code, 0, "{}", again.all());
 }
+
+#[test]
+fn numbers_json_cannot_hold_read_back_as_n_a() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    let saved = fx.nbench(&args(&["--save-baseline", "main"]));
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    // An older cargo nbench wrote an infinite interval (a median below the
+    // clock's step) as `null`, in the baseline and in the stored run.
+    let runs = fx.dir.join("target/nbench/runs");
+    let run_file = std::fs::read_dir(&runs)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    for file in [results(&fx, "main"), run_file] {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let targets = match doc.get_mut("run") {
+            Some(run) => &mut run["targets"],
+            None => &mut doc["targets"],
+        };
+        let bench = &mut targets[0]["benchmarks"][0];
+        bench["median_ci_ns"][1] = serde_json::Value::Null;
+        bench["mean_ns"] = serde_json::Value::Null;
+        std::fs::write(&file, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    }
+    let show = fx.nbench(&["baseline", "show", "main"]);
+    assert_eq!(show.code, 0, "{}", show.all());
+    assert!(show.stdout.contains("n/a"), "{}", show.all());
+    let compared = fx.nbench(&args(&["--compare", "main", "--compare-stored"]));
+    assert_eq!(compared.code, 0, "{}", compared.all());
+    let report = fx.nbench(&["report"]);
+    assert_eq!(report.code, 0, "{}", report.all());
+    assert!(
+        !report.stderr.contains("left stored run"),
+        "{}",
+        report.all()
+    );
+    // Saving again over it still writes a file that reads back.
+    let again = fx.nbench(&args(&["--save-baseline", "main"]));
+    assert_eq!(again.code, 0, "{}", again.all());
+    let list = fx.nbench(&["baseline", "list"]);
+    assert!(list.stdout.contains("main"), "{}", list.all());
+}

@@ -1,5 +1,6 @@
 //! The stored runs as the report's history: each benchmark's median run by run.
 
+use crate::model::float;
 use serde::Deserialize;
 use std::path::PathBuf;
 
@@ -40,8 +41,10 @@ pub struct PastBench {
     /// The id.
     pub id: String,
     /// Median, ns.
+    #[serde(deserialize_with = "float::lenient")]
     pub median_ns: f64,
     /// 95 % CI of the median.
+    #[serde(deserialize_with = "float::lenient")]
     pub median_ci_ns: [f64; 2],
 }
 
