@@ -14,9 +14,12 @@ fn main() {
     let candidates = std::env::var("NBENCH_CHROMIUM")
         .into_iter()
         .chain(["chromium", "chromium-browser", "google-chrome"].map(String::from));
-    let found = candidates
-        .into_iter()
-        .any(|b| Command::new(b).arg("--version").output().is_ok_and(|o| o.status.success()));
+    let found = candidates.into_iter().any(|b| {
+        Command::new(b)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
     if found || std::env::var_os("CI").is_some() {
         println!("cargo::rustc-cfg=nbench_browser");
     }

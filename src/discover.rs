@@ -133,8 +133,21 @@ pub fn metadata(cli: &Manifest) -> Result<Metadata> {
         other.push("--offline".to_owned());
     }
     cmd.other_options(other);
-    cmd.exec()
-        .map_err(|e| Error::Metadata(first_line(&e.to_string())))
+    cmd.exec().map_err(|e| {
+        // cargo's own `error: ` after cargo_metadata's prefix: said once.
+        let text = first_line(&e.to_string());
+        let text = text
+            .rsplit_once("error: ")
+            .map_or(text.as_str(), |(_, m)| m)
+            .to_owned();
+        if text.contains("could not find `Cargo.toml`") {
+            Error::Usage(format!(
+                "{text}: run cargo nbench in a cargo project, or point --manifest-path at one"
+            ))
+        } else {
+            Error::Metadata(text)
+        }
+    })
 }
 
 /// cargo's target directory for these flags.

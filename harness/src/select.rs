@@ -47,13 +47,7 @@ pub struct Filter {
 impl Filter {
     /// The decision for the benchmark `id`, marked ignored or not.
     pub fn verdict(&self, id: &str, ignored: bool) -> Selected {
-        let matches = |pattern: &String| {
-            if self.exact {
-                id == pattern
-            } else {
-                id.contains(pattern.as_str())
-            }
-        };
+        let matches = |pattern: &String| self.matches(id, pattern);
         let selected = (self.filters.is_empty() || self.filters.iter().any(matches))
             && !self.skip.iter().any(matches)
             && (self.ignored != Ignored::Only || ignored);
@@ -64,6 +58,24 @@ impl Filter {
         } else {
             Selected::Run
         }
+    }
+
+    /// Whether `id` matches one filter or skip `pattern` (whole, with `exact`).
+    fn matches(&self, id: &str, pattern: &str) -> bool {
+        if self.exact {
+            id == pattern
+        } else {
+            id.contains(pattern)
+        }
+    }
+
+    /// The filters that match none of `ids` (a typo in a CI job's filter).
+    pub fn unmatched<'a>(&'a self, ids: &[String]) -> Vec<&'a str> {
+        self.filters
+            .iter()
+            .filter(|f| !ids.iter().any(|id| self.matches(id, f)))
+            .map(String::as_str)
+            .collect()
     }
 }
 

@@ -65,6 +65,16 @@ fn measure(
     let (base, cur) = (load(a)?, load(b)?);
     let mut plan = s.plan.clone();
     plan.filter.filters = filters.to_vec();
+    let ids: Vec<String> = [&base, &cur]
+        .iter()
+        .flat_map(|x| &x.run.targets)
+        .flat_map(|t| t.benchmarks.iter().map(|x| x.id.clone()))
+        .collect();
+    if let [first, ..] = plan.filter.unmatched(&ids).as_slice() {
+        return Err(Error::Usage(format!(
+            "no benchmark of baseline `{a}` or `{b}` matches the filter `{first}`"
+        )));
+    }
     let threshold = s.compare.noise_threshold;
     // Before the driver is pinned to one CPU, which would make the cores look like one.
     let context = Context::gather(

@@ -43,6 +43,7 @@ pub fn run(s: &Settings) -> Result<u8> {
     }
     let prepared = prepare(s, &found)?;
     let targets = build(s, &found.targets, &mut skipped)?;
+    let prepared = with_revision(s, prepared)?;
     // `[bench.NAME]` tables of the settings file give a target settings of its own.
     let plans = targets
         .iter()
@@ -154,23 +155,8 @@ fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
         }
         None => None,
     };
-    // Listing compares nothing: the revision is not built for it.
-    let from_rev = match &s.compare.rev {
-        Some(rev) if !s.list => Some(super::revision::baseline_for(
-            s,
-            rev,
-            &store,
-            &found.workspace_root,
-        )?),
-        _ => None,
-    };
-    let compare_with = match from_rev.as_ref().or(s.compare.baseline.as_ref()) {
-        Some(name) => Some(
-            store
-                .baselines()
-                .load(name)?
-                .ok_or_else(|| Error::NoBaseline(name.clone()))?,
-        ),
+    let compare_with = match &s.compare.baseline {
+        Some(name) => Some(load(&store, name)?),
         None => None,
     };
     Ok(Prepared {
@@ -179,6 +165,24 @@ fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
         save,
         compare_with,
     })
+}
+
+fn load(store: &Store, name: &str) -> Result<Baseline> {
+    store
+        .baselines()
+        .load(name)?
+        .ok_or_else(|| Error::NoBaseline(name.to_owned()))
+}
+
+/// `--compare-rev`: the revision's baseline, built now unless it was before.
+/// Listing compares nothing: the revision is not built for it.
+fn with_revision(s: &Settings, mut prepared: Prepared) -> Result<Prepared> {
+    if let Some(rev) = s.compare.rev.as_ref().filter(|_| !s.list) {
+        let root = &prepared.workspace_root;
+        let name = super::revision::baseline_for(s, rev, &prepared.store, root)?;
+        prepared.compare_with = Some(load(&prepared.store, &name)?);
+    }
+    Ok(prepared)
 }
 
 /// Builds the targets; those whose executable does not link nbench join `skipped`.
@@ -203,6 +207,9 @@ fn build(
     if nbench_targets.is_empty() {
         return Err(Error::NoTargets);
     }
+    if !s.list {
+        check_filters(s, &nbench_targets)?;
+    }
     let k = s.build.layouts;
     if k > 1 && !s.output.quiet() {
         let what = format!(
@@ -218,6 +225,31 @@ fn build(
         ));
     }
     Ok(nbench_targets)
+}
+
+/// A filter that matches no benchmark is refused before layouts are built
+/// or anything is measured (a typo would otherwise pass a CI gate silently).
+fn check_filters(s: &Settings, targets: &[Built]) -> Result<()> {
+    let filter = &s.plan.filter;
+    if filter.filters.is_empty() {
+        return Ok(());
+    }
+    let mut ids = Vec::new();
+    for b in targets {
+        match run::list_ids(b, &s.plan) {
+            Ok(listed) => ids.extend(listed),
+            // A target that cannot even list is reported by the run itself.
+            Err(_) => return Ok(()),
+        }
+    }
+    match filter.unmatched(&ids).as_slice() {
+        [] => Ok(()),
+        missing => Err(Error::Usage(format!(
+            "no benchmark matches the filter{} `{}` (`cargo nbench --list` shows their ids)",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join("`, `")
+        ))),
+    }
 }
 
 /// Measures every target, against the baseline when there is one.

@@ -109,6 +109,20 @@ pub(crate) struct Opened {
     pub scalings: Vec<(String, nbench::__private::family::Scaling)>,
 }
 
+/// Every benchmark id `built`'s binary registers, the ignored ones too.
+pub fn list_ids(built: &Built, plan: &Plan) -> Result<Vec<String>, SessionError> {
+    let mut session = Session::start(
+        &built.exe,
+        &built.target.package_root,
+        &plan.extra_args,
+        plan.nocapture,
+        plan.timeout,
+    )?;
+    let listed = session.list(plan.timeout)?;
+    session.finish();
+    Ok(listed.into_iter().map(|l| l.id).collect())
+}
+
 /// Starts a target's binary and lists its benchmarks; `Err` is the target's
 /// failure when it cannot be started or listed at all.
 pub(crate) fn open(

@@ -1,6 +1,6 @@
 //! `cargo nbench` end to end: discovery, selection, faults, formats, storage, errors.
 
-use crate::helpers::{Fixture, QUICK};
+use crate::helpers::{Fixture, QUICK, Run};
 
 fn with_quick<'a>(args: &[&'a str]) -> Vec<&'a str> {
     let mut v = args.to_vec();
@@ -646,5 +646,121 @@ fn smaller_things_said_truly() {
         !quiet.stderr.contains("left stored run"),
         "{}",
         quiet.stderr
+    );
+}
+
+#[test]
+fn a_new_users_mistakes_are_usage_errors_that_change_nothing() {
+    // Outside any cargo project: said once, a usage error.
+    let nowhere = std::env::temp_dir().join(format!("nbench-nowhere-{}", std::process::id()));
+    std::fs::create_dir_all(&nowhere).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cargo-nbench"))
+        .arg("nbench")
+        .current_dir(&nowhere)
+        .output()
+        .unwrap();
+    let outside = Run::from(out);
+    assert_eq!(outside.code, 2, "{}", outside.all());
+    assert_eq!(
+        outside.stderr.matches("error").count(),
+        1,
+        "{}",
+        outside.all()
+    );
+    assert!(
+        outside.stderr.contains("could not find `Cargo.toml`"),
+        "{}",
+        outside.all()
+    );
+    std::fs::remove_dir_all(&nowhere).unwrap();
+
+    let fx = Fixture::new("basic").own_target_dir();
+    let quick = |extra: &[&'static str]| [QUICK, &["--bench", "basic", "add"], extra].concat();
+    let saved = fx.nbench(&quick(&["--save-baseline", "main", "--layouts", "2"]));
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    let report = fx.dir.join("target/nbench/report/index.html");
+    let runs = fx.dir.join("target/nbench/runs");
+    let before = (
+        std::fs::read(&report).unwrap(),
+        std::fs::read_dir(&runs).unwrap().count(),
+    );
+    // A CI gate with a typo in its filter.
+    let typo = fx.nbench(
+        &[
+            QUICK,
+            &[
+                "--compare",
+                "main",
+                "--fail-on-regression",
+                "add",
+                "nosuchfilter",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(typo.code, 2, "{}", typo.all());
+    assert!(
+        typo.stderr
+            .contains("no benchmark matches the filter `nosuchfilter`"),
+        "{}",
+        typo.all()
+    );
+    assert!(
+        !typo.stderr.contains("link layouts"),
+        "nothing more was built: {}",
+        typo.all()
+    );
+    let after = (
+        std::fs::read(&report).unwrap(),
+        std::fs::read_dir(&runs).unwrap().count(),
+    );
+    assert!(
+        before == after,
+        "the report and the stored runs are untouched"
+    );
+
+    // `compare A B` takes a run's flags where they mean something, and says why not elsewhere.
+    let again = fx.nbench(&quick(&["--save-baseline", "other", "--layouts", "2"]));
+    assert_eq!(again.code, 0, "{}", again.all());
+    for (args, says) in [
+        (
+            vec!["compare", "main", "other", "nosuch"],
+            "matches the filter `nosuch`",
+        ),
+        (
+            vec!["compare", "main", "other", "--features", "x"],
+            "builds nothing, so --features",
+        ),
+        (
+            vec!["compare", "main", "other", "--list"],
+            "does not take --list",
+        ),
+        (
+            vec!["compare", "main", "other", "--bench", "nosuch"],
+            "no bench target named `nosuch`",
+        ),
+        (
+            vec!["compare", "main", "other", "--save-baseline", "x"],
+            "does not take --save-baseline",
+        ),
+    ] {
+        let r = fx.nbench(&args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.all());
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.all());
+    }
+    let picked = fx.nbench(
+        &[
+            QUICK,
+            &[
+                "compare", "main", "other", "--bench", "basic", "-p", "basic",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(picked.code, 0, "{}", picked.all());
+    assert!(
+        picked.stdout.contains("basic/basic vs baseline `main`"),
+        "{}",
+        picked.all()
     );
 }
