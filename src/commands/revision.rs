@@ -298,6 +298,14 @@ fn remove_abandoned(repo: &Path, under: &Path) {
             Err(e) => e.kind() == std::io::ErrorKind::NotFound && !pid_alive(&folder),
         };
         if abandoned {
+            if let Some(checkout) = checkout_in(&folder) {
+                // Twice forced: a run killed while git was adding it leaves it locked.
+                let checkout = checkout.to_string_lossy().into_owned();
+                let _ = git(
+                    repo,
+                    &["worktree", "remove", "--force", "--force", &checkout],
+                );
+            }
             let _ = std::fs::remove_dir_all(&folder);
             let _ = std::fs::remove_file(&lock);
             removed = true;
@@ -306,6 +314,18 @@ fn remove_abandoned(repo: &Path, under: &Path) {
     if removed {
         let _ = git(repo, &["worktree", "prune"]);
     }
+}
+
+/// The checkout inside a worktree folder: the folder holding a `.git` file.
+fn checkout_in(folder: &Path) -> Option<PathBuf> {
+    if folder.join(".git").is_file() {
+        return Some(folder.to_path_buf());
+    }
+    std::fs::read_dir(folder)
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .find_map(|e| checkout_in(&e.path()))
 }
 
 /// Whether the run named in a folder `HASH-PID` may still be running: on
@@ -495,6 +515,8 @@ fn save_in_worktree(
             cmd.env_remove(key);
         }
     }
+    // A killed cargo nbench takes the revision's run with it.
+    crate::run::session::die_with_parent(&mut cmd);
     let mut child = cmd.spawn().map_err(|source| Error::Spawn {
         program: exe.display().to_string(),
         source,

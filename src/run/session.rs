@@ -300,7 +300,7 @@ fn seconds(d: Duration) -> String {
 /// Asks the kernel to kill the child when this process dies, however it
 /// dies (`kill -9` included), so no bench process outlives `cargo nbench`.
 #[cfg(target_os = "linux")]
-fn die_with_parent(cmd: &mut Process) {
+pub(crate) fn die_with_parent(cmd: &mut Process) {
     use std::os::unix::process::CommandExt;
     unsafe extern "C" {
         fn prctl(option: i32, ...) -> i32;
@@ -325,7 +325,7 @@ fn die_with_parent(cmd: &mut Process) {
 
 /// Elsewhere the bench process notices a closed channel at its next command.
 #[cfg(not(target_os = "linux"))]
-fn die_with_parent(_: &mut Process) {}
+pub(crate) fn die_with_parent(_: &mut Process) {}
 
 fn wait_for(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
     let start = Instant::now();

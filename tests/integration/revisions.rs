@@ -401,3 +401,50 @@ fn the_ci_recipes_are_yaml_and_run_the_tested_command() {
             .any(|s| s["uses"].as_str() == Some("actions/cache@v4"))
     );
 }
+
+#[test]
+fn a_killed_compare_rev_leaves_a_worktree_that_the_next_run_removes() {
+    let fx = repository(|_| {});
+    let args: Vec<&str> = crate::helpers::PAIRED
+        .iter()
+        .copied()
+        .chain(["--compare-rev", "HEAD~1"])
+        .collect();
+    let mut cmd = fx.nbench_command(&args);
+    cmd.stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut child = cmd.spawn().unwrap();
+    let worktrees = fx.dir.join("target/nbench/worktrees");
+    // Killed once the revision is checked out (its manifest is there).
+    let checked_out = crate::helpers::wait_for(std::time::Duration::from_secs(120), || {
+        let checkouts = |dir: &Path| std::fs::read_dir(dir).into_iter().flatten().flatten();
+        checkouts(&worktrees)
+            .any(|folder| checkouts(&folder.path()).any(|c| c.path().join("Cargo.toml").is_file()))
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(checked_out, "no worktree appeared");
+    assert!(
+        git(&fx.dir, &["worktree", "list"]).contains("worktrees"),
+        "the killed run left its worktree"
+    );
+
+    // A live run's worktree (its lock held) is never taken away.
+    let live = worktrees.join("0123456789ab-1");
+    std::fs::create_dir_all(&live).unwrap();
+    let lock = std::fs::File::create(worktrees.join("0123456789ab-1.lock")).unwrap();
+    lock.lock().unwrap();
+    let next = nbench(&fx, &["--compare-rev", "HEAD~1", "chain/a"]);
+    assert_eq!(next.code, 0, "{}", next.all());
+    let mut left = leftover_worktrees(&fx);
+    left.sort();
+    assert_eq!(
+        left,
+        [
+            live.display().to_string(),
+            worktrees.join("0123456789ab-1.lock").display().to_string()
+        ],
+        "only the live run's worktree is left"
+    );
+    drop(lock);
+}
