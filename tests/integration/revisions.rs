@@ -400,6 +400,59 @@ fn the_ci_recipes_are_yaml_and_run_the_tested_command() {
             .iter()
             .any(|s| s["uses"].as_str() == Some("actions/cache@v4"))
     );
+    // Pushes to the base branch save the cache pull requests read, keyed on the base commit,
+    // which is what they compare with.
+    for block in [&blocks[0], &blocks[2]] {
+        let y = &yaml_rust2::YamlLoader::load_from_str(block).unwrap()[0];
+        assert_eq!(
+            y["on"]["push"]["branches"][0].as_str(),
+            Some("main"),
+            "{block}"
+        );
+        assert!(!y["on"]["pull_request"].is_badvalue(), "{block}");
+        let base = y["env"]["BASE"].as_str().unwrap_or_default();
+        assert!(
+            base.contains("github.event.pull_request.base.sha"),
+            "{block}"
+        );
+        assert!(block.contains("--compare-rev \"$BASE\""), "{block}");
+        assert!(
+            block.contains("key: bench-${{ runner.os }}-") && block.contains("${{ env.BASE }}")
+        );
+    }
+    for block in [&blocks[1], &blocks[3]] {
+        assert!(block.contains("{CI_MERGE_REQUEST_DIFF_BASE_SHA:-"), "{block}");
+        assert!(
+            block.contains("$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH"),
+            "{block}"
+        );
+    }
+    // cargo nbench pinned, and its binary cached, wherever it is installed.
+    for block in &blocks {
+        for install in block.lines().filter(|l| l.contains("cargo install")) {
+            assert!(install.contains("--tag \"$CARGO_NBENCH_TAG\""), "{install}");
+        }
+        assert!(
+            block.contains("cargo-nbench") && block.contains(".cargo/bin"),
+            "{block}"
+        );
+    }
+    // A shard with a failing benchmark still uploads, and the merge still runs.
+    let jobs = &matrix["jobs"];
+    assert_eq!(jobs["merge"]["if"].as_str(), Some("always()"));
+    let upload = jobs["bench"]["steps"]
+        .as_vec()
+        .unwrap()
+        .iter()
+        .find(|s| s["uses"].as_str() == Some("actions/upload-artifact@v4"));
+    assert_eq!(upload.unwrap()["if"].as_str(), Some("always()"));
+    assert_eq!(
+        gitlab["bench"]["artifacts"]["when"].as_str(),
+        Some("always")
+    );
+    for rule in gitlab["merge"]["rules"].as_vec().unwrap() {
+        assert_eq!(rule["when"].as_str(), Some("always"), "{rule:?}");
+    }
 }
 
 #[test]
