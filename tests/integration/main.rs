@@ -3,6 +3,7 @@
 mod api;
 mod baselines;
 mod cli;
+mod docs;
 mod epochs;
 mod families;
 mod formats;

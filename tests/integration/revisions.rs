@@ -421,7 +421,10 @@ fn the_ci_recipes_are_yaml_and_run_the_tested_command() {
         );
     }
     for block in [&blocks[1], &blocks[3]] {
-        assert!(block.contains("{CI_MERGE_REQUEST_DIFF_BASE_SHA:-"), "{block}");
+        assert!(
+            block.contains("{CI_MERGE_REQUEST_DIFF_BASE_SHA:-"),
+            "{block}"
+        );
         assert!(
             block.contains("$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH"),
             "{block}"
