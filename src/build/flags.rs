@@ -183,7 +183,8 @@ pub fn config_files(cwd: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn host() -> Option<String> {
+/// The host's target triple (`rustc -vV`).
+pub fn host() -> Option<String> {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
     let out = Command::new(rustc).arg("-vV").output().ok()?;
     String::from_utf8_lossy(&out.stdout)

@@ -11,6 +11,36 @@ use std::io::BufReader;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+/// Where code lands in a bench build (`--placement`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Placement {
+    /// Placement-stable: functions and blocks aligned to 64 bytes, and on
+    /// x86 no branch crossing a 32-byte boundary, so that where the linker
+    /// puts a loop no longer decides its speed; built in a folder of its own.
+    #[default]
+    Stable,
+    /// Code where the compiler and linker put it, in cargo's own target folder.
+    Linker,
+}
+
+/// The LLVM options of a placement-stable build for `target` (a triple):
+/// on x86, branches kept within 32-byte boundaries (on Intel CPUs with the
+/// jump-conditional-code erratum fix a branch that crosses one costs dearly,
+/// so where a hot loop lands decides its speed); everywhere, functions and
+/// blocks that are not fallen into aligned to 64 bytes.
+pub fn stable_flags(target: &str) -> Vec<String> {
+    let x86 = ["x86_64", "i386", "i586", "i686"]
+        .iter()
+        .any(|a| target.starts_with(a));
+    let mut flags = Vec::new();
+    if x86 {
+        flags.push("-Cllvm-args=-x86-branches-within-32B-boundaries".to_owned());
+    }
+    flags.push("-Cllvm-args=-align-all-functions=6".to_owned());
+    flags.push("-Cllvm-args=-align-all-nofallthru-blocks=6".to_owned());
+    flags
+}
+
 /// How to build: cargo's feature and compilation options.
 #[derive(Debug, Clone, Default)]
 pub struct BuildOptions {
@@ -33,6 +63,11 @@ pub struct BuildOptions {
     /// Layout `i` (from 1) shuffles the function order with seed `layout_seed + i`
     /// (0 when not given); given with one layout, that layout is shuffled too.
     pub layout_seed: Option<u64>,
+    /// Where code lands.
+    pub placement: Placement,
+    /// Where a placement-stable build goes (`target/nbench/build`), so
+    /// that the user's own build, with other flags, is not rebuilt by it.
+    pub stable_dir: Option<PathBuf>,
 }
 
 impl BuildOptions {
@@ -40,6 +75,7 @@ impl BuildOptions {
     /// its configuration), as baselines record it.
     pub fn record(&self, cwd: &std::path::Path) -> BuildRecord {
         let user = flags::user_flags(cwd);
+        let added = self.added_flags(&user);
         let mut features: Vec<String> = self
             .features
             .iter()
@@ -51,13 +87,46 @@ impl BuildOptions {
         features.dedup();
         BuildRecord {
             rustflags: user.flags,
-            added: Vec::new(),
+            added,
             target: user.target,
             features,
             all_features: self.all_features,
             no_default_features: self.no_default_features,
             layouts: self.layouts.max(1),
         }
+    }
+}
+
+impl BuildOptions {
+    /// The flags nbench adds to the user's: those of a placement-stable
+    /// build that the user does not give already (an LLVM option given
+    /// twice stops the build).
+    fn added_flags(&self, user: &flags::UserFlags) -> Vec<String> {
+        if self.placement != Placement::Stable {
+            return Vec::new();
+        }
+        let target = user.target.clone().or_else(flags::host).unwrap_or_default();
+        let given = user.flags.join(" ");
+        stable_flags(&target)
+            .into_iter()
+            .filter(|f| !given.contains(f.trim_start_matches("-Cllvm-args=")))
+            .collect()
+    }
+
+    /// A cargo command with the environment this build needs: with
+    /// placement-stable code, the user's rustflags and nbench's, joined
+    /// (cargo would take either, never both).
+    fn cargo(&self) -> (Command, String) {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let mut cmd = Command::new(&cargo);
+        if self.placement == Placement::Stable {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            let user = flags::user_flags(&cwd);
+            let added = self.added_flags(&user);
+            let all: Vec<String> = user.flags.into_iter().chain(added).collect();
+            cmd.env("CARGO_ENCODED_RUSTFLAGS", all.join("\x1f"));
+        }
+        (cmd, cargo)
     }
 }
 
@@ -106,9 +175,10 @@ fn common_args(cli: &BuildOptions) -> Vec<String> {
             .map(|(_, f)| (*f).to_owned()),
     );
     args.extend(["--profile".to_owned(), cli.profile.clone()]);
+    let target_dir = cli.stable_dir.as_ref().or(cli.manifest.target_dir.as_ref());
     let paths = [
-        ("--manifest-path", &cli.manifest.manifest_path),
-        ("--target-dir", &cli.manifest.target_dir),
+        ("--manifest-path", cli.manifest.manifest_path.as_ref()),
+        ("--target-dir", target_dir),
     ];
     for (flag, value) in paths {
         if let Some(v) = value {
@@ -126,8 +196,8 @@ fn common_args(cli: &BuildOptions) -> Vec<String> {
 
 /// Builds `targets`; cargo's progress and diagnostics go to stderr as cargo shows them.
 pub fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let mut child = Command::new(&cargo)
+    let (mut cmd, cargo) = cli.cargo();
+    let mut child = cmd
         .args(cargo_args(cli, targets))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -208,7 +278,7 @@ fn build_layout(
     target: &BenchTarget,
     seed: u64,
 ) -> Result<std::result::Result<PathBuf, String>> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let (mut cmd, cargo) = opts.cargo();
     let mut args: Vec<String> = ["rustc", "--message-format", "json-render-diagnostics"]
         .map(str::to_owned)
         .to_vec();
@@ -219,7 +289,7 @@ fn build_layout(
         args.push("--quiet".to_owned());
     }
     args.extend(["--".into(), shuffle_arg(seed)]);
-    let out = Command::new(&cargo)
+    let out = cmd
         .args(&args)
         .stdin(Stdio::null())
         .output()

@@ -142,12 +142,7 @@ fn make(
     let short = short(commit);
     let worktree = Worktree::add(top, &store.root().join("worktrees"), commit)?;
     let manifest = worktree.path.join(relative);
-    let at = |what: String| Error::Revision {
-        message: format!("{what} does not exist at `{rev}` ({short})"),
-        hint: "the revision predates it: compare with a later revision, or save a baseline \
-               with --save-baseline and compare with --compare"
-            .into(),
-    };
+    let at = |what: String| missing_at(&what, rev, short);
     if !manifest.is_file() {
         return Err(at(format!("`{}`", relative.display())));
     }
@@ -166,6 +161,30 @@ fn make(
             message: format!("revision `{rev}` ({short}) could not be measured and saved: {why}"),
             hint: format!("its output is above, each line marked [{rev}]"),
         }),
+    }
+}
+
+fn missing_at(what: &str, rev: &str, short: &str) -> Error {
+    Error::Revision {
+        message: format!("{what} does not exist at `{rev}` ({short})"),
+        hint: "the revision predates it: compare with a later revision, or save a baseline \
+               with --save-baseline and compare with --compare"
+            .into(),
+    }
+}
+
+/// What can be told of revision `rev` before anything is built: that it
+/// names a commit, and that the manifest this command reads exists there.
+pub fn check(s: &Settings, rev: &str, root: &Path) -> Result<()> {
+    let (top, commit) = commit_of(root, rev)?;
+    let relative = relative_manifest(s, root, Path::new(&top));
+    let path = relative.to_string_lossy().replace('\\', "/");
+    match git(
+        Path::new(&top),
+        &["cat-file", "-e", &format!("{commit}:{path}")],
+    ) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(missing_at(&format!("`{path}`"), rev, short(&commit))),
     }
 }
 
@@ -577,6 +596,9 @@ fn child_args(s: &Settings) -> Vec<String> {
     }
     a.extend(["--profile".into(), b.profile.clone()]);
     a.extend(["--layouts".into(), b.layouts.to_string()]);
+    if let Some(p) = clap::ValueEnum::to_possible_value(&b.placement) {
+        a.extend(["--placement".into(), p.get_name().to_owned()]);
+    }
     let m = &s.plan.settings;
     let secs = |d: std::time::Duration| d.as_secs_f64().to_string();
     a.extend(["--warm-up".into(), secs(m.warm_up)]);

@@ -159,6 +159,10 @@ fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
         Some(name) => Some(load(&store, name)?),
         None => None,
     };
+    // A revision that cannot be had is said before anything is built.
+    if let Some(rev) = s.compare.rev.as_ref().filter(|_| !s.list) {
+        super::revision::check(s, rev, &found.workspace_root)?;
+    }
     Ok(Prepared {
         store,
         workspace_root: found.workspace_root.clone(),

@@ -34,6 +34,7 @@ pub const KEYS: &[Key] = &[
     key("launches", false),
     key("interleave", false),
     key("layouts", false),
+    key("placement", false),
     key("noise-threshold", false),
     key("format", false),
     Key {
@@ -66,6 +67,7 @@ impl Key {
             "out-format" => "csv",
             "time-unit" => "us",
             "color" => "never",
+            "placement" => "linker",
             _ => "1",
         }
     }

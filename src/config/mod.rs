@@ -275,6 +275,7 @@ fn effective(key: Key, cli: &Cli, plan: &Plan) -> String {
         "interleave" if plan.schedule.slices == 1 => "(off)".to_owned(),
         "interleave" => format!("{} slices", plan.schedule.slices),
         "layouts" => settings::layouts(cli).to_string(),
+        "placement" => name(cli.placement.to_possible_value()),
         "noise-threshold" => format!("{}%", cli.noise_threshold),
         "format" => name(cli.format.to_possible_value()),
         "out" if cli.out.is_empty() => "(none)".to_owned(),

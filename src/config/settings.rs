@@ -1,7 +1,7 @@
 //! [`Settings`]: the command line, `NBENCH_*` and the settings file resolved once into what each stage needs.
 
 use super::{Config, apply_color, check_env, outputs, plan};
-use crate::build::BuildOptions;
+use crate::build::{BuildOptions, Placement};
 use crate::cli::{self, BaselineCmd, Cli, Sub};
 use crate::discover::{self, Manifest, Selection};
 use crate::error::{Error, Result};
@@ -198,6 +198,9 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             quiet: cli.quiet,
             layouts: layouts(&cli),
             layout_seed: cli.layout_seed,
+            placement: cli.placement,
+            stable_dir: (cli.placement == Placement::Stable)
+                .then(|| discover::target_dir(&manifest(&cli), &meta).join("nbench/build")),
         },
         plan: plan(&cli),
         list: cli.list,
@@ -339,6 +342,7 @@ fn refuse_for_compare(cli: &Cli, revisions: bool) -> Result<()> {
         (cli.frozen, "--frozen"),
         (cli.layouts.is_some(), "--layouts"),
         (cli.layout_seed.is_some(), "--layout-seed"),
+        (cli.placement != Placement::Stable, "--placement"),
     ];
     let why = always
         .iter()

@@ -76,7 +76,8 @@ pub struct BuildRecord {
 }
 
 impl BuildRecord {
-    /// How `self` (a baseline's) and `now` differ, one phrase each.
+    /// How `self` (a baseline's) and `now` differ in what changes the code
+    /// of the same source, one phrase each.
     pub fn differences(&self, now: &BuildRecord) -> Vec<String> {
         let flags = |f: &[String]| match f.is_empty() {
             true => "none".to_owned(),
@@ -96,17 +97,8 @@ impl BuildRecord {
         );
         let target = |t: &Option<String>| t.clone().unwrap_or_else(|| "the host".to_owned());
         differ("target", target(&self.target), target(&now.target));
-        let features = |b: &BuildRecord| {
-            let mut f = b.features.clone();
-            if b.all_features {
-                f.push("--all-features".into());
-            }
-            if b.no_default_features {
-                f.push("--no-default-features".into());
-            }
-            flags(&f)
-        };
-        differ("features", features(self), features(now));
+        // Features are left out: comparing builds with and without one is a
+        // comparison people make on purpose.
         out
     }
 }

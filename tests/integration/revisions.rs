@@ -280,6 +280,12 @@ fn a_revision_that_fails_to_build_is_named_and_cleaned_up() {
     let fx = repository(|dir| {
         edit(&dir.join("src/lib.rs"), "x ^= x >> 29;", "x ^= x >> 29 +;");
     });
+    // The working tree is mended; the committed revision is not.
+    edit(
+        &fx.dir.join("src/lib.rs"),
+        "x ^= x >> 29 +;",
+        "x ^= x >> 29;",
+    );
     let run = fx.nbench(&["--compare-rev", "HEAD"]);
     assert_eq!(run.code, 2, "{}", run.all());
     let error = run
