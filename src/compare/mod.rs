@@ -2,7 +2,7 @@
 
 pub mod verdict;
 
-use crate::model::comparison::{Comparison, Kind, Row, TargetComparison};
+use crate::model::comparison::{Comparison, Kind, Row, TargetComparison, Verdict};
 use crate::model::context::Context;
 use crate::model::record::BenchRecord;
 
@@ -67,6 +67,16 @@ pub fn control_false_discoveries(c: &mut Comparison) {
         let threshold = row.threshold(c.noise_threshold);
         row.verdict = verdict::redecide(row.change, row.change_ci, q, threshold);
     }
+    explain_inconclusive(c);
+}
+
+/// Gives every inconclusive row its reason (and takes it from any other).
+fn explain_inconclusive(c: &mut Comparison) {
+    let threshold = c.noise_threshold;
+    for row in c.targets.iter_mut().flat_map(|t| t.rows.iter_mut()) {
+        row.inconclusive = (row.verdict == Verdict::Inconclusive)
+            .then(|| verdict::why_inconclusive(row, row.threshold(threshold)));
+    }
 }
 
 /// A row from the baseline's stored samples and the current side's samples.
@@ -92,6 +102,9 @@ pub fn stored_row(
         baseline_per_iter_ns: base.per_iter_ns.clone(),
         overhead_ns: base.overhead_ns,
         layout_spread: None,
+        epochs: None,
+        time_limited: false,
+        inconclusive: None,
     })
 }
 
@@ -150,6 +163,9 @@ mod tests {
             baseline_per_iter_ns: Vec::new(),
             overhead_ns: 0.0,
             layout_spread: None,
+            epochs: None,
+            time_limited: false,
+            inconclusive: None,
         }
     }
 
@@ -204,8 +220,25 @@ mod tests {
         assert!((rows[0].p_adjusted.unwrap() - 1e-5).abs() < 1e-15);
         // 0.04 · 10 / 2 = 0.2: no longer significant.
         assert!((rows[1].p_adjusted.unwrap() - 0.2).abs() < 1e-12);
-        assert_eq!(rows[1].verdict, Verdict::Unchanged);
-        assert!(rows[2..].iter().all(|r| r.verdict == Verdict::Unchanged));
-        assert_eq!(c.counts(), (1, 0, 9));
+        // A 2 % change that is no longer significant holds no verdict: inconclusive, with why.
+        assert_eq!(rows[1].verdict, Verdict::Inconclusive);
+        assert!(rows[2..].iter().all(|r| r.verdict == Verdict::Inconclusive));
+        let why = rows[1].inconclusive.as_deref().unwrap_or_default();
+        assert!(why.contains("+1.5% … +2.5%"), "{why}");
+        assert!(rows[0].inconclusive.is_none());
+        let counts = c.counts();
+        assert_eq!(
+            (
+                counts.regressed,
+                counts.improved,
+                counts.unchanged,
+                counts.inconclusive
+            ),
+            (1, 0, 0, 9)
+        );
+        assert_eq!(
+            counts.sentence(),
+            "1 regressed, 0 improved, 0 unchanged, 9 inconclusive"
+        );
     }
 }

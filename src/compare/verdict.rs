@@ -16,14 +16,55 @@ pub struct Change {
     pub verdict: Verdict,
 }
 
+/// Regressed or improved: significant, the interval on one side of 0 and
+/// the change beyond the threshold. Unchanged only when the whole interval
+/// lies within ±threshold; anything else is inconclusive, never "unchanged".
 fn decide(change: f64, ci: [f64; 2], significant: bool, threshold: f64) -> Verdict {
     if significant && ci[0] > 0.0 && change > threshold {
         Verdict::Regressed
     } else if significant && ci[1] < 0.0 && change < -threshold {
         Verdict::Improved
-    } else {
+    } else if ci[0] >= -threshold && ci[1] <= threshold {
         Verdict::Unchanged
+    } else {
+        Verdict::Inconclusive
     }
+}
+
+/// Why an inconclusive row's interval stayed wider than the threshold, in
+/// words: the interval, then the cause the row's figures point to.
+pub fn why_inconclusive(row: &crate::model::comparison::Row, threshold: f64) -> String {
+    let pct = |x: f64| format!("{:+.1}%", x * 100.0);
+    let span = format!(
+        "the change lies somewhere in {} … {}, wider than ±{:.1}%",
+        pct(row.change_ci[0]),
+        pct(row.change_ci[1]),
+        threshold * 100.0
+    );
+    let half = (row.change_ci[1] - row.change_ci[0]) / 2.0;
+    let cause = match row.kind {
+        Kind::Stored => {
+            "compared with stored samples, taken at another time (run it paired)".to_owned()
+        }
+        _ if row
+            .layout_spread
+            .is_some_and(|s| s >= threshold && s * 2.0 >= half) =>
+        {
+            format!(
+                "code placement alone moves it ±{:.1}%",
+                row.layout_spread.unwrap_or_default() * 100.0
+            )
+        }
+        _ if row.epochs.is_some_and(|e| e < 4) => format!(
+            "only {} epochs fit in the time limit (raise --max-time)",
+            row.epochs.unwrap_or_default()
+        ),
+        _ if row.time_limited => {
+            "the machine's noise, over the whole time limit (raise --max-time)".to_owned()
+        }
+        _ => "the machine's noise".to_owned(),
+    };
+    format!("{span}: {cause}")
 }
 
 /// From a paired measurement: one ratio (current / baseline, the median of
@@ -127,17 +168,77 @@ mod tests {
             paired(&faster, &[], 0.005).unwrap().verdict,
             Verdict::Improved
         );
-        // Significant but below the noise threshold: unchanged.
+        // Significant, smaller than the threshold, but its interval reaches
+        // past it: the tool cannot say it is unchanged.
         let tiny: Vec<f64> = same.iter().map(|r| r * 1.004).collect();
-        assert_eq!(
-            paired(&tiny, &[], 0.005).unwrap().verdict,
-            Verdict::Unchanged
-        );
+        let c = paired(&tiny, &[], 0.005).unwrap();
+        assert!(c.ci[1] > 0.005, "{c:?}");
+        assert_eq!(c.verdict, Verdict::Inconclusive);
+        // Within it on both sides: unchanged.
+        let c = paired(&tiny, &[], 0.01).unwrap();
+        assert!(c.ci[1] < 0.01, "{c:?}");
+        assert_eq!(c.verdict, Verdict::Unchanged);
         // Epochs that disagree: a wide CI, no verdict, not settled.
         let spread = [1.03, 0.99, 1.02, 1.0];
         let c = paired(&spread, &[], 0.005).unwrap();
-        assert_eq!(c.verdict, Verdict::Unchanged);
+        assert_eq!(c.verdict, Verdict::Inconclusive);
         assert!(!settled(&c, 0.005), "{c:?}");
+    }
+
+    #[test]
+    fn the_verdict_rule() {
+        let t = 0.005;
+        // (change, interval, significant) → verdict.
+        for (change, ci, sig, want) in [
+            (0.02, [0.01, 0.03], true, Verdict::Regressed),
+            (-0.02, [-0.03, -0.01], true, Verdict::Improved),
+            (0.001, [-0.004, 0.005], false, Verdict::Unchanged),
+            // Beyond the threshold but not significant (after the adjustment).
+            (0.02, [0.01, 0.03], false, Verdict::Inconclusive),
+            // Significant, on one side of 0, but smaller than the threshold.
+            (0.004, [0.001, 0.007], true, Verdict::Inconclusive),
+            // Wide both ways: anything from −3 % to +16 %.
+            (0.06, [-0.03, 0.16], false, Verdict::Inconclusive),
+            (0.0, [-0.0051, 0.0], false, Verdict::Inconclusive),
+        ] {
+            assert_eq!(decide(change, ci, sig, t), want, "{change} {ci:?} {sig}");
+        }
+    }
+
+    #[test]
+    fn an_inconclusive_row_says_why() {
+        let mut row = crate::model::comparison::Row {
+            id: "sort".into(),
+            kind: Kind::Paired,
+            baseline_ns: 100.0,
+            current_ns: 106.0,
+            change: 0.06,
+            change_ci: [-0.03, 0.16],
+            p_value: Some(0.3),
+            p_adjusted: Some(0.3),
+            verdict: Verdict::Inconclusive,
+            baseline_per_iter_ns: Vec::new(),
+            overhead_ns: 0.0,
+            layout_spread: Some(0.14),
+            epochs: Some(8),
+            time_limited: true,
+            inconclusive: None,
+        };
+        let why = why_inconclusive(&row, 0.005);
+        assert!(
+            why.starts_with("the change lies somewhere in -3.0% … +16.0%, wider than ±0.5%"),
+            "{why}"
+        );
+        assert!(
+            why.ends_with("code placement alone moves it ±14.0%"),
+            "{why}"
+        );
+        row.layout_spread = Some(0.001);
+        assert!(why_inconclusive(&row, 0.005).ends_with("(raise --max-time)"));
+        row.epochs = Some(2);
+        assert!(why_inconclusive(&row, 0.005).contains("only 2 epochs"));
+        row.kind = Kind::Stored;
+        assert!(why_inconclusive(&row, 0.005).contains("stored samples"));
     }
 
     #[test]

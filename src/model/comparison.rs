@@ -11,8 +11,11 @@ pub enum Verdict {
     Regressed,
     /// Faster, beyond noise and the threshold.
     Improved,
-    /// No change shown.
+    /// The change's interval lies within the noise threshold on both sides.
     Unchanged,
+    /// Neither: the interval is wider than the threshold and holds no
+    /// verdict, so the tool cannot tell (see [`Row::inconclusive`]).
+    Inconclusive,
 }
 
 impl Verdict {
@@ -22,6 +25,7 @@ impl Verdict {
             Verdict::Regressed => "regressed",
             Verdict::Improved => "improved",
             Verdict::Unchanged => "unchanged",
+            Verdict::Inconclusive => "inconclusive",
         }
     }
 }
@@ -85,6 +89,15 @@ pub struct Row {
     /// from the spread between link layouts; when both sides ran several.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout_spread: Option<f64>,
+    /// Epochs (fresh process pairs) the paired change was measured over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epochs: Option<usize>,
+    /// Whether the time limit ended the measuring before the interval settled.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub time_limited: bool,
+    /// With an inconclusive verdict: why the interval stayed that wide.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inconclusive: Option<String>,
 }
 
 impl Row {
@@ -158,17 +171,45 @@ pub struct Comparison {
 impl Comparison {
     /// Whether any benchmark regressed.
     pub fn any_regressed(&self) -> bool {
-        self.counts().0 > 0
+        self.counts().regressed > 0
     }
 
-    /// How many benchmarks regressed, improved, and stayed unchanged.
-    pub fn counts(&self) -> (usize, usize, usize) {
+    /// How many benchmarks came to each verdict.
+    pub fn counts(&self) -> Counts {
         let rows = || self.targets.iter().flat_map(|t| &t.rows);
         let count = |v: Verdict| rows().filter(|r| r.verdict == v).count();
-        (
-            count(Verdict::Regressed),
-            count(Verdict::Improved),
-            count(Verdict::Unchanged),
-        )
+        Counts {
+            regressed: count(Verdict::Regressed),
+            improved: count(Verdict::Improved),
+            unchanged: count(Verdict::Unchanged),
+            inconclusive: count(Verdict::Inconclusive),
+        }
+    }
+}
+
+/// How many rows of a comparison came to each verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Regressed.
+    pub regressed: usize,
+    /// Improved.
+    pub improved: usize,
+    /// Unchanged.
+    pub unchanged: usize,
+    /// Inconclusive.
+    pub inconclusive: usize,
+}
+
+impl Counts {
+    /// `1 regressed, 0 improved, 8 unchanged, 1 inconclusive` (the last only when there are any).
+    pub fn sentence(&self) -> String {
+        let mut s = format!(
+            "{} regressed, {} improved, {} unchanged",
+            self.regressed, self.improved, self.unchanged
+        );
+        if self.inconclusive > 0 {
+            s.push_str(&format!(", {} inconclusive", self.inconclusive));
+        }
+        s
     }
 }

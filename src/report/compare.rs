@@ -43,7 +43,7 @@ pub fn render(c: &Comparison) -> String {
             .max()
             .unwrap_or(9);
         let header = format!(
-            "{:<w$}  {:>10}  {:>10}  {:>8}  {:>20}  {:<10}  {}",
+            "{:<w$}  {:>10}  {:>10}  {:>8}  {:>20}  {:<12}  {}",
             "benchmark", "baseline", "current", "change", "95% CI", "verdict", "measured"
         );
         let _ = writeln!(out, "{}", style(header).dim());
@@ -52,6 +52,11 @@ pub fn render(c: &Comparison) -> String {
         }
         for note in t.rows.iter().filter_map(super::placement_note) {
             let _ = writeln!(out, "  {} {note}", style("note:").cyan());
+        }
+        for r in &t.rows {
+            if let Some(why) = &r.inconclusive {
+                let _ = writeln!(out, "  {} {}: {why}", style("inconclusive:").yellow(), r.id);
+            }
         }
         for id in &t.new {
             let _ = writeln!(
@@ -83,11 +88,11 @@ fn summary(c: &Comparison) -> String {
         let adjusted = "p: adjusted over this run's comparisons (Benjamini–Hochberg)";
         let _ = writeln!(out, "{}", style(adjusted).dim());
     }
-    let (reg, imp, unch) = c.counts();
     let _ = writeln!(
         out,
-        "compared with `{}`: {reg} regressed, {imp} improved, {unch} unchanged (noise threshold {:.1}%)",
+        "compared with `{}`: {} (noise threshold {:.1}%)",
         c.baseline,
+        c.counts().sentence(),
         c.noise_threshold * 100.0
     );
     out
@@ -110,8 +115,9 @@ fn row_line(r: &Row, w: usize) -> String {
         (Verdict::Regressed, Kind::Stored) => ("regressed?", style("regressed?").red()),
         (Verdict::Improved, Kind::Stored) => ("improved?", style("improved?").green()),
         (Verdict::Unchanged, _) => ("unchanged", style("unchanged").dim()),
+        (Verdict::Inconclusive, _) => ("inconclusive", style("inconclusive").yellow()),
     };
-    let pad = " ".repeat(10usize.saturating_sub(verdict.len()));
+    let pad = " ".repeat(12usize.saturating_sub(verdict.len()));
     format!(
         "{}  {:>10}  {:>10}  {:>8}  {:>20}  {styled}{pad}  {kind}\n",
         format::pad(&r.id, w),
@@ -141,6 +147,9 @@ mod tests {
             baseline_per_iter_ns: Vec::new(),
             overhead_ns: 0.0,
             layout_spread: None,
+            epochs: None,
+            time_limited: false,
+            inconclusive: None,
         }
     }
 

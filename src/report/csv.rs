@@ -125,6 +125,7 @@ impl Columns {
                 "p_adjusted",
                 "verdict",
                 "compared",
+                "inconclusive_because",
             ];
             header.extend(change.map(String::from));
         }
@@ -212,7 +213,7 @@ fn times(b: &BenchRecord) -> [f64; 13] {
 fn comparison_cells(row: Option<&Row>, u: TimeUnit) -> Vec<String> {
     let Some(r) = row else {
         // Not in the baseline: the comparison columns stay empty.
-        return vec![String::new(); 7];
+        return vec![String::new(); 8];
     };
     let pct = |x: f64| num(x * 100.0);
     vec![
@@ -223,6 +224,7 @@ fn comparison_cells(row: Option<&Row>, u: TimeUnit) -> Vec<String> {
         r.p_adjusted.or(r.p_value).map(num).unwrap_or_default(),
         r.verdict.as_str().to_owned(),
         r.kind.as_str().to_owned(),
+        r.inconclusive.clone().unwrap_or_default(),
     ]
 }
 

@@ -155,6 +155,7 @@ fn comparison(out: &mut String, c: &Comparison) {
                 (Verdict::Improved, Kind::Stored) => "🟢 improved? (stored)",
                 (Verdict::Unchanged, Kind::Paired) => "unchanged",
                 (Verdict::Unchanged, Kind::Stored) => "unchanged (stored)",
+                (Verdict::Inconclusive, _) => "⚪ inconclusive",
             };
             let p = r
                 .p_adjusted
@@ -181,11 +182,16 @@ fn comparison(out: &mut String, c: &Comparison) {
         for note in t.rows.iter().filter_map(super::placement_note) {
             let _ = writeln!(out, "{}\n", cell(&note));
         }
+        for r in &t.rows {
+            if let Some(why) = &r.inconclusive {
+                let _ = writeln!(out, "`{}` is inconclusive: {}\n", cell(&r.id), cell(why));
+            }
+        }
     }
-    let (reg, imp, unch) = c.counts();
     let _ = writeln!(
         out,
-        "{reg} regressed, {imp} improved, {unch} unchanged (noise threshold {:.1}%)\n",
+        "{} (noise threshold {:.1}%)\n",
+        c.counts().sentence(),
         c.noise_threshold * 100.0
     );
 }
@@ -209,6 +215,9 @@ mod tests {
             baseline_per_iter_ns: Vec::new(),
             overhead_ns: 0.0,
             layout_spread: None,
+            epochs: None,
+            time_limited: false,
+            inconclusive: None,
         }
     }
 

@@ -118,6 +118,10 @@ pub const LARGE_LAYOUT_SPREAD: f64 = 0.02;
 /// `sum moves ±14% with code placement alone: …` for a row whose layout
 /// spread is at least [`LARGE_LAYOUT_SPREAD`].
 pub fn placement_note(r: &crate::model::comparison::Row) -> Option<String> {
+    // An inconclusive row says why in its own line.
+    if r.inconclusive.is_some() {
+        return None;
+    }
     let s = r.layout_spread.filter(|s| *s >= LARGE_LAYOUT_SPREAD)?;
     Some(format!(
         "{} moves ±{:.1}% with code placement alone: a smaller change is hard to tell from it",

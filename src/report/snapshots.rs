@@ -155,7 +155,17 @@ fn comparison() -> Comparison {
         baseline_per_iter_ns: Vec::new(),
         overhead_ns: 0.0,
         layout_spread: None,
+        epochs: None,
+        time_limited: false,
+        inconclusive: None,
     };
+    // Placement moves this one more than the threshold: no verdict.
+    let mut fnv = row("hash/fnv", 2.25, 0.01, Verdict::Inconclusive);
+    fnv.change_ci = [-0.03, 0.05];
+    fnv.p_adjusted = Some(0.62);
+    fnv.layout_spread = Some(0.04);
+    fnv.epochs = Some(8);
+    fnv.inconclusive = Some(crate::compare::verdict::why_inconclusive(&fnv, 0.005));
     Comparison {
         baseline: "main".into(),
         noise_threshold: 0.005,
@@ -165,7 +175,7 @@ fn comparison() -> Comparison {
             target: "demo/bench".into(),
             rows: vec![
                 row("parse, \"quoted\"", 780.0, 0.0417, Verdict::Regressed),
-                row("hash/fnv", 2.25, 0.0, Verdict::Unchanged),
+                fnv,
             ],
             new: vec!["sort/std/100".into()],
             gone: vec![],
@@ -202,6 +212,16 @@ fn console_in_microseconds() {
 #[test]
 fn markdown() {
     insta::assert_snapshot!(snapshot(Format::Markdown, None, false));
+}
+
+#[test]
+fn console_with_a_comparison() {
+    insta::assert_snapshot!(snapshot(Format::Console, None, true));
+}
+
+#[test]
+fn markdown_with_a_comparison() {
+    insta::assert_snapshot!(snapshot(Format::Markdown, None, true));
 }
 
 #[test]

@@ -13,6 +13,7 @@ use crate::model::observer::Observer;
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun};
 use crate::model::record::TargetRecord;
 use crate::model::target::Built;
+use nbench::__private::engine::Stop;
 use nbench::__private::result::BenchResult;
 use nbench::__private::select::Selected;
 use nbench::stats::{OutlierMode, Summary};
@@ -238,6 +239,9 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         baseline_per_iter_ns: p.base_ns.clone(),
         overhead_ns: p.overhead_ns,
         layout_spread: layouts.spread(&p.epoch_ratios),
+        epochs: Some(p.epoch_ratios.len()),
+        time_limited: p.stop == Stop::TimeLimit,
+        inconclusive: None,
     })
 }
 

@@ -153,7 +153,7 @@ fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> St
     let verdict = row.verdict.as_str();
     format!(
         "<article class=\"card {verdict}\"><h4>{}</h4><p><span class=\"verdict\">{verdict}</span> \
-         {} [{}, {}] · {} → {} · p (BH) {}</p>{}{}</article>",
+         {} [{}, {}] · {} → {} · p (BH) {}</p>{}{}{}</article>",
         escape(&row.id),
         percent_change(row.change),
         percent_change(row.change_ci[0]),
@@ -161,6 +161,12 @@ fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> St
         time(row.baseline_ns),
         time(row.current_ns),
         escape(&row.p_adjusted.or(row.p_value).map_or("n/a".into(), p_value)),
+        row.inconclusive
+            .as_ref()
+            .map_or(String::new(), |why| format!(
+                "<p class=\"note\">inconclusive: {}</p>",
+                escape(why)
+            )),
         strips::change(row.change, row.change_ci, threshold),
         plots::compared(&row.baseline_per_iter_ns, cur),
     )
