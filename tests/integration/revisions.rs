@@ -86,7 +86,11 @@ fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
     let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
     let verdict = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap()["verdict"].clone();
     assert_eq!(verdict("chain/b"), "regressed", "{rows:?}");
-    assert_eq!(verdict("chain/a"), "unchanged", "{rows:?}");
+    // Unchanged code: no change claimed (inconclusive when the busy machine kept its interval wide).
+    assert!(
+        ["unchanged", "inconclusive"].contains(&verdict("chain/a").as_str().unwrap()),
+        "{rows:?}"
+    );
     let name = doc["comparison"]["baseline"].as_str().unwrap().to_owned();
     assert!(name.starts_with("rev-"), "{name}");
     assert!(
@@ -215,7 +219,11 @@ fn compare_two_revisions_without_the_working_tree() {
     };
     let rows = target("revisions/revisions")["rows"].as_array().unwrap();
     let row = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap().clone();
-    assert_eq!(row("chain/a")["verdict"], "unchanged", "{rows:?}");
+    let a = row("chain/a")["verdict"].as_str().unwrap().to_owned();
+    assert!(
+        ["unchanged", "inconclusive"].contains(&a.as_str()),
+        "{rows:?}"
+    );
     assert_eq!(row("chain/b")["verdict"], "regressed", "{rows:?}");
     let change = row("chain/b")["change"].as_f64().unwrap();
     assert!(
