@@ -29,6 +29,7 @@ struct Case {
 #[derive(Default, Clone)]
 struct Tally {
     changed: usize,
+    inconclusive: usize,
     regressed: usize,
     total: usize,
     spreads: Vec<f64>,
@@ -58,7 +59,8 @@ impl Case {
             let verdict = row["verdict"].as_str().unwrap_or("unchanged");
             let t = self.per_bench.entry(id).or_default();
             t.total += 1;
-            t.changed += usize::from(verdict != "unchanged");
+            t.changed += usize::from(verdict == "regressed" || verdict == "improved");
+            t.inconclusive += usize::from(verdict == "inconclusive");
             t.regressed += usize::from(verdict == "regressed");
             t.spreads.extend(row["layout_spread"].as_f64());
             let sensitive = row["layout_spread"].as_f64().is_some_and(|s| s >= 0.02);
@@ -159,9 +161,10 @@ fn print(names: &[&str], cases: &[Case], runs: usize) {
         .map(|(id, t)| (id.as_str(), median(&t.spreads)))
         .collect();
     println!(
-        "{:<26} {:>16} {:>20} {:>20} {:>10} {:>8}",
+        "{:<26} {:>16} {:>14} {:>20} {:>20} {:>10} {:>8}",
         "case",
         "claimed a change",
+        "inconclusive",
         "regressed, spread<2%",
         "regressed, ≥2%",
         "measure s",
@@ -183,10 +186,13 @@ fn print(names: &[&str], cases: &[Case], runs: usize) {
         } else {
             format!("{:.2}", median(&c.build_s))
         };
+        let (inc, _) = c.share(|t| t.inconclusive);
         println!(
-            "{name:<26} {:>9} ({:>4.1}%) {low:>20} {high:>20} {:>10.2} {build:>8}",
+            "{name:<26} {:>9} ({:>4.1}%) {:>6} ({:>4.1}%) {low:>20} {high:>20} {:>10.2} {build:>8}",
             format!("{h}/{n}"),
             pct(h, n),
+            inc,
+            pct(inc, n),
             median(&c.measuring_s),
         );
     }
@@ -207,7 +213,8 @@ fn print(names: &[&str], cases: &[Case], runs: usize) {
         println!("{id:<14} ±{:>5.1}%  {}", s * 100.0, cells.join(" "));
     }
     println!(
-        "\nclaimed a change: verdicts other than unchanged (goal ≤ 5 % for every case but the slowdown);\n\
+        "\nclaimed a change: regressed or improved (goal ≤ 2 % for the A/A cases, ≤ 1 % for the pull-request case);\n\
+         inconclusive: the interval held no verdict (goal ≤ 10 %);\n\
          regressed, spread<2% / ≥2%: the slowdown's verdicts where that comparison found the benchmark moving
   less than 2 % with layout (goal ≥ 95 %), and 2 % or more;\n\
          measure s: median seconds of measuring per benchmark (paired: both sides);\n\

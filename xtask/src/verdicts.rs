@@ -6,16 +6,19 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
-const USAGE: &str = "cargo xtask verdicts [--runs N]";
+const USAGE: &str = "cargo xtask verdicts [--runs N] [--paired]";
 
 /// One build compared with the baseline, by one kind of comparison.
 struct Case {
     name: &'static str,
     features: Option<&'static str>,
     stored: bool,
+    /// A new link seed for the current side every round (the same source relinked).
+    relink: bool,
     regressed: usize,
     improved: usize,
     unchanged: usize,
+    inconclusive: usize,
     changes: Vec<f64>,
     measuring_s: Vec<f64>,
     /// Per benchmark id: (verdicts calling a change, verdicts, changes).
@@ -28,9 +31,11 @@ impl Case {
             name,
             features,
             stored,
+            relink: false,
             regressed: 0,
             improved: 0,
             unchanged: 0,
+            inconclusive: 0,
             changes: Vec::new(),
             measuring_s: Vec::new(),
             per_bench: BTreeMap::new(),
@@ -38,7 +43,7 @@ impl Case {
     }
 
     fn total(&self) -> usize {
-        self.regressed + self.improved + self.unchanged
+        self.regressed + self.improved + self.unchanged + self.inconclusive
     }
 
     /// The share of verdicts that matter for this case: any change for A/A, "regressed" otherwise.
@@ -86,8 +91,15 @@ impl Nbench {
     }
 }
 
+/// `--runs N` and `--paired` (leave out the comparisons with stored samples).
+fn parse_args(args: &[String]) -> Result<(usize, bool), String> {
+    let paired = args.iter().any(|a| a == "--paired");
+    let rest: Vec<String> = args.iter().filter(|a| *a != "--paired").cloned().collect();
+    Ok((runs_arg(&rest, 20, USAGE)?, paired))
+}
+
 pub fn run(args: &[String]) -> Result<(), String> {
-    let runs = runs_arg(args, 20, USAGE)?;
+    let (runs, paired_only) = parse_args(args)?;
     let nb = Nbench {
         exe: build_nbench()?,
         fixture: root().join("tests/fixtures/verdicts"),
@@ -99,14 +111,24 @@ pub fn run(args: &[String]) -> Result<(), String> {
         nb.output(&["--features", f, "--list"])?;
     }
     let mut cases = Vec::new();
-    for stored in [false, true] {
+    for stored in [false, true]
+        .into_iter()
+        .take(if paired_only { 1 } else { 2 })
+    {
         cases.push(Case::new("A/A (same build)", None, stored));
+        if !stored {
+            let mut relinked = Case::new("A/A (relinked)", None, stored);
+            relinked.relink = true;
+            cases.push(relinked);
+        }
         cases.push(Case::new("1 % slower", Some("slow1"), stored));
         cases.push(Case::new("5 % slower", Some("slow5"), stored));
     }
+    let mut columns = Columns::default();
     // Every case once per round, so a slow spell of the machine hits all alike.
     for round in 1..=runs {
         eprint!("\rround {round}/{runs}");
+        let seed = (1000 + round * 8).to_string();
         for case in &mut cases {
             let mut a = vec!["--compare", "base"];
             if let Some(f) = case.features {
@@ -115,12 +137,82 @@ pub fn run(args: &[String]) -> Result<(), String> {
             if case.stored {
                 a.push("--compare-stored");
             }
-            tally(case, &nb.run(&a)?);
+            if case.relink {
+                a.extend(["--layout-seed", &seed]);
+            }
+            let run = nb.run(&a)?;
+            if case.features.is_none() && !case.stored && !case.relink {
+                columns.paired = Some(run.clone());
+            }
+            tally(case, &run);
         }
+        // Fresh numbers of the same build, for the paired columns of the A/A rows.
+        columns.add(&nb.run(&[])?);
     }
     eprintln!();
     print(&cases, runs);
+    columns.print();
     Ok(())
+}
+
+/// Whether the paired columns of an A/A comparison read what a plain run of
+/// the same code reads: inside the plain run's interval.
+#[derive(Default)]
+struct Columns {
+    /// The round's A/A comparison, waiting for the round's plain run.
+    paired: Option<Value>,
+    inside: usize,
+    total: usize,
+    /// Per benchmark: paired baseline column / plain median.
+    ratios: BTreeMap<String, Vec<f64>>,
+}
+
+impl Columns {
+    fn add(&mut self, plain: &Value) {
+        let Some(paired) = self.paired.take() else {
+            return;
+        };
+        let benches = plain["targets"][0]["benchmarks"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let rows = paired["comparison"]["targets"][0]["rows"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        for row in rows {
+            let Some(b) = benches.iter().find(|b| b["id"] == row["id"]) else {
+                continue;
+            };
+            let (lo, hi) = (b["median_ci_ns"][0].as_f64(), b["median_ci_ns"][1].as_f64());
+            let median = b["median_ns"].as_f64().unwrap_or(f64::NAN);
+            for column in ["baseline_ns", "current_ns"] {
+                let v = row[column].as_f64().unwrap_or(f64::NAN);
+                self.total += 1;
+                self.inside +=
+                    usize::from(lo.is_some_and(|lo| lo <= v) && hi.is_some_and(|hi| v <= hi));
+            }
+            let id = row["id"].as_str().unwrap_or("?").to_owned();
+            let base = row["baseline_ns"].as_f64().unwrap_or(f64::NAN);
+            self.ratios.entry(id).or_default().push(base / median);
+        }
+    }
+
+    fn print(&self) {
+        println!(
+            "\npaired columns of the A/A rows inside a plain run's interval (same build, same round): {}/{}",
+            self.inside, self.total
+        );
+        let cells: Vec<String> = self
+            .ratios
+            .iter()
+            .map(|(id, r)| format!("{id} {:.3}", mean_sd(r).0))
+            .collect();
+        println!(
+            "paired baseline column / plain median, mean per benchmark: {}",
+            cells.join("  ")
+        );
+    }
 }
 
 fn tally(case: &mut Case, run: &Value) {
@@ -140,11 +232,12 @@ fn tally(case: &mut Case, run: &Value) {
         match verdict {
             "regressed" => case.regressed += 1,
             "improved" => case.improved += 1,
+            "inconclusive" => case.inconclusive += 1,
             _ => case.unchanged += 1,
         }
         let id = row["id"].as_str().unwrap_or("?").to_owned();
         let hit = if case.features.is_none() {
-            verdict != "unchanged"
+            verdict == "regressed" || verdict == "improved"
         } else {
             verdict == "regressed"
         };
@@ -163,16 +256,18 @@ fn mean_sd(x: &[f64]) -> (f64, f64) {
 }
 
 fn print(cases: &[Case], runs: usize) {
+    let benches = cases.first().map_or(0, |c| c.per_bench.len());
     println!(
-        "tests/fixtures/verdicts: {runs} comparisons per case, 4 benchmarks each, default settings\n"
+        "tests/fixtures/verdicts: {runs} comparisons per case, {benches} benchmarks each, default settings\n"
     );
     println!(
-        "{:<18} {:<8} {:>9} {:>9} {:>9} {:>9}   {:>13} {:>10}",
+        "{:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>9}   {:>13} {:>10}",
         "case",
         "compare",
         "regressed",
         "improved",
         "unchanged",
+        "inconclusive",
         "headline",
         "change mean±sd",
         "measure s"
@@ -186,12 +281,13 @@ fn print(cases: &[Case], runs: usize) {
             "caught"
         };
         println!(
-            "{:<18} {:<8} {:>9} {:>9} {:>9} {:>5.1}% {what:<7} {:>+6.2}±{:.2}% {:>8.2}",
+            "{:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>5.1}% {what:<7} {:>+6.2}±{:.2}% {:>8.2}",
             c.name,
             if c.stored { "stored" } else { "paired" },
             c.regressed,
             c.improved,
             c.unchanged,
+            c.inconclusive,
             c.headline(),
             m * 100.0,
             sd * 100.0,
@@ -217,7 +313,7 @@ fn print(cases: &[Case], runs: usize) {
         println!("{:<18} {mode:<8} {}", c.name, cells.join("  "));
     }
     println!(
-        "\nheadline: for A/A the share of verdicts claiming a change (goal ≤ 5 %), otherwise the share called \"regressed\" (goal ≥ 95 %)."
+        "\nheadline: for A/A the share of verdicts claiming a change, regressed or improved (goal ≤ 2 %, inconclusive ≤ 10 %), otherwise the share called \"regressed\" (goal ≥ 95 %; a miss should be inconclusive, never unchanged)."
     );
     println!("measure s: seconds of measuring per benchmark (paired: both sides together).");
 }
