@@ -65,16 +65,7 @@ fn measure(
     let (base, cur) = (load(a)?, load(b)?);
     let mut plan = s.plan.clone();
     plan.filter.filters = filters.to_vec();
-    let ids: Vec<String> = [&base, &cur]
-        .iter()
-        .flat_map(|x| &x.run.targets)
-        .flat_map(|t| t.benchmarks.iter().map(|x| x.id.clone()))
-        .collect();
-    if let [first, ..] = plan.filter.unmatched(&ids).as_slice() {
-        return Err(Error::Usage(format!(
-            "no benchmark of baseline `{a}` or `{b}` matches the filter `{first}`"
-        )));
-    }
+    check_selection(s, &plan, [(a, &base), (b, &cur)])?;
     let threshold = s.compare.noise_threshold;
     // Before the driver is pinned to one CPU, which would make the cores look like one.
     let context = Context::gather(
@@ -88,16 +79,6 @@ fn measure(
     let (mut runs, mut records, mut targets) = (Vec::new(), Vec::new(), Vec::new());
     let mut before = 0;
     let picked = |t: &&TargetRecord| s.selection.picks(&t.target);
-    let named = base.run.targets.iter().chain(&cur.run.targets);
-    if let Some(missing) = s.selection.benches.iter().find(|name| {
-        !named
-            .clone()
-            .any(|t| t.target.rsplit_once('/').is_some_and(|(_, n)| n == *name))
-    }) {
-        return Err(Error::Usage(format!(
-            "no bench target named `{missing}` in baseline `{a}` or `{b}`"
-        )));
-    }
     for stored in cur.run.targets.iter().filter(picked) {
         // With --partition slice, shards count the benchmarks B holds.
         plan.selected_before = before;
@@ -146,6 +127,29 @@ fn measure(
         comparison: Some(comparison),
     };
     Ok((record, runs))
+}
+
+/// A filter or `--bench` that names nothing either baseline holds is a
+/// usage error, before anything is measured.
+fn check_selection(s: &Settings, plan: &Plan, sides: [(&str, &Baseline); 2]) -> Result<()> {
+    let [(a, _), (b, _)] = sides;
+    let targets = || sides.iter().flat_map(|(_, x)| &x.run.targets);
+    let ids: Vec<String> = targets()
+        .flat_map(|t| t.benchmarks.iter().map(|x| x.id.clone()))
+        .collect();
+    if let [first, ..] = plan.filter.unmatched(&ids).as_slice() {
+        return Err(Error::Usage(format!(
+            "no benchmark of baseline `{a}` or `{b}` matches the filter `{first}`"
+        )));
+    }
+    let held =
+        |name: &str| targets().any(|t| t.target.rsplit_once('/').is_some_and(|(_, n)| n == name));
+    match s.selection.benches.iter().find(|name| !held(name)) {
+        Some(missing) => Err(Error::Usage(format!(
+            "no bench target named `{missing}` in baseline `{a}` or `{b}`"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// The targets only `base` has, each with its gone benchmarks.

@@ -210,7 +210,17 @@ fn list_baseline(
 
 /// The comparison row of one benchmark measured in lockstep.
 fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64) -> Option<Row> {
-    let base_median = median(&p.base_ns);
+    // The baseline column as a fresh run estimates a time: the fastest
+    // epoch's median (a slow spell only adds time), so that it reads what a
+    // plain run of the same executable reads; the current column is it
+    // moved by the change the verdict is made from.
+    let base_median = p
+        .epoch_base_medians
+        .iter()
+        .copied()
+        .filter(|m| m.is_finite())
+        .min_by(f64::total_cmp)
+        .unwrap_or_else(|| median(&p.base_ns));
     let t = row_threshold(threshold, base_median, p.overhead_ns);
     let units = layouts.units(&p.epoch_ratios);
     let mut ch = verdict::paired(&units, &p.round_ratios(), t)?;

@@ -59,6 +59,8 @@ pub struct PairedSamples {
     pub cur_ns: Vec<f64>,
     /// Per epoch (process pair): the median of current / baseline over its rounds.
     pub epoch_ratios: Vec<f64>,
+    /// Per epoch: the median of its baseline samples.
+    pub epoch_base_medians: Vec<f64>,
     /// Work per iteration declared by the current side.
     pub throughput: Option<Throughput>,
     /// Counters declared by the current side.
@@ -125,6 +127,7 @@ struct Taken {
     base_ns: Vec<f64>,
     cur_ns: Vec<f64>,
     epoch_ratios: Vec<f64>,
+    epoch_base_medians: Vec<f64>,
 }
 
 struct Pair {
@@ -212,6 +215,7 @@ impl Pair {
         let per_iter = |ns: f64, over: f64| (ns / pace.iters as f64 - over).max(0.0);
         let began = Instant::now();
         let mut ratios = Vec::new();
+        let first = taken.base_ns.len();
         while began.elapsed() < pace.per_epoch || ratios.len() < pace.min_rounds {
             let (bs, cs) = self.round(pace.iters, round)?;
             round += 1;
@@ -228,6 +232,9 @@ impl Pair {
         if !ratios.is_empty() {
             ratios.sort_by(f64::total_cmp);
             taken.epoch_ratios.push(median_sorted(&ratios));
+            let mut base = taken.base_ns[first..].to_vec();
+            base.sort_by(f64::total_cmp);
+            taken.epoch_base_medians.push(median_sorted(&base));
         }
         Ok(began.elapsed())
     }
@@ -325,6 +332,7 @@ pub fn measure(
         base_ns: taken.base_ns,
         cur_ns: taken.cur_ns,
         epoch_ratios: taken.epoch_ratios,
+        epoch_base_medians: taken.epoch_base_medians,
         throughput: c.throughput,
         counters: c.counters,
         stop,
