@@ -42,15 +42,17 @@ pub fn compare_target(
     observer: &mut dyn Observer,
 ) -> (TargetRun, TargetComparison) {
     let label = built.target.label();
-    let start = |exe: &Path| {
-        Session::start(
+    let start_placed = |exe: &Path, place: Option<u64>| {
+        Session::start_placed(
             exe,
             &built.target.package_root,
             &plan.extra_args,
             plan.nocapture,
             plan.timeout,
+            place,
         )
     };
+    let start = |exe: &Path| start_placed(exe, None);
     let listed = against
         .exes
         .clone()
@@ -87,11 +89,16 @@ pub fn compare_target(
             outcomes.push(one.map_or_else(|o| o, |m| Outcome::Measured(Box::new(m))));
             continue;
         }
-        // A new pairing of layouts for every benchmark.
-        let layouts = Assignment::new(base_exes.len(), cur_exes.len(), seed(&id));
-        let mut start_side = |side: Side, epoch: usize| match side {
-            Side::Baseline => start(&base_exes[layouts.base(epoch)]),
-            Side::Current => start(&cur_exes[layouts.cur(epoch)]),
+        // A new pairing of layouts for every benchmark; both processes of an
+        // epoch get the same memory placement, each epoch another.
+        let seed = seed(&id);
+        let layouts = Assignment::new(base_exes.len(), cur_exes.len(), seed);
+        let mut start_side = |side: Side, epoch: usize| {
+            let place = Some(seed.rotate_left(17) ^ (epoch as u64).wrapping_mul(0x9E37_79B9));
+            match side {
+                Side::Baseline => start_placed(&base_exes[layouts.base(epoch)], place),
+                Side::Current => start_placed(&cur_exes[layouts.cur(epoch)], place),
+            }
         };
         let (outcome, row) = compare_one(&mut start_side, &layouts, id, plan, against.threshold);
         cmp.rows.extend(row);

@@ -61,13 +61,34 @@ pub struct Session {
 
 impl Session {
     /// Starts `exe` in protocol mode in `cwd` and waits for its hello, at
-    /// most [`START_TIMEOUT`] or `timeout`, whichever is shorter.
+    /// most [`START_TIMEOUT`] or `timeout`, whichever is shorter. Its memory
+    /// lands where it happens to (a new stack offset every process, so that
+    /// measurements average over placements).
     pub fn start(
         exe: &Path,
         cwd: &Path,
         extra_args: &[String],
         echo: bool,
         timeout: Duration,
+    ) -> Result<Session, SessionError> {
+        Self::start_placed(exe, cwd, extra_args, echo, timeout, None)
+    }
+
+    /// [`start`](Self::start), with `place`: memory placed as in every other
+    /// process started with the same value. On Linux the address space is
+    /// not randomised (`ADDR_NO_RANDOMIZE`) and the arguments and
+    /// environment take the same room whatever the executable's path, so
+    /// the stack, heap and code start at the same offsets: the two sides of
+    /// a paired comparison then differ in their code only, not in where the
+    /// kernel happened to put their data, and each epoch (another value)
+    /// another placement.
+    pub fn start_placed(
+        exe: &Path,
+        cwd: &Path,
+        extra_args: &[String],
+        echo: bool,
+        timeout: Duration,
+        place: Option<u64>,
     ) -> Result<Session, SessionError> {
         let limit = START_TIMEOUT.min(timeout);
         let listener = TcpListener::bind("127.0.0.1:0")
@@ -89,12 +110,15 @@ impl Session {
             // The environment's size moves where the stack starts, which
             // moves some benchmarks by itself: a new size for every process,
             // so that measurements average over it instead of keeping one.
-            .env(PAD_ENV, "x".repeat((addr.port() as usize * 7919) % 4096))
+            .env(PAD_ENV, "x".repeat(pad_len(exe, addr, place)))
             .current_dir(cwd)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         die_with_parent(&mut cmd);
+        if place.is_some() {
+            same_addresses(&mut cmd);
+        }
         let mut child = cmd
             .spawn()
             .map_err(|e| SessionError::Start(format!("cannot start {}: {e}", exe.display())))?;
@@ -297,6 +321,46 @@ fn seconds(d: Duration) -> String {
     }
 }
 
+/// The length of the padding variable: for a placed process, what makes the
+/// executable's path, the channel's address and the padding take
+/// `place mod 4096` bytes together (so the stack starts at the same offset
+/// for every executable); otherwise a new length for every process.
+fn pad_len(exe: &Path, addr: std::net::SocketAddr, place: Option<u64>) -> usize {
+    match place {
+        Some(p) => {
+            let taken = exe.as_os_str().len() + addr.to_string().len();
+            ((p % 4096) as usize + 2 * 4096 - taken % 4096) % 4096
+        }
+        None => (addr.port() as usize * 7919) % 4096,
+    }
+}
+
+/// Turns address-space randomisation off for the child (Linux
+/// `personality(ADDR_NO_RANDOMIZE)`); where the system refuses, the child
+/// runs randomised, as any other.
+#[cfg(target_os = "linux")]
+fn same_addresses(cmd: &mut Process) {
+    use std::os::unix::process::CommandExt;
+    unsafe extern "C" {
+        fn personality(persona: u64) -> i32;
+    }
+    const ADDR_NO_RANDOMIZE: u64 = 0x0040000;
+    // SAFETY: runs in the child between fork and exec, calling only an
+    // async-signal-safe system call; its failure is ignored.
+    unsafe {
+        cmd.pre_exec(|| {
+            let current = personality(0xffff_ffff);
+            if current >= 0 {
+                personality(current as u64 | ADDR_NO_RANDOMIZE);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn same_addresses(_: &mut Process) {}
+
 /// Asks the kernel to kill the child when this process dies, however it
 /// dies (`kill -9` included), so no bench process outlives `cargo nbench`.
 #[cfg(target_os = "linux")]
@@ -365,5 +429,27 @@ pub fn ended(status: ExitStatus) -> String {
     match status.code() {
         Some(code) => format!("exited with code {code}"),
         None => "ended abnormally".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod placement_tests {
+    use super::*;
+
+    #[test]
+    fn placed_processes_take_the_same_room_whatever_their_path() {
+        let addr: std::net::SocketAddr = "127.0.0.1:40123".parse().unwrap();
+        let other: std::net::SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        let a = Path::new("/t/nbench/baselines/main/bin/p-bench-0123456789abcdef");
+        let b = Path::new("/t/nbench/build/release/deps/bench-fe");
+        for place in [0u64, 17, 4095, 123_456_789] {
+            let room = |exe: &Path, addr: std::net::SocketAddr| {
+                exe.as_os_str().len() + addr.to_string().len() + pad_len(exe, addr, Some(place))
+            };
+            assert_eq!(room(a, addr) % 4096, room(b, other) % 4096, "{place}");
+            assert_eq!(room(a, addr) % 4096, (place % 4096) as usize);
+        }
+        // Unplaced: a length from the port, whatever the path.
+        assert_eq!(pad_len(a, addr, None), (40123 * 7919) % 4096);
     }
 }
