@@ -14,9 +14,10 @@ use std::process::{Command, Stdio};
 /// Where code lands in a bench build (`--placement`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Placement {
-    /// Placement-stable: functions and blocks aligned to 64 bytes, and on
-    /// x86 no branch crossing a 32-byte boundary, so that where the linker
-    /// puts a loop no longer decides its speed; built in a folder of its own.
+    /// Placement-stable: functions, loops and jump targets aligned to 64
+    /// bytes, and on x86 no branch crossing a 32-byte boundary, so that
+    /// where the linker puts a loop no longer decides its speed; built in a
+    /// folder of its own.
     #[default]
     Stable,
     /// Code where the compiler and linker put it, in cargo's own target folder.
