@@ -76,6 +76,8 @@ pub fn compare_target(
     // Kept for benchmarks the baseline does not have, measured on their own.
     let mut cur = Some(opened.session);
     let to_measure = chosen.iter().filter(|(_, v)| *v == Selected::Run).count();
+    // Sampling time benchmarks that settled early left for those in doubt.
+    let mut spare = std::time::Duration::ZERO;
     for (n, (id, verdict)) in chosen.into_iter().enumerate() {
         if verdict == Selected::Ignored {
             outcomes.push(Outcome::Ignored(id));
@@ -100,7 +102,8 @@ pub fn compare_target(
                 Side::Current => start_placed(&cur_exes[layouts.cur(epoch)], place),
             }
         };
-        let (outcome, row) = compare_one(&mut start_side, &layouts, id, plan, against.threshold);
+        let judging = (against.threshold, &mut spare);
+        let (outcome, row) = compare_one(&mut start_side, &layouts, id, plan, judging);
         cmp.rows.extend(row);
         outcomes.push(outcome);
     }
@@ -121,12 +124,14 @@ pub fn compare_target(
 
 /// Measures benchmark `id` in lockstep with the baseline: its outcome, and
 /// its comparison row when both sides measured it.
+/// `spare`: sampling time earlier benchmarks of the target left unused,
+/// which `*spare` is then updated by (what this one left, or took of it).
 fn compare_one(
     start_side: &mut dyn FnMut(Side, usize) -> Result<Session, SessionError>,
     layouts: &Assignment,
     id: String,
     plan: &Plan,
-    threshold: f64,
+    (threshold, spare): (f64, &mut std::time::Duration),
 ) -> (Outcome, Option<Row>) {
     let began = Instant::now();
     let settled = |r: &[f64]| {
@@ -138,7 +143,12 @@ fn compare_one(
             && verdict::paired(&units, &[], threshold)
                 .is_some_and(|c| verdict::settled(&c, threshold))
     };
-    match paired::measure(start_side, &id, &plan.settings, plan.timeout, &settled) {
+    let times = (plan.timeout, *spare);
+    let measured = paired::measure(start_side, &id, &plan.settings, times, &settled);
+    if let Ok(Paired::Samples(p)) = &measured {
+        *spare = (*spare + plan.settings.max_time).saturating_sub(p.sampled);
+    }
+    match measured {
         Ok(Paired::Skipped(side, reason)) => {
             let reason = match side {
                 Side::Current => reason,

@@ -20,7 +20,7 @@ pub struct Assignment {
 impl Assignment {
     /// Independent random orders of `base_layouts` and `cur_layouts` (at
     /// least one each), from `seed`; epoch `e` runs the `e`th of each,
-    /// starting over when a side's layouts are used up.
+    /// starting over when a side's layouts are used up (see [`Self::cur`]).
     pub fn new(base_layouts: usize, cur_layouts: usize, seed: u64) -> Assignment {
         let mut state = seed | 1;
         let mut order = |n: usize| {
@@ -39,9 +39,12 @@ impl Assignment {
         self.base[epoch % self.base.len()]
     }
 
-    /// The current side's layout in epoch `epoch`.
+    /// The current side's layout in epoch `epoch`. Past a round of the
+    /// current side's layouts its order is rotated by one more, so that the
+    /// epochs after it pair layouts no epoch paired yet (new units).
     pub fn cur(&self, epoch: usize) -> usize {
-        self.cur[epoch % self.cur.len()]
+        let n = self.cur.len();
+        self.cur[(epoch + epoch / n) % n]
     }
 
     /// Whether both sides vary their layout: only then do the change and its
@@ -109,13 +112,24 @@ mod tests {
     }
 
     #[test]
+    fn epochs_past_the_first_round_pair_layouts_anew() {
+        let a = Assignment::new(8, 8, 42);
+        let mut pairs: Vec<(usize, usize)> = (0..24).map(|e| (a.base(e), a.cur(e))).collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        assert_eq!(pairs.len(), 24, "24 epochs, 24 units");
+    }
+
+    #[test]
     fn epochs_that_share_a_pair_of_layouts_are_one_unit() {
         let a = Assignment::new(2, 2, 3);
-        // Epochs 0 and 2, 1 and 3 run the same pairs.
-        let units = a.units(&[1.1, 0.9, 1.3, 0.7]);
-        assert_eq!(units.len(), 2);
-        assert!((units[0] - (1.1f64 * 1.3).sqrt()).abs() < 1e-12);
-        assert!((units[1] - (0.9f64 * 0.7).sqrt()).abs() < 1e-12);
+        // Epochs 2 and 3 pair the layouts the other way round; 4 and 5 run
+        // the pairs of 0 and 1 again (two layouts a side make four pairs).
+        let units = a.units(&[1.1, 0.9, 1.3, 0.7, 1.2, 0.8]);
+        assert_eq!(units.len(), 4);
+        assert!((units[0] - (1.1f64 * 1.2).sqrt()).abs() < 1e-12);
+        assert!((units[1] - (0.9f64 * 0.8).sqrt()).abs() < 1e-12);
+        assert_eq!(units[2..], [1.3, 0.7]);
         // One layout each: the epochs are the units, and nothing says how
         // much layout matters.
         let one = Assignment::new(1, 1, 3);

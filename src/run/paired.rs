@@ -18,6 +18,9 @@ pub const EPOCHS: u32 = 8;
 /// Epochs before the comparison may stop early.
 pub const MIN_EPOCHS: u32 = 3;
 
+/// Epochs a comparison still in doubt may take with spare time.
+pub const MAX_EPOCHS: u32 = 3 * EPOCHS;
+
 /// Which process a failure came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
@@ -61,6 +64,8 @@ pub struct PairedSamples {
     pub epoch_ratios: Vec<f64>,
     /// Per epoch: the median of its baseline samples.
     pub epoch_base_medians: Vec<f64>,
+    /// Time spent sampling (warm-ups left out).
+    pub sampled: Duration,
     /// Work per iteration declared by the current side.
     pub throughput: Option<Throughput>,
     /// Counters declared by the current side.
@@ -269,11 +274,17 @@ fn unexpected(e: Event) -> SessionError {
 /// Sampling time is `max_time` split evenly over the epochs; after
 /// `min_time` (and [`MIN_EPOCHS`]) it stops early once `settled` says the
 /// epoch ratios so far decide the verdict.
+///
+/// `spare`: sampling time the target's earlier benchmarks left unused
+/// (they settled early). A benchmark still unsettled after [`EPOCHS`] takes
+/// more epochs from it, up to [`MAX_EPOCHS`], so that measuring time goes
+/// where the verdict is still in doubt and the target's total stays within
+/// its benchmarks' time limits.
 pub fn measure(
     start: &mut dyn FnMut(Side, usize) -> Result<Session, SessionError>,
     id: &str,
     s: &Settings,
-    timeout: Duration,
+    (timeout, spare): (Duration, Duration),
     settled: &dyn Fn(&[f64]) -> bool,
 ) -> Result<Paired, PairedError> {
     let deadline = Instant::now() + timeout;
@@ -288,7 +299,8 @@ pub fn measure(
     let mut taken = Taken::default();
     let mut sampled = Duration::ZERO;
     let mut stop = Stop::TimeLimit;
-    for epoch in 0..EPOCHS {
+    let limit = s.max_time + spare;
+    for epoch in 0..MAX_EPOCHS {
         let mut p = Pair {
             base: start(Side::Baseline, epoch as usize)
                 .map_err(|e| PairedError::new(Side::Baseline, e))?,
@@ -321,8 +333,10 @@ pub fn measure(
             break;
         }
         // The time limit bounds the whole comparison: an epoch that had to
-        // run past its share (samples longer than it) leaves no room for more.
-        if sampled >= s.max_time {
+        // run past its share (samples longer than it) leaves no room for
+        // more, and past the usual epochs only spare time buys another.
+        let more = epoch + 1 < EPOCHS || sampled + pace.per_epoch <= limit;
+        if sampled >= s.max_time.max(limit) || !more {
             break;
         }
     }
@@ -333,6 +347,7 @@ pub fn measure(
         cur_ns: taken.cur_ns,
         epoch_ratios: taken.epoch_ratios,
         epoch_base_medians: taken.epoch_base_medians,
+        sampled,
         throughput: c.throughput,
         counters: c.counters,
         stop,
