@@ -91,19 +91,9 @@ pub fn compare_target(
             outcomes.push(one.map_or_else(|o| o, |m| Outcome::Measured(Box::new(m))));
             continue;
         }
-        // A new pairing of layouts for every benchmark; both processes of an
-        // epoch get the same memory placement, each epoch another.
-        let seed = seed(&id);
-        let layouts = Assignment::new(base_exes.len(), cur_exes.len(), seed);
-        let mut start_side = |side: Side, epoch: usize| {
-            let place = Some(seed.rotate_left(17) ^ (epoch as u64).wrapping_mul(0x9E37_79B9));
-            match side {
-                Side::Baseline => start_placed(&base_exes[layouts.base(epoch)], place),
-                Side::Current => start_placed(&cur_exes[layouts.cur(epoch)], place),
-            }
-        };
+        let exes = (base_exes.as_slice(), cur_exes.as_slice());
         let judging = (against.threshold, &mut spare);
-        let (outcome, row) = compare_one(&mut start_side, &layouts, id, plan, judging);
+        let (outcome, row) = compare_over_layouts(&start_placed, exes, id, plan, judging);
         cmp.rows.extend(row);
         outcomes.push(outcome);
     }
@@ -120,6 +110,31 @@ pub fn compare_target(
         scalings: opened.scalings,
     };
     (run, cmp)
+}
+
+/// Starts an executable with a memory placement ([`Session::start_placed`]).
+type StartPlaced<'a> = dyn Fn(&Path, Option<u64>) -> Result<Session, SessionError> + 'a;
+
+/// [`compare_one`] over the sides' layouts: a new pairing of layouts for
+/// every benchmark; both processes of an epoch get the same memory
+/// placement, each epoch another.
+fn compare_over_layouts(
+    start_placed: &StartPlaced<'_>,
+    (base_exes, cur_exes): (&[PathBuf], &[PathBuf]),
+    id: String,
+    plan: &Plan,
+    judging: (f64, &mut std::time::Duration),
+) -> (Outcome, Option<Row>) {
+    let seed = seed(&id);
+    let layouts = Assignment::new(base_exes.len(), cur_exes.len(), seed);
+    let mut start_side = |side: Side, epoch: usize| {
+        let place = Some(seed.rotate_left(17) ^ (epoch as u64).wrapping_mul(0x9E37_79B9));
+        match side {
+            Side::Baseline => start_placed(&base_exes[layouts.base(epoch)], place),
+            Side::Current => start_placed(&cur_exes[layouts.cur(epoch)], place),
+        }
+    };
+    compare_one(&mut start_side, &layouts, id, plan, judging)
 }
 
 /// Measures benchmark `id` in lockstep with the baseline: its outcome, and
