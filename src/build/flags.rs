@@ -50,8 +50,21 @@ pub struct Sources<'a> {
     pub cfg: &'a dyn Fn(Option<&str>) -> Vec<String>,
 }
 
-/// The user's rustflags for a cargo command run in `cwd`, from this process's environment.
+/// The user's rustflags for a cargo command run in `cwd`, from this
+/// process's environment; found once per directory (a comparison runs cargo
+/// for every layout, and finding them runs rustc twice).
 pub fn user_flags(cwd: &Path) -> UserFlags {
+    static FOUND: std::sync::Mutex<Vec<(PathBuf, UserFlags)>> = std::sync::Mutex::new(Vec::new());
+    let mut found = FOUND.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, f)) = found.iter().find(|(d, _)| d == cwd) {
+        return f.clone();
+    }
+    let flags = read_user_flags(cwd);
+    found.push((cwd.to_path_buf(), flags.clone()));
+    flags
+}
+
+fn read_user_flags(cwd: &Path) -> UserFlags {
     let var = |k: &str| std::env::var(k).ok();
     let cfg = |target: Option<&str>| rustc_cfg(target);
     let configs = config_files(cwd)
@@ -183,13 +196,17 @@ pub fn config_files(cwd: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The host's target triple (`rustc -vV`).
+/// The host's target triple (`rustc -vV`, asked once).
 pub fn host() -> Option<String> {
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
-    let out = Command::new(rustc).arg("-vV").output().ok()?;
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+    static HOST: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
+        let out = Command::new(rustc).arg("-vV").output().ok()?;
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+    })
+    .clone()
 }
 
 /// `rustc --print cfg` for `target` (the host's when `None`).
