@@ -231,8 +231,8 @@ struct Worktree {
 
 impl Worktree {
     fn add(repo: &Path, under: &Path, commit: &str) -> Result<Worktree> {
+        // Worktrees of runs that are gone were removed by `baseline_for` already.
         std::fs::create_dir_all(under).map_err(|e| Error::io("could not create", under, e))?;
-        remove_abandoned(repo, under);
         // One per process: two runs at once never share a checkout.
         let stem = format!("{}-{}", short(commit), std::process::id());
         let folder = under.join(&stem);
