@@ -160,6 +160,9 @@ pub fn target_dir(cli: &Manifest, meta: &Metadata) -> PathBuf {
     }
 }
 
+/// The package a criterion suite runs on, under criterion's name.
+pub const COMPAT_PACKAGE: &str = "nbench-criterion";
+
 /// Reads the workspace and picks bench targets as `cargo bench` would for these flags.
 pub fn discover(
     cli: &Selection,
@@ -174,7 +177,9 @@ pub fn discover(
     let mut unmatched: Vec<&String> = cli.benches.iter().collect();
     for pkg in packages {
         let harness_off = harness_false_benches(pkg.manifest_path.as_std_path())?;
-        let uses_nbench = pkg.dependencies.iter().any(|d| d.name == "nbench");
+        let depends = |name: &str| pkg.dependencies.iter().any(|d| d.name == name);
+        let uses_nbench = depends("nbench") || depends(COMPAT_PACKAGE);
+        let uses_criterion = depends("criterion");
         for t in pkg.targets.iter().filter(|t| t.is_bench()) {
             if !cli.benches.is_empty() && !cli.benches.contains(&t.name) {
                 continue;
@@ -184,6 +189,11 @@ pub fn discover(
             let missing = features.missing(pkg, &t.required_features);
             let reason = if !harness_off.contains(&t.name) {
                 Some("uses libtest's bench harness (no `harness = false`)".to_owned())
+            } else if !uses_nbench && uses_criterion {
+                Some(format!(
+                    "it uses criterion; to run it unchanged, put {COMPAT_PACKAGE} in criterion's place: \
+                     `criterion = {{ package = \"{COMPAT_PACKAGE}\", version = \"0.1\" }}`"
+                ))
             } else if !uses_nbench {
                 Some("its package does not depend on nbench".to_owned())
             } else if !missing.is_empty() {

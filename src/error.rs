@@ -163,7 +163,8 @@ impl Error {
             }
             Error::NoTargets => Some(
                 "add `nbench` to [dev-dependencies] and a [[bench]] target with `harness = false` \
-                 whose main is `nbench::main!(...)`"
+                 whose main is `nbench::main!(...)`; a criterion suite runs unchanged with \
+                 `criterion = { package = \"nbench-criterion\", version = \"0.1\" }`"
                     .to_owned(),
             ),
             Error::Config { hint, .. } => hint.clone(),

@@ -31,6 +31,14 @@ pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// How a fixture's manifest names the criterion-compatible crate, up to its path.
+pub const COMPAT_LINE: &str = "criterion = { package = \"nbench-criterion\", path = ";
+
+/// The criterion-compatible crate in this checkout.
+fn compat_path() -> String {
+    repo_root().join("compat/criterion").display().to_string()
+}
+
 /// One target directory for every fixture build, so the harness compiles once per test run.
 fn shared_target_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fixture-target")
@@ -65,6 +73,11 @@ impl Fixture {
                     .map(|l| {
                         if l.starts_with("nbench = { path = ") {
                             harness.clone()
+                        } else if let Some(rest) = l.strip_prefix(COMPAT_LINE) {
+                            // The criterion-compatible crate, by absolute path too.
+                            let quoted = rest.strip_prefix('"').expect("a quoted path");
+                            let (_, after) = quoted.split_once('"').expect("a quoted path");
+                            format!("{COMPAT_LINE}{:?}{after}", compat_path())
                         } else {
                             l.to_owned()
                         }

@@ -3,6 +3,7 @@
 mod api;
 mod baselines;
 mod cli;
+mod criterion;
 mod docs;
 mod epochs;
 mod families;

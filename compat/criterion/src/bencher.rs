@@ -1,0 +1,212 @@
+//! `Bencher` and `AsyncBencher`: criterion's timing methods, each one call of nbench's.
+
+use crate::BatchSize;
+use crate::async_executor::AsyncExecutor;
+use crate::measurement::{Measurement, WallTime, as_duration};
+use std::future::Future;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// What a benchmark's closure receives: call one of its timing methods, once.
+///
+/// Unlike criterion, which calls the closure many times with growing
+/// iteration counts, nbench calls it once; the timing method samples the
+/// routine as often as nbench's engine (or `cargo nbench`, in lockstep
+/// with another build) asks.
+pub struct Bencher<'a, M: Measurement = WallTime> {
+    pub(crate) inner: &'a mut nbench::Bencher<'static>,
+    pub(crate) measurement: &'a M,
+}
+
+impl<'a, M: Measurement> Bencher<'a, M> {
+    /// Times `routine`, called repeatedly in a tight loop; its output goes
+    /// through `black_box` and its drop is timed.
+    pub fn iter<O, R: FnMut() -> O>(&mut self, routine: R) {
+        self.inner.iter(routine);
+    }
+
+    /// Lets `routine` time `iters` iterations itself and return the
+    /// measured value (a `Duration` for wall time).
+    pub fn iter_custom<R: FnMut(u64) -> M::Value>(&mut self, mut routine: R) {
+        let m = self.measurement;
+        self.inner
+            .iter_custom(|iters| as_duration(m, &routine(iters)));
+    }
+
+    /// Times `routine` on a fresh input from `setup` each call, one call per
+    /// timed stretch (criterion's `BatchSize::PerIteration`).
+    pub fn iter_with_setup<I, O, S, R>(&mut self, setup: S, routine: R)
+    where
+        S: FnMut() -> I,
+        R: FnMut(I) -> O,
+    {
+        self.iter_batched(setup, routine, BatchSize::PerIteration);
+    }
+
+    /// Times `routine` with its outputs dropped outside the timing.
+    pub fn iter_with_large_drop<O, R: FnMut() -> O>(&mut self, mut routine: R) {
+        self.iter_batched(|| (), |_| routine(), BatchSize::SmallInput);
+    }
+
+    /// Times `routine` on inputs made by `setup` in batches (`size`); making
+    /// the inputs and dropping inputs and outputs are not timed.
+    pub fn iter_batched<I, O, S, R>(&mut self, setup: S, routine: R, size: BatchSize)
+    where
+        S: FnMut() -> I,
+        R: FnMut(I) -> O,
+    {
+        self.inner
+            .batch_size(size.as_nbench())
+            .iter_batched(setup, routine);
+    }
+
+    /// [`iter_batched`](Self::iter_batched) with the routine taking its
+    /// input by reference; the input is dropped outside the timing.
+    pub fn iter_batched_ref<I, O, S, R>(&mut self, setup: S, mut routine: R, size: BatchSize)
+    where
+        S: FnMut() -> I,
+        R: FnMut(&mut I) -> O,
+    {
+        self.inner
+            .batch_size(size.as_nbench())
+            .iter_batched(setup, |mut input| {
+                let out = routine(&mut input);
+                (input, out)
+            });
+    }
+
+    /// Times futures on `runner`, an [`AsyncExecutor`].
+    pub fn to_async<'b, A: AsyncExecutor>(&'b mut self, runner: A) -> AsyncBencher<'a, 'b, A, M> {
+        AsyncBencher { b: self, runner }
+    }
+}
+
+/// [`Bencher`] for futures, from [`Bencher::to_async`]: the routine's
+/// futures are awaited on the executor, with the clock started inside it.
+pub struct AsyncBencher<'a, 'b, A: AsyncExecutor, M: Measurement = WallTime> {
+    b: &'b mut Bencher<'a, M>,
+    runner: A,
+}
+
+impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
+    /// Times the future `routine` returns, awaited repeatedly.
+    pub fn iter<O, R, F>(&mut self, routine: R)
+    where
+        R: FnMut() -> F,
+        F: Future<Output = O>,
+    {
+        let runner = &self.runner;
+        self.b
+            .inner
+            .iter_future(|sample| runner.block_on(sample), routine);
+    }
+
+    /// Lets the future `routine` returns time `iters` iterations itself.
+    pub fn iter_custom<R, F>(&mut self, mut routine: R)
+    where
+        R: FnMut(u64) -> F,
+        F: Future<Output = M::Value>,
+    {
+        let (runner, m) = (&self.runner, self.b.measurement);
+        self.b
+            .inner
+            .iter_custom(|iters| as_duration(m, &runner.block_on(routine(iters))));
+    }
+
+    /// [`Bencher::iter_with_setup`] for futures.
+    pub fn iter_with_setup<I, O, S, R, F>(&mut self, setup: S, routine: R)
+    where
+        S: FnMut() -> I,
+        R: FnMut(I) -> F,
+        F: Future<Output = O>,
+    {
+        self.iter_batched(setup, routine, BatchSize::PerIteration);
+    }
+
+    /// [`Bencher::iter_with_large_drop`] for futures.
+    pub fn iter_with_large_drop<O, R, F>(&mut self, mut routine: R)
+    where
+        R: FnMut() -> F,
+        F: Future<Output = O>,
+    {
+        self.iter_batched(|| (), |_| routine(), BatchSize::SmallInput);
+    }
+
+    #[doc(hidden)]
+    pub fn iter_with_large_setup<I, O, S, R, F>(&mut self, setup: S, routine: R)
+    where
+        S: FnMut() -> I,
+        R: FnMut(I) -> F,
+        F: Future<Output = O>,
+    {
+        self.iter_batched(setup, routine, BatchSize::NumBatches(1));
+    }
+
+    /// [`Bencher::iter_batched`] for futures.
+    pub fn iter_batched<I, O, S, R, F>(&mut self, mut setup: S, mut routine: R, size: BatchSize)
+    where
+        S: FnMut() -> I,
+        R: FnMut(I) -> F,
+        F: Future<Output = O>,
+    {
+        let runner = &self.runner;
+        let batch = size.as_nbench().inputs();
+        self.b.inner.iter_custom(|iters| {
+            in_batches(iters, batch, &mut setup, |inputs, outputs| {
+                runner.block_on(async {
+                    let start = Instant::now();
+                    for input in inputs.drain(..) {
+                        outputs.push(black_box(routine(black_box(input)).await));
+                    }
+                    start.elapsed()
+                })
+            })
+        });
+    }
+
+    /// [`Bencher::iter_batched_ref`] for futures.
+    pub fn iter_batched_ref<I, O, S, R, F>(&mut self, mut setup: S, mut routine: R, size: BatchSize)
+    where
+        S: FnMut() -> I,
+        R: FnMut(&mut I) -> F,
+        F: Future<Output = O>,
+    {
+        let runner = &self.runner;
+        let batch = size.as_nbench().inputs();
+        self.b.inner.iter_custom(|iters| {
+            in_batches(iters, batch, &mut setup, |inputs, outputs| {
+                runner.block_on(async {
+                    let start = Instant::now();
+                    for input in inputs.iter_mut() {
+                        outputs.push(black_box(routine(black_box(input)).await));
+                    }
+                    start.elapsed()
+                })
+            })
+        });
+    }
+}
+
+/// Runs `iters` iterations in batches of at most `batch` inputs made by
+/// `setup`; `timed` runs one batch and returns its time. Inputs and outputs
+/// are made and dropped outside the timing.
+fn in_batches<I, O>(
+    iters: u64,
+    batch: u64,
+    setup: &mut impl FnMut() -> I,
+    mut timed: impl FnMut(&mut Vec<I>, &mut Vec<O>) -> Duration,
+) -> Duration {
+    let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
+    let mut total = Duration::ZERO;
+    let mut left = iters;
+    while left > 0 {
+        let n = left.min(batch.max(1));
+        left -= n;
+        inputs.extend((0..n).map(|_| setup()));
+        outputs.reserve(n as usize);
+        total += timed(&mut inputs, &mut outputs);
+        inputs.clear();
+        outputs.clear();
+    }
+    total
+}

@@ -1,0 +1,233 @@
+//! `Criterion`: the configuration a group function receives, and its benchmarks outside groups.
+
+use crate::group::{BenchmarkGroup, BenchmarkId};
+use crate::limits::Limits;
+use crate::measurement::{Measurement, WallTime};
+use crate::notice;
+use crate::profiler::Profiler;
+use crate::{Bencher, PlottingBackend, Throughput, walk};
+use std::path::Path;
+use std::time::Duration;
+
+/// Which benchmarks a `Criterion` set up in code runs
+/// ([`Criterion::with_benchmark_filter`]; accepted, not applied: the
+/// command line and `cargo nbench` select benchmarks).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum BenchmarkFilter {
+    /// Every benchmark.
+    #[default]
+    AcceptAll,
+    /// The benchmark with exactly this id.
+    Exact(String),
+    /// None.
+    RejectAll,
+}
+
+/// The benchmark manager a group function receives (`fn benches(c: &mut Criterion)`).
+///
+/// Its builder methods are accepted so that a suite's configuration
+/// compiles unchanged; the time-related ones (`sample_size`,
+/// `measurement_time`, `warm_up_time`) tell nbench how slow the
+/// benchmarks are (see the crate's README), the others are ignored with a
+/// note on stderr, once.
+pub struct Criterion<M: Measurement = WallTime> {
+    pub(crate) measurement: M,
+    pub(crate) limits: Limits,
+}
+
+impl Default for Criterion {
+    fn default() -> Self {
+        Criterion {
+            measurement: WallTime,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl<M: Measurement> Criterion<M> {
+    /// Uses `m` where the program times itself (`iter_custom`); nbench
+    /// measures wall time everywhere else.
+    pub fn with_measurement<M2: Measurement>(self, m: M2) -> Criterion<M2> {
+        notice::once(
+            "with_measurement: nbench measures wall time; the custom measurement's values count only where the program times itself (iter_custom), read as nanoseconds",
+        );
+        Criterion {
+            measurement: m,
+            limits: self.limits,
+        }
+    }
+
+    /// Accepted and ignored: nbench has no profiling mode.
+    pub fn with_profiler<P: Profiler + 'static>(self, _: P) -> Criterion<M> {
+        notice::once(
+            "with_profiler is ignored: nbench has no profiling mode; run a profiler on the bench binary with `--bench <filter>`",
+        );
+        self
+    }
+
+    /// Accepted and ignored: nbench draws no plots.
+    pub fn plotting_backend(self, _: PlottingBackend) -> Criterion<M> {
+        self
+    }
+
+    /// Samples criterion would take: read as how slow the benchmarks are.
+    pub fn sample_size(mut self, n: usize) -> Criterion<M> {
+        self.limits.sample_size = Some(n);
+        self
+    }
+
+    /// criterion's warm-up time: read as how slow the benchmarks are.
+    pub fn warm_up_time(mut self, dur: Duration) -> Criterion<M> {
+        self.limits.warm_up_time = Some(dur);
+        self
+    }
+
+    /// criterion's measurement time: read as how slow the benchmarks are.
+    pub fn measurement_time(mut self, dur: Duration) -> Criterion<M> {
+        self.limits.measurement_time = Some(dur);
+        self
+    }
+
+    /// Accepted and ignored: nbench's intervals do not resample this way.
+    pub fn nresamples(self, _: usize) -> Criterion<M> {
+        notice::once("nresamples is ignored: nbench chooses its own statistics");
+        self
+    }
+
+    /// Accepted and ignored: `cargo nbench --threshold` (or `nbench.toml`) sets it.
+    pub fn noise_threshold(self, _: f64) -> Criterion<M> {
+        notice::once(
+            "noise_threshold is ignored: set it with `cargo nbench --threshold` or nbench.toml",
+        );
+        self
+    }
+
+    /// Accepted and ignored: nbench's intervals are 95 %.
+    pub fn confidence_level(self, _: f64) -> Criterion<M> {
+        notice::once("confidence_level is ignored: nbench's intervals are 95 %");
+        self
+    }
+
+    /// Accepted and ignored: `cargo nbench` decides significance over the whole run.
+    pub fn significance_level(self, _: f64) -> Criterion<M> {
+        notice::once(
+            "significance_level is ignored: cargo nbench decides significance over the whole run (false-discovery control)",
+        );
+        self
+    }
+
+    /// Accepted and ignored: nbench draws no plots.
+    pub fn with_plots(self) -> Criterion<M> {
+        self
+    }
+
+    /// Accepted and ignored: nbench draws no plots.
+    pub fn without_plots(self) -> Criterion<M> {
+        self
+    }
+
+    /// Accepted and ignored: `cargo nbench --save-baseline NAME` keeps baselines.
+    pub fn save_baseline(self, _: String) -> Criterion<M> {
+        notice::once(
+            "save_baseline is ignored: baselines are kept by `cargo nbench --save-baseline NAME`",
+        );
+        self
+    }
+
+    /// Accepted and ignored: `cargo nbench --compare NAME` compares with baselines.
+    pub fn retain_baseline(self, _: String, _: bool) -> Criterion<M> {
+        notice::once("retain_baseline is ignored: compare with `cargo nbench --compare NAME`");
+        self
+    }
+
+    /// Accepted and ignored: the command line and `cargo nbench` select benchmarks.
+    pub fn with_filter<S: Into<String>>(self, _: S) -> Criterion<M> {
+        notice::once("with_filter is ignored: benchmarks are selected on the command line");
+        self
+    }
+
+    /// Accepted and ignored: the command line and `cargo nbench` select benchmarks.
+    pub fn with_benchmark_filter(self, _: BenchmarkFilter) -> Criterion<M> {
+        notice::once(
+            "with_benchmark_filter is ignored: benchmarks are selected on the command line",
+        );
+        self
+    }
+
+    /// Accepted and ignored: colour follows the terminal and `NO_COLOR`.
+    pub fn with_output_color(self, _: bool) -> Criterion<M> {
+        self
+    }
+
+    /// Accepted and ignored: results go to `target/nbench/` under `cargo nbench`.
+    pub fn output_directory(self, _: &Path) -> Criterion<M> {
+        self
+    }
+
+    /// Accepted and ignored: nbench has no profiling mode.
+    pub fn profile_time(self, _: Option<Duration>) -> Criterion<M> {
+        self
+    }
+
+    /// Returns `self`: the command line is read once, by `criterion_main!`.
+    pub fn configure_from_args(self) -> Criterion<M> {
+        self
+    }
+
+    /// Does nothing: nbench prints its table as benchmarks finish.
+    pub fn final_summary(&self) {}
+
+    /// A group of benchmarks whose ids start with `group_name/`.
+    pub fn benchmark_group<S: Into<String>>(&mut self, group_name: S) -> BenchmarkGroup<'_, M> {
+        BenchmarkGroup::new(self, group_name.into())
+    }
+
+    /// Benchmark `id`: `f` is called with a [`Bencher`] when it is measured.
+    pub fn bench_function<F>(&mut self, id: &str, f: F) -> &mut Criterion<M>
+    where
+        F: FnMut(&mut Bencher<'_, M>),
+    {
+        self.reach(id, self.limits, None, f);
+        self
+    }
+
+    /// Benchmark `id` (`function/parameter`) on `input`.
+    pub fn bench_with_input<F, I>(
+        &mut self,
+        id: BenchmarkId,
+        input: &I,
+        mut f: F,
+    ) -> &mut Criterion<M>
+    where
+        F: FnMut(&mut Bencher<'_, M>, &I),
+        I: ?Sized,
+    {
+        self.reach(&id.full(None), self.limits, None, |b| f(b, input));
+        self
+    }
+
+    /// The program reached benchmark `id`: runs it if nbench's walk is
+    /// aimed at it ([`walk`]).
+    pub(crate) fn reach<F>(
+        &self,
+        id: &str,
+        limits: Limits,
+        throughput: Option<Throughput>,
+        mut f: F,
+    ) where
+        F: FnMut(&mut Bencher<'_, M>),
+    {
+        let measurement = &self.measurement;
+        let reached = walk::reach(id, limits, |inner| {
+            if let Some(t) = throughput {
+                inner.throughput(t.as_nbench());
+            }
+            f(&mut Bencher { inner, measurement });
+        });
+        if let walk::Reached::Outside = reached {
+            notice::once(
+                "benchmarks run from `criterion_main!`: a benchmark reached from a `main` of the program's own is not run (write `criterion_group!` and `criterion_main!`)",
+            );
+        }
+    }
+}

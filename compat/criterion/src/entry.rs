@@ -1,0 +1,31 @@
+//! The bench target's `main`, as `criterion_main!` writes it.
+
+use crate::{args, walk};
+use std::process::ExitCode;
+
+/// Lists the benchmarks `groups` reach, registers each with nbench as a
+/// walk aimed at it, and runs them as the command line (criterion's, read
+/// by [`args::translate`]) asks.
+pub fn main(groups: &'static [fn()]) -> ExitCode {
+    let ids: Vec<String> = walk::list(groups).into_iter().map(|f| f.id).collect();
+    let args = match args::translate(std::env::args().skip(1), &ids) {
+        Ok(args::Translated::Run(args)) => args,
+        Ok(args::Translated::Exit(code)) => return code,
+        Err(e) => {
+            eprintln!("error: {e}\n\nFor more information, try '--help'.");
+            return ExitCode::from(nbench::__private::modes::EXIT_USAGE);
+        }
+    };
+    let mut registry = nbench::Registry::new();
+    for id in ids {
+        let aim = id.clone();
+        registry.bench(&id, move |b| {
+            if !walk::aimed_at(groups, &aim, b) {
+                panic!(
+                    "`{aim}` was listed but not reached again: the program reaches other benchmarks each time its groups run"
+                );
+            }
+        });
+    }
+    nbench::__private::modes::run(&registry, args)
+}

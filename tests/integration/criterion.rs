@@ -1,0 +1,290 @@
+//! A criterion suite, unchanged, on nbench-criterion: it compiles against
+//! real criterion 0.8 too, and runs under `cargo bench`, `cargo test
+//! --benches` and `cargo nbench` (listing, filters, baselines, paired
+//! comparisons, revisions) with criterion's ids.
+
+use crate::helpers::{COMPAT_LINE, Fixture, PAIRED, QUICK, Run, git};
+use serde_json::Value;
+
+/// Every benchmark of the fixture's `suite` target, in the program's order.
+const SUITE: &[&str] = &[
+    "work/chain",
+    "work/steady",
+    "fib/12",
+    "borrowed/sum",
+    "borrowed/mutated",
+    "sort/batched/small",
+    "sort/batched/large",
+    "sort/batched/8",
+    "sort/batched_ref",
+    "sort/with_setup",
+    "sort/large_drop",
+    "sort/batches",
+    "sort/custom",
+    "rate/bits",
+    "rate/bytes",
+    "rate/decimal",
+    "rate/both",
+    "async/futures",
+    "async/smol",
+    "async/tokio",
+    "async/custom",
+    "async/batched",
+    "async/batched_ref",
+    "async/with_setup",
+    "async/large_drop",
+    "measured/custom",
+    "measured/iter",
+    "measured/wall",
+];
+
+fn quick<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    QUICK.iter().chain(extra).copied().collect()
+}
+
+/// The benchmarks of a JSON run's target `label`, in order.
+fn benchmarks(json: &str, label: &str) -> Vec<Value> {
+    let v: Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    let target = v["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["target"] == label)
+        .unwrap_or_else(|| panic!("no {label} in {v}"));
+    target["benchmarks"].as_array().unwrap().clone()
+}
+
+/// Their ids.
+fn ids(json: &str, label: &str) -> Vec<String> {
+    benchmarks(json, label)
+        .iter()
+        .map(|b| b["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_suite_compiles_unchanged_against_criterion_itself() {
+    let fx = Fixture::new("criterion");
+    let manifest = fx.dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let line = text.lines().find(|l| l.starts_with(COMPAT_LINE)).unwrap();
+    let features = &line[line.find("features").unwrap()..];
+    let real = format!("criterion = {{ version = \"0.8\", {features}");
+    std::fs::write(&manifest, text.replace(line, &real)).unwrap();
+    std::fs::copy(fx.dir.join("criterion.lock"), fx.dir.join("Cargo.lock")).unwrap();
+    let build = fx.cargo(&["bench", "--no-run", "--locked"]);
+    assert_eq!(build.code, 0, "{}", build.all());
+    assert!(
+        build.stderr.contains("Compiling criterion v0.8"),
+        "{}",
+        build.stderr
+    );
+}
+
+#[test]
+fn cargo_nbench_runs_a_criterion_suite_with_criterions_ids() {
+    let fx = Fixture::new("criterion");
+    let list = fx.nbench(&["--list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    let listed: Vec<&str> = list
+        .stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("crit/suite: "))
+        .collect();
+    assert_eq!(listed, SUITE, "{}", list.stdout);
+    assert!(list.stdout.contains("crit/second: small/steady"));
+
+    let run = fx.nbench(&quick(&["--format", "json"]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert_eq!(ids(&run.stdout, "crit/suite"), SUITE);
+    let suite = benchmarks(&run.stdout, "crit/suite");
+    for b in &suite {
+        assert!(b["median_ns"].as_f64().is_some(), "{b}");
+    }
+    // The group's throughput reaches the record.
+    let sort = suite.iter().find(|b| b["id"] == "sort/custom").unwrap();
+    assert_eq!(sort["throughput"]["items"], 256, "{sort}");
+
+    // cargo nbench's filters select by criterion's ids.
+    let filtered = fx.nbench(&quick(&[
+        "--format",
+        "json",
+        "--bench",
+        "suite",
+        "sort/batched/",
+    ]));
+    assert_eq!(filtered.code, 0, "{}", filtered.all());
+    assert_eq!(
+        ids(&filtered.stdout, "crit/suite"),
+        ["sort/batched/small", "sort/batched/large", "sort/batched/8"]
+    );
+}
+
+#[test]
+fn cargo_bench_and_cargo_test_take_criterions_command_line() {
+    let fx = Fixture::new("criterion");
+    let bench = |args: &[&str]| {
+        let mut all = vec!["bench", "--bench", "suite", "--"];
+        all.extend_from_slice(args);
+        fx.cargo(&all)
+    };
+    // A regular expression as criterion's filter, and criterion's own flags.
+    let table = bench(&[
+        "--noplot",
+        "--save-baseline",
+        "x",
+        "--sample-size",
+        "10",
+        "--warm-up-time",
+        "0.005",
+        "--measurement-time",
+        "0.02",
+        "^sort/batched/(small|8)$",
+    ]);
+    assert_eq!(table.code, 0, "{}", table.all());
+    assert!(
+        table.line("sort/batched/small ").contains(" ns"),
+        "{}",
+        table.stdout
+    );
+    assert!(table.line("sort/batched/8 ").contains("Gelem/s") || table.stdout.contains("elem/s"));
+    assert!(
+        !table.stdout.contains("sort/batched/large"),
+        "{}",
+        table.stdout
+    );
+    assert!(table.stdout.contains("2 measured"), "{}", table.stdout);
+    for note in [
+        "note: --noplot is ignored: nbench draws no plots",
+        "note: --save-baseline is ignored: baselines are kept by cargo nbench",
+        "note: --sample-size is ignored",
+        "note: significance_level is ignored",
+    ] {
+        assert_eq!(
+            table.stderr.matches(note).count(),
+            1,
+            "{note}: {}",
+            table.stderr
+        );
+    }
+
+    let exact = bench(&["--list", "--exact", "work/chain"]);
+    assert_eq!(
+        exact.stdout.trim(),
+        "work/chain: benchmark\n\n0 tests, 1 benchmark".trim(),
+        "{}",
+        exact.all()
+    );
+    let bencher = bench(&["--output-format", "bencher", "--max-time", "20ms", "fib"]);
+    assert!(
+        bencher.stdout.contains("test fib/12 ... bench:"),
+        "{}",
+        bencher.all()
+    );
+    let bad = bench(&["(unclosed"]);
+    assert_eq!(bad.code, 2, "{}", bad.all());
+    assert!(
+        bad.stderr.contains("error: invalid filter '(unclosed'"),
+        "{}",
+        bad.stderr
+    );
+
+    // `cargo test --benches` runs each benchmark once, as a test.
+    let test = fx.cargo(&["test", "--benches"]);
+    assert_eq!(test.code, 0, "{}", test.all());
+    for id in SUITE {
+        assert!(
+            test.stdout.contains(&format!("test {id} ... ok")),
+            "{id}: {}",
+            test.stdout
+        );
+    }
+    let once = bench(&["--test", "work/"]);
+    assert!(
+        once.stdout.contains("test work/chain ... ok"),
+        "{}",
+        once.all()
+    );
+}
+
+#[test]
+fn a_slower_criterion_benchmark_is_the_only_one_called_regressed() {
+    let fx = Fixture::new("criterion").own_target_dir();
+    let paired = |extra: &[&str]| {
+        let args: Vec<&str> = PAIRED.iter().chain(extra).copied().collect();
+        fx.nbench(&args)
+    };
+    let save = paired(&["--save-baseline", "base", "work/", "small/"]);
+    assert_eq!(save.code, 0, "{}", save.all());
+    let slow = paired(&[
+        "--features",
+        "slow",
+        "--compare",
+        "base",
+        "--fail-on-regression",
+        "work/",
+        "small/",
+    ]);
+    assert_eq!(slow.code, 4, "{}", slow.all());
+    let chain = slow.line("work/chain ");
+    assert!(
+        chain.contains("regressed") && chain.contains("paired"),
+        "{chain}"
+    );
+    assert!(
+        !slow.line("work/steady ").contains("regressed"),
+        "{}",
+        slow.stdout
+    );
+    assert!(
+        !slow.line("small/steady ").contains("regressed"),
+        "{}",
+        slow.stdout
+    );
+    assert!(
+        slow.line("small/only_slow ").contains("new"),
+        "{}",
+        slow.stdout
+    );
+    assert!(
+        slow.stdout.contains("compared with `base`: 1 regressed"),
+        "{}",
+        slow.stdout
+    );
+}
+
+#[test]
+fn a_criterion_suite_compares_with_a_git_revision() {
+    let fx = Fixture::new("criterion").own_target_dir();
+    std::fs::write(fx.dir.join(".gitignore"), "target/\n").unwrap();
+    git(&fx.dir, &["init", "--quiet", "--initial-branch", "main"]);
+    git(&fx.dir, &["add", "."]);
+    git(&fx.dir, &["commit", "--quiet", "-m", "first"]);
+    let lib = fx.dir.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let slower = text.replace("{ 2 * n } else { n }", "{ 2 * n } else { 2 * n }");
+    assert_ne!(text, slower);
+    std::fs::write(&lib, slower).unwrap();
+    git(
+        &fx.dir,
+        &["commit", "--quiet", "-am", "chain does twice the work"],
+    );
+
+    let args: Vec<&str> = PAIRED
+        .iter()
+        .chain(&["--compare-rev", "HEAD~1", "--bench", "suite", "work/"])
+        .copied()
+        .collect();
+    let run: Run = fx.nbench(&args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let chain = run.line("work/chain ");
+    assert!(
+        chain.contains("regressed") && chain.contains("paired"),
+        "{chain}"
+    );
+    assert!(
+        !run.line("work/steady ").contains("regressed"),
+        "{}",
+        run.stdout
+    );
+}
