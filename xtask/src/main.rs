@@ -1,5 +1,6 @@
 //! Developer chores, run as `cargo xtask <command>` (alias in `.cargo/config.toml`).
 
+mod front_end;
 mod layouts;
 mod overhead;
 mod refdata;
@@ -18,6 +19,9 @@ commands:
                          (default 3) and print: total time, the empty body's time,
                          sum2000 / sum1000, nbench's dependency count, and the clean
                          build time of a one-bench fixture crate
+  front-end [--runs N]   time an empty and a 5 ns body through nbench's API and through
+                         criterion's (benches/front_end_*.rs) in the same `cargo nbench`
+                         runs (default 10); print each one's median over the runs
   layouts [--runs N]     on tests/fixtures/layouts, per round (default 10): compare one
                          link layout with another of the same source, 8 layouts with
                          8 others, identical binaries, a build that only adds code (one
@@ -37,10 +41,12 @@ commands:
                          turns; print per workload the spread of the estimate
                          across runs, how often run k+1 lands in run k's 95 %
                          interval, zero-width intervals and seconds per run
-  verdicts [--runs N]    save a baseline of tests/fixtures/verdicts, then compare it N
+  verdicts [--runs N] [--paired]
+                         save a baseline of tests/fixtures/verdicts, then compare it N
                          times (default 20) with itself and with builds 1 % and 5 %
-                         slower, paired and against stored samples; print how often
-                         each verdict came out
+                         slower, paired and (without --paired) against stored
+                         samples; print how often each verdict came out, for the
+                         workloads written with nbench's API and with criterion's
 ";
 
 fn main() -> ExitCode {
@@ -50,6 +56,7 @@ fn main() -> ExitCode {
         Some("overhead") => overhead::run(&args[1..]),
         Some("layouts") => layouts::run(&args[1..]),
         Some("verdicts") => verdicts::run(&args[1..]),
+        Some("front-end") => front_end::run(&args[1..]),
         Some("stability") => stability::run(&args[1..]),
         Some("refdata") => refdata::run(&args[1..]),
         Some("-h" | "--help") | None => {

@@ -8,9 +8,15 @@ use std::process::Command;
 
 const USAGE: &str = "cargo xtask verdicts [--runs N] [--paired]";
 
-/// One build compared with the baseline, by one kind of comparison.
+/// The fixture's two bench targets: the same workloads through nbench's
+/// API and through criterion's (on nbench-criterion), measured in the same runs.
+const FRONT_ENDS: [&str; 2] = ["verdicts/verdicts", "verdicts/criterion"];
+
+/// One build compared with the baseline, by one kind of comparison, on one front end.
 struct Case {
     name: &'static str,
+    /// The bench target whose rows this case counts.
+    target: &'static str,
     features: Option<&'static str>,
     stored: bool,
     /// A new link seed for the current side every round (the same source relinked).
@@ -29,6 +35,7 @@ impl Case {
     fn new(name: &'static str, features: Option<&'static str>, stored: bool) -> Case {
         Case {
             name,
+            target: FRONT_ENDS[0],
             features,
             stored,
             relink: false,
@@ -124,12 +131,29 @@ pub fn run(args: &[String]) -> Result<(), String> {
         cases.push(Case::new("1 % slower", Some("slow1"), stored));
         cases.push(Case::new("5 % slower", Some("slow5"), stored));
     }
+    // Each case counted per front end, from the same runs.
+    let mut cases: Vec<Case> = cases
+        .into_iter()
+        .flat_map(|c| {
+            FRONT_ENDS
+                .map(|target| Case {
+                    target,
+                    ..Case::new(c.name, c.features, c.stored)
+                })
+                .into_iter()
+                .map(move |mut f| {
+                    f.relink = c.relink;
+                    f
+                })
+        })
+        .collect();
     let mut columns = Columns::default();
     // Every case once per round, so a slow spell of the machine hits all alike.
     for round in 1..=runs {
         eprint!("\rround {round}/{runs}");
         let seed = (1000 + round * 8).to_string();
-        for case in &mut cases {
+        for pair in cases.chunks_mut(FRONT_ENDS.len()) {
+            let case = &pair[0];
             let mut a = vec!["--compare", "base"];
             if let Some(f) = case.features {
                 a.extend(["--features", f]);
@@ -144,7 +168,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
             if case.features.is_none() && !case.stored && !case.relink {
                 columns.paired = Some(run.clone());
             }
-            tally(case, &run);
+            for case in pair {
+                tally(case, &run);
+            }
         }
         // Fresh numbers of the same build, for the paired columns of the A/A rows.
         columns.add(&nb.run(&[])?);
@@ -172,14 +198,20 @@ impl Columns {
         let Some(paired) = self.paired.take() else {
             return;
         };
-        let benches = plain["targets"][0]["benchmarks"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        let rows = paired["comparison"]["targets"][0]["rows"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
+        for target in FRONT_ENDS {
+            let benches = of_target(&plain["targets"], target)["benchmarks"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            let rows = of_target(&paired["comparison"]["targets"], target)["rows"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            self.add_rows(target, &benches, rows);
+        }
+    }
+
+    fn add_rows(&mut self, target: &str, benches: &[Value], rows: Vec<Value>) {
         for row in rows {
             let Some(b) = benches.iter().find(|b| b["id"] == row["id"]) else {
                 continue;
@@ -192,7 +224,7 @@ impl Columns {
                 self.inside +=
                     usize::from(lo.is_some_and(|lo| lo <= v) && hi.is_some_and(|hi| v <= hi));
             }
-            let id = row["id"].as_str().unwrap_or("?").to_owned();
+            let id = format!("{target} {}", row["id"].as_str().unwrap_or("?"));
             let base = row["baseline_ns"].as_f64().unwrap_or(f64::NAN);
             self.ratios.entry(id).or_default().push(base / median);
         }
@@ -215,17 +247,23 @@ impl Columns {
     }
 }
 
-fn tally(case: &mut Case, run: &Value) {
-    for t in run["targets"].as_array().into_iter().flatten() {
-        for b in t["benchmarks"].as_array().into_iter().flatten() {
-            case.measuring_s.extend(b["elapsed_s"].as_f64());
-        }
-    }
-    let rows = run["comparison"]["targets"]
+/// The entry of `targets` (a JSON array) for bench target `label`; null when absent.
+fn of_target<'v>(targets: &'v Value, label: &str) -> &'v Value {
+    targets
         .as_array()
         .into_iter()
-        .flatten();
-    for row in rows.flat_map(|t| t["rows"].as_array().into_iter().flatten()) {
+        .flatten()
+        .find(|t| t["target"] == label)
+        .unwrap_or(&Value::Null)
+}
+
+fn tally(case: &mut Case, run: &Value) {
+    let measured = of_target(&run["targets"], case.target)["benchmarks"].as_array();
+    for b in measured.into_iter().flatten() {
+        case.measuring_s.extend(b["elapsed_s"].as_f64());
+    }
+    let rows = of_target(&run["comparison"]["targets"], case.target)["rows"].as_array();
+    for row in rows.into_iter().flatten() {
         let change = row["change"].as_f64().unwrap_or(f64::NAN);
         case.changes.push(change);
         let verdict = row["verdict"].as_str().unwrap_or("unchanged");
@@ -255,13 +293,23 @@ fn mean_sd(x: &[f64]) -> (f64, f64) {
     (mean, var.sqrt())
 }
 
+/// The API a case's target is written in.
+fn front_end(c: &Case) -> &'static str {
+    if c.target == FRONT_ENDS[0] {
+        "nbench"
+    } else {
+        "criterion"
+    }
+}
+
 fn print(cases: &[Case], runs: usize) {
     let benches = cases.first().map_or(0, |c| c.per_bench.len());
     println!(
         "tests/fixtures/verdicts: {runs} comparisons per case, {benches} benchmarks each, default settings\n"
     );
     println!(
-        "{:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>9}   {:>13} {:>10}",
+        "{:<10} {:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>9}   {:>13} {:>10}",
+        "front end",
         "case",
         "compare",
         "regressed",
@@ -281,7 +329,8 @@ fn print(cases: &[Case], runs: usize) {
             "caught"
         };
         println!(
-            "{:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>5.1}% {what:<7} {:>+6.2}±{:.2}% {:>8.2}",
+            "{:<10} {:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>5.1}% {what:<7} {:>+6.2}±{:.2}% {:>8.2}",
+            front_end(c),
             c.name,
             if c.stored { "stored" } else { "paired" },
             c.regressed,
@@ -310,7 +359,12 @@ fn print(cases: &[Case], runs: usize) {
             })
             .collect();
         let mode = if c.stored { "stored" } else { "paired" };
-        println!("{:<18} {mode:<8} {}", c.name, cells.join("  "));
+        println!(
+            "{:<10} {:<18} {mode:<8} {}",
+            front_end(c),
+            c.name,
+            cells.join("  ")
+        );
     }
     println!(
         "\nheadline: for A/A the share of verdicts claiming a change, regressed or improved (goal ≤ 2 %, inconclusive ≤ 10 %), otherwise the share called \"regressed\" (goal ≥ 95 %; a miss should be inconclusive, never unchanged)."
