@@ -1,6 +1,7 @@
 //! Registration: benchmarks, groups and parameter lists, flattened into ids like `sort/std/1000`.
 
 use crate::Bencher;
+use crate::engine::Hint;
 use crate::family::Scaling;
 
 pub(crate) type BenchFn = Box<dyn Fn(&mut Bencher<'_>)>;
@@ -18,6 +19,8 @@ pub(crate) struct Benchmark {
     pub member: Option<Member>,
     /// Whether it is its group's baseline ([`Marks::baseline`]).
     pub baseline: bool,
+    /// What its own configuration says of how long it takes.
+    pub hint: Option<Hint>,
 }
 
 /// Where a benchmark sits in its group.
@@ -87,6 +90,7 @@ impl Registry {
             scaling,
             member: None,
             baseline: false,
+            hint: None,
         });
     }
 }
@@ -113,6 +117,16 @@ impl<'r> Marks<'r> {
     pub fn ignore(self) -> Self {
         for b in &mut self.registry.benches[self.start..] {
             b.ignored = true;
+        }
+        self
+    }
+
+    /// Scales these benchmarks' measuring limits by `hint` where nobody set
+    /// them (what nbench-criterion makes of criterion's group settings).
+    #[doc(hidden)]
+    pub fn __hint(self, hint: Hint) -> Self {
+        for b in &mut self.registry.benches[self.start..] {
+            b.hint = Some(hint);
         }
         self
     }

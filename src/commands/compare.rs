@@ -220,6 +220,7 @@ fn stored_only(
         id: x.id.clone(),
         ignored: false,
         scaling: None,
+        hint: None,
     });
     let picked = plan.select(&cur.target, listed.collect());
     let mut record = cur.clone();

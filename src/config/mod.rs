@@ -18,6 +18,7 @@ use clap::ValueEnum;
 use clap::parser::ValueSource;
 use file::FileConfig;
 use keys::{KEYS, Key};
+use nbench::__private::engine::Open;
 use nbench::__private::select::{Filter, Ignored};
 use nbench::Settings as Measuring;
 use std::ffi::OsString;
@@ -330,6 +331,12 @@ fn plan(cli: &Cli) -> Plan {
             max_samples: cli.max_samples.map_or(d.max_samples, |n| n as usize),
             timer_factor: d.timer_factor,
             outliers: cli.outliers.unwrap_or(d.outliers),
+        },
+        // A flag, a variable or the settings file gave these, or none did.
+        open: Open {
+            time: cli.min_time.is_none() && cli.max_time.is_none(),
+            warm_up: cli.warm_up.is_none(),
+            min_samples: cli.min_samples.is_none(),
         },
         timeout: cli.timeout,
         extra_args: cli.bench_args.clone(),

@@ -16,6 +16,7 @@ use crate::model::target::Built;
 use nbench::__private::engine::Stop;
 use nbench::__private::result::BenchResult;
 use nbench::__private::select::Selected;
+use nbench::Settings;
 use nbench::stats::{OutlierMode, Summary};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -85,15 +86,17 @@ pub fn compare_target(
         }
         observer.observe(&label, &outcomes);
         observer.start(&label, &id, n + 1, to_measure);
+        let settings = opened.hints.settings(plan, &id);
         if !base_ids.contains(&id) {
             cmp.new.push(id.clone());
-            let one = measure(&mut cur, &start_cur, &id, &plan.settings, plan.timeout);
+            let one = measure(&mut cur, &start_cur, &id, &settings, plan.timeout);
             outcomes.push(one.map_or_else(|o| o, |m| Outcome::Measured(Box::new(m))));
             continue;
         }
         let exes = (base_exes.as_slice(), cur_exes.as_slice());
         let judging = (against.threshold, &mut spare);
-        let (outcome, row) = compare_over_layouts(&start_placed, exes, id, plan, judging);
+        let how = (plan, &settings);
+        let (outcome, row) = compare_over_layouts(&start_placed, exes, id, how, judging);
         cmp.rows.extend(row);
         outcomes.push(outcome);
     }
@@ -122,7 +125,7 @@ fn compare_over_layouts(
     start_placed: &StartPlaced<'_>,
     (base_exes, cur_exes): (&[PathBuf], &[PathBuf]),
     id: String,
-    plan: &Plan,
+    how: (&Plan, &Settings),
     judging: (f64, &mut std::time::Duration),
 ) -> (Outcome, Option<Row>) {
     let seed = seed(&id);
@@ -134,7 +137,7 @@ fn compare_over_layouts(
             Side::Current => start_placed(&cur_exes[layouts.cur(epoch)], place),
         }
     };
-    compare_one(&mut start_side, &layouts, id, plan, judging)
+    compare_one(&mut start_side, &layouts, id, how, judging)
 }
 
 /// Measures benchmark `id` in lockstep with the baseline: its outcome, and
@@ -145,7 +148,7 @@ fn compare_one(
     start_side: &mut dyn FnMut(Side, usize) -> Result<Session, SessionError>,
     layouts: &Assignment,
     id: String,
-    plan: &Plan,
+    (plan, settings): (&Plan, &Settings),
     (threshold, spare): (f64, &mut std::time::Duration),
 ) -> (Outcome, Option<Row>) {
     let began = Instant::now();
@@ -159,9 +162,9 @@ fn compare_one(
                 .is_some_and(|c| verdict::settled(&c, threshold))
     };
     let times = (plan.timeout, *spare);
-    let measured = paired::measure(start_side, &id, &plan.settings, times, &settled);
+    let measured = paired::measure(start_side, &id, settings, times, &settled);
     if let Ok(Paired::Samples(p)) = &measured {
-        *spare = (*spare + plan.settings.max_time).saturating_sub(p.sampled);
+        *spare = (*spare + settings.max_time).saturating_sub(p.sampled);
     }
     match measured {
         Ok(Paired::Skipped(side, reason)) => {
@@ -173,7 +176,7 @@ fn compare_one(
         }
         Ok(Paired::Samples(p)) => {
             let row = paired_row(&id, &p, layouts, threshold);
-            (paired_outcome(id, p, plan.settings.outliers, began), row)
+            (paired_outcome(id, p, settings.outliers, began), row)
         }
         Err(e) => {
             let why = e.error.to_string();

@@ -13,6 +13,7 @@ use crate::model::observer::Observer;
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun, Within, scalings};
 use crate::model::partition::Partition;
 use crate::model::target::Built;
+use nbench::__private::engine::{Hint, Open};
 use nbench::__private::protocol::{Event, Listed, MARKER};
 use nbench::__private::result::BenchResult;
 use nbench::__private::select::{Filter, Selected};
@@ -29,6 +30,9 @@ pub struct Plan {
     pub filter: Filter,
     /// How to measure.
     pub settings: Settings,
+    /// Which measuring limits nobody set, so that a benchmark's own hint
+    /// (criterion's group settings) may scale them.
+    pub open: Open,
     /// Per-benchmark time limit.
     pub timeout: Duration,
     /// Arguments after `--`, for every binary.
@@ -82,6 +86,30 @@ impl Plan {
     }
 }
 
+/// What benchmarks' own configurations say of how long they take, from a listing.
+#[derive(Debug, Default)]
+pub(crate) struct Hints(Vec<(String, Hint)>);
+
+impl Hints {
+    pub(crate) fn new(listed: &[Listed]) -> Hints {
+        Hints(
+            listed
+                .iter()
+                .filter_map(|l| l.hint.map(|h| (l.id.clone(), h)))
+                .collect(),
+        )
+    }
+
+    /// How `plan` measures benchmark `id`: its settings, scaled by the
+    /// benchmark's hint where nobody set them.
+    pub(crate) fn settings(&self, plan: &Plan, id: &str) -> Settings {
+        match self.0.iter().find(|(i, _)| i == id) {
+            Some((_, hint)) => hint.apply(&plan.settings, plan.open),
+            None => plan.settings.clone(),
+        }
+    }
+}
+
 /// What [`Plan::select`] picked from a target's listing.
 #[derive(Debug, Default)]
 pub struct Picked {
@@ -107,6 +135,8 @@ pub(crate) struct Opened {
     pub picked: Picked,
     /// Family members, by id.
     pub scalings: Vec<(String, nbench::__private::family::Scaling)>,
+    /// Benchmarks' own hints, by id.
+    pub hints: Hints,
 }
 
 /// Every benchmark id `built`'s binary registers, the ignored ones too.
@@ -135,10 +165,12 @@ pub(crate) fn open(
         .list(plan.timeout)
         .map_err(|e| target_failed(label, &e))?;
     let scalings = scalings(&listed);
+    let hints = Hints::new(&listed);
     Ok(Opened {
         session,
         picked: plan.select(label, listed),
         scalings,
+        hints,
     })
 }
 
@@ -175,14 +207,8 @@ pub fn run_target(
             .collect()
     } else {
         let session = Some(opened.session);
-        measure_scheduled(
-            &label,
-            session,
-            &opened.picked.chosen,
-            &start,
-            plan,
-            observer,
-        )
+        let chosen = (opened.picked.chosen.as_slice(), &opened.hints);
+        measure_scheduled(&label, session, chosen, &start, plan, observer)
     };
     TargetRun {
         label,
@@ -198,7 +224,7 @@ pub fn run_target(
 fn measure_scheduled(
     label: &str,
     mut session: Option<Session>,
-    chosen: &[(String, Selected)],
+    (chosen, hints): (&[(String, Selected)], &Hints),
     start: &dyn Fn() -> Result<Session, SessionError>,
     plan: &Plan,
     observer: &mut dyn Observer,
@@ -224,12 +250,12 @@ fn measure_scheduled(
         .filter(|(_, s)| s.is_some())
         .map(|((id, _), _)| id.as_str())
         .collect();
-    let settings = plan.schedule.settings(&plan.settings);
-    let budget = plan.schedule.budget(&plan.settings);
     let mut outcomes = Vec::new();
     let mut launch = 0;
     for (n, task) in tasks.iter().enumerate() {
         let (slot, id) = (&mut slots[task.slot], ids[task.slot]);
+        let own = hints.settings(plan, id);
+        let (settings, budget) = (plan.schedule.settings(&own), plan.schedule.budget(&own));
         slot.left -= 1;
         slot.planned += 1;
         if slot.done.is_none() && slot.parts.len() >= slot.room(budget) {
@@ -445,4 +471,55 @@ fn failed(id: String, e: &SessionError, output: String) -> Outcome {
         reason: e.to_string(),
         output,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn plan(open: Open) -> Plan {
+        Plan {
+            filter: Filter::default(),
+            settings: Settings::default(),
+            open,
+            timeout: Duration::from_secs(60),
+            extra_args: Vec::new(),
+            nocapture: false,
+            schedule: Schedule::default(),
+            held: None,
+            partition: None,
+            selected_before: 0,
+        }
+    }
+
+    #[test]
+    fn a_benchmarks_hint_scales_only_the_limits_nobody_set() {
+        let listed = |id: &str, hint| Listed {
+            id: id.to_owned(),
+            ignored: false,
+            scaling: None,
+            hint,
+        };
+        let slow = Hint {
+            time: 4.0,
+            warm_up: 1.0,
+            samples: 0.1,
+        };
+        let hints = Hints::new(&[listed("plain", None), listed("slow", Some(slow))]);
+        let open = plan(Open::ALL);
+        assert_eq!(hints.settings(&open, "plain"), open.settings);
+        let s = hints.settings(&open, "slow");
+        assert_eq!(
+            (s.max_time, s.min_samples),
+            (Duration::from_millis(3200), 3)
+        );
+        // `--max-time` (or the file's max_time) given: the time stays.
+        let closed = plan(Open {
+            time: false,
+            ..Open::ALL
+        });
+        let s = hints.settings(&closed, "slow");
+        assert_eq!((s.max_time, s.min_samples), (closed.settings.max_time, 3));
+    }
 }

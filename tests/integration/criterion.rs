@@ -74,10 +74,15 @@ fn the_suite_compiles_unchanged_against_criterion_itself() {
     std::fs::copy(fx.dir.join("criterion.lock"), fx.dir.join("Cargo.lock")).unwrap();
     let build = fx.cargo(&["bench", "--no-run", "--locked"]);
     assert_eq!(build.code, 0, "{}", build.all());
+    // cargo nbench cannot drive criterion itself (this is it), and says what to change.
+    let skipped = fx.nbench(&["--list"]);
+    assert_ne!(skipped.code, 0, "{}", skipped.all());
     assert!(
-        build.stderr.contains("Compiling criterion v0.8"),
+        skipped.stderr.contains(
+            "skipped bench target `crit/suite`: it uses criterion; to run it unchanged, put nbench-criterion in criterion's place"
+        ),
         "{}",
-        build.stderr
+        skipped.stderr
     );
 }
 
@@ -287,4 +292,42 @@ fn a_criterion_suite_compares_with_a_git_revision() {
         "{}",
         run.stdout
     );
+}
+
+#[test]
+fn group_settings_reach_cargo_nbench_as_hints_on_its_limits() {
+    use nbench::__private::protocol::{
+        Command, Event, PROTOCOL_FLAG, TOKEN_ENV, read_message, write_message,
+    };
+    use std::io::{BufReader, BufWriter};
+    let fx = Fixture::new("criterion");
+    let exe = fx.bench_exe("suite");
+    // Speak the protocol as cargo nbench does, and list.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let mut child = std::process::Command::new(&exe)
+        .args([PROTOCOL_FLAG, &addr])
+        .env(TOKEN_ENV, "t")
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (stream, _) = listener.accept().unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut writer = BufWriter::new(stream);
+    let hello = read_message::<Event>(&mut reader).unwrap();
+    assert!(matches!(hello, Some(Event::Hello { .. })), "{hello:?}");
+    write_message(&mut writer, &Command::List).unwrap();
+    let Some(Event::List(listed)) = read_message::<Event>(&mut reader).unwrap() else {
+        panic!("no list");
+    };
+    write_message(&mut writer, &Command::Quit).unwrap();
+    assert!(child.wait().unwrap().success());
+    let hint = |id: &str| listed.iter().find(|l| l.id == id).unwrap().hint;
+    assert_eq!(hint("work/chain"), None, "no settings, no hint");
+    // `sort`: sample_size(20), measurement_time(2s) and warm_up_time(500ms),
+    // shorter than criterion's defaults: only the sample count counts.
+    let sort = hint("sort/custom").expect("a hint");
+    assert_eq!((sort.time, sort.warm_up, sort.samples), (1.0, 1.0, 0.2));
+    // The `configured` group's config: sample_size(10).
+    assert_eq!(hint("measured/iter").map(|h| h.samples), Some(0.1));
 }

@@ -1,4 +1,5 @@
-//! The README's Rust snippets compile as shown: each is a whole bench file.
+//! The README's Rust snippets compile as shown: each is a whole bench file (nbench's
+//! API, or criterion's on nbench-criterion).
 
 use crate::helpers::{Run, repo_root};
 
@@ -22,10 +23,13 @@ fn every_rust_snippet_in_the_readme_compiles_as_a_bench_target() {
     std::fs::create_dir_all(dir.join("benches")).unwrap();
     std::fs::create_dir_all(dir.join("src")).unwrap();
     std::fs::write(dir.join("src/lib.rs"), "").unwrap();
+    // Snippets written for criterion's API run on nbench-criterion, as the README says.
     let mut manifest = format!(
         "[package]\nname = \"snippets\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[workspace]\n\n\
-         [dev-dependencies]\nnbench = {{ path = {:?} }}\n",
-        repo_root().join("harness").display().to_string()
+         [dev-dependencies]\nnbench = {{ path = {:?} }}\n\
+         criterion = {{ package = \"nbench-criterion\", path = {:?} }}\n",
+        repo_root().join("harness").display().to_string(),
+        repo_root().join("compat/criterion").display().to_string()
     );
     for (i, block) in blocks.iter().enumerate() {
         std::fs::write(dir.join(format!("benches/snippet_{i}.rs")), block).unwrap();

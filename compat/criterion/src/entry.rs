@@ -7,7 +7,8 @@ use std::process::ExitCode;
 /// walk aimed at it, and runs them as the command line (criterion's, read
 /// by [`args::translate`]) asks.
 pub fn main(groups: &'static [fn()]) -> ExitCode {
-    let ids: Vec<String> = walk::list(groups).into_iter().map(|f| f.id).collect();
+    let found = walk::list(groups);
+    let ids: Vec<String> = found.iter().map(|f| f.id.clone()).collect();
     let args = match args::translate(std::env::args().skip(1), &ids) {
         Ok(args::Translated::Run(args)) => args,
         Ok(args::Translated::Exit(code)) => return code,
@@ -17,15 +18,18 @@ pub fn main(groups: &'static [fn()]) -> ExitCode {
         }
     };
     let mut registry = nbench::Registry::new();
-    for id in ids {
-        let aim = id.clone();
-        registry.bench(&id, move |b| {
+    for f in found {
+        let aim = f.id.clone();
+        let marks = registry.bench(&f.id, move |b| {
             if !walk::aimed_at(groups, &aim, b) {
                 panic!(
                     "`{aim}` was listed but not reached again: the program reaches other benchmarks each time its groups run"
                 );
             }
         });
+        if let Some(hint) = f.limits.hint() {
+            marks.__hint(hint);
+        }
     }
     nbench::__private::modes::run(&registry, args)
 }

@@ -1,12 +1,62 @@
-//! What a suite's configuration says of how long its benchmarks take.
+//! What a suite's configuration says of how long its benchmarks take, and
+//! what nbench makes of it.
+//!
+//! A group that asks criterion for more time than its defaults (5 s of
+//! measurement, 3 s of warm-up) or fewer samples (100) is saying that its
+//! benchmarks are slow. nbench scales its own limits by the same factors:
+//! `measurement_time(20s)` is 4 × criterion's default, so nbench's sampling
+//! times (`--min-time`, `--max-time`) are 4 × theirs; `warm_up_time(6s)`
+//! doubles nbench's warm-up; `sample_size(10)` cuts nbench's minimum
+//! sample count to a tenth (at least 3). Asking for less time than
+//! criterion's default changes nothing (nbench's limits are shorter
+//! already). A limit set by a flag, an `NBENCH_*` variable or nbench.toml
+//! is never scaled.
 
+use nbench::__private::engine::Hint;
 use std::time::Duration;
 
-/// criterion's time-related settings as the program gave them (criterion's
-/// defaults: 100 samples, 5 s of measurement, 3 s of warm-up).
+/// criterion's defaults the factors are taken against.
+const MEASUREMENT: Duration = Duration::from_secs(5);
+const WARM_UP: Duration = Duration::from_secs(3);
+const SAMPLES: usize = 100;
+
+/// criterion's time-related settings as the program gave them.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct Limits {
     pub sample_size: Option<usize>,
     pub measurement_time: Option<Duration>,
     pub warm_up_time: Option<Duration>,
+}
+
+impl Limits {
+    /// The factors on nbench's limits; `None` when the program set none of these.
+    pub fn hint(&self) -> Option<Hint> {
+        if *self == Limits::default() {
+            return None;
+        }
+        let ratio = |d: Option<Duration>, of: Duration| d.map_or(1.0, |d| d.div_duration_f64(of));
+        let hint = Hint {
+            time: ratio(self.measurement_time, MEASUREMENT),
+            warm_up: ratio(self.warm_up_time, WARM_UP),
+            samples: self.sample_size.map_or(1.0, |n| n as f64 / SAMPLES as f64),
+        };
+        Some(hint.clamped())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn criterion_settings_become_factors_on_nbench_limits() {
+        assert_eq!(Limits::default().hint(), None);
+        let slow = Limits {
+            sample_size: Some(10),
+            measurement_time: Some(Duration::from_secs(20)),
+            warm_up_time: Some(Duration::from_secs(1)),
+        };
+        let h = slow.hint().unwrap();
+        assert_eq!((h.time, h.warm_up, h.samples), (4.0, 1.0, 0.1));
+    }
 }

@@ -9,7 +9,7 @@ mod sampling;
 mod settings;
 
 pub use pilot::next_iters;
-pub use settings::Settings;
+pub use settings::{Hint, Open, Settings};
 
 use crate::timer::{Clock, TimerInfo};
 

@@ -1,6 +1,7 @@
 //! The bench binary's command line: libtest's flags, plus nbench's own measurement settings.
 
 use crate::Settings;
+use crate::engine::Open;
 use crate::select::{Filter, Ignored};
 use crate::stats::OutlierMode;
 use std::fmt;
@@ -49,6 +50,8 @@ pub struct Args {
     pub filter: Filter,
     /// Measurement settings.
     pub settings: Settings,
+    /// Which limits no flag set, so that a benchmark's own hint may scale them.
+    pub open: Open,
     /// How many times each benchmark is measured (`--repetitions`), pooled.
     pub repetitions: usize,
     /// How results are printed.
@@ -91,6 +94,7 @@ impl Args {
             mode: Mode::Test,
             filter: Filter::default(),
             settings: Settings::default(),
+            open: Open::ALL,
             repetitions: 1,
             output: Output::Pretty,
             logfile: None,
@@ -130,18 +134,24 @@ impl Args {
                 "--skip" => out.filter.skip.push(value("--skip")?),
                 "--format" | "--output-format" => out.output = output(&flag, &value(&flag)?)?,
                 "--logfile" => out.logfile = Some(value("--logfile")?),
-                "--warm-up" => out.settings.warm_up = duration("--warm-up", &value("--warm-up")?)?,
+                "--warm-up" => {
+                    out.settings.warm_up = duration("--warm-up", &value("--warm-up")?)?;
+                    out.open.warm_up = false;
+                }
                 "--min-time" => {
-                    out.settings.min_time = duration("--min-time", &value("--min-time")?)?
+                    out.settings.min_time = duration("--min-time", &value("--min-time")?)?;
+                    out.open.time = false;
                 }
                 "--max-time" => {
-                    out.settings.max_time = duration("--max-time", &value("--max-time")?)?
+                    out.settings.max_time = duration("--max-time", &value("--max-time")?)?;
+                    out.open.time = false;
                 }
                 "--precision" => {
                     out.settings.precision = percent("--precision", &value("--precision")?)? / 100.0
                 }
                 "--min-samples" => {
-                    out.settings.min_samples = count("--min-samples", &value("--min-samples")?)?
+                    out.settings.min_samples = count("--min-samples", &value("--min-samples")?)?;
+                    out.open.min_samples = false;
                 }
                 "--max-samples" => {
                     out.settings.max_samples = count("--max-samples", &value("--max-samples")?)?

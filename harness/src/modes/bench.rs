@@ -22,8 +22,12 @@ fn measure_repeated(
     overhead_ns: f64,
 ) -> Result<Taken, String> {
     let mut parts = Vec::new();
+    let settings = match bench.hint {
+        Some(hint) => hint.apply(&args.settings, args.open),
+        None => args.settings.clone(),
+    };
     for _ in 0..args.repetitions {
-        match measure_one(bench, all, &args.settings, timer, overhead_ns)? {
+        match measure_one(bench, all, &settings, timer, overhead_ns)? {
             Taken::Result(r) => parts.push(*r),
             skipped => return Ok(skipped),
         }

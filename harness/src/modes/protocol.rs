@@ -50,6 +50,7 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
                         id: b.id.clone(),
                         ignored: b.ignored,
                         scaling: b.scaling.clone(),
+                        hint: b.hint,
                     })
                     .collect(),
             ),

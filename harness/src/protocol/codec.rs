@@ -4,7 +4,7 @@ use super::json::Json;
 use super::{Command, Event, Listed};
 use crate::Settings;
 use crate::counter::{Counter, CounterKind};
-use crate::engine::Stop;
+use crate::engine::{Hint, Stop};
 use crate::family::Scaling;
 use crate::result::{BenchResult, Versus};
 use crate::stats::{OutlierMode, Summary};
@@ -224,6 +224,22 @@ fn scaling_from_json(v: &Json) -> Result<Scaling, String> {
             Json::Null => None,
             _ => Some(get_f64(v, "custom")?),
         },
+    })
+}
+
+fn hint_to_json(h: &Hint) -> Json {
+    obj(vec![
+        ("time", num(h.time)),
+        ("warm_up", num(h.warm_up)),
+        ("samples", num(h.samples)),
+    ])
+}
+
+fn hint_from_json(v: &Json) -> Result<Hint, String> {
+    Ok(Hint {
+        time: get_f64(v, "time")?,
+        warm_up: get_f64(v, "warm_up")?,
+        samples: get_f64(v, "samples")?,
     })
 }
 
@@ -449,6 +465,9 @@ impl Message for Event {
                                 if let Some(sc) = &b.scaling {
                                     fields.push(("scaling", scaling_to_json(sc)));
                                 }
+                                if let Some(h) = &b.hint {
+                                    fields.push(("hint", hint_to_json(h)));
+                                }
                                 obj(fields)
                             })
                             .collect(),
@@ -509,6 +528,10 @@ impl Message for Event {
                             scaling: match b.get("scaling") {
                                 None | Some(Json::Null) => None,
                                 Some(sc) => Some(scaling_from_json(sc)?),
+                            },
+                            hint: match b.get("hint") {
+                                None | Some(Json::Null) => None,
+                                Some(h) => Some(hint_from_json(h)?),
                             },
                         })
                     })
@@ -600,6 +623,7 @@ mod tests {
                 id: "a".into(),
                 ignored: true,
                 scaling: None,
+                hint: None,
             },
             Listed {
                 id: "f/x/64".into(),
@@ -609,6 +633,11 @@ mod tests {
                     64.0,
                     crate::Complexity::Custom("√N", f64::sqrt),
                 )),
+                hint: Some(Hint {
+                    time: 4.0,
+                    warm_up: 1.5,
+                    samples: 0.1,
+                }),
             },
         ]));
         round_trip(Event::Failed {

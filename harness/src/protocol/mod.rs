@@ -13,6 +13,7 @@ pub use codec::{Message, ProtocolError, read_message, write_message};
 
 use crate::Settings;
 use crate::counter::Counter;
+use crate::engine::Hint;
 use crate::family::Scaling;
 use crate::result::BenchResult;
 use crate::throughput::Throughput;
@@ -40,6 +41,9 @@ pub struct Listed {
     pub ignored: bool,
     /// Its place in a family marked with a complexity, if it is in one.
     pub scaling: Option<Scaling>,
+    /// What its own configuration says of how long it takes (absent from
+    /// earlier harnesses, and for benchmarks without one).
+    pub hint: Option<Hint>,
 }
 
 /// What `cargo nbench` asks of a bench binary.
