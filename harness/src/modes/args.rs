@@ -134,32 +134,7 @@ impl Args {
                 "--skip" => out.filter.skip.push(value("--skip")?),
                 "--format" | "--output-format" => out.output = output(&flag, &value(&flag)?)?,
                 "--logfile" => out.logfile = Some(value("--logfile")?),
-                "--warm-up" => {
-                    out.settings.warm_up = duration("--warm-up", &value("--warm-up")?)?;
-                    out.open.warm_up = false;
-                }
-                "--min-time" => {
-                    out.settings.min_time = duration("--min-time", &value("--min-time")?)?;
-                    out.open.time = false;
-                }
-                "--max-time" => {
-                    out.settings.max_time = duration("--max-time", &value("--max-time")?)?;
-                    out.open.time = false;
-                }
-                "--precision" => {
-                    out.settings.precision = percent("--precision", &value("--precision")?)? / 100.0
-                }
-                "--min-samples" => {
-                    out.settings.min_samples = count("--min-samples", &value("--min-samples")?)?;
-                    out.open.min_samples = false;
-                }
-                "--max-samples" => {
-                    out.settings.max_samples = count("--max-samples", &value("--max-samples")?)?
-                }
-                "--outliers" => out.settings.outliers = outlier_mode(&value("--outliers")?)?,
-                "--repetitions" => {
-                    out.repetitions = count("--repetitions", &value("--repetitions")?)?
-                }
+                f if out.measuring(f, &mut value)? => {}
                 f if IGNORED_WITH_VALUE.contains(&f) => {
                     value(f)?;
                 }
@@ -175,6 +150,42 @@ impl Args {
         }
         out.mode = mode(protocol, help, list, bench, out.output);
         Ok(out)
+    }
+}
+
+impl Args {
+    /// Takes `flag` if it is one of the measurement settings (with its
+    /// value from `value`); returns whether it was.
+    fn measuring(
+        &mut self,
+        flag: &str,
+        value: &mut dyn FnMut(&str) -> Result<String, UsageError>,
+    ) -> Result<bool, UsageError> {
+        let s = &mut self.settings;
+        match flag {
+            "--warm-up" => {
+                s.warm_up = duration(flag, &value(flag)?)?;
+                self.open.warm_up = false;
+            }
+            "--min-time" => {
+                s.min_time = duration(flag, &value(flag)?)?;
+                self.open.time = false;
+            }
+            "--max-time" => {
+                s.max_time = duration(flag, &value(flag)?)?;
+                self.open.time = false;
+            }
+            "--precision" => s.precision = percent(flag, &value(flag)?)? / 100.0,
+            "--min-samples" => {
+                s.min_samples = count(flag, &value(flag)?)?;
+                self.open.min_samples = false;
+            }
+            "--max-samples" => s.max_samples = count(flag, &value(flag)?)?,
+            "--outliers" => s.outliers = outlier_mode(&value(flag)?)?,
+            "--repetitions" => self.repetitions = count(flag, &value(flag)?)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 }
 
