@@ -1,7 +1,8 @@
 //! `cargo nbench compare A B`: two saved baselines compared, their executables in lockstep; nothing is built.
 
 use super::publish::emit;
-use crate::compare::{context_warnings, finish, stored_row};
+use crate::compare::stored::{self, Current, Scope, against_stored};
+use crate::compare::{context_warnings, finish};
 use crate::config::{Settings, settings_record};
 use crate::error::{Error, Result};
 use crate::model::comparison::TargetComparison;
@@ -9,7 +10,6 @@ use crate::model::context::Context;
 use crate::model::outcome::TargetRun;
 use crate::model::record::{RunRecord, SCHEMA_VERSION, TargetRecord};
 use crate::model::target::{BenchTarget, Built};
-use crate::report::Format;
 use crate::report::progress::Progress;
 use crate::run::Plan;
 use crate::run::affinity;
@@ -75,7 +75,7 @@ fn measure(
         &s.output.context,
     );
     affinity::pin_driver();
-    let mut progress = Progress::new(s.output.format == Format::Console);
+    let mut progress = Progress::new(s.output.chatty());
     let (mut runs, mut records, mut targets) = (Vec::new(), Vec::new(), Vec::new());
     let mut before = 0;
     let picked = |t: &&TargetRecord| s.selection.picks(&t.target);
@@ -160,12 +160,9 @@ fn gone_targets(base: &Baseline, cur: &Baseline, plan: &Plan) -> Vec<TargetCompa
         .filter(|t| !cur.run.targets.iter().any(|c| c.target == t.target))
         .map(|gone| {
             let mut cmp = TargetComparison::empty(&gone.target);
-            cmp.gone = gone
-                .benchmarks
-                .iter()
-                .filter(|x| plan.reports_gone(&gone.target, &x.id))
-                .map(|x| x.id.clone())
-                .collect();
+            let reported = |id: &str| plan.reports_gone(&gone.target, id);
+            let ids = gone.benchmarks.iter().map(|x| x.id.as_str());
+            cmp.gone = stored::gone(ids, &[], &reported);
             cmp
         })
         .collect()
@@ -228,26 +225,18 @@ fn stored_only(
         .benchmarks
         .retain(|x| picked.chosen.iter().any(|(id, _)| *id == x.id));
     record.other_shards = picked.elsewhere.len();
-    for c in &record.benchmarks {
-        match base_benches.iter().find(|x| x.id == c.id) {
-            None => cmp.new.push(c.id.clone()),
-            Some(bb) => cmp.rows.extend(stored_row(
-                &c.id,
-                bb,
-                c.median_ns,
-                &c.per_iter_ns,
-                threshold,
-            )),
-        }
-    }
-    cmp.gone = base_benches
-        .iter()
-        .filter(|x| plan.reports_gone(&cur.target, &x.id))
-        .filter(|x| !cur.benchmarks.iter().any(|c| c.id == x.id))
-        .map(|x| x.id.clone())
-        .collect();
-    if cmp.rows.is_empty() {
-        cmp.unpaired_because = None;
-    }
+    let current = record.benchmarks.iter().map(|c| Current {
+        id: &c.id,
+        median_ns: c.median_ns,
+        per_iter_ns: &c.per_iter_ns,
+    });
+    let reported = |id: &str| plan.reports_gone(&cur.target, id);
+    // Benchmarks of `cur` that the filters or shard left out are not gone.
+    let present: Vec<String> = cur.benchmarks.iter().map(|c| c.id.clone()).collect();
+    let scope = Scope {
+        elsewhere: &present,
+        reported: &reported,
+    };
+    against_stored(&mut cmp, current, base_benches, scope, threshold);
     (record, cmp)
 }

@@ -7,7 +7,8 @@ use super::layouts::Assignment;
 use super::paired::{self, Paired, PairedSamples, Side};
 use super::session::{Session, SessionError};
 use super::{Plan, measure, open, run_target};
-use crate::compare::{row_threshold, stored_row, verdict};
+use crate::compare::stored::{Current, Scope, against_stored, gone};
+use crate::compare::{row_threshold, verdict};
 use crate::model::comparison::{Kind, Row, TargetComparison};
 use crate::model::observer::Observer;
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun};
@@ -71,7 +72,11 @@ pub fn compare_target(
     };
     let chosen = opened.picked.chosen;
     let mut cmp = TargetComparison::empty(&label);
-    cmp.gone = gone(&label, &base_ids, &chosen, &opened.picked.elsewhere, plan);
+    let present: Vec<String> = (chosen.iter().map(|(id, _)| id.clone()))
+        .chain(opened.picked.elsewhere.iter().cloned())
+        .collect();
+    let reported = |id: &str| plan.reports_gone(&label, id);
+    cmp.gone = gone(base_ids.iter().map(String::as_str), &present, &reported);
     cmp.layouts = Some([base_exes.len(), cur_exes.len()]);
     let mut outcomes = Vec::new();
     // Kept for benchmarks the baseline does not have, measured on their own.
@@ -194,26 +199,6 @@ fn compare_one(
             (Outcome::Failed(failure), None)
         }
     }
-}
-
-/// The baseline's benchmarks the filters select that the current build
-/// does not have: neither `chosen` here nor measured `elsewhere` by another shard.
-fn gone(
-    label: &str,
-    base_ids: &[String],
-    chosen: &[(String, Selected)],
-    elsewhere: &[String],
-    plan: &Plan,
-) -> Vec<String> {
-    base_ids
-        .iter()
-        .filter(|id| {
-            plan.reports_gone(label, id)
-                && !chosen.iter().any(|(c, _)| c == *id)
-                && !elsewhere.contains(id)
-        })
-        .cloned()
-        .collect()
 }
 
 /// The listed ids the baseline's stored results hold: a baseline saved
@@ -351,33 +336,19 @@ fn unpaired(
     let mut cmp = TargetComparison::empty(&run.label);
     cmp.unpaired_because = Some(why);
     let stored_benches = stored.map(|t| t.benchmarks.as_slice()).unwrap_or_default();
-    for o in &run.outcomes {
-        let Outcome::Measured(m) = o else { continue };
-        let r = &m.result;
-        match stored_benches.iter().find(|b| b.id == r.id) {
-            None => cmp.new.push(r.id.clone()),
-            Some(b) => cmp.rows.extend(stored_row(
-                &r.id,
-                b,
-                r.summary.median,
-                &r.per_iter_ns,
-                threshold,
-            )),
-        }
-    }
-    cmp.gone = stored_benches
-        .iter()
-        .filter(|b| plan.reports_gone(&run.label, &b.id) && !run.elsewhere.contains(&b.id))
-        .filter(|b| {
-            !run.outcomes
-                .iter()
-                .any(|o| matches!(o, Outcome::Measured(m) if m.result.id == b.id))
-        })
-        .map(|b| b.id.clone())
-        .collect();
-    // Nothing was compared with stored samples (a target the baseline lacks).
-    if cmp.rows.is_empty() {
-        cmp.unpaired_because = None;
-    }
+    let current = run.outcomes.iter().filter_map(|o| match o {
+        Outcome::Measured(m) => Some(Current {
+            id: &m.result.id,
+            median_ns: m.result.summary.median,
+            per_iter_ns: &m.result.per_iter_ns,
+        }),
+        _ => None,
+    });
+    let reported = |id: &str| plan.reports_gone(&run.label, id);
+    let scope = Scope {
+        elsewhere: &run.elsewhere,
+        reported: &reported,
+    };
+    against_stored(&mut cmp, current, stored_benches, scope, threshold);
     (run, cmp)
 }
