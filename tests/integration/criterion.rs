@@ -110,6 +110,25 @@ fn cargo_nbench_runs_a_criterion_suite_with_criterions_ids() {
     let sort = suite.iter().find(|b| b["id"] == "sort/custom").unwrap();
     assert_eq!(sort["throughput"]["items"], 256, "{sort}");
 
+    // Two shards measure the suite between them, each benchmark once.
+    let mut shards: Vec<String> = Vec::new();
+    for shard in ["slice:1/2", "slice:2/2"] {
+        let part = fx.nbench(&quick(&[
+            "--format",
+            "json",
+            "--bench",
+            "suite",
+            "--partition",
+            shard,
+        ]));
+        assert_eq!(part.code, 0, "{}", part.all());
+        shards.extend(ids(&part.stdout, "crit/suite"));
+    }
+    shards.sort();
+    let mut all: Vec<String> = SUITE.iter().map(|s| s.to_string()).collect();
+    all.sort();
+    assert_eq!(shards, all);
+
     // cargo nbench's filters select by criterion's ids.
     let filtered = fx.nbench(&quick(&[
         "--format",
@@ -291,6 +310,22 @@ fn a_criterion_suite_compares_with_a_git_revision() {
         !run.line("work/steady ").contains("regressed"),
         "{}",
         run.stdout
+    );
+
+    // Two revisions, neither the working tree.
+    let args: Vec<&str> = [
+        "compare", "--rev", "HEAD~1", "HEAD", "--bench", "suite", "work/",
+    ]
+    .iter()
+    .chain(PAIRED)
+    .copied()
+    .collect();
+    let revs = fx.nbench(&args);
+    assert_eq!(revs.code, 0, "{}", revs.all());
+    assert!(
+        revs.line("work/chain ").contains("regressed"),
+        "{}",
+        revs.stdout
     );
 }
 
