@@ -1,9 +1,10 @@
 //! The channel between cargo nbench and a bench binary: what one message costs to encode,
 //! decode, and carry over loopback.
 
+use nbench::__private::engine::Settings;
 use nbench::__private::protocol::{Command, Event, read_message, write_message};
 use nbench::__private::result::BenchResult;
-use nbench::{Registry, Settings, black_box};
+use nbench::{Registry, black_box};
 use std::io::{BufReader, Cursor};
 use std::net::{TcpListener, TcpStream};
 
@@ -13,14 +14,14 @@ fn result_event(samples: usize) -> Event {
         .collect();
     Event::Result(Box::new(BenchResult {
         id: "group/name/1000".into(),
-        summary: nbench::stats::Summary::new(&per_iter_ns).unwrap(),
+        summary: nbench::__private::stats::Summary::new(&per_iter_ns).unwrap(),
         per_iter_ns,
         iters: 4096,
         cold_ns: 1234.5,
         overhead_ns: 0.31,
         near_floor: false,
         stop: nbench::__private::engine::Stop::Precise,
-        outlier_mode: nbench::stats::OutlierMode::None,
+        outlier_mode: nbench::__private::stats::OutlierMode::None,
         throughput: None,
         counters: Vec::new(),
         versus: None,

@@ -1,6 +1,6 @@
 //! Families fitted to a complexity: sorting (N log N), a binary search (log N), and a summary (N log N: it sorts).
 
-use nbench::stats::Summary;
+use nbench::__private::stats::Summary;
 use nbench::{Complexity, Registry, black_box};
 
 /// Deterministic pseudo-random `u32`s (xorshift), so every run sorts the same input.

@@ -1,6 +1,6 @@
 //! nbench's own statistics, benchmarked with nbench: what a summary costs per sample count.
 
-use nbench::stats::{Summary, t_quantile};
+use nbench::__private::stats::{Summary, t_quantile};
 use nbench::{Registry, Throughput, black_box};
 
 /// Deterministic, benchmark-like data: a base time with a long right tail.

@@ -2,7 +2,7 @@
 
 use crate::report::{Format, Verbosity};
 use clap::{Args, Parser, ValueEnum};
-use nbench::stats::OutlierMode;
+use nbench::__private::stats::OutlierMode;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -410,7 +410,7 @@ pub enum TimeUnitArg {
     S,
 }
 
-impl From<TimeUnitArg> for nbench::format::TimeUnit {
+impl From<TimeUnitArg> for nbench::__private::format::TimeUnit {
     fn from(u: TimeUnitArg) -> Self {
         match u {
             TimeUnitArg::Ns => Self::Ns,

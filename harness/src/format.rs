@@ -6,9 +6,9 @@ use crate::throughput::Throughput;
 /// digits; `n/a` for a value that is not a number or infinite.
 ///
 /// ```
-/// assert_eq!(nbench::format::time(0.25), "250.0 ps");
-/// assert_eq!(nbench::format::time(1234.5), "1.234 µs");
-/// assert_eq!(nbench::format::time(2.5e9), "2.500 s");
+/// assert_eq!(nbench::__private::format::time(0.25), "250.0 ps");
+/// assert_eq!(nbench::__private::format::time(1234.5), "1.234 µs");
+/// assert_eq!(nbench::__private::format::time(2.5e9), "2.500 s");
 /// ```
 pub fn time(ns: f64) -> String {
     if !ns.is_finite() {
@@ -79,7 +79,7 @@ impl TimeUnit {
 /// however small the value is in that unit), else as [`time`] chooses.
 ///
 /// ```
-/// use nbench::format::{TimeUnit, time_in};
+/// use nbench::__private::format::{TimeUnit, time_in};
 /// assert_eq!(time_in(1234.6, Some(TimeUnit::Ns)), "1235 ns");
 /// assert_eq!(time_in(1234.5, Some(TimeUnit::Ms)), "0.001234 ms");
 /// assert_eq!(time_in(1234.5, None), "1.234 µs");
@@ -110,8 +110,8 @@ pub const NOT_A_NUMBER: &str = "n/a";
 ///
 /// ```
 /// use nbench::Throughput;
-/// assert_eq!(nbench::format::rate(Throughput::Bytes(1024), 1000.0), "976.6 MiB/s");
-/// assert_eq!(nbench::format::rate(Throughput::Items(1000), 1000.0), "1.000 Gelem/s");
+/// assert_eq!(nbench::__private::format::rate(Throughput::Bytes(1024), 1000.0), "976.6 MiB/s");
+/// assert_eq!(nbench::__private::format::rate(Throughput::Items(1000), 1000.0), "1.000 Gelem/s");
 /// ```
 pub fn rate(throughput: Throughput, ns: f64) -> String {
     let (amount, base, units): (u64, f64, [&str; 5]) = match throughput {
@@ -172,9 +172,9 @@ fn sig4(x: f64) -> String {
 /// emoji take two, combining marks and joiners none, everything else one.
 ///
 /// ```
-/// assert_eq!(nbench::format::width("sort/10"), 7);
-/// assert_eq!(nbench::format::width("排序/10"), 7);
-/// assert_eq!(nbench::format::width("🚀/1"), 4);
+/// assert_eq!(nbench::__private::format::width("sort/10"), 7);
+/// assert_eq!(nbench::__private::format::width("排序/10"), 7);
+/// assert_eq!(nbench::__private::format::width("🚀/1"), 4);
 /// ```
 pub fn width(text: &str) -> usize {
     text.chars().map(char_width).sum()
@@ -183,7 +183,7 @@ pub fn width(text: &str) -> usize {
 /// `text` followed by spaces up to `columns` terminal columns (as [`width`] counts them).
 ///
 /// ```
-/// assert_eq!(nbench::format::pad("排序", 6), "排序  ");
+/// assert_eq!(nbench::__private::format::pad("排序", 6), "排序  ");
 /// ```
 pub fn pad(text: &str, columns: usize) -> String {
     let fill = columns.saturating_sub(width(text));

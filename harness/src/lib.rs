@@ -9,7 +9,7 @@ mod cpu;
 mod drive;
 mod engine;
 mod family;
-pub mod format;
+mod format;
 mod group;
 mod libtest;
 mod loops;
@@ -19,7 +19,7 @@ mod protocol;
 mod registry;
 mod result;
 mod select;
-pub mod stats;
+mod stats;
 mod table;
 mod threads;
 mod throughput;
@@ -29,7 +29,6 @@ pub use alloc::CountingAlloc;
 pub use bencher::{BatchSize, Bencher};
 pub use counter::{Counter, CounterKind};
 pub use cpu::CpuTime;
-pub use engine::Settings;
 pub use group::{Args, Group, NoArgs, Size};
 pub use loops::SampleFuture;
 pub use registry::{Marks, Registry};
@@ -40,8 +39,9 @@ pub use throughput::Throughput;
 use std::process::ExitCode;
 
 /// What only `cargo nbench` (and this crate's own tests and benchmarks) use:
-/// the channel's messages, the measuring engine, results, the console table,
-/// the bench binary's modes. Not part of the benchmark-writing API; it
+/// the channel's messages, the measuring engine and its settings, the
+/// statistics, results, the console table and formatting, the bench
+/// binary's modes. Not part of the benchmark-writing API; it
 /// changes with the protocol.
 #[doc(hidden)]
 pub mod __private {
@@ -49,6 +49,16 @@ pub mod __private {
     /// The measuring engine: settings, sampling, the pilot's iteration counts.
     pub mod engine {
         pub use crate::engine::*;
+    }
+    /// Formatting times, rates and counts for reports.
+    pub mod format {
+        pub use crate::format::*;
+    }
+    /// The statistics both halves use, each checked against SciPy / NumPy
+    /// reference values (`harness/tests/data/reference.json`): summaries,
+    /// intervals, tests, fits.
+    pub mod stats {
+        pub use crate::stats::*;
     }
     /// Complexity families: scalings and fits.
     pub mod family {

@@ -167,7 +167,7 @@ impl BenchResult {
     ///
     /// ```
     /// use nbench::__private::engine::{Measurement, Stop};
-    /// use nbench::{__private::LoopKind, __private::result::BenchResult, stats::OutlierMode};
+    /// use nbench::__private::{LoopKind, result::BenchResult, stats::OutlierMode};
     /// let part = |t: f64| {
     ///     let m = Measurement { iters: 10, per_iter_ns: vec![t, t + 1.0, t + 2.0], cold_ns: 50.0, stop: Stop::Precise, sampling_ns: 1 };
     ///     BenchResult::new("x".into(), m, LoopKind::Custom, 0.0, None, OutlierMode::None).unwrap()

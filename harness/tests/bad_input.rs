@@ -1,8 +1,8 @@
-//! Bad numeric input at every public entry point of `nbench::stats`: an
+//! Bad numeric input at every public entry point of `nbench::__private::stats`: an
 //! error, `None`, or the documented value (NaN for the plain `f64` helpers,
 //! which the summary never feeds bad data) — never a panic.
 
-use nbench::stats::*;
+use nbench::__private::stats::*;
 
 const BAD: [f64; 3] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY];
 

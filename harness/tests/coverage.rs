@@ -2,7 +2,7 @@
 //! draw, so instead of reference values this checks that the 95 % interval of
 //! a median ratio contains the true ratio about 95 % of the time.
 
-use nbench::stats::median_ratio_ci;
+use nbench::__private::stats::median_ratio_ci;
 
 /// A seeded normal generator (xorshift64 + Box–Muller), independent of the one under test.
 struct Normal(u64);

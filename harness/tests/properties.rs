@@ -1,6 +1,6 @@
-//! Invariants of `nbench::stats` on random finite inputs (proptest).
+//! Invariants of `nbench::__private::stats` on random finite inputs (proptest).
 
-use nbench::stats::{Summary, benjamini_hochberg, mann_whitney, ratio_t_test};
+use nbench::__private::stats::{Summary, benjamini_hochberg, mann_whitney, ratio_t_test};
 use proptest::prelude::*;
 
 fn samples(max: usize) -> impl Strategy<Value = Vec<f64>> {

@@ -1,8 +1,8 @@
-//! Every statistic of `nbench::stats` against values computed by NumPy and SciPy
+//! Every statistic of `nbench::__private::stats` against values computed by NumPy and SciPy
 //! (`harness/tests/data/reference.json`, made by `cargo xtask refdata`).
 
 use nbench::__private::protocol::json::Json;
-use nbench::stats::{
+use nbench::__private::stats::{
     Complexity, OutlierMode, Summary, bandwidth, benjamini_hochberg, density, fit, mann_whitney,
     percentile_sorted, ratio_t_test, t_cdf, t_quantile, variance,
 };

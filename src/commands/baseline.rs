@@ -5,7 +5,7 @@ use crate::error::{Error, Result, exit};
 use crate::store::Store;
 use crate::store::baselines::{Baseline, Baselines};
 use console::style;
-use nbench::format;
+use nbench::__private::format;
 
 /// Runs a baseline subcommand.
 pub fn run(s: &Settings, cmd: &BaselineAction) -> Result<u8> {

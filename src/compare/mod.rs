@@ -62,7 +62,7 @@ pub fn control_false_discoveries(c: &mut Comparison) {
         .filter(|r| r.p_value.is_some())
         .collect();
     let p: Vec<f64> = rows.iter().filter_map(|r| r.p_value).collect();
-    let adjusted = nbench::stats::benjamini_hochberg(&p);
+    let adjusted = nbench::__private::stats::benjamini_hochberg(&p);
     for (row, q) in rows.into_iter().zip(adjusted) {
         row.p_adjusted = Some(q);
         let threshold = row.threshold(c.noise_threshold);

@@ -1,7 +1,7 @@
 //! Deciding regressed / improved / unchanged: from paired ratios, or from stored samples when pairing is impossible.
 
 pub use crate::model::comparison::{Kind, Verdict};
-use nbench::stats::{RESAMPLES, median_ci_sorted, median_ratio_ci, median_sorted};
+use nbench::__private::stats::{RESAMPLES, median_ci_sorted, median_ratio_ci, median_sorted};
 
 /// The estimate of current / baseline − 1 with its 95 % CI, and the verdict.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -76,7 +76,7 @@ pub fn why_inconclusive(row: &crate::model::comparison::Row, threshold: f64) -> 
 /// With a single epoch there is no such spread; `rounds` (all the rounds'
 /// ratios) then give the median ratio's distribution-free CI.
 pub fn paired(epoch_ratios: &[f64], rounds: &[f64], threshold: f64) -> Option<Change> {
-    let Some(t) = nbench::stats::ratio_t_test(epoch_ratios, 0.95) else {
+    let Some(t) = nbench::__private::stats::ratio_t_test(epoch_ratios, 0.95) else {
         return within_one_epoch(rounds, threshold);
     };
     Some(Change {
@@ -131,7 +131,7 @@ pub fn stored(base: &[f64], cur: &[f64], threshold: f64) -> Option<Change> {
     let change = mc / mb - 1.0;
     let ratio = median_ratio_ci(base, cur, RESAMPLES, 0.95, 0)?;
     let ci = [ratio.lo - 1.0, ratio.hi - 1.0];
-    let p = nbench::stats::mann_whitney(base, cur).map_or(1.0, |r| r.p);
+    let p = nbench::__private::stats::mann_whitney(base, cur).map_or(1.0, |r| r.p);
     Some(Change {
         change,
         ci,

@@ -19,8 +19,8 @@ use clap::parser::ValueSource;
 use file::FileConfig;
 use keys::{KEYS, Key};
 use nbench::__private::engine::Open;
+use nbench::__private::engine::Settings as Measuring;
 use nbench::__private::select::{Filter, Ignored};
-use nbench::Settings as Measuring;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 

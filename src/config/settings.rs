@@ -10,7 +10,7 @@ use crate::model::target::BenchTarget;
 use crate::report::{Format, Verbosity};
 use crate::run::Plan;
 use cargo_metadata::Metadata;
-use nbench::format::TimeUnit;
+use nbench::__private::format::TimeUnit;
 use std::ffi::OsString;
 use std::path::PathBuf;
 

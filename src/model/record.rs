@@ -483,7 +483,9 @@ impl BenchRecord {
 
 /// Records written before outlier modes existed summarised every sample.
 fn default_outlier_mode() -> String {
-    nbench::stats::OutlierMode::None.as_str().to_owned()
+    nbench::__private::stats::OutlierMode::None
+        .as_str()
+        .to_owned()
 }
 
 impl From<&Failure> for FailureRecord {

@@ -22,7 +22,7 @@ impl BenchRecord {
             Some(ThroughputRecord::Items(n)) => Throughput::Items(n),
             None => return String::new(),
         };
-        nbench::format::rate(t, self.median_ns)
+        nbench::__private::format::rate(t, self.median_ns)
     }
 
     /// The counter shown under `header`, formatted as the console shows it.

@@ -3,7 +3,7 @@
 use super::percent_change as pct;
 use crate::model::comparison::{Comparison, Kind, Row, Verdict};
 use console::style;
-use nbench::format;
+use nbench::__private::format;
 use std::fmt::Write;
 
 /// The comparison as text.

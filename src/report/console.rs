@@ -3,8 +3,8 @@
 use crate::model::outcome::{Outcome, TargetRun};
 use crate::model::record::RunRecord;
 use console::style;
+use nbench::__private::format::time;
 use nbench::__private::table::Table;
-use nbench::format::time;
 use std::fmt::Write;
 
 /// Lines of a failed benchmark's output shown (the last ones).
@@ -13,7 +13,11 @@ const OUTPUT_LINES: usize = 20;
 /// The tables of a fresh run as text (styled if colours are enabled), rows
 /// in each binary's order; `details`: each benchmark's cold time, loop
 /// overhead and sampling under its target's table.
-pub fn render(runs: &[TargetRun], unit: Option<nbench::format::TimeUnit>, details: bool) -> String {
+pub fn render(
+    runs: &[TargetRun],
+    unit: Option<nbench::__private::format::TimeUnit>,
+    details: bool,
+) -> String {
     let mut out = String::new();
     for t in runs {
         if t.outcomes.is_empty() {

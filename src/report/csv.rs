@@ -3,7 +3,7 @@
 use super::cells::counter_headers;
 use crate::model::comparison::Row;
 use crate::model::record::{BenchRecord, RunRecord, ThroughputRecord};
-use nbench::format::TimeUnit;
+use nbench::__private::format::TimeUnit;
 
 /// The run as CSV: a header line, then a row per benchmark; comparison
 /// columns are added when the run has a comparison. Lines end in CRLF, as

@@ -2,8 +2,8 @@
 
 use crate::model::context::Context;
 use console::style;
+use nbench::__private::format::time;
 use nbench::__private::timer::{TimerInfo, WallClock};
-use nbench::format::time;
 use std::fmt::Write;
 
 /// The context in two or three lines, then a line per warning.

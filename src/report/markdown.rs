@@ -5,7 +5,7 @@ use super::percent_change as pct;
 use crate::model::comparison::Comparison;
 use crate::model::comparison::{Kind, Verdict};
 use crate::model::record::RunRecord;
-use nbench::format;
+use nbench::__private::format;
 use std::fmt::Write;
 
 /// The whole report: the comparison when there is one, otherwise the results.

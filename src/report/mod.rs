@@ -15,7 +15,7 @@ mod snapshots;
 
 use crate::model::outcome::TargetRun;
 use crate::model::record::RunRecord;
-use nbench::format::TimeUnit;
+use nbench::__private::format::TimeUnit;
 use std::path::Path;
 
 /// What stdout gets.
@@ -105,7 +105,7 @@ pub fn render(
 /// `+0.00%`, not `-0.00%`; NaN or infinite as `n/a`.
 pub fn percent_change(x: f64) -> String {
     if !x.is_finite() {
-        return nbench::format::NOT_A_NUMBER.to_owned();
+        return nbench::__private::format::NOT_A_NUMBER.to_owned();
     }
     let x = if (x * 100.0).abs() < 0.005 { 0.0 } else { x };
     format!("{:+.2}%", x * 100.0)
@@ -133,7 +133,7 @@ pub fn placement_note(r: &crate::model::comparison::Row) -> Option<String> {
 /// A p-value to three decimals, or `<0.001`.
 pub fn p_value(p: f64) -> String {
     if p.is_nan() {
-        nbench::format::NOT_A_NUMBER.to_owned()
+        nbench::__private::format::NOT_A_NUMBER.to_owned()
     } else if p < 0.001 {
         "<0.001".to_owned()
     } else {

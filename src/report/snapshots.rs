@@ -9,10 +9,10 @@ use crate::model::record::{RunRecord, SCHEMA_VERSION, TargetRecord};
 use nbench::__private::LoopKind;
 use nbench::__private::engine::{Measurement, Stop};
 use nbench::__private::family::Scaling;
+use nbench::__private::format::TimeUnit;
 use nbench::__private::result::BenchResult;
+use nbench::__private::stats::{Complexity, OutlierMode};
 use nbench::Throughput;
-use nbench::format::TimeUnit;
-use nbench::stats::{Complexity, OutlierMode};
 
 fn measured(id: &str, median: f64, throughput: Option<Throughput>) -> Outcome {
     // Eleven samples spread ±2 % around the median, one slow outlier.

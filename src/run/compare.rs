@@ -14,11 +14,11 @@ use crate::model::observer::Observer;
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun};
 use crate::model::record::TargetRecord;
 use crate::model::target::Built;
+use nbench::__private::engine::Settings;
 use nbench::__private::engine::Stop;
 use nbench::__private::result::BenchResult;
 use nbench::__private::select::Selected;
-use nbench::Settings;
-use nbench::stats::{OutlierMode, Summary};
+use nbench::__private::stats::{OutlierMode, Summary};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

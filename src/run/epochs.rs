@@ -15,8 +15,8 @@
 //! epochs, those a slow spell spared: where a rerun's estimate should land,
 //! not how precisely one process saw itself.
 
+use nbench::__private::stats::{Interval, log_mean_sd};
 use nbench::__private::timer::{TimerInfo, WallClock};
-use nbench::stats::{Interval, log_mean_sd};
 use std::sync::OnceLock;
 
 /// Epochs a fresh run measures each benchmark in, by default (`--epochs`).

@@ -7,10 +7,11 @@
 //! CI comes from the spread between epochs, which holds that bias.
 
 use super::session::{Session, SessionError};
+use nbench::__private::engine::Settings;
 use nbench::__private::engine::{Stop, next_iters};
 use nbench::__private::protocol::{Command, Event};
-use nbench::stats::median_sorted;
-use nbench::{Counter, Settings, Throughput};
+use nbench::__private::stats::median_sorted;
+use nbench::{Counter, Throughput};
 use std::time::{Duration, Instant};
 
 /// Process pairs a comparison is split into, at most.

@@ -1,6 +1,6 @@
 //! The order benchmarks are measured in: repetitions in a row, interleaved slices in random order, launches of fresh processes.
 
-use nbench::Settings;
+use nbench::__private::engine::Settings;
 use std::time::Duration;
 
 /// How often, and in what order, each benchmark of a target is measured;

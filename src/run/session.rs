@@ -2,11 +2,11 @@
 
 use super::affinity;
 use super::output::Captured;
+use nbench::__private::engine::Settings;
 use nbench::__private::protocol::{
     Command, Event, HARNESS_VERSION, Listed, PROTOCOL_FLAG, PROTOCOL_VERSION, ProtocolError,
     TOKEN_ENV, read_message, write_message,
 };
-use nbench::Settings;
 use std::hash::{BuildHasher, Hasher};
 use std::io::{BufReader, ErrorKind};
 use std::net::{TcpListener, TcpStream};

@@ -486,8 +486,10 @@ fn a_killed_save_leaves_the_previous_baseline_intact() {
             .iter()
             .any(|c| c.contains("tunable-"))
     });
+    // TERM, not INT: a test suite started in the background by a
+    // non-interactive shell inherits SIGINT ignored, and INT would do nothing.
     let _ = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args(["-TERM", &child.id().to_string()])
         .status();
     let status = child.wait().unwrap();
     assert!(measuring, "the run never started measuring");

@@ -164,7 +164,7 @@ fn merged_shards_report_as_one_run_with_one_adjustment() {
     assert_eq!(ids(&mine), ids(&one_run), "the rows one run has");
     // One Benjamini–Hochberg adjustment over the raw p-values of all shards.
     let raw: Vec<f64> = mine.iter().map(|r| r.1).collect();
-    let adjusted = nbench::stats::benjamini_hochberg(&raw);
+    let adjusted = nbench::__private::stats::benjamini_hochberg(&raw);
     for (row, q) in mine.iter().zip(adjusted) {
         assert!((row.2 - q).abs() < 1e-12, "{row:?} adjusted should be {q}");
     }

@@ -31,7 +31,7 @@ commands:
   overhead [--runs N]    time `cargo nbench` on tests/fixtures/basic with nothing to
                          rebuild (default 5 runs) and print what it adds beyond the
                          benchmarks' own measuring time
-  refdata [--check]      compute reference values for nbench::stats with NumPy and
+  refdata [--check]      compute reference values for nbench::__private::stats with NumPy and
                          SciPy (pip, in a virtual environment under target/) into
                          harness/tests/data/reference.json; --check recomputes and
                          fails if anything differs from the committed file

@@ -1,4 +1,4 @@
-//! `cargo xtask refdata [--check]`: reference values for `nbench::stats` from NumPy and SciPy.
+//! `cargo xtask refdata [--check]`: reference values for `nbench::__private::stats` from NumPy and SciPy.
 //!
 //! The values are computed by `xtask/refdata.py` in a virtual environment
 //! under `target/` (made here, NumPy and SciPy installed by pip) and

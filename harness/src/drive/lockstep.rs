@@ -18,7 +18,7 @@ pub struct LockstepDriver<'c, R, W> {
     pub timer: TimerInfo,
     /// The `iter` loop's overhead per iteration, ns.
     pub overhead_ns: f64,
-    /// The pilot's factor over the timer's cost (see [`crate::Settings::timer_factor`]).
+    /// The pilot's factor over the timer's cost (see [`crate::engine::Settings::timer_factor`]).
     pub timer_factor: f64,
     /// Set when the channel failed mid-benchmark: the process should exit.
     pub channel_lost: bool,
@@ -40,7 +40,7 @@ impl<'c, R: BufRead, W: Write> LockstepDriver<'c, R, W> {
             writer,
             timer,
             overhead_ns,
-            timer_factor: crate::Settings::default().timer_factor,
+            timer_factor: crate::engine::Settings::default().timer_factor,
             channel_lost: false,
             started: false,
         }

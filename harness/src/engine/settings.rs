@@ -10,7 +10,7 @@ use std::time::Duration;
 ///
 /// ```
 /// use std::time::Duration;
-/// let s = nbench::Settings { max_time: Duration::from_secs(2), ..Default::default() };
+/// let s = nbench::__private::engine::Settings { max_time: Duration::from_secs(2), ..Default::default() };
 /// assert_eq!(s.min_samples, 10);
 /// ```
 #[derive(Debug, Clone, PartialEq)]

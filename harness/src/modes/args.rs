@@ -1,7 +1,7 @@
 //! The bench binary's command line: libtest's flags, plus nbench's own measurement settings.
 
-use crate::Settings;
 use crate::engine::Open;
+use crate::engine::Settings;
 use crate::select::{Filter, Ignored};
 use crate::stats::OutlierMode;
 use std::fmt;

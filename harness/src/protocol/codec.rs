@@ -2,8 +2,8 @@
 
 use super::json::Json;
 use super::{Command, Event, Listed};
-use crate::Settings;
 use crate::counter::{Counter, CounterKind};
+use crate::engine::Settings;
 use crate::engine::{Hint, Stop};
 use crate::family::Scaling;
 use crate::result::{BenchResult, Versus};

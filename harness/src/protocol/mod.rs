@@ -11,9 +11,9 @@ pub mod json;
 
 pub use codec::{Message, ProtocolError, read_message, write_message};
 
-use crate::Settings;
 use crate::counter::Counter;
 use crate::engine::Hint;
+use crate::engine::Settings;
 use crate::family::Scaling;
 use crate::result::BenchResult;
 use crate::throughput::Throughput;

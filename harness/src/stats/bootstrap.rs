@@ -14,7 +14,7 @@ pub const RESAMPLES: usize = 1000;
 /// ```
 /// let base: Vec<f64> = (0..50).map(|i| 100.0 + (i % 7) as f64).collect();
 /// let cur: Vec<f64> = base.iter().map(|x| x * 1.1).collect();
-/// let ci = nbench::stats::median_ratio_ci(&base, &cur, 1000, 0.95, 1).unwrap();
+/// let ci = nbench::__private::stats::median_ratio_ci(&base, &cur, 1000, 0.95, 1).unwrap();
 /// assert!(ci.lo <= 1.1 && 1.1 <= ci.hi);
 /// ```
 pub fn median_ratio_ci(

@@ -22,7 +22,7 @@ impl Interval {
     /// single value).
     ///
     /// ```
-    /// let ci = nbench::stats::Interval { lo: 10.0, hi: 10.0, level: 0.95 };
+    /// let ci = nbench::__private::stats::Interval { lo: 10.0, hi: 10.0, level: 0.95 };
     /// let w = ci.at_least(10.0, 0.5);
     /// assert_eq!((w.lo, w.hi), (9.5, 10.5));
     /// ```
@@ -52,7 +52,7 @@ impl Interval {
 /// For n = 1 the interval is the point itself (no spread can be estimated).
 ///
 /// ```
-/// let ci = nbench::stats::mean_ci(5.0, 1.0, 10, 0.95);
+/// let ci = nbench::__private::stats::mean_ci(5.0, 1.0, 10, 0.95);
 /// assert!(ci.lo < 5.0 && 5.0 < ci.hi);
 /// ```
 pub fn mean_ci(mean: f64, stddev: f64, n: usize, level: f64) -> Interval {
@@ -79,7 +79,7 @@ pub fn mean_ci(mean: f64, stddev: f64, n: usize, level: f64) -> Interval {
 ///
 /// ```
 /// let x: Vec<f64> = (1..=10).map(f64::from).collect();
-/// let ci = nbench::stats::median_ci_sorted(&x, 0.95);
+/// let ci = nbench::__private::stats::median_ci_sorted(&x, 0.95);
 /// assert_eq!((ci.lo, ci.hi), (2.0, 9.0));
 /// ```
 pub fn median_ci_sorted(sorted: &[f64], level: f64) -> Interval {

@@ -10,7 +10,7 @@ use std::fmt;
 /// The growth of a benchmark family's time with its size parameter `N`.
 ///
 /// ```
-/// use nbench::stats::{Complexity, fit};
+/// use nbench::__private::stats::{Complexity, fit};
 /// let n = [1024.0, 2048.0, 4096.0, 8192.0];
 /// let t: Vec<f64> = n.iter().map(|n| 3.0 * n * n).collect();
 /// let f = fit(&n, &t, Complexity::Auto).unwrap();
@@ -146,7 +146,7 @@ fn fit_shape(n: &[f64], times: &[f64], complexity: Complexity) -> Option<Fit> {
 /// only by its values): `(c, normalised RMS)`, or `None` as for [`fit`].
 ///
 /// ```
-/// let (c, rms) = nbench::stats::fit_values(&[1.0, 2.0, 4.0], &[3.0, 6.0, 12.0]).unwrap();
+/// let (c, rms) = nbench::__private::stats::fit_values(&[1.0, 2.0, 4.0], &[3.0, 6.0, 12.0]).unwrap();
 /// assert_eq!((c, rms), (3.0, 0.0));
 /// ```
 pub fn fit_values(f: &[f64], times: &[f64]) -> Option<(f64, f64)> {

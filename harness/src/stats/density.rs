@@ -10,7 +10,7 @@ use super::quantile::percentile_sorted;
 /// fewer than two samples or no spread at all.
 ///
 /// ```
-/// let h = nbench::stats::bandwidth(&[1.0, 2.0, 3.0, 4.0, 100.0]);
+/// let h = nbench::__private::stats::bandwidth(&[1.0, 2.0, 3.0, 4.0, 100.0]);
 /// assert!(h > 0.5 && h < 2.0, "the outlier barely widens it: {h}");
 /// ```
 pub fn bandwidth(sorted: &[f64]) -> f64 {
@@ -31,7 +31,7 @@ pub fn bandwidth(sorted: &[f64]) -> f64 {
 /// Empty or NaN when there are no samples or the bandwidth is not positive.
 ///
 /// ```
-/// let d = nbench::stats::density(&[0.0], 1.0, &[0.0]);
+/// let d = nbench::__private::stats::density(&[0.0], 1.0, &[0.0]);
 /// assert!((d[0] - 1.0 / (2.0 * std::f64::consts::PI).sqrt()).abs() < 1e-15);
 /// ```
 pub fn density(samples: &[f64], bandwidth: f64, at: &[f64]) -> Vec<f64> {

@@ -77,7 +77,7 @@ fn beta_cf(x: f64, a: f64, b: f64) -> f64 {
 /// The CDF of Student's t distribution with `df` degrees of freedom.
 ///
 /// ```
-/// assert_eq!(nbench::stats::t_cdf(0.0, 5.0), 0.5);
+/// assert_eq!(nbench::__private::stats::t_cdf(0.0, 5.0), 0.5);
 /// ```
 pub fn t_cdf(t: f64, df: f64) -> f64 {
     let tail = 0.5 * inc_beta(df / (df + t * t), df / 2.0, 0.5);
@@ -88,7 +88,7 @@ pub fn t_cdf(t: f64, df: f64) -> f64 {
 /// ±∞ at p = 0 or 1, NaN outside [0, 1] or for `df` not above 0.
 ///
 /// ```
-/// let t = nbench::stats::t_quantile(0.975, 9.0);
+/// let t = nbench::__private::stats::t_quantile(0.975, 9.0);
 /// assert!((t - 2.262_157).abs() < 1e-6);
 /// ```
 pub fn t_quantile(p: f64, df: f64) -> f64 {
@@ -149,7 +149,7 @@ pub fn t_quantile(p: f64, df: f64) -> f64 {
 ///
 /// ```
 /// // With one degree of freedom it is the Cauchy density, 1/π at 0.
-/// assert!((nbench::stats::t_pdf(0.0, 1.0) - std::f64::consts::FRAC_1_PI).abs() < 1e-12);
+/// assert!((nbench::__private::stats::t_pdf(0.0, 1.0) - std::f64::consts::FRAC_1_PI).abs() < 1e-12);
 /// ```
 pub fn t_pdf(t: f64, df: f64) -> f64 {
     let ln = ln_gamma((df + 1.0) / 2.0)

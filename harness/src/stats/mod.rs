@@ -53,7 +53,7 @@ impl std::error::Error for StatsError {}
 /// The summary of one benchmark's per-iteration times.
 ///
 /// ```
-/// let s = nbench::stats::Summary::new(&[3.0, 1.0, 2.0, 4.0]).unwrap();
+/// let s = nbench::__private::stats::Summary::new(&[3.0, 1.0, 2.0, 4.0]).unwrap();
 /// assert_eq!(s.median, 2.5);
 /// assert_eq!(s.min, 1.0);
 /// ```
@@ -106,7 +106,7 @@ impl Summary {
     /// Summarises the samples `mode` keeps; the Tukey counts still cover all.
     ///
     /// ```
-    /// use nbench::stats::{OutlierMode, Summary};
+    /// use nbench::__private::stats::{OutlierMode, Summary};
     /// let s = Summary::with_outliers(&[1.0, 1.1, 1.2, 1.3, 9.0], OutlierMode::Iqr).unwrap();
     /// assert_eq!((s.count, s.set_aside, s.max), (4, 1, 1.3));
     /// ```

@@ -7,7 +7,7 @@
 /// a NaN stays NaN and is not counted among the m tests.
 ///
 /// ```
-/// let adj = nbench::stats::benjamini_hochberg(&[0.01, 0.04, 0.03, 0.005]);
+/// let adj = nbench::__private::stats::benjamini_hochberg(&[0.01, 0.04, 0.03, 0.005]);
 /// assert_eq!(adj, [0.02, 0.04, 0.04, 0.02]);
 /// ```
 pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {

@@ -5,8 +5,8 @@ use std::f64::consts::PI;
 /// The complementary error function erfc(x), relative error about 1e-15.
 ///
 /// ```
-/// assert!((nbench::stats::erfc(0.0) - 1.0).abs() < 1e-15);
-/// assert!((nbench::stats::erfc(1.0) - 0.157_299_207_050_285_13).abs() < 1e-15);
+/// assert!((nbench::__private::stats::erfc(0.0) - 1.0).abs() < 1e-15);
+/// assert!((nbench::__private::stats::erfc(1.0) - 0.157_299_207_050_285_13).abs() < 1e-15);
 /// ```
 pub fn erfc(x: f64) -> f64 {
     if x.is_nan() {
@@ -28,7 +28,7 @@ pub fn erfc(x: f64) -> f64 {
 /// P(Z > z) for a standard normal Z.
 ///
 /// ```
-/// assert!((nbench::stats::normal_sf(1.959_963_984_540_054) - 0.025).abs() < 1e-15);
+/// assert!((nbench::__private::stats::normal_sf(1.959_963_984_540_054) - 0.025).abs() < 1e-15);
 /// ```
 pub fn normal_sf(z: f64) -> f64 {
     0.5 * erfc(z / std::f64::consts::SQRT_2)

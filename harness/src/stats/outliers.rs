@@ -22,7 +22,7 @@ impl Outliers {
     ///
     /// ```
     /// // Quartiles 2 and 4: anything above 4 + 3 × 2 = 10 is a severe outlier.
-    /// let o = nbench::stats::Outliers::tukey(&[1.0, 2.0, 3.0, 4.0, 100.0], 2.0, 4.0);
+    /// let o = nbench::__private::stats::Outliers::tukey(&[1.0, 2.0, 3.0, 4.0, 100.0], 2.0, 4.0);
     /// assert_eq!(o.high_severe, 1);
     /// ```
     pub fn tukey(sorted: &[f64], q1: f64, q3: f64) -> Outliers {
@@ -88,7 +88,7 @@ impl OutlierMode {
     /// The mode named `name`, if there is one.
     ///
     /// ```
-    /// use nbench::stats::OutlierMode;
+    /// use nbench::__private::stats::OutlierMode;
     /// assert_eq!(OutlierMode::parse("both5"), Some(OutlierMode::Both5));
     /// assert_eq!(OutlierMode::parse("5%"), None);
     /// ```
@@ -101,7 +101,7 @@ impl OutlierMode {
     /// `sorted` is not.
     ///
     /// ```
-    /// use nbench::stats::OutlierMode;
+    /// use nbench::__private::stats::OutlierMode;
     /// let x: Vec<f64> = (1..=40).map(f64::from).collect();
     /// assert_eq!(OutlierMode::Top5.kept(&x), 0..38);
     /// assert_eq!(OutlierMode::Both5.kept(&x), 2..38);

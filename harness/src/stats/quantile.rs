@@ -6,7 +6,7 @@
 /// `sorted` must be in ascending order; NaN when it is empty or `p` is NaN.
 ///
 /// ```
-/// use nbench::stats::percentile_sorted;
+/// use nbench::__private::stats::percentile_sorted;
 /// assert_eq!(percentile_sorted(&[1.0, 2.0, 3.0, 4.0], 25.0), 1.75);
 /// ```
 pub fn percentile_sorted(sorted: &[f64], p: f64) -> f64 {
@@ -29,7 +29,7 @@ pub fn percentile_sorted(sorted: &[f64], p: f64) -> f64 {
 /// The median of `sorted` (the mean of the two middle values for even n); NaN when empty.
 ///
 /// ```
-/// assert_eq!(nbench::stats::median_sorted(&[1.0, 2.0, 10.0, 11.0]), 6.0);
+/// assert_eq!(nbench::__private::stats::median_sorted(&[1.0, 2.0, 10.0, 11.0]), 6.0);
 /// ```
 pub fn median_sorted(sorted: &[f64]) -> f64 {
     percentile_sorted(sorted, 50.0)
@@ -39,7 +39,7 @@ pub fn median_sorted(sorted: &[f64]) -> f64 {
 /// (`scipy.stats.median_abs_deviation(x)` with its default `scale=1.0`); NaN when empty.
 ///
 /// ```
-/// assert_eq!(nbench::stats::mad_sorted(&[1.0, 2.0, 3.0, 4.0, 9.0]), 1.0);
+/// assert_eq!(nbench::__private::stats::mad_sorted(&[1.0, 2.0, 3.0, 4.0, 9.0]), 1.0);
 /// ```
 pub fn mad_sorted(sorted: &[f64]) -> f64 {
     let m = median_sorted(sorted);

@@ -20,7 +20,7 @@ pub struct MannWhitney {
 /// corrections.
 ///
 /// ```
-/// let r = nbench::stats::mann_whitney(&[1.2, 3.4, 5.6], &[2.3, 4.5, 6.7, 8.9]).unwrap();
+/// let r = nbench::__private::stats::mann_whitney(&[1.2, 3.4, 5.6], &[2.3, 4.5, 6.7, 8.9]).unwrap();
 /// assert_eq!((r.u, r.exact), (3.0, true));
 /// assert!((r.p - 0.4).abs() < 1e-12);
 /// ```

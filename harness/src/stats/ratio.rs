@@ -21,7 +21,7 @@ pub struct RatioTest {
 /// (no change) or 0 (a change without spread).
 ///
 /// ```
-/// let r = nbench::stats::ratio_t_test(&[1.01, 1.03], 0.95).unwrap();
+/// let r = nbench::__private::stats::ratio_t_test(&[1.01, 1.03], 0.95).unwrap();
 /// assert!((r.p - 0.293_281_199_180_558_6).abs() < 1e-12);
 /// ```
 pub fn ratio_t_test(ratios: &[f64], level: f64) -> Option<RatioTest> {
@@ -49,7 +49,7 @@ pub fn ratio_t_test(ratios: &[f64], level: f64) -> Option<RatioTest> {
 /// finite values of `xs`, and how many there were; `None` with fewer than two.
 ///
 /// ```
-/// let (mean, sd, n) = nbench::stats::log_mean_sd(&[1.0, std::f64::consts::E, -3.0]).unwrap();
+/// let (mean, sd, n) = nbench::__private::stats::log_mean_sd(&[1.0, std::f64::consts::E, -3.0]).unwrap();
 /// assert_eq!(n, 2);
 /// assert!((mean - 0.5).abs() < 1e-12 && (sd - 0.5f64.sqrt()).abs() < 1e-12);
 /// ```

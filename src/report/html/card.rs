@@ -4,7 +4,7 @@
 use super::history::{self, PastRun};
 use super::{escape, plots, strips};
 use crate::model::record::BenchRecord;
-use nbench::format::time;
+use nbench::__private::format::time;
 use std::fmt::Write;
 
 /// The card of `target`'s benchmark `b`, with its history across `past`.

@@ -11,7 +11,7 @@ use crate::model::comparison::{Comparison, Row};
 use crate::model::record::{RunRecord, TargetRecord};
 use crate::report::{p_value, percent_change};
 use history::PastRun;
-use nbench::format::time;
+use nbench::__private::format::time;
 use std::fmt::Write;
 
 const STYLE: &str = include_str!("style.css");

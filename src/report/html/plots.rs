@@ -4,8 +4,8 @@
 use super::history::Point;
 use super::svg::{Axis, Plot};
 use crate::model::record::FitRecord;
-use nbench::format::time;
-use nbench::stats::{Complexity, bandwidth, density, percentile_sorted};
+use nbench::__private::format::time;
+use nbench::__private::stats::{Complexity, bandwidth, density, percentile_sorted};
 
 /// Points at which a density curve is drawn.
 const GRID: usize = 120;

@@ -3,7 +3,7 @@
 
 use super::plots::time_tick;
 use super::svg::{Axis, Plot};
-use nbench::format::time;
+use nbench::__private::format::time;
 
 const WIDTH: f64 = 300.0;
 const HEIGHT: f64 = 64.0;
