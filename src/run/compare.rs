@@ -72,11 +72,7 @@ pub fn compare_target(
     };
     let chosen = opened.picked.chosen;
     let mut cmp = TargetComparison::empty(&label);
-    let present: Vec<String> = (chosen.iter().map(|(id, _)| id.clone()))
-        .chain(opened.picked.elsewhere.iter().cloned())
-        .collect();
-    let reported = |id: &str| plan.reports_gone(&label, id);
-    cmp.gone = gone(base_ids.iter().map(String::as_str), &present, &reported);
+    cmp.gone = gone_here(&label, &base_ids, &chosen, &opened.picked.elsewhere, plan);
     cmp.layouts = Some([base_exes.len(), cur_exes.len()]);
     let mut outcomes = Vec::new();
     // Kept for benchmarks the baseline does not have, measured on their own.
@@ -199,6 +195,22 @@ fn compare_one(
             (Outcome::Failed(failure), None)
         }
     }
+}
+
+/// The baseline's benchmarks ([`gone`]) that neither `chosen` here nor
+/// another shard (`elsewhere`) measures.
+fn gone_here(
+    label: &str,
+    base_ids: &[String],
+    chosen: &[(String, Selected)],
+    elsewhere: &[String],
+    plan: &Plan,
+) -> Vec<String> {
+    let present: Vec<String> = (chosen.iter().map(|(id, _)| id.clone()))
+        .chain(elsewhere.iter().cloned())
+        .collect();
+    let reported = |id: &str| plan.reports_gone(label, id);
+    gone(base_ids.iter().map(String::as_str), &present, &reported)
 }
 
 /// The listed ids the baseline's stored results hold: a baseline saved

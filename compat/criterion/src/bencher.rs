@@ -164,26 +164,22 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         });
     }
 
-    /// [`Bencher::iter_batched_ref`] for futures.
-    pub fn iter_batched_ref<I, O, S, R, F>(&mut self, mut setup: S, mut routine: R, size: BatchSize)
+    /// [`Bencher::iter_batched_ref`] for futures: the input is kept beside
+    /// the output, and dropped with it outside the timing.
+    pub fn iter_batched_ref<I, O, S, R, F>(&mut self, setup: S, mut routine: R, size: BatchSize)
     where
         S: FnMut() -> I,
         R: FnMut(&mut I) -> F,
         F: Future<Output = O>,
     {
-        let runner = &self.runner;
-        let batch = size.as_nbench().inputs();
-        self.b.inner.iter_custom(|iters| {
-            in_batches(iters, batch, &mut setup, |inputs, outputs| {
-                runner.block_on(async {
-                    let start = Instant::now();
-                    for input in inputs.iter_mut() {
-                        outputs.push(black_box(routine(black_box(input)).await));
-                    }
-                    start.elapsed()
-                })
-            })
-        });
+        self.iter_batched(
+            setup,
+            |mut input| {
+                let future = routine(&mut input);
+                async move { (future.await, input) }
+            },
+            size,
+        );
     }
 }
 
