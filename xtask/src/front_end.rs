@@ -1,7 +1,7 @@
 //! `cargo xtask front-end`: the same bodies timed through nbench's API and
 //! through criterion's (nbench-criterion), in the same `cargo nbench` runs.
 
-use crate::verdicts::Nbench;
+use crate::verdicts::{Nbench, of_target};
 use crate::{build_nbench, root, runs_arg};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -30,12 +30,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
         eprint!("\rrun {round}/{runs}");
         let out = nb.run(&select)?;
         for (api, label) in TARGETS {
-            let target = out["targets"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|t| t["target"] == label)
-                .ok_or_else(|| format!("no {label} in the run"))?;
+            let target = of_target(&out["targets"], label);
+            if target.is_null() {
+                return Err(format!("no {label} in the run"));
+            }
             for b in target["benchmarks"].as_array().into_iter().flatten() {
                 let id = b["id"].as_str().unwrap_or("?").to_owned();
                 medians

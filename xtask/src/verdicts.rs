@@ -248,7 +248,7 @@ impl Columns {
 }
 
 /// The entry of `targets` (a JSON array) for bench target `label`; null when absent.
-fn of_target<'v>(targets: &'v Value, label: &str) -> &'v Value {
+pub(crate) fn of_target<'v>(targets: &'v Value, label: &str) -> &'v Value {
     targets
         .as_array()
         .into_iter()

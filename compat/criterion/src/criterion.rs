@@ -90,29 +90,25 @@ impl<M: Measurement> Criterion<M> {
 
     /// Accepted and ignored: nbench's intervals do not resample this way.
     pub fn nresamples(self, _: usize) -> Criterion<M> {
-        notice::once("nresamples is ignored: nbench chooses its own statistics");
+        notice::once(notice::NRESAMPLES);
         self
     }
 
     /// Accepted and ignored: `cargo nbench --threshold` (or `nbench.toml`) sets it.
     pub fn noise_threshold(self, _: f64) -> Criterion<M> {
-        notice::once(
-            "noise_threshold is ignored: set it with `cargo nbench --threshold` or nbench.toml",
-        );
+        notice::once(notice::NOISE_THRESHOLD);
         self
     }
 
     /// Accepted and ignored: nbench's intervals are 95 %.
     pub fn confidence_level(self, _: f64) -> Criterion<M> {
-        notice::once("confidence_level is ignored: nbench's intervals are 95 %");
+        notice::once(notice::CONFIDENCE_LEVEL);
         self
     }
 
     /// Accepted and ignored: `cargo nbench` decides significance over the whole run.
     pub fn significance_level(self, _: f64) -> Criterion<M> {
-        notice::once(
-            "significance_level is ignored: cargo nbench decides significance over the whole run (false-discovery control)",
-        );
+        notice::once(notice::SIGNIFICANCE_LEVEL);
         self
     }
 

@@ -105,29 +105,25 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
 
     /// Accepted and ignored: nbench's intervals do not resample this way.
     pub fn nresamples(&mut self, _: usize) -> &mut Self {
-        notice::once("nresamples is ignored: nbench chooses its own statistics");
+        notice::once(notice::NRESAMPLES);
         self
     }
 
     /// Accepted and ignored: `cargo nbench --threshold` (or `nbench.toml`) sets it.
     pub fn noise_threshold(&mut self, _: f64) -> &mut Self {
-        notice::once(
-            "noise_threshold is ignored: set it with `cargo nbench --threshold` or nbench.toml",
-        );
+        notice::once(notice::NOISE_THRESHOLD);
         self
     }
 
     /// Accepted and ignored: nbench's intervals are 95 %.
     pub fn confidence_level(&mut self, _: f64) -> &mut Self {
-        notice::once("confidence_level is ignored: nbench's intervals are 95 %");
+        notice::once(notice::CONFIDENCE_LEVEL);
         self
     }
 
     /// Accepted and ignored: `cargo nbench` decides significance over the whole run.
     pub fn significance_level(&mut self, _: f64) -> &mut Self {
-        notice::once(
-            "significance_level is ignored: cargo nbench decides significance over the whole run (false-discovery control)",
-        );
+        notice::once(notice::SIGNIFICANCE_LEVEL);
         self
     }
 

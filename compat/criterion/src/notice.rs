@@ -12,3 +12,14 @@ pub(crate) fn once(what: &'static str) {
         eprintln!("note: {what}");
     }
 }
+
+/// Said by both `Criterion`'s and a group's setter.
+pub(crate) const NRESAMPLES: &str = "nresamples is ignored: nbench chooses its own statistics";
+/// Said by both `Criterion`'s and a group's setter.
+pub(crate) const NOISE_THRESHOLD: &str =
+    "noise_threshold is ignored: set it with `cargo nbench --threshold` or nbench.toml";
+/// Said by both `Criterion`'s and a group's setter.
+pub(crate) const CONFIDENCE_LEVEL: &str =
+    "confidence_level is ignored: nbench's intervals are 95 %";
+/// Said by both `Criterion`'s and a group's setter.
+pub(crate) const SIGNIFICANCE_LEVEL: &str = "significance_level is ignored: cargo nbench decides significance over the whole run (false-discovery control)";
