@@ -105,6 +105,8 @@ pub fn stored_row(
         layout_spread: None,
         epochs: None,
         time_limited: false,
+        unit_ratios: Vec::new(),
+        epochs_pulled_in: 0,
         inconclusive: None,
     })
 }
@@ -166,6 +168,8 @@ mod tests {
             layout_spread: None,
             epochs: None,
             time_limited: false,
+            unit_ratios: Vec::new(),
+            epochs_pulled_in: 0,
             inconclusive: None,
         }
     }

@@ -1,7 +1,9 @@
 //! Deciding regressed / improved / unchanged: from paired ratios, or from stored samples when pairing is impossible.
 
 pub use crate::model::comparison::{Kind, Verdict};
-use nbench::__private::stats::{RESAMPLES, median_ci_sorted, median_ratio_ci, median_sorted};
+use nbench::__private::stats::{
+    RESAMPLES, RatioTest, median_ci_sorted, median_ratio_ci, median_sorted, ratio_t_test, t_cdf,
+};
 
 /// The estimate of current / baseline − 1 with its 95 % CI, and the verdict.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -14,6 +16,8 @@ pub struct Change {
     pub p_value: Option<f64>,
     /// The conclusion.
     pub verdict: Verdict,
+    /// Epochs pulled in as far from the rest; see [`pull_in_far`].
+    pub pulled_in: usize,
 }
 
 /// Regressed or improved: significant, the interval on one side of 0 and
@@ -64,19 +68,125 @@ pub fn why_inconclusive(row: &crate::model::comparison::Row, threshold: f64) -> 
         }
         _ => "the machine's noise".to_owned(),
     };
-    format!("{span}: {cause}")
+    match (row.epochs_pulled_in, row.unit_ratios.len()) {
+        (0, _) => format!("{span}: {cause}"),
+        (k, n) => format!("{span}: {cause} ({k} of {n} epochs ran far from the rest)"),
+    }
+}
+
+/// An epoch's log ratio further from the median than this many robust
+/// standard deviations (1.4826 × the median absolute deviation) is pulled
+/// in to that distance before the interval is computed.
+pub const FAR: f64 = 3.0;
+/// The least robust standard deviation distances are measured in (of the
+/// log ratio, 0.1 %): epochs within ±0.3 % of the median are never moved.
+pub const FAR_FLOOR: f64 = 0.001;
+/// Fewest epochs among which any is pulled in.
+pub const FAR_MIN_UNITS: usize = 5;
+
+/// `F_n` for n = 5, 6, …, 24 epochs: the factor on the winsorized t
+/// interval's half-width that makes it hold the true change 95 % of the
+/// time on normal epochs (without it, 93.6 % at n = 8). Computed by NumPy
+/// (`xtask/refdata.py`, `winsor_factor`; checked against
+/// `harness/tests/data/reference.json` below). More epochs use the last.
+const WINSOR_FACTOR: [f64; 20] = [
+    1.3420013494358465,
+    1.1491431925360103,
+    1.1508724531339294,
+    1.0894829323802515,
+    1.0902213552369406,
+    1.0578100305923261,
+    1.0618909172175968,
+    1.0450809368974998,
+    1.0449324348019602,
+    1.0359145615442076,
+    1.0368345965708203,
+    1.0304876626378427,
+    1.0289748927482532,
+    1.0242341995003343,
+    1.024616259511551,
+    1.021768114604057,
+    1.0206186200158585,
+    1.0190953610420235,
+    1.0178889115804883,
+    1.0165047180677147,
+];
+
+/// The epochs' ratios with those far from the rest pulled in, and how many were.
+///
+/// A process can run a small loop in one of a few speed states for a while
+/// (measured: a 16-element sum at 169, 206 or 229 ns in fresh processes of
+/// one executable, each process in its own state for tens of milliseconds).
+/// Most epochs find both processes in the same state and agree to within
+/// 0.1 %; an epoch whose processes sat in different states reads ±20 %. A
+/// mean over epochs and the t interval around it would be that one
+/// epoch's. So with at least [`FAR_MIN_UNITS`] epochs, each log ratio is
+/// clipped to the median ± [`FAR`] robust standard deviations (at least
+/// [`FAR_FLOOR`]): winsorized, the far epoch still counts, as one at the
+/// edge of the rest, and the interval is widened by [`WINSOR_FACTOR`] to
+/// keep its 95 %.
+pub fn pull_in_far(units: &[f64]) -> (Vec<f64>, usize) {
+    let logs: Vec<f64> = units
+        .iter()
+        .filter(|r| **r > 0.0 && r.is_finite())
+        .map(|r| r.ln())
+        .collect();
+    if logs.len() < FAR_MIN_UNITS {
+        return (units.to_vec(), 0);
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        median_sorted(&v)
+    };
+    let m = median(logs.clone());
+    let mad = median(logs.iter().map(|x| (x - m).abs()).collect());
+    let reach = FAR * (1.482_602_218_505_602 * mad).max(FAR_FLOOR);
+    let pulled = logs.iter().filter(|x| (*x - m).abs() > reach).count();
+    let clipped = logs.iter().map(|x| x.clamp(m - reach, m + reach).exp());
+    (clipped.collect(), pulled)
+}
+
+/// The t test of [`ratio_t_test`] on the epochs with the far ones pulled
+/// in ([`pull_in_far`]), its interval and p-value widened by the factor
+/// that keeps them at 95 %; and how many epochs were pulled in.
+fn winsorized_t_test(units: &[f64]) -> Option<(RatioTest, usize)> {
+    let (units, pulled) = pull_in_far(units);
+    let t = ratio_t_test(&units, 0.95)?;
+    let n = units.len();
+    if n < FAR_MIN_UNITS {
+        return Some((t, pulled));
+    }
+    let f = WINSOR_FACTOR[(n - FAR_MIN_UNITS).min(WINSOR_FACTOR.len() - 1)];
+    let mean = t.change.ln_1p();
+    let widen = |edge: f64| (mean + f * (edge.ln_1p() - mean)).exp_m1();
+    let p = if t.t.is_finite() {
+        2.0 * t_cdf(-(t.t / f).abs(), n as f64 - 1.0)
+    } else {
+        t.p
+    };
+    let ci = [widen(t.ci[0]), widen(t.ci[1])];
+    Some((
+        RatioTest {
+            ci,
+            p,
+            t: t.t / f,
+            ..t
+        },
+        pulled,
+    ))
 }
 
 /// From a paired measurement: one ratio (current / baseline, the median of
 /// its rounds) per epoch, each epoch a fresh pair of processes. The change is
-/// the geometric mean of the epoch ratios, its CI and p-value those of a
-/// one-sample t test on their logarithms: the spread between process pairs,
-/// which holds each process's own bias, sets the CI's width.
+/// the geometric mean of the epoch ratios (those far from the rest pulled
+/// in, [`pull_in_far`]), its CI and p-value those of a one-sample t test on
+/// their logarithms: the spread between process pairs, which holds
+/// each process's own bias, sets the CI's width.
 ///
 /// With a single epoch there is no such spread; `rounds` (all the rounds'
 /// ratios) then give the median ratio's distribution-free CI.
 pub fn paired(epoch_ratios: &[f64], rounds: &[f64], threshold: f64) -> Option<Change> {
-    let Some(t) = nbench::__private::stats::ratio_t_test(epoch_ratios, 0.95) else {
+    let Some((t, pulled_in)) = winsorized_t_test(epoch_ratios) else {
         return within_one_epoch(rounds, threshold);
     };
     Some(Change {
@@ -84,6 +194,7 @@ pub fn paired(epoch_ratios: &[f64], rounds: &[f64], threshold: f64) -> Option<Ch
         ci: t.ci,
         p_value: Some(t.p),
         verdict: decide(t.change, t.ci, t.p < 0.05, threshold),
+        pulled_in,
     })
 }
 
@@ -103,6 +214,7 @@ fn within_one_epoch(rounds: &[f64], threshold: f64) -> Option<Change> {
         ci,
         p_value: None,
         verdict: decide(m, ci, significant, threshold),
+        pulled_in: 0,
     })
 }
 
@@ -137,6 +249,7 @@ pub fn stored(base: &[f64], cur: &[f64], threshold: f64) -> Option<Change> {
         ci,
         p_value: Some(p),
         verdict: decide(change, ci, p < 0.05, threshold),
+        pulled_in: 0,
     })
 }
 
@@ -222,6 +335,8 @@ mod tests {
             layout_spread: Some(0.14),
             epochs: Some(8),
             time_limited: true,
+            unit_ratios: Vec::new(),
+            epochs_pulled_in: 0,
             inconclusive: None,
         };
         let why = why_inconclusive(&row, 0.005);
@@ -239,6 +354,68 @@ mod tests {
         assert!(why_inconclusive(&row, 0.005).contains("only 2 epochs"));
         row.kind = Kind::Stored;
         assert!(why_inconclusive(&row, 0.005).contains("stored samples"));
+    }
+
+    #[test]
+    fn epochs_far_from_the_rest_are_pulled_in() {
+        // Measured (A/A, one executable): most epochs agree to 0.1 %, two
+        // had their processes in different speed states.
+        let units = [
+            1.0, 1.2565, 1.0, 1.0, 0.9996, 1.0, 1.0, 1.0004, 1.0, 0.8249, 0.9608, 1.2557, 0.7951,
+        ];
+        let plain = ratio_t_test(&units, 0.95).unwrap();
+        assert!(plain.ci[0] < -0.05 && plain.ci[1] > 0.05, "{plain:?}");
+        let (pulled, k) = pull_in_far(&units);
+        assert_eq!(k, 5);
+        assert!(
+            pulled.iter().all(|r| r.ln().abs() <= 0.003 + 1e-12),
+            "{pulled:?}"
+        );
+        let c = paired(&units, &[], 0.005).unwrap();
+        assert_eq!((c.verdict, c.pulled_in), (Verdict::Unchanged, 5), "{c:?}");
+        // The same epochs 1 % slower: regressed.
+        let slower: Vec<f64> = units.iter().map(|r| r * 1.01).collect();
+        let c = paired(&slower, &[], 0.005).unwrap();
+        assert_eq!(c.verdict, Verdict::Regressed, "{c:?}");
+        assert!((c.change - 0.01).abs() < 0.002, "{c:?}");
+        // Fewer than five epochs: nothing is pulled in.
+        assert_eq!(pull_in_far(&units[..4]).1, 0);
+        // Epochs spread evenly stay as they are.
+        let even = [0.99, 0.995, 1.0, 1.005, 1.01, 1.0, 0.998];
+        assert_eq!(pull_in_far(&even), (even.to_vec(), 0));
+    }
+
+    #[test]
+    fn the_winsorized_test_is_numpys() {
+        let doc: serde_json::Value =
+            serde_json::from_str(include_str!("../../harness/tests/data/reference.json")).unwrap();
+        let w = &doc["winsorized"];
+        for (i, f) in WINSOR_FACTOR.iter().enumerate() {
+            let n = (i + FAR_MIN_UNITS).to_string();
+            let numpy = w["factors"][&n].as_f64().unwrap();
+            assert!((numpy / f - 1.0).abs() < 1e-14, "{n} epochs: {numpy} {f}");
+        }
+        let cases = w["cases"].as_object().unwrap();
+        assert!(cases.len() >= 5);
+        for (name, case) in cases {
+            let ratios: Vec<f64> = case["ratios"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
+            let (t, pulled) = winsorized_t_test(&ratios).unwrap();
+            let close = |what: &str, got: f64, want: &serde_json::Value| {
+                let want = want.as_f64().unwrap();
+                let ok = (got - want).abs() <= 1e-9 * want.abs().max(1e-3);
+                assert!(ok, "{name}.{what}: {got} vs NumPy {want}");
+            };
+            assert_eq!(pulled as u64, case["pulled"].as_u64().unwrap(), "{name}");
+            close("change", t.change, &case["change"]);
+            close("ci.lo", t.ci[0], &case["change_ci"][0]);
+            close("ci.hi", t.ci[1], &case["change_ci"][1]);
+            close("p", t.p, &case["p"]);
+        }
     }
 
     #[test]

@@ -92,6 +92,17 @@ pub struct Row {
     /// Epochs (fresh process pairs) the paired change was measured over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub epochs: Option<usize>,
+    /// Paired: the change measured by each independent unit (an epoch, or
+    /// the epochs that ran the same pair of layouts), current / baseline;
+    /// the interval is computed from these.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "float::lenient")]
+    pub unit_ratios: Vec<f64>,
+    /// Paired: units (of `unit_ratios`) so far from the rest that they were
+    /// pulled in to the edge of the rest before the interval was computed
+    /// (the two processes ran at different speeds, not different code).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub epochs_pulled_in: usize,
     /// Whether the time limit ended the measuring before the interval settled.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub time_limited: bool,
@@ -212,4 +223,8 @@ impl Counts {
         }
         s
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

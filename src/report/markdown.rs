@@ -217,6 +217,8 @@ mod tests {
             layout_spread: None,
             epochs: None,
             time_limited: false,
+            unit_ratios: Vec::new(),
+            epochs_pulled_in: 0,
             inconclusive: None,
         }
     }

@@ -157,6 +157,8 @@ fn comparison() -> Comparison {
         layout_spread: None,
         epochs: None,
         time_limited: false,
+        unit_ratios: Vec::new(),
+        epochs_pulled_in: 0,
         inconclusive: None,
     };
     // Placement moves this one more than the threshold: no verdict.

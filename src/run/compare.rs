@@ -280,8 +280,11 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         verdict: ch.verdict,
         baseline_per_iter_ns: p.base_ns.clone(),
         overhead_ns: p.overhead_ns,
-        layout_spread: layouts.spread(&p.epoch_ratios),
+        // Placement's share of the spread, without the epochs far from the rest.
+        layout_spread: layouts.spread(&verdict::pull_in_far(&units).0),
         epochs: Some(p.epoch_ratios.len()),
+        epochs_pulled_in: ch.pulled_in,
+        unit_ratios: units,
         time_limited: p.stop == Stop::TimeLimit,
         inconclusive: None,
     })

@@ -76,11 +76,10 @@ impl Assignment {
     }
 
     /// How much a benchmark moves with code placement alone, as a share:
-    /// the standard deviation of the units' log ratios over √2 (each
-    /// ratio holds a layout of each side). `None` unless both sides vary
-    /// their layout over at least three units.
-    pub fn spread(&self, epoch_ratios: &[f64]) -> Option<f64> {
-        let units = self.units(epoch_ratios);
+    /// the standard deviation of the units' log ratios (see [`Self::units`])
+    /// over √2 (each ratio holds a layout of each side). `None` unless both
+    /// sides vary their layout over at least three units.
+    pub fn spread(&self, units: &[f64]) -> Option<f64> {
         if !self.controlled() || units.len() < 3 {
             return None;
         }
@@ -150,9 +149,9 @@ mod tests {
         let ratios: Vec<f64> = (0..8)
             .map(|e| (effect(a.cur(e)) - effect(a.base(e))).exp())
             .collect();
-        let s = a.spread(&ratios).unwrap();
+        let s = a.spread(&a.units(&ratios)).unwrap();
         assert!(s > 0.05 && s < 0.2, "{s}");
         let flat = vec![1.0; 8];
-        assert!(a.spread(&flat).unwrap().abs() < 1e-12);
+        assert!(a.spread(&a.units(&flat)).unwrap().abs() < 1e-12);
     }
 }

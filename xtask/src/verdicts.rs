@@ -113,6 +113,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         target_dir: root().join("target/xtask/verdicts"),
     };
     let _ = std::fs::remove_dir_all(nb.target_dir.join("nbench"));
+    let _ = std::fs::remove_dir_all(nb.target_dir.join("xtask-runs"));
     nb.run(&["--save-baseline", "base"])?;
     for f in ["slow1", "slow5"] {
         nb.output(&["--features", f, "--list"])?;
@@ -165,6 +166,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 a.extend(["--layout-seed", &seed]);
             }
             let run = nb.run(&a)?;
+            keep(&nb, round, case, &run);
             if case.features.is_none() && !case.stored && !case.relink {
                 columns.paired = Some(run.clone());
             }
@@ -179,6 +181,28 @@ pub fn run(args: &[String]) -> Result<(), String> {
     print(&cases, runs);
     columns.print();
     Ok(())
+}
+
+/// Each comparison's JSON, kept under the target directory's `xtask-runs/`
+/// for a closer look (per-unit ratios, intervals): `ROUND-CASE.json`.
+fn keep(nb: &Nbench, round: usize, case: &Case, run: &Value) {
+    let dir = nb.target_dir.join("xtask-runs");
+    let name: String = format!(
+        "{round:02}-{}{}",
+        case.name,
+        if case.stored { "-stored" } else { "" }
+    )
+    .chars()
+    .map(|c| {
+        if c.is_ascii_alphanumeric() || c == '-' {
+            c
+        } else {
+            '_'
+        }
+    })
+    .collect();
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::write(dir.join(format!("{name}.json")), run.to_string());
 }
 
 /// Whether the paired columns of an A/A comparison read what a plain run of
