@@ -88,6 +88,9 @@ fn summary(c: &Comparison) -> String {
         let adjusted = "p: adjusted over this run's comparisons (Benjamini–Hochberg)";
         let _ = writeln!(out, "{}", style(adjusted).dim());
     }
+    if super::any_paired(c) {
+        let _ = writeln!(out, "{}", style(super::PAIRED_COLUMNS).dim());
+    }
     let _ = writeln!(
         out,
         "compared with `{}`: {} (noise threshold {:.1}%)",

@@ -188,6 +188,9 @@ fn comparison(out: &mut String, c: &Comparison) {
             }
         }
     }
+    if super::any_paired(c) {
+        let _ = writeln!(out, "_{}_\n", super::PAIRED_COLUMNS);
+    }
     let _ = writeln!(
         out,
         "{} (noise threshold {:.1}%)\n",
@@ -270,6 +273,8 @@ mod tests {
 | `hash` | 1.000 µs | 1.000 µs | +0.00% | -0.10% … +0.10% | 0.900 | unchanged |
 | `fresh` | | | | | | new |
 | `old` | | | | | | gone |
+
+_paired rows: baseline is the baseline's fastest epoch (its median) in this run, current is baseline × (1 + change)_
 
 1 regressed, 0 improved, 1 unchanged (noise threshold 0.5%)
 

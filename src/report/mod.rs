@@ -115,6 +115,17 @@ pub fn percent_change(x: f64) -> String {
 /// much the benchmark moves with code placement alone.
 pub const LARGE_LAYOUT_SPREAD: f64 = 0.02;
 
+/// What a paired row's time columns are, said under every comparison that has one.
+pub const PAIRED_COLUMNS: &str = "paired rows: baseline is the baseline's fastest epoch (its median) in this run, current is baseline × (1 + change)";
+
+/// Whether any row of `c` was measured in lockstep.
+fn any_paired(c: &crate::model::comparison::Comparison) -> bool {
+    c.targets
+        .iter()
+        .flat_map(|t| &t.rows)
+        .any(|r| r.kind == crate::model::comparison::Kind::Paired)
+}
+
 /// `sum moves ±14% with code placement alone: …` for a row whose layout
 /// spread is at least [`LARGE_LAYOUT_SPREAD`].
 pub fn placement_note(r: &crate::model::comparison::Row) -> Option<String> {
