@@ -335,12 +335,21 @@ fn pad_len(exe: &Path, addr: std::net::SocketAddr, place: Option<u64>) -> usize 
     }
 }
 
+/// The `argv[0]` every placed process gets, whatever its executable's path.
+pub const PLACED_ARG0: &str = "nbench-bench";
+
 /// Turns address-space randomisation off for the child (Linux
 /// `personality(ADDR_NO_RANDOMIZE)`); where the system refuses, the child
-/// runs randomised, as any other.
+/// runs randomised, as any other. Its `argv[0]` is [`PLACED_ARG0`]: the
+/// kernel copies both `argv[0]` and the executable's path onto the new
+/// stack, and the harness copies its arguments (`argv[0]` among them) onto
+/// the heap at start-up, so two executables at paths of different lengths
+/// started their stacks at different offsets (the padding variable makes up
+/// for one copy of the path, not two) and laid out their heaps differently.
 #[cfg(target_os = "linux")]
 fn same_addresses(cmd: &mut Process) {
     use std::os::unix::process::CommandExt;
+    cmd.arg0(PLACED_ARG0);
     unsafe extern "C" {
         fn personality(persona: u64) -> i32;
     }
@@ -451,5 +460,25 @@ mod placement_tests {
         }
         // Unplaced: a length from the port, whatever the path.
         assert_eq!(pad_len(a, addr, None), (40123 * 7919) % 4096);
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_placed_process_has_one_argv0_and_no_randomisation() {
+        let read = |file: &str| {
+            let mut cmd = Process::new("cat");
+            cmd.arg(file);
+            same_addresses(&mut cmd);
+            cmd.output().expect("cat runs").stdout
+        };
+        // The path of the executable no longer reaches argv[0].
+        let cmdline = read("/proc/self/cmdline");
+        assert_eq!(cmdline, b"nbench-bench\0/proc/self/cmdline\0");
+        let persona = String::from_utf8(read("/proc/self/personality")).unwrap();
+        let persona = u64::from_str_radix(persona.trim(), 16).unwrap();
+        // Where the system allows it (containers may refuse personality()).
+        if persona != 0 {
+            assert_ne!(persona & 0x0040000, 0, "{persona:x}");
+        }
     }
 }
