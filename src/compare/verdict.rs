@@ -2,7 +2,8 @@
 
 pub use crate::model::comparison::{Kind, Verdict};
 use nbench::__private::stats::{
-    RESAMPLES, RatioTest, median_ci_sorted, median_ratio_ci, median_sorted, ratio_t_test, t_cdf,
+    RESAMPLES, RatioTest, mad_sorted, median_ci_sorted, median_ratio_ci, median_sorted,
+    ratio_t_test, t_cdf,
 };
 
 /// The estimate of current / baseline − 1 with its 95 % CI, and the verdict.
@@ -85,6 +86,8 @@ pub const FAR_FLOOR: f64 = 0.001;
 /// three epochs whose processes sat in different states passed for the
 /// rest (measured: a 5 % slower build called 16 % faster from 5 epochs).
 pub const FAR_MIN_UNITS: usize = 8;
+/// The median absolute deviation of normal data times this is its standard deviation.
+const NORMAL_MAD: f64 = 1.482_602_218_505_602;
 
 /// `F_n` for n = 8, 9, …, 24 epochs: the factor on the winsorized t
 /// interval's half-width that makes it hold the true change 95 % of the
@@ -125,23 +128,22 @@ const WINSOR_FACTOR: [f64; 17] = [
 /// edge of the rest, and the interval is widened by [`WINSOR_FACTOR`] to
 /// keep its 95 %.
 pub fn pull_in_far(units: &[f64]) -> (Vec<f64>, usize) {
-    let logs: Vec<f64> = units
+    let valid: Vec<f64> = units
         .iter()
-        .filter(|r| **r > 0.0 && r.is_finite())
-        .map(|r| r.ln())
+        .copied()
+        .filter(|r| *r > 0.0 && r.is_finite())
         .collect();
-    if logs.len() < FAR_MIN_UNITS {
-        return (units.to_vec(), 0);
+    if valid.len() < FAR_MIN_UNITS {
+        return (valid, 0);
     }
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        median_sorted(&v)
-    };
-    let m = median(logs.clone());
-    let mad = median(logs.iter().map(|x| (x - m).abs()).collect());
-    let reach = FAR * (1.482_602_218_505_602 * mad).max(FAR_FLOOR);
+    let mut logs: Vec<f64> = valid.iter().map(|r| r.ln()).collect();
+    logs.sort_by(f64::total_cmp);
+    let m = median_sorted(&logs);
+    let reach = FAR * (NORMAL_MAD * mad_sorted(&logs)).max(FAR_FLOOR);
     let pulled = logs.iter().filter(|x| (*x - m).abs() > reach).count();
-    let clipped = logs.iter().map(|x| x.clamp(m - reach, m + reach).exp());
+    let clipped = valid
+        .iter()
+        .map(|r| r.ln().clamp(m - reach, m + reach).exp());
     (clipped.collect(), pulled)
 }
 
