@@ -31,7 +31,7 @@ Results of every run are stored in target/nbench/runs/ (the last 50 are kept), a
 target/nbench/report/index.html shows them with plots.";
 
 /// Build and run nbench benchmarks, store the results, compare them.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 #[command(version, about, after_help = AFTER_HELP, max_term_width = 100, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     /// Baseline management and comparing saved baselines (instead of running benchmarks)
@@ -289,7 +289,7 @@ impl Cli {
 }
 
 /// Subcommands.
-#[derive(Debug, clap::Subcommand)]
+#[derive(Debug, Clone, clap::Subcommand)]
 pub enum Sub {
     /// List, show or delete saved baselines
     #[command(subcommand)]
@@ -332,7 +332,7 @@ pub enum Sub {
 }
 
 /// `cargo nbench baseline …`
-#[derive(Debug, clap::Subcommand)]
+#[derive(Debug, Clone, clap::Subcommand)]
 pub enum BaselineCmd {
     /// List saved baselines: name, date, git commit, number of benchmarks
     List,
@@ -393,6 +393,14 @@ where
     Ok((cli, nbench))
 }
 
+/// The command line with nothing on it and no variable read: the flags' defaults.
+pub fn defaults() -> Cli {
+    use clap::Parser;
+    let Cargo::Nbench(cli) =
+        Cargo::try_parse_from(["cargo-nbench", "nbench"]).expect("an empty command line parses");
+    cli
+}
+
 fn baseline_name(text: &str) -> Result<String, String> {
     crate::model::names::validate_baseline_name(text).map(|()| text.to_owned())
 }
@@ -439,17 +447,17 @@ fn context_pair(text: &str) -> Result<(String, String), String> {
     }
 }
 
-fn duration(text: &str) -> Result<Duration, String> {
+pub(crate) fn duration(text: &str) -> Result<Duration, String> {
     nbench::__private::modes::args::duration("", text)
         .map_err(|_| "expected a duration such as 0.5, 500ms or 2s".to_owned())
 }
 
-fn percent(text: &str) -> Result<f64, String> {
+pub(crate) fn percent(text: &str) -> Result<f64, String> {
     nbench::__private::modes::args::percent("", text)
         .map_err(|_| nbench::__private::modes::args::PERCENT_EXPECTED.to_owned())
 }
 
-fn outlier_mode(text: &str) -> Result<OutlierMode, String> {
+pub(crate) fn outlier_mode(text: &str) -> Result<OutlierMode, String> {
     nbench::__private::modes::args::outlier_mode(text)
         .map_err(|_| nbench::__private::modes::args::OUTLIERS_EXPECTED.to_owned())
 }

@@ -21,7 +21,6 @@ use keys::{KEYS, Key};
 use nbench::__private::engine::Open;
 use nbench::__private::engine::Settings as Measuring;
 use nbench::__private::select::{Filter, Ignored};
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// Where a setting's value came from.
@@ -42,17 +41,17 @@ pub use settings::{BaselineAction, Command, CompareOptions, Output, Settings, re
 /// The command line over the settings file.
 #[derive(Debug)]
 pub struct Config {
-    args: Vec<OsString>,
+    line: Cli,
     given: Vec<(Key, Source)>,
     file: Option<FileConfig>,
     root: PathBuf,
 }
 
 impl Config {
-    /// `args` (the whole command line) as parsed into `matches`, over the
+    /// The command line `line`, as clap found it in `matches`, over the
     /// workspace's settings file.
     pub fn load(
-        args: Vec<OsString>,
+        line: Cli,
         matches: &clap::ArgMatches,
         workspace_root: &Path,
         file: Option<FileConfig>,
@@ -66,7 +65,7 @@ impl Config {
             })
             .collect();
         Config {
-            args,
+            line,
             given,
             file,
             root: workspace_root.to_path_buf(),
@@ -101,26 +100,17 @@ impl Config {
     /// The effective command line: the file's settings where no flag or
     /// variable gave one, `[bench.NAME]`'s first for `target`.
     pub fn cli(&self, target: Option<&BenchTarget>) -> Result<Cli> {
-        let mut from_file = Vec::new();
+        let mut cli = self.line.clone();
         for &key in KEYS {
-            if self.source(key, target) == Source::File {
-                for v in self.file_values(key, target).unwrap_or_default() {
-                    from_file.push(OsString::from(format!("--{}={v}", key.name)));
-                }
+            if self.source(key, target) != Source::File {
+                continue;
+            }
+            for value in self.file_values(key, target).unwrap_or_default() {
+                key.set(&mut cli, value)
+                    .map_err(|e| Error::Usage(format!("`{}` = `{value}`: {e}", key.name)))?;
             }
         }
-        // After the user's options and any subcommand (an option before a
-        // subcommand would turn it into a filter), before `-- ARGS`.
-        let mut argv = self.args.clone();
-        let at = argv
-            .iter()
-            .skip(2)
-            .position(|a| a == "--")
-            .map_or(argv.len(), |i| i + 2);
-        argv.splice(at..at, from_file);
-        crate::cli::parse_from(argv)
-            .map(|(cli, _)| cli)
-            .map_err(|e| Error::Usage(clap_reason(&e)))
+        Ok(cli)
     }
 
     /// The names of the settings file's `[bench.NAME]` tables.
@@ -222,9 +212,10 @@ fn switch_value(value: &str) -> std::result::Result<(), String> {
     }
 }
 
-/// Whether `--long=value` is a value the flag accepts; else what it expects.
+/// Whether `--long=value` is a value the flag accepts; else what it expects:
+/// an `NBENCH_*` variable's value, judged by clap as the flag's would be.
 /// (Only the value is judged: a flag that needs another one is not an error here.)
-pub fn check(long: &str, value: &str) -> std::result::Result<(), String> {
+fn check(long: &str, value: &str) -> std::result::Result<(), String> {
     use clap::CommandFactory;
     use clap::error::ErrorKind;
     let flag = format!("--{long}={value}");

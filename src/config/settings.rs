@@ -164,7 +164,7 @@ impl Settings {
 /// variables and the workspace's settings file, and turns colour on or off.
 pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
     check_env().map_err(Error::Usage)?;
-    let (first, matches, args) = parse(args)?;
+    let (first, matches) = parse(args)?;
     apply_color(first.color);
     if let Some(dir) = first.target_dir.as_ref().filter(|d| d.is_file()) {
         return Err(Error::Usage(format!(
@@ -174,7 +174,7 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
     }
     let meta = discover::metadata(&manifest(&first))?;
     let file = super::file::find(&meta)?;
-    let layers = Config::load(args, &matches, meta.workspace_root.as_std_path(), file);
+    let layers = Config::load(first, &matches, meta.workspace_root.as_std_path(), file);
     let cli = layers.cli(None)?;
     apply_color(cli.color);
     // A bad --out (flag, variable or file) is reported before anything is built or measured.
@@ -246,16 +246,13 @@ pub const DEFAULT_LAYOUTS: usize = crate::run::paired::EPOCHS as usize;
 
 /// The command line as clap reads it, with a subcommand given after
 /// options moved first (see [`subcommand_first`]).
-fn parse(args: Vec<OsString>) -> Result<(Cli, clap::ArgMatches, Vec<OsString>)> {
+fn parse(args: Vec<OsString>) -> Result<(Cli, clap::ArgMatches)> {
     match cli::parse_from(&args) {
         Ok((first, matches)) => {
             let word = first.filters.first().filter(|_| first.command.is_none());
             match word.and_then(|w| subcommand_first(&args, w)) {
-                Some(reordered) => {
-                    let (first, matches) = cli::parse_from(&reordered).map_err(Error::Cli)?;
-                    Ok((first, matches, reordered))
-                }
-                None => Ok((first, matches, args)),
+                Some(reordered) => cli::parse_from(&reordered).map_err(Error::Cli),
+                None => Ok((first, matches)),
             }
         }
         // A subcommand's own option after a global one (`--max-time 1s
@@ -268,8 +265,8 @@ fn parse(args: Vec<OsString>) -> Result<(Cli, clap::ArgMatches, Vec<OsString>)> 
                 .take_while(|a| *a != "--")
                 .find_map(|a| subcommand_first(&args, a.to_str()?))
                 .filter(|r| *r != args);
-            match reordered.map(|r| (cli::parse_from(&r), r)) {
-                Some((Ok((first, matches)), r)) => Ok((first, matches, r)),
+            match reordered.map(|r| cli::parse_from(&r)) {
+                Some(Ok(parsed)) => Ok(parsed),
                 _ => Err(Error::Cli(error)),
             }
         }
