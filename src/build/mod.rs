@@ -74,6 +74,8 @@ pub struct BuildOptions {
     /// Where a placement-stable build goes (`target/nbench/build`), so
     /// that the user's own build, with other flags, is not rebuilt by it.
     pub stable_dir: Option<PathBuf>,
+    /// Marks every line of cargo's output (`[main]` for a revision's build).
+    pub mark: Option<String>,
 }
 
 impl BuildOptions {
@@ -212,16 +214,25 @@ fn common_args(cli: &BuildOptions) -> Vec<String> {
 /// Builds `targets`; cargo's progress and diagnostics go to stderr as cargo shows them.
 pub fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> {
     let (mut cmd, cargo) = cli.cargo();
+    let stderr = match cli.mark {
+        Some(_) => Stdio::piped(),
+        None => Stdio::inherit(),
+    };
     let mut child = cmd
         .args(cargo_args(cli, targets))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(stderr)
         .spawn()
         .map_err(|source| Error::Spawn {
             program: cargo.clone(),
             source,
         })?;
+    let marked = child
+        .stderr
+        .take()
+        .zip(cli.mark.clone())
+        .map(|(err, mark)| std::thread::spawn(move || show_marked(err, &mark)));
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut built = Vec::new();
     for message in Message::parse_stream(BufReader::new(stdout)).flatten() {
@@ -235,6 +246,9 @@ pub fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> 
         program: cargo,
         source,
     })?;
+    if let Some(thread) = marked {
+        let _ = thread.join();
+    }
     if !status.success() {
         return Err(Error::Build(String::new()));
     }
@@ -252,6 +266,15 @@ pub fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> 
         }
     }
     Ok(ordered)
+}
+
+/// Shows each line of `output` on stderr after `[mark]`.
+fn show_marked(output: impl std::io::Read, mark: &str) {
+    use std::io::BufRead;
+    let mark = console::style(format!("[{mark}]")).dim();
+    for line in BufReader::new(output).lines().map_while(|l| l.ok()) {
+        eprintln!("{mark} {line}");
+    }
 }
 
 /// The linker argument that orders functions by `seed`: rust-lld's (and

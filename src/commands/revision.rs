@@ -3,19 +3,19 @@
 //! The revision is checked out in a git worktree under `target/nbench/`
 //! (the user's working tree, index and branch are never touched), built
 //! there with a target directory that every revision shares (dependencies
-//! compile once) and saved, by this same program, as baseline `rev-HASH`.
+//! compile once) and saved, by the same functions that save any baseline,
+//! as baseline `rev-HASH`.
 //! A second comparison with the same commit finds the baseline and builds
 //! nothing for it.
 
 use super::note;
 use crate::config::Settings;
-use crate::error::{Error, Result, exit};
+use crate::error::{Error, Result};
 use crate::model::context::Context;
 use crate::model::stable_hash::fnv1a;
 use crate::store::Store;
 use crate::store::baselines::Baseline;
 use console::style;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -150,16 +150,22 @@ fn make(
     let made = shared.join("nbench/baselines").join(name);
     // Left by a run that was killed: start clean.
     let _ = std::fs::remove_dir_all(&made);
-    match save_in_worktree(s, rev, name, &manifest, &shared)? {
-        Saved::Yes => Ok(made),
-        Saved::BuildFailed(why) => Err(Error::Revision {
-            message: format!("revision `{rev}` ({short}) failed to build: {why}"),
+    let revision = s.for_revision(&manifest, &shared, rev)?;
+    match super::run::save_baseline(&revision, name) {
+        Ok(()) => Ok(made),
+        Err(Error::Build(why)) => Err(Error::Revision {
+            message: format!("revision `{rev}` ({short}) failed to build{why}"),
             hint: format!("its build output is above, each line marked [{rev}]"),
         }),
-        Saved::NotThere(why) => Err(at(format!("what this command selects ({why})"))),
-        Saved::Failed(why) => Err(Error::Revision {
-            message: format!("revision `{rev}` ({short}) could not be measured and saved: {why}"),
-            hint: format!("its output is above, each line marked [{rev}]"),
+        // The selected packages or bench targets are not there.
+        Err(e @ (Error::Usage(_) | Error::NoTargets)) => {
+            Err(at(format!("what this command selects ({e})")))
+        }
+        Err(e) => Err(Error::Revision {
+            message: format!("revision `{rev}` ({short}) could not be measured and saved: {e}"),
+            hint: e
+                .hint()
+                .unwrap_or_else(|| "run again with -v to see more".to_owned()),
         }),
     }
 }
@@ -491,120 +497,4 @@ fn baseline_name(s: &Settings, commit: &str, manifest: &Path) -> String {
     // The same name from every build of cargo nbench.
     let hash = fnv1a(how.bytes());
     format!("rev-{short}-{:08x}", hash >> 32)
-}
-
-/// How the revision's own run ended.
-enum Saved {
-    Yes,
-    /// Its build failed (the error line).
-    BuildFailed(String),
-    /// The package or bench target selected is not there (the error line).
-    NotThere(String),
-    /// Anything else (the error line).
-    Failed(String),
-}
-
-/// Runs this program in the worktree to build the revision and save it as
-/// baseline `name` in the shared target directory's store. Its messages are
-/// shown marked with the revision.
-fn save_in_worktree(
-    s: &Settings,
-    rev: &str,
-    name: &str,
-    manifest: &Path,
-    shared: &Path,
-) -> Result<Saved> {
-    let exe = std::env::current_exe()
-        .map_err(|e| Error::io("could not find", Path::new("cargo-nbench"), e))?;
-    let mut cmd = Command::new(&exe);
-    cmd.arg("nbench")
-        .arg("--manifest-path")
-        .arg(manifest)
-        .arg("--target-dir")
-        .arg(shared)
-        .args(["--save-baseline", name, "--epochs", "1", "--color", "never"])
-        .args(child_args(s))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    // Settings come from here: the revision's run must not read this run's
-    // variables (--compare-rev, --out and --summary among them).
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("NBENCH_") {
-            cmd.env_remove(key);
-        }
-    }
-    // A killed cargo nbench takes the revision's run with it.
-    crate::run::session::die_with_parent(&mut cmd);
-    let mut child = cmd.spawn().map_err(|source| Error::Spawn {
-        program: exe.display().to_string(),
-        source,
-    })?;
-    let (mut error, mut last) = (None, String::new());
-    if let Some(err) = child.stderr.take() {
-        for line in BufReader::new(err).lines().map_while(|l| l.ok()) {
-            eprintln!("{} {line}", style(format!("[{rev}]")).dim());
-            if let Some(e) = line.strip_prefix("error: ") {
-                error = Some(e.trim().to_owned());
-            } else if !line.trim().is_empty() {
-                last = line.trim().to_owned();
-            }
-        }
-    }
-    let status = child.wait().map_err(|source| Error::Spawn {
-        program: exe.display().to_string(),
-        source,
-    })?;
-    let why = error.unwrap_or(last);
-    Ok(match status.code().map(|c| c as u8) {
-        Some(exit::SUCCESS) => Saved::Yes,
-        Some(exit::BUILD_FAILED) => Saved::BuildFailed(why),
-        Some(exit::USAGE) => Saved::NotThere(why),
-        _ => Saved::Failed(why),
-    })
-}
-
-/// What the revision's run takes from this one: the packages, features,
-/// profile, layouts and the measurement limits. Not `--bench`: the
-/// revision's baseline holds all of its packages' bench targets, so that a
-/// later comparison selecting others reuses it, and a bench target the
-/// revision does not have is "new" however it was selected.
-fn child_args(s: &Settings) -> Vec<String> {
-    let mut a: Vec<String> = Vec::new();
-    let sel = &s.selection;
-    for p in &sel.packages {
-        a.extend(["-p".into(), p.clone()]);
-    }
-    if sel.workspace {
-        a.push("--workspace".into());
-    }
-    for x in &sel.exclude {
-        a.extend(["--exclude".into(), x.clone()]);
-    }
-    let b = &s.build;
-    if !b.features.is_empty() {
-        a.extend(["--features".into(), b.features.join(",")]);
-    }
-    for (on, flag) in [
-        (b.all_features, "--all-features"),
-        (b.no_default_features, "--no-default-features"),
-        (b.quiet, "--quiet"),
-    ] {
-        if on {
-            a.push(flag.into());
-        }
-    }
-    a.extend(["--profile".into(), b.profile.clone()]);
-    a.extend(["--layouts".into(), b.layouts.to_string()]);
-    if let Some(p) = clap::ValueEnum::to_possible_value(&b.placement) {
-        a.extend(["--placement".into(), p.get_name().to_owned()]);
-    }
-    let m = &s.plan.settings;
-    let secs = |d: std::time::Duration| d.as_secs_f64().to_string();
-    a.extend(["--warm-up".into(), secs(m.warm_up)]);
-    a.extend(["--min-time".into(), secs(m.min_time)]);
-    a.extend(["--max-time".into(), secs(m.max_time)]);
-    a.extend(["--timeout".into(), secs(s.plan.timeout)]);
-    // No filters either: the baseline holds every benchmark.
-    a
 }

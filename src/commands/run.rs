@@ -43,7 +43,6 @@ pub fn run(s: &Settings) -> Result<u8> {
     }
     let prepared = prepare(s, &found)?;
     let targets = build(s, &found.targets, &mut skipped)?;
-    let prepared = with_revision(s, prepared)?;
     // `[bench.NAME]` tables of the settings file give a target settings of its own.
     let plans = targets
         .iter()
@@ -57,15 +56,9 @@ pub fn run(s: &Settings) -> Result<u8> {
         }
         return Ok(print_list(&runs));
     }
-    // Gathered before the driver is pinned to one CPU, which would make the
-    // cores available look like one, and when the run starts, as stored.
-    let mut context = Context::gather(
-        &prepared.workspace_root,
-        &s.build.profile,
-        settings_record(&s.plan),
-        &s.output.context,
-    );
-    context.build = Some(s.build.record(&std::env::current_dir().unwrap_or_default()));
+    // Before a revision's side is measured, which pins the driver.
+    let context = gather_context(s, &prepared.workspace_root);
+    let prepared = with_revision(s, prepared)?;
     run::affinity::pin_driver();
     if s.output.format == Format::Jsonl {
         progress = progress.stream_events();
@@ -73,7 +66,34 @@ pub fn run(s: &Settings) -> Result<u8> {
     // Measuring only, as libtest's "finished in": the build has its own lines.
     let started = Instant::now();
     let (runs, comparison) = measure(s, &prepared, &targets, &plans, &context, &mut progress);
-    let record = RunRecord {
+    let record = assemble(s, context, started, &runs, skipped, comparison);
+    publish(s, &prepared, &record, &runs, &targets)
+}
+
+/// What is stored with the run of `s`: gathered before the driver is
+/// pinned to one CPU, which would make the cores available look like one,
+/// and when the run starts.
+fn gather_context(s: &Settings, workspace_root: &std::path::Path) -> Context {
+    let mut context = Context::gather(
+        workspace_root,
+        &s.build.profile,
+        settings_record(&s.plan),
+        &s.output.context,
+    );
+    context.build = Some(s.build.record(&std::env::current_dir().unwrap_or_default()));
+    context
+}
+
+/// The run's record, measuring having started at `started`.
+fn assemble(
+    s: &Settings,
+    context: Context,
+    started: Instant,
+    runs: &[TargetRun],
+    skipped: Vec<SkippedRecord>,
+    comparison: Option<Comparison>,
+) -> RunRecord {
+    RunRecord {
         partition: s.plan.partition,
         schema: SCHEMA_VERSION,
         context,
@@ -81,8 +101,38 @@ pub fn run(s: &Settings) -> Result<u8> {
         targets: runs.iter().map(TargetRecord::from_run).collect(),
         skipped,
         comparison,
-    };
-    publish(s, &prepared, &record, &runs, &targets)
+    }
+}
+
+/// Builds and measures what `s` selects and saves it as baseline `name`,
+/// reporting nothing: a revision's side of a comparison (see
+/// [`Settings::for_revision`]). The baseline goes to the store of the
+/// target directory `s` builds in.
+pub(super) fn save_baseline(s: &Settings, name: &str) -> Result<()> {
+    let (found, mut skipped) = discover_targets(s)?;
+    let store = Store::new(&found.target_dir);
+    let lock = store.baselines().lock(name)?;
+    let targets = build(s, &found.targets, &mut skipped)?;
+    let plans = targets
+        .iter()
+        .map(|b| s.plan_for(&b.target))
+        .collect::<Result<Vec<Plan>>>()?;
+    let context = gather_context(s, &found.workspace_root);
+    run::affinity::pin_driver();
+    let started = Instant::now();
+    let runs = measure_each(&targets, &plans, &mut Progress::new(false));
+    let record = assemble(s, context, started, &runs, skipped, None);
+    store.baselines().save(name, &record, &targets, &lock)?;
+    Ok(())
+}
+
+/// Measures every target on its own (nothing compared).
+fn measure_each(targets: &[Built], plans: &[Plan], progress: &mut Progress) -> Vec<TargetRun> {
+    let mut runs = Vec::new();
+    for (b, plan) in targets.iter().zip(in_turn(plans)) {
+        runs.push(run::run_target(b, &plan(&runs), false, progress));
+    }
+    runs
 }
 
 /// Flags that need another one are refused before any work.
@@ -221,7 +271,10 @@ fn build(
             nbench_targets.len(),
             if nbench_targets.len() == 1 { "" } else { "s" }
         );
-        eprintln!("{}", style(what).dim());
+        match &s.build.mark {
+            Some(mark) => eprintln!("{}", style(format!("[{mark}] {what}")).dim()),
+            None => eprintln!("{}", style(what).dim()),
+        }
     }
     if let Some(why) = crate::build::build_layouts(&s.build, &mut nbench_targets)? {
         warn(&format!(
@@ -266,13 +319,10 @@ fn measure(
     progress: &mut Progress,
 ) -> (Vec<TargetRun>, Option<Comparison>) {
     let threshold = s.compare.noise_threshold;
-    let mut runs = Vec::new();
     let Some(base) = &prepared.compare_with else {
-        for (b, plan) in targets.iter().zip(in_turn(plans)) {
-            runs.push(run::run_target(b, &plan(&runs), false, progress));
-        }
-        return (runs, None);
+        return (measure_each(targets, plans, progress), None);
     };
+    let mut runs = Vec::new();
     let baselines = prepared.store.baselines();
     let mut compared = Vec::new();
     for (b, plan) in targets.iter().zip(in_turn(plans)) {

@@ -39,7 +39,7 @@ pub enum Source {
 pub use settings::{BaselineAction, Command, CompareOptions, Output, Settings, resolve};
 
 /// The command line over the settings file.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Config {
     line: Cli,
     given: Vec<(Key, Source)>,
@@ -70,6 +70,27 @@ impl Config {
             file,
             root: workspace_root.to_path_buf(),
         }
+    }
+
+    /// The layers a revision's side of `--compare-rev` is resolved from:
+    /// these, with nothing filtered or left out (its baseline holds every
+    /// benchmark of its packages, so that a later comparison selecting
+    /// others reuses it) and one epoch (its executables are what count).
+    fn for_revision(&self) -> Config {
+        let mut c = self.clone();
+        let line = &mut c.line;
+        line.filters.clear();
+        line.skip.clear();
+        line.benches.clear();
+        line.exact = false;
+        line.ignored = false;
+        line.include_ignored = false;
+        line.list = false;
+        line.epochs = Some(1);
+        let epochs = Key::named("epochs").expect("epochs is a key");
+        c.given.retain(|(k, _)| *k != epochs);
+        c.given.push((epochs, Source::Flag));
+        c
     }
 
     /// Where `key`'s value comes from (for bench target `target`, if given).

@@ -12,7 +12,7 @@ use crate::run::Plan;
 use cargo_metadata::Metadata;
 use nbench::__private::format::TimeUnit;
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,6 +154,54 @@ impl Settings {
             .collect()
     }
 
+    /// The settings a revision's side of `--compare-rev` is built, measured
+    /// and saved with: this run's, for the revision checked out at
+    /// `manifest` and built in `target_dir` (which every revision shares,
+    /// so dependencies compile once), its build output marked `[mark]`;
+    /// every benchmark of the selected packages, measured in one epoch,
+    /// nothing reported.
+    pub fn for_revision(&self, manifest: &Path, target_dir: &Path, mark: &str) -> Result<Settings> {
+        let layers = self.layers.for_revision();
+        let cli = layers.cli(None)?;
+        let manifest = Manifest {
+            manifest_path: Some(manifest.to_path_buf()),
+            target_dir: Some(target_dir.to_path_buf()),
+            offline: self.manifest.offline,
+            // The revision's own lock file may differ from this one's.
+            locked: false,
+            frozen: false,
+        };
+        let meta = discover::metadata(&manifest)?;
+        Ok(Settings {
+            command: Command::Run,
+            selection: Selection {
+                benches: Vec::new(),
+                ..self.selection.clone()
+            },
+            build: BuildOptions {
+                manifest: manifest.clone(),
+                stable_dir: self
+                    .build
+                    .stable_dir
+                    .as_ref()
+                    .map(|_| target_dir.join("nbench/build")),
+                mark: Some(mark.to_owned()),
+                ..self.build.clone()
+            },
+            plan: plan(&cli),
+            list: false,
+            compare: CompareOptions::default(),
+            output: Output {
+                files: Vec::new(),
+                summary: None,
+                ..self.output.clone()
+            },
+            manifest,
+            meta,
+            layers,
+        })
+    }
+
     /// cargo's target directory.
     pub fn target_dir(&self) -> PathBuf {
         discover::target_dir(&self.manifest, &self.meta)
@@ -201,6 +249,7 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             placement: cli.placement,
             stable_dir: (cli.placement == Placement::Stable)
                 .then(|| discover::target_dir(&manifest(&cli), &meta).join("nbench/build")),
+            mark: None,
         },
         plan: plan(&cli),
         list: cli.list,
