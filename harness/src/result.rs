@@ -267,7 +267,7 @@ mod tests {
         let pooled = BenchResult::pool(vec![empty(), empty(), empty()]).unwrap();
         let r = pooled.repeats().unwrap();
         assert_eq!((r.count, r.mean, r.cv), (3, 0.0, 0.0));
-        let line = crate::table::notes(&pooled).join(", ");
+        let line = crate::table::notes(&crate::table::Figures::of(&pooled)).join(", ");
         assert!(line.contains("3 runs: cv 0.00%"), "{line}");
     }
 }

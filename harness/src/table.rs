@@ -76,47 +76,51 @@ impl Table {
 
     /// A measured benchmark's row.
     pub fn row(&self, r: &BenchResult) -> String {
-        let s = &r.summary;
-        let ci = s.median_ci.rel_half_width(s.median);
+        self.figures_row(&Figures::of(r))
+    }
+
+    /// The row of a measured benchmark's figures (a fresh result's, or a stored one's).
+    pub fn figures_row(&self, f: &Figures<'_>) -> String {
+        let [lo, hi] = f.median_ci;
+        let ci = crate::stats::Interval { lo, hi, level: 0.0 }.rel_half_width(f.median_ns);
         // Six characters at most, so that the columns after it stay aligned.
         let ci = match ci * 100.0 {
+            pct if pct.is_nan() => format::NOT_A_NUMBER.to_owned(),
             pct if !pct.is_finite() => "±∞".to_owned(),
             pct if pct >= 1000.0 => "±>999%".to_owned(),
             pct if pct >= 100.0 => format!("±{pct:.0}%"),
             pct if pct < 0.1 => format!("±{pct:.2}%"),
             pct => format!("±{pct:.1}%"),
         };
-        let rate = r
+        let rate = f
             .throughput
-            .map(|t| format::rate(t, s.median))
+            .map(|t| format::rate(t, f.median_ns))
             .unwrap_or_default();
-        let samples = format!("{} × {}", s.count, r.iters);
-        let outliers = s.set_aside.to_string();
+        let samples = format!("{} × {}", f.samples, f.iters);
+        let outliers = f.set_aside.to_string();
         let mut cells = vec![String::new(); self.counters.len()];
         let mut notes = Vec::new();
-        for c in &r.counters {
-            let (header, value) = (c.header(), c.format(s.median));
-            match self.counters.iter().position(|h| *h == header) {
-                Some(i) => cells[i] = value,
+        for (header, value) in &f.counters {
+            match self.counters.iter().position(|h| h == header) {
+                Some(i) => cells[i] = value.clone(),
                 None => notes.push(format!("{header} {value}")),
             }
         }
-        let ratio = crate::result::ratio_label(r.versus.as_ref(), r.is_baseline);
-        if !self.ratio && !ratio.is_empty() {
-            notes.push(format!("ratio {ratio}"));
+        if !self.ratio && !f.ratio.is_empty() {
+            notes.push(format!("ratio {}", f.ratio));
         }
-        notes.extend(self::notes(r));
+        notes.extend(self::notes(f));
         self.line(
-            &r.id,
+            f.id,
             [
-                &format::time_in(s.median, self.unit),
+                &format::time_in(f.median_ns, self.unit),
                 &ci,
                 &rate,
                 &samples,
                 &outliers,
             ],
             &cells.iter().map(String::as_str).collect::<Vec<_>>(),
-            &ratio,
+            &f.ratio,
             &notes.join(", "),
         )
     }
@@ -154,32 +158,93 @@ impl Table {
     }
 }
 
+/// What a measured benchmark's row shows: a fresh [`BenchResult`]'s
+/// figures, or those a stored run kept of one.
+#[derive(Debug, Clone)]
+pub struct Figures<'a> {
+    /// The benchmark's id.
+    pub id: &'a str,
+    /// The time shown, ns per iteration.
+    pub median_ns: f64,
+    /// Its confidence interval, ns.
+    pub median_ci: [f64; 2],
+    /// Work per iteration, for the throughput column.
+    pub throughput: Option<crate::Throughput>,
+    /// Samples kept.
+    pub samples: usize,
+    /// Iterations per sample.
+    pub iters: u64,
+    /// Samples the summary set aside.
+    pub set_aside: usize,
+    /// Each counter's header and value as shown.
+    pub counters: Vec<(String, String)>,
+    /// The ratio to its group's baseline (`0.620 [0.610, 0.630] *`,
+    /// `baseline`), or empty.
+    pub ratio: String,
+    /// Measured near the timer's floor.
+    pub near_floor: bool,
+    /// Pooled measurements: how many, and the cv of their medians.
+    pub repeats: Option<(usize, f64)>,
+    /// A time limit cut the measurements short: (taken, planned).
+    pub cut_short: Option<(usize, usize)>,
+    /// Why sampling stopped.
+    pub stop: Stop,
+    /// The first call's time, ns.
+    pub cold_ns: f64,
+}
+
+impl Figures<'_> {
+    /// A fresh result's figures.
+    pub fn of(r: &BenchResult) -> Figures<'_> {
+        let s = &r.summary;
+        Figures {
+            id: &r.id,
+            median_ns: s.median,
+            median_ci: [s.median_ci.lo, s.median_ci.hi],
+            throughput: r.throughput,
+            samples: s.count,
+            iters: r.iters,
+            set_aside: s.set_aside,
+            counters: r
+                .counters
+                .iter()
+                .map(|c| (c.header(), c.format(s.median)))
+                .collect(),
+            ratio: crate::result::ratio_label(r.versus.as_ref(), r.is_baseline),
+            near_floor: r.near_floor,
+            repeats: r.repeats().map(|rep| (rep.count, rep.cv)),
+            cut_short: r
+                .cut_short
+                .map(|planned| (r.repeat_medians.len().max(1), planned)),
+            stop: r.stop,
+            cold_ns: r.cold_ns,
+        }
+    }
+}
+
 /// Remarks worth a reader's attention.
-pub(crate) fn notes(r: &BenchResult) -> Vec<String> {
+pub(crate) fn notes(f: &Figures<'_>) -> Vec<String> {
     let mut notes = Vec::new();
-    if r.near_floor {
+    if f.near_floor {
         notes.push("near the timer floor".to_owned());
     }
-    if let Some(rep) = r.repeats() {
-        notes.push(format!("{} runs: cv {:.2}%", rep.count, rep.cv * 100.0));
+    if let Some((count, cv)) = f.repeats {
+        notes.push(format!("{count} runs: cv {:.2}%", cv * 100.0));
     }
-    if let Some(planned) = r.cut_short {
-        notes.push(format!(
-            "time limit after {} of {planned} runs",
-            r.repeat_medians.len().max(1)
-        ));
+    if let Some((taken, planned)) = f.cut_short {
+        notes.push(format!("time limit after {taken} of {planned} runs"));
     }
-    match r.stop {
+    match f.stop {
         Stop::TimeLimit => notes.push("time limit before precision target".to_owned()),
         Stop::TooFewSamples => notes.push(format!(
             "time limit after {} samples: fewer than asked for",
-            r.summary.count + r.summary.set_aside
+            f.samples + f.set_aside
         )),
         _ => {}
     }
     // A first call far slower than the rest points to lazy set-up worth knowing about.
-    if r.cold_ns >= 1_000.0 && r.cold_ns >= 10.0 * r.summary.median {
-        notes.push(format!("first call {}", format::time(r.cold_ns)));
+    if f.cold_ns >= 1_000.0 && f.cold_ns >= 10.0 * f.median_ns {
+        notes.push(format!("first call {}", format::time(f.cold_ns)));
     }
     notes
 }

@@ -2,10 +2,10 @@
 
 use crate::config::{BaselineAction, Settings};
 use crate::error::{Error, Result, exit};
+use crate::report;
 use crate::store::Store;
 use crate::store::baselines::{Baseline, Baselines};
 use console::style;
-use nbench::__private::format;
 
 /// Runs a baseline subcommand.
 pub fn run(s: &Settings, cmd: &BaselineAction) -> Result<u8> {
@@ -51,7 +51,8 @@ fn list(baselines: &Baselines) -> Result<u8> {
     Ok(code)
 }
 
-/// `baseline show NAME`: its context and each benchmark's median.
+/// `baseline show NAME`: its context, its results as a run's table, and
+/// which targets' executables it holds.
 fn show(baselines: &Baselines, name: &str) -> Result<u8> {
     let b = baselines
         .load(name)?
@@ -68,33 +69,15 @@ fn show(baselines: &Baselines, name: &str) -> Result<u8> {
         c.cpu_model.as_deref().unwrap_or("?")
     );
     println!("  profile   {}", c.profile);
+    println!();
+    print!("{}", report::console::render(&b.run, None, false));
+    println!("executables");
     for t in &b.run.targets {
-        let saved = if baselines.executable(&b, &t.target).is_some() {
-            "executable saved"
-        } else {
-            "no executable"
+        let saved = match baselines.executable(&b, &t.target) {
+            Some(_) => "executable saved",
+            None => "no executable (compared by its stored samples)",
         };
-        println!("\n{} ({saved})", style(&t.target).bold());
-        let width = t
-            .benchmarks
-            .iter()
-            .map(|x| format::width(&x.id))
-            .max()
-            .unwrap_or(0);
-        for x in &t.benchmarks {
-            let ci =
-                (x.median_ci_ns[1] - x.median_ci_ns[0]) / 2.0 / x.median_ns.max(f64::MIN_POSITIVE);
-            let ci = match ci.is_finite() {
-                true => format!("±{:.1}%", ci * 100.0),
-                false => "n/a".to_owned(),
-            };
-            println!(
-                "  {}  {:>10}  {ci:>6}  {} samples",
-                format::pad(&x.id, width),
-                format::time(x.median_ns),
-                x.samples
-            );
-        }
+        println!("  {}: {saved}", t.target);
     }
     Ok(exit::SUCCESS)
 }

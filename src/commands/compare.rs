@@ -7,7 +7,6 @@ use crate::config::{Settings, settings_record};
 use crate::error::{Error, Result};
 use crate::model::comparison::TargetComparison;
 use crate::model::context::Context;
-use crate::model::outcome::TargetRun;
 use crate::model::record::{RunRecord, SCHEMA_VERSION, TargetRecord};
 use crate::model::target::{BenchTarget, Built};
 use crate::report::progress::Progress;
@@ -35,25 +34,19 @@ pub fn run(s: &Settings, a: &str, b: &str, revisions: bool, filters: &[String]) 
     } else {
         (a.to_owned(), b.to_owned())
     };
-    let (record, runs) = measure(s, &a, &b, filters)?;
+    let record = measure(s, &a, &b, filters)?;
     emit(
         &s.output,
         s.compare.fail_on_regression,
         &record,
-        &runs,
         None,
         false,
     )
 }
 
-/// Compares baseline `b` (the "current" side) with baseline `a`; returns
-/// the run record (with its comparison) and the freshly measured targets.
-fn measure(
-    s: &Settings,
-    a: &str,
-    b: &str,
-    filters: &[String],
-) -> Result<(RunRecord, Vec<TargetRun>)> {
+/// Compares baseline `b` (the "current" side) with baseline `a`: the run
+/// record, with its comparison.
+fn measure(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<RunRecord> {
     let started = Instant::now();
     let store = Store::new(&s.target_dir());
     let baselines = store.baselines();
@@ -76,7 +69,7 @@ fn measure(
     );
     affinity::pin_driver();
     let mut progress = Progress::new(s.output.chatty());
-    let (mut runs, mut records, mut targets) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut records, mut targets) = (Vec::new(), Vec::new());
     let mut before = 0;
     let picked = |t: &&TargetRecord| s.selection.picks(&t.target);
     for stored in cur.run.targets.iter().filter(picked) {
@@ -103,7 +96,6 @@ fn measure(
         };
         let (run, cmp) = compare_target(&built, against, &plan, &mut progress);
         records.push(TargetRecord::from_run(&run));
-        runs.push(run);
         targets.push(cmp);
     }
     targets.extend(
@@ -126,7 +118,7 @@ fn measure(
         skipped: Vec::new(),
         comparison: Some(comparison),
     };
-    Ok((record, runs))
+    Ok(record)
 }
 
 /// A filter or `--bench` that names nothing either baseline holds is a

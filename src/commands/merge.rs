@@ -14,7 +14,6 @@ use crate::error::{Error, Result};
 use crate::model::comparison::{Comparison, TargetComparison};
 use crate::model::partition::Partition;
 use crate::model::record::{RunRecord, TargetRecord};
-use crate::report::Format;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -37,17 +36,10 @@ pub fn run(s: &Settings, files: &[PathBuf]) -> Result<u8> {
         notes.iter().for_each(|n| note(n));
     }
     let record = merge(&shards);
-    let mut output = s.output.clone();
-    // The console table is drawn from live measurements; merged records
-    // without a comparison are shown as the Markdown tables instead.
-    if record.comparison.is_none() && output.format == Format::Console {
-        output.format = Format::Markdown;
-    }
     emit(
-        &output,
+        &s.output,
         s.compare.fail_on_regression,
         &record,
-        &[],
         None,
         false,
     )

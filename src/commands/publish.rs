@@ -4,7 +4,6 @@
 use super::note;
 use crate::config::Output;
 use crate::error::{Result, exit};
-use crate::model::outcome::TargetRun;
 use crate::model::record::RunRecord;
 use crate::report::{self, Format};
 use crate::store::{self, Store};
@@ -18,13 +17,12 @@ pub fn emit(
     out: &Output,
     fail_on_regression: bool,
     record: &RunRecord,
-    runs: &[TargetRun],
     saved: Option<&Path>,
     streamed: bool,
 ) -> Result<u8> {
     for (path, format) in &out.files {
         let normal = report::Verbosity::Normal;
-        let text = report::render(*format, record, runs, out.time_unit, None, normal);
+        let text = report::render(*format, record, out.time_unit, None, normal);
         // A file gets plain text, whatever colours the terminal gets.
         let text = console::strip_ansi_codes(&text);
         store::write_atomic(path, text.as_bytes())?;
@@ -36,7 +34,7 @@ pub fn emit(
         Format::Jsonl if streamed => print!("{}", report::jsonl::tail(record, saved)),
         format => print!(
             "{}",
-            report::render(format, record, runs, out.time_unit, saved, out.verbosity)
+            report::render(format, record, out.time_unit, saved, out.verbosity)
         ),
     }
     eprint!("{}", report::console::render_failures(record));

@@ -67,7 +67,7 @@ pub fn run(s: &Settings) -> Result<u8> {
     let started = Instant::now();
     let (runs, comparison) = measure(s, &prepared, &targets, &plans, &context, &mut progress);
     let record = assemble(s, context, started, &runs, skipped, comparison);
-    publish(s, &prepared, &record, &runs, &targets)
+    publish(s, &prepared, &record, &targets)
 }
 
 /// What is stored with the run of `s`: gathered before the driver is
@@ -357,13 +357,7 @@ fn in_turn(plans: &[Plan]) -> impl Iterator<Item = impl Fn(&[TargetRun]) -> Plan
 }
 
 /// Stores the run (and the baseline), reports it, writes the HTML report.
-fn publish(
-    s: &Settings,
-    prepared: &Prepared,
-    record: &RunRecord,
-    runs: &[TargetRun],
-    targets: &[Built],
-) -> Result<u8> {
+fn publish(s: &Settings, prepared: &Prepared, record: &RunRecord, targets: &[Built]) -> Result<u8> {
     let store = &prepared.store;
     // A run that measured nothing (filters that match nothing) would push a
     // real run out of the kept history: it is reported, not stored.
@@ -391,7 +385,7 @@ fn publish(
     let root = &prepared.workspace_root;
     let shown = saved.as_ref().map(|p| p.strip_prefix(root).unwrap_or(p));
     let fail = s.compare.fail_on_regression;
-    let code = emit(&s.output, fail, record, runs, shown, true)?;
+    let code = emit(&s.output, fail, record, shown, true)?;
     // The run is saved and reported already: a report that cannot be
     // written is worth a warning, not a different outcome.
     match write_html(store, record, s.output.quiet()) {

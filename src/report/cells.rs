@@ -1,9 +1,46 @@
 //! A stored benchmark's cells as the tables show them: throughput, counters, the ratio to its group's baseline.
 
 use crate::model::record::{BenchRecord, CounterRecord, ThroughputRecord, VersusRecord};
+use nbench::__private::engine::Stop;
+use nbench::__private::table::Figures;
 use nbench::Throughput;
 
 impl BenchRecord {
+    /// Its row's figures, as the console table shows them.
+    pub fn figures(&self) -> Figures<'_> {
+        Figures {
+            id: &self.id,
+            median_ns: self.median_ns,
+            median_ci: self.median_ci_ns,
+            throughput: self.throughput.map(|t| match t {
+                ThroughputRecord::Bytes(n) => Throughput::Bytes(n),
+                ThroughputRecord::Items(n) => Throughput::Items(n),
+            }),
+            samples: self.samples,
+            iters: self.iters_per_sample,
+            set_aside: self.set_aside,
+            counters: self
+                .counters
+                .iter()
+                .filter_map(|c| Some((c.header(), c.to_counter()?.format(self.median_ns))))
+                .collect(),
+            ratio: self.ratio_label(),
+            near_floor: self.near_floor,
+            repeats: self.repeats.as_ref().map(|r| (r.medians_ns.len(), r.cv)),
+            cut_short: self.cut_short.map(|planned| {
+                (
+                    self.repeats
+                        .as_ref()
+                        .map_or(1, |r| r.medians_ns.len().max(1)),
+                    planned,
+                )
+            }),
+            // A reason this build does not know shows no note.
+            stop: Stop::parse(&self.stop).unwrap_or(Stop::Precise),
+            cold_ns: self.cold_ns,
+        }
+    }
+
     /// Whether it belongs to a group with a baseline (the ratio column).
     pub fn in_ratio_group(&self) -> bool {
         self.versus.is_some() || self.is_baseline
@@ -17,12 +54,9 @@ impl BenchRecord {
 
     /// Its throughput at the median (`4.695 GiB/s`), empty when none is declared.
     pub fn throughput_text(&self) -> String {
-        let t = match self.throughput {
-            Some(ThroughputRecord::Bytes(n)) => Throughput::Bytes(n),
-            Some(ThroughputRecord::Items(n)) => Throughput::Items(n),
-            None => return String::new(),
-        };
-        nbench::__private::format::rate(t, self.median_ns)
+        self.figures().throughput.map_or_else(String::new, |t| {
+            nbench::__private::format::rate(t, self.median_ns)
+        })
     }
 
     /// The counter shown under `header`, formatted as the console shows it.

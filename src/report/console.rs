@@ -1,94 +1,100 @@
 //! The console report: a table per bench target with the harness's columns, then failures and a summary.
 
-use crate::model::outcome::{Outcome, TargetRun};
-use crate::model::record::RunRecord;
+use super::cells::counter_headers;
+use crate::model::record::{BenchRecord, FitRecord, RunRecord};
 use console::style;
-use nbench::__private::format::time;
+use nbench::__private::family::FamilyFit;
+use nbench::__private::format::{TimeUnit, time};
 use nbench::__private::table::Table;
 use std::fmt::Write;
 
 /// Lines of a failed benchmark's output shown (the last ones).
 const OUTPUT_LINES: usize = 20;
 
-/// The tables of a fresh run as text (styled if colours are enabled), rows
-/// in each binary's order; `details`: each benchmark's cold time, loop
-/// overhead and sampling under its target's table.
-pub fn render(
-    runs: &[TargetRun],
-    unit: Option<nbench::__private::format::TimeUnit>,
-    details: bool,
-) -> String {
+/// The tables of a run as text (styled if colours are enabled): each
+/// target's measured benchmarks in its binary's order, then those that
+/// failed, were ignored or skipped themselves; `details`: each benchmark's cold time,
+/// loop overhead and sampling under its target's table.
+pub fn render(run: &RunRecord, unit: Option<TimeUnit>, details: bool) -> String {
     let mut out = String::new();
-    for t in runs {
-        if t.outcomes.is_empty() {
-            // Left out by the filters: nothing to say; registering none is worth a line.
-            if t.filtered_out == 0 {
-                let _ = writeln!(out, "{}", style(&t.label).bold());
+    for t in &run.targets {
+        let ids = (t.benchmarks.iter().map(|b| b.id.as_str()))
+            .chain(t.failures.iter().map(|f| f.id.as_str()))
+            .chain(t.ignored.iter().map(String::as_str))
+            .chain(t.skipped.iter().map(|s| s.id.as_str()));
+        if ids.clone().next().is_none() {
+            // Left out by the filters or measured by other shards: nothing
+            // to say; registering none is worth a line.
+            if t.filtered_out == 0 && t.other_shards == 0 {
+                let _ = writeln!(out, "{}", style(&t.target).bold());
                 let _ = writeln!(out, "  {}\n", style("registers no benchmarks").yellow());
             }
             continue;
         }
-        if let [Outcome::Failed(f)] = t.outcomes.as_slice()
+        let _ = writeln!(out, "{}", style(&t.target).bold());
+        let alone = t.benchmarks.is_empty() && t.skipped.is_empty() && t.ignored.is_empty();
+        if let (true, [f]) = (alone, t.failures.as_slice())
             && f.id.is_empty()
         {
-            let _ = writeln!(out, "{}", style(&t.label).bold());
             let line = format!("  FAILED  the whole bench target: {}", f.reason);
             let _ = writeln!(out, "{}\n", style(line).red());
             continue;
         }
-        let table = Table::new(t.outcomes.iter().map(Outcome::id))
+        let table = Table::new(ids)
             .with_unit(unit)
-            .with_counters(counter_headers(t))
-            .with_ratio(t.outcomes.iter().any(|o| match o {
-                Outcome::Measured(m) => m.result.versus.is_some() || m.result.is_baseline,
-                _ => false,
-            }));
-        let _ = writeln!(out, "{}", style(&t.label).bold());
+            .with_counters(counter_headers(&t.benchmarks))
+            .with_ratio(t.benchmarks.iter().any(BenchRecord::in_ratio_group));
         let _ = writeln!(out, "{}", style(table.header()).dim());
-        for o in &t.outcomes {
-            let line = match o {
-                Outcome::Measured(m) => table.row(&m.result),
-                Outcome::Failed(f) if f.id.is_empty() => continue,
-                Outcome::Failed(f) => style(table.status_row(&f.id, "FAILED", &f.reason))
-                    .red()
-                    .to_string(),
-                Outcome::Ignored(id) => style(table.status_row(id, "ignored", ""))
-                    .yellow()
-                    .to_string(),
-                Outcome::Skipped { id, reason } => style(table.status_row(id, "skipped", reason))
-                    .yellow()
-                    .to_string(),
-                Outcome::Listed(_) => continue,
-            };
-            let _ = writeln!(out, "{line}");
+        for b in &t.benchmarks {
+            let _ = writeln!(out, "{}", table.figures_row(&b.figures()));
+        }
+        for f in t.failures.iter().filter(|f| !f.id.is_empty()) {
+            let row = table.status_row(&f.id, "FAILED", &f.reason);
+            let _ = writeln!(out, "{}", style(row).red());
+        }
+        for id in &t.ignored {
+            let row = table.status_row(id, "ignored", "");
+            let _ = writeln!(out, "{}", style(row).yellow());
+        }
+        for s in &t.skipped {
+            let row = table.status_row(&s.id, "skipped", &s.reason);
+            let _ = writeln!(out, "{}", style(row).yellow());
         }
         if details {
-            for o in &t.outcomes {
-                if let Outcome::Measured(m) = o {
-                    let r = &m.result;
-                    let line = format!(
-                        "  {}: first call {}, loop overhead {}/iter, {} samples × {} iterations, {:.2}s",
-                        r.id,
-                        time(r.cold_ns),
-                        time(r.overhead_ns),
-                        r.per_iter_ns.len(),
-                        r.iters,
-                        m.elapsed_s
-                    );
-                    let _ = writeln!(out, "{}", style(line).dim());
-                }
+            for b in &t.benchmarks {
+                let line = format!(
+                    "  {}: first call {}, loop overhead {}/iter, {} samples × {} iterations, {:.2}s",
+                    b.id,
+                    time(b.cold_ns),
+                    time(b.overhead_ns),
+                    b.per_iter_ns.len(),
+                    b.iters_per_sample,
+                    b.elapsed_s
+                );
+                let _ = writeln!(out, "{}", style(line).dim());
             }
         }
-        let fits = t.fits();
-        if !fits.is_empty() {
+        if !t.fits.is_empty() {
             let _ = writeln!(out, "{}", style(nbench::__private::family::HEADING).dim());
-            for f in &fits {
-                let _ = writeln!(out, "  {}", f.line());
+            for f in &t.fits {
+                let _ = writeln!(out, "  {}", fit(f).line());
             }
         }
         out.push('\n');
     }
     out
+}
+
+/// A stored family fit as the harness words it.
+fn fit(f: &FitRecord) -> FamilyFit {
+    FamilyFit {
+        family: f.family.clone(),
+        complexity: f.complexity.clone(),
+        coefficient_ns: f.coefficient_ns,
+        rms: f.rms,
+        points: f.points.iter().map(|&[n, t]| (n, t)).collect(),
+        fitted_ns: f.fitted_ns.clone(),
+    }
 }
 
 /// The failures, each with the end of what it printed, for stderr.
@@ -122,16 +128,6 @@ pub fn render_failures(run: &RunRecord) -> String {
         }
     }
     out
-}
-
-/// The counter columns of a target's table: every header its measured
-/// benchmarks declared, in order of first appearance.
-fn counter_headers(t: &TargetRun) -> Vec<String> {
-    let measured = t.outcomes.iter().filter_map(|o| match o {
-        Outcome::Measured(m) => Some(&m.result.counters),
-        _ => None,
-    });
-    super::cells::first_appearances(measured.flatten().map(|c| c.header()))
 }
 
 /// The closing line.

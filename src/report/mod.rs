@@ -13,7 +13,6 @@ pub mod progress;
 #[cfg(test)]
 mod snapshots;
 
-use crate::model::outcome::TargetRun;
 use crate::model::record::RunRecord;
 use nbench::__private::format::TimeUnit;
 use std::path::Path;
@@ -67,7 +66,6 @@ pub enum Verbosity {
 pub fn render(
     format: Format,
     record: &RunRecord,
-    runs: &[TargetRun],
     unit: Option<TimeUnit>,
     saved: Option<&Path>,
     verbosity: Verbosity,
@@ -76,7 +74,7 @@ pub fn render(
         Format::Console => {
             let body = match &record.comparison {
                 Some(c) => compare::render(c),
-                None => console::render(runs, unit, verbosity == Verbosity::Verbose),
+                None => console::render(record, unit, verbosity == Verbosity::Verbose),
             };
             match verbosity {
                 Verbosity::Quiet => body,

@@ -194,7 +194,6 @@ fn snapshot(format: Format, unit: Option<TimeUnit>, with_comparison: bool) -> St
     render(
         format,
         &rec,
-        &runs,
         unit,
         Some(std::path::Path::new("target/nbench/runs/x.json")),
         super::Verbosity::Normal,

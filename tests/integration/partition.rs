@@ -245,3 +245,44 @@ fn merged_shards_report_as_one_run_with_one_adjustment() {
         absent.stderr
     );
 }
+
+#[test]
+fn merged_runs_print_the_console_table_a_run_prints() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    let shards: Vec<String> = (1..=2)
+        .map(|m| {
+            let file = fx.dir.join(format!("plain-{m}.json"));
+            let partition = format!("count:{m}/2");
+            let args = [
+                &["-p", "tunable", "--partition", &partition, "--out"][..],
+                &[file.to_str().unwrap()],
+                QUICK,
+            ]
+            .concat();
+            let run = fx.nbench(&args);
+            assert_eq!(run.code, 0, "{}", run.all());
+            file.to_str().unwrap().to_owned()
+        })
+        .collect();
+    let merged = fx.nbench(&["merge", &shards[0], &shards[1]]);
+    assert_eq!(merged.code, 0, "{}", merged.all());
+    let table = &merged.stdout;
+    let header = table
+        .lines()
+        .find(|l| l.starts_with("benchmark"))
+        .unwrap_or_else(|| panic!("no table header in {table}"));
+    assert!(
+        header.contains("median") && header.contains("±CI"),
+        "{header}"
+    );
+    for id in ["work/sum/1000", "work/sum/2000"] {
+        assert!(
+            table
+                .lines()
+                .any(|l| l.starts_with(id) && l.contains(" ns")),
+            "{id} has no row in {table}"
+        );
+    }
+    assert!(!table.contains('|'), "not Markdown: {table}");
+    assert!(table.contains("measured; 0 failed"), "{table}");
+}

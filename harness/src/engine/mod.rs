@@ -43,6 +43,18 @@ impl Stop {
             Stop::TooFewSamples => "too_few_samples",
         }
     }
+
+    /// The reason [`Stop::as_str`] names.
+    pub fn parse(text: &str) -> Option<Stop> {
+        [
+            Stop::Precise,
+            Stop::TimeLimit,
+            Stop::SampleLimit,
+            Stop::TooFewSamples,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
+    }
 }
 
 /// What the engine measured for one benchmark.

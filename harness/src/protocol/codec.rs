@@ -345,13 +345,8 @@ fn result_from_json(v: &Json) -> Result<BenchResult, String> {
     let outlier_mode = outlier_mode_from_json(v)?;
     let summary = Summary::with_outliers(&per_iter_ns, outlier_mode)
         .map_err(|e| format!("field `per_iter_ns`: {e}"))?;
-    let stop = match get_str(v, "stop")?.as_str() {
-        "precise" => Stop::Precise,
-        "time_limit" => Stop::TimeLimit,
-        "sample_limit" => Stop::SampleLimit,
-        "too_few_samples" => Stop::TooFewSamples,
-        other => return Err(format!("unknown stop reason `{other}`")),
-    };
+    let stop = get_str(v, "stop")?;
+    let stop = Stop::parse(&stop).ok_or_else(|| format!("unknown stop reason `{stop}`"))?;
     Ok(BenchResult {
         id: get_str(v, "id")?,
         summary,
