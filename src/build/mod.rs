@@ -1,6 +1,7 @@
 //! Building the bench targets with cargo and collecting their executables from its JSON messages.
 
 pub mod flags;
+pub mod worktree;
 
 use crate::discover::Manifest;
 use crate::error::{Error, Result};

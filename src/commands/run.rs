@@ -3,18 +3,17 @@
 
 use super::publish::{emit, write_html};
 use super::{note, warn};
-use crate::compare::context_warnings;
 use crate::config::{Settings, settings_record};
 use crate::discover;
 use crate::error::{Error, Result, exit};
 use crate::model::comparison::Comparison;
 use crate::model::context::Context;
 use crate::model::outcome::{Outcome, TargetRun};
-use crate::model::record::{RunRecord, SCHEMA_VERSION, SkippedRecord, TargetRecord};
+use crate::model::record::{RunRecord, SkippedRecord, TargetRecord};
 use crate::model::target::Built;
 use crate::report::Format;
 use crate::report::progress::Progress;
-use crate::run::compare::{Against, compare_target};
+use crate::run::suite::{self, Versus};
 use crate::run::{self, Plan};
 use crate::store::Store;
 use crate::store::baselines::{Baseline, Lock};
@@ -51,7 +50,7 @@ pub fn run(s: &Settings) -> Result<u8> {
     let mut progress = Progress::new(s.output.chatty());
     if s.list {
         let mut runs = Vec::new();
-        for (b, plan) in targets.iter().zip(in_turn(&plans)) {
+        for (b, plan) in targets.iter().zip(suite::in_turn(&plans)) {
             runs.push(run::run_target(b, &plan(&runs), true, &mut progress));
         }
         return Ok(print_list(&runs));
@@ -93,15 +92,15 @@ fn assemble(
     skipped: Vec<SkippedRecord>,
     comparison: Option<Comparison>,
 ) -> RunRecord {
-    RunRecord {
-        partition: s.plan.partition,
-        schema: SCHEMA_VERSION,
+    let targets = runs.iter().map(TargetRecord::from_run).collect();
+    let duration_s = started.elapsed().as_secs_f64();
+    RunRecord::new(
         context,
-        duration_s: started.elapsed().as_secs_f64(),
-        targets: runs.iter().map(TargetRecord::from_run).collect(),
+        duration_s,
+        targets,
         skipped,
-        comparison,
-    }
+        (comparison, s.plan.partition),
+    )
 }
 
 /// Builds and measures what `s` selects and saves it as baseline `name`,
@@ -120,19 +119,10 @@ pub(super) fn save_baseline(s: &Settings, name: &str) -> Result<()> {
     let context = gather_context(s, &found.workspace_root);
     run::affinity::pin_driver();
     let started = Instant::now();
-    let runs = measure_each(&targets, &plans, &mut Progress::new(false));
+    let runs = suite::measure_each(&targets, &plans, &mut Progress::new(false));
     let record = assemble(s, context, started, &runs, skipped, None);
     store.baselines().save(name, &record, &targets, &lock)?;
     Ok(())
-}
-
-/// Measures every target on its own (nothing compared).
-fn measure_each(targets: &[Built], plans: &[Plan], progress: &mut Progress) -> Vec<TargetRun> {
-    let mut runs = Vec::new();
-    for (b, plan) in targets.iter().zip(in_turn(plans)) {
-        runs.push(run::run_target(b, &plan(&runs), false, progress));
-    }
-    runs
 }
 
 /// Flags that need another one are refused before any work.
@@ -318,42 +308,14 @@ fn measure(
     context: &Context,
     progress: &mut Progress,
 ) -> (Vec<TargetRun>, Option<Comparison>) {
-    let threshold = s.compare.noise_threshold;
-    let Some(base) = &prepared.compare_with else {
-        return (measure_each(targets, plans, progress), None);
-    };
-    let mut runs = Vec::new();
     let baselines = prepared.store.baselines();
-    let mut compared = Vec::new();
-    for (b, plan) in targets.iter().zip(in_turn(plans)) {
-        let label = b.target.label();
-        let against = Against {
-            stored: base.run.targets.iter().find(|t| t.target == label),
-            exes: baselines.executables_for(base, &label, s.compare.stored),
-            threshold,
-        };
-        let (run, cmp) = compare_target(b, against, &plan(&runs), progress);
-        runs.push(run);
-        compared.push(cmp);
-    }
-    let warnings = context_warnings(&base.run.context, context);
-    let comparison = crate::compare::finish(base.name.clone(), threshold, warnings, compared);
-    (runs, Some(comparison))
-}
-
-/// Each target's plan as a function of the targets run before it: with
-/// `--partition slice:M/N` the benchmarks are dealt out across targets, so
-/// a target's share depends on how many the earlier ones selected.
-fn in_turn(plans: &[Plan]) -> impl Iterator<Item = impl Fn(&[TargetRun]) -> Plan> {
-    plans.iter().map(|plan| {
-        move |before: &[TargetRun]| Plan {
-            selected_before: before
-                .iter()
-                .map(|r| r.outcomes.len() + r.elsewhere.len())
-                .sum(),
-            ..plan.clone()
-        }
-    })
+    let versus = prepared.compare_with.as_ref().map(|baseline| Versus {
+        baseline,
+        baselines: &baselines,
+        stored: s.compare.stored,
+        threshold: s.compare.noise_threshold,
+    });
+    suite::measure(targets, plans, versus, context, progress)
 }
 
 /// Stores the run (and the baseline), reports it, writes the HTML report.

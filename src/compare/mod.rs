@@ -1,5 +1,6 @@
 //! Judging a comparison: each row's verdict, false-discovery control over a run's rows, and the context differences worth a warning. Pure: nothing here measures.
 
+pub mod merge;
 pub mod stored;
 pub mod verdict;
 

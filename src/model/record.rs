@@ -516,6 +516,26 @@ pub struct Counts {
 }
 
 impl RunRecord {
+    /// A run of this schema: what measuring produced, with the context it
+    /// ran in, the bench targets left out, and its comparison.
+    pub fn new(
+        context: Context,
+        duration_s: f64,
+        targets: Vec<TargetRecord>,
+        skipped: Vec<SkippedRecord>,
+        (comparison, partition): (Option<Comparison>, Option<Partition>),
+    ) -> RunRecord {
+        RunRecord {
+            schema: SCHEMA_VERSION,
+            context,
+            duration_s,
+            targets,
+            skipped,
+            comparison,
+            partition,
+        }
+    }
+
     /// The run's totals over all targets.
     pub fn counts(&self) -> Counts {
         let sum = |f: fn(&TargetRecord) -> usize| self.targets.iter().map(f).sum();

@@ -14,8 +14,10 @@ use crate::model::observer::Observer;
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun};
 use crate::model::record::TargetRecord;
 use crate::model::target::Built;
+use crate::store::baselines::Baseline;
 use nbench::__private::engine::Settings;
 use nbench::__private::engine::Stop;
+use nbench::__private::protocol::Listed;
 use nbench::__private::result::BenchResult;
 use nbench::__private::select::Selected;
 use nbench::__private::stats::{OutlierMode, Summary};
@@ -346,11 +348,7 @@ fn unpaired(
     observer: &mut dyn Observer,
     why: String,
 ) -> (TargetRun, TargetComparison) {
-    let (stored, threshold) = (against.stored, against.threshold);
     let run = run_target(built, plan, false, observer);
-    let mut cmp = TargetComparison::empty(&run.label);
-    cmp.unpaired_because = Some(why);
-    let stored_benches = stored.map(|t| t.benchmarks.as_slice()).unwrap_or_default();
     let current = run.outcomes.iter().filter_map(|o| match o {
         Outcome::Measured(m) => Some(Current {
             id: &m.result.id,
@@ -359,11 +357,72 @@ fn unpaired(
         }),
         _ => None,
     });
-    let reported = |id: &str| plan.reports_gone(&run.label, id);
+    let cmp = with_stored(
+        &run.label,
+        why,
+        current,
+        against.stored,
+        &run.elsewhere,
+        plan,
+        against.threshold,
+    );
+    (run, cmp)
+}
+
+/// Neither side can run (`why`): the stored samples of `cur` are compared
+/// with the baseline's, those `plan` picks of them.
+pub fn stored_only(
+    base: &Baseline,
+    cur: &TargetRecord,
+    why: String,
+    plan: &Plan,
+    threshold: f64,
+) -> (TargetRecord, TargetComparison) {
+    // Picked as a run picks from a listing: filters, then this shard's share.
+    let listed = cur.benchmarks.iter().map(|x| Listed {
+        id: x.id.clone(),
+        ignored: false,
+        scaling: None,
+        hint: None,
+    });
+    let picked = plan.select(&cur.target, listed.collect());
+    let mut record = cur.clone();
+    record
+        .benchmarks
+        .retain(|x| picked.chosen.iter().any(|(id, _)| *id == x.id));
+    record.other_shards = picked.elsewhere.len();
+    let current = record.benchmarks.iter().map(|c| Current {
+        id: &c.id,
+        median_ns: c.median_ns,
+        per_iter_ns: &c.per_iter_ns,
+    });
+    let stored = base.run.targets.iter().find(|t| t.target == cur.target);
+    // Benchmarks of `cur` that the filters or shard left out are not gone.
+    let present: Vec<String> = cur.benchmarks.iter().map(|c| c.id.clone()).collect();
+    let cmp = with_stored(&cur.target, why, current, stored, &present, plan, threshold);
+    (record, cmp)
+}
+
+/// Target `label`'s `current` benchmarks compared with the baseline's
+/// `stored` samples (no executable to pair with, because `why`); those the
+/// current side holds `elsewhere` are not gone.
+fn with_stored<'a>(
+    label: &str,
+    why: String,
+    current: impl IntoIterator<Item = Current<'a>>,
+    stored: Option<&TargetRecord>,
+    elsewhere: &[String],
+    plan: &Plan,
+    threshold: f64,
+) -> TargetComparison {
+    let mut cmp = TargetComparison::empty(label);
+    cmp.unpaired_because = Some(why);
+    let base = stored.map(|t| t.benchmarks.as_slice()).unwrap_or_default();
+    let reported = |id: &str| plan.reports_gone(label, id);
     let scope = Scope {
-        elsewhere: &run.elsewhere,
+        elsewhere,
         reported: &reported,
     };
-    against_stored(&mut cmp, current, stored_benches, scope, threshold);
-    (run, cmp)
+    against_stored(&mut cmp, current, base, scope, threshold);
+    cmp
 }

@@ -8,6 +8,7 @@ mod output;
 pub mod paired;
 pub mod schedule;
 pub mod session;
+pub mod suite;
 
 use crate::model::observer::Observer;
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun, Within, scalings};

@@ -1,0 +1,271 @@
+//! Git worktrees of a revision, checked out beside the user's checkout under
+//! `target/nbench/worktrees/` (the user's working tree, index and branch are
+//! never touched) and removed again when done, or by the next run when a
+//! run was killed.
+
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// A commit's hash as it is shown and named: its first 12 digits.
+pub fn short(commit: &str) -> &str {
+    &commit[..commit.len().min(12)]
+}
+
+/// `git ARGS` in `dir`: its trimmed output, or its error output.
+pub fn git(dir: &Path, args: &[&str]) -> std::result::Result<String, String> {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_owned())
+    }
+}
+
+/// A detached checkout of one commit, removed again when dropped (after a
+/// failure too).
+///
+/// Each lives in a folder of its own, `HASH-PID/`, beside a lock file
+/// `HASH-PID.lock` that its run holds: the operating system lets go of the
+/// lock when the run ends, killed or not, so the next run removes the
+/// folders of runs that are gone and never a live run's. The checkout sits
+/// as deep in that folder as the repository's dependencies by relative path
+/// reach above it (`path = "../other/crate"`), and each such place outside
+/// the checkout is a link to the real one, so those paths resolve as they do
+/// in the user's checkout.
+pub struct Worktree {
+    repo: PathBuf,
+    /// The folder that holds the checkout and the links.
+    folder: PathBuf,
+    /// The checkout.
+    pub path: PathBuf,
+    lock: PathBuf,
+    _held: std::fs::File,
+}
+
+impl Worktree {
+    /// Checks `commit` of the repository at `repo` out in a folder of its own under `under`.
+    pub fn add(repo: &Path, under: &Path, commit: &str) -> Result<Worktree> {
+        // Worktrees of runs that are gone were removed by `baseline_for` already.
+        std::fs::create_dir_all(under).map_err(|e| Error::io("could not create", under, e))?;
+        // One per process: two runs at once never share a checkout.
+        let stem = format!("{}-{}", short(commit), std::process::id());
+        let folder = under.join(&stem);
+        let lock = under.join(format!("{stem}.lock"));
+        let held = std::fs::File::create(&lock)
+            .and_then(|f| f.try_lock().map_err(std::io::Error::from).map(|()| f))
+            .map_err(|e| Error::io("could not lock", &lock, e))?;
+        let outside = outside_paths(repo);
+        let depth = outside.iter().map(|(up, _)| *up).max().unwrap_or(0);
+        let name = repo
+            .file_name()
+            .map_or_else(|| "tree".into(), |n| n.to_owned());
+        let mut path = folder.clone();
+        for level in 0..depth {
+            path.push(format!("up{}", depth - level));
+        }
+        path.push(name);
+        let _ = std::fs::remove_dir_all(&folder);
+        let target = path.to_string_lossy().into_owned();
+        let worktree = Worktree {
+            repo: repo.to_path_buf(),
+            folder,
+            path: path.clone(),
+            lock,
+            _held: held,
+        };
+        git(
+            repo,
+            &["worktree", "add", "--detach", "--quiet", &target, commit],
+        )
+        .map_err(|e| Error::Revision {
+            message: format!("could not check out {commit} in a worktree: {e}"),
+            hint: "`git worktree prune` clears worktrees left by a crash".into(),
+        })?;
+        for (up, first) in outside {
+            let mut link = path.clone();
+            let mut real = repo.to_path_buf();
+            for _ in 0..up {
+                link.pop();
+                real.pop();
+            }
+            let (link, real) = (link.join(&first), real.join(&first));
+            if !link.exists() {
+                symlink_dir(&real, &link).map_err(|e| Error::Revision {
+                    message: format!(
+                        "could not link `{}` beside the worktree, where the revision's \
+                         dependencies by relative path look for it: {e}",
+                        real.display()
+                    ),
+                    hint: "save a baseline of the revision from its own checkout with \
+                           --save-baseline NAME, then compare with --compare NAME"
+                        .into(),
+                })?;
+            }
+        }
+        Ok(worktree)
+    }
+}
+
+impl Drop for Worktree {
+    fn drop(&mut self) {
+        let path = self.path.to_string_lossy().into_owned();
+        let _ = git(&self.repo, &["worktree", "remove", "--force", &path]);
+        let _ = std::fs::remove_dir_all(&self.folder);
+        let _ = git(&self.repo, &["worktree", "prune"]);
+        let _ = std::fs::remove_file(&self.lock);
+    }
+}
+
+/// Removes the worktree folders under `under` whose run is gone: their lock
+/// file is not held (or, left by an older cargo nbench, there is none).
+pub fn remove_abandoned(repo: &Path, under: &Path) {
+    let Ok(entries) = std::fs::read_dir(under) else {
+        return;
+    };
+    let mut removed = false;
+    for folder in entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+        let name = folder.file_name().unwrap_or_default().to_string_lossy();
+        let lock = under.join(format!("{name}.lock"));
+        let abandoned = match std::fs::OpenOptions::new().write(true).open(&lock) {
+            Ok(f) => f.try_lock().is_ok(),
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound && !pid_alive(&folder),
+        };
+        if abandoned {
+            if let Some(checkout) = checkout_in(&folder) {
+                // Twice forced: a run killed while git was adding it leaves it locked.
+                let checkout = checkout.to_string_lossy().into_owned();
+                let _ = git(
+                    repo,
+                    &["worktree", "remove", "--force", "--force", &checkout],
+                );
+            }
+            let _ = std::fs::remove_dir_all(&folder);
+            let _ = std::fs::remove_file(&lock);
+            removed = true;
+        }
+    }
+    if removed {
+        let _ = git(repo, &["worktree", "prune"]);
+    }
+}
+
+/// The checkout inside a worktree folder: the folder holding a `.git` file.
+fn checkout_in(folder: &Path) -> Option<PathBuf> {
+    if folder.join(".git").is_file() {
+        return Some(folder.to_path_buf());
+    }
+    std::fs::read_dir(folder)
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .find_map(|e| checkout_in(&e.path()))
+}
+
+/// Whether the run named in a folder `HASH-PID` may still be running: on
+/// Linux, whether that process exists; elsewhere, assumed so.
+fn pid_alive(folder: &Path) -> bool {
+    let name = folder.file_name().unwrap_or_default().to_string_lossy();
+    let Some(pid) = name.rsplit('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+        return true;
+    };
+    !cfg!(target_os = "linux") || Path::new(&format!("/proc/{pid}")).exists()
+}
+
+#[cfg(unix)]
+fn symlink_dir(real: &Path, link: &Path) -> std::io::Result<()> {
+    if let Some(parent) = link.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::os::unix::fs::symlink(real, link)
+}
+
+#[cfg(windows)]
+fn symlink_dir(real: &Path, link: &Path) -> std::io::Result<()> {
+    if let Some(parent) = link.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::os::windows::fs::symlink_dir(real, link)
+}
+
+/// The places above the repository's top that its manifests' dependencies
+/// by relative path reach: how many levels up, and the first folder below
+/// that level (`../other/crate` from the top: `(1, "other")`).
+fn outside_paths(top: &Path) -> Vec<(usize, std::ffi::OsString)> {
+    let mut found = Vec::new();
+    for manifest in manifests(top) {
+        let Ok(text) = std::fs::read_to_string(&manifest) else {
+            continue;
+        };
+        let Ok(table) = toml::from_str::<toml::Table>(&text) else {
+            continue;
+        };
+        let dir = manifest.parent().unwrap_or(top);
+        let depth = dir.strip_prefix(top).map_or(0, |r| r.components().count());
+        for path in dependency_paths(&toml::Value::Table(table), false) {
+            let mut level = depth as isize;
+            let mut first = None;
+            for c in Path::new(&path).components() {
+                match c {
+                    std::path::Component::ParentDir => level -= 1,
+                    std::path::Component::Normal(n) if level < 0 && first.is_none() => {
+                        first = Some(n.to_owned());
+                        break;
+                    }
+                    std::path::Component::Normal(_) => level += 1,
+                    _ => {}
+                }
+            }
+            if let Some(first) = first.filter(|_| level < 0) {
+                let up = level.unsigned_abs();
+                if !found.contains(&(up, first.clone())) {
+                    found.push((up, first));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The `path` values of dependency and patch entries anywhere in a manifest.
+fn dependency_paths(value: &toml::Value, in_dependencies: bool) -> Vec<String> {
+    let Some(table) = value.as_table() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if in_dependencies && let Some(p) = table.get("path").and_then(|p| p.as_str()) {
+        out.push(p.to_owned());
+    }
+    for (key, v) in table {
+        let deps = in_dependencies || key.ends_with("dependencies") || key == "patch";
+        out.extend(dependency_paths(v, deps));
+    }
+    out
+}
+
+/// The `Cargo.toml` files of a checkout, outside target directories and hidden folders.
+fn manifests(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        let name = e.file_name();
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            // Not hidden folders, nor target directories (cargo tags them).
+            let hidden = name.to_string_lossy().starts_with('.');
+            if name != "target" && !hidden && !path.join("CACHEDIR.TAG").exists() {
+                out.extend(manifests(&path));
+            }
+        } else if name == "Cargo.toml" {
+            out.push(path);
+        }
+    }
+    out
+}

@@ -1,0 +1,188 @@
+//! A suite measured: every target in turn, on its own or against a saved
+//! baseline (its executables in lockstep, else its stored samples), into
+//! the run record's targets and comparison. Every command that measures
+//! goes through here.
+
+use super::Plan;
+use super::compare::{Against, compare_target, stored_only};
+use crate::compare::{context_warnings, finish};
+use crate::discover::Selection;
+use crate::model::comparison::{Comparison, TargetComparison};
+use crate::model::context::Context;
+use crate::model::observer::Observer;
+use crate::model::outcome::TargetRun;
+use crate::model::record::TargetRecord;
+use crate::model::target::{BenchTarget, Built};
+use crate::store::baselines::{Baseline, Baselines};
+use nbench::__private::select::Selected;
+use std::path::PathBuf;
+
+/// A saved baseline to compare with, and how.
+pub struct Versus<'a> {
+    /// The baseline.
+    pub baseline: &'a Baseline,
+    /// Where its executables are.
+    pub baselines: &'a Baselines,
+    /// `--compare-stored`: its stored samples even where its executables run.
+    pub stored: bool,
+    /// Changes smaller than this are "unchanged".
+    pub threshold: f64,
+}
+
+/// Measures every target (each with its plan), against `versus` when
+/// given: the targets' runs, and the comparison, its warnings from the
+/// baseline's context and `context` (this run's).
+pub fn measure(
+    targets: &[Built],
+    plans: &[Plan],
+    versus: Option<Versus<'_>>,
+    context: &Context,
+    observer: &mut dyn Observer,
+) -> (Vec<TargetRun>, Option<Comparison>) {
+    let Some(v) = versus else {
+        return (measure_each(targets, plans, observer), None);
+    };
+    let (mut runs, mut compared) = (Vec::new(), Vec::new());
+    for (b, plan) in targets.iter().zip(in_turn(plans)) {
+        let label = b.target.label();
+        let against = Against {
+            stored: v.baseline.run.targets.iter().find(|t| t.target == label),
+            exes: v.baselines.executables_for(v.baseline, &label, v.stored),
+            threshold: v.threshold,
+        };
+        let (run, cmp) = compare_target(b, against, &plan(&runs), observer);
+        runs.push(run);
+        compared.push(cmp);
+    }
+    let warnings = context_warnings(&v.baseline.run.context, context);
+    let name = v.baseline.name.clone();
+    (runs, Some(finish(name, v.threshold, warnings, compared)))
+}
+
+/// Measures every target on its own (nothing compared).
+pub fn measure_each(
+    targets: &[Built],
+    plans: &[Plan],
+    observer: &mut dyn Observer,
+) -> Vec<TargetRun> {
+    let mut runs = Vec::new();
+    for (b, plan) in targets.iter().zip(in_turn(plans)) {
+        runs.push(super::run_target(b, &plan(&runs), false, observer));
+    }
+    runs
+}
+
+/// Each target's plan as a function of the targets run before it: with
+/// `--partition slice:M/N` the benchmarks are dealt out across targets, so
+/// a target's share depends on how many the earlier ones selected.
+pub fn in_turn(plans: &[Plan]) -> impl Iterator<Item = impl Fn(&[TargetRun]) -> Plan> {
+    plans.iter().map(|plan| {
+        move |before: &[TargetRun]| Plan {
+            selected_before: before
+                .iter()
+                .map(|r| r.outcomes.len() + r.elsewhere.len())
+                .sum(),
+            ..plan.clone()
+        }
+    })
+}
+
+/// Two saved baselines compared, `cur` against `base`: `cur`'s
+/// executables run as the current side, or, where it has none, its stored
+/// samples stand in. The selected targets' records, and the comparison
+/// (targets only `base` has among them).
+pub fn compare_saved(
+    (base, cur): (&Baseline, &Baseline),
+    baselines: &Baselines,
+    (plan, selection): (&Plan, &Selection),
+    (meta, stored, threshold): (&cargo_metadata::Metadata, bool, f64),
+    observer: &mut dyn Observer,
+) -> (Vec<TargetRecord>, Comparison) {
+    let mut plan = plan.clone();
+    let (mut records, mut targets) = (Vec::new(), Vec::new());
+    let mut before = 0;
+    for held in cur
+        .run
+        .targets
+        .iter()
+        .filter(|t| selection.picks(&t.target))
+    {
+        // With --partition slice, shards count the benchmarks the current side holds.
+        plan.selected_before = before;
+        before += held
+            .benchmarks
+            .iter()
+            .filter(|x| plan.filter.verdict(&x.id, false) != Selected::FilteredOut)
+            .count();
+        // Its executable may register more than it holds.
+        plan.held = Some(held.benchmarks.iter().map(|x| x.id.clone()).collect());
+        let Ok(cur_exes) = baselines.executables_for(cur, &held.target, false) else {
+            let why = format!(
+                "baseline `{}` has no saved executable for this target",
+                cur.name
+            );
+            let (record, cmp) = stored_only(base, held, why, &plan, threshold);
+            records.push(record);
+            targets.push(cmp);
+            continue;
+        };
+        let built = saved_target(meta, &held.target, cur_exes);
+        let against = Against {
+            stored: base.run.targets.iter().find(|t| t.target == held.target),
+            exes: baselines.executables_for(base, &held.target, stored),
+            threshold,
+        };
+        let (run, cmp) = compare_target(&built, against, &plan, observer);
+        records.push(TargetRecord::from_run(&run));
+        targets.push(cmp);
+    }
+    let gone = gone_targets(base, cur, &plan);
+    targets.extend(gone.into_iter().filter(|t| selection.picks(&t.target)));
+    let warnings = context_warnings(&base.run.context, &cur.run.context);
+    let comparison = finish(base.name.clone(), threshold, warnings, targets);
+    (records, comparison)
+}
+
+/// The targets only `base` has, each with its gone benchmarks.
+fn gone_targets(base: &Baseline, cur: &Baseline, plan: &Plan) -> Vec<TargetComparison> {
+    base.run
+        .targets
+        .iter()
+        .filter(|t| !cur.run.targets.iter().any(|c| c.target == t.target))
+        .map(|gone| {
+            let mut cmp = TargetComparison::empty(&gone.target);
+            let reported = |id: &str| plan.reports_gone(&gone.target, id);
+            let ids = gone.benchmarks.iter().map(|x| x.id.as_str());
+            cmp.gone = crate::compare::stored::gone(ids, &[], &reported);
+            cmp
+        })
+        .collect()
+}
+
+/// A baseline's saved executables for `label` (`package/target`, one per
+/// link layout) as a built target, run from its package's directory as cargo would.
+fn saved_target(meta: &cargo_metadata::Metadata, label: &str, mut exes: Vec<PathBuf>) -> Built {
+    let (package, name) = label.split_once('/').unwrap_or((label, ""));
+    let root = meta.workspace_root.as_std_path();
+    let member = meta
+        .workspace_packages()
+        .into_iter()
+        .find(|p| p.name.as_str() == package);
+    let package_root = member
+        .and_then(|p| p.manifest_path.parent())
+        .map_or_else(|| root.to_path_buf(), |d| d.as_std_path().to_path_buf());
+    Built {
+        target: BenchTarget {
+            package: package.to_owned(),
+            spec: member.map_or_else(|| package.to_owned(), |p| p.id.repr.clone()),
+            name: name.to_owned(),
+            package_root,
+        },
+        exe: exes[0].clone(),
+        layouts: if exes.len() > 1 {
+            std::mem::take(&mut exes)
+        } else {
+            Vec::new()
+        },
+    }
+}
