@@ -14,6 +14,7 @@ fn result_event(samples: usize) -> Event {
         .collect();
     Event::Result(Box::new(BenchResult {
         id: "group/name/1000".into(),
+        metric: Default::default(),
         summary: nbench::__private::stats::Summary::new(&per_iter_ns).unwrap(),
         per_iter_ns,
         iters: 4096,

@@ -62,6 +62,8 @@ pub struct Declared {
     pub throughput: Option<Throughput>,
     /// User counters, in declaration order.
     pub counters: Vec<Counter>,
+    /// What the samples measure (CPU time after [`Bencher::time_by_cpu`]).
+    pub metric: crate::metric::Metric,
 }
 
 impl Declared {
@@ -87,6 +89,7 @@ impl Declared {
                     ..c.clone()
                 })
                 .collect(),
+            metric: self.metric,
         }
     }
 }
@@ -186,6 +189,7 @@ impl<'a> Bencher<'a> {
     /// ```
     pub fn cpu_time(&mut self, clock: CpuTime) -> &mut Self {
         self.clocks = Some((clock, false));
+        self.declared.metric = crate::metric::Metric::WallTime;
         self
     }
 
@@ -206,6 +210,7 @@ impl<'a> Bencher<'a> {
     /// ```
     pub fn time_by_cpu(&mut self, clock: CpuTime) -> &mut Self {
         self.clocks = Some((clock, true));
+        self.declared.metric = crate::metric::Metric::CpuTime;
         self
     }
 

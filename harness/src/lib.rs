@@ -13,6 +13,7 @@ mod format;
 mod group;
 mod libtest;
 mod loops;
+mod metric;
 mod modes;
 pub mod params;
 mod protocol;
@@ -49,6 +50,10 @@ pub mod __private {
     /// The measuring engine: settings, sampling, the pilot's iteration counts.
     pub mod engine {
         pub use crate::engine::*;
+    }
+    /// What a benchmark's values measure, and their unit.
+    pub mod metric {
+        pub use crate::metric::*;
     }
     /// Formatting times, rates and counts for reports.
     pub mod format {

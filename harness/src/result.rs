@@ -3,6 +3,7 @@
 use crate::bencher::LoopKind;
 use crate::counter::Counter;
 use crate::engine::{Measurement, Stop};
+use crate::metric::Metric;
 use crate::stats::{OutlierMode, StatsError, Summary};
 use crate::throughput::Throughput;
 
@@ -16,6 +17,8 @@ pub const FLOOR_FACTOR: f64 = 4.0;
 pub struct BenchResult {
     /// The benchmark's id (`group/name/arg`).
     pub id: String,
+    /// What its values measure (the `_ns` fields hold that metric's amounts).
+    pub metric: Metric,
     /// Statistics of the per-iteration times, ns, overhead removed, of the
     /// samples `outlier_mode` keeps.
     pub summary: Summary,
@@ -142,6 +145,7 @@ impl BenchResult {
             .collect();
         Ok(BenchResult {
             id,
+            metric: Metric::WallTime,
             summary: Summary::with_outliers(&per_iter_ns, outlier_mode)?,
             per_iter_ns,
             iters: m.iters,

@@ -109,11 +109,14 @@ impl Table {
         if !self.ratio && !f.ratio.is_empty() {
             notes.push(format!("ratio {}", f.ratio));
         }
+        if !f.metric.label().is_empty() {
+            notes.push(f.metric.label().to_owned());
+        }
         notes.extend(self::notes(f));
         self.line(
             f.id,
             [
-                &format::time_in(f.median_ns, self.unit),
+                &f.metric.format_in(f.median_ns, self.unit),
                 &ci,
                 &rate,
                 &samples,
@@ -164,7 +167,9 @@ impl Table {
 pub struct Figures<'a> {
     /// The benchmark's id.
     pub id: &'a str,
-    /// The time shown, ns per iteration.
+    /// What its values measure.
+    pub metric: crate::metric::Metric,
+    /// The value shown (its metric's amount per iteration: ns for times).
     pub median_ns: f64,
     /// Its confidence interval, ns.
     pub median_ci: [f64; 2],
@@ -199,6 +204,7 @@ impl Figures<'_> {
         let s = &r.summary;
         Figures {
             id: &r.id,
+            metric: r.metric,
             median_ns: s.median,
             median_ci: [s.median_ci.lo, s.median_ci.hi],
             throughput: r.throughput,

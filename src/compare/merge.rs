@@ -203,6 +203,7 @@ fn merge_comparisons(first: &Comparison, shards: &[Shard]) -> Comparison {
                 Some(m) => {
                     m.rows.extend(t.rows.iter().cloned());
                     m.new.extend(t.new.iter().cloned());
+                    m.not_compared.extend(t.not_compared.iter().cloned());
                     add_new(&mut m.gone, &t.gone, String::clone);
                     m.unpaired_because = m.unpaired_because.take().or(t.unpaired_because.clone());
                     m.layouts = m.layouts.or(t.layouts);

@@ -7,6 +7,7 @@ pub mod verdict;
 use crate::model::comparison::{Comparison, Kind, Row, TargetComparison, Verdict};
 use crate::model::context::Context;
 use crate::model::record::BenchRecord;
+use nbench::__private::metric::Metric;
 
 pub use crate::model::comparison::row_threshold;
 
@@ -85,15 +86,19 @@ fn explain_inconclusive(c: &mut Comparison) {
 pub fn stored_row(
     id: &str,
     base: &BenchRecord,
-    cur_median: f64,
-    cur_samples: &[f64],
+    (cur_median, cur_samples, metric): (f64, &[f64], Metric),
     threshold: f64,
 ) -> Option<Row> {
+    // Values of different metrics say nothing of each other.
+    if !base.metric.comparable(metric) {
+        return None;
+    }
     let t = row_threshold(threshold, base.median_ns, base.overhead_ns);
     let ch = verdict::stored(&base.per_iter_ns, cur_samples, t)?;
     Some(Row {
         id: id.to_owned(),
         kind: Kind::Stored,
+        metric,
         baseline_ns: base.median_ns,
         current_ns: cur_median,
         change: ch.change,
@@ -157,6 +162,7 @@ mod tests {
         Row {
             id: id.into(),
             kind: Kind::Paired,
+            metric: Default::default(),
             baseline_ns: 100.0,
             current_ns: 100.0 * (1.0 + change),
             change,
@@ -218,6 +224,7 @@ mod tests {
                 gone: vec![],
                 unpaired_because: None,
                 layouts: None,
+                not_compared: Vec::new(),
             }],
         };
         control_false_discoveries(&mut c);

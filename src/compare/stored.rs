@@ -2,7 +2,7 @@
 //! benchmarks a comparison reports as gone: one rule for every command.
 
 use super::stored_row;
-use crate::model::comparison::TargetComparison;
+use crate::model::comparison::{NotCompared, TargetComparison};
 use crate::model::record::BenchRecord;
 
 /// One current benchmark as the stored comparison needs it.
@@ -13,6 +13,8 @@ pub struct Current<'a> {
     pub median_ns: f64,
     /// Its samples, ns per iteration.
     pub per_iter_ns: &'a [f64],
+    /// What they measure.
+    pub metric: nbench::__private::metric::Metric,
 }
 
 /// What a comparison reports of the baseline's benchmarks.
@@ -40,9 +42,15 @@ pub fn against_stored<'a>(
         present.push(c.id.to_owned());
         match base.iter().find(|b| b.id == c.id) {
             None => cmp.new.push(c.id.to_owned()),
-            Some(b) => cmp
-                .rows
-                .extend(stored_row(c.id, b, c.median_ns, c.per_iter_ns, threshold)),
+            Some(b) if !b.metric.comparable(c.metric) => cmp
+                .not_compared
+                .push(NotCompared::metrics(c.id, b.metric, c.metric)),
+            Some(b) => cmp.rows.extend(stored_row(
+                c.id,
+                b,
+                (c.median_ns, c.per_iter_ns, c.metric),
+                threshold,
+            )),
         }
     }
     present.extend(scope.elsewhere.iter().cloned());
@@ -79,5 +87,66 @@ mod tests {
         assert_eq!(gone(["a", "b", "c", "d"], &present, &all), ["b", "d"]);
         let not_d = |id: &str| id != "d";
         assert_eq!(gone(["a", "b", "c", "d"], &present, &not_d), ["b"]);
+    }
+
+    #[test]
+    fn values_of_another_metric_are_not_compared_but_said_so() {
+        use crate::model::outcome::Measured;
+        use nbench::__private::LoopKind;
+        use nbench::__private::engine::{Measurement, Stop};
+        use nbench::__private::metric::Metric;
+        use nbench::__private::result::BenchResult;
+        use nbench::__private::stats::OutlierMode;
+        let samples: Vec<f64> = (0..40).map(|i| 100.0 + f64::from(i % 5)).collect();
+        let record = |id: &str, metric| {
+            let m = Measurement {
+                iters: 10,
+                per_iter_ns: samples.clone(),
+                cold_ns: 100.0,
+                stop: Stop::Precise,
+                sampling_ns: 1,
+            };
+            let mut result =
+                BenchResult::new(id.into(), m, LoopKind::Custom, 0.0, None, OutlierMode::None)
+                    .unwrap();
+            result.metric = metric;
+            let measured = Measured {
+                result,
+                elapsed_s: 0.1,
+                within: None,
+            };
+            BenchRecord::from_measured(&measured)
+        };
+        let base = [
+            record("wall", Metric::WallTime),
+            record("cpu", Metric::WallTime),
+        ];
+        let current = |id, metric| Current {
+            id,
+            median_ns: 102.0,
+            per_iter_ns: &samples,
+            metric,
+        };
+        let mut cmp = TargetComparison::empty("t");
+        let all = |_: &str| true;
+        let scope = Scope {
+            elsewhere: &[],
+            reported: &all,
+        };
+        let now = [
+            current("wall", Metric::WallTime),
+            current("cpu", Metric::CpuTime),
+        ];
+        against_stored(&mut cmp, now, &base, scope, 0.005);
+        assert_eq!(cmp.rows.len(), 1);
+        assert_eq!(cmp.rows[0].id, "wall");
+        assert_eq!(cmp.not_compared.len(), 1, "{cmp:?}");
+        assert_eq!(cmp.not_compared[0].id, "cpu");
+        assert!(
+            cmp.not_compared[0]
+                .reason
+                .contains("wall time, this build cpu time")
+        );
+        assert!(cmp.new.is_empty() && cmp.gone.is_empty(), "{cmp:?}");
     }
 }

@@ -324,6 +324,7 @@ mod tests {
         let mut row = crate::model::comparison::Row {
             id: "sort".into(),
             kind: Kind::Paired,
+            metric: Default::default(),
             baseline_ns: 100.0,
             current_ns: 106.0,
             change: 0.06,

@@ -1,6 +1,7 @@
 //! A comparison's data: each benchmark's change, CI, p-values and verdict, per target, with the baseline's name.
 
 use super::float;
+use nbench::__private::metric::Metric;
 use serde::{Deserialize, Serialize};
 
 /// What a comparison concluded.
@@ -57,6 +58,13 @@ pub struct Row {
     pub id: String,
     /// Paired or against stored samples.
     pub kind: Kind,
+    /// What both sides' values measure (left out for wall time).
+    #[serde(
+        default,
+        with = "super::metric",
+        skip_serializing_if = "super::metric::is_wall_time"
+    )]
+    pub metric: Metric,
     /// Baseline median, ns per iteration.
     #[serde(deserialize_with = "float::lenient")]
     pub baseline_ns: f64,
@@ -146,6 +154,34 @@ pub struct TargetComparison {
     /// Link layouts sampled, (baseline, current), when paired.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layouts: Option<[usize; 2]>,
+    /// Benchmarks in both that could not be compared (their values measure
+    /// different metrics), each with the reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_compared: Vec<NotCompared>,
+}
+
+/// A benchmark both sides have whose values say nothing of each other.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NotCompared {
+    /// The benchmark's id.
+    pub id: String,
+    /// Why, in words.
+    pub reason: String,
+}
+
+impl NotCompared {
+    /// The benchmark `id` whose baseline measures `base` and current side `cur`.
+    pub fn metrics(id: &str, base: Metric, cur: Metric) -> NotCompared {
+        let name = |m: Metric| m.as_str().replace('_', " ");
+        NotCompared {
+            id: id.to_owned(),
+            reason: format!(
+                "the baseline measures {}, this build {}: save the baseline again",
+                name(base),
+                name(cur)
+            ),
+        }
+    }
 }
 
 impl TargetComparison {
@@ -158,6 +194,7 @@ impl TargetComparison {
             gone: Vec::new(),
             unpaired_because: None,
             layouts: None,
+            not_compared: Vec::new(),
         }
     }
 }

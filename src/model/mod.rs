@@ -5,6 +5,7 @@
 pub mod comparison;
 pub mod context;
 pub mod float;
+pub mod metric;
 pub mod names;
 pub mod observer;
 pub mod outcome;

@@ -5,6 +5,7 @@ use super::context::Context;
 use super::float;
 use super::outcome::{Failure, Measured, Outcome, TargetRun};
 use super::partition::Partition;
+use nbench::__private::metric::Metric;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a stored field changes meaning or goes away.
@@ -280,6 +281,14 @@ impl From<PercentilesStored> for Percentiles {
 pub struct BenchRecord {
     /// `group/name/arg`.
     pub id: String,
+    /// What its values measure: the `_ns` fields hold that metric's amounts
+    /// (left out for wall time, which older files mean).
+    #[serde(
+        default,
+        with = "super::metric",
+        skip_serializing_if = "super::metric::is_wall_time"
+    )]
+    pub metric: Metric,
     /// Median.
     #[serde(deserialize_with = "float::lenient")]
     pub median_ns: f64,
@@ -411,6 +420,7 @@ impl BenchRecord {
         let s = &r.summary;
         BenchRecord {
             id: r.id.clone(),
+            metric: r.metric,
             median_ns: s.median,
             median_ci_ns: [s.median_ci.lo, s.median_ci.hi],
             mean_ns: s.mean,

@@ -10,6 +10,7 @@ impl BenchRecord {
     pub fn figures(&self) -> Figures<'_> {
         Figures {
             id: &self.id,
+            metric: self.metric,
             median_ns: self.median_ns,
             median_ci: self.median_ci_ns,
             throughput: self.throughput.map(|t| match t {

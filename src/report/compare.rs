@@ -16,7 +16,7 @@ pub fn render(c: &Comparison) -> String {
         let _ = writeln!(out, "{} {n}", style("note:").cyan());
     }
     for t in &c.targets {
-        if t.rows.is_empty() && t.new.is_empty() && t.gone.is_empty() {
+        if t.rows.is_empty() && t.new.is_empty() && t.gone.is_empty() && t.not_compared.is_empty() {
             continue;
         }
         let _ = writeln!(
@@ -57,6 +57,10 @@ pub fn render(c: &Comparison) -> String {
             if let Some(why) = &r.inconclusive {
                 let _ = writeln!(out, "  {} {}: {why}", style("inconclusive:").yellow(), r.id);
             }
+        }
+        for n in &t.not_compared {
+            let what = format!("not compared: {}", n.reason);
+            let _ = writeln!(out, "{}  {}", format::pad(&n.id, w), style(what).yellow());
         }
         for id in &t.new {
             let _ = writeln!(
@@ -108,10 +112,13 @@ fn row_line(r: &Row, w: usize) -> String {
         Kind::Paired => "paired",
         Kind::Stored => "stored",
     };
-    let kind = match r.p_adjusted.or(r.p_value) {
+    let mut kind = match r.p_adjusted.or(r.p_value) {
         Some(p) => format!("{kind}, p={}", super::p_value(p)),
         None => kind.to_owned(),
     };
+    if !r.metric.label().is_empty() {
+        kind = format!("{kind}, {}", r.metric.label());
+    }
     let (verdict, styled) = match (r.verdict, r.kind) {
         (Verdict::Regressed, Kind::Paired) => ("regressed", style("regressed").red().bold()),
         (Verdict::Improved, Kind::Paired) => ("improved", style("improved").green().bold()),
@@ -124,8 +131,8 @@ fn row_line(r: &Row, w: usize) -> String {
     format!(
         "{}  {:>10}  {:>10}  {:>8}  {:>20}  {styled}{pad}  {kind}\n",
         format::pad(&r.id, w),
-        format::time(r.baseline_ns),
-        format::time(r.current_ns),
+        r.metric.format(r.baseline_ns),
+        r.metric.format(r.current_ns),
         pct(r.change),
         ci
     )
@@ -140,6 +147,7 @@ mod tests {
         Row {
             id: id.into(),
             kind: Kind::Paired,
+            metric: Default::default(),
             baseline_ns: 100.0,
             current_ns: 100.0,
             change: 0.0,

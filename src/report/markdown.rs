@@ -89,11 +89,11 @@ fn results(out: &mut String, run: &RunRecord) {
                 out,
                 "| `{}` | {} | {} … {} | {} | {} | {} | {} ({}) |{}",
                 cell(&b.id),
-                format::time(b.median_ns),
-                format::time(b.median_ci_ns[0]),
-                format::time(b.median_ci_ns[1]),
-                format::time(b.mean_ns),
-                format::time(b.stddev_ns),
+                b.metric.format(b.median_ns),
+                b.metric.format(b.median_ci_ns[0]),
+                b.metric.format(b.median_ci_ns[1]),
+                b.metric.format(b.mean_ns),
+                b.metric.format(b.stddev_ns),
                 b.samples,
                 b.set_aside,
                 b.outlier_mode,
@@ -132,7 +132,7 @@ fn comparison(out: &mut String, c: &Comparison) {
         let _ = writeln!(out, "> [!NOTE]\n> {}\n", cell(n));
     }
     for t in &c.targets {
-        if t.rows.is_empty() && t.new.is_empty() && t.gone.is_empty() {
+        if t.rows.is_empty() && t.new.is_empty() && t.gone.is_empty() && t.not_compared.is_empty() {
             continue;
         }
         let _ = writeln!(out, "**{}**\n", cell(&t.target));
@@ -165,12 +165,16 @@ fn comparison(out: &mut String, c: &Comparison) {
                 out,
                 "| `{}` | {} | {} | {} | {} … {} | {p} | {verdict} |",
                 cell(&r.id),
-                format::time(r.baseline_ns),
-                format::time(r.current_ns),
+                r.metric.format(r.baseline_ns),
+                r.metric.format(r.current_ns),
                 pct(r.change),
                 pct(r.change_ci[0]),
                 pct(r.change_ci[1]),
             );
+        }
+        for n in &t.not_compared {
+            let what = format!("not compared: {}", cell(&n.reason));
+            let _ = writeln!(out, "| `{}` | | | | | | {what} |", cell(&n.id));
         }
         for id in &t.new {
             let _ = writeln!(out, "| `{}` | | | | | | new |", cell(id));
@@ -208,6 +212,7 @@ mod tests {
         Row {
             id: id.into(),
             kind,
+            metric: Default::default(),
             baseline_ns: 1000.0,
             current_ns: 1000.0 * (1.0 + change),
             change,
@@ -255,6 +260,7 @@ mod tests {
                 gone: vec!["old".into()],
                 unpaired_because: None,
                 layouts: None,
+                not_compared: Vec::new(),
             }],
         };
         let mut out = String::new();
@@ -296,6 +302,7 @@ _paired rows: baseline is the baseline's fastest epoch (its median) in this run,
                 gone: vec![],
                 unpaired_because: Some("--compare-stored".into()),
                 layouts: None,
+                not_compared: Vec::new(),
             }],
         };
         let mut out = String::new();

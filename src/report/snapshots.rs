@@ -145,6 +145,7 @@ fn comparison() -> Comparison {
     let row = |id: &str, base: f64, change: f64, verdict| Row {
         id: id.into(),
         kind: Kind::Paired,
+        metric: Default::default(),
         baseline_ns: base,
         current_ns: base * (1.0 + change),
         change,
@@ -183,6 +184,7 @@ fn comparison() -> Comparison {
             gone: vec![],
             unpaired_because: None,
             layouts: None,
+            not_compared: Vec::new(),
         }],
     }
 }

@@ -9,7 +9,7 @@ use super::session::{Session, SessionError};
 use super::{Plan, measure, open, run_target};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
 use crate::compare::{row_threshold, verdict};
-use crate::model::comparison::{Kind, Row, TargetComparison};
+use crate::model::comparison::{Kind, NotCompared, Row, TargetComparison};
 use crate::model::observer::Observer;
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun};
 use crate::model::record::TargetRecord;
@@ -99,8 +99,8 @@ pub fn compare_target(
         let exes = (base_exes.as_slice(), cur_exes.as_slice());
         let judging = (against.threshold, &mut spare);
         let how = (plan, &settings);
-        let (outcome, row) = compare_over_layouts(&start_placed, exes, id, how, judging);
-        cmp.rows.extend(row);
+        let (outcome, compared) = compare_over_layouts(&start_placed, exes, id, how, judging);
+        compared.add_to(&mut cmp);
         outcomes.push(outcome);
     }
     observer.observe(&label, &outcomes);
@@ -118,6 +118,27 @@ pub fn compare_target(
     (run, cmp)
 }
 
+/// What comparing one benchmark in lockstep gave the comparison.
+enum Compared {
+    /// Its row.
+    Row(Box<Row>),
+    /// Nothing to compare, and why.
+    Not(NotCompared),
+    /// Nothing: it failed or skipped (the outcome says so).
+    Nothing,
+}
+
+impl Compared {
+    /// Puts it into the target's comparison.
+    fn add_to(self, cmp: &mut TargetComparison) {
+        match self {
+            Compared::Row(row) => cmp.rows.push(*row),
+            Compared::Not(why) => cmp.not_compared.push(why),
+            Compared::Nothing => {}
+        }
+    }
+}
+
 /// Starts an executable with a memory placement ([`Session::start_placed`]).
 type StartPlaced<'a> = dyn Fn(&Path, Option<u64>) -> Result<Session, SessionError> + 'a;
 
@@ -130,7 +151,7 @@ fn compare_over_layouts(
     id: String,
     how: (&Plan, &Settings),
     judging: (f64, &mut std::time::Duration),
-) -> (Outcome, Option<Row>) {
+) -> (Outcome, Compared) {
     let seed = seed(&id);
     let layouts = Assignment::new(base_exes.len(), cur_exes.len(), seed);
     let mut start_side = |side: Side, epoch: usize| {
@@ -153,7 +174,7 @@ fn compare_one(
     id: String,
     (plan, settings): (&Plan, &Settings),
     (threshold, spare): (f64, &mut std::time::Duration),
-) -> (Outcome, Option<Row>) {
+) -> (Outcome, Compared) {
     let began = Instant::now();
     let settled = |r: &[f64]| {
         let units = layouts.units(r);
@@ -175,11 +196,17 @@ fn compare_one(
                 Side::Current => reason,
                 Side::Baseline => format!("the baseline skips it: {reason}"),
             };
-            (Outcome::Skipped { id, reason }, None)
+            (Outcome::Skipped { id, reason }, Compared::Nothing)
+        }
+        Ok(Paired::Metrics(base, cur)) => {
+            let not = NotCompared::metrics(&id, base, cur);
+            let reason = format!("not compared: {}", not.reason);
+            (Outcome::Skipped { id, reason }, Compared::Not(not))
         }
         Ok(Paired::Samples(p)) => {
             let row = paired_row(&id, &p, layouts, threshold);
-            (paired_outcome(id, p, settings.outliers, began), row)
+            let compared = row.map_or(Compared::Nothing, |r| Compared::Row(Box::new(r)));
+            (paired_outcome(id, p, settings.outliers, began), compared)
         }
         Err(e) => {
             let why = e.error.to_string();
@@ -194,7 +221,7 @@ fn compare_one(
                 reason,
                 output: e.output,
             };
-            (Outcome::Failed(failure), None)
+            (Outcome::Failed(failure), Compared::Nothing)
         }
     }
 }
@@ -272,6 +299,7 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
     Some(Row {
         id: id.to_owned(),
         kind: Kind::Paired,
+        metric: p.metric,
         baseline_ns: base_median,
         // The estimate the verdict is made from, so that the row's numbers tell one story.
         current_ns: base_median * (1.0 + ch.change),
@@ -319,6 +347,7 @@ fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, began: Instan
     Outcome::Measured(Box::new(Measured {
         result: BenchResult {
             id,
+            metric: p.metric,
             summary,
             per_iter_ns: p.cur_ns,
             iters: p.iters,
@@ -354,6 +383,7 @@ fn unpaired(
             id: &m.result.id,
             median_ns: m.result.summary.median,
             per_iter_ns: &m.result.per_iter_ns,
+            metric: m.result.metric,
         }),
         _ => None,
     });
@@ -395,6 +425,7 @@ pub fn stored_only(
         id: &c.id,
         median_ns: c.median_ns,
         per_iter_ns: &c.per_iter_ns,
+        metric: c.metric,
     });
     let stored = base.run.targets.iter().find(|t| t.target == cur.target);
     // Benchmarks of `cur` that the filters or shard left out are not gone.

@@ -9,6 +9,7 @@
 use super::session::{Session, SessionError};
 use nbench::__private::engine::Settings;
 use nbench::__private::engine::{Stop, next_iters};
+use nbench::__private::metric::Metric;
 use nbench::__private::protocol::{Command, Event};
 use nbench::__private::stats::median_sorted;
 use nbench::{Counter, Throughput};
@@ -77,6 +78,8 @@ pub struct PairedSamples {
     pub cold_ns: f64,
     /// The current side's loop overhead, ns.
     pub overhead_ns: f64,
+    /// What both sides' samples measure.
+    pub metric: Metric,
 }
 
 impl PairedSamples {
@@ -99,6 +102,7 @@ struct Ready {
     overhead_ns: f64,
     throughput: Option<Throughput>,
     counters: Vec<Counter>,
+    metric: Metric,
 }
 
 /// How a paired measurement ended, when neither side failed.
@@ -108,6 +112,9 @@ pub enum Paired {
     Samples(PairedSamples),
     /// A side skipped the benchmark (`Bencher::skip`), for this reason.
     Skipped(Side, String),
+    /// The sides' values measure different metrics, (baseline, current):
+    /// nothing was sampled.
+    Metrics(Metric, Metric),
 }
 
 /// A side's answer to `paired`.
@@ -172,6 +179,7 @@ impl Pair {
                 overhead_ns,
                 throughput,
                 counters,
+                metric,
                 ..
             } => Ok(Answer::Ready(Ready {
                 cold_ns,
@@ -179,6 +187,7 @@ impl Pair {
                 overhead_ns,
                 throughput,
                 counters,
+                metric,
             })),
             Event::Skipped { reason, .. } => Ok(Answer::Skipped(reason)),
             other => Err(PairedError::new(side, unexpected(other))),
@@ -318,6 +327,9 @@ pub fn measure(
             Answer::Ready(b) => b,
             Answer::Skipped(why) => return Ok(Paired::Skipped(Side::Baseline, why)),
         };
+        if !b.metric.comparable(c.metric) {
+            return Ok(Paired::Metrics(b.metric, c.metric));
+        }
         let (b, c) = known.get_or_insert((b, c)).clone();
         if epoch == 0 {
             pace.iters = calibrate(&mut p, b.min_sample_ns.max(c.min_sample_ns), s.max_time)?;
@@ -354,6 +366,7 @@ pub fn measure(
         stop,
         cold_ns: c.cold_ns,
         overhead_ns: shared_overhead(b.overhead_ns, c.overhead_ns).1,
+        metric: c.metric,
     }))
 }
 

@@ -302,7 +302,11 @@ fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
         "{panicked}"
     );
     assert!(run.line("clock/sleep ").contains("  cpu "));
-    assert!(run.line("clock/sleep_by_cpu ").contains("  wall "));
+    let by_cpu = run.line("clock/sleep_by_cpu ");
+    assert!(
+        by_cpu.contains("  wall ") && by_cpu.contains("cpu time"),
+        "{by_cpu}"
+    );
     // Test mode runs each thread count's routine on its threads once.
     let run = Run::exe(&exe, &fx.dir, &[]);
     assert!(
@@ -340,7 +344,14 @@ fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
             Some(("per_iteration".into(), 1.0))
         );
         let median = |id: &str| benchmark(t, id)["median_ns"].as_f64().unwrap();
+        // Values carry their metric; wall time, what older files mean, is left out.
+        assert_eq!(benchmark(t, "clock/sleep_by_cpu")["metric"], "cpu_time");
+        assert!(benchmark(t, "clock/sleep").get("metric").is_none());
         if paired {
+            let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
+            let row = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap();
+            assert_eq!(row("clock/sleep_by_cpu")["metric"], "cpu_time");
+            assert!(row("clock/sleep").get("metric").is_none());
             // A paired comparison compares the time; the other clock is not read.
             assert_eq!(counter(t, "clock/sleep", "cpu"), None);
             // Timed by CPU on both sides: a sleep of 200 µs costs far less CPU.

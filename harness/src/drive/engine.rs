@@ -116,6 +116,7 @@ pub fn measure_one(
     let half_step = timer.resolution_ns / (2.0 * r.iters.max(1) as f64);
     r.summary.median_ci = r.summary.median_ci.at_least(r.summary.median, half_step);
     r.counters = declared.counters;
+    r.metric = declared.metric;
     r.counters.append(&mut d.allocs);
     r.versus = d.versus;
     r.is_baseline = bench.baseline;

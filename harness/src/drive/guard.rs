@@ -81,6 +81,7 @@ mod tests {
         let declared = Declared {
             throughput: Some(Throughput::Items(3)),
             counters: Vec::new(),
+            metric: Default::default(),
         };
         assert_eq!(out[3], Ok(Finish::Timed(declared)));
         assert_eq!(out[4], Ok(Finish::Skipped("not today".into())));

@@ -72,6 +72,7 @@ impl<R: BufRead, W: Write> Driver for LockstepDriver<'_, R, W> {
             },
             throughput: declared.throughput,
             counters,
+            metric: declared.metric,
         };
         if write_message(self.writer, &ready).is_err() {
             self.channel_lost = true;
@@ -154,6 +155,7 @@ mod tests {
                 overhead_ns: 0.0,
                 throughput: Some(Throughput::Items(2)),
                 counters: Vec::new(),
+                metric: Default::default(),
             }
         );
         assert_eq!(

@@ -6,6 +6,7 @@ use crate::counter::{Counter, CounterKind};
 use crate::engine::Settings;
 use crate::engine::{Hint, Stop};
 use crate::family::Scaling;
+use crate::metric::Metric;
 use crate::result::{BenchResult, Versus};
 use crate::stats::{OutlierMode, Summary};
 use crate::throughput::Throughput;
@@ -304,6 +305,23 @@ fn counters_from_json(v: &Json) -> Result<Vec<Counter>, String> {
         .collect()
 }
 
+/// Adds `metric` unless it is wall time (what a message without one means).
+fn push_metric(fields: &mut Vec<(&'static str, Json)>, metric: Metric) {
+    if metric != Metric::WallTime {
+        fields.push(("metric", s(metric.as_str())));
+    }
+}
+
+fn metric_from_json(v: &Json) -> Result<Metric, String> {
+    match v.get("metric") {
+        None | Some(Json::Null) => Ok(Metric::WallTime),
+        Some(_) => {
+            let name = get_str(v, "metric")?;
+            Metric::parse(&name).ok_or_else(|| format!("unknown metric `{name}`"))
+        }
+    }
+}
+
 fn result_to_json(r: &BenchResult) -> Json {
     let mut fields = vec![
         ("event", s("result")),
@@ -317,6 +335,7 @@ fn result_to_json(r: &BenchResult) -> Json {
         ("throughput", throughput_to_json(r.throughput)),
     ];
     push_counters(&mut fields, &r.counters);
+    push_metric(&mut fields, r.metric);
     if let Some(v) = &r.versus {
         let ci = Json::Arr(v.ci.iter().map(|&c| num(c)).collect());
         let versus = obj(vec![
@@ -349,6 +368,7 @@ fn result_from_json(v: &Json) -> Result<BenchResult, String> {
     let stop = Stop::parse(&stop).ok_or_else(|| format!("unknown stop reason `{stop}`"))?;
     Ok(BenchResult {
         id: get_str(v, "id")?,
+        metric: metric_from_json(v)?,
         summary,
         per_iter_ns,
         iters: get_u64(v, "iters")?,
@@ -482,6 +502,7 @@ impl Message for Event {
                 overhead_ns,
                 throughput,
                 counters,
+                metric,
             } => {
                 let mut fields = vec![
                     ("event", s("ready")),
@@ -492,6 +513,7 @@ impl Message for Event {
                     ("throughput", throughput_to_json(*throughput)),
                 ];
                 push_counters(&mut fields, counters);
+                push_metric(&mut fields, *metric);
                 obj(fields)
             }
             Event::Skipped { id, reason } => obj(vec![
@@ -544,6 +566,7 @@ impl Message for Event {
                 overhead_ns: get_f64(v, "overhead_ns")?,
                 throughput: throughput_from_json(v)?,
                 counters: counters_from_json(v)?,
+                metric: metric_from_json(v)?,
             }),
             "skipped" => Ok(Event::Skipped {
                 id: get_str(v, "id")?,
@@ -597,7 +620,15 @@ mod tests {
             overhead_ns: 0.25,
             throughput: Some(Throughput::Items(7)),
             counters: vec![Counter::rate("hits", 2.5).binary()],
+            metric: Metric::CpuTime,
         });
+        // A harness that sends no metric measured wall time.
+        let old = br#"{"event":"ready","id":"o","cold_ns":1,"min_sample_ns":2,"overhead_ns":0,"throughput":null}
+"#;
+        match read_message::<Event>(&mut &old[..]).unwrap() {
+            Some(Event::Ready { metric, .. }) => assert_eq!(metric, Metric::WallTime),
+            other => panic!("{other:?}"),
+        }
         round_trip(Event::Skipped {
             id: "s".into(),
             reason: "no \"AVX2\"".into(),
@@ -645,6 +676,7 @@ mod tests {
         let per_iter_ns = vec![1.25, 1.5, 0.1 + 0.2, 3e-5];
         round_trip(Event::Result(Box::new(BenchResult {
             id: "r".into(),
+            metric: Metric::CpuTime,
             summary: Summary::with_outliers(&per_iter_ns, OutlierMode::Top5).unwrap(),
             per_iter_ns,
             iters: 1 << 33,

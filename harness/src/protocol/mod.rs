@@ -15,6 +15,7 @@ use crate::counter::Counter;
 use crate::engine::Hint;
 use crate::engine::Settings;
 use crate::family::Scaling;
+use crate::metric::Metric;
 use crate::result::BenchResult;
 use crate::throughput::Throughput;
 
@@ -119,6 +120,8 @@ pub enum Event {
         throughput: Option<Throughput>,
         /// User counters declared before timing (absent from earlier harnesses: none).
         counters: Vec<Counter>,
+        /// What the samples measure (absent from earlier harnesses: wall time).
+        metric: Metric,
     },
     /// The benchmark skipped itself ([`Bencher::skip`](crate::Bencher::skip))
     /// instead of timing: the answer to [`Command::Run`] or

@@ -4,7 +4,6 @@
 use super::history::{self, PastRun};
 use super::{escape, plots, strips};
 use crate::model::record::BenchRecord;
-use nbench::__private::format::time;
 use std::fmt::Write;
 
 /// The card of `target`'s benchmark `b`, with its history across `past`.
@@ -21,10 +20,10 @@ pub fn bench(target: &str, b: &BenchRecord, past: &[PastRun]) -> String {
         "<article class=\"card\" id=\"{}\"><h4>{}</h4><p>median {} [{}, {}] · mean {} · {} samples{set_aside}{throughput}</p>",
         escape(&format!("{target}::{}", b.id)),
         escape(&b.id),
-        time(b.median_ns),
-        time(b.median_ci_ns[0]),
-        time(b.median_ci_ns[1]),
-        time(b.mean_ns),
+        b.metric.format(b.median_ns),
+        b.metric.format(b.median_ci_ns[0]),
+        b.metric.format(b.median_ci_ns[1]),
+        b.metric.format(b.mean_ns),
         b.samples,
     );
     s += &counters(b);
@@ -90,9 +89,9 @@ fn runs(b: &BenchRecord) -> String {
     format!(
         "<p class=\"runs\">{} runs pooled: their medians have mean {}, median {}, std dev {}, cv {:.2}%</p>{}",
         r.medians_ns.len(),
-        time(r.mean_ns),
-        time(r.median_ns),
-        time(r.stddev_ns),
+        b.metric.format(r.mean_ns),
+        b.metric.format(r.median_ns),
+        b.metric.format(r.stddev_ns),
         r.cv * 100.0,
         strips::runs(&r.medians_ns, b.median_ns)
     )

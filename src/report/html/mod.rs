@@ -11,7 +11,6 @@ use crate::model::comparison::{Comparison, Row};
 use crate::model::record::{RunRecord, TargetRecord};
 use crate::report::{p_value, percent_change};
 use history::PastRun;
-use nbench::__private::format::time;
 use std::fmt::Write;
 
 const STYLE: &str = include_str!("style.css");
@@ -158,8 +157,8 @@ fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> St
         percent_change(row.change),
         percent_change(row.change_ci[0]),
         percent_change(row.change_ci[1]),
-        time(row.baseline_ns),
-        time(row.current_ns),
+        row.metric.format(row.baseline_ns),
+        row.metric.format(row.current_ns),
         escape(&row.p_adjusted.or(row.p_value).map_or("n/a".into(), p_value)),
         row.inconclusive
             .as_ref()

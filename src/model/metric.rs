@@ -1,0 +1,49 @@
+//! How a measured value's metric is stored: its name (`cpu_time`), left out
+//! for wall time, so files written before metrics existed read as wall time
+//! and wall-time files stay as they were.
+
+use nbench::__private::metric::Metric;
+use serde::{Deserialize, Deserializer, Serializer};
+
+/// Whether `m` is the metric a file without one means.
+pub fn is_wall_time(m: &Metric) -> bool {
+    *m == Metric::WallTime
+}
+
+/// Writes the metric's name.
+pub fn serialize<S: Serializer>(m: &Metric, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(m.as_str())
+}
+
+/// Reads a metric's name; one this build does not know is an error naming it.
+pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Metric, D::Error> {
+    let name = String::deserialize(d)?;
+    Metric::parse(&name).ok_or_else(|| serde::de::Error::custom(format!("unknown metric `{name}`")))
+}
+
+#[cfg(test)]
+mod tests {
+    #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+    struct Holder {
+        #[serde(default, with = "super", skip_serializing_if = "super::is_wall_time")]
+        metric: nbench::__private::metric::Metric,
+    }
+
+    #[test]
+    fn wall_time_is_left_out_and_read_back_by_default() {
+        use nbench::__private::metric::Metric;
+        let wall = Holder {
+            metric: Metric::WallTime,
+        };
+        assert_eq!(serde_json::to_string(&wall).unwrap(), "{}");
+        let cpu = Holder {
+            metric: Metric::CpuTime,
+        };
+        let text = serde_json::to_string(&cpu).unwrap();
+        assert_eq!(text, r#"{"metric":"cpu_time"}"#);
+        assert_eq!(serde_json::from_str::<Holder>(&text).unwrap(), cpu);
+        assert_eq!(serde_json::from_str::<Holder>("{}").unwrap(), wall);
+        let odd = serde_json::from_str::<Holder>(r#"{"metric":"joules"}"#).unwrap_err();
+        assert!(odd.to_string().contains("unknown metric `joules`"), "{odd}");
+    }
+}
