@@ -231,6 +231,7 @@ impl Comparison {
             improved: count(Verdict::Improved),
             unchanged: count(Verdict::Unchanged),
             inconclusive: count(Verdict::Inconclusive),
+            not_compared: self.targets.iter().map(|t| t.not_compared.len()).sum(),
         }
     }
 }
@@ -246,10 +247,13 @@ pub struct Counts {
     pub unchanged: usize,
     /// Inconclusive.
     pub inconclusive: usize,
+    /// In both, but measuring different metrics.
+    pub not_compared: usize,
 }
 
 impl Counts {
-    /// `1 regressed, 0 improved, 8 unchanged, 1 inconclusive` (the last only when there are any).
+    /// `1 regressed, 0 improved, 8 unchanged, 1 inconclusive, 1 not compared`
+    /// (the last two only when there are any).
     pub fn sentence(&self) -> String {
         let mut s = format!(
             "{} regressed, {} improved, {} unchanged",
@@ -257,6 +261,9 @@ impl Counts {
         );
         if self.inconclusive > 0 {
             s.push_str(&format!(", {} inconclusive", self.inconclusive));
+        }
+        if self.not_compared > 0 {
+            s.push_str(&format!(", {} not compared", self.not_compared));
         }
         s
     }
