@@ -1,6 +1,7 @@
-//! What a benchmark's values measure, and in which unit: one place that
-//! reports, comparisons and the channel ask, so that a new metric is a new
-//! variant here rather than new field names everywhere.
+//! What a benchmark's values measure, and how they read (times in ns, for
+//! both clocks today): one place that reports, comparisons and the channel
+//! ask, so that a new metric is a new variant here rather than new field
+//! names everywhere.
 
 use crate::format;
 
@@ -10,7 +11,7 @@ use crate::format;
 /// use nbench::__private::metric::Metric;
 /// assert_eq!(Metric::default(), Metric::WallTime);
 /// assert_eq!(Metric::parse("cpu_time"), Some(Metric::CpuTime));
-/// assert_eq!(Metric::CpuTime.unit(), "ns");
+/// assert_eq!(Metric::CpuTime.name(), "cpu time");
 /// assert_eq!(Metric::WallTime.format(1234.0), "1.234 µs");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -39,10 +40,11 @@ impl Metric {
         Metric::ALL.into_iter().find(|m| m.as_str() == name)
     }
 
-    /// The unit of its values as stored (`ns`).
-    pub fn unit(self) -> &'static str {
+    /// Its name in a sentence: `wall time`, `cpu time`.
+    pub fn name(self) -> &'static str {
         match self {
-            Metric::WallTime | Metric::CpuTime => "ns",
+            Metric::WallTime => "wall time",
+            Metric::CpuTime => "cpu time",
         }
     }
 
@@ -51,7 +53,7 @@ impl Metric {
     pub fn label(self) -> &'static str {
         match self {
             Metric::WallTime => "",
-            Metric::CpuTime => "cpu time",
+            other => other.name(),
         }
     }
 

@@ -89,10 +89,6 @@ pub fn stored_row(
     (cur_median, cur_samples, metric): (f64, &[f64], Metric),
     threshold: f64,
 ) -> Option<Row> {
-    // Values of different metrics say nothing of each other.
-    if !base.metric.comparable(metric) {
-        return None;
-    }
     let t = row_threshold(threshold, base.median_ns, base.overhead_ns);
     let ch = verdict::stored(&base.per_iter_ns, cur_samples, t)?;
     Some(Row {

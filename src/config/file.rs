@@ -162,10 +162,8 @@ fn values(key: Key, v: &Value) -> std::result::Result<Vec<String>, String> {
         Value::Array(_) => return Err("is a list: expected one value".into()),
         v => vec![one(v)?],
     };
-    let mut scratch = crate::cli::defaults();
     for value in &list {
-        key.set(&mut scratch, value)
-            .map_err(|e| format!("= `{value}`: {e}"))?;
+        key.check(value).map_err(|e| format!("= `{value}`: {e}"))?;
     }
     Ok(list)
 }

@@ -141,6 +141,13 @@ impl Key {
         (self.set)(cli, value)
     }
 
+    /// Whether `value` is one it takes; else what it should be.
+    pub fn check(self, value: &str) -> Result<(), String> {
+        // The flags' defaults, read once: a value is judged on a copy.
+        static BLANK: std::sync::LazyLock<Cli> = std::sync::LazyLock::new(cli::defaults);
+        self.set(&mut BLANK.clone(), value)
+    }
+
     /// Whether its values are words or paths, never numbers.
     pub fn text(self) -> bool {
         self.example() != "1"

@@ -172,13 +172,12 @@ pub struct NotCompared {
 impl NotCompared {
     /// The benchmark `id` whose baseline measures `base` and current side `cur`.
     pub fn metrics(id: &str, base: Metric, cur: Metric) -> NotCompared {
-        let name = |m: Metric| m.as_str().replace('_', " ");
         NotCompared {
             id: id.to_owned(),
             reason: format!(
                 "the baseline measures {}, this build {}: save the baseline again",
-                name(base),
-                name(cur)
+                base.name(),
+                cur.name()
             ),
         }
     }

@@ -13,10 +13,7 @@ impl BenchRecord {
             metric: self.metric,
             median_ns: self.median_ns,
             median_ci: self.median_ci_ns,
-            throughput: self.throughput.map(|t| match t {
-                ThroughputRecord::Bytes(n) => Throughput::Bytes(n),
-                ThroughputRecord::Items(n) => Throughput::Items(n),
-            }),
+            throughput: self.work(),
             samples: self.samples,
             iters: self.iters_per_sample,
             set_aside: self.set_aside,
@@ -55,8 +52,16 @@ impl BenchRecord {
 
     /// Its throughput at the median (`4.695 GiB/s`), empty when none is declared.
     pub fn throughput_text(&self) -> String {
-        self.figures().throughput.map_or_else(String::new, |t| {
+        self.work().map_or_else(String::new, |t| {
             nbench::__private::format::rate(t, self.median_ns)
+        })
+    }
+
+    /// Its declared work per iteration.
+    fn work(&self) -> Option<Throughput> {
+        self.throughput.map(|t| match t {
+            ThroughputRecord::Bytes(n) => Throughput::Bytes(n),
+            ThroughputRecord::Items(n) => Throughput::Items(n),
         })
     }
 
