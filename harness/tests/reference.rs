@@ -4,7 +4,7 @@
 use nbench::__private::protocol::json::Json;
 use nbench::__private::stats::{
     Complexity, OutlierMode, Summary, bandwidth, benjamini_hochberg, density, fit, mann_whitney,
-    percentile_sorted, ratio_t_test, t_cdf, t_quantile, variance,
+    percentile_sorted, ratio_t_test, sign_test, t_cdf, t_quantile, variance,
 };
 
 const REL: f64 = 1e-9;
@@ -148,6 +148,21 @@ fn ratio_t_test_matches_scipy_ttest_1samp() {
         let ci = nums(case.get("change_ci").unwrap());
         close(&format!("{name}.ci.lo"), r.ci[0], ci[0]);
         close(&format!("{name}.ci.hi"), r.ci[1], ci[1]);
+    }
+}
+
+#[test]
+fn sign_test_matches_scipy_binomtest() {
+    let d = data();
+    let cases = arr(d.get("sign_test").unwrap());
+    assert!(cases.len() >= 8);
+    for case in cases {
+        let (above, below) = (num(case, "above") as usize, num(case, "below") as usize);
+        close(
+            &format!("sign_test({above}, {below})"),
+            sign_test(above, below),
+            num(case, "p"),
+        );
     }
 }
 

@@ -289,9 +289,10 @@ pub(super) fn layouts(cli: &Cli) -> usize {
     }
 }
 
-/// Layouts built by default for comparisons: as many as a comparison has
-/// epochs, so that each epoch runs a layout of each side no other epoch ran.
-pub const DEFAULT_LAYOUTS: usize = crate::run::paired::EPOCHS as usize;
+/// Layouts built by default for comparisons: eight of each side make 64
+/// pairings, more than a comparison's epochs use, and each layout costs a
+/// link.
+pub const DEFAULT_LAYOUTS: usize = 8;
 
 /// The command line as clap reads it, with a subcommand given after
 /// options moved first (see [`subcommand_first`]).

@@ -15,6 +15,7 @@ mod outliers;
 mod quantile;
 mod rank;
 mod ratio;
+mod sign;
 
 pub use bootstrap::{RESAMPLES, median_ratio_ci};
 pub use ci::{Interval, mean_ci, median_ci_sorted};
@@ -27,6 +28,7 @@ pub use outliers::{OutlierMode, Outliers};
 pub use quantile::{mad_sorted, median_sorted, percentile_sorted};
 pub use rank::{MannWhitney, mann_whitney};
 pub use ratio::{RatioTest, log_mean_sd, ratio_t_test};
+pub use sign::sign_test;
 
 use std::fmt;
 
