@@ -1,11 +1,13 @@
 //! Building the bench targets with cargo and collecting their executables from its JSON messages.
 
 pub mod flags;
+pub mod revision;
 pub mod worktree;
 
 use crate::discover::Manifest;
 use crate::error::{Error, Result};
 use crate::model::context::BuildRecord;
+use crate::model::record::SkippedRecord;
 use crate::model::target::{BenchTarget, Built};
 use cargo_metadata::{Artifact, Message};
 use std::io::BufReader;
@@ -212,8 +214,29 @@ fn common_args(cli: &BuildOptions) -> Vec<String> {
     args
 }
 
+/// Builds `targets` and keeps those whose executable links the nbench
+/// harness; the others are left out, with why.
+pub fn build_benches(
+    opts: &BuildOptions,
+    targets: &[BenchTarget],
+) -> Result<(Vec<Built>, Vec<SkippedRecord>)> {
+    let (mut nbench, mut others) = (Vec::new(), Vec::new());
+    for b in build(opts, targets)? {
+        match crate::run::is_nbench_binary(&b.exe) {
+            Ok(true) => nbench.push(b),
+            Ok(false) => others.push(SkippedRecord {
+                target: b.target.label(),
+                reason: "its executable does not link the nbench harness (criterion, divan or a hand-written main?)"
+                    .to_owned(),
+            }),
+            Err(e) => return Err(Error::io("could not read", &b.exe, e)),
+        }
+    }
+    Ok((nbench, others))
+}
+
 /// Builds `targets`; cargo's progress and diagnostics go to stderr as cargo shows them.
-pub fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> {
+fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> {
     let (mut cmd, cargo) = cli.cargo();
     let stderr = match cli.mark {
         Some(_) => Stdio::piped(),

@@ -54,9 +54,7 @@ fn list(baselines: &Baselines) -> Result<u8> {
 /// `baseline show NAME`: its context, its results as a run's table, and
 /// which targets' executables it holds.
 fn show(baselines: &Baselines, name: &str) -> Result<u8> {
-    let b = baselines
-        .load(name)?
-        .ok_or_else(|| Error::NoBaseline(name.to_owned()))?;
+    let b = baselines.get(name)?;
     let c = &b.run.context;
     println!("baseline {}", style(&b.name).bold());
     println!("  date      {}", c.date);

@@ -2,15 +2,13 @@
 
 use super::publish::emit;
 use crate::config::{Settings, settings_record};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::context::Context;
 use crate::model::record::RunRecord;
 use crate::report::progress::Progress;
-use crate::run::Plan;
 use crate::run::affinity;
 use crate::run::suite;
 use crate::store::Store;
-use crate::store::baselines::Baseline;
 use std::time::Instant;
 
 /// Compares baseline `b` with baseline `a` (or, with `revisions`, the
@@ -43,15 +41,10 @@ fn measure(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<RunReco
     let started = Instant::now();
     let store = Store::new(&s.target_dir());
     let baselines = store.baselines();
-    let load = |name: &str| {
-        baselines
-            .load(name)?
-            .ok_or_else(|| Error::NoBaseline(name.to_owned()))
-    };
-    let (base, cur) = (load(a)?, load(b)?);
+    let (base, cur) = (baselines.get(a)?, baselines.get(b)?);
     let mut plan = s.plan.clone();
     plan.filter.filters = filters.to_vec();
-    check_selection(s, &plan, [(a, &base), (b, &cur)])?;
+    suite::check_saved_selection(&plan, &s.selection, [(a, &base), (b, &cur)])?;
     let threshold = s.compare.noise_threshold;
     // Before the driver is pinned to one CPU, which would make the cores look like one.
     let context = Context::gather(
@@ -78,27 +71,4 @@ fn measure(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<RunReco
         (Some(comparison), s.plan.partition),
     );
     Ok(record)
-}
-
-/// A filter or `--bench` that names nothing either baseline holds is a
-/// usage error, before anything is measured.
-fn check_selection(s: &Settings, plan: &Plan, sides: [(&str, &Baseline); 2]) -> Result<()> {
-    let [(a, _), (b, _)] = sides;
-    let targets = || sides.iter().flat_map(|(_, x)| &x.run.targets);
-    let ids: Vec<String> = targets()
-        .flat_map(|t| t.benchmarks.iter().map(|x| x.id.clone()))
-        .collect();
-    if let [first, ..] = plan.filter.unmatched(&ids).as_slice() {
-        return Err(Error::Usage(format!(
-            "no benchmark of baseline `{a}` or `{b}` matches the filter `{first}`"
-        )));
-    }
-    let held =
-        |name: &str| targets().any(|t| t.target.rsplit_once('/').is_some_and(|(_, n)| n == name));
-    match s.selection.benches.iter().find(|name| !held(name)) {
-        Some(missing) => Err(Error::Usage(format!(
-            "no bench target named `{missing}` in baseline `{a}` or `{b}`"
-        ))),
-        None => Ok(()),
-    }
 }

@@ -9,13 +9,13 @@
 //! nothing for it.
 
 use super::note;
-use crate::build::worktree::{Worktree, git, remove_abandoned, short};
+use crate::build::revision::{
+    baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
+};
+use crate::build::worktree::{Worktree, remove_abandoned, short};
 use crate::config::Settings;
 use crate::error::{Error, Result};
-use crate::model::context::Context;
-use crate::model::stable_hash::fnv1a;
 use crate::store::Store;
-use crate::store::baselines::Baseline;
 use console::style;
 use std::path::{Path, PathBuf};
 
@@ -25,8 +25,8 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
     let (top, commit) = commit_of(root, rev)?;
     remove_abandoned(Path::new(&top), &store.root().join("worktrees"));
     let short = short(&commit);
-    let relative = relative_manifest(s, root, Path::new(&top));
-    let name = baseline_name(s, &commit, &relative);
+    let relative = relative_manifest(&s.manifest, root, Path::new(&top));
+    let name = baseline_name((&s.selection, &s.build), &commit, &relative);
     let baselines = store.baselines();
     // Held while the revision is made: a second run for the same commit
     // waits, then finds it made.
@@ -42,7 +42,7 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
         other => other?,
     };
     let saved = baselines.load(&name)?;
-    match saved.as_ref().map(|b| built_as_now(s, b)) {
+    match saved.as_ref().map(|b| built_as_now(&s.build, b)) {
         Some(Ok(())) => {
             if !s.output.quiet() {
                 note(&format!(
@@ -66,65 +66,6 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
     std::fs::rename(&made, &dest)
         .map_err(|e| Error::io("could not move the baseline into", &dest, e))?;
     Ok(name)
-}
-
-/// Whether a saved revision baseline was built as this command would build
-/// it now (compiler, rustflags, target, features, enough link layouts);
-/// else what differs.
-fn built_as_now(s: &Settings, saved: &Baseline) -> std::result::Result<(), String> {
-    if saved.executables.is_empty() {
-        return Err("its baseline has no executables".to_owned());
-    }
-    let context = &saved.run.context;
-    let Some(build) = &context.build else {
-        return Err("its baseline does not record how it was built".to_owned());
-    };
-    let now = s.build.record(&std::env::current_dir().unwrap_or_default());
-    if build.layouts < now.layouts {
-        return Err(format!(
-            "it has {} link layouts, {} are asked for",
-            build.layouts, now.layouts
-        ));
-    }
-    let rustc = Context::rustc();
-    if context.rustc != rustc {
-        return Err(format!(
-            "it was built by {} (now {})",
-            context.rustc.as_deref().unwrap_or("another rustc"),
-            rustc.as_deref().unwrap_or("unknown")
-        ));
-    }
-    let differ = build.differences(&now);
-    match differ.is_empty() {
-        true => Ok(()),
-        false => Err(format!("it was built with {}", differ.join(", "))),
-    }
-}
-
-/// The repository's top directory and the commit `rev` names.
-fn commit_of(root: &Path, rev: &str) -> Result<(String, String)> {
-    let top = git(root, &["rev-parse", "--show-toplevel"]).map_err(|_| Error::Revision {
-        message: format!(
-            "`{}` is not in a git repository, so --compare-rev has no revision to check out",
-            root.display()
-        ),
-        hint: "save a baseline with --save-baseline NAME and compare with --compare NAME".into(),
-    })?;
-    let not_found = || Error::Revision {
-        message: format!("git revision `{}` not found", rev.escape_debug()),
-        hint: format!(
-            "fetch it first (`git fetch origin {rev}`); a shallow CI clone needs the history \
-                 (actions/checkout with `fetch-depth: 0`)"
-        ),
-    };
-    // Never an option to git.
-    if rev.starts_with('-') {
-        return Err(not_found());
-    }
-    let spec = format!("{rev}^{{commit}}");
-    let commit =
-        git(root, &["rev-parse", "--verify", "--quiet", &spec]).map_err(|_| not_found())?;
-    Ok((top, commit))
 }
 
 /// Checks `commit` out in a worktree, builds and saves it there as baseline
@@ -168,71 +109,4 @@ fn make(
                 .unwrap_or_else(|| "run again with -v to see more".to_owned()),
         }),
     }
-}
-
-fn missing_at(what: &str, rev: &str, short: &str) -> Error {
-    Error::Revision {
-        message: format!("{what} does not exist at `{rev}` ({short})"),
-        hint: "the revision predates it: compare with a later revision, or save a baseline \
-               with --save-baseline and compare with --compare"
-            .into(),
-    }
-}
-
-/// What can be told of revision `rev` before anything is built: that it
-/// names a commit, and that the manifest this command reads exists there.
-pub fn check(s: &Settings, rev: &str, root: &Path) -> Result<()> {
-    let (top, commit) = commit_of(root, rev)?;
-    let relative = relative_manifest(s, root, Path::new(&top));
-    let path = relative.to_string_lossy().replace('\\', "/");
-    match git(
-        Path::new(&top),
-        &["cat-file", "-e", &format!("{commit}:{path}")],
-    ) {
-        Ok(_) => Ok(()),
-        Err(_) => Err(missing_at(&format!("`{path}`"), rev, short(&commit))),
-    }
-}
-
-/// The manifest the user's command names, relative to the repository's top.
-fn relative_manifest(s: &Settings, root: &Path, top: &Path) -> PathBuf {
-    let manifest = s
-        .manifest
-        .manifest_path
-        .clone()
-        .unwrap_or_else(|| root.join("Cargo.toml"));
-    let manifest = std::fs::canonicalize(&manifest).unwrap_or(manifest);
-    let top = std::fs::canonicalize(top).unwrap_or_else(|_| top.to_path_buf());
-    manifest
-        .strip_prefix(&top)
-        .map_or_else(|_| PathBuf::from("Cargo.toml"), Path::to_path_buf)
-}
-
-/// The baseline name for `commit` built as this command builds: `rev-HASH`,
-/// with a suffix when the manifest, packages, features or profile are not
-/// the defaults, so that a revision built one way is never reused for another.
-fn baseline_name(s: &Settings, commit: &str, manifest: &Path) -> String {
-    let short = short(commit);
-    let (sel, b) = (&s.selection, &s.build);
-    let mut packages = sel.packages.clone();
-    packages.sort();
-    let mut exclude = sel.exclude.clone();
-    exclude.sort();
-    let mut features = b.features.clone();
-    features.sort();
-    let how = format!(
-        "{}|{packages:?}|{}|{exclude:?}|{features:?}|{}|{}|{}",
-        manifest.display(),
-        sel.workspace,
-        b.all_features,
-        b.no_default_features,
-        b.profile
-    );
-    let plain = "Cargo.toml|[]|false|[]|[]|false|false|bench";
-    if how == plain {
-        return format!("rev-{short}");
-    }
-    // The same name from every build of cargo nbench.
-    let hash = fnv1a(how.bytes());
-    format!("rev-{short}-{:08x}", hash >> 32)
 }

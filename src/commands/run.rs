@@ -64,8 +64,16 @@ pub fn run(s: &Settings) -> Result<u8> {
     }
     // Measuring only, as libtest's "finished in": the build has its own lines.
     let started = Instant::now();
-    let (runs, comparison) = measure(s, &prepared, &targets, &plans, &context, &mut progress);
-    let record = assemble(s, context, started, &runs, skipped, comparison);
+    let (records, comparison) = measure(s, &prepared, &targets, &plans, &context, &mut progress);
+    let partition = s.plan.partition;
+    let duration_s = started.elapsed().as_secs_f64();
+    let record = RunRecord::new(
+        context,
+        duration_s,
+        records,
+        skipped,
+        (comparison, partition),
+    );
     publish(s, &prepared, &record, &targets)
 }
 
@@ -81,26 +89,6 @@ fn gather_context(s: &Settings, workspace_root: &std::path::Path) -> Context {
     );
     context.build = Some(s.build.record(&std::env::current_dir().unwrap_or_default()));
     context
-}
-
-/// The run's record, measuring having started at `started`.
-fn assemble(
-    s: &Settings,
-    context: Context,
-    started: Instant,
-    runs: &[TargetRun],
-    skipped: Vec<SkippedRecord>,
-    comparison: Option<Comparison>,
-) -> RunRecord {
-    let targets = runs.iter().map(TargetRecord::from_run).collect();
-    let duration_s = started.elapsed().as_secs_f64();
-    RunRecord::new(
-        context,
-        duration_s,
-        targets,
-        skipped,
-        (comparison, s.plan.partition),
-    )
 }
 
 /// Builds and measures what `s` selects and saves it as baseline `name`,
@@ -119,8 +107,9 @@ pub(super) fn save_baseline(s: &Settings, name: &str) -> Result<()> {
     let context = gather_context(s, &found.workspace_root);
     run::affinity::pin_driver();
     let started = Instant::now();
-    let runs = suite::measure_each(&targets, &plans, &mut Progress::new(false));
-    let record = assemble(s, context, started, &runs, skipped, None);
+    let records = suite::measure_each(&targets, &plans, &mut Progress::new(false));
+    let duration_s = started.elapsed().as_secs_f64();
+    let record = RunRecord::new(context, duration_s, records, skipped, (None, None));
     store.baselines().save(name, &record, &targets, &lock)?;
     Ok(())
 }
@@ -188,20 +177,16 @@ fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
     // Taken before anything runs: a second run saving the same baseline is
     // refused at once, and a corrupt baseline is reported before any work.
     let save = match &s.compare.save_baseline {
-        Some(name) => {
-            let lock = store.baselines().lock(name)?;
-            store.baselines().load(name)?;
-            Some((name.clone(), lock))
-        }
+        Some(name) => Some((name.clone(), store.baselines().claim(name)?)),
         None => None,
     };
     let compare_with = match &s.compare.baseline {
-        Some(name) => Some(load(&store, name)?),
+        Some(name) => Some(store.baselines().get(name)?),
         None => None,
     };
     // A revision that cannot be had is said before anything is built.
     if let Some(rev) = s.compare.rev.as_ref().filter(|_| !s.list) {
-        super::revision::check(s, rev, &found.workspace_root)?;
+        crate::build::revision::check(&s.manifest, rev, &found.workspace_root)?;
     }
     Ok(Prepared {
         store,
@@ -211,48 +196,32 @@ fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
     })
 }
 
-fn load(store: &Store, name: &str) -> Result<Baseline> {
-    store
-        .baselines()
-        .load(name)?
-        .ok_or_else(|| Error::NoBaseline(name.to_owned()))
-}
-
 /// `--compare-rev`: the revision's baseline, built now unless it was before.
 /// Listing compares nothing: the revision is not built for it.
 fn with_revision(s: &Settings, mut prepared: Prepared) -> Result<Prepared> {
     if let Some(rev) = s.compare.rev.as_ref().filter(|_| !s.list) {
         let root = &prepared.workspace_root;
         let name = super::revision::baseline_for(s, rev, &prepared.store, root)?;
-        prepared.compare_with = Some(load(&prepared.store, &name)?);
+        prepared.compare_with = Some(prepared.store.baselines().get(&name)?);
     }
     Ok(prepared)
 }
 
-/// Builds the targets; those whose executable does not link nbench join `skipped`.
+/// Builds the targets; those whose executable does not link nbench join
+/// `skipped`. Then the filters are checked and the link layouts built.
 fn build(
     s: &Settings,
     targets: &[crate::model::target::BenchTarget],
     skipped: &mut Vec<SkippedRecord>,
 ) -> Result<Vec<Built>> {
-    let mut nbench_targets = Vec::new();
-    for b in crate::build::build(&s.build, targets)? {
-        match run::is_nbench_binary(&b.exe) {
-            Ok(true) => nbench_targets.push(b),
-            Ok(false) => skipped.push(SkippedRecord {
-                target: b.target.label(),
-                reason: "its executable does not link the nbench harness (criterion, divan or a hand-written main?)"
-                    .to_owned(),
-            }),
-            Err(e) => return Err(Error::io("could not read", &b.exe, e)),
-        }
-    }
+    let (mut nbench_targets, others) = crate::build::build_benches(&s.build, targets)?;
+    skipped.extend(others);
     note_skipped(skipped);
     if nbench_targets.is_empty() {
         return Err(Error::NoTargets);
     }
     if !s.list {
-        check_filters(s, &nbench_targets)?;
+        suite::check_filters(&s.plan, &nbench_targets)?;
     }
     let k = s.build.layouts;
     if k > 1 && !s.output.quiet() {
@@ -274,31 +243,6 @@ fn build(
     Ok(nbench_targets)
 }
 
-/// A filter that matches no benchmark is refused before layouts are built
-/// or anything is measured (a typo would otherwise pass a CI gate silently).
-fn check_filters(s: &Settings, targets: &[Built]) -> Result<()> {
-    let filter = &s.plan.filter;
-    if filter.filters.is_empty() {
-        return Ok(());
-    }
-    let mut ids = Vec::new();
-    for b in targets {
-        match run::list_ids(b, &s.plan) {
-            Ok(listed) => ids.extend(listed),
-            // A target that cannot even list is reported by the run itself.
-            Err(_) => return Ok(()),
-        }
-    }
-    match filter.unmatched(&ids).as_slice() {
-        [] => Ok(()),
-        missing => Err(Error::Usage(format!(
-            "no benchmark matches the filter{} `{}` (`cargo nbench --list` shows their ids)",
-            if missing.len() == 1 { "" } else { "s" },
-            missing.join("`, `")
-        ))),
-    }
-}
-
 /// Measures every target, against the baseline when there is one.
 fn measure(
     s: &Settings,
@@ -307,7 +251,7 @@ fn measure(
     plans: &[Plan],
     context: &Context,
     progress: &mut Progress,
-) -> (Vec<TargetRun>, Option<Comparison>) {
+) -> (Vec<TargetRecord>, Option<Comparison>) {
     let baselines = prepared.store.baselines();
     let versus = prepared.compare_with.as_ref().map(|baseline| Versus {
         baseline,
@@ -321,32 +265,24 @@ fn measure(
 /// Stores the run (and the baseline), reports it, writes the HTML report.
 fn publish(s: &Settings, prepared: &Prepared, record: &RunRecord, targets: &[Built]) -> Result<u8> {
     let store = &prepared.store;
-    // A run that measured nothing (filters that match nothing) would push a
-    // real run out of the kept history: it is reported, not stored.
-    let counts = record.counts();
-    // A store that cannot be written must not cost what was measured: the
-    // report is shown and written first, the error comes after it.
-    let mut stored = Ok(());
-    let saved = if counts.measured + counts.failed == 0 {
-        if !s.output.quiet() {
+    let save = prepared.save.as_ref();
+    let kept = store.keep(
+        record,
+        save.map(|(name, lock)| (name.as_str(), lock, targets)),
+    );
+    if !s.output.quiet() {
+        if kept.run.is_none() && kept.error.is_none() {
             note("nothing was measured, so the run is not stored");
         }
-        None
-    } else {
-        store.save_run(record).map_err(|e| stored = Err(e)).ok()
-    };
-    if let (Some((name, lock)), Ok(())) = (&prepared.save, &stored) {
-        match store.baselines().save(name, record, targets, lock) {
-            Ok(_) if !s.output.quiet() => {
-                eprintln!("{}", style(format!("saved baseline `{name}`")).dim());
-            }
-            Ok(_) => {}
-            Err(e) => stored = Err(e),
+        if let Some(name) = &kept.baseline {
+            eprintln!("{}", style(format!("saved baseline `{name}`")).dim());
         }
     }
     let root = &prepared.workspace_root;
-    let shown = saved.as_ref().map(|p| p.strip_prefix(root).unwrap_or(p));
+    let shown = kept.run.as_ref().map(|p| p.strip_prefix(root).unwrap_or(p));
     let fail = s.compare.fail_on_regression;
+    // A store that cannot be written must not cost what was measured: the
+    // report is shown and written first, the error comes after it.
     let code = emit(&s.output, fail, record, shown, true)?;
     // The run is saved and reported already: a report that cannot be
     // written is worth a warning, not a different outcome.
@@ -358,7 +294,7 @@ fn publish(s: &Settings, prepared: &Prepared, record: &RunRecord, targets: &[Bui
         Ok(_) => {}
         Err(e) => warn(&format!("the HTML report was not written: {e}")),
     }
-    stored.map(|()| code)
+    kept.error.map_or(Ok(code), Err)
 }
 
 /// `--list`: each selected benchmark as `target: id`.

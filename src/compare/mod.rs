@@ -156,24 +156,9 @@ mod tests {
 
     fn row(id: &str, change: f64, p: f64) -> Row {
         Row {
-            id: id.into(),
-            kind: Kind::Paired,
-            metric: Default::default(),
-            baseline_ns: 100.0,
-            current_ns: 100.0 * (1.0 + change),
-            change,
             change_ci: [change - 0.005, change + 0.005],
             p_value: Some(p),
-            p_adjusted: None,
-            verdict: Verdict::Regressed,
-            baseline_per_iter_ns: Vec::new(),
-            overhead_ns: 0.0,
-            layout_spread: None,
-            epochs: None,
-            time_limited: false,
-            unit_ratios: Vec::new(),
-            epochs_pulled_in: 0,
-            inconclusive: None,
+            ..Row::example(id, 100.0, change, Verdict::Regressed)
         }
     }
 

@@ -183,6 +183,35 @@ impl NotCompared {
     }
 }
 
+#[cfg(test)]
+impl Row {
+    /// A paired row for tests: `base` ns before, `change` after it (a CI
+    /// of ±0.2 % around it, p = 0.0001), with `verdict`; no samples, epochs
+    /// or layouts.
+    pub fn example(id: &str, base: f64, change: f64, verdict: Verdict) -> Row {
+        Row {
+            id: id.into(),
+            kind: Kind::Paired,
+            metric: Default::default(),
+            baseline_ns: base,
+            current_ns: base * (1.0 + change),
+            change,
+            change_ci: [change - 0.002, change + 0.002],
+            p_value: Some(0.0001),
+            p_adjusted: None,
+            verdict,
+            baseline_per_iter_ns: Vec::new(),
+            overhead_ns: 0.0,
+            layout_spread: None,
+            epochs: None,
+            time_limited: false,
+            unit_ratios: Vec::new(),
+            epochs_pulled_in: 0,
+            inconclusive: None,
+        }
+    }
+}
+
 impl TargetComparison {
     /// A target's comparison with nothing in it yet.
     pub fn empty(label: &str) -> TargetComparison {

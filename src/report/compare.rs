@@ -145,24 +145,10 @@ mod tests {
 
     fn row(id: &str) -> Row {
         Row {
-            id: id.into(),
-            kind: Kind::Paired,
-            metric: Default::default(),
-            baseline_ns: 100.0,
-            current_ns: 100.0,
-            change: 0.0,
             change_ci: [-0.01, 0.01],
             p_value: Some(0.5),
             p_adjusted: Some(0.5),
-            verdict: Verdict::Unchanged,
-            baseline_per_iter_ns: Vec::new(),
-            overhead_ns: 0.0,
-            layout_spread: None,
-            epochs: None,
-            time_limited: false,
-            unit_ratios: Vec::new(),
-            epochs_pulled_in: 0,
-            inconclusive: None,
+            ..Row::example(id, 100.0, 0.0, Verdict::Unchanged)
         }
     }
 

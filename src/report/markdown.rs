@@ -210,24 +210,10 @@ mod tests {
 
     fn row(id: &str, kind: Kind, verdict: Verdict, change: f64, p: Option<f64>) -> Row {
         Row {
-            id: id.into(),
             kind,
-            metric: Default::default(),
-            baseline_ns: 1000.0,
-            current_ns: 1000.0 * (1.0 + change),
-            change,
             change_ci: [change - 0.001, change + 0.001],
             p_value: p,
-            p_adjusted: None,
-            verdict,
-            baseline_per_iter_ns: Vec::new(),
-            overhead_ns: 0.0,
-            layout_spread: None,
-            epochs: None,
-            time_limited: false,
-            unit_ratios: Vec::new(),
-            epochs_pulled_in: 0,
-            inconclusive: None,
+            ..Row::example(id, 1000.0, change, verdict)
         }
     }
 

@@ -2,7 +2,7 @@
 
 use super::Format;
 use super::render;
-use crate::model::comparison::{Comparison, Kind, Row, TargetComparison, Verdict};
+use crate::model::comparison::{Comparison, Row, TargetComparison, Verdict};
 use crate::model::context::{Context, SettingsRecord};
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun};
 use crate::model::record::{RunRecord, SCHEMA_VERSION, TargetRecord};
@@ -143,24 +143,8 @@ fn record(runs: &[TargetRun], comparison: Option<Comparison>) -> RunRecord {
 
 fn comparison() -> Comparison {
     let row = |id: &str, base: f64, change: f64, verdict| Row {
-        id: id.into(),
-        kind: Kind::Paired,
-        metric: Default::default(),
-        baseline_ns: base,
-        current_ns: base * (1.0 + change),
-        change,
-        change_ci: [change - 0.002, change + 0.002],
-        p_value: Some(0.0001),
         p_adjusted: Some(0.0004),
-        verdict,
-        baseline_per_iter_ns: Vec::new(),
-        overhead_ns: 0.0,
-        layout_spread: None,
-        epochs: None,
-        time_limited: false,
-        unit_ratios: Vec::new(),
-        epochs_pulled_in: 0,
-        inconclusive: None,
+        ..Row::example(id, base, change, verdict)
     };
     // Placement moves this one more than the threshold: no verdict.
     let mut fnv = row("hash/fnv", 2.25, 0.01, Verdict::Inconclusive);

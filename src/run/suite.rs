@@ -7,6 +7,7 @@ use super::Plan;
 use super::compare::{Against, compare_target, stored_only};
 use crate::compare::{context_warnings, finish};
 use crate::discover::Selection;
+use crate::error::{Error, Result};
 use crate::model::comparison::{Comparison, TargetComparison};
 use crate::model::context::Context;
 use crate::model::observer::Observer;
@@ -30,7 +31,7 @@ pub struct Versus<'a> {
 }
 
 /// Measures every target (each with its plan), against `versus` when
-/// given: the targets' runs, and the comparison, its warnings from the
+/// given: the targets' records, and the comparison, its warnings from the
 /// baseline's context and `context` (this run's).
 pub fn measure(
     targets: &[Built],
@@ -38,7 +39,7 @@ pub fn measure(
     versus: Option<Versus<'_>>,
     context: &Context,
     observer: &mut dyn Observer,
-) -> (Vec<TargetRun>, Option<Comparison>) {
+) -> (Vec<TargetRecord>, Option<Comparison>) {
     let Some(v) = versus else {
         return (measure_each(targets, plans, observer), None);
     };
@@ -56,20 +57,77 @@ pub fn measure(
     }
     let warnings = context_warnings(&v.baseline.run.context, context);
     let name = v.baseline.name.clone();
-    (runs, Some(finish(name, v.threshold, warnings, compared)))
+    let comparison = finish(name, v.threshold, warnings, compared);
+    (records(&runs), Some(comparison))
 }
 
-/// Measures every target on its own (nothing compared).
+/// Measures every target on its own (nothing compared): their records.
 pub fn measure_each(
     targets: &[Built],
     plans: &[Plan],
     observer: &mut dyn Observer,
-) -> Vec<TargetRun> {
+) -> Vec<TargetRecord> {
     let mut runs = Vec::new();
     for (b, plan) in targets.iter().zip(in_turn(plans)) {
         runs.push(super::run_target(b, &plan(&runs), false, observer));
     }
-    runs
+    records(&runs)
+}
+
+fn records(runs: &[TargetRun]) -> Vec<TargetRecord> {
+    runs.iter().map(TargetRecord::from_run).collect()
+}
+
+/// A filter that matches no benchmark of `targets` is refused before
+/// layouts are built or anything is measured (a typo would otherwise pass
+/// a CI gate silently).
+pub fn check_filters(plan: &Plan, targets: &[Built]) -> Result<()> {
+    if plan.filter.filters.is_empty() {
+        return Ok(());
+    }
+    let mut ids = Vec::new();
+    for b in targets {
+        match super::list_ids(b, plan) {
+            Ok(listed) => ids.extend(listed),
+            // A target that cannot even list is reported by the run itself.
+            Err(_) => return Ok(()),
+        }
+    }
+    match plan.filter.unmatched(&ids).as_slice() {
+        [] => Ok(()),
+        missing => Err(Error::Usage(format!(
+            "no benchmark matches the filter{} `{}` (`cargo nbench --list` shows their ids)",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join("`, `")
+        ))),
+    }
+}
+
+/// A filter or `--bench` that names nothing either saved baseline holds
+/// (`compare A B`) is a usage error, before anything is measured.
+pub fn check_saved_selection(
+    plan: &Plan,
+    selection: &Selection,
+    sides: [(&str, &Baseline); 2],
+) -> Result<()> {
+    let [(a, _), (b, _)] = sides;
+    let targets = || sides.iter().flat_map(|(_, x)| &x.run.targets);
+    let ids: Vec<String> = targets()
+        .flat_map(|t| t.benchmarks.iter().map(|x| x.id.clone()))
+        .collect();
+    if let [first, ..] = plan.filter.unmatched(&ids).as_slice() {
+        return Err(Error::Usage(format!(
+            "no benchmark of baseline `{a}` or `{b}` matches the filter `{first}`"
+        )));
+    }
+    let held =
+        |name: &str| targets().any(|t| t.target.rsplit_once('/').is_some_and(|(_, n)| n == name));
+    match selection.benches.iter().find(|name| !held(name)) {
+        Some(missing) => Err(Error::Usage(format!(
+            "no bench target named `{missing}` in baseline `{a}` or `{b}`"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Each target's plan as a function of the targets run before it: with

@@ -114,6 +114,22 @@ impl Baselines {
         Ok(Some(b))
     }
 
+    /// Loads baseline `name`, which must exist.
+    pub fn get(&self, name: &str) -> Result<Baseline> {
+        self.load(name)?
+            .ok_or_else(|| Error::NoBaseline(name.to_owned()))
+    }
+
+    /// Takes baseline `name` for saving: its lock, held until the new one
+    /// is saved, so a second run saving the same name is refused at once;
+    /// and a baseline already there that cannot be read is reported now,
+    /// before any work, not after it.
+    pub fn claim(&self, name: &str) -> Result<Lock> {
+        let lock = self.lock(name)?;
+        self.load(name)?;
+        Ok(lock)
+    }
+
     /// Every baseline, by name; unreadable ones are reported as errors.
     pub fn list(&self) -> Result<Vec<Result<Baseline>>> {
         let mut names: Vec<String> = match std::fs::read_dir(&self.dir) {

@@ -5,10 +5,31 @@ mod write;
 
 use crate::error::{Error, Result};
 use crate::model::record::RunRecord;
+use crate::model::target::Built;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 use write::write_new;
 pub use write::{append, encode, write_atomic};
+
+/// What [`Store::keep`] stored.
+#[derive(Debug, Default)]
+pub struct Kept {
+    /// The run's file; `None` when nothing was measured or it could not be written.
+    pub run: Option<PathBuf>,
+    /// The baseline saved, by name.
+    pub baseline: Option<String>,
+    /// What could not be written: the run, or else the baseline.
+    pub error: Option<Error>,
+}
+
+impl Kept {
+    fn failed(e: Error) -> Kept {
+        Kept {
+            error: Some(e),
+            ..Kept::default()
+        }
+    }
+}
 
 /// How many stored runs are kept.
 pub const KEEP_RUNS: usize = 50;
@@ -58,6 +79,44 @@ impl Store {
         })?;
         self.prune_runs()?;
         Ok(path)
+    }
+
+    /// Stores `record` as a run and, with `baseline` (its name, the lock
+    /// from [`baselines::Baselines::claim`] and the executables), as that
+    /// baseline too, once the run is stored. A record that measured nothing
+    /// (every benchmark skipped or ignored) is not kept as a run: it would
+    /// push a real run out of the kept history.
+    pub fn keep(
+        &self,
+        record: &RunRecord,
+        baseline: Option<(&str, &baselines::Lock, &[Built])>,
+    ) -> Kept {
+        let counts = record.counts();
+        let run = if counts.measured + counts.failed == 0 {
+            None
+        } else {
+            match self.save_run(record) {
+                Ok(path) => Some(path),
+                Err(e) => return Kept::failed(e),
+            }
+        };
+        let saved = baseline.map(|(name, lock, targets)| {
+            self.baselines()
+                .save(name, record, targets, lock)
+                .map(|_| name.to_owned())
+        });
+        match saved.transpose() {
+            Ok(baseline) => Kept {
+                run,
+                baseline,
+                error: None,
+            },
+            Err(e) => Kept {
+                run,
+                baseline: None,
+                error: Some(e),
+            },
+        }
     }
 
     /// Where the HTML report goes.

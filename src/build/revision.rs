@@ -1,0 +1,140 @@
+//! What is known of a git revision before it is built: its commit, where
+//! the manifest sits in it, the name its baseline is saved under, and
+//! whether a baseline saved for it was built as it would be built now.
+
+use super::BuildOptions;
+use super::worktree::{git, short};
+use crate::discover::{Manifest, Selection};
+use crate::error::{Error, Result};
+use crate::model::context::Context;
+use crate::model::stable_hash::fnv1a;
+use crate::store::baselines::Baseline;
+use std::path::{Path, PathBuf};
+
+/// The repository's top directory and the commit `rev` names.
+pub fn commit_of(root: &Path, rev: &str) -> Result<(String, String)> {
+    let top = git(root, &["rev-parse", "--show-toplevel"]).map_err(|_| Error::Revision {
+        message: format!(
+            "`{}` is not in a git repository, so --compare-rev has no revision to check out",
+            root.display()
+        ),
+        hint: "save a baseline with --save-baseline NAME and compare with --compare NAME".into(),
+    })?;
+    let not_found = || Error::Revision {
+        message: format!("git revision `{}` not found", rev.escape_debug()),
+        hint: format!(
+            "fetch it first (`git fetch origin {rev}`); a shallow CI clone needs the history \
+                 (actions/checkout with `fetch-depth: 0`)"
+        ),
+    };
+    // Never an option to git.
+    if rev.starts_with('-') {
+        return Err(not_found());
+    }
+    let spec = format!("{rev}^{{commit}}");
+    let commit =
+        git(root, &["rev-parse", "--verify", "--quiet", &spec]).map_err(|_| not_found())?;
+    Ok((top, commit))
+}
+
+/// The manifest the user's command names, relative to the repository's top.
+pub fn relative_manifest(manifest: &Manifest, root: &Path, top: &Path) -> PathBuf {
+    let manifest = manifest
+        .manifest_path
+        .clone()
+        .unwrap_or_else(|| root.join("Cargo.toml"));
+    let manifest = std::fs::canonicalize(&manifest).unwrap_or(manifest);
+    let top = std::fs::canonicalize(top).unwrap_or_else(|_| top.to_path_buf());
+    manifest
+        .strip_prefix(&top)
+        .map_or_else(|_| PathBuf::from("Cargo.toml"), Path::to_path_buf)
+}
+
+/// The baseline name for `commit` built as this command builds: `rev-HASH`,
+/// with a suffix when the manifest, packages, features or profile are not
+/// the defaults, so that a revision built one way is never reused for another.
+pub fn baseline_name(
+    (sel, b): (&Selection, &BuildOptions),
+    commit: &str,
+    manifest: &Path,
+) -> String {
+    let short = short(commit);
+    let mut packages = sel.packages.clone();
+    packages.sort();
+    let mut exclude = sel.exclude.clone();
+    exclude.sort();
+    let mut features = b.features.clone();
+    features.sort();
+    let how = format!(
+        "{}|{packages:?}|{}|{exclude:?}|{features:?}|{}|{}|{}",
+        manifest.display(),
+        sel.workspace,
+        b.all_features,
+        b.no_default_features,
+        b.profile
+    );
+    let plain = "Cargo.toml|[]|false|[]|[]|false|false|bench";
+    if how == plain {
+        return format!("rev-{short}");
+    }
+    // The same name from every build of cargo nbench.
+    let hash = fnv1a(how.bytes());
+    format!("rev-{short}-{:08x}", hash >> 32)
+}
+
+/// Whether a saved revision baseline was built as `build` builds it now (compiler, rustflags, target, features, enough link layouts);
+/// else what differs.
+pub fn built_as_now(build: &BuildOptions, saved: &Baseline) -> std::result::Result<(), String> {
+    if saved.executables.is_empty() {
+        return Err("its baseline has no executables".to_owned());
+    }
+    let context = &saved.run.context;
+    let Some(then) = &context.build else {
+        return Err("its baseline does not record how it was built".to_owned());
+    };
+    let now = build.record(&std::env::current_dir().unwrap_or_default());
+    if then.layouts < now.layouts {
+        return Err(format!(
+            "it has {} link layouts, {} are asked for",
+            then.layouts, now.layouts
+        ));
+    }
+    let rustc = Context::rustc();
+    if context.rustc != rustc {
+        return Err(format!(
+            "it was built by {} (now {})",
+            context.rustc.as_deref().unwrap_or("another rustc"),
+            rustc.as_deref().unwrap_or("unknown")
+        ));
+    }
+    let differ = then.differences(&now);
+    match differ.is_empty() {
+        true => Ok(()),
+        false => Err(format!("it was built with {}", differ.join(", "))),
+    }
+}
+
+/// What can be told of revision `rev` before anything is built: that it
+/// names a commit, and that the manifest this command reads exists there.
+pub fn check(manifest: &Manifest, rev: &str, root: &Path) -> Result<()> {
+    let (top, commit) = commit_of(root, rev)?;
+    let relative = relative_manifest(manifest, root, Path::new(&top));
+    let path = relative.to_string_lossy().replace('\\', "/");
+    match git(
+        Path::new(&top),
+        &["cat-file", "-e", &format!("{commit}:{path}")],
+    ) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(missing_at(&format!("`{path}`"), rev, short(&commit))),
+    }
+}
+
+/// The revision lacks `what` (a manifest, a package, a bench target).
+pub fn missing_at(what: &str, rev: &str, short: &str) -> Error {
+    Error::Revision {
+        message: format!("{what} does not exist at `{rev}` ({short})"),
+        hint: "the revision predates it: compare with a later revision, or save a baseline \
+               with --save-baseline and compare with --compare"
+            .into(),
+    }
+}
