@@ -1,6 +1,7 @@
 //! What became of each benchmark of a bench target: measured, failed, ignored, skipped, listed.
 
 use nbench::__private::family::{FamilyFit, Scaling, fit_families};
+use nbench::__private::metric::Metric;
 use nbench::__private::protocol::Listed;
 use nbench::__private::result::BenchResult;
 
@@ -63,6 +64,23 @@ impl TargetRun {
             _ => None,
         });
         fit_families(measured)
+    }
+
+    /// What the members of `family` measure: the first measured member's
+    /// metric (wall time when none was measured).
+    pub fn family_metric(&self, family: &str) -> Metric {
+        let member = |id: &str| {
+            self.scalings
+                .iter()
+                .any(|(m, sc)| m == id && sc.family == family)
+        };
+        self.outcomes
+            .iter()
+            .find_map(|o| match o {
+                Outcome::Measured(m) if member(&m.result.id) => Some(m.result.metric),
+                _ => None,
+            })
+            .unwrap_or_default()
     }
 }
 

@@ -77,6 +77,13 @@ pub struct FitRecord {
     #[serde(default)]
     #[serde(deserialize_with = "float::lenient")]
     pub fitted_ns: Vec<f64>,
+    /// What the members' values measure (left out for wall time).
+    #[serde(
+        default,
+        with = "crate::model::metric",
+        skip_serializing_if = "crate::model::metric::is_wall_time"
+    )]
+    pub metric: Metric,
 }
 
 /// A bench target that was not run.
@@ -388,6 +395,7 @@ impl TargetRecord {
                 .fits()
                 .into_iter()
                 .map(|f| FitRecord {
+                    metric: run.family_metric(&f.family),
                     family: f.family,
                     complexity: f.complexity,
                     coefficient_ns: f.coefficient_ns,

@@ -4,6 +4,7 @@ use super::cells::counter_headers;
 use crate::model::comparison::Row;
 use crate::model::record::{BenchRecord, RunRecord, ThroughputRecord};
 use nbench::__private::format::TimeUnit;
+use nbench::__private::metric::Metric;
 
 /// The run as CSV: a header line, then a row per benchmark; comparison
 /// columns are added when the run has a comparison. Lines end in CRLF, as
@@ -54,6 +55,9 @@ struct Columns {
     comparison: bool,
     /// Whether some row says how much it moves with code placement.
     layout_spread: bool,
+    /// Whether some benchmark measures another metric than wall time: then
+    /// a last column names each one's (the time columns hold its values).
+    metric: bool,
 }
 
 impl Columns {
@@ -82,6 +86,7 @@ impl Columns {
                     .flat_map(|t| &t.rows)
                     .any(|r| r.layout_spread.is_some())
             }),
+            metric: all().any(|b| b.metric != Metric::WallTime),
         }
     }
 
@@ -131,6 +136,9 @@ impl Columns {
         }
         if self.layout_spread {
             header.push("layout_spread_pct".to_owned());
+        }
+        if self.metric {
+            header.push("metric".to_owned());
         }
         header
     }
@@ -186,6 +194,9 @@ impl Columns {
                 let spread = row.and_then(|r| r.layout_spread);
                 cells.push(spread.map(|s| num(s * 100.0)).unwrap_or_default());
             }
+        }
+        if self.metric {
+            cells.push(b.metric.as_str().to_owned());
         }
         cells
     }

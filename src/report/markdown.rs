@@ -5,7 +5,6 @@ use super::percent_change as pct;
 use crate::model::comparison::Comparison;
 use crate::model::comparison::{Kind, Verdict};
 use crate::model::record::RunRecord;
-use nbench::__private::format;
 use std::fmt::Write;
 
 /// The whole report: the comparison when there is one, otherwise the results.
@@ -114,7 +113,7 @@ fn results(out: &mut String, run: &RunRecord) {
                     "| `{}` | O({}) | {} | {:.1}% |",
                     cell(&f.family),
                     cell(&f.complexity),
-                    format::time(f.coefficient_ns),
+                    f.metric.format(f.coefficient_ns),
                     f.rms * 100.0
                 );
             }

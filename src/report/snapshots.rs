@@ -244,6 +244,22 @@ fn json() {
     insta::assert_snapshot!(text);
 }
 
+#[test]
+fn values_of_another_metric_say_so_in_csv_and_plots() {
+    let runs = runs();
+    let mut rec = record(&runs, None);
+    let wall = render(Format::Csv, &rec, None, None, super::Verbosity::Normal);
+    assert!(!wall.lines().next().unwrap().contains("metric"), "{wall}");
+    rec.targets[0].benchmarks[0].metric = nbench::__private::metric::Metric::CpuTime;
+    let csv = render(Format::Csv, &rec, None, None, super::Verbosity::Normal);
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().ends_with(",metric"), "{csv}");
+    assert!(lines.next().unwrap().ends_with(",cpu_time"), "{csv}");
+    assert!(lines.next().unwrap().ends_with(",wall_time"), "{csv}");
+    let page = super::html::render(&rec, &[]);
+    assert_eq!(page.matches("cpu time per iteration").count(), 1);
+}
+
 /// The page's words, with each plot as `[kind plot]`: what a reader sees, without coordinates.
 fn page_text(html: &str) -> String {
     let body = html.split_once("<body>").map_or(html, |(_, b)| b);

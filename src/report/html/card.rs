@@ -29,14 +29,14 @@ pub fn bench(target: &str, b: &BenchRecord, past: &[PastRun]) -> String {
     s += &counters(b);
     s += &ratio(b);
     s += &runs(b);
-    s += &plots::distribution(&b.per_iter_ns, b.median_ns, b.median_ci_ns);
+    s += &plots::distribution(&b.per_iter_ns, b.median_ns, b.median_ci_ns, b.metric);
     let series = history::series(past, target, &b.id);
     if series.len() >= 2 {
         let _ = write!(
             s,
             "<details open><summary>history ({} runs)</summary>{}</details>",
             series.len(),
-            plots::history(&series)
+            plots::history(&series, b.metric)
         );
     }
     s + "</article>"
@@ -93,6 +93,6 @@ fn runs(b: &BenchRecord) -> String {
         b.metric.format(r.median_ns),
         b.metric.format(r.stddev_ns),
         r.cv * 100.0,
-        strips::runs(&r.medians_ns, b.median_ns)
+        strips::runs(&r.medians_ns, b.median_ns, b.metric)
     )
 }

@@ -167,7 +167,7 @@ fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> St
                 escape(why)
             )),
         strips::change(row.change, row.change_ci, threshold),
-        plots::compared(&row.baseline_per_iter_ns, cur),
+        plots::compared(&row.baseline_per_iter_ns, cur, row.metric),
     )
 }
 

@@ -4,7 +4,7 @@
 use super::history::Point;
 use super::svg::{Axis, Plot};
 use crate::model::record::FitRecord;
-use nbench::__private::format::time;
+use nbench::__private::metric::Metric;
 use nbench::__private::stats::{Complexity, bandwidth, density, percentile_sorted};
 
 /// Points at which a density curve is drawn.
@@ -20,6 +20,21 @@ pub(super) fn time_tick(hi: f64) -> impl Fn(f64, f64) -> String {
     move |t, step| {
         let decimals = (-(step / scale).log10().floor()).clamp(0.0, 6.0) as usize;
         format!("{:.decimals$} {unit}", t / scale)
+    }
+}
+
+/// The tick labels of an axis of `metric`'s values up to `hi`.
+pub(super) fn value_tick(metric: Metric, hi: f64) -> impl Fn(f64, f64) -> String {
+    match metric {
+        Metric::WallTime | Metric::CpuTime => time_tick(hi),
+    }
+}
+
+/// What an axis of one iteration's values shows.
+fn per_iteration(metric: Metric) -> &'static str {
+    match metric {
+        Metric::WallTime => "time per iteration",
+        Metric::CpuTime => "cpu time per iteration",
     }
 }
 
@@ -114,7 +129,7 @@ fn draw_density(p: &mut Plot, s: &Samples, curve: Option<&Curve>, class: &str, w
 }
 
 /// One benchmark's samples: their density, the median and its CI.
-pub fn distribution(samples: &[f64], median: f64, ci: [f64; 2]) -> String {
+pub fn distribution(samples: &[f64], median: f64, ci: [f64; 2], metric: Metric) -> String {
     let Some(s) = Samples::new(samples) else {
         return String::new();
     };
@@ -124,19 +139,28 @@ pub fn distribution(samples: &[f64], median: f64, ci: [f64; 2]) -> String {
         ci[0],
         ci[1],
         "ci",
-        &format!("95% CI of the median: {} to {}", time(ci[0]), time(ci[1])),
+        &format!(
+            "95% CI of the median: {} to {}",
+            metric.format(ci[0]),
+            metric.format(ci[1])
+        ),
     );
     draw_density(&mut p, &s, curves[0].as_ref(), "current", "samples");
-    p.vline(median, "median", &format!("median {}", time(median)));
+    p.vline(
+        median,
+        "median",
+        &format!("median {}", metric.format(median)),
+    );
+    let what = per_iteration(metric);
     let label = match beyond {
-        0 => "time per iteration".to_owned(),
-        k => format!("time per iteration ({k} outlying samples beyond the edges)"),
+        0 => what.to_owned(),
+        k => format!("{what} ({k} outlying samples beyond the edges)"),
     };
-    p.finish(&label, time_tick(hi), None)
+    p.finish(&label, value_tick(metric, hi), None)
 }
 
 /// The baseline's and the current samples of one benchmark, on one axis.
-pub fn compared(base: &[f64], cur: &[f64]) -> String {
+pub fn compared(base: &[f64], cur: &[f64], metric: Metric) -> String {
     let (Some(b), Some(c)) = (Samples::new(base), Samples::new(cur)) else {
         return String::new();
     };
@@ -147,8 +171,8 @@ pub fn compared(base: &[f64], cur: &[f64]) -> String {
     draw_density(&mut p, &b, curves[0].as_ref(), "baseline", "baseline");
     draw_density(&mut p, &c, curves[1].as_ref(), "current", "current");
     p.finish(
-        "time per iteration: baseline (grey), current (blue)",
-        time_tick(hi),
+        &format!("{}: baseline (grey), current (blue)", per_iteration(metric)),
+        value_tick(metric, hi),
         None,
     )
 }
@@ -187,9 +211,9 @@ pub fn family(fit: &FitRecord) -> String {
     );
     p.line(&curve, "fit");
     p.dots(&pts, "point", |i| {
-        format!("N = {}: {}", pts[i].0, time(pts[i].1))
+        format!("N = {}: {}", pts[i].0, fit.metric.format(pts[i].1))
     });
-    let y = time_tick(tmax);
+    let y = value_tick(fit.metric, tmax);
     p.finish(
         &format!("N (fitted: O({}))", fit.complexity),
         |n, _| short_number(n),
@@ -207,7 +231,7 @@ fn short_number(n: f64) -> String {
 }
 
 /// A benchmark's median (and CI) in each stored run that measured it.
-pub fn history(points: &[Point]) -> String {
+pub fn history(points: &[Point], metric: Metric) -> String {
     let n = points.len();
     let lo = points
         .iter()
@@ -238,9 +262,13 @@ pub fn history(points: &[Point]) -> String {
     }
     p.line(&xy, "trend");
     p.dots(&xy, "point", |i| {
-        format!("{}: {}", points[i].label, time(points[i].median_ns))
+        format!(
+            "{}: {}",
+            points[i].label,
+            metric.format(points[i].median_ns)
+        )
     });
-    let y = time_tick(hi + pad);
+    let y = value_tick(metric, hi + pad);
     let labels = tick_labels(points, step);
     let label = |t: f64, _| labels[(t as usize).min(n - 1)].clone();
     p.finish("stored runs, oldest first", label, Some(&y))
@@ -338,7 +366,7 @@ mod tests {
 
     #[test]
     fn samples_without_spread_draw_a_line_not_a_curve() {
-        let svg = distribution(&[5.0, 5.0, 5.0], 5.0, [5.0, 5.0]);
+        let svg = distribution(&[5.0, 5.0, 5.0], 5.0, [5.0, 5.0], Metric::WallTime);
         assert!(svg.contains(r#"<line class="current""#), "{svg}");
         assert!(!svg.contains("NaN"), "{svg}");
     }

@@ -1,9 +1,9 @@
 //! One-line plots: a change or a group ratio with its CI beside the point of
 //! no difference, and the medians of the runs a result pools.
 
-use super::plots::time_tick;
+use super::plots::value_tick;
 use super::svg::{Axis, Plot};
-use nbench::__private::format::time;
+use nbench::__private::metric::Metric;
 
 const WIDTH: f64 = 300.0;
 const HEIGHT: f64 = 64.0;
@@ -57,7 +57,7 @@ pub fn ratio(ratio: f64, ci: [f64; 2]) -> String {
 }
 
 /// The median of each pooled run, beside the pooled median.
-pub fn runs(medians: &[f64], pooled: f64) -> String {
+pub fn runs(medians: &[f64], pooled: f64, metric: Metric) -> String {
     // Each run keeps its number when a bad value beside it is left out.
     let runs: Vec<(usize, f64)> = (1..)
         .zip(medians.iter().copied())
@@ -71,12 +71,16 @@ pub fn runs(medians: &[f64], pooled: f64) -> String {
         return String::new();
     };
     let mut p = Plot::new("runs", WIDTH, HEIGHT, x, Axis::linear(0.0, 1.0));
-    p.vline(pooled, "median", &format!("pooled median {}", time(pooled)));
+    p.vline(
+        pooled,
+        "median",
+        &format!("pooled median {}", metric.format(pooled)),
+    );
     let points: Vec<(f64, f64)> = runs.iter().map(|&(_, m)| (m, 0.5)).collect();
     p.dots(&points, "point", |i| {
-        format!("run {}: {}", runs[i].0, time(runs[i].1))
+        format!("run {}: {}", runs[i].0, metric.format(runs[i].1))
     });
-    p.finish("each run's median", time_tick(hi), None)
+    p.finish("each run's median", value_tick(metric, hi), None)
 }
 
 /// An axis over the finite `values`, padded by 15 % of their span (at least
@@ -128,10 +132,10 @@ mod tests {
 
     #[test]
     fn every_run_is_a_dot_and_bad_values_are_left_out() {
-        let svg = runs(&[100.0, 102.0, f64::NAN, 99.0], 100.5);
+        let svg = runs(&[100.0, 102.0, f64::NAN, 99.0], 100.5, Metric::WallTime);
         assert_eq!(svg.matches("<circle").count(), 3, "{svg}");
         assert!(svg.contains("run 4: 99.00 ns"), "{svg}");
         assert!(!svg.contains("NaN"), "{svg}");
-        assert!(runs(&[f64::NAN], 1.0).is_empty());
+        assert!(runs(&[f64::NAN], 1.0, Metric::WallTime).is_empty());
     }
 }
