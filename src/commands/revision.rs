@@ -30,7 +30,7 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
     let baselines = store.baselines();
     // Held while the revision is made: a second run for the same commit
     // waits, then finds it made.
-    let _lock = match baselines.lock(&name) {
+    let lock = match baselines.lock(&name) {
         Err(Error::InUse { .. }) => {
             if !s.output.quiet() {
                 note(&format!(
@@ -61,10 +61,7 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
         eprintln!("{}", style(what).dim());
     }
     let made = make(s, rev, &commit, &name, store, (Path::new(&top), &relative))?;
-    let dest = baselines.dir().join(&name);
-    let _ = std::fs::remove_dir_all(&dest);
-    std::fs::rename(&made, &dest)
-        .map_err(|e| Error::io("could not move the baseline into", &dest, e))?;
+    baselines.adopt(&made, &name, &lock)?;
     Ok(name)
 }
 

@@ -145,17 +145,19 @@ pub fn merge(shards: &[Shard]) -> RunRecord {
     let mut targets: Vec<TargetRecord> = Vec::new();
     for s in shards {
         for t in &s.record.targets {
-            match targets.iter_mut().find(|m| m.target == t.target) {
-                None => targets.push(t.clone()),
-                Some(m) => {
+            join_by(
+                &mut targets,
+                t,
+                |x| &x.target,
+                |m, t| {
                     m.benchmarks.extend(t.benchmarks.iter().cloned());
                     m.failures.extend(t.failures.iter().cloned());
                     m.ignored.extend(t.ignored.iter().cloned());
                     m.skipped.extend(t.skipped.iter().cloned());
                     m.filtered_out = m.filtered_out.max(t.filtered_out);
                     add_new(&mut m.fits, &t.fits, |f| f.family.clone());
-                }
-            }
+                },
+            );
         }
     }
     // What no shard given measured: the selected count one shard saw, less
@@ -198,17 +200,19 @@ fn merge_comparisons(first: &Comparison, shards: &[Shard]) -> Comparison {
         add_new(&mut warnings, &c.warnings, String::clone);
         add_new(&mut notes, &c.notes, String::clone);
         for t in &c.targets {
-            match targets.iter_mut().find(|m| m.target == t.target) {
-                None => targets.push(t.clone()),
-                Some(m) => {
+            join_by(
+                &mut targets,
+                t,
+                |x| &x.target,
+                |m, t| {
                     m.rows.extend(t.rows.iter().cloned());
                     m.new.extend(t.new.iter().cloned());
                     m.not_compared.extend(t.not_compared.iter().cloned());
                     add_new(&mut m.gone, &t.gone, String::clone);
                     m.unpaired_because = m.unpaired_because.take().or(t.unpaired_because.clone());
                     m.layouts = m.layouts.or(t.layouts);
-                }
-            }
+                },
+            );
         }
     }
     let mut merged = Comparison {
@@ -220,6 +224,20 @@ fn merge_comparisons(first: &Comparison, shards: &[Shard]) -> Comparison {
     };
     control_false_discoveries(&mut merged);
     merged
+}
+
+/// Puts `item` into `all`: joined (`join`) into the one of the same `key`
+/// (a bench target's part from an earlier shard), else added as it is.
+fn join_by<T: Clone, K: PartialEq + ?Sized>(
+    all: &mut Vec<T>,
+    item: &T,
+    key: impl Fn(&T) -> &K,
+    join: impl FnOnce(&mut T, &T),
+) {
+    match all.iter_mut().find(|x| key(x) == key(item)) {
+        Some(m) => join(m, item),
+        None => all.push(item.clone()),
+    }
 }
 
 /// Appends the items of `from` whose `key` no item of `to` has yet: what
