@@ -91,25 +91,12 @@ pub fn stored_row(
 ) -> Option<Row> {
     let t = row_threshold(threshold, base.median_ns, base.overhead_ns);
     let ch = verdict::stored(&base.per_iter_ns, cur_samples, t)?;
+    let found = (ch.change, ch.ci, ch.p_value, ch.verdict);
+    let times = [base.median_ns, cur_median];
     Some(Row {
-        id: id.to_owned(),
-        kind: Kind::Stored,
-        metric,
-        baseline_ns: base.median_ns,
-        current_ns: cur_median,
-        change: ch.change,
-        change_ci: ch.ci,
-        p_value: ch.p_value,
-        p_adjusted: None,
-        verdict: ch.verdict,
         baseline_per_iter_ns: base.per_iter_ns.clone(),
         overhead_ns: base.overhead_ns,
-        layout_spread: None,
-        epochs: None,
-        time_limited: false,
-        unit_ratios: Vec::new(),
-        epochs_pulled_in: 0,
-        inconclusive: None,
+        ..Row::new(id, Kind::Stored, metric, times, found)
     })
 }
 

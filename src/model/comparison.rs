@@ -183,21 +183,24 @@ impl NotCompared {
     }
 }
 
-#[cfg(test)]
+/// What a comparison concluded of one benchmark: the change (0.05 = 5 %
+/// slower), its 95 % interval, the p-value of the test behind it, the verdict.
+pub type Finding = (f64, [f64; 2], Option<f64>, Verdict);
+
 impl Row {
-    /// A paired row for tests: `base` ns before, `change` after it (a CI
-    /// of ±0.2 % around it, p = 0.0001), with `verdict`; no samples, epochs
-    /// or layouts.
-    pub fn example(id: &str, base: f64, change: f64, verdict: Verdict) -> Row {
+    /// A row of `kind` with its sides' times (`[baseline, current]`) and
+    /// what the comparison found; no samples, epochs or layouts yet.
+    pub fn new(id: &str, kind: Kind, metric: Metric, times: [f64; 2], found: Finding) -> Row {
+        let (change, change_ci, p_value, verdict) = found;
         Row {
-            id: id.into(),
-            kind: Kind::Paired,
-            metric: Default::default(),
-            baseline_ns: base,
-            current_ns: base * (1.0 + change),
+            id: id.to_owned(),
+            kind,
+            metric,
+            baseline_ns: times[0],
+            current_ns: times[1],
             change,
-            change_ci: [change - 0.002, change + 0.002],
-            p_value: Some(0.0001),
+            change_ci,
+            p_value,
             p_adjusted: None,
             verdict,
             baseline_per_iter_ns: Vec::new(),
@@ -209,6 +212,16 @@ impl Row {
             epochs_pulled_in: 0,
             inconclusive: None,
         }
+    }
+
+    /// A paired row for tests: `base` ns before, `change` after it (a CI
+    /// of ±0.2 % around it, p = 0.0001), with `verdict`.
+    #[cfg(test)]
+    pub fn example(id: &str, base: f64, change: f64, verdict: Verdict) -> Row {
+        let ci = [change - 0.002, change + 0.002];
+        let times = [base, base * (1.0 + change)];
+        let found = (change, ci, Some(0.0001), verdict);
+        Row::new(id, Kind::Paired, Metric::WallTime, times, found)
     }
 }
 

@@ -296,18 +296,11 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
     };
     let half = (1.0 + ch.change) * (rel(base_median) + rel(cur_median));
     ch.ci = at_least(ch.change, ch.ci, half);
+    // The current column: the estimate the verdict is made from, so that
+    // the row's numbers tell one story.
+    let times = [base_median, base_median * (1.0 + ch.change)];
+    let found = (ch.change, ch.ci, ch.p_value, ch.verdict);
     Some(Row {
-        id: id.to_owned(),
-        kind: Kind::Paired,
-        metric: p.metric,
-        baseline_ns: base_median,
-        // The estimate the verdict is made from, so that the row's numbers tell one story.
-        current_ns: base_median * (1.0 + ch.change),
-        change: ch.change,
-        change_ci: ch.ci,
-        p_value: ch.p_value,
-        p_adjusted: None,
-        verdict: ch.verdict,
         baseline_per_iter_ns: p.base_ns.clone(),
         overhead_ns: p.overhead_ns,
         // Placement's share of the spread, without the epochs far from the rest.
@@ -316,7 +309,7 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         epochs_pulled_in: ch.pulled_in,
         unit_ratios: units,
         time_limited: p.stop == Stop::TimeLimit,
-        inconclusive: None,
+        ..Row::new(id, Kind::Paired, p.metric, times, found)
     })
 }
 

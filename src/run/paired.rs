@@ -140,6 +140,21 @@ struct Pace {
     max_samples: usize,
 }
 
+impl Pace {
+    /// Before calibration (no iterations yet), for the settings `s`.
+    fn new(s: &Settings) -> Pace {
+        Pace {
+            iters: 0,
+            // Each fresh pair warms up again: an eighth of --warm-up (12.5 ms
+            // at the default) brings a process to its steady speed.
+            warm_up: s.warm_up / 8,
+            per_epoch: s.max_time / EPOCHS,
+            min_rounds: s.min_samples.div_ceil(EPOCHS as usize).max(2),
+            max_samples: s.max_samples,
+        }
+    }
+}
+
 /// The samples of all epochs so far.
 #[derive(Default)]
 struct Taken {
@@ -304,15 +319,7 @@ pub fn measure(
     settled: &dyn Fn(&[f64]) -> bool,
 ) -> Result<Paired, PairedError> {
     let deadline = Instant::now() + timeout;
-    let mut pace = Pace {
-        iters: 0,
-        // Each fresh pair warms up again: an eighth of --warm-up (12.5 ms
-        // at the default) brings a process to its steady speed.
-        warm_up: s.warm_up / 8,
-        per_epoch: s.max_time / EPOCHS,
-        min_rounds: s.min_samples.div_ceil(EPOCHS as usize).max(2),
-        max_samples: s.max_samples,
-    };
+    let mut pace = Pace::new(s);
     let mut known: Option<(Ready, Ready)> = None;
     let mut taken = Taken::default();
     let mut sampled = Duration::ZERO;
