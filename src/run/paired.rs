@@ -26,8 +26,17 @@ pub const EPOCHS: u32 = 24;
 /// Epochs before the comparison may stop early.
 pub const MIN_EPOCHS: u32 = 3;
 
-/// Epochs a comparison still in doubt may take with spare time.
-pub const MAX_EPOCHS: u32 = 3 * EPOCHS;
+/// The least sampling time worth a fresh process pair: with less, their
+/// start and warm-up would cost more than they measure.
+pub const MIN_EPOCH: Duration = Duration::from_millis(25);
+
+/// Into how many epochs a comparison with time limit `max_time` is split:
+/// [`EPOCHS`], fewer where an epoch would sample less than [`MIN_EPOCH`],
+/// never fewer than 8.
+pub fn epochs_for(max_time: Duration) -> u32 {
+    let fit = max_time.as_nanos() / MIN_EPOCH.as_nanos();
+    (fit as u32).clamp(8, EPOCHS)
+}
 
 /// Which process a failure came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,8 +157,11 @@ impl Pace {
             // Each fresh pair warms up again: an eighth of --warm-up (12.5 ms
             // at the default) brings a process to its steady speed.
             warm_up: s.warm_up / 8,
-            per_epoch: s.max_time / EPOCHS,
-            min_rounds: s.min_samples.div_ceil(EPOCHS as usize).max(2),
+            per_epoch: s.max_time / epochs_for(s.max_time),
+            min_rounds: s
+                .min_samples
+                .div_ceil(epochs_for(s.max_time) as usize)
+                .max(2),
             max_samples: s.max_samples,
         }
     }
@@ -300,15 +312,15 @@ fn unexpected(e: Event) -> SessionError {
 }
 
 /// Measures benchmark `id` in both executables, sample by sample in
-/// alternation, over up to [`EPOCHS`] fresh process pairs started by `start`
+/// alternation, over up to [`epochs_for`] fresh process pairs started by `start`
 /// (which is told the epoch, to pick each side's layout).
 /// Sampling time is `max_time` split evenly over the epochs; after
 /// `min_time` (and [`MIN_EPOCHS`]) it stops early once `settled` says the
 /// epoch ratios so far decide the verdict.
 ///
 /// `spare`: sampling time the target's earlier benchmarks left unused
-/// (they settled early). A benchmark still unsettled after [`EPOCHS`] takes
-/// more epochs from it, up to [`MAX_EPOCHS`], so that measuring time goes
+/// (they settled early). A benchmark still unsettled after its epochs takes
+/// more from it, up to three times as many, so that measuring time goes
 /// where the verdict is still in doubt and the target's total stays within
 /// its benchmarks' time limits.
 pub fn measure(
@@ -325,7 +337,8 @@ pub fn measure(
     let mut sampled = Duration::ZERO;
     let mut stop = Stop::TimeLimit;
     let limit = s.max_time + spare;
-    for epoch in 0..MAX_EPOCHS {
+    let epochs = epochs_for(s.max_time);
+    for epoch in 0..3 * epochs {
         let mut p = Pair {
             base: start(Side::Baseline, epoch as usize)
                 .map_err(|e| PairedError::new(Side::Baseline, e))?,
@@ -363,7 +376,7 @@ pub fn measure(
         // The time limit bounds the whole comparison: an epoch that had to
         // run past its share (samples longer than it) leaves no room for
         // more, and past the usual epochs only spare time buys another.
-        let more = epoch + 1 < EPOCHS || sampled + pace.per_epoch <= limit;
+        let more = epoch + 1 < epochs || sampled + pace.per_epoch <= limit;
         if sampled >= s.max_time.max(limit) || !more {
             break;
         }
@@ -419,6 +432,18 @@ fn calibrate(p: &mut Pair, target: f64, limit: Duration) -> Result<u64, PairedEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn epochs_are_many_and_short_but_not_shorter_than_a_pair_is_worth() {
+        let ms = Duration::from_millis;
+        // The default 800 ms: 24 epochs of 33 ms.
+        assert_eq!(epochs_for(ms(800)), 24);
+        assert_eq!(epochs_for(ms(10_000)), 24);
+        // 400 ms: 16 of 25 ms; 20 ms: the 8 every comparison has at least.
+        assert_eq!(epochs_for(ms(400)), 16);
+        assert_eq!(epochs_for(ms(20)), 8);
+        assert_eq!(epochs_for(Duration::ZERO), 8);
+    }
 
     #[test]
     fn both_sides_lose_the_same_overhead_so_their_difference_is_the_measured_one() {
