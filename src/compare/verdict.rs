@@ -3,7 +3,7 @@
 pub use crate::model::comparison::{Kind, Verdict};
 use nbench::__private::stats::{
     RESAMPLES, RatioTest, mad_sorted, median_ci_sorted, median_ratio_ci, median_sorted,
-    ratio_t_test, sign_test, t_cdf,
+    ratio_t_test, sign_test, t_cdf, t_quantile,
 };
 
 /// The estimate of current / baseline − 1 with its 95 % CI, and the verdict.
@@ -161,12 +161,115 @@ pub fn pull_in_far(units: &[f64]) -> (Vec<f64>, usize) {
 /// median epoch, with the sign test's distribution-free interval and
 /// p-value ([`by_median`]), which no share of far epochs below a half moves
 /// past the rest.
-fn over_epochs(units: &[f64]) -> Option<(RatioTest, usize)> {
+fn over_epochs(units: &[f64], clusters: Clusters<'_>) -> Option<(RatioTest, usize)> {
     let (clipped, pulled) = pull_in_far(units);
     if pulled as f64 > FAR_MOST * clipped.len() as f64 {
         return by_median(units).map(|t| (t, pulled));
     }
-    winsorized_t_test(clipped, pulled)
+    // The layouts of the units kept (the same order; a unit that is not a
+    // positive number is left out of both).
+    let valid = |labels: &[usize]| -> Vec<usize> {
+        units
+            .iter()
+            .zip(labels)
+            .filter(|(r, _)| **r > 0.0 && r.is_finite())
+            .map(|(_, l)| *l)
+            .collect()
+    };
+    let labels = clusters.map(|(b, c)| (valid(b), valid(c)));
+    let layouts = labels.as_ref().map(|(b, c)| (b.as_slice(), c.as_slice()));
+    let (t, pulled) = winsorized_t_test(clipped.clone(), pulled)?;
+    Some((widened_by_layouts(t, &clipped, layouts), pulled))
+}
+
+/// The layouts each unit ran, (baseline's, current's), where both sides
+/// ran several; see [`widened_by_layouts`].
+pub type Clusters<'a> = Option<(&'a [usize], &'a [usize])>;
+
+/// [`Clusters`] of owned labels, as `Assignment::unit_layouts` gives them.
+pub fn clusters(labels: &Option<(Vec<usize>, Vec<usize>)>) -> Clusters<'_> {
+    labels.as_ref().map(|(b, c)| (b.as_slice(), c.as_slice()))
+}
+
+/// The test `t` on the units `ratios` with its interval and p-value
+/// widened for the layouts the units share.
+///
+/// Each side runs a fixed set of layouts (8), and every unit reuses one of
+/// each: however many epochs there are, the change is averaged over those
+/// 8 placements of each side, not over fresh ones, so the t test's
+/// standard error, which shrinks with the units, would claim more than
+/// the layouts tell (measured: the same source relinked, 24 epochs, a
+/// recursion whose placement moves it ±11 % called 5 % faster). The
+/// variance of the mean is taken clustered two ways, by the baseline's
+/// layout and by the current's (`V = V_base + V_cur − V_unit`, each the
+/// cluster-robust variance of the mean with the small-sample factor
+/// G / (G − 1)). Where it exceeds the plain one, the interval and p-value
+/// are widened by the ratio of the standard errors and taken from the t
+/// distribution with one degree of freedom fewer than the side with fewer
+/// layouts has layouts. Where placement moves the benchmark little, the
+/// two agree and nothing changes.
+fn widened_by_layouts(t: RatioTest, ratios: &[f64], clusters: Clusters<'_>) -> RatioTest {
+    let Some((base, cur)) = clusters else {
+        return t;
+    };
+    let logs: Vec<f64> = ratios.iter().map(|r| r.ln()).collect();
+    let n = logs.len();
+    if n < 3 || base.len() != n || cur.len() != n {
+        return t;
+    }
+    let mean = logs.iter().sum::<f64>() / n as f64;
+    let resid: Vec<f64> = logs.iter().map(|x| x - mean).collect();
+    let by = |labels: &[usize]| clustered_variance(&resid, labels);
+    let own: Vec<usize> = (0..n).collect();
+    let plain = by(&own);
+    let (Some(b), Some(c), Some(plain)) = (by(base), by(cur), plain) else {
+        return t;
+    };
+    if plain.0 <= 0.0 {
+        return t;
+    }
+    let ((b, gb), (c, gc)) = (b, c);
+    let var = b + c - plain.0;
+    if var <= plain.0 {
+        return t;
+    }
+    // As many independent draws of placement as the side with fewer layouts has.
+    let df = (gb.min(gc) - 1) as f64;
+    let (q, q_units) = (t_quantile(0.975, df), t_quantile(0.975, n as f64 - 1.0));
+    let se_scale = (var / plain.0).sqrt();
+    let scale = se_scale * q / q_units;
+    let widen = |edge: f64| (mean + scale * (edge.ln_1p() - mean)).exp_m1();
+    let p = if t.t.is_finite() {
+        2.0 * t_cdf(-(t.t / se_scale).abs(), df)
+    } else {
+        t.p
+    };
+    RatioTest {
+        ci: [widen(t.ci[0]), widen(t.ci[1])],
+        p,
+        t: t.t / se_scale,
+        ..t
+    }
+}
+
+/// The cluster-robust variance of a mean from its residuals `resid`, each
+/// in cluster `labels[i]`: `G / (G − 1) · Σ_g (Σ_{i ∈ g} resid_i)² / n²`,
+/// and the number of clusters G; `None` with fewer than two.
+fn clustered_variance(resid: &[f64], labels: &[usize]) -> Option<(f64, usize)> {
+    let mut sums: Vec<(usize, f64)> = Vec::new();
+    for (r, l) in resid.iter().zip(labels) {
+        match sums.iter_mut().find(|(k, _)| k == l) {
+            Some((_, s)) => *s += r,
+            None => sums.push((*l, *r)),
+        }
+    }
+    let g = sums.len() as f64;
+    if g < 2.0 {
+        return None;
+    }
+    let n = resid.len() as f64;
+    let total: f64 = sums.iter().map(|(_, s)| s * s).sum();
+    Some((g / (g - 1.0) * total / (n * n), sums.len()))
 }
 
 /// The share of epochs far from the rest beyond which [`over_epochs`] takes
@@ -236,8 +339,13 @@ fn winsorized_t_test(units: Vec<f64>, pulled: usize) -> Option<(RatioTest, usize
 ///
 /// With a single epoch there is no such spread; `rounds` (all the rounds'
 /// ratios) then give the median ratio's distribution-free CI.
-pub fn paired(epoch_ratios: &[f64], rounds: &[f64], threshold: f64) -> Option<Change> {
-    let Some((t, pulled_in)) = over_epochs(epoch_ratios) else {
+pub fn paired(
+    epoch_ratios: &[f64],
+    clusters: Clusters<'_>,
+    rounds: &[f64],
+    threshold: f64,
+) -> Option<Change> {
+    let Some((t, pulled_in)) = over_epochs(epoch_ratios, clusters) else {
         return within_one_epoch(rounds, threshold);
     };
     Some(Change {
@@ -316,35 +424,35 @@ mod tests {
     #[test]
     fn paired_verdicts_from_epochs() {
         let same = [1.002, 0.997, 1.001, 0.999, 1.004, 0.996, 1.0, 1.001];
-        let c = paired(&same, &[], 0.005).unwrap();
+        let c = paired(&same, None, &[], 0.005).unwrap();
         assert_eq!(c.verdict, Verdict::Unchanged);
         assert!(
             c.ci[0] < 0.0 && c.ci[1] > 0.0 && settled(&c, 0.005),
             "{c:?}"
         );
         let slower: Vec<f64> = same.iter().map(|r| r * 1.05).collect();
-        let c = paired(&slower, &[], 0.005).unwrap();
+        let c = paired(&slower, None, &[], 0.005).unwrap();
         assert_eq!(c.verdict, Verdict::Regressed);
         assert!((c.change - 0.05).abs() < 0.005 && c.ci[0] > 0.04, "{c:?}");
         assert!(c.p_value.unwrap() < 1e-6 && settled(&c, 0.005));
         let faster: Vec<f64> = same.iter().map(|r| r * 0.9).collect();
         assert_eq!(
-            paired(&faster, &[], 0.005).unwrap().verdict,
+            paired(&faster, None, &[], 0.005).unwrap().verdict,
             Verdict::Improved
         );
         // Significant, smaller than the threshold, but its interval reaches
         // past it: the tool cannot say it is unchanged.
         let tiny: Vec<f64> = same.iter().map(|r| r * 1.004).collect();
-        let c = paired(&tiny, &[], 0.005).unwrap();
+        let c = paired(&tiny, None, &[], 0.005).unwrap();
         assert!(c.ci[1] > 0.005, "{c:?}");
         assert_eq!(c.verdict, Verdict::Inconclusive);
         // Within it on both sides: unchanged.
-        let c = paired(&tiny, &[], 0.01).unwrap();
+        let c = paired(&tiny, None, &[], 0.01).unwrap();
         assert!(c.ci[1] < 0.01, "{c:?}");
         assert_eq!(c.verdict, Verdict::Unchanged);
         // Epochs that disagree: a wide CI, no verdict, not settled.
         let spread = [1.03, 0.99, 1.02, 1.0];
-        let c = paired(&spread, &[], 0.005).unwrap();
+        let c = paired(&spread, None, &[], 0.005).unwrap();
         assert_eq!(c.verdict, Verdict::Inconclusive);
         assert!(!settled(&c, 0.005), "{c:?}");
     }
@@ -423,11 +531,11 @@ mod tests {
             pulled.iter().all(|r| r.ln().abs() <= 0.003 + 1e-12),
             "{pulled:?}"
         );
-        let c = paired(&units, &[], 0.005).unwrap();
+        let c = paired(&units, None, &[], 0.005).unwrap();
         assert_eq!((c.verdict, c.pulled_in), (Verdict::Unchanged, 2), "{c:?}");
         // The same epochs 1 % slower: regressed.
         let slower: Vec<f64> = units.iter().map(|r| r * 1.01).collect();
-        let c = paired(&slower, &[], 0.005).unwrap();
+        let c = paired(&slower, None, &[], 0.005).unwrap();
         assert_eq!(c.verdict, Verdict::Regressed, "{c:?}");
         assert!((c.change - 0.01).abs() < 0.002, "{c:?}");
         // Fewer than eight epochs: nothing is pulled in.
@@ -446,7 +554,7 @@ mod tests {
         units.extend([1.2; 2]);
         let (_, k) = pull_in_far(&units);
         assert_eq!(k, 20);
-        let c = paired(&units, &[], 0.005).unwrap();
+        let c = paired(&units, None, &[], 0.005).unwrap();
         assert_eq!(c.change, 0.0, "{c:?}");
         assert!(c.ci[0] < -0.1 && c.ci[1] == 0.0, "{c:?}");
         assert_eq!(c.verdict, Verdict::Inconclusive, "{c:?}");
@@ -454,13 +562,13 @@ mod tests {
         let mut slower = vec![1.02; 40];
         slower.extend([0.8; 13]);
         slower.extend([1.2; 8]);
-        let c = paired(&slower, &[], 0.005).unwrap();
+        let c = paired(&slower, None, &[], 0.005).unwrap();
         assert_eq!((c.verdict, c.pulled_in), (Verdict::Regressed, 21), "{c:?}");
         assert!((c.change - 0.02).abs() < 1e-12, "{c:?}");
         // At most a third far: the winsorized mean, as before.
         let mut few = vec![1.0; 20];
         few.extend([0.8; 5]);
-        let c = paired(&few, &[], 0.005).unwrap();
+        let c = paired(&few, None, &[], 0.005).unwrap();
         assert_eq!((c.verdict, c.pulled_in), (Verdict::Unchanged, 5), "{c:?}");
     }
 
@@ -483,7 +591,12 @@ mod tests {
                 .iter()
                 .map(|v| v.as_f64().unwrap())
                 .collect();
-            let (t, pulled) = over_epochs(&ratios).unwrap();
+            let labels = |side: &str| -> Option<Vec<usize>> {
+                let a = case.get(side)?.as_array()?;
+                Some(a.iter().map(|v| v.as_u64().unwrap() as usize).collect())
+            };
+            let owned = labels("base").zip(labels("cur"));
+            let (t, pulled) = over_epochs(&ratios, clusters(&owned)).unwrap();
             let close = |what: &str, got: f64, want: &serde_json::Value| {
                 let want = want.as_f64().unwrap();
                 let ok = (got - want).abs() <= 1e-9 * want.abs().max(1e-3);
@@ -498,10 +611,46 @@ mod tests {
     }
 
     #[test]
+    fn a_fixed_set_of_layouts_widens_the_interval_to_what_it_can_tell() {
+        // The same code compared over 8 layouts a side that move it by ±5 %
+        // (sd), 24 epochs each pairing one of each: the change is 0, but the
+        // 8 layouts of a side average to something else every time.
+        let mut z = crate::run::epochs::tests::Normal(0x9E37_79B9_7F4A_7C15);
+        let (trials, mut plain, mut clustered) = (400, 0, 0);
+        let base: Vec<usize> = (0..24).map(|e| e % 8).collect();
+        let cur: Vec<usize> = (0..24).map(|e| (e + e / 8) % 8).collect();
+        for _ in 0..trials {
+            let pb: Vec<f64> = (0..8).map(|_| 0.05 * z.next()).collect();
+            let pc: Vec<f64> = (0..8).map(|_| 0.05 * z.next()).collect();
+            let units: Vec<f64> = (0..24)
+                .map(|e| (pc[cur[e]] - pb[base[e]] + 0.002 * z.next()).exp())
+                .collect();
+            let holds = |c: Change| c.ci[0] <= 0.0 && 0.0 <= c.ci[1];
+            plain += usize::from(holds(paired(&units, None, &[], 0.005).unwrap()));
+            let layouts = Some((base.as_slice(), cur.as_slice()));
+            clustered += usize::from(holds(paired(&units, layouts, &[], 0.005).unwrap()));
+        }
+        let share = |k: usize| k as f64 / trials as f64;
+        assert!(share(plain) < 0.8, "plain t: {}", share(plain));
+        assert!(share(clustered) >= 0.93, "clustered: {}", share(clustered));
+        // Without a layout effect the interval stays the t test's.
+        let flat: Vec<f64> = (0..24).map(|_| (0.004 + 0.002 * z.next()).exp()).collect();
+        let layouts = Some((base.as_slice(), cur.as_slice()));
+        let (a, b) = (
+            paired(&flat, None, &[], 0.005).unwrap(),
+            paired(&flat, layouts, &[], 0.005).unwrap(),
+        );
+        assert!(
+            (b.ci[1] - b.ci[0]) / (a.ci[1] - a.ci[0]) < 1.5,
+            "{a:?} {b:?}"
+        );
+    }
+
+    #[test]
     fn paired_t_interval_by_hand() {
         // logs of [1.01, 1.03]: mean 0.019852, sd 0.014001, se 0.0099,
         // t(0.975, 1) = 12.7062, so the CI is exp(0.019852 ± 0.125794) − 1.
-        let c = paired(&[1.01, 1.03], &[], 0.005).unwrap();
+        let c = paired(&[1.01, 1.03], None, &[], 0.005).unwrap();
         let m = (1.01f64.ln() + 1.03f64.ln()) / 2.0;
         let half = 12.706_204_736 * (1.03f64.ln() - 1.01f64.ln()) / 2.0;
         assert!((c.change - m.exp_m1()).abs() < 1e-12);
@@ -514,10 +663,10 @@ mod tests {
         let rounds: Vec<f64> = (0..200)
             .map(|i| 1.05 + ((i % 7) as f64 - 3.0) * 0.002)
             .collect();
-        let c = paired(&[1.05], &rounds, 0.005).unwrap();
+        let c = paired(&[1.05], None, &rounds, 0.005).unwrap();
         assert_eq!(c.verdict, Verdict::Regressed);
         assert!(c.p_value.is_none());
-        assert!(paired(&[], &[], 0.005).is_none());
+        assert!(paired(&[], None, &[], 0.005).is_none());
     }
 
     #[test]

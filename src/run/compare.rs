@@ -181,8 +181,9 @@ fn compare_one(
         // A few layouts can agree by chance (placement effects come in steps):
         // over layouts, stop early only on more of them.
         let enough = !layouts.controlled() || units.len() >= MIN_LAYOUT_UNITS;
+        let clusters = layouts.unit_layouts(r.len());
         enough
-            && verdict::paired(&units, &[], threshold)
+            && verdict::paired(&units, verdict::clusters(&clusters), &[], threshold)
                 .is_some_and(|c| verdict::settled(&c, threshold))
     };
     let times = (plan.timeout, *spare);
@@ -284,7 +285,8 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         .unwrap_or_else(|| median(&p.base_ns));
     let t = row_threshold(threshold, base_median, p.overhead_ns);
     let units = layouts.units(&p.epoch_ratios);
-    let mut ch = verdict::paired(&units, &p.round_ratios(), t)?;
+    let clusters = layouts.unit_layouts(p.epoch_ratios.len());
+    let mut ch = verdict::paired(&units, verdict::clusters(&clusters), &p.round_ratios(), t)?;
     // No narrower than the clock's step in either side's median.
     let cur_median = median(&p.cur_ns);
     let rel = |m: f64| {

@@ -128,11 +128,11 @@ pub fn resolution_ns() -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Deterministic normal draws (Box–Muller over a xorshift stream).
-    struct Normal(u64);
+    pub(crate) struct Normal(pub(crate) u64);
 
     impl Normal {
         fn uniform(&mut self) -> f64 {
@@ -142,7 +142,7 @@ mod tests {
             (self.0 >> 11) as f64 / (1u64 << 53) as f64
         }
 
-        fn next(&mut self) -> f64 {
+        pub(crate) fn next(&mut self) -> f64 {
             let (u, v) = (self.uniform().max(1e-300), self.uniform());
             (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
         }

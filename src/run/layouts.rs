@@ -75,6 +75,23 @@ impl Assignment {
             .collect()
     }
 
+    /// The layouts each unit of [`Self::units`] ran, (baseline's, current's)
+    /// in the same order: the clusters a layout's effect is shared within.
+    /// `None` unless both sides vary their layout.
+    pub fn unit_layouts(&self, epochs: usize) -> Option<(Vec<usize>, Vec<usize>)> {
+        if !self.controlled() {
+            return None;
+        }
+        let mut seen: Vec<(usize, usize)> = Vec::new();
+        for e in 0..epochs {
+            let key = (self.base(e), self.cur(e));
+            if !seen.contains(&key) {
+                seen.push(key);
+            }
+        }
+        Some(seen.into_iter().unzip())
+    }
+
     /// How much a benchmark moves with code placement alone, as a share:
     /// the standard deviation of the units' log ratios (see [`Self::units`])
     /// over √2 (each ratio holds a layout of each side). `None` unless both

@@ -95,6 +95,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         target_dir: root().join("target/xtask/layouts"),
     };
     let _ = std::fs::remove_dir_all(nb.target_dir.join("nbench"));
+    let _ = std::fs::remove_dir_all(nb.target_dir.join("xtask-runs"));
     nb.run(&["--save-baseline", "eight"])?;
     nb.run(&["--layouts", "1", "--save-baseline", "plain"])?;
     let names = [
@@ -120,11 +121,19 @@ pub fn run(args: &[String]) -> Result<(), String> {
             &name,
         ])?;
         let one = ["--layouts", "1", "--layout-seed", &b, "--compare", &name];
-        cases[0].add(&nb.run(&one)?, 1);
+        cases[0].add(&kept(&nb, round, 0, nb.run(&one)?), 1);
         // Over layouts, the current side with seeds no other round used.
         let seed = (1000 + round * 8).to_string();
-        cases[1].add(&nb.run(&["--layout-seed", &seed, "--compare", "eight"])?, 8);
-        cases[2].add(&nb.run(&["--compare", "eight"])?, 8);
+        cases[1].add(
+            &kept(
+                &nb,
+                round,
+                1,
+                nb.run(&["--layout-seed", &seed, "--compare", "eight"])?,
+            ),
+            8,
+        );
+        cases[2].add(&kept(&nb, round, 2, nb.run(&["--compare", "eight"])?), 8);
         let extra_one = [
             "--features",
             "extra",
@@ -133,9 +142,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "--compare",
             "plain",
         ];
-        cases[3].add(&nb.run(&extra_one)?, 1);
+        cases[3].add(&kept(&nb, round, 3, nb.run(&extra_one)?), 1);
         let extra = ["--features", "extra", "--compare", "eight"];
-        cases[4].add(&nb.run(&extra)?, 8);
+        cases[4].add(&kept(&nb, round, 4, nb.run(&extra)?), 8);
         let slow_seed = (5000 + round * 8).to_string();
         let slow = [
             "--features",
@@ -145,11 +154,21 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "--compare",
             "eight",
         ];
-        cases[5].add(&nb.run(&slow)?, 8);
+        cases[5].add(&kept(&nb, round, 5, nb.run(&slow)?), 8);
     }
     eprintln!();
     print(&names, &cases, runs);
     Ok(())
+}
+
+/// Keeps a comparison's JSON under the target directory's `xtask-runs/`
+/// (`ROUND-CASE.json`), for a closer look at its rows; returns it.
+fn kept(nb: &Nbench, round: usize, case: usize, run: Value) -> Value {
+    let dir = nb.target_dir.join("xtask-runs");
+    let _ = std::fs::create_dir_all(&dir);
+    let file = dir.join(format!("{:02}-{case}.json", round + 1));
+    let _ = std::fs::write(file, run.to_string());
+    run
 }
 
 fn print(names: &[&str], cases: &[Case], runs: usize) {
