@@ -47,6 +47,11 @@ impl Assignment {
         self.cur[(epoch + epoch / n) % n]
     }
 
+    /// The layouts of the side that has more.
+    pub fn most(&self) -> usize {
+        self.base.len().max(self.cur.len())
+    }
+
     /// Whether both sides vary their layout: only then do the change and its
     /// CI cover code placement.
     pub fn controlled(&self) -> bool {
