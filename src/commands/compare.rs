@@ -1,6 +1,6 @@
 //! `cargo nbench compare A B`: two saved baselines compared, their executables in lockstep; nothing is built.
 
-use super::publish::emit;
+use super::publish::emit_unstored;
 use crate::config::{Settings, settings_record};
 use crate::error::Result;
 use crate::model::context::Context;
@@ -26,13 +26,7 @@ pub fn run(s: &Settings, a: &str, b: &str, revisions: bool, filters: &[String]) 
         (a.to_owned(), b.to_owned())
     };
     let record = measure(s, &a, &b, filters)?;
-    emit(
-        &s.output,
-        s.compare.fail_on_regression,
-        &record,
-        None,
-        false,
-    )
+    emit_unstored(s, &record)
 }
 
 /// Compares baseline `b` (the "current" side) with baseline `a`: the run

@@ -1,7 +1,7 @@
 //! `cargo nbench merge FILE...`: the JSON of a suite's shards (`--partition`) read and
 //! reported as one run ([`crate::compare::merge`] puts them together).
 
-use super::publish::emit;
+use super::publish::emit_unstored;
 use super::{note, warn};
 use crate::compare::merge::{Shard, check, fail, merge};
 use crate::config::Settings;
@@ -21,13 +21,7 @@ pub fn run(s: &Settings, files: &[PathBuf]) -> Result<u8> {
         notes.iter().for_each(|n| note(n));
     }
     let record = merge(&shards);
-    emit(
-        &s.output,
-        s.compare.fail_on_regression,
-        &record,
-        None,
-        false,
-    )
+    emit_unstored(s, &record)
 }
 
 /// One shard's JSON, read and parsed; it must have been made with `--partition`.

@@ -54,6 +54,11 @@ pub fn emit(
     })
 }
 
+/// Reports a record no run stores (`compare A B`, `merge`); the exit code.
+pub fn emit_unstored(s: &crate::config::Settings, record: &RunRecord) -> Result<u8> {
+    emit(&s.output, s.compare.fail_on_regression, record, None, false)
+}
+
 /// Writes the HTML report of `run`, with the history of every stored run, to
 /// `target/nbench/report/index.html`; names each stored run that could not be
 /// read (left out of the history) unless `quiet`. Returns the file.
