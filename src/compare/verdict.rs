@@ -181,7 +181,7 @@ fn over_epochs(units: &[f64], clusters: Clusters<'_>) -> Option<(RatioTest, usiz
     let t = if pulled as f64 > FAR_MOST * clipped.len() as f64 {
         by_median(units)?
     } else {
-        winsorized_t_test(clipped.clone(), pulled)?.0
+        winsorized_t_test(&clipped, pulled)?.0
     };
     Some((widened_by_layouts(t, &clipped, layouts), pulled))
 }
@@ -309,8 +309,8 @@ fn by_median(units: &[f64]) -> Option<RatioTest> {
 /// The t test of [`ratio_t_test`] on epochs with the far ones (`pulled`
 /// of them) pulled in, its interval and p-value widened by the factor
 /// that keeps them at 95 %.
-fn winsorized_t_test(units: Vec<f64>, pulled: usize) -> Option<(RatioTest, usize)> {
-    let t = ratio_t_test(&units, 0.95)?;
+fn winsorized_t_test(units: &[f64], pulled: usize) -> Option<(RatioTest, usize)> {
+    let t = ratio_t_test(units, 0.95)?;
     let n = units.len();
     if n < FAR_MIN_UNITS {
         return Some((t, pulled));

@@ -66,18 +66,32 @@ impl Assignment {
         if self.base.len() == 1 && self.cur.len() == 1 {
             return epoch_ratios.to_vec();
         }
-        let mut groups: Vec<((usize, usize), Vec<f64>)> = Vec::new();
+        let mut groups: Vec<Vec<f64>> = Vec::new();
+        let pairs = self.pairs(epoch_ratios.len());
         for (e, r) in epoch_ratios.iter().enumerate() {
-            let key = (self.base(e), self.cur(e));
-            match groups.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, logs)) => logs.push(r.ln()),
-                None => groups.push((key, vec![r.ln()])),
+            let unit = pairs.iter().position(|p| *p == (self.base(e), self.cur(e)));
+            match unit.and_then(|u| groups.get_mut(u)) {
+                Some(logs) => logs.push(r.ln()),
+                None => groups.push(vec![r.ln()]),
             }
         }
         groups
             .into_iter()
-            .map(|(_, logs)| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+            .map(|logs| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
             .collect()
+    }
+
+    /// The distinct (baseline, current) layout pairs of the first `epochs`
+    /// epochs, in order of first appearance: one per unit.
+    fn pairs(&self, epochs: usize) -> Vec<(usize, usize)> {
+        let mut seen: Vec<(usize, usize)> = Vec::new();
+        for e in 0..epochs {
+            let key = (self.base(e), self.cur(e));
+            if !seen.contains(&key) {
+                seen.push(key);
+            }
+        }
+        seen
     }
 
     /// The layouts each unit of [`Self::units`] ran, (baseline's, current's)
@@ -87,14 +101,7 @@ impl Assignment {
         if !self.controlled() {
             return None;
         }
-        let mut seen: Vec<(usize, usize)> = Vec::new();
-        for e in 0..epochs {
-            let key = (self.base(e), self.cur(e));
-            if !seen.contains(&key) {
-                seen.push(key);
-            }
-        }
-        Some(seen.into_iter().unzip())
+        Some(self.pairs(epochs).into_iter().unzip())
     }
 
     /// How much a benchmark moves with code placement alone, as a share:
