@@ -50,6 +50,41 @@ pub fn stable_flags(target: &str) -> Vec<String> {
     flags
 }
 
+/// A linker script (lld and GNU ld) that puts every input code section on a
+/// 64-byte boundary, inserted into the linker's own layout. rustc gives
+/// each function a section of its own, and so does the precompiled std, so
+/// this aligns the functions the LLVM options of [`stable_flags`] cannot
+/// reach: std's (`Vec`'s growth, hashing, formatting). Only link layouts
+/// get it (`--shuffle-sections` is lld's; a linker that takes neither
+/// leaves the comparison at one layout).
+const ALIGN_SECTIONS: &str = "SECTIONS {
+  .text : SUBALIGN(64) {
+    *(.text.unlikely .text.*_unlikely .text.unlikely.*)
+    *(.text.exit .text.exit.*)
+    *(.text.startup .text.startup.*)
+    *(.text.hot .text.hot.*)
+    *(.text .stub .text.*)
+  }
+} INSERT AFTER .init;
+";
+
+/// The name of [`ALIGN_SECTIONS`]' file in the placement-stable build folder.
+const ALIGN_SECTIONS_FILE: &str = "align-sections.ld";
+
+/// The link argument that aligns every function of a layout (see
+/// [`ALIGN_SECTIONS`]), for the script at `path`.
+fn align_sections_arg(path: &std::path::Path) -> String {
+    format!("-Clink-arg=-Wl,-T,{}", path.display())
+}
+
+/// Whether `target` (a triple) links ELF executables, where
+/// [`ALIGN_SECTIONS`] applies.
+fn links_elf(target: &str) -> bool {
+    ["linux", "freebsd", "netbsd", "openbsd", "android"]
+        .iter()
+        .any(|os| target.contains(os))
+}
+
 /// How to build: cargo's feature and compilation options.
 #[derive(Debug, Clone, Default)]
 pub struct BuildOptions {
@@ -96,6 +131,10 @@ impl BuildOptions {
             .collect();
         features.sort();
         features.dedup();
+        let mut added = added;
+        if self.aligns_layouts(&user) {
+            added.push(align_sections_arg(ALIGN_SECTIONS_FILE.as_ref()));
+        }
         BuildRecord {
             rustflags: user.flags,
             added,
@@ -131,6 +170,38 @@ impl BuildOptions {
             .into_iter()
             .filter(|f| !given.contains(&name(f)))
             .collect()
+    }
+
+    /// Whether link layouts get every function aligned ([`ALIGN_SECTIONS`]):
+    /// placement-stable, several layouts, an ELF target.
+    fn aligns_layouts(&self, user: &flags::UserFlags) -> bool {
+        let target = user.target.clone().or_else(flags::host).unwrap_or_default();
+        self.placement == Placement::Stable
+            && self.stable_dir.is_some()
+            && (self.layouts > 1 || self.layout_seed.is_some())
+            && links_elf(&target)
+    }
+
+    /// The script of [`ALIGN_SECTIONS`], written to the placement-stable
+    /// build folder, where layouts get it; `None` where they do not.
+    fn align_sections_script(&self) -> Result<Option<PathBuf>> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let (true, Some(dir)) = (
+            self.aligns_layouts(&flags::user_flags(&cwd)),
+            &self.stable_dir,
+        ) else {
+            return Ok(None);
+        };
+        let path = dir.join(ALIGN_SECTIONS_FILE);
+        let write = || -> std::io::Result<()> {
+            std::fs::create_dir_all(dir)?;
+            if std::fs::read_to_string(&path).ok().as_deref() != Some(ALIGN_SECTIONS) {
+                std::fs::write(&path, ALIGN_SECTIONS)?;
+            }
+            Ok(())
+        };
+        write().map_err(|e| Error::Build(format!(": cannot write {}: {e}", path.display())))?;
+        Ok(Some(path))
     }
 
     /// A cargo command with the environment this build needs: with
@@ -317,10 +388,13 @@ pub fn build_layouts(opts: &BuildOptions, built: &mut [Built]) -> Result<Option<
         return Ok(None);
     }
     let first_seed = opts.layout_seed.unwrap_or(0);
+    let script = opts.align_sections_script()?;
     for b in built.iter_mut() {
         let mut layouts = Vec::new();
         for i in 1..=opts.layouts as u64 {
-            match build_layout(opts, &b.target, first_seed.wrapping_add(i))? {
+            let mut link = vec![shuffle_arg(first_seed.wrapping_add(i))];
+            link.extend(script.as_deref().map(align_sections_arg));
+            match build_layout(opts, &b.target, &link)? {
                 Ok(exe) => layouts.push(exe),
                 Err(why) if layouts.is_empty() => {
                     built.iter_mut().for_each(|b| b.layouts.clear());
@@ -334,11 +408,12 @@ pub fn build_layouts(opts: &BuildOptions, built: &mut [Built]) -> Result<Option<
     Ok(None)
 }
 
-/// One layout of `target`: its executable, or what cargo said when it failed.
+/// One layout of `target`, linked with `link` (the order's seed, the
+/// alignment): its executable, or what cargo said when it failed.
 fn build_layout(
     opts: &BuildOptions,
     target: &BenchTarget,
-    seed: u64,
+    link: &[String],
 ) -> Result<std::result::Result<PathBuf, String>> {
     let (mut cmd, cargo) = opts.cargo();
     let mut args: Vec<String> = ["rustc", "--message-format", "json-render-diagnostics"]
@@ -350,7 +425,8 @@ fn build_layout(
     if !opts.quiet {
         args.push("--quiet".to_owned());
     }
-    args.extend(["--".into(), shuffle_arg(seed)]);
+    args.push("--".into());
+    args.extend(link.iter().cloned());
     let out = cmd
         .args(&args)
         .stdin(Stdio::null())
@@ -433,6 +509,45 @@ mod tests {
             ..BuildOptions::default()
         };
         assert!(linker.added_flags(&user).is_empty());
+    }
+
+    #[test]
+    fn layouts_of_elf_targets_align_every_function() {
+        let user = |target: &str| flags::UserFlags {
+            flags: Vec::new(),
+            source: flags::Source::None,
+            target: Some(target.into()),
+        };
+        let stable = BuildOptions {
+            layouts: 8,
+            stable_dir: Some(PathBuf::from("target/nbench/build")),
+            ..BuildOptions::default()
+        };
+        assert!(stable.aligns_layouts(&user("x86_64-unknown-linux-gnu")));
+        assert!(stable.aligns_layouts(&user("aarch64-unknown-linux-musl")));
+        assert!(!stable.aligns_layouts(&user("aarch64-apple-darwin")));
+        assert!(!stable.aligns_layouts(&user("x86_64-pc-windows-msvc")));
+        let one = BuildOptions {
+            layouts: 1,
+            ..stable.clone()
+        };
+        assert!(!one.aligns_layouts(&user("x86_64-unknown-linux-gnu")));
+        let seeded = BuildOptions {
+            layout_seed: Some(3),
+            ..one
+        };
+        assert!(seeded.aligns_layouts(&user("x86_64-unknown-linux-gnu")));
+        let linker = BuildOptions {
+            placement: Placement::Linker,
+            stable_dir: None,
+            ..stable
+        };
+        assert!(!linker.aligns_layouts(&user("x86_64-unknown-linux-gnu")));
+        assert!(ALIGN_SECTIONS.contains("SUBALIGN(64)") && ALIGN_SECTIONS.contains("INSERT"));
+        assert_eq!(
+            align_sections_arg("b/align-sections.ld".as_ref()),
+            "-Clink-arg=-Wl,-T,b/align-sections.ld"
+        );
     }
 
     #[test]

@@ -81,6 +81,25 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
         "{}",
         saved.stderr
     );
+    // Every function of every layout starts on a 64-byte boundary: the
+    // fixture's, and the precompiled std's, which no compiler option reaches.
+    if cfg!(target_os = "linux") {
+        let saved = fx.dir.join("target/nbench/baselines/eight");
+        let results: Value =
+            serde_json::from_str(&std::fs::read_to_string(saved.join("results.json")).unwrap())
+                .unwrap();
+        let layouts = results["layouts"]["placement/placement"]
+            .as_array()
+            .unwrap();
+        assert_eq!(layouts.len(), 8, "{results}");
+        for name in layouts {
+            let exe = saved.join("bin").join(name.as_str().unwrap());
+            let (functions, unaligned) = unaligned_functions(&exe);
+            assert!(functions.iter().any(|f| f.contains("placed")), "{exe:?}");
+            assert!(functions.iter().any(|f| f.contains("raw_vec")), "{exe:?}");
+            assert!(unaligned.is_empty(), "{exe:?}: {unaligned:?}");
+        }
+    }
     let over = nbench(&fx, &["--compare", "eight", "--format", "json"]);
     let over = json(&over);
     assert_eq!(
@@ -162,4 +181,45 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
         "{}",
         against_one.stdout
     );
+}
+
+/// The names of the functions in an ELF64 little-endian executable's
+/// `.text`, and those of them that do not start on a 64-byte boundary.
+fn unaligned_functions(path: &std::path::Path) -> (Vec<String>, Vec<String>) {
+    let b = std::fs::read(path).unwrap();
+    let u = |at: usize, n: usize| -> u64 { (0..n).map(|i| u64::from(b[at + i]) << (8 * i)).sum() };
+    let (shoff, shentsize) = (u(0x28, 8) as usize, u(0x3a, 2) as usize);
+    let (shnum, shstrndx) = (u(0x3c, 2) as usize, u(0x3e, 2) as usize);
+    // A section's (name offset, type, file offset, size, link).
+    let section = |i: usize| {
+        let h = shoff + i * shentsize;
+        let at = |o: usize, n: usize| u(h + o, n) as usize;
+        (at(0, 4), at(4, 4), at(0x18, 8), at(0x20, 8), at(0x28, 4))
+    };
+    let name_at = |table: usize, off: usize| {
+        let start = section(table).2 + off;
+        let end = start + b[start..].iter().position(|c| *c == 0).unwrap();
+        String::from_utf8_lossy(&b[start..end]).into_owned()
+    };
+    let text = (0..shnum)
+        .find(|i| name_at(shstrndx, section(*i).0) == ".text")
+        .expect("a .text section");
+    let symtab = (0..shnum)
+        .find(|i| section(*i).1 == 2)
+        .expect("a symbol table");
+    let (_, _, off, size, strtab) = section(symtab);
+    let (mut functions, mut unaligned) = (Vec::new(), Vec::new());
+    for s in (off..off + size).step_by(24) {
+        let (kind, shndx) = (b[s + 4] & 0xf, u(s + 6, 2) as usize);
+        let (value, sym_size) = (u(s + 8, 8), u(s + 16, 8));
+        if kind != 2 || shndx != text || sym_size == 0 {
+            continue;
+        }
+        let name = name_at(strtab, u(s, 4) as usize);
+        if value % 64 != 0 {
+            unaligned.push(format!("{name} at {value:#x}"));
+        }
+        functions.push(name);
+    }
+    (functions, unaligned)
 }
