@@ -71,10 +71,15 @@ const ALIGN_SECTIONS: &str = "SECTIONS {
 /// The name of [`ALIGN_SECTIONS`]' file in the placement-stable build folder.
 const ALIGN_SECTIONS_FILE: &str = "align-sections.ld";
 
-/// The link argument that aligns every function of a layout (see
-/// [`ALIGN_SECTIONS`]), for the script at `path`.
-fn align_sections_arg(path: &std::path::Path) -> String {
-    format!("-Clink-arg=-Wl,-T,{}", path.display())
+/// The link arguments that align every function of a layout (see
+/// [`ALIGN_SECTIONS`]), for the script at `path`: `-T PATH` to the C
+/// compiler driver, as two arguments, so that a path with a comma is not
+/// split the way `-Wl,…` would split it.
+fn align_sections_args(path: &std::path::Path) -> [String; 2] {
+    [
+        "-Clink-arg=-T".to_owned(),
+        format!("-Clink-arg={}", path.display()),
+    ]
 }
 
 /// Whether `target` (a triple) links ELF executables, where
@@ -133,7 +138,7 @@ impl BuildOptions {
         features.dedup();
         let mut added = added;
         if self.aligns_layouts(&user) {
-            added.push(align_sections_arg(ALIGN_SECTIONS_FILE.as_ref()));
+            added.extend(align_sections_args(ALIGN_SECTIONS_FILE.as_ref()));
         }
         BuildRecord {
             rustflags: user.flags,
@@ -393,7 +398,7 @@ pub fn build_layouts(opts: &BuildOptions, built: &mut [Built]) -> Result<Option<
         let mut layouts = Vec::new();
         for i in 1..=opts.layouts as u64 {
             let mut link = vec![shuffle_arg(first_seed.wrapping_add(i))];
-            link.extend(script.as_deref().map(align_sections_arg));
+            link.extend(script.as_deref().into_iter().flat_map(align_sections_args));
             match build_layout(opts, &b.target, &link)? {
                 Ok(exe) => layouts.push(exe),
                 Err(why) if layouts.is_empty() => {
@@ -545,8 +550,8 @@ mod tests {
         assert!(!linker.aligns_layouts(&user("x86_64-unknown-linux-gnu")));
         assert!(ALIGN_SECTIONS.contains("SUBALIGN(64)") && ALIGN_SECTIONS.contains("INSERT"));
         assert_eq!(
-            align_sections_arg("b/align-sections.ld".as_ref()),
-            "-Clink-arg=-Wl,-T,b/align-sections.ld"
+            align_sections_args("a,b/align-sections.ld".as_ref()),
+            ["-Clink-arg=-T", "-Clink-arg=a,b/align-sections.ld"]
         );
     }
 
