@@ -66,13 +66,12 @@ impl Assignment {
         if self.base.len() == 1 && self.cur.len() == 1 {
             return epoch_ratios.to_vec();
         }
-        let mut groups: Vec<Vec<f64>> = Vec::new();
         let pairs = self.pairs(epoch_ratios.len());
+        let mut groups: Vec<Vec<f64>> = vec![Vec::new(); pairs.len()];
         for (e, r) in epoch_ratios.iter().enumerate() {
-            let unit = pairs.iter().position(|p| *p == (self.base(e), self.cur(e)));
-            match unit.and_then(|u| groups.get_mut(u)) {
-                Some(logs) => logs.push(r.ln()),
-                None => groups.push(vec![r.ln()]),
+            let key = (self.base(e), self.cur(e));
+            if let Some(unit) = pairs.iter().position(|p| *p == key) {
+                groups[unit].push(r.ln());
             }
         }
         groups
