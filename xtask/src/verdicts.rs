@@ -19,7 +19,7 @@ struct Case {
     target: &'static str,
     features: Option<&'static str>,
     stored: bool,
-    /// A new link seed for the current side every round (the same source relinked).
+    /// A new link seed for the current side every round: new layouts of its build.
     relink: bool,
     regressed: usize,
     improved: usize,
@@ -114,7 +114,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     let _ = std::fs::remove_dir_all(nb.target_dir.join("nbench"));
     let _ = std::fs::remove_dir_all(nb.target_dir.join("xtask-runs"));
-    nb.run(&["--save-baseline", "base"])?;
     for f in ["slow1", "slow5"] {
         nb.output(&["--features", f, "--list"])?;
     }
@@ -129,8 +128,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
             relinked.relink = true;
             cases.push(relinked);
         }
-        cases.push(Case::new("1 % slower", Some("slow1"), stored));
-        cases.push(Case::new("5 % slower", Some("slow5"), stored));
+        // The slower builds get new layouts every round too, as every pull
+        // request does: with the same seeds each round, all rounds would
+        // reuse one draw of layouts and count its luck twenty times.
+        for (name, feature) in [("1 % slower", "slow1"), ("5 % slower", "slow5")] {
+            let mut slower = Case::new(name, Some(feature), stored);
+            slower.relink = !stored;
+            cases.push(slower);
+        }
     }
     // Each case counted per front end, from the same runs.
     let mut cases: Vec<Case> = cases
@@ -152,7 +157,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     // Every case once per round, so a slow spell of the machine hits all alike.
     for round in 1..=runs {
         eprint!("\rround {round}/{runs}");
-        let seed = (1000 + round * 8).to_string();
+        // A baseline of its own every round, its layouts drawn anew (seeds
+        // base + 1 … base + 8): no round inherits another's draw. The same
+        // build compares with those very executables; every other case's
+        // current side is linked with new seeds.
+        let base_seed = (10_000 + round * 16).to_string();
+        let seed = (20_000 + round * 16).to_string();
+        nb.run(&["--save-baseline", "base", "--layout-seed", &base_seed])?;
         for pair in cases.chunks_mut(FRONT_ENDS.len()) {
             let case = &pair[0];
             let mut a = vec!["--compare", "base"];
@@ -164,6 +175,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             if case.relink {
                 a.extend(["--layout-seed", &seed]);
+            } else if !case.stored {
+                a.extend(["--layout-seed", &base_seed]);
             }
             let run = nb.run(&a)?;
             keep(&nb, round, case, &run);
