@@ -117,42 +117,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for f in ["slow1", "slow5"] {
         nb.output(&["--features", f, "--list"])?;
     }
-    let mut cases = Vec::new();
-    for stored in [false, true]
-        .into_iter()
-        .take(if paired_only { 1 } else { 2 })
-    {
-        cases.push(Case::new("A/A (same build)", None, stored));
-        if !stored {
-            let mut relinked = Case::new("A/A (relinked)", None, stored);
-            relinked.relink = true;
-            cases.push(relinked);
-        }
-        // The slower builds get new layouts every round too, as every pull
-        // request does: with the same seeds each round, all rounds would
-        // reuse one draw of layouts and count its luck twenty times.
-        for (name, feature) in [("1 % slower", "slow1"), ("5 % slower", "slow5")] {
-            let mut slower = Case::new(name, Some(feature), stored);
-            slower.relink = !stored;
-            cases.push(slower);
-        }
-    }
-    // Each case counted per front end, from the same runs.
-    let mut cases: Vec<Case> = cases
-        .into_iter()
-        .flat_map(|c| {
-            FRONT_ENDS
-                .map(|target| Case {
-                    target,
-                    ..Case::new(c.name, c.features, c.stored)
-                })
-                .into_iter()
-                .map(move |mut f| {
-                    f.relink = c.relink;
-                    f
-                })
-        })
-        .collect();
+    let mut cases = cases(paired_only);
     let mut columns = Columns::default();
     // Every case once per round, so a slow spell of the machine hits all alike.
     for round in 1..=runs {
@@ -194,6 +159,47 @@ pub fn run(args: &[String]) -> Result<(), String> {
     print(&cases, runs);
     columns.print();
     Ok(())
+}
+
+/// The cases compared each round, each once per front end: paired (and
+/// with stored samples unless `paired_only`).
+fn cases(paired_only: bool) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for stored in [false, true]
+        .into_iter()
+        .take(if paired_only { 1 } else { 2 })
+    {
+        cases.push(Case::new("A/A (same build)", None, stored));
+        if !stored {
+            let mut relinked = Case::new("A/A (relinked)", None, stored);
+            relinked.relink = true;
+            cases.push(relinked);
+        }
+        // The slower builds get new layouts every round too, as every pull
+        // request does: with the same seeds each round, all rounds would
+        // reuse one draw of layouts and count its luck twenty times.
+        for (name, feature) in [("1 % slower", "slow1"), ("5 % slower", "slow5")] {
+            let mut slower = Case::new(name, Some(feature), stored);
+            slower.relink = !stored;
+            cases.push(slower);
+        }
+    }
+    // Each case counted per front end, from the same runs.
+    cases
+        .into_iter()
+        .flat_map(|c| {
+            FRONT_ENDS
+                .map(|target| Case {
+                    target,
+                    ..Case::new(c.name, c.features, c.stored)
+                })
+                .into_iter()
+                .map(move |mut f| {
+                    f.relink = c.relink;
+                    f
+                })
+        })
+        .collect()
 }
 
 /// Each comparison's JSON, kept under the target directory's `xtask-runs/`
