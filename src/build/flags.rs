@@ -40,6 +40,14 @@ pub struct UserFlags {
     pub target: Option<String>,
 }
 
+impl UserFlags {
+    /// The triple cargo builds for: the configured target, else the host's
+    /// (empty when neither is known).
+    pub fn target_or_host(&self) -> String {
+        self.target.clone().or_else(host).unwrap_or_default()
+    }
+}
+
 /// What is read to find the flags: the environment and the configuration files.
 pub struct Sources<'a> {
     /// A variable's value.

@@ -160,7 +160,7 @@ impl BuildOptions {
         if self.placement != Placement::Stable {
             return Vec::new();
         }
-        let target = user.target.clone().or_else(flags::host).unwrap_or_default();
+        let target = user.target_or_host();
         // An LLVM option's name: `-align-loops` of `-Cllvm-args=-align-loops=64`
         // (or of `llvm-args=…` after a separate `-C`).
         let name = |f: &str| {
@@ -180,7 +180,7 @@ impl BuildOptions {
     /// Whether link layouts get every function aligned ([`ALIGN_SECTIONS`]):
     /// placement-stable, several layouts, an ELF target.
     fn aligns_layouts(&self, user: &flags::UserFlags) -> bool {
-        let target = user.target.clone().or_else(flags::host).unwrap_or_default();
+        let target = user.target_or_host();
         self.placement == Placement::Stable
             && self.stable_dir.is_some()
             && (self.layouts > 1 || self.layout_seed.is_some())

@@ -87,9 +87,9 @@ pub fn why_inconclusive(row: &crate::model::comparison::Row, threshold: f64) -> 
 /// its p-value is adjusted for the other rows compared: what to say.
 fn lost_to_adjustment(row: &crate::model::comparison::Row, threshold: f64) -> Option<String> {
     let (p, q) = (row.p_value?, row.p_adjusted?);
-    let [lo, hi] = row.change_ci;
-    let one_side = (lo > 0.0 && row.change > threshold) || (hi < 0.0 && row.change < -threshold);
-    (one_side && p < 0.05 && q >= 0.05).then(|| {
+    let alone = decide(row.change, row.change_ci, p < 0.05, threshold);
+    let decided = matches!(alone, Verdict::Regressed | Verdict::Improved);
+    (decided && q >= 0.05).then(|| {
         format!(
             "significant alone (p = {p:.3}) but not once adjusted for the other benchmarks \
              compared (p = {q:.3}; Benjamini–Hochberg)"
