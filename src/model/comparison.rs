@@ -111,6 +111,11 @@ pub struct Row {
     /// (the two processes ran at different speeds, not different code).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub epochs_pulled_in: usize,
+    /// Paired: link layouts (of either side) whose units lay so far from
+    /// the other layouts' that they were left out of the change and its
+    /// interval (one placement moving the benchmark far more than the rest).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub layouts_left_out: usize,
     /// Whether the time limit ended the measuring before the interval settled.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub time_limited: bool,
@@ -210,6 +215,7 @@ impl Row {
             time_limited: false,
             unit_ratios: Vec::new(),
             epochs_pulled_in: 0,
+            layouts_left_out: 0,
             inconclusive: None,
         }
     }

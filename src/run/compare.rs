@@ -310,6 +310,7 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         layout_spread: layouts.spread(&verdict::pull_in_far(&units).0),
         epochs: Some(p.epoch_ratios.len()),
         epochs_pulled_in: ch.pulled_in,
+        layouts_left_out: ch.layouts_left_out,
         unit_ratios: units,
         time_limited: p.stop == Stop::TimeLimit,
         ..Row::new(id, Kind::Paired, p.metric, times, found)
