@@ -4,6 +4,7 @@ pub mod affinity;
 pub mod compare;
 pub mod epochs;
 pub mod layouts;
+mod lockstep;
 mod output;
 pub mod paired;
 pub mod schedule;

@@ -95,6 +95,18 @@ pub struct PairedSamples {
     pub overhead_ns: f64,
     /// What both sides' samples measure.
     pub metric: Metric,
+    /// What [`more`] needs to go on.
+    resume: Box<Resume>,
+}
+
+/// What a paired measurement needs to take more epochs.
+#[derive(Debug, Clone)]
+struct Resume {
+    pace: Pace,
+    /// Both sides' `ready`, (baseline, current).
+    known: (Ready, Ready),
+    /// Epochs run.
+    epochs: u32,
 }
 
 impl PairedSamples {
@@ -110,7 +122,7 @@ impl PairedSamples {
 }
 
 /// What one side's `ready` said.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 struct Ready {
     cold_ns: f64,
     min_sample_ns: f64,
@@ -139,6 +151,7 @@ enum Answer {
 }
 
 /// How each epoch of one comparison samples.
+#[derive(Debug, Clone)]
 struct Pace {
     /// Iterations per sample, set by the first epoch's calibration.
     iters: u64,
@@ -316,29 +329,133 @@ fn unexpected(e: Event) -> SessionError {
 /// (which is told the epoch, to pick each side's layout).
 /// Sampling time is `max_time` split evenly over the epochs; after
 /// `min_time` (and [`MIN_EPOCHS`]) it stops early once `settled` says the
-/// epoch ratios so far decide the verdict.
+/// epoch ratios so far decide the verdict. `timeout` bounds each answer
+/// (a hung side).
 ///
-/// `spare`: sampling time the target's earlier benchmarks left unused
-/// (they settled early). A benchmark still unsettled after its epochs takes
-/// more from it, up to three times as many, so that measuring time goes
-/// where the verdict is still in doubt and the target's total stays within
-/// its benchmarks' time limits.
+/// A comparison the time limit ended unsettled can be given more epochs
+/// afterwards with [`more`], from the time the target's other benchmarks
+/// left unused.
 pub fn measure(
     start: &mut dyn FnMut(Side, usize) -> Result<Session, SessionError>,
     id: &str,
     s: &Settings,
-    (timeout, spare): (Duration, Duration),
+    timeout: Duration,
     settled: &dyn Fn(&[f64]) -> bool,
 ) -> Result<Paired, PairedError> {
+    let mut run = Progress {
+        pace: Pace::new(s),
+        known: None,
+        taken: Taken::default(),
+        sampled: Duration::ZERO,
+        stop: Stop::TimeLimit,
+        epochs: 0,
+    };
     let deadline = Instant::now() + timeout;
-    let mut pace = Pace::new(s);
-    let mut known: Option<(Ready, Ready)> = None;
-    let mut taken = Taken::default();
-    let mut sampled = Duration::ZERO;
-    let mut stop = Stop::TimeLimit;
-    let limit = s.max_time + spare;
+    if let Some(early) = run_epochs(start, id, s, (deadline, s.max_time), &mut run, settled)? {
+        return Ok(early);
+    }
+    Ok(Paired::Samples(run.into_samples()))
+}
+
+/// More epochs for a comparison [`measure`] (or an earlier `more`) left
+/// unsettled at its time limit: up to `extra` more sampling time, in epochs
+/// numbered on from the last (so `start` picks layout pairs not yet run),
+/// at most three times [`epochs_for`] in all. Stops early as `measure` does.
+pub fn more(
+    start: &mut dyn FnMut(Side, usize) -> Result<Session, SessionError>,
+    id: &str,
+    s: &Settings,
+    (timeout, extra): (Duration, Duration),
+    so_far: PairedSamples,
+    settled: &dyn Fn(&[f64]) -> bool,
+) -> Result<Paired, PairedError> {
+    let mut run = so_far.progress_from();
+    if extra < run.pace.per_epoch || run.epochs >= 3 * epochs_for(s.max_time) {
+        return Ok(Paired::Samples(run.into_samples()));
+    }
+    let limit = run.sampled + extra;
+    let deadline = Instant::now() + timeout;
+    if let Some(early) = run_epochs(start, id, s, (deadline, limit), &mut run, settled)? {
+        return Ok(early);
+    }
+    Ok(Paired::Samples(run.into_samples()))
+}
+
+/// A paired measurement so far: what each epoch needs, what was taken.
+struct Progress {
+    pace: Pace,
+    /// Both sides' `ready`, (baseline, current), once read.
+    known: Option<(Ready, Ready)>,
+    taken: Taken,
+    sampled: Duration,
+    stop: Stop,
+    /// Epochs run.
+    epochs: u32,
+}
+
+impl Progress {
+    fn into_samples(self) -> PairedSamples {
+        let (b, c) = self.known.expect("the first epoch reads both sides' ready");
+        PairedSamples {
+            iters: self.pace.iters,
+            base_ns: self.taken.base_ns,
+            cur_ns: self.taken.cur_ns,
+            epoch_ratios: self.taken.epoch_ratios,
+            epoch_base_medians: self.taken.epoch_base_medians,
+            sampled: self.sampled,
+            throughput: c.throughput,
+            counters: c.counters.clone(),
+            stop: self.stop,
+            cold_ns: c.cold_ns,
+            overhead_ns: shared_overhead(b.overhead_ns, c.overhead_ns).1,
+            metric: c.metric,
+            resume: Box::new(Resume {
+                pace: self.pace,
+                known: (b, c),
+                epochs: self.epochs,
+            }),
+        }
+    }
+}
+
+impl PairedSamples {
+    fn progress_from(self) -> Progress {
+        let Resume {
+            pace,
+            known,
+            epochs,
+        } = *self.resume;
+        Progress {
+            pace,
+            known: Some(known),
+            taken: Taken {
+                base_ns: self.base_ns,
+                cur_ns: self.cur_ns,
+                epoch_ratios: self.epoch_ratios,
+                epoch_base_medians: self.epoch_base_medians,
+            },
+            sampled: self.sampled,
+            stop: Stop::TimeLimit,
+            epochs,
+        }
+    }
+}
+
+/// Runs epochs from `run.epochs` on until the comparison settles, a limit
+/// is reached, or a side skips or measures another metric (returned).
+/// `limit`: the sampling time, in all, past which no epoch starts (the
+/// usual [`epochs_for`] run regardless, unless their time ran out).
+fn run_epochs(
+    start: &mut dyn FnMut(Side, usize) -> Result<Session, SessionError>,
+    id: &str,
+    s: &Settings,
+    (deadline, limit): (Instant, Duration),
+    run: &mut Progress,
+    settled: &dyn Fn(&[f64]) -> bool,
+) -> Result<Option<Paired>, PairedError> {
     let epochs = epochs_for(s.max_time);
-    for epoch in 0..3 * epochs {
+    while run.epochs < 3 * epochs {
+        let epoch = run.epochs;
         let mut p = Pair {
             base: start(Side::Baseline, epoch as usize)
                 .map_err(|e| PairedError::new(Side::Baseline, e))?,
@@ -346,56 +463,46 @@ pub fn measure(
                 .map_err(|e| PairedError::new(Side::Current, e))?,
             deadline,
         };
+        let known = run.known.as_ref();
         // The current side first: when both skip, its reason is the one to show.
-        let c = match p.ready(Side::Current, id, known.as_ref().map(|k| k.1.overhead_ns))? {
+        let c = match p.ready(Side::Current, id, known.map(|k| k.1.overhead_ns))? {
             Answer::Ready(c) => c,
-            Answer::Skipped(why) => return Ok(Paired::Skipped(Side::Current, why)),
+            Answer::Skipped(why) => return Ok(Some(Paired::Skipped(Side::Current, why))),
         };
-        let b = match p.ready(Side::Baseline, id, known.as_ref().map(|k| k.0.overhead_ns))? {
+        let b = match p.ready(Side::Baseline, id, known.map(|k| k.0.overhead_ns))? {
             Answer::Ready(b) => b,
-            Answer::Skipped(why) => return Ok(Paired::Skipped(Side::Baseline, why)),
+            Answer::Skipped(why) => return Ok(Some(Paired::Skipped(Side::Baseline, why))),
         };
         if !b.metric.comparable(c.metric) {
-            return Ok(Paired::Metrics(b.metric, c.metric));
+            return Ok(Some(Paired::Metrics(b.metric, c.metric)));
         }
-        let (b, c) = known.get_or_insert((b, c)).clone();
+        let (b, c) = run.known.get_or_insert((b, c)).clone();
         if epoch == 0 {
-            pace.iters = calibrate(&mut p, b.min_sample_ns.max(c.min_sample_ns), s.max_time)?;
+            let target = b.min_sample_ns.max(c.min_sample_ns);
+            run.pace.iters = calibrate(&mut p, target, s.max_time)?;
         }
         let overheads = shared_overhead(b.overhead_ns, c.overhead_ns);
-        sampled += p.epoch(&pace, overheads, &mut taken)?;
+        run.sampled += p.epoch(&run.pace, overheads, &mut run.taken)?;
         p.finish()?;
-        if taken.base_ns.len() >= s.max_samples {
-            stop = Stop::SampleLimit;
+        run.epochs += 1;
+        if run.taken.base_ns.len() >= s.max_samples {
+            run.stop = Stop::SampleLimit;
             break;
         }
-        if epoch + 1 >= MIN_EPOCHS && sampled >= s.min_time && settled(&taken.epoch_ratios) {
-            stop = Stop::Precise;
+        let may_stop = run.epochs >= MIN_EPOCHS && run.sampled >= s.min_time;
+        if may_stop && settled(&run.taken.epoch_ratios) {
+            run.stop = Stop::Precise;
             break;
         }
         // The time limit bounds the whole comparison: an epoch that had to
         // run past its share (samples longer than it) leaves no room for
         // more, and past the usual epochs only spare time buys another.
-        let more = epoch + 1 < epochs || sampled + pace.per_epoch <= limit;
-        if sampled >= s.max_time.max(limit) || !more {
+        let more = run.epochs < epochs || run.sampled + run.pace.per_epoch <= limit;
+        if run.sampled >= s.max_time.max(limit) || !more {
             break;
         }
     }
-    let (b, c) = known.expect("the first epoch reads both sides' ready");
-    Ok(Paired::Samples(PairedSamples {
-        iters: pace.iters,
-        base_ns: taken.base_ns,
-        cur_ns: taken.cur_ns,
-        epoch_ratios: taken.epoch_ratios,
-        epoch_base_medians: taken.epoch_base_medians,
-        sampled,
-        throughput: c.throughput,
-        counters: c.counters,
-        stop,
-        cold_ns: c.cold_ns,
-        overhead_ns: shared_overhead(b.overhead_ns, c.overhead_ns).1,
-        metric: c.metric,
-    }))
+    Ok(None)
 }
 
 /// The loop overhead taken off each side's samples, (baseline, current).

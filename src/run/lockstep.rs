@@ -1,0 +1,337 @@
+//! One benchmark compared in lockstep with the baseline over both sides'
+//! link layouts: the pairing of layouts and memory placements, when the
+//! comparison may stop, and its outcome and row.
+//!
+//! A comparison the time limit ended with an interval still wider than the
+//! threshold is kept as a [`Doubt`]: once the target's other benchmarks are
+//! measured, it gets more epochs from the time they left unused (see
+//! `compare::compare_target`).
+
+use super::Plan;
+use super::epochs::{at_least, half_step_ns};
+use super::layouts::Assignment;
+use super::paired::{self, Paired, PairedSamples, Side};
+use super::session::{Session, SessionError};
+use crate::compare::{row_threshold, verdict};
+use crate::model::comparison::{Kind, NotCompared, Row, TargetComparison};
+use crate::model::outcome::{Failure, Measured, Outcome};
+use nbench::__private::engine::Settings;
+use nbench::__private::engine::Stop;
+use nbench::__private::result::BenchResult;
+use nbench::__private::stats::{OutlierMode, Summary};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What comparing one benchmark in lockstep gave the comparison.
+pub enum Compared {
+    /// Its row.
+    Row(Box<Row>),
+    /// Nothing to compare, and why.
+    Not(NotCompared),
+    /// Nothing: it failed or skipped (the outcome says so).
+    Nothing,
+}
+
+impl Compared {
+    /// Puts it into the target's comparison.
+    pub fn add_to(self, cmp: &mut TargetComparison) {
+        match self {
+            Compared::Row(row) => cmp.rows.push(*row),
+            Compared::Not(why) => cmp.not_compared.push(why),
+            Compared::Nothing => {}
+        }
+    }
+}
+
+/// Starts an executable with a memory placement ([`Session::start_placed`]).
+pub type StartPlaced<'a> = dyn Fn(&Path, Option<u64>) -> Result<Session, SessionError> + 'a;
+
+/// One benchmark's pairing: which layout of each side runs in each epoch
+/// (a new pairing for every benchmark), and the memory placement both
+/// processes of an epoch get (each epoch another).
+pub struct Lockstep<'a> {
+    start_placed: &'a StartPlaced<'a>,
+    base_exes: &'a [PathBuf],
+    cur_exes: &'a [PathBuf],
+    layouts: Assignment,
+    seed: u64,
+}
+
+impl<'a> Lockstep<'a> {
+    /// A new pairing for benchmark `id` of the sides' layouts.
+    pub fn new(
+        start_placed: &'a StartPlaced<'a>,
+        (base_exes, cur_exes): (&'a [PathBuf], &'a [PathBuf]),
+        id: &str,
+    ) -> Lockstep<'a> {
+        let seed = seed(id);
+        Lockstep {
+            start_placed,
+            base_exes,
+            cur_exes,
+            layouts: Assignment::new(base_exes.len(), cur_exes.len(), seed),
+            seed,
+        }
+    }
+
+    fn start(&self, side: Side, epoch: usize) -> Result<Session, SessionError> {
+        let place = Some(self.seed.rotate_left(17) ^ (epoch as u64).wrapping_mul(0x9E37_79B9));
+        match side {
+            Side::Baseline => (self.start_placed)(&self.base_exes[self.layouts.base(epoch)], place),
+            Side::Current => (self.start_placed)(&self.cur_exes[self.layouts.cur(epoch)], place),
+        }
+    }
+
+    /// Whether the epoch ratios so far decide the verdict at `threshold`.
+    fn settled(&self, r: &[f64], threshold: f64) -> bool {
+        let layouts = &self.layouts;
+        let units = layouts.units(r);
+        // Over layouts, stop early only once every layout of each side ran
+        // twice: placement effects come in steps, a few layouts can agree by
+        // chance, and with each layout run once what it adds cannot be told
+        // from noise, so the interval cannot hold it (measured: relinked
+        // code called 1.3 % faster, and a 1 % slower build "unchanged",
+        // after 12 epochs).
+        let enough = !layouts.controlled() || units.len() >= 2 * layouts.most();
+        let clusters = layouts.unit_layouts(r.len());
+        enough
+            && verdict::paired(&units, verdict::clusters(&clusters), &[], threshold)
+                .is_some_and(|c| verdict::settled(&c, threshold))
+    }
+
+    /// Measures benchmark `id` in lockstep with the baseline (sampling for
+    /// at most `settings.max_time`).
+    pub fn compare(
+        self,
+        id: String,
+        (plan, settings): (&Plan, &Settings),
+        threshold: f64,
+    ) -> Judged<'a> {
+        let began = Instant::now();
+        let settled = |r: &[f64]| self.settled(r, threshold);
+        let mut start = |side: Side, epoch: usize| self.start(side, epoch);
+        let measured = paired::measure(&mut start, &id, settings, plan.timeout, &settled);
+        self.judge(id, measured, (settings, threshold), began.elapsed())
+    }
+
+    /// The outcome and row of a measurement that took `elapsed`, and the
+    /// doubt it leaves if the time limit ended it unsettled.
+    fn judge(
+        self,
+        id: String,
+        measured: Result<Paired, paired::PairedError>,
+        (settings, threshold): (&Settings, f64),
+        elapsed: Duration,
+    ) -> Judged<'a> {
+        let mut judged = Judged {
+            outcome: Outcome::Ignored(String::new()),
+            compared: Compared::Nothing,
+            unused: Duration::ZERO,
+            doubt: None,
+        };
+        (judged.outcome, judged.compared) = match measured {
+            Ok(Paired::Skipped(side, reason)) => {
+                let reason = match side {
+                    Side::Current => reason,
+                    Side::Baseline => format!("the baseline skips it: {reason}"),
+                };
+                (Outcome::Skipped { id, reason }, Compared::Nothing)
+            }
+            Ok(Paired::Metrics(base, cur)) => {
+                let not = NotCompared::metrics(&id, base, cur);
+                let reason = format!("not compared: {}", not.reason);
+                (Outcome::Skipped { id, reason }, Compared::Not(not))
+            }
+            Ok(Paired::Samples(p)) => {
+                judged.unused = settings.max_time.saturating_sub(p.sampled);
+                let row = paired_row(&id, &p, &self.layouts, threshold);
+                let compared = row.map_or(Compared::Nothing, |r| Compared::Row(Box::new(r)));
+                let outcome = paired_outcome(id.clone(), p.clone(), settings.outliers, elapsed);
+                if p.stop == Stop::TimeLimit && !self.settled(&p.epoch_ratios, threshold) {
+                    judged.doubt = Some(Doubt {
+                        lockstep: self,
+                        id,
+                        samples: p,
+                        elapsed,
+                    });
+                }
+                (outcome, compared)
+            }
+            Err(e) => (Outcome::Failed(failure(id, e)), Compared::Nothing),
+        };
+        judged
+    }
+}
+
+/// One benchmark compared: its outcome and what it gives the comparison.
+pub struct Judged<'a> {
+    /// The benchmark's outcome (the current side's samples).
+    pub outcome: Outcome,
+    /// Its row, if both sides measured it.
+    pub compared: Compared,
+    /// Sampling time of its limit it did not use (it settled early).
+    pub unused: Duration,
+    /// Set when the time limit ended it unsettled.
+    pub doubt: Option<Doubt<'a>>,
+}
+
+/// A comparison the time limit ended with an interval still wider than
+/// the threshold: what [`Doubt::resolve`] needs to measure it further.
+pub struct Doubt<'a> {
+    lockstep: Lockstep<'a>,
+    id: String,
+    samples: PairedSamples,
+    elapsed: Duration,
+}
+
+impl<'a> Doubt<'a> {
+    /// The benchmark's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Measures it in more epochs, for up to `extra` more sampling time;
+    /// the new judgement, and the sampling time that took.
+    pub fn resolve(
+        self,
+        (plan, settings): (&Plan, &Settings),
+        threshold: f64,
+        extra: Duration,
+    ) -> (Judged<'a>, Duration) {
+        let began = Instant::now();
+        let before = self.samples.sampled;
+        let lockstep = self.lockstep;
+        let measured = {
+            let settled = |r: &[f64]| lockstep.settled(r, threshold);
+            let mut start = |side: Side, epoch: usize| lockstep.start(side, epoch);
+            let times = (plan.timeout, extra);
+            paired::more(
+                &mut start,
+                &self.id,
+                settings,
+                times,
+                self.samples,
+                &settled,
+            )
+        };
+        let took = match &measured {
+            Ok(Paired::Samples(p)) => p.sampled.saturating_sub(before),
+            _ => extra,
+        };
+        let elapsed = self.elapsed + began.elapsed();
+        let mut judged = lockstep.judge(self.id, measured, (settings, threshold), elapsed);
+        judged.unused = Duration::ZERO;
+        (judged, took)
+    }
+}
+
+/// A failure of either side as the benchmark's failure.
+fn failure(id: String, e: paired::PairedError) -> Failure {
+    let why = e.error.to_string();
+    // The current side's own failure is the benchmark's, as in a run without a baseline.
+    let reason = match (e.side, &e.error) {
+        (Side::Current, SessionError::Benchmark(_)) => why,
+        (Side::Current, _) => format!("current side: {why}"),
+        (Side::Baseline, _) => format!("baseline side: {why}"),
+    };
+    Failure {
+        id,
+        reason,
+        output: e.output,
+    }
+}
+
+/// The comparison row of one benchmark measured in lockstep.
+fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64) -> Option<Row> {
+    // The baseline column as a fresh run estimates a time: the fastest
+    // epoch's median (a slow spell only adds time), so that it reads what a
+    // plain run of the same executable reads; the current column is it
+    // moved by the change the verdict is made from.
+    let base_median = p
+        .epoch_base_medians
+        .iter()
+        .copied()
+        .filter(|m| m.is_finite())
+        .min_by(f64::total_cmp)
+        .unwrap_or_else(|| median(&p.base_ns));
+    let t = row_threshold(threshold, base_median, p.overhead_ns);
+    let units = layouts.units(&p.epoch_ratios);
+    let clusters = layouts.unit_layouts(p.epoch_ratios.len());
+    let mut ch = verdict::paired(&units, verdict::clusters(&clusters), &p.round_ratios(), t)?;
+    // No narrower than the clock's step in either side's median.
+    let cur_median = median(&p.cur_ns);
+    let rel = |m: f64| {
+        if m > 0.0 {
+            half_step_ns(p.iters) / m
+        } else {
+            0.0
+        }
+    };
+    let half = (1.0 + ch.change) * (rel(base_median) + rel(cur_median));
+    ch.ci = at_least(ch.change, ch.ci, half);
+    // The current column: the estimate the verdict is made from, so that
+    // the row's numbers tell one story.
+    let times = [base_median, base_median * (1.0 + ch.change)];
+    let found = (ch.change, ch.ci, ch.p_value, ch.verdict);
+    Some(Row {
+        baseline_per_iter_ns: p.base_ns.clone(),
+        overhead_ns: p.overhead_ns,
+        // Placement's share of the spread, without the epochs far from the rest.
+        layout_spread: layouts.spread(&verdict::pull_in_far(&units).0),
+        epochs: Some(p.epoch_ratios.len()),
+        epochs_pulled_in: ch.pulled_in,
+        layouts_left_out: ch.layouts_left_out,
+        unit_ratios: units,
+        time_limited: p.stop == Stop::TimeLimit,
+        ..Row::new(id, Kind::Paired, p.metric, times, found)
+    })
+}
+
+/// A seed for the pairing of layouts: new every run, different per benchmark.
+fn seed(id: &str) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write(id.as_bytes());
+    h.finish()
+}
+
+fn median(x: &[f64]) -> f64 {
+    Summary::new(x).map(|s| s.median).unwrap_or(0.0)
+}
+
+/// The current side's samples of a lockstep measurement as its result.
+fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, elapsed: Duration) -> Outcome {
+    let summary = match Summary::with_outliers(&p.cur_ns, mode) {
+        Ok(s) => s,
+        Err(e) => {
+            return Outcome::Failed(Failure {
+                id,
+                reason: e.to_string(),
+                output: String::new(),
+            });
+        }
+    };
+    Outcome::Measured(Box::new(Measured {
+        result: BenchResult {
+            id,
+            metric: p.metric,
+            summary,
+            per_iter_ns: p.cur_ns,
+            iters: p.iters,
+            cold_ns: p.cold_ns,
+            overhead_ns: p.overhead_ns,
+            near_floor: false,
+            stop: p.stop,
+            outlier_mode: mode,
+            throughput: p.throughput,
+            counters: p.counters,
+            // A run against stored executables compares versions, not group members.
+            versus: None,
+            is_baseline: false,
+            repeat_medians: Vec::new(),
+            cut_short: None,
+        },
+        elapsed_s: elapsed.as_secs_f64(),
+        within: None,
+    }))
+}
