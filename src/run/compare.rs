@@ -2,9 +2,9 @@
 //! executable where it starts and speaks this protocol, else measured alone and compared with
 //! the baseline's stored samples.
 
-use super::lockstep::{Compared, Lockstep};
+use super::lockstep::{Compared, Doubt, Lockstep};
 use super::session::{Session, SessionError};
-use super::{Plan, measure, open, run_target};
+use super::{Hints, Plan, measure, open, run_target};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
 use crate::model::comparison::TargetComparison;
 use crate::model::observer::Observer;
@@ -36,16 +36,7 @@ pub fn compare_target(
     observer: &mut dyn Observer,
 ) -> (TargetRun, TargetComparison) {
     let label = built.target.label();
-    let start_placed = |exe: &Path, place: Option<u64>| {
-        Session::start_placed(
-            exe,
-            &built.target.package_root,
-            &plan.extra_args,
-            plan.nocapture,
-            plan.timeout,
-            place,
-        )
-    };
+    let start_placed = placed_starter(built, plan);
     let start = |exe: &Path| start_placed(exe, None);
     let listed = against
         .exes
@@ -66,56 +57,38 @@ pub fn compare_target(
     let mut cmp = TargetComparison::empty(&label);
     cmp.gone = gone_here(&label, &base_ids, &chosen, &opened.picked.elsewhere, plan);
     cmp.layouts = Some([base_exes.len(), cur_exes.len()]);
-    let mut outcomes = Vec::new();
     // Kept for benchmarks the baseline does not have, measured on their own.
     let mut cur = Some(opened.session);
     let to_measure = chosen.iter().filter(|(_, v)| *v == Selected::Run).count();
-    // In the order of `outcomes`: what each gives the comparison.
-    let mut compared: Vec<Compared> = Vec::new();
-    // Comparisons the time limit ended unsettled: (position, number, doubt).
-    let mut doubts = Vec::new();
-    // Sampling time benchmarks that settled early left for those in doubt.
-    let mut spare = Duration::ZERO;
+    let mut pass = Pass::default();
     for (n, (id, verdict)) in chosen.into_iter().enumerate() {
         if verdict == Selected::Ignored {
-            outcomes.push(Outcome::Ignored(id));
-            compared.push(Compared::Nothing);
+            pass.push(Outcome::Ignored(id), Compared::Nothing);
             continue;
         }
-        observer.observe(&label, &outcomes);
+        observer.observe(&label, &pass.outcomes);
         observer.start(&label, &id, n + 1, to_measure);
         let settings = opened.hints.settings(plan, &id);
-        compared.push(Compared::Nothing);
         if !base_ids.contains(&id) {
             cmp.new.push(id.clone());
             let one = measure(&mut cur, &start_cur, &id, &settings, plan.timeout);
-            outcomes.push(one.map_or_else(|o| o, |m| Outcome::Measured(Box::new(m))));
+            let outcome = one.map_or_else(|o| o, |m| Outcome::Measured(Box::new(m)));
+            pass.push(outcome, Compared::Nothing);
             continue;
         }
         let exes = (base_exes.as_slice(), cur_exes.as_slice());
         let lockstep = Lockstep::new(&start_placed, exes, &id);
         let judged = lockstep.compare(id, (plan, &settings), against.threshold);
-        spare += judged.unused;
+        pass.spare += judged.unused;
         if let Some(doubt) = judged.doubt {
-            doubts.push((outcomes.len(), n, doubt));
+            pass.doubts.push((pass.outcomes.len(), n, doubt));
         }
-        *compared.last_mut().expect("pushed above") = judged.compared;
-        outcomes.push(judged.outcome);
+        pass.push(judged.outcome, judged.compared);
     }
-    // The benchmarks in doubt share the time the others left, in equal
-    // parts (what one leaves unused goes to the next).
-    let in_doubt = doubts.len();
-    for (k, (at, n, doubt)) in doubts.into_iter().enumerate() {
-        observer.observe(&label, &outcomes);
-        observer.start(&label, doubt.id(), n + 1, to_measure);
-        let settings = opened.hints.settings(plan, doubt.id());
-        let share = spare / (in_doubt - k) as u32;
-        let (judged, took) = doubt.resolve((plan, &settings), against.threshold, share);
-        spare = spare.saturating_sub(took);
-        outcomes[at] = judged.outcome;
-        compared[at] = judged.compared;
-    }
-    for c in compared {
+    let how = (plan, &opened.hints, against.threshold);
+    pass.resolve_doubts(&label, how, (observer, to_measure));
+    let outcomes = pass.outcomes;
+    for c in pass.compared {
         c.add_to(&mut cmp);
     }
     observer.observe(&label, &outcomes);
@@ -131,6 +104,66 @@ pub fn compare_target(
         scalings: opened.scalings,
     };
     (run, cmp)
+}
+
+/// Starts an executable of `built`'s target as `plan` runs it, with a
+/// memory placement ([`Session::start_placed`]).
+fn placed_starter<'a>(
+    built: &'a Built,
+    plan: &'a Plan,
+) -> impl Fn(&Path, Option<u64>) -> Result<Session, SessionError> + 'a {
+    move |exe: &Path, place: Option<u64>| {
+        Session::start_placed(
+            exe,
+            &built.target.package_root,
+            &plan.extra_args,
+            plan.nocapture,
+            plan.timeout,
+            place,
+        )
+    }
+}
+
+/// A target's benchmarks compared once each, in order, and what is left
+/// for the ones in doubt.
+#[derive(Default)]
+struct Pass<'a> {
+    outcomes: Vec<Outcome>,
+    /// In the order of `outcomes`: what each gives the comparison.
+    compared: Vec<Compared>,
+    /// Comparisons the time limit ended unsettled: (position, number, doubt).
+    doubts: Vec<(usize, usize, Doubt<'a>)>,
+    /// Sampling time benchmarks that settled early left unused.
+    spare: Duration,
+}
+
+impl Pass<'_> {
+    fn push(&mut self, outcome: Outcome, compared: Compared) {
+        self.outcomes.push(outcome);
+        self.compared.push(compared);
+    }
+
+    /// Measures the benchmarks in doubt further, in turn, each with an
+    /// equal share of the spare time (what one leaves goes to the next).
+    fn resolve_doubts(
+        &mut self,
+        label: &str,
+        (plan, hints, threshold): (&Plan, &Hints, f64),
+        (observer, to_measure): (&mut dyn Observer, usize),
+    ) {
+        let doubts = std::mem::take(&mut self.doubts);
+        let in_doubt = doubts.len();
+        for (k, (at, n, doubt)) in doubts.into_iter().enumerate() {
+            observer.observe(label, &self.outcomes);
+            observer.start(label, doubt.id(), n + 1, to_measure);
+            let settings = hints.settings(plan, doubt.id());
+            let share = self.spare / (in_doubt - k) as u32;
+            let (judged, took) = doubt.resolve((plan, &settings), threshold, share);
+            self.spare = self.spare.saturating_sub(took);
+            self.outcomes[at] = judged.outcome;
+            self.compared[at] = judged.compared;
+        }
+    }
 }
 
 /// The baseline's benchmarks ([`gone`]) that neither `chosen` here nor
