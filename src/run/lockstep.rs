@@ -123,43 +123,45 @@ impl<'a> Lockstep<'a> {
         (settings, threshold): (&Settings, f64),
         elapsed: Duration,
     ) -> Judged<'a> {
-        let mut judged = Judged {
-            outcome: Outcome::Ignored(String::new()),
-            compared: Compared::Nothing,
+        let judged = |outcome, compared| Judged {
+            outcome,
+            compared,
             unused: Duration::ZERO,
             doubt: None,
         };
-        (judged.outcome, judged.compared) = match measured {
+        let p = match measured {
+            Ok(Paired::Samples(p)) => p,
             Ok(Paired::Skipped(side, reason)) => {
                 let reason = match side {
                     Side::Current => reason,
                     Side::Baseline => format!("the baseline skips it: {reason}"),
                 };
-                (Outcome::Skipped { id, reason }, Compared::Nothing)
+                return judged(Outcome::Skipped { id, reason }, Compared::Nothing);
             }
             Ok(Paired::Metrics(base, cur)) => {
                 let not = NotCompared::metrics(&id, base, cur);
                 let reason = format!("not compared: {}", not.reason);
-                (Outcome::Skipped { id, reason }, Compared::Not(not))
+                return judged(Outcome::Skipped { id, reason }, Compared::Not(not));
             }
-            Ok(Paired::Samples(p)) => {
-                judged.unused = settings.max_time.saturating_sub(p.sampled);
-                let row = paired_row(&id, &p, &self.layouts, threshold);
-                let compared = row.map_or(Compared::Nothing, |r| Compared::Row(Box::new(r)));
-                let outcome = paired_outcome(id.clone(), p.clone(), settings.outliers, elapsed);
-                if p.stop == Stop::TimeLimit && !self.settled(&p.epoch_ratios, threshold) {
-                    judged.doubt = Some(Doubt {
-                        lockstep: self,
-                        id,
-                        samples: p,
-                        elapsed,
-                    });
-                }
-                (outcome, compared)
-            }
-            Err(e) => (Outcome::Failed(failure(id, e)), Compared::Nothing),
+            Err(e) => return judged(Outcome::Failed(failure(id, e)), Compared::Nothing),
         };
-        judged
+        let row = paired_row(&id, &p, &self.layouts, threshold);
+        let compared = row.map_or(Compared::Nothing, |r| Compared::Row(Box::new(r)));
+        let outcome = paired_outcome(id.clone(), p.clone(), settings.outliers, elapsed);
+        let unused = settings.max_time.saturating_sub(p.sampled);
+        let in_doubt = p.stop == Stop::TimeLimit && !self.settled(&p.epoch_ratios, threshold);
+        let doubt = in_doubt.then_some(Doubt {
+            lockstep: self,
+            id,
+            samples: p,
+            elapsed,
+        });
+        Judged {
+            outcome,
+            compared,
+            unused,
+            doubt,
+        }
     }
 }
 
