@@ -21,6 +21,9 @@ pub struct Change {
     pub pulled_in: usize,
     /// Layouts left out as far from the rest; see [`far_layouts`].
     pub layouts_left_out: usize,
+    /// Units at full speed the change was taken from ([`Fast`]), where
+    /// some epoch's processes did not both run at full speed; 0 otherwise.
+    pub full_speed_units: usize,
 }
 
 /// Regressed or improved: significant, the interval on one side of 0 and
@@ -185,55 +188,103 @@ pub fn pull_in_far(units: &[f64]) -> (Vec<f64>, usize) {
 /// median epoch, with the sign test's distribution-free interval and
 /// p-value ([`by_median`]), which no share of far epochs below a half moves
 /// past the rest.
-fn over_epochs(units: &[f64], clusters: Clusters<'_>) -> Option<Over> {
+fn over_epochs(units: &[f64], clusters: Clusters<'_>, fast: Option<Fast<'_>>) -> Option<Over> {
+    // Where some epoch's processes did not both run at full speed: from
+    // those that did, if they are units enough over (nearly) every layout
+    // and not themselves a mix.
+    if let Some(f) = fast.filter(|f| f.usable(clusters)) {
+        let (near, far) = pull_in_far(f.units);
+        let labels = valid_labels(f.units, f.clusters);
+        let labels = labels.as_ref().map(|(b, c)| (b.as_slice(), c.as_slice()));
+        if far as f64 <= FAR_MOST * near.len() as f64 {
+            let over = over_near(&near, labels, far)?;
+            return Some(Over {
+                full_speed: near.len(),
+                ..over
+            });
+        }
+    }
     let (clipped, pulled) = pull_in_far(units);
-    // The layouts of the units kept (the same order; a unit that is not a
-    // positive number is left out of both).
+    let layouts = valid_labels(units, clusters);
+    let layouts = layouts.as_ref().map(|(b, c)| (b.as_slice(), c.as_slice()));
+    if pulled as f64 <= FAR_MOST * clipped.len() as f64 {
+        return over_near(&clipped, layouts, pulled);
+    }
+    // Most units far: the median unit; its interval too widens for the
+    // layouts the units share (a benchmark that placement moves ±11 % also
+    // has most of its units far from each other).
+    let t = by_median(units)?;
+    Some(Over {
+        test: widened_by_layouts(t, &clipped, layouts),
+        pulled,
+        left_out: 0,
+        full_speed: 0,
+    })
+}
+
+/// The layouts of the units that are positive numbers (the same order).
+fn valid_labels(units: &[f64], clusters: Clusters<'_>) -> Option<(Vec<usize>, Vec<usize>)> {
     let valid = |labels: &[usize]| -> Vec<usize> {
-        units
-            .iter()
-            .zip(labels)
+        (units.iter().zip(labels))
             .filter(|(r, _)| **r > 0.0 && r.is_finite())
             .map(|(_, l)| *l)
             .collect()
     };
-    let labels = clusters.map(|(b, c)| (valid(b), valid(c)));
-    let layouts = labels.as_ref().map(|(b, c)| (b.as_slice(), c.as_slice()));
-    // Either way the interval widens for the layouts the epochs share (the
-    // median's too: a benchmark that placement moves ±11 % also has most
-    // of its epochs far from each other).
-    if pulled as f64 > FAR_MOST * clipped.len() as f64 {
-        let t = by_median(units)?;
-        return Some(Over {
-            test: widened_by_layouts(t, &clipped, layouts),
-            pulled,
-            left_out: 0,
-        });
+    clusters.map(|(b, c)| (valid(b), valid(c)))
+}
+
+/// The winsorized t test over units `clipped` (`pulled` of them pulled in),
+/// any far layout left out, widened for the layouts they share.
+fn over_near(clipped: &[f64], layouts: Clusters<'_>, pulled: usize) -> Option<Over> {
+    let (keep, left_out) = far_layouts(clipped, layouts);
+    fn kept<T: Copy>(v: &[T], keep: &[bool]) -> Vec<T> {
+        (v.iter().zip(keep))
+            .filter(|(_, k)| **k)
+            .map(|(x, _)| *x)
+            .collect()
     }
-    let (keep, left_out) = far_layouts(&clipped, layouts);
-    let kept = |v: &[f64]| -> Vec<f64> {
-        v.iter()
-            .zip(&keep)
-            .filter(|(_, k)| **k)
-            .map(|(x, _)| *x)
-            .collect()
-    };
-    let kept_labels = |v: &[usize]| -> Vec<usize> {
-        v.iter()
-            .zip(&keep)
-            .filter(|(_, k)| **k)
-            .map(|(x, _)| *x)
-            .collect()
-    };
-    let clipped = kept(&clipped);
-    let labels = labels.map(|(b, c)| (kept_labels(&b), kept_labels(&c)));
+    let clipped = kept(clipped, &keep);
+    let labels = layouts.map(|(b, c)| (kept(b, &keep), kept(c, &keep)));
     let layouts = labels.as_ref().map(|(b, c)| (b.as_slice(), c.as_slice()));
     let t = winsorized_t_test(&clipped, pulled)?.0;
     Some(Over {
         test: widened_by_layouts(t, &clipped, layouts),
         pulled,
         left_out,
+        full_speed: 0,
     })
+}
+
+/// The units of the epochs whose two processes both ran at their side's
+/// fastest speed, and their layouts, where some epoch's did not: the
+/// change is taken from these when they suffice ([`Fast::usable`]).
+///
+/// A process can run a small loop in one of a few speed states for its
+/// whole life (measured: `sum/16` at 168, 206, 231 or 251 ns in fresh
+/// processes of one executable, each pair's two processes in a state of
+/// their own; not where its code or data lie, not the physical pages of
+/// its code, not the length of a sample). An epoch whose two processes sat
+/// in different states reads ±17–50 %; the median unit then lands wherever
+/// the mix of states puts it, and one side drawing the slow states more
+/// often (its layouts do) moved it past the change. The epochs where both
+/// processes ran at full speed (each process's epoch median within a band
+/// of the fastest of its side's epochs that ran its layout: the side's own
+/// figure of its own code, which neither the change nor placement moves)
+/// compare the code in the same state; a side that never reached the
+/// other's speed is compared at the speed it did reach.
+#[derive(Debug, Clone, Copy)]
+pub struct Fast<'a> {
+    /// The units (as [`paired`]'s).
+    pub units: &'a [f64],
+    /// Their layouts.
+    pub clusters: Clusters<'a>,
+}
+
+impl Fast<'_> {
+    /// Enough of them ([`FAR_MIN_UNITS`]), over layouts where all units are.
+    fn usable(&self, all: Clusters<'_>) -> bool {
+        self.units.len() >= FAR_MIN_UNITS && all.is_some() == self.clusters.is_some()
+    }
 }
 
 /// What [`over_epochs`] found.
@@ -244,6 +295,8 @@ struct Over {
     pulled: usize,
     /// Layouts left out ([`far_layouts`]).
     left_out: usize,
+    /// Units at full speed the change was taken from ([`Fast`]), or 0.
+    full_speed: usize,
 }
 
 /// A layout whose units lie, on average, further from the other layouts'
@@ -511,21 +564,29 @@ pub fn paired(
     rounds: &[f64],
     threshold: f64,
 ) -> Option<Change> {
-    let Some(Over {
-        test: t,
-        pulled: pulled_in,
-        left_out,
-    }) = over_epochs(epoch_ratios, clusters)
-    else {
+    paired_with(epoch_ratios, clusters, None, rounds, threshold)
+}
+
+/// [`paired`], from the units at full speed (`fast`) when they suffice.
+pub fn paired_with(
+    epoch_ratios: &[f64],
+    clusters: Clusters<'_>,
+    fast: Option<Fast<'_>>,
+    rounds: &[f64],
+    threshold: f64,
+) -> Option<Change> {
+    let Some(over) = over_epochs(epoch_ratios, clusters, fast) else {
         return within_one_epoch(rounds, threshold);
     };
+    let t = over.test;
     Some(Change {
         change: t.change,
         ci: t.ci,
         p_value: Some(t.p),
         verdict: decide(t.change, t.ci, t.p < 0.05, threshold),
-        pulled_in,
-        layouts_left_out: left_out,
+        pulled_in: over.pulled,
+        layouts_left_out: over.left_out,
+        full_speed_units: over.full_speed,
     })
 }
 
@@ -547,6 +608,7 @@ fn within_one_epoch(rounds: &[f64], threshold: f64) -> Option<Change> {
         verdict: decide(m, ci, significant, threshold),
         pulled_in: 0,
         layouts_left_out: 0,
+        full_speed_units: 0,
     })
 }
 
@@ -583,6 +645,7 @@ pub fn stored(base: &[f64], cur: &[f64], threshold: f64) -> Option<Change> {
         verdict: decide(change, ci, p < 0.05, threshold),
         pulled_in: 0,
         layouts_left_out: 0,
+        full_speed_units: 0,
     })
 }
 
@@ -672,6 +735,7 @@ mod tests {
             unit_ratios: Vec::new(),
             epochs_pulled_in: 0,
             layouts_left_out: 0,
+            full_speed_units: 0,
             inconclusive: None,
         };
         let why = why_inconclusive(&row, 0.005);
@@ -786,7 +850,7 @@ mod tests {
                 Some(a.iter().map(|v| v.as_u64().unwrap() as usize).collect())
             };
             let owned = labels("base").zip(labels("cur"));
-            let over = over_epochs(&ratios, clusters(&owned)).unwrap();
+            let over = over_epochs(&ratios, clusters(&owned), None).unwrap();
             let (t, pulled) = (over.test, over.pulled);
             if let Some(left_out) = case.get("left_out") {
                 assert_eq!(over.left_out as u64, left_out.as_u64().unwrap(), "{name}");

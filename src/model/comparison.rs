@@ -116,6 +116,11 @@ pub struct Row {
     /// interval (one placement moving the benchmark far more than the rest).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub layouts_left_out: usize,
+    /// Paired, where more than a third of the units lay far from the rest:
+    /// the units whose two processes both ran at their side's full speed,
+    /// which the change was taken from (instead of the median unit).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub full_speed_units: usize,
     /// Whether the time limit ended the measuring before the interval settled.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub time_limited: bool,
@@ -216,6 +221,7 @@ impl Row {
             unit_ratios: Vec::new(),
             epochs_pulled_in: 0,
             layouts_left_out: 0,
+            full_speed_units: 0,
             inconclusive: None,
         }
     }

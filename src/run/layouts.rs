@@ -10,6 +10,9 @@
 //! same pair of layouts are not independent draws; they are merged into one
 //! unit before the interval is computed.
 
+/// The layouts each unit ran: (baseline's, current's), in the units' order.
+pub type UnitLayouts = (Vec<usize>, Vec<usize>);
+
 /// The layout of each side in each epoch.
 #[derive(Debug, Clone)]
 pub struct Assignment {
@@ -80,6 +83,32 @@ impl Assignment {
             .collect()
     }
 
+    /// [`Self::units`] and [`Self::unit_layouts`] of the epochs `keep` marks
+    /// only (the others left out as if they had not run).
+    pub fn units_of(&self, epoch_ratios: &[f64], keep: &[bool]) -> (Vec<f64>, Option<UnitLayouts>) {
+        let kept = (0..epoch_ratios.len()).filter(|e| keep.get(*e).copied().unwrap_or(false));
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        let mut groups: Vec<Vec<f64>> = Vec::new();
+        for e in kept {
+            let key = if self.base.len() == 1 && self.cur.len() == 1 {
+                (e, e)
+            } else {
+                (self.base(e), self.cur(e))
+            };
+            let unit = pairs.iter().position(|p| *p == key).unwrap_or_else(|| {
+                pairs.push(key);
+                groups.push(Vec::new());
+                pairs.len() - 1
+            });
+            groups[unit].push(epoch_ratios[e].ln());
+        }
+        let units = (groups.into_iter())
+            .map(|logs| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+            .collect();
+        let labels = self.controlled().then(|| pairs.into_iter().unzip());
+        (units, labels)
+    }
+
     /// The distinct (baseline, current) layout pairs of the first `epochs`
     /// epochs, in order of first appearance: one per unit.
     fn pairs(&self, epochs: usize) -> Vec<(usize, usize)> {
@@ -122,6 +151,29 @@ impl Assignment {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn units_of_some_epochs_are_those_epochs_units() {
+        let a = Assignment::new(8, 8, 42);
+        let ratios: Vec<f64> = (0..80).map(|e| 1.0 + e as f64 / 1000.0).collect();
+        let all = vec![true; 80];
+        let (units, labels) = a.units_of(&ratios, &all);
+        assert_eq!(units, a.units(&ratios));
+        assert_eq!(labels, a.unit_layouts(80));
+        // Every other epoch of the first 64 (each a pair of its own): the
+        // units of those epochs alone, with their layouts.
+        let even: Vec<bool> = (0..64).map(|e| e % 2 == 0).collect();
+        let (units, labels) = a.units_of(&ratios[..64], &even);
+        let (base, cur) = labels.unwrap();
+        assert_eq!((units.len(), base.len(), cur.len()), (32, 32, 32));
+        assert_eq!((base[0], cur[0]), (a.base(0), a.cur(0)));
+        assert_eq!((base[1], cur[1]), (a.base(2), a.cur(2)));
+        assert!((units[1] - 1.002).abs() < 1e-12);
+        // One layout a side: the kept epochs are the units.
+        let one = Assignment::new(1, 1, 7);
+        let (units, labels) = one.units_of(&ratios[..4], &[true, false, true, true]);
+        assert_eq!((units, labels), (vec![1.0, 1.002, 1.003], None));
+    }
 
     #[test]
     fn every_layout_once_before_any_twice() {

@@ -10,7 +10,7 @@
 use super::Plan;
 use super::epochs::{at_least, half_step_ns};
 use super::layouts::Assignment;
-use super::paired::{self, Paired, PairedSamples, Side};
+use super::paired::{self, Epochs, Paired, PairedSamples, Side};
 use super::session::{Session, SessionError};
 use crate::compare::{row_threshold, verdict};
 use crate::model::comparison::{Kind, NotCompared, Row, TargetComparison};
@@ -82,21 +82,19 @@ impl<'a> Lockstep<'a> {
         }
     }
 
-    /// Whether the epoch ratios so far decide the verdict at `threshold`.
-    fn settled(&self, r: &[f64], threshold: f64) -> bool {
+    /// Whether the epochs so far decide the verdict at `threshold`.
+    fn settled(&self, e: Epochs<'_>, threshold: f64) -> bool {
         let layouts = &self.layouts;
-        let units = layouts.units(r);
         // Over layouts, stop early only once every layout of each side ran
         // twice: placement effects come in steps, a few layouts can agree by
         // chance, and with each layout run once what it adds cannot be told
         // from noise, so the interval cannot hold it (measured: relinked
         // code called 1.3 % faster, and a 1 % slower build "unchanged",
         // after 12 epochs).
-        let enough = !layouts.controlled() || units.len() >= 2 * layouts.most();
-        let clusters = layouts.unit_layouts(r.len());
+        let units = layouts.units(e.ratios).len();
+        let enough = !layouts.controlled() || units >= 2 * layouts.most();
         enough
-            && verdict::paired(&units, verdict::clusters(&clusters), &[], threshold)
-                .is_some_and(|c| verdict::settled(&c, threshold))
+            && change(layouts, e, &[], threshold).is_some_and(|c| verdict::settled(&c, threshold))
     }
 
     /// Measures benchmark `id` in lockstep with the baseline (sampling for
@@ -108,7 +106,7 @@ impl<'a> Lockstep<'a> {
         threshold: f64,
     ) -> Judged<'a> {
         let began = Instant::now();
-        let settled = |r: &[f64]| self.settled(r, threshold);
+        let settled = |e: Epochs<'_>| self.settled(e, threshold);
         let mut start = |side: Side, epoch: usize| self.start(side, epoch);
         let measured = paired::measure(&mut start, &id, settings, plan.timeout, &settled);
         self.judge(id, measured, (settings, threshold), began.elapsed())
@@ -149,7 +147,7 @@ impl<'a> Lockstep<'a> {
         let compared = row.map_or(Compared::Nothing, |r| Compared::Row(Box::new(r)));
         let outcome = paired_outcome(id.clone(), p.clone(), settings.outliers, elapsed);
         let unused = settings.max_time.saturating_sub(p.sampled);
-        let in_doubt = p.stop == Stop::TimeLimit && !self.settled(&p.epoch_ratios, threshold);
+        let in_doubt = p.stop == Stop::TimeLimit && !self.settled(p.epochs(), threshold);
         let doubt = in_doubt.then_some(Doubt {
             lockstep: self,
             id,
@@ -204,7 +202,7 @@ impl<'a> Doubt<'a> {
         let before = self.samples.sampled;
         let lockstep = self.lockstep;
         let measured = {
-            let settled = |r: &[f64]| lockstep.settled(r, threshold);
+            let settled = |e: Epochs<'_>| lockstep.settled(e, threshold);
             let mut start = |side: Side, epoch: usize| lockstep.start(side, epoch);
             let times = (plan.timeout, extra);
             paired::more(
@@ -225,6 +223,63 @@ impl<'a> Doubt<'a> {
         judged.unused = Duration::ZERO;
         (judged, took)
     }
+}
+
+/// The change over epochs `e` paired by `layouts` (see [`verdict::paired_with`]):
+/// from the units at full speed where some epoch was not, else from all.
+fn change(
+    layouts: &Assignment,
+    e: Epochs<'_>,
+    rounds: &[f64],
+    threshold: f64,
+) -> Option<verdict::Change> {
+    let units = layouts.units(e.ratios);
+    let clusters = layouts.unit_layouts(e.ratios.len());
+    let keep = full_speed(layouts, e);
+    let (fast, fast_clusters) = layouts.units_of(e.ratios, &keep);
+    let fast = keep.contains(&false).then_some(verdict::Fast {
+        units: &fast,
+        clusters: verdict::clusters(&fast_clusters),
+    });
+    let all = verdict::clusters(&clusters);
+    verdict::paired_with(&units, all, fast, rounds, threshold)
+}
+
+/// How far above the fastest epoch median of its layout an epoch's median
+/// may lie and its process still count as running at full speed: well
+/// below the steps between the speed states of a process (17 % and more,
+/// measured) and well above a comparison's drift at full speed (0.3–3 %).
+const FULL_SPEED_BAND: f64 = 0.08;
+
+/// The epochs whose two processes both ran at full speed: each side's
+/// epoch median within [`FULL_SPEED_BAND`] of the fastest of the epochs
+/// that ran the same layout of that side. Each process is judged by its
+/// own side's times of its own code (its layout), which neither the change
+/// nor placement moves between them.
+fn full_speed(layouts: &Assignment, e: Epochs<'_>) -> Vec<bool> {
+    let n = e
+        .ratios
+        .len()
+        .min(e.base_medians.len())
+        .min(e.cur_medians.len());
+    let base: Vec<usize> = (0..n).map(|i| layouts.base(i)).collect();
+    let cur: Vec<usize> = (0..n).map(|i| layouts.cur(i)).collect();
+    let near_fastest = |medians: &[f64], layout: &[usize]| -> Vec<bool> {
+        let fastest = |l: usize| {
+            (medians.iter().zip(layout))
+                .filter(|(x, k)| **k == l && x.is_finite() && **x > 0.0)
+                .map(|(x, _)| *x)
+                .fold(f64::INFINITY, f64::min)
+        };
+        (medians.iter().zip(layout))
+            .map(|(x, l)| x.is_finite() && *x <= fastest(*l) * (1.0 + FULL_SPEED_BAND))
+            .collect()
+    };
+    let (b, c) = (
+        near_fastest(&e.base_medians[..n], &base),
+        near_fastest(&e.cur_medians[..n], &cur),
+    );
+    b.iter().zip(c).map(|(b, c)| *b && c).collect()
 }
 
 /// A failure of either side as the benchmark's failure.
@@ -257,9 +312,8 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         .min_by(f64::total_cmp)
         .unwrap_or_else(|| median(&p.base_ns));
     let t = row_threshold(threshold, base_median, p.overhead_ns);
+    let mut ch = change(layouts, p.epochs(), &p.round_ratios(), t)?;
     let units = layouts.units(&p.epoch_ratios);
-    let clusters = layouts.unit_layouts(p.epoch_ratios.len());
-    let mut ch = verdict::paired(&units, verdict::clusters(&clusters), &p.round_ratios(), t)?;
     // No narrower than the clock's step in either side's median.
     let cur_median = median(&p.cur_ns);
     let rel = |m: f64| {
@@ -283,6 +337,7 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         epochs: Some(p.epoch_ratios.len()),
         epochs_pulled_in: ch.pulled_in,
         layouts_left_out: ch.layouts_left_out,
+        full_speed_units: ch.full_speed_units,
         unit_ratios: units,
         time_limited: p.stop == Stop::TimeLimit,
         ..Row::new(id, Kind::Paired, p.metric, times, found)
@@ -336,4 +391,122 @@ fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, elapsed: Dura
         elapsed_s: elapsed.as_secs_f64(),
         within: None,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::epochs::tests::Normal;
+    use verdict::Verdict;
+
+    /// One comparison of `epochs` epochs over 8 layouts a side whose
+    /// processes each run in a speed state of their own (×1, ×1.22, ×1.37,
+    /// ×1.49, the full speed most likely: `fast_base` and `fast_cur` of the
+    /// time on each side), the current side `change` slower.
+    fn states(
+        z: &mut Normal,
+        epochs: usize,
+        (fast_base, fast_cur): (f64, f64),
+        change: f64,
+    ) -> Vec<[f64; 3]> {
+        let state = |fast: f64, z: &mut Normal| {
+            let u = 0.5 * (1.0 + libm_erf(z.next() / std::f64::consts::SQRT_2));
+            match u {
+                u if u < fast => 1.0,
+                u if u < fast + (1.0 - fast) / 2.0 => 1.22,
+                u if u < fast + 3.0 * (1.0 - fast) / 4.0 => 1.37,
+                _ => 1.49,
+            }
+        };
+        (0..epochs)
+            .map(|_| {
+                let drift = 1.0 + 0.01 * z.next();
+                let b = 170.0 * state(fast_base, z) * drift * (1.0 + 0.002 * z.next());
+                let c =
+                    170.0 * (1.0 + change) * state(fast_cur, z) * drift * (1.0 + 0.002 * z.next());
+                [c / b * (1.0 + 0.001 * z.next()), b, c]
+            })
+            .collect()
+    }
+
+    /// The normal CDF's error function, from the harness's erfc.
+    fn libm_erf(x: f64) -> f64 {
+        1.0 - nbench::__private::stats::erfc(x)
+    }
+
+    fn judge(layouts: &Assignment, e: &[[f64; 3]]) -> verdict::Change {
+        let col = |i: usize| e.iter().map(|x| x[i]).collect::<Vec<f64>>();
+        let (r, b, c) = (col(0), col(1), col(2));
+        let epochs = Epochs {
+            ratios: &r,
+            base_medians: &b,
+            cur_medians: &c,
+        };
+        change(layouts, epochs, &[], 0.005).unwrap()
+    }
+
+    #[test]
+    fn processes_in_speed_states_are_compared_at_full_speed() {
+        // 64 epochs over 8 layouts a side. From all units (the median unit,
+        // most lying far) the same draws gave: symmetric odds, 1 % slower
+        // regressed 13 of 100 and improved 2, A/A claimed 2; lopsided odds,
+        // 1 % slower improved 68 of 100, A/A improved 77.
+        let mut z = Normal(0x5EED_0F57_17E5);
+        let layouts = Assignment::new(8, 8, 3);
+        let (trials, mut found, mut claimed, mut full) = (200, 0, 0, 0);
+        for t in 0..trials {
+            // Some comparisons draw the slow states more often on one side.
+            let odds = if t % 2 == 0 { (0.6, 0.6) } else { (0.45, 0.75) };
+            let slower = judge(&layouts, &states(&mut z, 64, odds, 0.01));
+            found += usize::from(slower.verdict == Verdict::Regressed);
+            full += usize::from(slower.full_speed_units > 0);
+            let same = judge(&layouts, &states(&mut z, 64, odds, 0.0));
+            let change = matches!(same.verdict, Verdict::Regressed | Verdict::Improved);
+            claimed += usize::from(change);
+        }
+        let share = |k: usize| k as f64 / trials as f64;
+        assert!(share(full) > 0.9, "full speed in {}", share(full));
+        assert!(share(found) >= 0.95, "1 % slower found in {}", share(found));
+        assert!(share(claimed) <= 0.05, "A/A claimed in {}", share(claimed));
+    }
+
+    #[test]
+    fn full_speed_is_each_process_near_its_layouts_fastest() {
+        // One layout a side: each side's own fastest.
+        let one = Assignment::new(1, 1, 5);
+        let b = [170.0, 206.0, 171.0, 172.0, 251.0];
+        let c = [180.0, 181.0, 220.0, 183.0, 182.0];
+        let e = Epochs {
+            ratios: &[1.0; 5],
+            base_medians: &b,
+            cur_medians: &c,
+        };
+        assert_eq!(full_speed(&one, e), [true, false, false, true, false]);
+        // A side that never ran at the other's speed is judged by its own.
+        let slow = [240.0, 241.0, 300.0, 239.0, 242.0];
+        let e = Epochs {
+            cur_medians: &slow,
+            ..e
+        };
+        assert_eq!(full_speed(&one, e), [true, false, false, true, false]);
+        // Over layouts, by the fastest of its layout: a layout 12 % slower
+        // than the others (placement) still runs at its full speed.
+        let two = Assignment::new(2, 2, 9);
+        let slow_layout = two.base(0);
+        let b: Vec<f64> = (0..8)
+            .map(|i| {
+                if two.base(i) == slow_layout {
+                    190.0
+                } else {
+                    170.0
+                }
+            })
+            .collect();
+        let e = Epochs {
+            ratios: &[1.0; 8],
+            base_medians: &b,
+            cur_medians: &[170.0; 8],
+        };
+        assert!(full_speed(&two, e).iter().all(|k| *k));
+    }
 }

@@ -81,6 +81,8 @@ pub struct PairedSamples {
     pub epoch_ratios: Vec<f64>,
     /// Per epoch: the median of its baseline samples.
     pub epoch_base_medians: Vec<f64>,
+    /// Per epoch: the median of its current samples.
+    pub epoch_cur_medians: Vec<f64>,
     /// Time spent sampling (warm-ups left out).
     pub sampled: Duration,
     /// Work per iteration declared by the current side.
@@ -110,6 +112,15 @@ struct Resume {
 }
 
 impl PairedSamples {
+    /// Its epochs.
+    pub fn epochs(&self) -> Epochs<'_> {
+        Epochs {
+            ratios: &self.epoch_ratios,
+            base_medians: &self.epoch_base_medians,
+            cur_medians: &self.epoch_cur_medians,
+        }
+    }
+
     /// current / baseline for each round with a non-zero baseline sample.
     pub fn round_ratios(&self) -> Vec<f64> {
         self.base_ns
@@ -187,6 +198,28 @@ struct Taken {
     cur_ns: Vec<f64>,
     epoch_ratios: Vec<f64>,
     epoch_base_medians: Vec<f64>,
+    epoch_cur_medians: Vec<f64>,
+}
+
+impl Taken {
+    fn epochs(&self) -> Epochs<'_> {
+        Epochs {
+            ratios: &self.epoch_ratios,
+            base_medians: &self.epoch_base_medians,
+            cur_medians: &self.epoch_cur_medians,
+        }
+    }
+}
+
+/// The epochs so far (fresh process pairs), what `settled` judges.
+#[derive(Debug, Clone, Copy)]
+pub struct Epochs<'a> {
+    /// Per epoch: the median of current / baseline over its rounds.
+    pub ratios: &'a [f64],
+    /// Per epoch: the median of its baseline samples.
+    pub base_medians: &'a [f64],
+    /// Per epoch: the median of its current samples.
+    pub cur_medians: &'a [f64],
 }
 
 struct Pair {
@@ -293,9 +326,13 @@ impl Pair {
         if !ratios.is_empty() {
             ratios.sort_by(f64::total_cmp);
             taken.epoch_ratios.push(median_sorted(&ratios));
-            let mut base = taken.base_ns[first..].to_vec();
-            base.sort_by(f64::total_cmp);
-            taken.epoch_base_medians.push(median_sorted(&base));
+            let median_from = |all: &[f64]| {
+                let mut v = all[first..].to_vec();
+                v.sort_by(f64::total_cmp);
+                median_sorted(&v)
+            };
+            taken.epoch_base_medians.push(median_from(&taken.base_ns));
+            taken.epoch_cur_medians.push(median_from(&taken.cur_ns));
         }
         Ok(began.elapsed())
     }
@@ -340,7 +377,7 @@ pub fn measure(
     id: &str,
     s: &Settings,
     timeout: Duration,
-    settled: &dyn Fn(&[f64]) -> bool,
+    settled: &dyn Fn(Epochs<'_>) -> bool,
 ) -> Result<Paired, PairedError> {
     let mut run = Progress {
         pace: Pace::new(s),
@@ -367,7 +404,7 @@ pub fn more(
     s: &Settings,
     (timeout, extra): (Duration, Duration),
     so_far: PairedSamples,
-    settled: &dyn Fn(&[f64]) -> bool,
+    settled: &dyn Fn(Epochs<'_>) -> bool,
 ) -> Result<Paired, PairedError> {
     let mut run = so_far.progress_from();
     if extra < run.pace.per_epoch || run.epochs >= 3 * epochs_for(s.max_time) {
@@ -402,6 +439,7 @@ impl Progress {
             cur_ns: self.taken.cur_ns,
             epoch_ratios: self.taken.epoch_ratios,
             epoch_base_medians: self.taken.epoch_base_medians,
+            epoch_cur_medians: self.taken.epoch_cur_medians,
             sampled: self.sampled,
             throughput: c.throughput,
             counters: c.counters.clone(),
@@ -433,6 +471,7 @@ impl PairedSamples {
                 cur_ns: self.cur_ns,
                 epoch_ratios: self.epoch_ratios,
                 epoch_base_medians: self.epoch_base_medians,
+                epoch_cur_medians: self.epoch_cur_medians,
             },
             sampled: self.sampled,
             stop: Stop::TimeLimit,
@@ -451,7 +490,7 @@ fn run_epochs(
     s: &Settings,
     (deadline, limit): (Instant, Duration),
     run: &mut Progress,
-    settled: &dyn Fn(&[f64]) -> bool,
+    settled: &dyn Fn(Epochs<'_>) -> bool,
 ) -> Result<Option<Paired>, PairedError> {
     let epochs = epochs_for(s.max_time);
     while run.epochs < 3 * epochs {
@@ -490,7 +529,7 @@ fn run_epochs(
             break;
         }
         let may_stop = run.epochs >= MIN_EPOCHS && run.sampled >= s.min_time;
-        if may_stop && settled(&run.taken.epoch_ratios) {
+        if may_stop && settled(run.taken.epochs()) {
             run.stop = Stop::Precise;
             break;
         }
