@@ -736,6 +736,7 @@ mod tests {
             epochs_pulled_in: 0,
             layouts_left_out: 0,
             full_speed_units: 0,
+            epoch_medians_ns: Vec::new(),
             inconclusive: None,
         };
         let why = why_inconclusive(&row, 0.005);

@@ -116,9 +116,13 @@ pub struct Row {
     /// interval (one placement moving the benchmark far more than the rest).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub layouts_left_out: usize,
-    /// Paired, where more than a third of the units lay far from the rest:
-    /// the units whose two processes both ran at their side's full speed,
-    /// which the change was taken from (instead of the median unit).
+    /// Paired: each epoch's median time of the baseline's and the current
+    /// side's samples, ns per iteration, in the epochs' order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub epoch_medians_ns: Vec<[f64; 2]>,
+    /// Paired, where some epoch's two processes did not both run at full
+    /// speed: the units of the epochs that did, which the change was taken
+    /// from (see `verdict::Fast`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub full_speed_units: usize,
     /// Whether the time limit ended the measuring before the interval settled.
@@ -222,6 +226,7 @@ impl Row {
             epochs_pulled_in: 0,
             layouts_left_out: 0,
             full_speed_units: 0,
+            epoch_medians_ns: Vec::new(),
             inconclusive: None,
         }
     }

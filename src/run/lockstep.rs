@@ -338,6 +338,10 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         epochs_pulled_in: ch.pulled_in,
         layouts_left_out: ch.layouts_left_out,
         full_speed_units: ch.full_speed_units,
+        epoch_medians_ns: (p.epoch_base_medians.iter().zip(&p.epoch_cur_medians))
+            // (Never NaN, which JSON cannot hold: an epoch has samples.)
+            .map(|(b, c)| [b, c].map(|x| if x.is_finite() { *x } else { 0.0 }))
+            .collect(),
         unit_ratios: units,
         time_limited: p.stop == Stop::TimeLimit,
         ..Row::new(id, Kind::Paired, p.metric, times, found)
