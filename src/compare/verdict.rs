@@ -177,6 +177,8 @@ pub fn pull_in_far(units: &[f64]) -> (Vec<f64>, usize) {
 /// The change over epochs, its interval and p-value, and how many epochs
 /// lay far from the rest.
 ///
+/// Where `fast` is given (some epoch's processes did not both run at full
+/// speed) and usable, from those units alone, as below; else from all.
 /// Usually the t test of [`ratio_t_test`] on the epochs with the far ones
 /// pulled in ([`pull_in_far`]), its interval and p-value widened by the
 /// factor that keeps them at 95 %. When more than a third lie far
@@ -190,8 +192,7 @@ pub fn pull_in_far(units: &[f64]) -> (Vec<f64>, usize) {
 /// past the rest.
 fn over_epochs(units: &[f64], clusters: Clusters<'_>, fast: Option<Fast<'_>>) -> Option<Over> {
     // Where some epoch's processes did not both run at full speed: from
-    // those that did, if they are units enough over (nearly) every layout
-    // and not themselves a mix.
+    // those that did, if they are units enough and not themselves a mix.
     if let Some(f) = fast.filter(|f| f.usable(clusters)) {
         let (near, far) = pull_in_far(f.units);
         let labels = valid_labels(f.units, f.clusters);
@@ -266,7 +267,7 @@ fn over_near(clipped: &[f64], layouts: Clusters<'_>, pulled: usize) -> Option<Ov
 /// its code, not the length of a sample). An epoch whose two processes sat
 /// in different states reads ±17–50 %; the median unit then lands wherever
 /// the mix of states puts it, and one side drawing the slow states more
-/// often (its layouts do) moved it past the change. The epochs where both
+/// often moves it past the change. The epochs where both
 /// processes ran at full speed (each process's epoch median within a band
 /// of the fastest of its side's epochs that ran its layout: the side's own
 /// figure of its own code, which neither the change nor placement moves)
@@ -281,7 +282,7 @@ pub struct Fast<'a> {
 }
 
 impl Fast<'_> {
-    /// Enough of them ([`FAR_MIN_UNITS`]), over layouts where all units are.
+    /// Enough of them ([`FAR_MIN_UNITS`]), with layouts where all units have them.
     fn usable(&self, all: Clusters<'_>) -> bool {
         self.units.len() >= FAR_MIN_UNITS && all.is_some() == self.clusters.is_some()
     }

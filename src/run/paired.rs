@@ -366,7 +366,7 @@ fn unexpected(e: Event) -> SessionError {
 /// (which is told the epoch, to pick each side's layout).
 /// Sampling time is `max_time` split evenly over the epochs; after
 /// `min_time` (and [`MIN_EPOCHS`]) it stops early once `settled` says the
-/// epoch ratios so far decide the verdict. `timeout` bounds each answer
+/// epochs so far decide the verdict. `timeout` bounds each answer
 /// (a hung side).
 ///
 /// A comparison the time limit ended unsettled can be given more epochs
