@@ -125,18 +125,34 @@ fn any_paired(c: &crate::model::comparison::Comparison) -> bool {
 }
 
 /// `sum moves ±14% with code placement alone: …` for a row whose layout
-/// spread is at least [`LARGE_LAYOUT_SPREAD`].
+/// spread is at least [`LARGE_LAYOUT_SPREAD`], and `… left out` for one
+/// whose change leaves out a link layout far from the others.
 pub fn placement_note(r: &crate::model::comparison::Row) -> Option<String> {
     // An inconclusive row says why in its own line.
     if r.inconclusive.is_some() {
         return None;
     }
-    let s = r.layout_spread.filter(|s| *s >= LARGE_LAYOUT_SPREAD)?;
-    Some(format!(
-        "{} moves ±{:.1}% with code placement alone: a smaller change is hard to tell from it",
-        r.id,
-        s * 100.0
-    ))
+    let left_out = match r.layouts_left_out {
+        0 => String::new(),
+        1 => "one link layout ran far from the others and is left out of the change".to_owned(),
+        n => format!("{n} link layouts ran far from the others and are left out of the change"),
+    };
+    let spread = r.layout_spread.filter(|s| *s >= LARGE_LAYOUT_SPREAD);
+    match spread {
+        Some(s) => {
+            let moves = format!(
+                "{} moves ±{:.1}% with code placement alone: a smaller change is hard to tell from it",
+                r.id,
+                s * 100.0
+            );
+            Some(match left_out.is_empty() {
+                true => moves,
+                false => format!("{moves}; {left_out}"),
+            })
+        }
+        None if !left_out.is_empty() => Some(format!("{}: {left_out}", r.id)),
+        None => None,
+    }
 }
 
 /// A p-value to three decimals, or `<0.001`.
@@ -153,6 +169,25 @@ pub fn p_value(p: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_row_says_when_a_layout_was_left_out() {
+        use crate::model::comparison::{Row, Verdict};
+        let mut r = Row::example("vec_push", 100.0, 0.01, Verdict::Regressed);
+        assert_eq!(placement_note(&r), None);
+        r.layouts_left_out = 1;
+        assert_eq!(
+            placement_note(&r).as_deref(),
+            Some("vec_push: one link layout ran far from the others and is left out of the change")
+        );
+        r.layout_spread = Some(0.05);
+        let note = placement_note(&r).unwrap();
+        assert!(
+            note.starts_with("vec_push moves ±5.0% with code placement alone"),
+            "{note}"
+        );
+        assert!(note.ends_with("is left out of the change"), "{note}");
+    }
 
     #[test]
     fn figures_that_are_not_numbers_never_print_as_nan() {
