@@ -135,7 +135,7 @@ pub(crate) mod tests {
     pub(crate) struct Normal(pub(crate) u64);
 
     impl Normal {
-        fn uniform(&mut self) -> f64 {
+        pub(crate) fn uniform(&mut self) -> f64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;

@@ -66,21 +66,8 @@ impl Assignment {
     /// appearance. With one layout on each side the epochs themselves are
     /// the units (fresh process pairs of the same executables).
     pub fn units(&self, epoch_ratios: &[f64]) -> Vec<f64> {
-        if self.base.len() == 1 && self.cur.len() == 1 {
-            return epoch_ratios.to_vec();
-        }
-        let pairs = self.pairs(epoch_ratios.len());
-        let mut groups: Vec<Vec<f64>> = vec![Vec::new(); pairs.len()];
-        for (e, r) in epoch_ratios.iter().enumerate() {
-            let key = (self.base(e), self.cur(e));
-            if let Some(unit) = pairs.iter().position(|p| *p == key) {
-                groups[unit].push(r.ln());
-            }
-        }
-        groups
-            .into_iter()
-            .map(|logs| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
-            .collect()
+        self.units_of(epoch_ratios, &vec![true; epoch_ratios.len()])
+            .0
     }
 
     /// [`Self::units`] and [`Self::unit_layouts`] of the epochs `keep` marks

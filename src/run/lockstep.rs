@@ -145,15 +145,21 @@ impl<'a> Lockstep<'a> {
         };
         let row = paired_row(&id, &p, &self.layouts, threshold);
         let compared = row.map_or(Compared::Nothing, |r| Compared::Row(Box::new(r)));
-        let outcome = paired_outcome(id.clone(), p.clone(), settings.outliers, elapsed);
         let unused = settings.max_time.saturating_sub(p.sampled);
         let in_doubt = p.stop == Stop::TimeLimit && !self.settled(p.epochs(), threshold);
-        let doubt = in_doubt.then_some(Doubt {
-            lockstep: self,
-            id,
-            samples: p,
-            elapsed,
-        });
+        // The samples go to the outcome, and a copy to the doubt, if any.
+        let (outcome, doubt) = if in_doubt {
+            let outcome = paired_outcome(id.clone(), p.clone(), settings.outliers, elapsed);
+            let doubt = Doubt {
+                lockstep: self,
+                id,
+                samples: p,
+                elapsed,
+            };
+            (outcome, Some(doubt))
+        } else {
+            (paired_outcome(id, p, settings.outliers, elapsed), None)
+        };
         Judged {
             outcome,
             compared,
@@ -265,14 +271,15 @@ fn full_speed(layouts: &Assignment, e: Epochs<'_>) -> Vec<bool> {
     let base: Vec<usize> = (0..n).map(|i| layouts.base(i)).collect();
     let cur: Vec<usize> = (0..n).map(|i| layouts.cur(i)).collect();
     let near_fastest = |medians: &[f64], layout: &[usize]| -> Vec<bool> {
-        let fastest = |l: usize| {
-            (medians.iter().zip(layout))
-                .filter(|(x, k)| **k == l && x.is_finite() && **x > 0.0)
-                .map(|(x, _)| *x)
-                .fold(f64::INFINITY, f64::min)
-        };
+        // Each layout's fastest epoch median, by layout number.
+        let mut fastest = vec![f64::INFINITY; layout.iter().max().map_or(0, |l| l + 1)];
+        for (x, l) in medians.iter().zip(layout) {
+            if x.is_finite() && *x > 0.0 {
+                fastest[*l] = fastest[*l].min(*x);
+            }
+        }
         (medians.iter().zip(layout))
-            .map(|(x, l)| x.is_finite() && *x <= fastest(*l) * (1.0 + FULL_SPEED_BAND))
+            .map(|(x, l)| x.is_finite() && *x <= fastest[*l] * (1.0 + FULL_SPEED_BAND))
             .collect()
     };
     let (b, c) = (
@@ -414,7 +421,7 @@ mod tests {
         change: f64,
     ) -> Vec<[f64; 3]> {
         let state = |fast: f64, z: &mut Normal| {
-            let u = 0.5 * (1.0 + libm_erf(z.next() / std::f64::consts::SQRT_2));
+            let u = z.uniform();
             match u {
                 u if u < fast => 1.0,
                 u if u < fast + (1.0 - fast) / 2.0 => 1.22,
@@ -431,11 +438,6 @@ mod tests {
                 [c / b * (1.0 + 0.001 * z.next()), b, c]
             })
             .collect()
-    }
-
-    /// The normal CDF's error function, from the harness's erfc.
-    fn libm_erf(x: f64) -> f64 {
-        1.0 - nbench::__private::stats::erfc(x)
     }
 
     fn judge(layouts: &Assignment, e: &[[f64; 3]]) -> verdict::Change {
