@@ -43,6 +43,11 @@ impl Compared {
     }
 }
 
+/// Units (distinct pairs of layouts) a comparison over layouts runs before
+/// it may stop early: 16 independent draws of placement, as many as 8
+/// layouts a side each run twice give.
+pub const EARLY_UNITS: usize = 16;
+
 /// Starts an executable with a memory placement ([`Session::start_placed`]).
 pub type StartPlaced<'a> = dyn Fn(&Path, Option<u64>) -> Result<Session, SessionError> + 'a;
 
@@ -85,14 +90,14 @@ impl<'a> Lockstep<'a> {
     /// Whether the epochs so far decide the verdict at `threshold`.
     fn settled(&self, e: Epochs<'_>, threshold: f64) -> bool {
         let layouts = &self.layouts;
-        // Over layouts, stop early only once every layout of each side ran
-        // twice: placement effects come in steps, a few layouts can agree by
-        // chance, and with each layout run once what it adds cannot be told
-        // from noise, so the interval cannot hold it (measured: relinked
-        // code called 1.3 % faster, and a 1 % slower build "unchanged",
-        // after 12 epochs).
+        // Over layouts, stop early only once every layout of each side ran,
+        // and [`EARLY_UNITS`] units at least (or every layout twice, where
+        // that is fewer): placement effects come in steps, and a few layouts
+        // can agree by chance (measured: relinked code called 1.3 % faster,
+        // and a 1 % slower build "unchanged", after 12 epochs over 8 layouts).
         let units = layouts.units(e.ratios).len();
-        let enough = !layouts.controlled() || units >= 2 * layouts.most();
+        let most = layouts.most();
+        let enough = !layouts.controlled() || units >= most.max(EARLY_UNITS.min(2 * most));
         enough
             && change(layouts, e, &[], threshold).is_some_and(|c| verdict::settled(&c, threshold))
     }

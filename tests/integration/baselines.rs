@@ -70,10 +70,10 @@ fn save_merge_list_show_delete() {
         .unwrap()
         .count();
     // The second save replaced the first one's files: the executable and
-    // its 8 link layouts of the one target.
+    // its 16 link layouts of the one target.
     assert_eq!(
         bins,
-        1 + 8,
+        1 + 16,
         "one executable and its layouts for the one target"
     );
 

@@ -72,26 +72,26 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
         "{notes}"
     );
 
-    // Over 8 layouts on each side (the default when saving and comparing):
+    // Over 16 layouts on each side (the default when saving and comparing):
     // nothing is called a change; `placed`, which layout alone moves far more
     // than the threshold, is inconclusive, never "unchanged", and says why.
-    let saved = nbench(&fx, &["--save-baseline", "eight"]);
+    let saved = nbench(&fx, &["--save-baseline", "sixteen"]);
     assert!(
-        saved.stderr.contains("building 8 link layouts"),
+        saved.stderr.contains("building 16 link layouts"),
         "{}",
         saved.stderr
     );
     // Every function of every layout starts on a 64-byte boundary: the
     // fixture's, and the precompiled std's, which no compiler option reaches.
     if cfg!(target_os = "linux") {
-        let saved = fx.dir.join("target/nbench/baselines/eight");
+        let saved = fx.dir.join("target/nbench/baselines/sixteen");
         let results: Value =
             serde_json::from_str(&std::fs::read_to_string(saved.join("results.json")).unwrap())
                 .unwrap();
         let layouts = results["layouts"]["placement/placement"]
             .as_array()
             .unwrap();
-        assert_eq!(layouts.len(), 8, "{results}");
+        assert_eq!(layouts.len(), 16, "{results}");
         for name in layouts {
             let exe = saved.join("bin").join(name.as_str().unwrap());
             let (functions, unaligned) = unaligned_functions(&exe);
@@ -100,11 +100,11 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
             assert!(unaligned.is_empty(), "{exe:?}: {unaligned:?}");
         }
     }
-    let over = nbench(&fx, &["--compare", "eight", "--format", "json"]);
+    let over = nbench(&fx, &["--compare", "sixteen", "--format", "json"]);
     let over = json(&over);
     assert_eq!(
         over["comparison"]["targets"][0]["layouts"],
-        serde_json::json!([8, 8])
+        serde_json::json!([16, 16])
     );
     let placed = row(&over, "placed");
     assert_eq!(placed["verdict"], "inconclusive", "{placed}");
@@ -130,7 +130,7 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
     let args: Vec<&str> = longer
         .iter()
         .copied()
-        .chain(["--compare", "eight", "--format", "json"])
+        .chain(["--compare", "sixteen", "--format", "json"])
         .collect();
     let longer = json(&fx.nbench(&args));
     let epochs = |id: &str| row(&longer, id)["epochs"].as_u64().unwrap_or_default();
@@ -149,7 +149,7 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
         "{}",
         over["comparison"]
     );
-    let console = nbench(&fx, &["--compare", "eight"]);
+    let console = nbench(&fx, &["--compare", "sixteen"]);
     assert!(
         console
             .stdout
@@ -170,7 +170,7 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
             "--features",
             "slow",
             "--compare",
-            "eight",
+            "sixteen",
             "--fail-on-regression",
             "--format",
             "json",
