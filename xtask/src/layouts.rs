@@ -3,7 +3,7 @@
 //!
 //! On tests/fixtures/layouts (nine ordinary workloads), per round:
 //! - one layout each side, the same source linked with two function orders;
-//! - the same over 8 layouts each side (the default), with other seeds
+//! - the same over 16 layouts each side (the default), with other seeds
 //!   (each round a baseline of its own, with seeds no other round used);
 //! - an executable set compared with itself (identical binaries);
 //! - the pull-request case: a build that only adds unrelated code, compared
@@ -15,6 +15,10 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 const USAGE: &str = "cargo xtask layouts [--runs N]";
+
+/// Layouts a side has at defaults (cargo nbench's `DEFAULT_LAYOUTS`): a
+/// round's seeds are this far apart, so no two rounds share a layout.
+const LAYOUTS: usize = 16;
 
 /// Verdicts of one case: per benchmark, (changed, regressed, total, changes, layout spreads).
 #[derive(Default)]
@@ -99,12 +103,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let _ = std::fs::remove_dir_all(nb.target_dir.join("xtask-runs"));
     nb.run(&["--layouts", "1", "--save-baseline", "plain"])?;
     let names = [
-        "one layout, other seeds",
-        "8 layouts, other seeds",
-        "identical binaries",
-        "adds code, one layout",
-        "adds code, 8 layouts",
-        "5 % slower, 8 layouts",
+        "one layout, other seeds".to_owned(),
+        format!("{LAYOUTS} layouts, other seeds"),
+        "identical binaries".to_owned(),
+        "adds code, one layout".to_owned(),
+        format!("adds code, {LAYOUTS} layouts"),
+        format!("5 % slower, {LAYOUTS} layouts"),
     ];
     let mut cases: Vec<Case> = names.iter().map(|_| Case::default()).collect();
     for round in 0..runs {
@@ -131,24 +135,24 @@ fn one_round(nb: &Nbench, round: usize, cases: &mut [Case]) -> Result<(), String
     ])?;
     let one = ["--layouts", "1", "--layout-seed", &b, "--compare", &name];
     cases[0].add(&kept(nb, round, 0, nb.run(&one)?), 1);
-    // A baseline over 8 layouts of its own every round, with seeds no
+    // A baseline over layouts of its own every round, with seeds no
     // other round used: each round a new draw of layouts, as each pull
     // request's comparison is (the same seeds on other code).
-    let eight_seed = (10_000 + round * 16).to_string();
-    nb.run(&["--layout-seed", &eight_seed, "--save-baseline", "eight"])?;
+    let base_seed = (10_000 + round * LAYOUTS).to_string();
+    nb.run(&["--layout-seed", &base_seed, "--save-baseline", "layouts"])?;
     // Over layouts, the current side with seeds no other round used.
-    let seed = (1000 + round * 8).to_string();
+    let seed = (1000 + round * LAYOUTS).to_string();
     cases[1].add(
         &kept(
             nb,
             round,
             1,
-            nb.run(&["--layout-seed", &seed, "--compare", "eight"])?,
+            nb.run(&["--layout-seed", &seed, "--compare", "layouts"])?,
         ),
-        8,
+        LAYOUTS,
     );
-    let identical = ["--layout-seed", &eight_seed, "--compare", "eight"];
-    cases[2].add(&kept(nb, round, 2, nb.run(&identical)?), 8);
+    let identical = ["--layout-seed", &base_seed, "--compare", "layouts"];
+    cases[2].add(&kept(nb, round, 2, nb.run(&identical)?), LAYOUTS);
     let extra_one = [
         "--features",
         "extra",
@@ -162,21 +166,21 @@ fn one_round(nb: &Nbench, round: usize, cases: &mut [Case]) -> Result<(), String
         "--features",
         "extra",
         "--layout-seed",
-        &eight_seed,
+        &base_seed,
         "--compare",
-        "eight",
+        "layouts",
     ];
-    cases[4].add(&kept(nb, round, 4, nb.run(&extra)?), 8);
-    let slow_seed = (5000 + round * 8).to_string();
+    cases[4].add(&kept(nb, round, 4, nb.run(&extra)?), LAYOUTS);
+    let slow_seed = (5000 + round * LAYOUTS).to_string();
     let slow = [
         "--features",
         "slow5",
         "--layout-seed",
         &slow_seed,
         "--compare",
-        "eight",
+        "layouts",
     ];
-    cases[5].add(&kept(nb, round, 5, nb.run(&slow)?), 8);
+    cases[5].add(&kept(nb, round, 5, nb.run(&slow)?), LAYOUTS);
     Ok(())
 }
 
@@ -190,7 +194,7 @@ fn kept(nb: &Nbench, round: usize, case: usize, run: Value) -> Value {
     run
 }
 
-fn print(names: &[&str], cases: &[Case], runs: usize) {
+fn print(names: &[String], cases: &[Case], runs: usize) {
     println!("tests/fixtures/layouts: {runs} rounds, 9 benchmarks each, default settings\n");
     // How much each workload moves with layout: the median spread over the layout A/A runs.
     let spread: BTreeMap<&str, f64> = cases[1]

@@ -23,9 +23,9 @@ commands:
                          criterion's (benches/front_end_*.rs) in the same `cargo nbench`
                          runs (default 10); print each one's median over the runs
   layouts [--runs N]     on tests/fixtures/layouts, per round (default 10): compare one
-                         link layout with another of the same source, 8 layouts with
-                         8 others, identical binaries, a build that only adds code (one
-                         layout and 8), and a 5 % slower build; print how often each
+                         link layout with another of the same source, 16 layouts with
+                         16 others, identical binaries, a build that only adds code (one
+                         layout and 16), and a 5 % slower build; print how often each
                          claimed a change, per-benchmark layout spread, measuring and
                          build time
   overhead [--runs N]    time `cargo nbench` on tests/fixtures/basic with nothing to

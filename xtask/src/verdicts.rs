@@ -123,7 +123,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for round in 1..=runs {
         eprint!("\rround {round}/{runs}");
         // A baseline of its own every round, its layouts drawn anew (seeds
-        // base + 1 … base + 8): no round inherits another's draw. The same
+        // base + 1 … base + 16): no round inherits another's draw. The same
         // build compares with those very executables; every other case's
         // current side is linked with new seeds.
         let base_seed = (10_000 + round * 16).to_string();
