@@ -48,6 +48,13 @@ impl Compared {
 /// layouts a side each run twice give.
 pub const EARLY_UNITS: usize = 16;
 
+/// Units a comparison over `layouts` layouts a side (the side with more)
+/// runs before it may stop early: every layout once, and [`EARLY_UNITS`]
+/// or every layout twice, whichever is fewer.
+fn early_units(layouts: usize) -> usize {
+    layouts.max(EARLY_UNITS.min(2 * layouts))
+}
+
 /// Starts an executable with a memory placement ([`Session::start_placed`]).
 pub type StartPlaced<'a> = dyn Fn(&Path, Option<u64>) -> Result<Session, SessionError> + 'a;
 
@@ -96,8 +103,7 @@ impl<'a> Lockstep<'a> {
         // can agree by chance (measured: relinked code called 1.3 % faster,
         // and a 1 % slower build "unchanged", after 12 epochs over 8 layouts).
         let units = layouts.units(e.ratios).len();
-        let most = layouts.most();
-        let enough = !layouts.controlled() || units >= most.max(EARLY_UNITS.min(2 * most));
+        let enough = !layouts.controlled() || units >= early_units(layouts.most());
         enough
             && change(layouts, e, &[], threshold).is_some_and(|c| verdict::settled(&c, threshold))
     }
@@ -414,6 +420,13 @@ mod tests {
     use super::*;
     use crate::run::epochs::tests::Normal;
     use verdict::Verdict;
+
+    #[test]
+    fn an_early_stop_waits_for_every_layout_and_sixteen_units() {
+        // 8 layouts: each twice; 16: each once; 32: each once; 2: each twice.
+        let waits: Vec<usize> = [2, 4, 8, 12, 16, 32].map(early_units).to_vec();
+        assert_eq!(waits, [4, 8, 16, 16, 16, 32]);
+    }
 
     /// One comparison of `epochs` epochs over 8 layouts a side whose
     /// processes each run in a speed state of their own (×1, ×1.22, ×1.37,
