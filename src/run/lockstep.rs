@@ -322,18 +322,17 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
     // epoch's median (a slow spell only adds time), so that it reads what a
     // plain run of the same executable reads; the current column is it
     // moved by the change the verdict is made from.
-    let base_median = p
-        .epoch_base_medians
-        .iter()
+    let taken = &p.taken;
+    let base_median = (taken.epoch_base_medians.iter())
         .copied()
         .filter(|m| m.is_finite())
         .min_by(f64::total_cmp)
-        .unwrap_or_else(|| median(&p.base_ns));
+        .unwrap_or_else(|| median(&taken.base_ns));
     let t = row_threshold(threshold, base_median, p.overhead_ns);
     let mut ch = change(layouts, p.epochs(), &p.round_ratios(), t)?;
-    let units = layouts.units(&p.epoch_ratios);
+    let units = layouts.units(&taken.epoch_ratios);
     // No narrower than the clock's step in either side's median.
-    let cur_median = median(&p.cur_ns);
+    let cur_median = median(&taken.cur_ns);
     let rel = |m: f64| {
         if m > 0.0 {
             half_step_ns(p.iters) / m
@@ -348,18 +347,21 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
     let times = [base_median, base_median * (1.0 + ch.change)];
     let found = (ch.change, ch.ci, ch.p_value, ch.verdict);
     Some(Row {
-        baseline_per_iter_ns: p.base_ns.clone(),
+        baseline_per_iter_ns: taken.base_ns.clone(),
         overhead_ns: p.overhead_ns,
         // Placement's share of the spread, without the epochs far from the rest.
         layout_spread: layouts.spread(&verdict::pull_in_far(&units).0),
-        epochs: Some(p.epoch_ratios.len()),
+        epochs: Some(taken.epoch_ratios.len()),
         epochs_pulled_in: ch.pulled_in,
         layouts_left_out: ch.layouts_left_out,
         full_speed_units: ch.full_speed_units,
-        epoch_medians_ns: (p.epoch_base_medians.iter().zip(&p.epoch_cur_medians))
-            // (Never NaN, which JSON cannot hold: an epoch has samples.)
-            .map(|(b, c)| [b, c].map(|x| if x.is_finite() { *x } else { 0.0 }))
-            .collect(),
+        epoch_medians_ns: (taken
+            .epoch_base_medians
+            .iter()
+            .zip(&taken.epoch_cur_medians))
+        // (Never NaN, which JSON cannot hold: an epoch has samples.)
+        .map(|(b, c)| [b, c].map(|x| if x.is_finite() { *x } else { 0.0 }))
+        .collect(),
         unit_ratios: units,
         time_limited: p.stop == Stop::TimeLimit,
         ..Row::new(id, Kind::Paired, p.metric, times, found)
@@ -380,7 +382,7 @@ fn median(x: &[f64]) -> f64 {
 
 /// The current side's samples of a lockstep measurement as its result.
 fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, elapsed: Duration) -> Outcome {
-    let summary = match Summary::with_outliers(&p.cur_ns, mode) {
+    let summary = match Summary::with_outliers(&p.taken.cur_ns, mode) {
         Ok(s) => s,
         Err(e) => {
             return Outcome::Failed(Failure {
@@ -395,7 +397,7 @@ fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, elapsed: Dura
             id,
             metric: p.metric,
             summary,
-            per_iter_ns: p.cur_ns,
+            per_iter_ns: p.taken.cur_ns,
             iters: p.iters,
             cold_ns: p.cold_ns,
             overhead_ns: p.overhead_ns,

@@ -73,16 +73,8 @@ impl PairedError {
 pub struct PairedSamples {
     /// Iterations per sample, the same for both.
     pub iters: u64,
-    /// Baseline sample i was taken next to current sample i.
-    pub base_ns: Vec<f64>,
-    /// Current samples.
-    pub cur_ns: Vec<f64>,
-    /// Per epoch (process pair): the median of current / baseline over its rounds.
-    pub epoch_ratios: Vec<f64>,
-    /// Per epoch: the median of its baseline samples.
-    pub epoch_base_medians: Vec<f64>,
-    /// Per epoch: the median of its current samples.
-    pub epoch_cur_medians: Vec<f64>,
+    /// The samples, and each epoch's figures.
+    pub taken: Taken,
     /// Time spent sampling (warm-ups left out).
     pub sampled: Duration,
     /// Work per iteration declared by the current side.
@@ -114,18 +106,13 @@ struct Resume {
 impl PairedSamples {
     /// Its epochs.
     pub fn epochs(&self) -> Epochs<'_> {
-        Epochs {
-            ratios: &self.epoch_ratios,
-            base_medians: &self.epoch_base_medians,
-            cur_medians: &self.epoch_cur_medians,
-        }
+        self.taken.epochs()
     }
 
     /// current / baseline for each round with a non-zero baseline sample.
     pub fn round_ratios(&self) -> Vec<f64> {
-        self.base_ns
-            .iter()
-            .zip(&self.cur_ns)
+        (self.taken.base_ns.iter())
+            .zip(&self.taken.cur_ns)
             .filter(|(b, _)| **b > 0.0)
             .map(|(b, c)| c / b)
             .collect()
@@ -191,18 +178,24 @@ impl Pace {
     }
 }
 
-/// The samples of all epochs so far.
-#[derive(Default)]
-struct Taken {
-    base_ns: Vec<f64>,
-    cur_ns: Vec<f64>,
-    epoch_ratios: Vec<f64>,
-    epoch_base_medians: Vec<f64>,
-    epoch_cur_medians: Vec<f64>,
+/// The samples of all epochs so far; per-iteration ns, loop overhead removed.
+#[derive(Debug, Clone, Default)]
+pub struct Taken {
+    /// Baseline sample i was taken next to current sample i.
+    pub base_ns: Vec<f64>,
+    /// Current samples.
+    pub cur_ns: Vec<f64>,
+    /// Per epoch (process pair): the median of current / baseline over its rounds.
+    pub epoch_ratios: Vec<f64>,
+    /// Per epoch: the median of its baseline samples.
+    pub epoch_base_medians: Vec<f64>,
+    /// Per epoch: the median of its current samples.
+    pub epoch_cur_medians: Vec<f64>,
 }
 
 impl Taken {
-    fn epochs(&self) -> Epochs<'_> {
+    /// Its epochs.
+    pub fn epochs(&self) -> Epochs<'_> {
         Epochs {
             ratios: &self.epoch_ratios,
             base_medians: &self.epoch_base_medians,
@@ -435,11 +428,7 @@ impl Progress {
         let (b, c) = self.known.expect("the first epoch reads both sides' ready");
         PairedSamples {
             iters: self.pace.iters,
-            base_ns: self.taken.base_ns,
-            cur_ns: self.taken.cur_ns,
-            epoch_ratios: self.taken.epoch_ratios,
-            epoch_base_medians: self.taken.epoch_base_medians,
-            epoch_cur_medians: self.taken.epoch_cur_medians,
+            taken: self.taken,
             sampled: self.sampled,
             throughput: c.throughput,
             counters: c.counters.clone(),
@@ -466,13 +455,7 @@ impl PairedSamples {
         Progress {
             pace,
             known: Some(known),
-            taken: Taken {
-                base_ns: self.base_ns,
-                cur_ns: self.cur_ns,
-                epoch_ratios: self.epoch_ratios,
-                epoch_base_medians: self.epoch_base_medians,
-                epoch_cur_medians: self.epoch_cur_medians,
-            },
+            taken: self.taken,
             sampled: self.sampled,
             stop: Stop::TimeLimit,
             epochs,
