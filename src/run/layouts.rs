@@ -109,6 +109,16 @@ impl Assignment {
         seen
     }
 
+    /// How many units ([`Self::units`]) the first `epochs` epochs make:
+    /// the distinct pairs of layouts they ran, or the epochs themselves
+    /// with one layout a side.
+    pub fn unit_count(&self, epochs: usize) -> usize {
+        match self.base.len() == 1 && self.cur.len() == 1 {
+            true => epochs,
+            false => self.pairs(epochs).len(),
+        }
+    }
+
     /// The layouts each unit of [`Self::units`] ran, (baseline's, current's)
     /// in the same order: the clusters a layout's effect is shared within.
     /// `None` unless both sides vary their layout.
@@ -184,6 +194,11 @@ mod tests {
         pairs.sort_unstable();
         pairs.dedup();
         assert_eq!(pairs.len(), 24, "24 epochs, 24 units");
+        assert_eq!(a.unit_count(24), 24);
+        // 8 × 8 pairs at most; one layout a side: every epoch a unit.
+        assert_eq!(a.unit_count(100), 64);
+        assert_eq!(Assignment::new(1, 1, 42).unit_count(100), 100);
+        assert_eq!(Assignment::new(2, 2, 3).unit_count(6), 4);
     }
 
     #[test]
@@ -204,6 +219,7 @@ mod tests {
         // One side varies: units by the pair, still not controlled.
         let half = Assignment::new(4, 1, 3);
         assert_eq!(half.units(&[1.0, 1.0, 1.0, 1.0, 1.2]).len(), 4);
+        assert_eq!(half.unit_count(5), 4);
         assert!(!half.controlled());
     }
 

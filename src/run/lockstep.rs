@@ -102,7 +102,7 @@ impl<'a> Lockstep<'a> {
         // that is fewer): placement effects come in steps, and a few layouts
         // can agree by chance (measured: relinked code called 1.3 % faster,
         // and a 1 % slower build "unchanged", after 12 epochs over 8 layouts).
-        let units = layouts.units(e.ratios).len();
+        let units = layouts.unit_count(e.ratios.len());
         let enough = !layouts.controlled() || units >= early_units(layouts.most());
         enough
             && change(layouts, e, &[], threshold).is_some_and(|c| verdict::settled(&c, threshold))
