@@ -29,6 +29,13 @@ pub const EPOCHS: u32 = 32;
 /// Epochs before the comparison may stop early.
 pub const MIN_EPOCHS: u32 = 3;
 
+/// A comparison in doubt takes at most this many times [`epochs_for`]
+/// epochs in all (160 at the default), however much time the target's
+/// other benchmarks left: the time they leave bounds it first. An
+/// allocation loop whose epochs spread ±2–3 % from pair to pair narrows
+/// to ±0.5 % only past some 100 epochs.
+pub const MOST_EPOCHS_FACTOR: u32 = 5;
+
 /// The least sampling time worth a fresh process pair: with less, their
 /// start and warm-up would cost more than they measure.
 pub const MIN_EPOCH: Duration = Duration::from_millis(25);
@@ -396,7 +403,8 @@ pub fn measure(
 /// More epochs for a comparison [`measure`] (or an earlier `more`) left
 /// unsettled at its time limit: up to `extra` more sampling time, in epochs
 /// numbered on from the last (so `start` picks layout pairs not yet run),
-/// at most three times [`epochs_for`] in all. Stops early as `measure` does.
+/// at most [`MOST_EPOCHS_FACTOR`] times [`epochs_for`] in all. Stops early
+/// as `measure` does.
 pub fn more(
     start: &mut dyn FnMut(Side, usize) -> Result<Session, SessionError>,
     id: &str,
@@ -406,7 +414,7 @@ pub fn more(
     settled: &dyn Fn(Epochs<'_>) -> bool,
 ) -> Result<Paired, PairedError> {
     let mut run = so_far.progress_from();
-    if extra < run.pace.per_epoch || run.epochs >= 3 * epochs_for(s.max_time) {
+    if extra < run.pace.per_epoch || run.epochs >= MOST_EPOCHS_FACTOR * epochs_for(s.max_time) {
         return Ok(Paired::Samples(run.into_samples()));
     }
     let limit = run.sampled + extra;
@@ -482,7 +490,7 @@ fn run_epochs(
     settled: &dyn Fn(Epochs<'_>) -> bool,
 ) -> Result<Option<Paired>, PairedError> {
     let epochs = epochs_for(s.max_time);
-    while run.epochs < 3 * epochs {
+    while run.epochs < MOST_EPOCHS_FACTOR * epochs {
         let epoch = run.epochs;
         let mut p = Pair {
             base: start(Side::Baseline, epoch as usize)
