@@ -412,9 +412,9 @@ pub fn clusters(labels: &Option<(Vec<usize>, Vec<usize>)>) -> Clusters<'_> {
 /// The test `t` on the units `ratios` with its interval and p-value
 /// widened for the layouts the units share.
 ///
-/// Each side runs a fixed set of layouts (8), and every unit reuses one of
-/// each: however many epochs there are, the change is averaged over those
-/// 8 placements of each side, not over fresh ones, so the t test's
+/// Each side runs a fixed set of layouts (16 by default), and every unit
+/// reuses one of each: however many epochs there are, the change is
+/// averaged over those placements of each side, not over fresh ones, so the t test's
 /// standard error, which shrinks with the units, would claim more than
 /// the layouts tell (measured: the same source relinked, 24 epochs, a
 /// recursion whose placement moves it ±11 % called 5 % faster). The

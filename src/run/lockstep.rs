@@ -46,7 +46,7 @@ impl Compared {
 /// Units (distinct pairs of layouts) a comparison over layouts runs before
 /// it may stop early: 16 independent draws of placement, as many as 8
 /// layouts a side each run twice give.
-pub const EARLY_UNITS: usize = 16;
+const EARLY_UNITS: usize = 16;
 
 /// Units a comparison over `layouts` layouts a side (the side with more)
 /// runs before it may stop early: every layout once, and [`EARLY_UNITS`]
@@ -355,17 +355,21 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         epochs_pulled_in: ch.pulled_in,
         layouts_left_out: ch.layouts_left_out,
         full_speed_units: ch.full_speed_units,
-        epoch_medians_ns: (taken
-            .epoch_base_medians
-            .iter()
-            .zip(&taken.epoch_cur_medians))
-        // (Never NaN, which JSON cannot hold: an epoch has samples.)
-        .map(|(b, c)| [b, c].map(|x| if x.is_finite() { *x } else { 0.0 }))
-        .collect(),
+        epoch_medians_ns: epoch_medians(taken),
         unit_ratios: units,
         time_limited: p.stop == Stop::TimeLimit,
         ..Row::new(id, Kind::Paired, p.metric, times, found)
     })
+}
+
+/// Each epoch's (baseline, current) medians; never NaN, which JSON cannot
+/// hold (an epoch has samples).
+fn epoch_medians(taken: &paired::Taken) -> Vec<[f64; 2]> {
+    let finite = |x: &f64| if x.is_finite() { *x } else { 0.0 };
+    (taken.epoch_base_medians.iter())
+        .zip(&taken.epoch_cur_medians)
+        .map(|(b, c)| [finite(b), finite(c)])
+        .collect()
 }
 
 /// A seed for the pairing of layouts: new every run, different per benchmark.
