@@ -444,3 +444,21 @@ fn command(cli: &Cli) -> Result<Command> {
         Some(Sub::Config) => Command::Config,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_help_tells_the_default_layouts() {
+        let mut cargo = crate::cli::Cargo::command();
+        let nbench = cargo.find_subcommand_mut("nbench").expect("the subcommand");
+        let layouts = (nbench.get_arguments())
+            .find(|a| a.get_long() == Some("layouts"))
+            .expect("--layouts");
+        let help = layouts.get_help().expect("its help").to_string();
+        let said = format!("[default: {DEFAULT_LAYOUTS} with --save-baseline or --compare");
+        assert!(help.contains(&said), "{help}");
+    }
+}
