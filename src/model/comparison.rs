@@ -93,10 +93,16 @@ pub struct Row {
     #[serde(default)]
     #[serde(deserialize_with = "float::lenient")]
     pub overhead_ns: f64,
-    /// How much the benchmark moves with code placement alone (0.14 = ±14 %),
-    /// from the spread between link layouts; when both sides ran several.
+    /// How much the benchmark moves from one fresh process pair in other
+    /// link layouts to the next (0.14 = ±14 %): code placement and the
+    /// machine's process-to-process noise together; when both sides ran
+    /// several layouts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout_spread: Option<f64>,
+    /// The part of `layout_spread` that code placement makes (the layouts'
+    /// own effects); once each side ran its layouts twice on average.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement_spread: Option<f64>,
     /// Epochs (fresh process pairs) the paired change was measured over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub epochs: Option<usize>,
@@ -137,6 +143,15 @@ impl Row {
     /// The noise threshold that applies to this row (see [`row_threshold`]).
     pub fn threshold(&self, threshold: f64) -> f64 {
         row_threshold(threshold, self.baseline_ns, self.overhead_ns)
+    }
+
+    /// Placement's part of its `layout_spread`, where that is less than
+    /// half its variance: the rest is the machine's process-to-process
+    /// noise. `None` where placement makes most of it, or the two could
+    /// not be told apart.
+    pub fn placement_minor(&self) -> Option<f64> {
+        let (s, p) = (self.layout_spread?, self.placement_spread?);
+        (2.0 * p * p < s * s).then_some(p)
     }
 }
 
@@ -220,6 +235,7 @@ impl Row {
             baseline_per_iter_ns: Vec::new(),
             overhead_ns: 0.0,
             layout_spread: None,
+            placement_spread: None,
             epochs: None,
             time_limited: false,
             unit_ratios: Vec::new(),

@@ -110,7 +110,7 @@ pub fn percent_change(x: f64) -> String {
 }
 
 /// From this spread between link layouts on, a comparison's report says how
-/// much the benchmark moves with code placement alone.
+/// much the benchmark moves between fresh processes, and placement's part.
 pub const LARGE_LAYOUT_SPREAD: f64 = 0.02;
 
 /// What a paired row's time columns are, said under every comparison that has one.
@@ -140,8 +140,15 @@ pub fn placement_note(r: &crate::model::comparison::Row) -> Option<String> {
     let spread = r.layout_spread.filter(|s| *s >= LARGE_LAYOUT_SPREAD);
     match spread {
         Some(s) => {
+            let cause = match r.placement_minor() {
+                Some(p) => format!(
+                    "between fresh processes, code placement ±{:.1}% of it",
+                    p * 100.0
+                ),
+                None => "with code placement alone".to_owned(),
+            };
             let moves = format!(
-                "{} moves ±{:.1}% with code placement alone: a smaller change is hard to tell from it",
+                "{} moves ±{:.1}% {cause}: a smaller change is hard to tell from it",
                 r.id,
                 s * 100.0
             );
@@ -187,6 +194,21 @@ mod tests {
             "{note}"
         );
         assert!(note.ends_with("is left out of the change"), "{note}");
+        // Where the layouts' own effects make little of it, the note says so.
+        r.placement_spread = Some(0.01);
+        let note = placement_note(&r).unwrap();
+        assert!(
+            note.starts_with(
+                "vec_push moves ±5.0% between fresh processes, code placement ±1.0% of it"
+            ),
+            "{note}"
+        );
+        r.placement_spread = Some(0.04);
+        assert!(
+            placement_note(&r)
+                .unwrap()
+                .starts_with("vec_push moves ±5.0% with code placement alone")
+        );
     }
 
     #[test]

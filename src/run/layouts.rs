@@ -77,11 +77,7 @@ impl Assignment {
         let mut pairs: Vec<(usize, usize)> = Vec::new();
         let mut groups: Vec<Vec<f64>> = Vec::new();
         for e in kept {
-            let key = if self.base.len() == 1 && self.cur.len() == 1 {
-                (e, e)
-            } else {
-                (self.base(e), self.cur(e))
-            };
+            let key = self.unit_key(e);
             let unit = pairs.iter().position(|p| *p == key).unwrap_or_else(|| {
                 pairs.push(key);
                 groups.push(Vec::new());
@@ -96,12 +92,21 @@ impl Assignment {
         (units, labels)
     }
 
-    /// The distinct (baseline, current) layout pairs of the first `epochs`
+    /// Which unit epoch `e` belongs to: its (baseline, current) pair of
+    /// layouts, or, with one layout a side, the epoch itself (`(e, e)`).
+    fn unit_key(&self, e: usize) -> (usize, usize) {
+        if self.base.len() == 1 && self.cur.len() == 1 {
+            (e, e)
+        } else {
+            (self.base(e), self.cur(e))
+        }
+    }
+
+    /// The distinct unit keys ([`Self::unit_key`]) of the first `epochs`
     /// epochs, in order of first appearance: one per unit.
     fn pairs(&self, epochs: usize) -> Vec<(usize, usize)> {
         let mut seen: Vec<(usize, usize)> = Vec::new();
-        for e in 0..epochs {
-            let key = (self.base(e), self.cur(e));
+        for key in (0..epochs).map(|e| self.unit_key(e)) {
             if !seen.contains(&key) {
                 seen.push(key);
             }
@@ -113,10 +118,7 @@ impl Assignment {
     /// the distinct pairs of layouts they ran, or the epochs themselves
     /// with one layout a side.
     pub fn unit_count(&self, epochs: usize) -> usize {
-        match self.base.len() == 1 && self.cur.len() == 1 {
-            true => epochs,
-            false => self.pairs(epochs).len(),
-        }
+        self.pairs(epochs).len()
     }
 
     /// The layouts each unit of [`Self::units`] ran, (baseline's, current's)
@@ -129,20 +131,72 @@ impl Assignment {
         Some(self.pairs(epochs).into_iter().unzip())
     }
 
-    /// How much a benchmark moves with code placement alone, as a share:
-    /// the standard deviation of the units' log ratios (see [`Self::units`])
-    /// over √2 (each ratio holds a layout of each side). `None` unless both
-    /// sides vary their layout over at least three units.
+    /// How much a benchmark moves from one fresh process pair in other
+    /// layouts to the next, as a share: the standard deviation of the
+    /// units' log ratios (see [`Self::units`]) over √2 (each ratio holds a
+    /// layout of each side). Code placement and the machine's
+    /// process-to-process noise together; [`Self::placement_spread`] tells
+    /// them apart. `None` unless both sides vary their layout over at
+    /// least three units.
     pub fn spread(&self, units: &[f64]) -> Option<f64> {
         if !self.controlled() || units.len() < 3 {
             return None;
         }
         let logs: Vec<f64> = units.iter().map(|r| r.ln()).collect();
-        let n = logs.len() as f64;
-        let mean = logs.iter().sum::<f64>() / n;
-        let var = logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        Some((var / 2.0).sqrt().exp_m1())
+        Some((variance(&logs) / 2.0).sqrt().exp_m1())
     }
+
+    /// The part of [`Self::spread`] that code placement makes: each side's
+    /// layouts' own effect on the units of the first `epochs` epochs,
+    /// estimated from how far apart the means of the units that share a
+    /// layout lie beyond what the rest of the spread alone puts between
+    /// them (a layout's mean over m units holds 1/m of the rest). `None`
+    /// until each side ran its layouts twice on average, where a layout's
+    /// own effect cannot be told from the process pair's.
+    pub fn placement_spread(&self, units: &[f64], epochs: usize) -> Option<f64> {
+        let (base, cur) = self.unit_layouts(epochs)?;
+        if units.len() != base.len() || units.len() < 3 {
+            return None;
+        }
+        let logs: Vec<f64> = units.iter().map(|r| r.ln()).collect();
+        let total = variance(&logs);
+        let own = layout_variance(&logs, &base, total)? + layout_variance(&logs, &cur, total)?;
+        Some((own / 2.0).sqrt().exp_m1())
+    }
+}
+
+/// The sample variance of `x` (n − 1).
+fn variance(x: &[f64]) -> f64 {
+    let n = x.len() as f64;
+    let mean = x.iter().sum::<f64>() / n;
+    x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
+}
+
+/// The variance of one side's layout effects among `logs` labelled
+/// `labels`, whose total variance is `total`: the variance of the layouts'
+/// means, less the share `total / m` the other sources leave in a mean of
+/// m units, over `1 − 1 / m` (it counts the layout's own effect in
+/// `total` too); at least 0. `None` with fewer than two layouts or two
+/// units a layout.
+fn layout_variance(logs: &[f64], labels: &[usize], total: f64) -> Option<f64> {
+    let mut groups: Vec<(usize, f64, usize)> = Vec::new();
+    for (x, l) in logs.iter().zip(labels) {
+        match groups.iter_mut().find(|(g, _, _)| g == l) {
+            Some((_, sum, count)) => {
+                *sum += x;
+                *count += 1;
+            }
+            None => groups.push((*l, *x, 1)),
+        }
+    }
+    let m = logs.len() as f64 / groups.len() as f64;
+    if groups.len() < 2 || m < 2.0 {
+        return None;
+    }
+    let means: Vec<f64> = (groups.iter())
+        .map(|(_, sum, count)| sum / *count as f64)
+        .collect();
+    Some(((variance(&means) - total / m) / (1.0 - 1.0 / m)).max(0.0))
 }
 
 #[cfg(test)]
@@ -236,5 +290,41 @@ mod tests {
         assert!(s > 0.05 && s < 0.2, "{s}");
         let flat = vec![1.0; 8];
         assert!(a.spread(&a.units(&flat)).unwrap().abs() < 1e-12);
+    }
+
+    #[test]
+    fn placement_is_told_from_the_noise_of_process_pairs() {
+        let a = Assignment::new(8, 8, 11);
+        let epochs = 64;
+        let effect = |i: usize| (i as f64 - 3.5) * 0.01;
+        // Noise of each process pair, ±3 % (a fixed pseudo-random draw).
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut noise = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 0.06 - 0.03
+        };
+        let placed: Vec<f64> = (0..epochs)
+            .map(|e| (effect(a.cur(e)) - effect(a.base(e))).exp())
+            .collect();
+        let noisy: Vec<f64> = (0..epochs).map(|_| noise().exp()).collect();
+        let units = |r: &[f64]| a.units(r);
+        // Placement alone: all of the spread is placement's.
+        let (s, p) = (
+            a.spread(&units(&placed)),
+            a.placement_spread(&units(&placed), epochs),
+        );
+        let (s, p) = (s.unwrap(), p.unwrap());
+        assert!(s > 0.01 && (p - s).abs() < 0.2 * s, "{s} {p}");
+        // The process pairs alone: little of it is.
+        let (s, p) = (
+            a.spread(&units(&noisy)),
+            a.placement_spread(&units(&noisy), epochs),
+        );
+        let (s, p) = (s.unwrap(), p.unwrap());
+        assert!(s > 0.01 && p < 0.5 * s, "{s} {p}");
+        // One epoch a layout: the two cannot be told apart.
+        assert_eq!(a.placement_spread(&units(&placed[..8]), 8), None);
     }
 }

@@ -331,6 +331,7 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
     let t = row_threshold(threshold, base_median, p.overhead_ns);
     let mut ch = change(layouts, p.epochs(), &p.round_ratios(), t)?;
     let units = layouts.units(&taken.epoch_ratios);
+    let clipped = verdict::pull_in_far(&units).0;
     // No narrower than the clock's step in either side's median.
     let cur_median = median(&taken.cur_ns);
     let rel = |m: f64| {
@@ -349,8 +350,10 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
     Some(Row {
         baseline_per_iter_ns: taken.base_ns.clone(),
         overhead_ns: p.overhead_ns,
-        // Placement's share of the spread, without the epochs far from the rest.
-        layout_spread: layouts.spread(&verdict::pull_in_far(&units).0),
+        // The spread between process pairs and placement's part of it,
+        // without the epochs far from the rest.
+        layout_spread: layouts.spread(&clipped),
+        placement_spread: layouts.placement_spread(&clipped, taken.epoch_ratios.len()),
         epochs: Some(taken.epoch_ratios.len()),
         epochs_pulled_in: ch.pulled_in,
         layouts_left_out: ch.layouts_left_out,
