@@ -431,6 +431,42 @@ def winsorized():
     return {"factors": factors, "cases": out}
 
 
+def placement():
+    """The spread between process pairs over layouts and placement's part of
+    it, as `Assignment::spread` and `placement_spread` compute them
+    (src/run/layouts.rs): per side, the variance of its layouts' mean log
+    units less total / m (m units a layout), over 1 - 1/m, at least 0."""
+    rng = np.random.default_rng(2031)
+    e = np.arange(64)
+    # 16 layouts a side, 64 epochs: each layout 4 times, each pair once.
+    base_l, cur_l = e % 16, (e + e // 16) % 16
+    place_base, place_cur = rng.normal(0.0, 0.02, 16), rng.normal(0.0, 0.02, 16)
+    cases = {
+        "placed": place_cur[cur_l] - place_base[base_l] + rng.normal(0.0, 0.005, 64),
+        "process_pairs": rng.normal(0.0, 0.03, 64),
+        "mixed": 0.5 * (place_cur[cur_l] - place_base[base_l]) + rng.normal(0.0, 0.03, 64),
+    }
+
+    def side(logs, labels, total):
+        groups = np.unique(labels)
+        m = len(logs) / len(groups)
+        means = np.array([logs[labels == g].mean() for g in groups])
+        return max(0.0, (np.var(means, ddof=1) - total / m) / (1 - 1 / m))
+
+    out = {}
+    for name, logs in cases.items():
+        total = np.var(logs, ddof=1)
+        own = side(logs, base_l, total) + side(logs, cur_l, total)
+        out[name] = {
+            "units": [float(v) for v in np.exp(logs)],
+            "base": [int(v) for v in base_l],
+            "cur": [int(v) for v in cur_l],
+            "spread": float(np.expm1(np.sqrt(total / 2))),
+            "placement": float(np.expm1(np.sqrt(own / 2))),
+        }
+    return out
+
+
 def main():
     data = datasets()
     doc = {
@@ -446,6 +482,7 @@ def main():
         "density": density(data),
         "fastest_epoch": fastest_epoch(),
         "winsorized": winsorized(),
+        "placement": placement(),
     }
     with open(sys.argv[1], "w") as f:
         json.dump(doc, f, separators=(",", ":"))

@@ -155,14 +155,21 @@ impl Assignment {
     /// own effect cannot be told from the process pair's.
     pub fn placement_spread(&self, units: &[f64], epochs: usize) -> Option<f64> {
         let (base, cur) = self.unit_layouts(epochs)?;
-        if units.len() != base.len() || units.len() < 3 {
-            return None;
-        }
-        let logs: Vec<f64> = units.iter().map(|r| r.ln()).collect();
-        let total = variance(&logs);
-        let own = layout_variance(&logs, &base, total)? + layout_variance(&logs, &cur, total)?;
-        Some((own / 2.0).sqrt().exp_m1())
+        placement_of(units, &base, &cur)
     }
+}
+
+/// [`Assignment::placement_spread`] of `units` whose layouts were `base`
+/// and `cur`.
+fn placement_of(units: &[f64], base: &[usize], cur: &[usize]) -> Option<f64> {
+    if units.len() != base.len() || units.len() != cur.len() || units.len() < 3 {
+        return None;
+    }
+    let logs: Vec<f64> = units.iter().map(|r| r.ln()).collect();
+    let total = variance(&logs);
+    let own = layout_variance(&logs, base, total)? + layout_variance(&logs, cur, total)?;
+    let spread = (own / 2.0).sqrt().exp_m1();
+    spread.is_finite().then_some(spread)
 }
 
 /// The sample variance of `x` (n − 1).
@@ -326,5 +333,36 @@ mod tests {
         assert!(s > 0.01 && p < 0.5 * s, "{s} {p}");
         // One epoch a layout: the two cannot be told apart.
         assert_eq!(a.placement_spread(&units(&placed[..8]), 8), None);
+    }
+
+    #[test]
+    fn spread_and_placement_are_numpys() {
+        let doc: serde_json::Value =
+            serde_json::from_str(include_str!("../../harness/tests/data/reference.json")).unwrap();
+        let cases = doc["placement"].as_object().unwrap();
+        assert_eq!(cases.len(), 3);
+        let a = Assignment::new(16, 16, 1);
+        for (name, case) in cases {
+            let list = |key: &str| case[key].as_array().unwrap().clone();
+            let units: Vec<f64> = list("units").iter().map(|v| v.as_f64().unwrap()).collect();
+            let labels = |key: &str| -> Vec<usize> {
+                list(key)
+                    .iter()
+                    .map(|v| v.as_u64().unwrap() as usize)
+                    .collect()
+            };
+            let close = |ours: f64, key: &str| {
+                let numpy = case[key].as_f64().unwrap();
+                assert!(
+                    (ours / numpy - 1.0).abs() < 1e-12,
+                    "{name} {key}: {ours} {numpy}"
+                );
+            };
+            close(a.spread(&units).unwrap(), "spread");
+            close(
+                placement_of(&units, &labels("base"), &labels("cur")).unwrap(),
+                "placement",
+            );
+        }
     }
 }
