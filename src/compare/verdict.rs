@@ -374,22 +374,10 @@ pub fn far_layouts(ratios: &[f64], clusters: Clusters<'_>) -> (Vec<bool>, usize)
 fn farthest_layout(logs: &[f64], keep: &[bool], sides: &[&[usize]]) -> Option<(usize, usize)> {
     let mut farthest: Option<(f64, usize, usize)> = None;
     for (side, labels) in sides.iter().enumerate() {
-        let mut means: Vec<(usize, f64, usize)> = Vec::new();
-        for ((x, l), k) in logs.iter().zip(*labels).zip(keep) {
-            if !*k {
-                continue;
-            }
-            match means.iter_mut().find(|(g, _, _)| g == l) {
-                Some((_, sum, count)) => {
-                    *sum += x;
-                    *count += 1;
-                }
-                None => means.push((*l, *x, 1)),
-            }
-        }
-        let means: Vec<(usize, f64)> = (means.into_iter())
-            .map(|(g, sum, count)| (g, sum / count as f64))
-            .collect();
+        let kept = (logs.iter().zip(*labels).zip(keep))
+            .filter(|(_, k)| **k)
+            .map(|(xl, _)| xl);
+        let means = means_by_label(kept);
         let mut sorted: Vec<f64> = means.iter().map(|(_, m)| *m).collect();
         sorted.sort_by(f64::total_cmp);
         let m = median_sorted(&sorted);
@@ -402,6 +390,24 @@ fn farthest_layout(logs: &[f64], keep: &[bool], sides: &[&[usize]]) -> Option<(u
         }
     }
     farthest.map(|(_, side, g)| (side, g))
+}
+
+/// The mean of the values of each label, from (value, label) pairs, in
+/// order of the labels' first appearance: (label, mean).
+pub fn means_by_label<'a>(pairs: impl Iterator<Item = (&'a f64, &'a usize)>) -> Vec<(usize, f64)> {
+    let mut sums: Vec<(usize, f64, usize)> = Vec::new();
+    for (x, l) in pairs {
+        match sums.iter_mut().find(|(g, _, _)| g == l) {
+            Some((_, sum, count)) => {
+                *sum += x;
+                *count += 1;
+            }
+            None => sums.push((*l, *x, 1)),
+        }
+    }
+    (sums.into_iter())
+        .map(|(g, sum, count)| (g, sum / count as f64))
+        .collect()
 }
 
 /// The layouts each unit ran, (baseline's, current's), where both sides

@@ -13,6 +13,9 @@
 /// The layouts each unit ran: (baseline's, current's), in the units' order.
 pub type UnitLayouts = (Vec<usize>, Vec<usize>);
 
+use crate::compare::verdict;
+use nbench::__private::stats;
+
 /// The layout of each side in each epoch.
 #[derive(Debug, Clone)]
 pub struct Assignment {
@@ -174,9 +177,7 @@ fn placement_of(units: &[f64], base: &[usize], cur: &[usize]) -> Option<f64> {
 
 /// The sample variance of `x` (n − 1).
 fn variance(x: &[f64]) -> f64 {
-    let n = x.len() as f64;
-    let mean = x.iter().sum::<f64>() / n;
-    x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    stats::variance(x, stats::mean(x))
 }
 
 /// The variance of one side's layout effects among `logs` labelled
@@ -186,23 +187,13 @@ fn variance(x: &[f64]) -> f64 {
 /// `total` too); at least 0. `None` with fewer than two layouts or two
 /// units a layout.
 fn layout_variance(logs: &[f64], labels: &[usize], total: f64) -> Option<f64> {
-    let mut groups: Vec<(usize, f64, usize)> = Vec::new();
-    for (x, l) in logs.iter().zip(labels) {
-        match groups.iter_mut().find(|(g, _, _)| g == l) {
-            Some((_, sum, count)) => {
-                *sum += x;
-                *count += 1;
-            }
-            None => groups.push((*l, *x, 1)),
-        }
-    }
-    let m = logs.len() as f64 / groups.len() as f64;
-    if groups.len() < 2 || m < 2.0 {
+    let means: Vec<f64> = (verdict::means_by_label(logs.iter().zip(labels)).into_iter())
+        .map(|(_, mean)| mean)
+        .collect();
+    let m = logs.len() as f64 / means.len() as f64;
+    if means.len() < 2 || m < 2.0 {
         return None;
     }
-    let means: Vec<f64> = (groups.iter())
-        .map(|(_, sum, count)| sum / *count as f64)
-        .collect();
     Some(((variance(&means) - total / m) / (1.0 - 1.0 / m)).max(0.0))
 }
 

@@ -48,6 +48,12 @@ pub fn epochs_for(max_time: Duration) -> u32 {
     (fit as u32).clamp(8, EPOCHS)
 }
 
+/// The most epochs a comparison takes, in doubt: [`MOST_EPOCHS_FACTOR`]
+/// times [`epochs_for`].
+fn most_epochs(max_time: Duration) -> u32 {
+    MOST_EPOCHS_FACTOR * epochs_for(max_time)
+}
+
 /// Which process a failure came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
@@ -414,7 +420,7 @@ pub fn more(
     settled: &dyn Fn(Epochs<'_>) -> bool,
 ) -> Result<Paired, PairedError> {
     let mut run = so_far.progress_from();
-    if extra < run.pace.per_epoch || run.epochs >= MOST_EPOCHS_FACTOR * epochs_for(s.max_time) {
+    if extra < run.pace.per_epoch || run.epochs >= most_epochs(s.max_time) {
         return Ok(Paired::Samples(run.into_samples()));
     }
     let limit = run.sampled + extra;
@@ -490,7 +496,7 @@ fn run_epochs(
     settled: &dyn Fn(Epochs<'_>) -> bool,
 ) -> Result<Option<Paired>, PairedError> {
     let epochs = epochs_for(s.max_time);
-    while run.epochs < MOST_EPOCHS_FACTOR * epochs {
+    while run.epochs < most_epochs(s.max_time) {
         let epoch = run.epochs;
         let mut p = Pair {
             base: start(Side::Baseline, epoch as usize)
