@@ -171,7 +171,7 @@ pub struct Cli {
     /// Sampling time before the precision target counts [default: 400ms]
     #[arg(global = true, long, value_name = "DUR", value_parser = duration, help_heading = "Measurement")]
     pub min_time: Option<Duration>,
-    /// Time limit of sampling per benchmark [default: 800ms]
+    /// Time limit of sampling per benchmark; compared in lockstep, it is shared among epochs of 25 ms each (fresh process pairs), so a longer limit buys more of them [default: 800ms]
     #[arg(global = true, long, value_name = "DUR", value_parser = duration, help_heading = "Measurement")]
     pub max_time: Option<Duration>,
     /// Stop once the median's 95% CI is within ±PCT% [default: 1]
@@ -211,7 +211,7 @@ pub struct Cli {
     /// Compare with git revision REV (branch, tag, hash, HEAD~1): it is built in a worktree under target/nbench, saved as baseline rev-HASH (reused next time) and compared paired like --compare
     #[arg(global = true, long, value_name = "REV", conflicts_with_all = ["compare", "compare_stored"], help_heading = "Baselines")]
     pub compare_rev: Option<String>,
-    /// Link layouts to build of each bench target when saving or comparing a baseline: the same code, functions in another order each, so that a verdict covers code placement; 1 keeps the linker's own order [default: 16 with --save-baseline or --compare, else 1]
+    /// Link layouts to build of each bench target when saving or comparing a baseline: the same code, functions in another order each, so that a verdict covers code placement (more narrow an interval that placement keeps wide; the baseline needs them too); 1 keeps the linker's own order [default: 16 with --save-baseline or --compare, else 1]
     #[arg(global = true, long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=64), help_heading = "Baselines")]
     pub layouts: Option<u32>,
     /// Layout i shuffles the function order with seed SEED + i (with --layouts 1: shuffled with seed SEED + 1 instead of the linker's own order)

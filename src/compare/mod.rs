@@ -76,9 +76,12 @@ pub fn control_false_discoveries(c: &mut Comparison) {
 /// Gives every inconclusive row its reason (and takes it from any other).
 fn explain_inconclusive(c: &mut Comparison) {
     let threshold = c.noise_threshold;
-    for row in c.targets.iter_mut().flat_map(|t| t.rows.iter_mut()) {
-        row.inconclusive = (row.verdict == Verdict::Inconclusive)
-            .then(|| verdict::why_inconclusive(row, row.threshold(threshold)));
+    for t in &mut c.targets {
+        let layouts = t.layouts;
+        for row in &mut t.rows {
+            row.inconclusive = (row.verdict == Verdict::Inconclusive)
+                .then(|| verdict::why_inconclusive(row, row.threshold(threshold), layouts));
+        }
     }
 }
 

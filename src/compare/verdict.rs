@@ -42,8 +42,14 @@ fn decide(change: f64, ci: [f64; 2], significant: bool, threshold: f64) -> Verdi
 }
 
 /// Why an inconclusive row's interval stayed wider than the threshold, in
-/// words: the interval, then the cause the row's figures point to.
-pub fn why_inconclusive(row: &crate::model::comparison::Row, threshold: f64) -> String {
+/// words: the interval, then the cause the row's figures point to and what
+/// would narrow it. `layouts`: the link layouts its target's sides ran
+/// (baseline, current).
+pub fn why_inconclusive(
+    row: &crate::model::comparison::Row,
+    threshold: f64,
+    layouts: Option<[usize; 2]>,
+) -> String {
     let pct = |x: f64| format!("{:+.1}%", x * 100.0);
     if let Some(why) = lost_to_adjustment(row, threshold) {
         return format!(
@@ -68,12 +74,16 @@ pub fn why_inconclusive(row: &crate::model::comparison::Row, threshold: f64) -> 
             .is_some_and(|s| s >= threshold && s * 2.0 >= half) =>
         {
             let s = row.layout_spread.unwrap_or_default() * 100.0;
+            let wider = match row.placement_spread {
+                Some(_) => format!(" ({})", remedy(row, layouts)),
+                None => String::new(),
+            };
             match row.placement_minor() {
                 Some(p) => format!(
-                    "fresh processes differ by ±{s:.1}% from pair to pair, code placement ±{:.1}% of it (raise --max-time)",
+                    "fresh processes differ by ±{s:.1}% from pair to pair, code placement ±{:.1}% of it{wider}",
                     p * 100.0
                 ),
-                None => format!("code placement alone moves it ±{s:.1}%"),
+                None => format!("code placement alone moves it ±{s:.1}%{wider}"),
             }
         }
         _ if row.epochs.is_some_and(|e| e < 4) => format!(
@@ -104,6 +114,29 @@ fn lost_to_adjustment(row: &crate::model::comparison::Row, threshold: f64) -> Op
              compared (p = {q:.3}; Benjamini–Hochberg)"
         )
     })
+}
+
+/// What would narrow the interval of a row whose units spread with code
+/// placement and the machine's process-to-process noise together: more
+/// link layouts where the layouts' own effects weigh more in the mean
+/// change (their variance over the layouts each side ran) than the noise
+/// between processes does (its variance over the units), else more
+/// process pairs, which a longer time limit buys. Measured on
+/// `vec_push/1000` (A/A, 16 layouts, units ±3.5 %, placement ±1.2 %):
+/// 160 epochs and 32 of 32 layouts left the same interval, ±1.0 %.
+fn remedy(row: &crate::model::comparison::Row, layouts: Option<[usize; 2]>) -> &'static str {
+    let (s, p) = (
+        row.layout_spread.unwrap_or_default(),
+        row.placement_spread.unwrap_or_default(),
+    );
+    let [b, c] = layouts.unwrap_or([1, 1]).map(|l| l.max(1) as f64);
+    let placement = p * p * (1.0 / b + 1.0 / c);
+    let process = (s * s - 2.0 * p * p).max(0.0) / row.unit_ratios.len().max(1) as f64;
+    if placement >= process {
+        "more link layouts would narrow it: raise --layouts, the baseline's too"
+    } else {
+        "raise --max-time"
+    }
 }
 
 /// An epoch's log ratio further from the median than this many robust
@@ -751,7 +784,7 @@ mod tests {
             epoch_medians_ns: Vec::new(),
             inconclusive: None,
         };
-        let why = why_inconclusive(&row, 0.005);
+        let why = why_inconclusive(&row, 0.005, Some([16, 16]));
         assert!(
             why.starts_with("the change lies somewhere in -3.0% … +16.0%, wider than ±0.5%"),
             "{why}"
@@ -764,21 +797,39 @@ mod tests {
         // the layouts' own effects ±1.1 % of it; the rest is the machine's.
         (row.layout_spread, row.placement_spread) = (Some(0.036), Some(0.011));
         row.change_ci = [-0.017, 0.024];
-        let why = why_inconclusive(&row, 0.005);
+        // Over 16 units the noise between processes weighs more in their
+        // mean than 16 layouts a side do: more process pairs narrow it.
+        row.unit_ratios = vec![1.0; 16];
+        let why = why_inconclusive(&row, 0.005, Some([16, 16]));
         assert!(
             why.ends_with(
                 "fresh processes differ by ±3.6% from pair to pair, code placement ±1.1% of it (raise --max-time)"
             ),
             "{why}"
         );
+        // Over 160 units it no longer does: only more layouts narrow it.
+        row.unit_ratios = vec![1.0; 160];
+        let why = why_inconclusive(&row, 0.005, Some([16, 16]));
+        assert!(
+            why.ends_with(
+                "code placement ±1.1% of it (more link layouts would narrow it: raise --layouts, the baseline's too)"
+            ),
+            "{why}"
+        );
+        // With 64 layouts a side, placement's part is small again.
+        assert!(why_inconclusive(&row, 0.005, Some([64, 64])).ends_with("(raise --max-time)"));
         row.placement_spread = Some(0.03);
-        assert!(why_inconclusive(&row, 0.005).ends_with("code placement alone moves it ±3.6%"));
+        assert!(
+            why_inconclusive(&row, 0.005, Some([16, 16]))
+                .ends_with("code placement alone moves it ±3.6% (more link layouts would narrow it: raise --layouts, the baseline's too)")
+        );
+        row.unit_ratios = Vec::new();
         row.layout_spread = Some(0.001);
-        assert!(why_inconclusive(&row, 0.005).ends_with("(raise --max-time)"));
+        assert!(why_inconclusive(&row, 0.005, Some([16, 16])).ends_with("(raise --max-time)"));
         row.epochs = Some(2);
-        assert!(why_inconclusive(&row, 0.005).contains("only 2 epochs"));
+        assert!(why_inconclusive(&row, 0.005, Some([16, 16])).contains("only 2 epochs"));
         row.kind = Kind::Stored;
-        assert!(why_inconclusive(&row, 0.005).contains("stored samples"));
+        assert!(why_inconclusive(&row, 0.005, Some([16, 16])).contains("stored samples"));
         // Measured: sum/16 of a build 1 % slower, 17 epochs, p 0.049
         // alone and 0.052 adjusted over 20 rows; the interval is not what
         // kept it from a verdict.
@@ -788,12 +839,12 @@ mod tests {
         row.p_value = Some(0.049);
         row.p_adjusted = Some(0.052);
         assert_eq!(
-            why_inconclusive(&row, 0.005),
+            why_inconclusive(&row, 0.005, Some([16, 16])),
             "the change lies in +0.6% … +1.0%, significant alone (p = 0.049) but not once \
              adjusted for the other benchmarks compared (p = 0.052; Benjamini–Hochberg)"
         );
         row.p_adjusted = Some(0.049);
-        assert!(why_inconclusive(&row, 0.005).contains("wider than"));
+        assert!(why_inconclusive(&row, 0.005, Some([16, 16])).contains("wider than"));
     }
 
     #[test]

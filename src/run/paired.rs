@@ -15,17 +15,6 @@ use nbench::__private::stats::median_sorted;
 use nbench::{Counter, Throughput};
 use std::time::{Duration, Instant};
 
-/// Process pairs a comparison is split into, at most (each gets 1/EPOCHS
-/// of the time limit). A process pair's own bias, not the noise within an
-/// epoch, sets a comparison's interval (measured: `vec_push/1000` epoch
-/// ratios spread ±1.4 % between pairs where an epoch's median of 100 ms of
-/// rounds was known to ±0.3 %), so more, shorter epochs narrow it for the
-/// same time: 24 epochs of 33 ms left 5 of 80 A/A rows inconclusive where
-/// 8 of 100 ms left 17, in the same rounds and measuring time. With an
-/// epoch's start and end no longer waited on in steps of milliseconds, an
-/// epoch costs little beyond its warm-up and sampling: 32 of 25 ms take
-/// less time than 24 of 33 ms did.
-pub const EPOCHS: u32 = 32;
 /// Epochs before the comparison may stop early.
 pub const MIN_EPOCHS: u32 = 3;
 
@@ -36,22 +25,31 @@ pub const MIN_EPOCHS: u32 = 3;
 /// to ±0.5 % only past some 100 epochs.
 pub const MOST_EPOCHS_FACTOR: u32 = 5;
 
-/// The least sampling time worth a fresh process pair: with less, their
-/// start and warm-up would cost more than they measure.
-pub const MIN_EPOCH: Duration = Duration::from_millis(25);
+/// Each epoch's share of the sampling time (a comparison with time limit
+/// `max_time` is split into `max_time / EPOCH` epochs: 32 at the default
+/// 800 ms). A process pair's own bias, not the noise within an epoch,
+/// sets a comparison's interval (measured: `vec_push/1000` epoch ratios
+/// spread ±1.4 % between pairs where an epoch's median of 100 ms of rounds
+/// was known to ±0.3 %), so more, shorter epochs narrow it for the same
+/// time: 24 epochs of 33 ms left 5 of 80 A/A rows inconclusive where 8 of
+/// 100 ms left 17, in the same rounds and measuring time. Shorter still
+/// buys nothing: 64 epochs of 12.5 ms left `vec_push/1000`'s interval as
+/// wide as 32 of 25 ms (±1.0 %), at a larger share of time spent starting
+/// and warming processes. A longer `--max-time` therefore buys more epochs
+/// of this length, not longer ones.
+pub const EPOCH: Duration = Duration::from_millis(25);
 
 /// Into how many epochs a comparison with time limit `max_time` is split:
-/// [`EPOCHS`], fewer where an epoch would sample less than [`MIN_EPOCH`],
-/// never fewer than 8.
+/// as many as [`EPOCH`] fits, never fewer than 8.
 pub fn epochs_for(max_time: Duration) -> u32 {
-    let fit = max_time.as_nanos() / MIN_EPOCH.as_nanos();
-    (fit as u32).clamp(8, EPOCHS)
+    let fit = max_time.as_nanos() / EPOCH.as_nanos();
+    u32::try_from(fit).unwrap_or(u32::MAX).max(8)
 }
 
 /// The most epochs a comparison takes, in doubt: [`MOST_EPOCHS_FACTOR`]
 /// times [`epochs_for`].
 fn most_epochs(max_time: Duration) -> u32 {
-    MOST_EPOCHS_FACTOR * epochs_for(max_time)
+    MOST_EPOCHS_FACTOR.saturating_mul(epochs_for(max_time))
 }
 
 /// Which process a failure came from.
@@ -587,7 +585,10 @@ mod tests {
         let ms = Duration::from_millis;
         // The default 800 ms: 32 epochs of 25 ms.
         assert_eq!(epochs_for(ms(800)), 32);
-        assert_eq!(epochs_for(ms(10_000)), 32);
+        // A longer limit buys more process pairs, not longer ones.
+        assert_eq!(epochs_for(ms(3_000)), 120);
+        assert_eq!(most_epochs(ms(3_000)), 600);
+        assert_eq!(epochs_for(Duration::from_secs(u64::MAX)), u32::MAX);
         // 400 ms: 16 of 25 ms; 20 ms: the 8 every comparison has at least.
         assert_eq!(epochs_for(ms(400)), 16);
         assert_eq!(epochs_for(ms(20)), 8);

@@ -41,12 +41,14 @@ commands:
                          turns; print per workload the spread of the estimate
                          across runs, how often run k+1 lands in run k's 95 %
                          interval, zero-width intervals and seconds per run
-  verdicts [--runs N] [--paired]
+  verdicts [--runs N] [--paired] [-- NBENCH_ARGS]
                          save a baseline of tests/fixtures/verdicts, then compare it N
                          times (default 20) with itself and with builds 1 % and 5 %
                          slower, paired and (without --paired) against stored
                          samples; print how often each verdict came out, for the
-                         workloads written with nbench's API and with criterion's
+                         workloads written with nbench's API and with criterion's;
+                         NBENCH_ARGS (`--layouts 32 --max-time 3s`) go to every
+                         baseline and comparison
 ";
 
 fn main() -> ExitCode {

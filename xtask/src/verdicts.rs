@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
-const USAGE: &str = "cargo xtask verdicts [--runs N] [--paired]";
+const USAGE: &str = "cargo xtask verdicts [--runs N] [--paired] [-- NBENCH_ARGS]";
 
 /// The fixture's two bench targets: the same workloads through nbench's
 /// API and through criterion's (on nbench-criterion), measured in the same runs.
@@ -98,15 +98,37 @@ impl Nbench {
     }
 }
 
-/// `--runs N` and `--paired` (leave out the comparisons with stored samples).
-fn parse_args(args: &[String]) -> Result<(usize, bool), String> {
-    let paired = args.iter().any(|a| a == "--paired");
-    let rest: Vec<String> = args.iter().filter(|a| *a != "--paired").cloned().collect();
-    Ok((runs_arg(&rest, 20, USAGE)?, paired))
+/// What to run: `--runs N`, `--paired` (leave out the comparisons with
+/// stored samples), and after `--` the arguments every baseline and
+/// comparison gets (`--layouts 32 --max-time 3s`: settings other than the
+/// defaults).
+struct Args {
+    runs: usize,
+    paired_only: bool,
+    nbench: Vec<String>,
+}
+
+fn parse_args(args: &[String]) -> Result<Args, String> {
+    let (ours, nbench) = match args.iter().position(|a| a == "--") {
+        Some(i) => (&args[..i], args[i + 1..].to_vec()),
+        None => (args, Vec::new()),
+    };
+    let paired_only = ours.iter().any(|a| a == "--paired");
+    let rest: Vec<String> = ours.iter().filter(|a| *a != "--paired").cloned().collect();
+    Ok(Args {
+        runs: runs_arg(&rest, 20, USAGE)?,
+        paired_only,
+        nbench,
+    })
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
-    let (runs, paired_only) = parse_args(args)?;
+    let Args {
+        runs,
+        paired_only,
+        nbench,
+    } = parse_args(args)?;
+    let settings: Vec<&str> = nbench.iter().map(String::as_str).collect();
     let nb = Nbench {
         exe: build_nbench()?,
         fixture: root().join("tests/fixtures/verdicts"),
@@ -128,7 +150,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
         // current side is linked with new seeds.
         let base_seed = (10_000 + round * 16).to_string();
         let seed = (20_000 + round * 16).to_string();
-        nb.run(&["--save-baseline", "base", "--layout-seed", &base_seed])?;
+        nb.run(
+            &[
+                &["--save-baseline", "base", "--layout-seed", &base_seed],
+                &settings[..],
+            ]
+            .concat(),
+        )?;
         for pair in cases.chunks_mut(FRONT_ENDS.len()) {
             let case = &pair[0];
             let mut a = vec!["--compare", "base"];
@@ -143,6 +171,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             } else if !case.stored {
                 a.extend(["--layout-seed", &base_seed]);
             }
+            a.extend(settings.iter().copied());
             let run = nb.run(&a)?;
             keep(&nb, round, case, &run);
             if case.features.is_none() && !case.stored && !case.relink {
