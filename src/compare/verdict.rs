@@ -78,11 +78,10 @@ pub fn why_inconclusive(
                 Some(_) => format!(" ({})", remedy(row, layouts)),
                 None => String::new(),
             };
-            match row.placement_minor() {
-                Some(p) => format!(
-                    "fresh processes differ by ±{s:.1}% from pair to pair, code placement ±{:.1}% of it{wider}",
-                    p * 100.0
-                ),
+            match row.placement_part() {
+                Some(part) => {
+                    format!("fresh processes differ by ±{s:.1}% from pair to pair, {part}{wider}")
+                }
                 None => format!("code placement alone moves it ±{s:.1}%{wider}"),
             }
         }
@@ -816,6 +815,14 @@ mod tests {
             ),
             "{why}"
         );
+        // Placement with no part in it says so.
+        row.placement_spread = Some(0.0);
+        let why = why_inconclusive(&row, 0.005, Some([16, 16]));
+        assert!(
+            why.ends_with("±3.6% from pair to pair, none of it code placement (raise --max-time)"),
+            "{why}"
+        );
+        row.placement_spread = Some(0.011);
         // With 64 layouts a side, placement's part is small again.
         assert!(why_inconclusive(&row, 0.005, Some([64, 64])).ends_with("(raise --max-time)"));
         row.placement_spread = Some(0.03);

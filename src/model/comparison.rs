@@ -153,6 +153,15 @@ impl Row {
         let (s, p) = (self.layout_spread?, self.placement_spread?);
         (2.0 * p * p < s * s).then_some(p)
     }
+
+    /// [`Self::placement_minor`] in words: `code placement ±1.1% of it`,
+    /// or `none of it code placement` where that rounds to nothing.
+    pub fn placement_part(&self) -> Option<String> {
+        self.placement_minor().map(|p| match p < 0.0005 {
+            true => "none of it code placement".to_owned(),
+            false => format!("code placement ±{:.1}% of it", p * 100.0),
+        })
+    }
 }
 
 /// The noise threshold as a share of the time actually measured, the

@@ -140,11 +140,8 @@ pub fn placement_note(r: &crate::model::comparison::Row) -> Option<String> {
     let spread = r.layout_spread.filter(|s| *s >= LARGE_LAYOUT_SPREAD);
     match spread {
         Some(s) => {
-            let cause = match r.placement_minor() {
-                Some(p) => format!(
-                    "between fresh processes, code placement ±{:.1}% of it",
-                    p * 100.0
-                ),
+            let cause = match r.placement_part() {
+                Some(part) => format!("between fresh processes, {part}"),
                 None => "with code placement alone".to_owned(),
             };
             let moves = format!(
