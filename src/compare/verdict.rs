@@ -781,6 +781,7 @@ mod tests {
             layouts_left_out: 0,
             full_speed_units: 0,
             epoch_medians_ns: Vec::new(),
+            epoch_layouts: Vec::new(),
             inconclusive: None,
         };
         let why = why_inconclusive(&row, 0.005, Some([16, 16]));

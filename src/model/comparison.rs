@@ -126,6 +126,11 @@ pub struct Row {
     /// side's samples, ns per iteration, in the epochs' order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub epoch_medians_ns: Vec<[f64; 2]>,
+    /// Paired, over link layouts: the layout each epoch ran of the
+    /// baseline's and of the current side (numbered from 0 per side), in
+    /// the epochs' order, so that the change can be recomputed by layout.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub epoch_layouts: Vec<[usize; 2]>,
     /// Paired, where some epoch's two processes did not both run at full
     /// speed: the units of the epochs that did, which the change was taken
     /// from (see `verdict::Fast`).
@@ -252,6 +257,7 @@ impl Row {
             layouts_left_out: 0,
             full_speed_units: 0,
             epoch_medians_ns: Vec::new(),
+            epoch_layouts: Vec::new(),
             inconclusive: None,
         }
     }

@@ -359,6 +359,7 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         layouts_left_out: ch.layouts_left_out,
         full_speed_units: ch.full_speed_units,
         epoch_medians_ns: epoch_medians(taken),
+        epoch_layouts: epoch_layouts(layouts, taken.epoch_ratios.len()),
         unit_ratios: units,
         time_limited: p.stop == Stop::TimeLimit,
         ..Row::new(id, Kind::Paired, p.metric, times, found)
@@ -372,6 +373,16 @@ fn epoch_medians(taken: &paired::Taken) -> Vec<[f64; 2]> {
     (taken.epoch_base_medians.iter())
         .zip(&taken.epoch_cur_medians)
         .map(|(b, c)| [finite(b), finite(c)])
+        .collect()
+}
+
+/// Each epoch's (baseline, current) layout, where either side ran several.
+fn epoch_layouts(layouts: &Assignment, epochs: usize) -> Vec<[usize; 2]> {
+    if !layouts.controlled() {
+        return Vec::new();
+    }
+    (0..epochs)
+        .map(|i| [layouts.base(i), layouts.cur(i)])
         .collect()
 }
 

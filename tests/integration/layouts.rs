@@ -108,6 +108,21 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
     );
     let placed = row(&over, "placed");
     assert_eq!(placed["verdict"], "inconclusive", "{placed}");
+    // Each epoch's pair of layouts, one of each side's 16, as many as epochs.
+    let pairs = placed["epoch_layouts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        pairs.len() as u64,
+        placed["epochs"].as_u64().unwrap(),
+        "{placed}"
+    );
+    assert!(
+        (pairs.iter().flat_map(|p| p.as_array().unwrap()))
+            .all(|l| l.as_u64().is_some_and(|l| l < 16)),
+        "{placed}"
+    );
     let why = placed["inconclusive"].as_str().unwrap_or_default();
     assert!(why.contains("code placement alone moves it"), "{placed}");
     let steady = row(&over, "steady")["verdict"].as_str().unwrap_or_default();
