@@ -120,9 +120,12 @@ fn lost_to_adjustment(row: &crate::model::comparison::Row, threshold: f64) -> Op
 /// link layouts where the layouts' own effects weigh more in the mean
 /// change (their variance over the layouts each side ran) than the noise
 /// between processes does (its variance over the units), else more
-/// process pairs, which a longer time limit buys. Measured on
-/// `vec_push/1000` (A/A, 16 layouts, units ±3.5 %, placement ±1.2 %):
-/// 160 epochs and 32 of 32 layouts left the same interval, ±1.0 %.
+/// process pairs, which a longer time limit buys. More layouts need time
+/// too: every layout runs before a comparison may stop, so at the same
+/// time limit they leave none for the rows in doubt. Measured on
+/// `vec_push/1000` (A/A, units ±2–3 %, placement ±0.5–1 %): half-width
+/// 0.8 % with 16 layouts at 800 ms (127 epochs), 1.6 % with 32 layouts
+/// at 800 ms (32 epochs), 0.60 % with 16 and 0.54 % with 32 at 1600 ms.
 fn remedy(row: &crate::model::comparison::Row, layouts: Option<[usize; 2]>) -> &'static str {
     let (s, p) = (
         row.layout_spread.unwrap_or_default(),
@@ -132,7 +135,7 @@ fn remedy(row: &crate::model::comparison::Row, layouts: Option<[usize; 2]>) -> &
     let placement = p * p * (1.0 / b + 1.0 / c);
     let process = (s * s - 2.0 * p * p).max(0.0) / row.unit_ratios.len().max(1) as f64;
     if placement >= process {
-        "more link layouts would narrow it: raise --layouts, the baseline's too"
+        "more link layouts would narrow it, given time to run them all: raise --layouts (the baseline's too) and --max-time with it"
     } else {
         "raise --max-time"
     }
@@ -812,7 +815,7 @@ mod tests {
         let why = why_inconclusive(&row, 0.005, Some([16, 16]));
         assert!(
             why.ends_with(
-                "code placement ±1.1% of it (more link layouts would narrow it: raise --layouts, the baseline's too)"
+                "code placement ±1.1% of it (more link layouts would narrow it, given time to run them all: raise --layouts (the baseline's too) and --max-time with it)"
             ),
             "{why}"
         );
@@ -829,7 +832,7 @@ mod tests {
         row.placement_spread = Some(0.03);
         assert!(
             why_inconclusive(&row, 0.005, Some([16, 16]))
-                .ends_with("code placement alone moves it ±3.6% (more link layouts would narrow it: raise --layouts, the baseline's too)")
+                .ends_with("code placement alone moves it ±3.6% (more link layouts would narrow it, given time to run them all: raise --layouts (the baseline's too) and --max-time with it)")
         );
         row.unit_ratios = Vec::new();
         row.layout_spread = Some(0.001);
