@@ -126,7 +126,7 @@ pub struct Row {
     /// side's samples, ns per iteration, in the epochs' order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub epoch_medians_ns: Vec<[f64; 2]>,
-    /// Paired, over link layouts: the layout each epoch ran of the
+    /// Paired, where both sides ran several link layouts: the layout each epoch ran of the
     /// baseline's and of the current side (numbered from 0 per side), in
     /// the epochs' order, so that the change can be recomputed by layout.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -53,6 +53,11 @@ impl Assignment {
         self.cur[(epoch + epoch / n) % n]
     }
 
+    /// The (baseline, current) layouts of the first `epochs` epochs, in order.
+    pub fn epoch_pairs(&self, epochs: usize) -> Vec<[usize; 2]> {
+        (0..epochs).map(|e| [self.base(e), self.cur(e)]).collect()
+    }
+
     /// The layouts of the side that has more.
     pub fn most(&self) -> usize {
         self.base.len().max(self.cur.len())

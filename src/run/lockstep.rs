@@ -279,8 +279,9 @@ fn full_speed(layouts: &Assignment, e: Epochs<'_>) -> Vec<bool> {
         .len()
         .min(e.base_medians.len())
         .min(e.cur_medians.len());
-    let base: Vec<usize> = (0..n).map(|i| layouts.base(i)).collect();
-    let cur: Vec<usize> = (0..n).map(|i| layouts.cur(i)).collect();
+    let (base, cur): (Vec<usize>, Vec<usize>) = (layouts.epoch_pairs(n).into_iter())
+        .map(|[b, c]| (b, c))
+        .unzip();
     let near_fastest = |medians: &[f64], layout: &[usize]| -> Vec<bool> {
         // Each layout's fastest epoch median, by layout number.
         let mut fastest = vec![f64::INFINITY; layout.iter().max().map_or(0, |l| l + 1)];
@@ -359,7 +360,11 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         layouts_left_out: ch.layouts_left_out,
         full_speed_units: ch.full_speed_units,
         epoch_medians_ns: epoch_medians(taken),
-        epoch_layouts: epoch_layouts(layouts, taken.epoch_ratios.len()),
+        // Each epoch's pair of layouts, where both sides ran several.
+        epoch_layouts: match layouts.controlled() {
+            true => layouts.epoch_pairs(taken.epoch_ratios.len()),
+            false => Vec::new(),
+        },
         unit_ratios: units,
         time_limited: p.stop == Stop::TimeLimit,
         ..Row::new(id, Kind::Paired, p.metric, times, found)
@@ -373,16 +378,6 @@ fn epoch_medians(taken: &paired::Taken) -> Vec<[f64; 2]> {
     (taken.epoch_base_medians.iter())
         .zip(&taken.epoch_cur_medians)
         .map(|(b, c)| [finite(b), finite(c)])
-        .collect()
-}
-
-/// Each epoch's (baseline, current) layout, where either side ran several.
-fn epoch_layouts(layouts: &Assignment, epochs: usize) -> Vec<[usize; 2]> {
-    if !layouts.controlled() {
-        return Vec::new();
-    }
-    (0..epochs)
-        .map(|i| [layouts.base(i), layouts.cur(i)])
         .collect()
 }
 
