@@ -17,6 +17,9 @@ use std::time::Duration;
 /// A line longer than this is refused (the largest real one, 100 000 samples, is ~2.5 MB).
 const MAX_LINE: usize = 64 << 20;
 
+/// Room a line is read into before it grows: more than any command takes.
+const LINE_CAPACITY: usize = 1024;
+
 /// Why a message could not be read.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProtocolError {
@@ -68,15 +71,19 @@ pub trait Message: Sized {
 /// assert_eq!(back, Command::List);
 /// ```
 pub fn write_message<M: Message>(w: &mut impl Write, msg: &M) -> Result<(), ProtocolError> {
-    let line = format!("{}\n", msg.to_json());
-    w.write_all(line.as_bytes())
+    // Straight into the writer: a line built in a `String` first would grow
+    // by the length of its numbers, and allocations whose sizes hang on
+    // measured figures would leave each process's heap laid out its own way
+    // for the benchmark that runs next.
+    writeln!(w, "{}", msg.to_json())
         .and_then(|()| w.flush())
         .map_err(|e| ProtocolError::Io(e.kind(), e.to_string()))
 }
 
 /// Reads the next message; `Ok(None)` when the channel closed between messages.
 pub fn read_message<M: Message>(r: &mut impl BufRead) -> Result<Option<M>, ProtocolError> {
-    let mut buf = Vec::new();
+    // One allocation of the same size whatever the line holds (see `write_message`).
+    let mut buf = Vec::with_capacity(LINE_CAPACITY);
     let n = r
         .by_ref()
         .take(MAX_LINE as u64 + 1)
