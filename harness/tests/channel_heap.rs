@@ -65,8 +65,16 @@ fn read(line: &[u8]) -> Vec<usize> {
 #[test]
 fn a_sample_is_written_with_the_same_allocations_whatever_its_figure() {
     let short = written(75.0);
-    assert!(!short.is_empty(), "the recorder sees the message's allocations");
-    for ns in [75123.5, 75123.456_789_012_3, 1.234_567_890_123_456e-7, 9e15] {
+    assert!(
+        !short.is_empty(),
+        "the recorder sees the message's allocations"
+    );
+    for ns in [
+        75_123.5,
+        75_123.456_789_012_3,
+        1.234_567_890_123_456e-7,
+        9e15,
+    ] {
         assert_eq!(written(ns), short, "{ns}");
     }
 }

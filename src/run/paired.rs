@@ -11,7 +11,7 @@ use nbench::__private::engine::Settings;
 use nbench::__private::engine::{Stop, next_iters};
 use nbench::__private::metric::Metric;
 use nbench::__private::protocol::{Command, Event};
-use nbench::__private::stats::median_sorted;
+use nbench::__private::stats::{median_sorted, pair_ratios};
 use nbench::{Counter, Throughput};
 use std::time::{Duration, Instant};
 
@@ -123,13 +123,10 @@ impl PairedSamples {
         self.taken.epochs()
     }
 
-    /// current / baseline for each round with a non-zero baseline sample.
-    pub fn round_ratios(&self) -> Vec<f64> {
-        (self.taken.base_ns.iter())
-            .zip(&self.taken.cur_ns)
-            .filter(|(b, _)| **b > 0.0)
-            .map(|(b, c)| c / b)
-            .collect()
+    /// current / baseline for each pair of rounds (see [`pair_ratios`]:
+    /// the sides take turns going first, [`Pair::round`]).
+    pub fn pair_ratios(&self) -> Vec<f64> {
+        pair_ratios(&self.taken.base_ns, &self.taken.cur_ns)
     }
 }
 
@@ -186,7 +183,8 @@ impl Pace {
             min_rounds: s
                 .min_samples
                 .div_ceil(epochs_for(s.max_time) as usize)
-                .max(2),
+                .max(2)
+                .next_multiple_of(2),
             max_samples: s.max_samples,
         }
     }
@@ -199,7 +197,8 @@ pub struct Taken {
     pub base_ns: Vec<f64>,
     /// Current samples.
     pub cur_ns: Vec<f64>,
-    /// Per epoch (process pair): the median of current / baseline over its rounds.
+    /// Per epoch (process pair): the median of current / baseline over its
+    /// pairs of rounds ([`pair_ratios`]).
     pub epoch_ratios: Vec<f64>,
     /// Per epoch: the median of its baseline samples.
     pub epoch_base_medians: Vec<f64>,
@@ -221,7 +220,8 @@ impl Taken {
 /// The epochs so far (fresh process pairs), what `settled` judges.
 #[derive(Debug, Clone, Copy)]
 pub struct Epochs<'a> {
-    /// Per epoch: the median of current / baseline over its rounds.
+    /// Per epoch: the median of current / baseline over its pairs of
+    /// rounds ([`pair_ratios`]).
     pub ratios: &'a [f64],
     /// Per epoch: the median of its baseline samples.
     pub base_medians: &'a [f64],
@@ -315,21 +315,23 @@ impl Pair {
         }
         let per_iter = |ns: f64, over: f64| (ns / pace.iters as f64 - over).max(0.0);
         let began = Instant::now();
-        let mut ratios = Vec::new();
         let first = taken.base_ns.len();
-        while began.elapsed() < pace.per_epoch || ratios.len() < pace.min_rounds {
+        let mut rounds = 0_usize;
+        // Whole pairs of rounds only (see `pair_ratios`).
+        while !rounds.is_multiple_of(2)
+            || began.elapsed() < pace.per_epoch
+            || rounds < pace.min_rounds
+        {
             let (bs, cs) = self.round(pace.iters, round)?;
             round += 1;
-            let (bs, cs) = (per_iter(bs, base_over), per_iter(cs, cur_over));
-            taken.base_ns.push(bs);
-            taken.cur_ns.push(cs);
-            if bs > 0.0 {
-                ratios.push(cs / bs);
-            }
+            rounds += 1;
+            taken.base_ns.push(per_iter(bs, base_over));
+            taken.cur_ns.push(per_iter(cs, cur_over));
             if taken.base_ns.len() >= pace.max_samples {
                 break;
             }
         }
+        let mut ratios = pair_ratios(&taken.base_ns[first..], &taken.cur_ns[first..]);
         if !ratios.is_empty() {
             ratios.sort_by(f64::total_cmp);
             taken.epoch_ratios.push(median_sorted(&ratios));
@@ -579,6 +581,45 @@ fn calibrate(p: &mut Pair, target: f64, limit: Duration) -> Result<u64, PairedEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rounds as `Pair::round` takes them, from an even round on: the
+    /// side that follows its own sample reads `warm` × its time.
+    fn rounds(n: usize, base: f64, cur: f64, warm: f64) -> (Vec<f64>, Vec<f64>) {
+        (0..n)
+            .map(|r| match r % 2 {
+                // baseline, then current: the baseline went last before.
+                0 => (base * warm, cur),
+                // current, then baseline: the current side went last before.
+                _ => (base, cur * warm),
+            })
+            .unzip()
+    }
+
+    #[test]
+    fn a_lean_from_who_went_first_cancels_within_each_pair_of_rounds() {
+        // The same executable on both sides, 8 % faster after its own sample.
+        let (b, c) = rounds(3, 4.0e6, 4.0e6, 0.92);
+        let mut single: Vec<f64> = b.iter().zip(&c).map(|(b, c)| c / b).collect();
+        single.sort_by(f64::total_cmp);
+        assert!(
+            median_sorted(&single) > 1.08,
+            "one round of each order more: the old median leans"
+        );
+        let pairs = pair_ratios(&b, &c);
+        assert_eq!(pairs.len(), 1, "the third round has no partner");
+        assert!((pairs[0] - 1.0).abs() < 1e-12, "{pairs:?}");
+        // A real 2 % change comes out as 2 %, whatever the lean.
+        let (b, c) = rounds(6, 4.0e6, 4.08e6, 0.92);
+        for r in pair_ratios(&b, &c) {
+            assert!((r - 1.02).abs() < 1e-12, "{r}");
+        }
+    }
+
+    #[test]
+    fn a_pair_with_no_baseline_time_is_left_out() {
+        let pairs = pair_ratios(&[10.0, 0.0, 10.0, 10.0], &[11.0, 11.0, 12.0, 12.0]);
+        assert_eq!(pairs, [1.2]);
+    }
 
     #[test]
     fn epochs_are_many_and_short_but_not_shorter_than_a_pair_is_worth() {
