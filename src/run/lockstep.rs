@@ -330,7 +330,7 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         .min_by(f64::total_cmp)
         .unwrap_or_else(|| median(&taken.base_ns));
     let t = row_threshold(threshold, base_median, p.overhead_ns);
-    let mut ch = change(layouts, p.epochs(), &p.pair_ratios(), t)?;
+    let mut ch = change(layouts, p.epochs(), &p.round_ratios(), t)?;
     let units = layouts.units(&taken.epoch_ratios);
     let clipped = verdict::pull_in_far(&units).0;
     // No narrower than the clock's step in either side's median.

@@ -10,7 +10,7 @@ use crate::bencher::{Declared, Driver, LoopKind};
 use crate::engine::{self, Measure, Measurement, Settings};
 use crate::registry::Benchmark;
 use crate::result::Versus;
-use crate::stats::{median_ci_sorted, median_sorted, pair_ratios};
+use crate::stats::{median_ci_sorted, median_sorted};
 use crate::timer::{TimerInfo, WallClock};
 
 /// Two routines as one [`Measure`]: each sample runs both, in alternating
@@ -69,17 +69,11 @@ impl Driver for VersusDriver<'_> {
         };
         let (om, ob) = (over(self.member_kind), over(kind));
         let per_iter = |ns: f64, iters: u64, o: f64| (ns / iters as f64 - o).max(0.0);
-        let mut bases: Vec<f64> = sampled
+        let mut ratios: Vec<f64> = sampled
             .iter()
-            .map(|&(_, b, n)| per_iter(b, n, ob))
+            .map(|&(m, b, n)| per_iter(m, n, om) / per_iter(b, n, ob))
+            .filter(|r| r.is_finite())
             .collect();
-        let mut members: Vec<f64> = sampled
-            .iter()
-            .map(|&(m, _, n)| per_iter(m, n, om))
-            .collect();
-        // Over pairs of rounds, one in each order: a routine that reads
-        // faster right after itself leans each single round's ratio.
-        let mut ratios = pair_ratios(&bases, &members);
         if ratios.is_empty() {
             return; // the baseline took no time: no ratio to give
         }
@@ -93,6 +87,14 @@ impl Driver for VersusDriver<'_> {
                 _ => 0.0,
             }
         };
+        let mut bases: Vec<f64> = sampled
+            .iter()
+            .map(|&(_, b, n)| per_iter(b, n, ob))
+            .collect();
+        let mut members: Vec<f64> = sampled
+            .iter()
+            .map(|&(m, _, n)| per_iter(m, n, om))
+            .collect();
         let half = ratio * (step(&mut bases) + step(&mut members));
         let ci = median_ci_sorted(&ratios, 0.95).at_least(ratio, half);
         let versus = Versus {

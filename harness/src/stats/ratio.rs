@@ -67,29 +67,3 @@ pub fn log_mean_sd(xs: &[f64]) -> Option<(f64, f64, usize)> {
     let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
     Some((mean, sd, logs.len()))
 }
-
-/// current / baseline over each pair of consecutive rounds (samples 0
-/// and 1, 2 and 3, …; an odd one left over counts for nothing): the
-/// geometric mean of the pair's two ratios, where both baseline samples
-/// are above zero.
-///
-/// Where two routines take turns going first in each round, samples run
-/// baseline, current, current, baseline, baseline, …: in one round the
-/// baseline follows its own previous sample and the current one follows
-/// the baseline's, in the next the other way round. A routine that finds
-/// its data still in cache after its own sample, and not after the other
-/// routine's, reads faster in the first case, so one round's ratio leans
-/// one way and the next round's the other (base64 decoding 10 MiB: 1.085
-/// in one order, 0.924 in the other, two processes of one executable in
-/// `cargo nbench --compare`). Over a few long rounds the median of single
-/// rounds' ratios took the lean of whichever order came up more often,
-/// and the very same executable read 1.1–7.6 % slower on the current side
-/// in 8 comparisons of 8, 5 of them "regressed". In
-/// a pair each side goes first once, and the product of the pair's two
-/// ratios holds the lean once each way: it cancels.
-pub fn pair_ratios(base: &[f64], cur: &[f64]) -> Vec<f64> {
-    (base.chunks_exact(2).zip(cur.chunks_exact(2)))
-        .filter(|(b, _)| b[0] > 0.0 && b[1] > 0.0)
-        .map(|(b, c)| (c[0] / b[0] * (c[1] / b[1])).sqrt())
-        .collect()
-}
