@@ -361,9 +361,10 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         full_speed_units: ch.full_speed_units,
         epoch_medians_ns: epoch_medians(taken),
         // Each epoch's pair of layouts, where both sides ran several.
-        epoch_layouts: match layouts.controlled() {
-            true => layouts.epoch_pairs(taken.epoch_ratios.len()),
-            false => Vec::new(),
+        epoch_layouts: if layouts.controlled() {
+            layouts.epoch_pairs(taken.epoch_ratios.len())
+        } else {
+            Vec::new()
         },
         unit_ratios: units,
         time_limited: p.stop == Stop::TimeLimit,

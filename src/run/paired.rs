@@ -133,8 +133,17 @@ impl PairedSamples {
     }
 }
 
+/// Which side takes its sample first in `round`: the two take turns.
+fn first_in(round: u64) -> Side {
+    if round.is_multiple_of(2) {
+        Side::Baseline
+    } else {
+        Side::Current
+    }
+}
+
 /// An epoch's ratio (current / baseline): the median of its rounds' ratios,
-/// with as many rounds of each order (see [`Pair::round`]) in it, taken
+/// with as many rounds of each order (see [`first_in`]) in it, taken
 /// in the order they ran (a surplus round of one order is left out), the
 /// median of an even count being the geometric mean of the middle two.
 /// `by_order`: the ratios of the rounds the baseline went first in, and of
@@ -325,9 +334,10 @@ impl Pair {
         }
     }
 
-    /// One sample from each side; which goes first alternates with `round`.
+    /// One sample from each side; which goes first alternates with `round`
+    /// ([`first_in`]).
     fn round(&mut self, iters: u64, round: u64) -> Result<(f64, f64), PairedError> {
-        if round.is_multiple_of(2) {
+        if first_in(round) == Side::Baseline {
             let b = self.sample(Side::Baseline, iters)?;
             Ok((b, self.sample(Side::Current, iters)?))
         } else {
@@ -354,7 +364,7 @@ impl Pair {
         let per_iter = |ns: f64, over: f64| (ns / pace.iters as f64 - over).max(0.0);
         let began = Instant::now();
         // The rounds' ratios by who went first: the baseline, the current side.
-        let mut by_order = [Vec::new(), Vec::new()];
+        let mut by_order: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
         let first = taken.base_ns.len();
         while began.elapsed() < pace.per_epoch
             || by_order.iter().map(Vec::len).sum::<usize>() < pace.min_rounds
@@ -364,7 +374,7 @@ impl Pair {
             taken.base_ns.push(bs);
             taken.cur_ns.push(cs);
             if bs > 0.0 {
-                by_order[(round % 2) as usize].push(cs / bs);
+                by_order[usize::from(first_in(round) == Side::Current)].push(cs / bs);
             }
             round += 1;
             if taken.base_ns.len() >= pace.max_samples {
