@@ -4,6 +4,7 @@
 use super::stored_row;
 use crate::model::comparison::{NotCompared, TargetComparison};
 use crate::model::record::BenchRecord;
+use crate::model::work::ThroughputRecord;
 
 /// One current benchmark as the stored comparison needs it.
 pub struct Current<'a> {
@@ -15,6 +16,8 @@ pub struct Current<'a> {
     pub per_iter_ns: &'a [f64],
     /// What they measure.
     pub metric: nbench::__private::metric::Metric,
+    /// Its declared work per iteration.
+    pub throughput: Option<ThroughputRecord>,
 }
 
 /// What a comparison reports of the baseline's benchmarks.
@@ -45,12 +48,10 @@ pub fn against_stored<'a>(
             Some(b) if !b.metric.comparable(c.metric) => cmp
                 .not_compared
                 .push(NotCompared::metrics(c.id, b.metric, c.metric)),
-            Some(b) => cmp.rows.extend(stored_row(
-                c.id,
-                b,
-                (c.median_ns, c.per_iter_ns, c.metric),
-                threshold,
-            )),
+            Some(b) => cmp.rows.extend(
+                stored_row(c.id, b, (c.median_ns, c.per_iter_ns, c.metric), threshold)
+                    .map(|r| r.with_work(b.throughput, c.throughput)),
+            ),
         }
     }
     present.extend(scope.elsewhere.iter().cloned());
@@ -126,6 +127,7 @@ mod tests {
             median_ns: 102.0,
             per_iter_ns: &samples,
             metric,
+            throughput: None,
         };
         let mut cmp = TargetComparison::empty("t");
         let all = |_: &str| true;

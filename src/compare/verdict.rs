@@ -786,6 +786,7 @@ mod tests {
             epoch_medians_ns: Vec::new(),
             epoch_layouts: Vec::new(),
             inconclusive: None,
+            work_per_iter: None,
         };
         let why = why_inconclusive(&row, 0.005, Some([16, 16]));
         assert!(

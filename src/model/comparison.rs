@@ -1,6 +1,7 @@
 //! A comparison's data: each benchmark's change, CI, p-values and verdict, per target, with the baseline's name.
 
 use super::float;
+use super::work::ThroughputRecord;
 use nbench::__private::metric::Metric;
 use serde::{Deserialize, Serialize};
 
@@ -142,6 +143,11 @@ pub struct Row {
     /// With an inconclusive verdict: why the interval stayed that wide.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inconclusive: Option<String>,
+    /// The work per iteration each side declared (baseline, current), where
+    /// both declared it and the two differ: the change and verdict are of
+    /// the time per iteration, see [`Row::per_unit`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work_per_iter: Option<[ThroughputRecord; 2]>,
 }
 
 impl Row {
@@ -259,7 +265,38 @@ impl Row {
             epoch_medians_ns: Vec::new(),
             epoch_layouts: Vec::new(),
             inconclusive: None,
+            work_per_iter: None,
         }
+    }
+
+    /// The row with the sides' declared work per iteration kept where both
+    /// declared it and it differs.
+    pub fn with_work(self, base: Option<ThroughputRecord>, cur: Option<ThroughputRecord>) -> Row {
+        let work_per_iter = match (base, cur) {
+            (Some(b), Some(c)) if b != c => Some([b, c]),
+            _ => None,
+        };
+        Row {
+            work_per_iter,
+            ..self
+        }
+    }
+
+    /// Where both sides declared the same kind of work per iteration in
+    /// other amounts: the change per unit of work (byte or item) and its
+    /// interval, the time per iteration scaled by the work it did.
+    pub fn per_unit(&self) -> Option<(f64, [f64; 2])> {
+        let (b, c) = match self.work_per_iter? {
+            [ThroughputRecord::Bytes(b), ThroughputRecord::Bytes(c)] => (b, c),
+            [ThroughputRecord::Items(b), ThroughputRecord::Items(c)] => (b, c),
+            _ => return None,
+        };
+        if b == 0 || c == 0 {
+            return None;
+        }
+        let scale = b as f64 / c as f64;
+        let per = |x: f64| (1.0 + x) * scale - 1.0;
+        Some((per(self.change), self.change_ci.map(per)))
     }
 
     /// A paired row for tests: `base` ns before, `change` after it (a CI

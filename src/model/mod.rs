@@ -13,3 +13,4 @@ pub mod partition;
 pub mod record;
 pub mod stable_hash;
 pub mod target;
+pub mod work;

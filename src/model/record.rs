@@ -5,6 +5,7 @@ use super::context::Context;
 use super::float;
 use super::outcome::{Failure, Measured, Outcome, TargetRun};
 use super::partition::Partition;
+pub use super::work::ThroughputRecord;
 use nbench::__private::metric::Metric;
 use serde::{Deserialize, Serialize};
 
@@ -207,16 +208,6 @@ pub struct FailureRecord {
     pub reason: String,
     /// What it printed.
     pub output: String,
-}
-
-/// Work per iteration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ThroughputRecord {
-    /// Bytes per iteration.
-    Bytes(u64),
-    /// Items per iteration.
-    Items(u64),
 }
 
 /// Percentiles of a benchmark's samples, ns per iteration. Written as an
@@ -459,10 +450,7 @@ impl BenchRecord {
             overhead_ns: r.overhead_ns,
             near_floor: r.near_floor,
             stop: r.stop.as_str().to_owned(),
-            throughput: r.throughput.map(|t| match t {
-                nbench::Throughput::Bytes(n) => ThroughputRecord::Bytes(n),
-                nbench::Throughput::Items(n) => ThroughputRecord::Items(n),
-            }),
+            throughput: r.throughput.map(ThroughputRecord::from),
             counters: r
                 .counters
                 .iter()

@@ -55,6 +55,9 @@ struct Columns {
     comparison: bool,
     /// Whether some row says how much it moves with code placement.
     layout_spread: bool,
+    /// Whether some row's sides declared other work per iteration: then
+    /// the baseline's work and the change per unit of work follow.
+    work: bool,
     /// Whether some benchmark measures another metric than wall time: then
     /// a last column names each one's (the time columns hold its values).
     metric: bool,
@@ -85,6 +88,12 @@ impl Columns {
                     .iter()
                     .flat_map(|t| &t.rows)
                     .any(|r| r.layout_spread.is_some())
+            }),
+            work: run.comparison.iter().any(|c| {
+                c.targets
+                    .iter()
+                    .flat_map(|t| &t.rows)
+                    .any(|r| r.work_per_iter.is_some())
             }),
             metric: all().any(|b| b.metric != Metric::WallTime),
         }
@@ -137,6 +146,16 @@ impl Columns {
         if self.layout_spread {
             header.push("layout_spread_pct".to_owned());
         }
+        if self.work {
+            let work = [
+                "baseline_throughput_bytes",
+                "baseline_throughput_items",
+                "change_per_unit_pct",
+                "change_per_unit_ci_low_pct",
+                "change_per_unit_ci_high_pct",
+            ];
+            header.extend(work.map(String::from));
+        }
         if self.metric {
             header.push("metric".to_owned());
         }
@@ -148,11 +167,7 @@ impl Columns {
         let u = self.unit;
         let mut cells = vec![target.to_owned(), b.id.clone()];
         cells.extend(times(b).iter().map(|ns| num(ns / u.ns())));
-        let (bytes, items) = match b.throughput {
-            Some(ThroughputRecord::Bytes(n)) => (n.to_string(), String::new()),
-            Some(ThroughputRecord::Items(n)) => (String::new(), n.to_string()),
-            None => (String::new(), String::new()),
-        };
+        let [bytes, items] = work_cells(b.throughput);
         cells.extend([
             b.samples.to_string(),
             b.set_aside.to_string(),
@@ -194,11 +209,30 @@ impl Columns {
                 let spread = row.and_then(|r| r.layout_spread);
                 cells.push(spread.map(|s| num(s * 100.0)).unwrap_or_default());
             }
+            if self.work {
+                let work = row.and_then(|r| r.work_per_iter);
+                cells.extend(work_cells(work.map(|[b, _]| b)));
+                let per = row.and_then(Row::per_unit);
+                let pct = |x: f64| num(x * 100.0);
+                cells.extend(match per {
+                    Some((c, ci)) => [pct(c), pct(ci[0]), pct(ci[1])],
+                    None => [String::new(), String::new(), String::new()],
+                });
+            }
         }
         if self.metric {
             cells.push(b.metric.as_str().to_owned());
         }
         cells
+    }
+}
+
+/// Declared work per iteration as the cells (bytes, items).
+fn work_cells(t: Option<ThroughputRecord>) -> [String; 2] {
+    match t {
+        Some(ThroughputRecord::Bytes(n)) => [n.to_string(), String::new()],
+        Some(ThroughputRecord::Items(n)) => [String::new(), n.to_string()],
+        None => [String::new(), String::new()],
     }
 }
 

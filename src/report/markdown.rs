@@ -182,7 +182,7 @@ fn comparison(out: &mut String, c: &Comparison) {
             let _ = writeln!(out, "| `{}` | | | | | | gone |", cell(id));
         }
         out.push('\n');
-        for note in t.rows.iter().filter_map(super::placement_note) {
+        for note in super::row_notes(&t.rows) {
             let _ = writeln!(out, "{}\n", cell(&note));
         }
         for r in &t.rows {

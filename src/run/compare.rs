@@ -224,6 +224,7 @@ fn unpaired(
             median_ns: m.result.summary.median,
             per_iter_ns: &m.result.per_iter_ns,
             metric: m.result.metric,
+            throughput: m.result.throughput.map(Into::into),
         }),
         _ => None,
     });
@@ -266,6 +267,7 @@ pub fn stored_only(
         median_ns: c.median_ns,
         per_iter_ns: &c.per_iter_ns,
         metric: c.metric,
+        throughput: c.throughput,
     });
     let stored = base.run.targets.iter().find(|t| t.target == cur.target);
     // Benchmarks of `cur` that the filters or shard left out are not gone.

@@ -348,28 +348,34 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
     // the row's numbers tell one story.
     let times = [base_median, base_median * (1.0 + ch.change)];
     let found = (ch.change, ch.ci, ch.p_value, ch.verdict);
-    Some(Row {
-        baseline_per_iter_ns: taken.base_ns.clone(),
-        overhead_ns: p.overhead_ns,
-        // The spread between process pairs and placement's part of it,
-        // without the epochs far from the rest.
-        layout_spread: layouts.spread(&clipped),
-        placement_spread: layouts.placement_spread(&clipped, taken.epoch_ratios.len()),
-        epochs: Some(taken.epoch_ratios.len()),
-        epochs_pulled_in: ch.pulled_in,
-        layouts_left_out: ch.layouts_left_out,
-        full_speed_units: ch.full_speed_units,
-        epoch_medians_ns: epoch_medians(taken),
-        // Each epoch's pair of layouts, where both sides ran several.
-        epoch_layouts: if layouts.controlled() {
-            layouts.epoch_pairs(taken.epoch_ratios.len())
-        } else {
-            Vec::new()
-        },
-        unit_ratios: units,
-        time_limited: p.stop == Stop::TimeLimit,
-        ..Row::new(id, Kind::Paired, p.metric, times, found)
-    })
+    Some(
+        Row {
+            baseline_per_iter_ns: taken.base_ns.clone(),
+            overhead_ns: p.overhead_ns,
+            // The spread between process pairs and placement's part of it,
+            // without the epochs far from the rest.
+            layout_spread: layouts.spread(&clipped),
+            placement_spread: layouts.placement_spread(&clipped, taken.epoch_ratios.len()),
+            epochs: Some(taken.epoch_ratios.len()),
+            epochs_pulled_in: ch.pulled_in,
+            layouts_left_out: ch.layouts_left_out,
+            full_speed_units: ch.full_speed_units,
+            epoch_medians_ns: epoch_medians(taken),
+            // Each epoch's pair of layouts, where both sides ran several.
+            epoch_layouts: if layouts.controlled() {
+                layouts.epoch_pairs(taken.epoch_ratios.len())
+            } else {
+                Vec::new()
+            },
+            unit_ratios: units,
+            time_limited: p.stop == Stop::TimeLimit,
+            ..Row::new(id, Kind::Paired, p.metric, times, found)
+        }
+        .with_work(
+            p.base_throughput().map(Into::into),
+            p.throughput.map(Into::into),
+        ),
+    )
 }
 
 /// Each epoch's (baseline, current) medians; never NaN, which JSON cannot

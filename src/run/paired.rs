@@ -123,6 +123,11 @@ impl PairedSamples {
         self.taken.epochs()
     }
 
+    /// Work per iteration declared by the baseline.
+    pub fn base_throughput(&self) -> Option<Throughput> {
+        self.resume.known.0.throughput
+    }
+
     /// current / baseline for each round with a non-zero baseline sample.
     pub fn round_ratios(&self) -> Vec<f64> {
         (self.taken.base_ns.iter())

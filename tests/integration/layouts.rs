@@ -207,6 +207,16 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
     assert_eq!(steady["verdict"], "regressed", "{steady}");
     let change = steady["change"].as_f64().unwrap();
     assert!((0.2..0.4).contains(&change), "30 % more work: {steady}");
+    // It declared its 30 % more steps: kept beside the time per iteration,
+    // and per step the two builds are alike.
+    assert_eq!(
+        steady["work_per_iter"],
+        serde_json::json!([{ "items": 2000 }, { "items": 2600 }]),
+        "{steady}"
+    );
+    let per_step = (1.0 + change) * 2000.0 / 2600.0 - 1.0;
+    assert!(per_step.abs() < 0.1, "{per_step} {steady}");
+    assert!(row(&slow, "placed").get("work_per_iter").is_none());
 
     // A baseline saved with one layout still compares, with the note.
     let plain = nbench(&fx, &["--layouts", "1", "--save-baseline", "plain"]);

@@ -128,7 +128,7 @@ fn comparison(run: &RunRecord, c: &Comparison) -> String {
             s += &compared_row(row, current, c.noise_threshold);
         }
         s += "</div>";
-        for note in t.rows.iter().filter_map(crate::report::placement_note) {
+        for note in crate::report::row_notes(&t.rows) {
             let _ = write!(s, "<p class=\"note\">{}</p>", escape(&note));
         }
         for (ids, what) in [
