@@ -11,7 +11,7 @@ use nbench::__private::engine::Settings;
 use nbench::__private::engine::{Stop, next_iters};
 use nbench::__private::metric::Metric;
 use nbench::__private::protocol::{Command, Event};
-use nbench::__private::stats::median_sorted;
+use nbench::__private::stats::{even_orders, median_sorted};
 use nbench::{Counter, Throughput};
 use std::time::{Duration, Instant};
 
@@ -148,8 +148,8 @@ fn first_in(round: u64) -> Side {
 }
 
 /// An epoch's ratio (current / baseline): the median of its rounds' ratios,
-/// with as many rounds of each order (see [`first_in`]) in it, taken
-/// in the order they ran (a surplus round of one order is left out), the
+/// with as many rounds of each order (see [`first_in`]) in it
+/// ([`even_orders`]: a surplus round of one order is left out), the
 /// median of an even count being the geometric mean of the middle two.
 /// `by_order`: the ratios of the rounds the baseline went first in, and of
 /// those the current side went first in.
@@ -170,13 +170,7 @@ fn first_in(round: u64) -> Side {
 /// (its lean is ±0.1–0.3 %; the epochs' spread, same rounds: 0.24 % this
 /// way, 0.55 % and 1.15 % those).
 fn balanced_ratio(by_order: [Vec<f64>; 2]) -> Option<f64> {
-    let [mut first, mut second] = by_order;
-    let even = first.len().min(second.len());
-    if even > 0 {
-        first.truncate(even);
-        second.truncate(even);
-    }
-    let mut logs: Vec<f64> = first.into_iter().chain(second).map(f64::ln).collect();
+    let mut logs: Vec<f64> = even_orders(by_order).into_iter().map(f64::ln).collect();
     if logs.is_empty() {
         return None;
     }

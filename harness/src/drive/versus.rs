@@ -10,7 +10,7 @@ use crate::bencher::{Declared, Driver, LoopKind};
 use crate::engine::{self, Measure, Measurement, Settings};
 use crate::registry::Benchmark;
 use crate::result::Versus;
-use crate::stats::{median_ci_sorted, median_sorted};
+use crate::stats::{even_orders, median_ci_sorted, median_sorted};
 use crate::timer::{TimerInfo, WallClock};
 
 /// Two routines as one [`Measure`]: each sample runs both, in alternating
@@ -69,16 +69,13 @@ impl Driver for VersusDriver<'_> {
         };
         let (om, ob) = (over(self.member_kind), over(kind));
         let per_iter = |ns: f64, iters: u64, o: f64| (ns / iters as f64 - o).max(0.0);
-        let mut ratios: Vec<f64> = sampled
-            .iter()
-            .map(|&(m, b, n)| per_iter(m, n, om) / per_iter(b, n, ob))
-            .filter(|r| r.is_finite())
-            .collect();
+        let first = pair.rounds.len() - sampled.len();
+        let mut ratios = round_ratios(sampled, first, (om, ob));
         if ratios.is_empty() {
             return; // the baseline took no time: no ratio to give
         }
         ratios.sort_by(f64::total_cmp);
-        let ratio = median_sorted(&ratios);
+        let ratio = log_median(&ratios);
         // A ratio of two clock-stepped times moves in steps of both.
         let step = |x: &mut Vec<f64>| {
             x.sort_by(f64::total_cmp);
@@ -111,6 +108,33 @@ impl Driver for VersusDriver<'_> {
         };
         self.out = Some((member, versus));
     }
+}
+
+/// Each round's ratio (member / baseline, per iteration, `overheads`
+/// (member, baseline) taken off), as many of each order
+/// ([`even_orders`]): the member went first in the even rounds, counted
+/// over all rounds with `sampled` starting at round `first`.
+fn round_ratios(sampled: &[(f64, f64, u64)], first: usize, (om, ob): (f64, f64)) -> Vec<f64> {
+    let per_iter = |ns: f64, iters: u64, o: f64| (ns / iters as f64 - o).max(0.0);
+    let mut by_order: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    for (i, &(m, b, n)) in sampled.iter().enumerate() {
+        let r = per_iter(m, n, om) / per_iter(b, n, ob);
+        if r.is_finite() {
+            by_order[(first + i) % 2].push(r);
+        }
+    }
+    even_orders(by_order)
+}
+
+/// The median of sorted positive ratios taken in log space: of an even
+/// count, the geometric mean of the middle two, so that two orders leaning
+/// ×1.1 and ÷1.1 meet at 1.
+fn log_median(sorted: &[f64]) -> f64 {
+    if sorted.first().is_some_and(|r| *r <= 0.0) {
+        return median_sorted(sorted); // a member that took no time
+    }
+    let logs: Vec<f64> = sorted.iter().map(|r| r.ln()).collect();
+    median_sorted(&logs).exp()
 }
 
 /// Measures `member` (the routine of a member's timing call, of loop `kind`)
@@ -154,6 +178,33 @@ mod tests {
             self.speed.set(self.speed.get() * 1.001);
             iters as f64 * self.ns * self.speed.get()
         }
+    }
+
+    #[test]
+    fn a_lean_from_who_went_first_cancels_with_the_orders_even() {
+        // Whichever routine ran last reads 10 % faster: the member-first
+        // rounds read 0.9, the others 1 / 0.9. Seven rounds sampled after
+        // three of warm-up: four of one order, three of the other.
+        let rounds: Vec<(f64, f64, u64)> = (3..10)
+            .map(|i| match i % 2 {
+                0 => (90.0, 100.0, 1),
+                _ => (100.0, 90.0, 1),
+            })
+            .collect();
+        let mut all: Vec<f64> = rounds.iter().map(|(m, b, _)| m / b).collect();
+        all.sort_by(f64::total_cmp);
+        assert!(median_sorted(&all) > 1.1, "the median of all rounds leans");
+        let mut even = round_ratios(&rounds, 3, (0.0, 0.0));
+        assert_eq!(even.len(), 6);
+        even.sort_by(f64::total_cmp);
+        assert!((log_median(&even) - 1.0).abs() < 1e-12, "{even:?}");
+        // A real ratio of 1.5 comes out as 1.5, whatever the lean.
+        let slower: Vec<_> = rounds.iter().map(|&(m, b, n)| (m * 1.5, b, n)).collect();
+        let mut even = round_ratios(&slower, 3, (0.0, 0.0));
+        even.sort_by(f64::total_cmp);
+        assert!((log_median(&even) - 1.5).abs() < 1e-12);
+        // A member that took no time: a ratio of 0, not NaN.
+        assert_eq!(log_median(&[0.0, 0.0, 1.0, 1.0]), 0.5);
     }
 
     #[test]
