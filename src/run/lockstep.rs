@@ -156,7 +156,7 @@ impl<'a> Lockstep<'a> {
         };
         let row = paired_row(&id, &p, &self.layouts, threshold);
         let compared = row.map_or(Compared::Nothing, |r| Compared::Row(Box::new(r)));
-        let unused = settings.max_time.saturating_sub(p.sampled);
+        let unused = settings.max_time.saturating_sub(p.charged);
         let in_doubt = p.stop == Stop::TimeLimit && !self.settled(p.epochs(), threshold);
         // The samples go to the outcome, and a copy to the doubt, if any.
         let (outcome, doubt) = if in_doubt {
@@ -216,7 +216,7 @@ impl<'a> Doubt<'a> {
         extra: Duration,
     ) -> (Judged<'a>, Duration) {
         let began = Instant::now();
-        let before = self.samples.sampled;
+        let before = self.samples.charged;
         let lockstep = self.lockstep;
         let measured = {
             let settled = |e: Epochs<'_>| lockstep.settled(e, threshold);
@@ -232,7 +232,7 @@ impl<'a> Doubt<'a> {
             )
         };
         let took = match &measured {
-            Ok(Paired::Samples(p)) => p.sampled.saturating_sub(before),
+            Ok(Paired::Samples(p)) => p.charged.saturating_sub(before),
             _ => extra,
         };
         let elapsed = self.elapsed + began.elapsed();

@@ -211,3 +211,31 @@ fn the_time_limit_bounds_every_epoch_together() {
         console.stdout
     );
 }
+
+#[test]
+fn a_pair_slow_to_start_counts_its_start_against_the_time_limit() {
+    let fx = Fixture::new("limits").own_target_dir();
+    let base = [
+        "--bench",
+        "limits",
+        "costly_start",
+        "--layouts",
+        "1",
+        "--max-time",
+        "400ms",
+    ];
+    let saved = fx.nbench(&[&base[..], &["--save-baseline", "start"]].concat());
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    let run = fx.nbench(&[&base[..], &["--compare", "start", "--format", "json"]].concat());
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let row = &doc["comparison"]["targets"][0]["rows"][0];
+    let bench = &doc["targets"][0]["benchmarks"][0];
+    // Each pair spends 200 ms in setup before its 25 ms of sampling: past
+    // the first epoch that counts, so 400 ms buy a few epochs, not the 16
+    // (and more, in doubt) that took 16 × 0.2 s of setup and more.
+    let epochs = row["epochs"].as_u64().unwrap();
+    assert!((3..8).contains(&epochs), "{epochs} epochs");
+    let elapsed = bench["elapsed_s"].as_f64().unwrap();
+    assert!(elapsed < 3.0, "{elapsed} s");
+}
