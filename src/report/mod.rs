@@ -12,6 +12,7 @@ pub mod markdown;
 pub mod progress;
 #[cfg(test)]
 mod snapshots;
+pub mod work;
 
 use crate::model::record::RunRecord;
 use nbench::__private::format::TimeUnit;
@@ -161,96 +162,11 @@ pub fn placement_note(r: &crate::model::comparison::Row) -> Option<String> {
 
 /// The notes under a target's comparison table: each row's placement
 /// note ([`placement_note`]), then one note for each change of declared
-/// work per iteration ([`work_notes`]).
+/// work per iteration ([`work::notes`]).
 pub fn row_notes(rows: &[crate::model::comparison::Row]) -> Vec<String> {
     let mut notes: Vec<String> = rows.iter().filter_map(placement_note).collect();
-    notes.extend(work_notes(rows));
+    notes.extend(work::notes(rows));
     notes
-}
-
-/// `decode/hex does 8.6% more work per iteration than the baseline …`: for
-/// rows whose sides declared other work per iteration (a benchmark reading
-/// a file that the change made longer), whose verdicts are of the time per
-/// iteration. One note for all rows whose work changed alike (a suite's
-/// benchmarks often share one input), with each one's change per byte or
-/// item where the work kept its unit.
-pub fn work_notes(rows: &[crate::model::comparison::Row]) -> Vec<String> {
-    let mut changes: Vec<[crate::model::work::ThroughputRecord; 2]> = Vec::new();
-    for w in rows.iter().filter_map(|r| r.work_per_iter) {
-        if !changes.contains(&w) {
-            changes.push(w);
-        }
-    }
-    changes
-        .into_iter()
-        .map(|w| {
-            let alike: Vec<_> = rows.iter().filter(|r| r.work_per_iter == Some(w)).collect();
-            work_note(w, &alike)
-        })
-        .collect()
-}
-
-/// The note for `rows`, whose work per iteration changed from `b` to `c`.
-fn work_note(
-    [b, c]: [crate::model::work::ThroughputRecord; 2],
-    rows: &[&crate::model::comparison::Row],
-) -> String {
-    let (who, does, its) = match rows {
-        [one] => (one.id.clone(), "does", "its change is"),
-        _ => (
-            format!("{} benchmarks", rows.len()),
-            "do",
-            "their changes are",
-        ),
-    };
-    let amounts = format!(
-        "{} {}, was {} {}",
-        c.amount(),
-        c.unit(),
-        b.amount(),
-        b.unit()
-    );
-    if b.unit() != c.unit() || b.amount() == 0 || c.amount() == 0 {
-        let who = match rows {
-            [_] => who,
-            _ => rows
-                .iter()
-                .map(|r| r.id.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-        };
-        let declare = if rows.len() == 1 {
-            "declares"
-        } else {
-            "declare"
-        };
-        return format!(
-            "{who} {declare} other work per iteration than the baseline ({amounts}): {its} in \
-             time per iteration"
-        );
-    }
-    let more = c.amount() as f64 / b.amount() as f64 - 1.0;
-    let how = if more > 0.0 { "more" } else { "less" };
-    let per: Vec<String> = (rows.iter())
-        .filter_map(|r| {
-            let (x, ci) = r.per_unit()?;
-            let ci = format!("[{}, {}]", percent_change(ci[0]), percent_change(ci[1]));
-            Some(match rows {
-                [_] => format!("{} {ci}", percent_change(x)),
-                _ => format!("{} {} {ci}", r.id, percent_change(x)),
-            })
-        })
-        .collect();
-    let unit = c.unit().trim_end_matches('s');
-    let per = match rows {
-        [_] => format!("per {unit} it is {}", per.join("")),
-        _ => format!("per {unit}: {}", per.join(", ")),
-    };
-    format!(
-        "{who} {does} {:.1}% {how} work per iteration than the baseline ({amounts}): {its} in \
-         time per iteration; {per}",
-        more.abs() * 100.0
-    )
 }
 
 /// A p-value to three decimals, or `<0.001`.
