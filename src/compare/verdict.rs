@@ -78,11 +78,19 @@ pub fn why_inconclusive(
                 Some(_) => format!(" ({})", remedy(row, layouts)),
                 None => String::new(),
             };
-            match row.placement_part() {
-                Some(part) => {
+            match (row.placement_spread, row.placement_part()) {
+                // Too few epochs to part placement from the machine's noise
+                // (each side's layouts did not run twice): that is the cause.
+                (None, _) => format!(
+                    "fresh processes in other link layouts differ by ±{s:.1}% from pair to \
+                     pair, code placement and the machine's noise together ({} epochs are too \
+                     few to tell them apart: raise --max-time)",
+                    row.epochs.unwrap_or_default()
+                ),
+                (Some(_), Some(part)) => {
                     format!("fresh processes differ by ±{s:.1}% from pair to pair, {part}{wider}")
                 }
-                None => format!("code placement alone moves it ±{s:.1}%{wider}"),
+                (Some(_), None) => format!("code placement alone moves it ±{s:.1}%{wider}"),
             }
         }
         _ if row.epochs.is_some_and(|e| e < 4) => format!(
@@ -794,7 +802,19 @@ mod tests {
             "{why}"
         );
         assert!(
-            why.ends_with("code placement alone moves it ±14.0%"),
+            why.ends_with(
+                "fresh processes in other link layouts differ by ±14.0% from pair to pair, code \
+                 placement and the machine's noise together (8 epochs are too few to tell them \
+                 apart: raise --max-time)"
+            ),
+            "{why}"
+        );
+        // Once each side's layouts ran twice, placement's part is known.
+        row.placement_spread = Some(0.14);
+        row.epochs = Some(32);
+        let why = why_inconclusive(&row, 0.005, Some([16, 16]));
+        assert!(
+            why.contains("code placement alone moves it ±14.0% (more link layouts"),
             "{why}"
         );
         // Measured (vec_push/1000, A/A, 160 epochs): units ±3.6 % apart,

@@ -141,9 +141,10 @@ pub fn placement_note(r: &crate::model::comparison::Row) -> Option<String> {
     let spread = r.layout_spread.filter(|s| *s >= LARGE_LAYOUT_SPREAD);
     match spread {
         Some(s) => {
-            let cause = match r.placement_part() {
-                Some(part) => format!("between fresh processes, {part}"),
-                None => "with code placement alone".to_owned(),
+            let cause = match (r.placement_spread, r.placement_part()) {
+                (None, _) => "between fresh processes in other link layouts".to_owned(),
+                (Some(_), Some(part)) => format!("between fresh processes, {part}"),
+                (Some(_), None) => "with code placement alone".to_owned(),
             };
             let moves = format!(
                 "{} moves ±{:.1}% {cause}: a smaller change is hard to tell from it",
@@ -258,6 +259,13 @@ mod tests {
             Some("vec_push: one link layout ran far from the others and is left out of the change")
         );
         r.layout_spread = Some(0.05);
+        // Too few epochs to part placement from the machine's noise.
+        let note = placement_note(&r).unwrap();
+        assert!(
+            note.starts_with("vec_push moves ±5.0% between fresh processes in other link layouts"),
+            "{note}"
+        );
+        r.placement_spread = Some(0.04);
         let note = placement_note(&r).unwrap();
         assert!(
             note.starts_with("vec_push moves ±5.0% with code placement alone"),

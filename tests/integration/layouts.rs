@@ -124,7 +124,9 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
         "{placed}"
     );
     let why = placed["inconclusive"].as_str().unwrap_or_default();
-    assert!(why.contains("code placement alone moves it"), "{placed}");
+    // Placement named as the cause: alone, or with the machine's noise
+    // where too few epochs ran to tell the two apart.
+    assert!(why.contains("code placement"), "{why}");
     let steady = row(&over, "steady")["verdict"].as_str().unwrap_or_default();
     assert!(
         ["unchanged", "inconclusive"].contains(&steady),
