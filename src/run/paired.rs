@@ -11,7 +11,7 @@ use nbench::__private::engine::Settings;
 use nbench::__private::engine::{Stop, next_iters};
 use nbench::__private::metric::Metric;
 use nbench::__private::protocol::{Command, Event};
-use nbench::__private::stats::{even_orders, median_sorted};
+use nbench::__private::stats::{even_orders, log_median_sorted, median_sorted};
 use nbench::{Counter, Throughput};
 use std::time::{Duration, Instant};
 
@@ -184,12 +184,12 @@ fn first_in(round: u64) -> Side {
 /// (its lean is ±0.1–0.3 %; the epochs' spread, same rounds: 0.24 % this
 /// way, 0.55 % and 1.15 % those).
 fn balanced_ratio(by_order: [Vec<f64>; 2]) -> Option<f64> {
-    let mut logs: Vec<f64> = even_orders(by_order).into_iter().map(f64::ln).collect();
-    if logs.is_empty() {
+    let mut ratios = even_orders(by_order);
+    if ratios.is_empty() {
         return None;
     }
-    logs.sort_by(f64::total_cmp);
-    Some(median_sorted(&logs).exp())
+    ratios.sort_by(f64::total_cmp);
+    Some(log_median_sorted(&ratios))
 }
 
 /// What one side's `ready` said.

@@ -10,7 +10,7 @@ use crate::bencher::{Declared, Driver, LoopKind};
 use crate::engine::{self, Measure, Measurement, Settings};
 use crate::registry::Benchmark;
 use crate::result::Versus;
-use crate::stats::{even_orders, median_ci_sorted, median_sorted};
+use crate::stats::{even_orders, log_median_sorted, median_ci_sorted, median_sorted};
 use crate::timer::{TimerInfo, WallClock};
 
 /// Two routines as one [`Measure`]: each sample runs both, in alternating
@@ -69,21 +69,6 @@ impl Driver for VersusDriver<'_> {
         };
         let (om, ob) = (over(self.member_kind), over(kind));
         let per_iter = |ns: f64, iters: u64, o: f64| (ns / iters as f64 - o).max(0.0);
-        let first = pair.rounds.len() - sampled.len();
-        let mut ratios = round_ratios(sampled, first, (om, ob));
-        if ratios.is_empty() {
-            return; // the baseline took no time: no ratio to give
-        }
-        ratios.sort_by(f64::total_cmp);
-        let ratio = log_median(&ratios);
-        // A ratio of two clock-stepped times moves in steps of both.
-        let step = |x: &mut Vec<f64>| {
-            x.sort_by(f64::total_cmp);
-            match median_sorted(x) {
-                m if m > 0.0 => self.timer.resolution_ns / (2.0 * both.iters.max(1) as f64 * m),
-                _ => 0.0,
-            }
-        };
         let mut bases: Vec<f64> = sampled
             .iter()
             .map(|&(_, b, n)| per_iter(b, n, ob))
@@ -92,6 +77,21 @@ impl Driver for VersusDriver<'_> {
             .iter()
             .map(|&(m, _, n)| per_iter(m, n, om))
             .collect();
+        let first = pair.rounds.len() - sampled.len();
+        let mut ratios = round_ratios(&members, &bases, first);
+        if ratios.is_empty() {
+            return; // the baseline took no time: no ratio to give
+        }
+        ratios.sort_by(f64::total_cmp);
+        let ratio = log_median_sorted(&ratios);
+        // A ratio of two clock-stepped times moves in steps of both.
+        let step = |x: &mut Vec<f64>| {
+            x.sort_by(f64::total_cmp);
+            match median_sorted(x) {
+                m if m > 0.0 => self.timer.resolution_ns / (2.0 * both.iters.max(1) as f64 * m),
+                _ => 0.0,
+            }
+        };
         let half = ratio * (step(&mut bases) + step(&mut members));
         let ci = median_ci_sorted(&ratios, 0.95).at_least(ratio, half);
         let versus = Versus {
@@ -110,31 +110,18 @@ impl Driver for VersusDriver<'_> {
     }
 }
 
-/// Each round's ratio (member / baseline, per iteration, `overheads`
-/// (member, baseline) taken off), as many of each order
-/// ([`even_orders`]): the member went first in the even rounds, counted
-/// over all rounds with `sampled` starting at round `first`.
-fn round_ratios(sampled: &[(f64, f64, u64)], first: usize, (om, ob): (f64, f64)) -> Vec<f64> {
-    let per_iter = |ns: f64, iters: u64, o: f64| (ns / iters as f64 - o).max(0.0);
+/// Each round's ratio (member / baseline, per iteration), as many of each
+/// order ([`even_orders`]): the member went first in the even rounds,
+/// counted over all rounds with these starting at round `first`.
+fn round_ratios(members: &[f64], bases: &[f64], first: usize) -> Vec<f64> {
     let mut by_order: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-    for (i, &(m, b, n)) in sampled.iter().enumerate() {
-        let r = per_iter(m, n, om) / per_iter(b, n, ob);
+    for (i, (m, b)) in members.iter().zip(bases).enumerate() {
+        let r = m / b;
         if r.is_finite() {
             by_order[(first + i) % 2].push(r);
         }
     }
     even_orders(by_order)
-}
-
-/// The median of sorted positive ratios taken in log space: of an even
-/// count, the geometric mean of the middle two, so that two orders leaning
-/// ×1.1 and ÷1.1 meet at 1.
-fn log_median(sorted: &[f64]) -> f64 {
-    if sorted.first().is_some_and(|r| *r <= 0.0) {
-        return median_sorted(sorted); // a member that took no time
-    }
-    let logs: Vec<f64> = sorted.iter().map(|r| r.ln()).collect();
-    median_sorted(&logs).exp()
 }
 
 /// Measures `member` (the routine of a member's timing call, of loop `kind`)
@@ -185,26 +172,26 @@ mod tests {
         // Whichever routine ran last reads 10 % faster: the member-first
         // rounds read 0.9, the others 1 / 0.9. Seven rounds sampled after
         // three of warm-up: four of one order, three of the other.
-        let rounds: Vec<(f64, f64, u64)> = (3..10)
+        let (members, bases): (Vec<f64>, Vec<f64>) = (3..10)
             .map(|i| match i % 2 {
-                0 => (90.0, 100.0, 1),
-                _ => (100.0, 90.0, 1),
+                0 => (90.0, 100.0),
+                _ => (100.0, 90.0),
             })
-            .collect();
-        let mut all: Vec<f64> = rounds.iter().map(|(m, b, _)| m / b).collect();
+            .unzip();
+        let mut all: Vec<f64> = members.iter().zip(&bases).map(|(m, b)| m / b).collect();
         all.sort_by(f64::total_cmp);
         assert!(median_sorted(&all) > 1.1, "the median of all rounds leans");
-        let mut even = round_ratios(&rounds, 3, (0.0, 0.0));
+        let mut even = round_ratios(&members, &bases, 3);
         assert_eq!(even.len(), 6);
         even.sort_by(f64::total_cmp);
-        assert!((log_median(&even) - 1.0).abs() < 1e-12, "{even:?}");
+        assert!((log_median_sorted(&even) - 1.0).abs() < 1e-12, "{even:?}");
         // A real ratio of 1.5 comes out as 1.5, whatever the lean.
-        let slower: Vec<_> = rounds.iter().map(|&(m, b, n)| (m * 1.5, b, n)).collect();
-        let mut even = round_ratios(&slower, 3, (0.0, 0.0));
+        let slower: Vec<f64> = members.iter().map(|m| m * 1.5).collect();
+        let mut even = round_ratios(&slower, &bases, 3);
         even.sort_by(f64::total_cmp);
-        assert!((log_median(&even) - 1.5).abs() < 1e-12);
+        assert!((log_median_sorted(&even) - 1.5).abs() < 1e-12);
         // A member that took no time: a ratio of 0, not NaN.
-        assert_eq!(log_median(&[0.0, 0.0, 1.0, 1.0]), 0.5);
+        assert_eq!(log_median_sorted(&[0.0, 0.0, 1.0, 1.0]), 0.5);
     }
 
     #[test]

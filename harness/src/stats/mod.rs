@@ -27,7 +27,7 @@ pub use normal::{erfc, normal_sf};
 pub use outliers::{OutlierMode, Outliers};
 pub use quantile::{mad_sorted, median_sorted, percentile_sorted};
 pub use rank::{MannWhitney, mann_whitney};
-pub use ratio::{RatioTest, even_orders, log_mean_sd, ratio_t_test};
+pub use ratio::{RatioTest, even_orders, log_mean_sd, log_median_sorted, ratio_t_test};
 pub use sign::sign_test;
 
 use std::fmt;
