@@ -105,7 +105,8 @@ impl<'a> Lockstep<'a> {
         let units = layouts.unit_count(e.ratios.len());
         let enough = !layouts.controlled() || units >= early_units(layouts.most());
         enough
-            && change(layouts, e, &[], threshold).is_some_and(|c| verdict::settled(&c, threshold))
+            && change(layouts, (e, &layouts.units(e.ratios)), &[], threshold)
+                .is_some_and(|c| verdict::settled(&c, threshold))
     }
 
     /// Measures benchmark `id` in lockstep with the baseline (sampling for
@@ -243,14 +244,14 @@ impl<'a> Doubt<'a> {
 }
 
 /// The change over epochs `e` paired by `layouts` (see [`verdict::paired_with`]):
-/// from the units at full speed where some epoch was not, else from all.
+/// from the units at full speed where some epoch was not, else from all
+/// `units` (`layouts.units` of the epochs' ratios).
 fn change(
     layouts: &Assignment,
-    e: Epochs<'_>,
+    (e, units): (Epochs<'_>, &[f64]),
     rounds: &[f64],
     threshold: f64,
 ) -> Option<verdict::Change> {
-    let units = layouts.units(e.ratios);
     let clusters = layouts.unit_layouts(e.ratios.len());
     let keep = full_speed(layouts, e);
     let (fast, fast_clusters) = layouts.units_of(e.ratios, &keep);
@@ -259,7 +260,7 @@ fn change(
         clusters: verdict::clusters(&fast_clusters),
     });
     let all = verdict::clusters(&clusters);
-    verdict::paired_with(&units, all, fast, rounds, threshold)
+    verdict::paired_with(units, all, fast, rounds, threshold)
 }
 
 /// How far above the fastest epoch median of its layout an epoch's median
@@ -330,8 +331,8 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         .min_by(f64::total_cmp)
         .unwrap_or_else(|| median(&taken.base_ns));
     let t = row_threshold(threshold, base_median, p.overhead_ns);
-    let mut ch = change(layouts, p.epochs(), &p.round_ratios(), t)?;
     let units = layouts.units(&taken.epoch_ratios);
+    let mut ch = change(layouts, (p.epochs(), &units), &p.round_ratios(), t)?;
     let clipped = verdict::pull_in_far(&units).0;
     // No narrower than the clock's step in either side's median.
     let cur_median = median(&taken.cur_ns);
@@ -488,7 +489,7 @@ mod tests {
             base_medians: &b,
             cur_medians: &c,
         };
-        change(layouts, epochs, &[], 0.005).unwrap()
+        change(layouts, (epochs, &layouts.units(epochs.ratios)), &[], 0.005).unwrap()
     }
 
     #[test]
