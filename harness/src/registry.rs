@@ -59,6 +59,9 @@ pub(crate) fn baseline_of<'a>(benches: &'a [Benchmark], b: &Benchmark) -> Option
 #[derive(Default)]
 pub struct Registry {
     pub(crate) benches: Vec<Benchmark>,
+    /// Whether an id may carry a value that changes from run to run (see
+    /// [`Registry::__ids_may_change`]).
+    ids_may_change: bool,
 }
 
 impl Registry {
@@ -80,6 +83,34 @@ impl Registry {
     /// The ids of all registered benchmarks, in order.
     pub fn ids(&self) -> Vec<&str> {
         self.benches.iter().map(|b| b.id.as_str()).collect()
+    }
+
+    /// Says that the ids were made by running the program (as
+    /// nbench-criterion makes criterion's), so one may carry a value that
+    /// changes from run to run, such as a clock reading. `cargo nbench`
+    /// lists a target's ids in one process and measures each in another;
+    /// asked for an id no benchmark has, this registry then answers with the
+    /// one benchmark whose id differs from it in the last `/` part only.
+    #[doc(hidden)]
+    pub fn __ids_may_change(&mut self) {
+        self.ids_may_change = true;
+    }
+
+    /// The benchmark `cargo nbench` means by `id`: the one with that id, or
+    /// under [`Registry::__ids_may_change`] the only one that differs from
+    /// it in the last part.
+    pub(crate) fn find(&self, id: &str) -> Option<&Benchmark> {
+        let exact = self.benches.iter().find(|b| b.id == id);
+        if exact.is_some() || !self.ids_may_change {
+            return exact;
+        }
+        let (stem, _) = id.rsplit_once('/')?;
+        let mut like =
+            (self.benches.iter()).filter(|b| b.id.rsplit_once('/').is_some_and(|(s, _)| s == stem));
+        match (like.next(), like.next()) {
+            (Some(one), None) => Some(one),
+            _ => None,
+        }
     }
 
     pub(crate) fn push(&mut self, id: String, func: BenchFn, scaling: Option<Scaling>) {
@@ -196,5 +227,25 @@ mod tests {
         );
         let ignored: Vec<bool> = r.benches.iter().map(|b| b.ignored).collect();
         assert_eq!(ignored, [false, true, true, false, false, false]);
+    }
+
+    #[test]
+    fn an_id_whose_last_part_changed_is_found_only_when_allowed_and_unique() {
+        let mut r = Registry::new();
+        r.bench("format/display/12:00:01", |b| b.iter(|| ()));
+        r.bench("sum/16", |b| b.iter(|| ()));
+        r.bench("sum/32", |b| b.iter(|| ()));
+        let found = |r: &Registry, id: &str| r.find(id).map(|b| b.id.clone());
+        assert_eq!(found(&r, "sum/16").as_deref(), Some("sum/16"));
+        assert_eq!(found(&r, "format/display/12:00:07"), None);
+        r.__ids_may_change();
+        assert_eq!(
+            found(&r, "format/display/12:00:07").as_deref(),
+            Some("format/display/12:00:01")
+        );
+        // Two benchmarks differ from it in the last part: neither is meant.
+        assert_eq!(found(&r, "sum/64"), None);
+        assert_eq!(found(&r, "format/other/1"), None);
+        assert_eq!(found(&r, "plain"), None);
     }
 }

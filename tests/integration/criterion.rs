@@ -232,6 +232,69 @@ fn cargo_bench_and_cargo_test_take_criterions_command_line() {
 }
 
 #[test]
+fn a_benchmark_named_after_a_clock_reading_is_measured_and_compared_as_new() {
+    let fx = Fixture::new("criterion");
+    // Each process names it anew: the listing's process, the measuring one,
+    // and the walk that reaches it again inside a process.
+    let stamped = |ids: Vec<String>| -> Vec<String> {
+        ids.into_iter()
+            .filter(|id| id.starts_with("stamped/clock/"))
+            .collect()
+    };
+    let run = fx.nbench(&quick(&["--format", "json", "--bench", "second"]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    let measured = benchmarks(&run.stdout, "crit/second");
+    let ids: Vec<String> = measured
+        .iter()
+        .map(|b| b["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(stamped(ids).len(), 1, "{}", run.stdout);
+    assert!(
+        measured.iter().all(|b| b["median_ns"].as_f64().is_some()),
+        "{measured:?}"
+    );
+
+    // Paired with a baseline: the clock reading differs, so it is new, and
+    // the run still succeeds.
+    let paired = |extra: &[&str]| {
+        let args: Vec<&str> = PAIRED.iter().chain(extra).copied().collect();
+        fx.nbench(&args)
+    };
+    let save = paired(&["--save-baseline", "stamped", "--bench", "second"]);
+    assert_eq!(save.code, 0, "{}", save.all());
+    let cmp = paired(&[
+        "--compare",
+        "stamped",
+        "--bench",
+        "second",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(cmp.code, 0, "{}", cmp.all());
+    let v: Value = serde_json::from_str(&cmp.stdout).unwrap();
+    let target = &v["comparison"]["targets"][0];
+    let new: Vec<String> = (target["new"].as_array().unwrap().iter())
+        .map(|id| id.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(stamped(new).len(), 1, "{target}");
+    assert!(
+        (target["rows"].as_array().unwrap().iter()).any(|r| r["id"] == "small/steady"),
+        "{target}"
+    );
+
+    // In one process too (criterion's own way of running).
+    let test = fx.cargo(&["bench", "--bench", "second", "--", "--test"]);
+    assert_eq!(test.code, 0, "{}", test.all());
+    assert!(
+        test.stdout
+            .lines()
+            .any(|l| l.starts_with("test stamped/clock/") && l.ends_with("... ok")),
+        "{}",
+        test.stdout
+    );
+}
+
+#[test]
 fn a_slower_criterion_benchmark_is_the_only_one_called_regressed() {
     let fx = Fixture::new("criterion").own_target_dir();
     let paired = |extra: &[&str]| {

@@ -10,7 +10,9 @@
 //!
 //! - listing (once, when the process starts): note its id and go on;
 //! - aimed at one id: if this is the one, call its closure with the
-//!   `Bencher` nbench handed over, else pass it by without calling it.
+//!   `Bencher` nbench handed over, else pass it by without calling it
+//!   (an id that changed since the listing is looked for by its place,
+//!   see `aimed_at`).
 //!
 //! Each benchmark is then an ordinary nbench benchmark whose body is a walk
 //! aimed at it, so `cargo nbench` (and the standalone table) decides which
@@ -38,11 +40,25 @@ enum Walk {
     /// Looking for one benchmark, to call it with nbench's `Bencher`.
     Aimed {
         id: String,
+        /// Where to look: by its id, or by its place (see [`aimed_at`]).
+        by: Aim,
+        /// Benchmarks reached so far in this walk.
+        seen: usize,
         /// nbench's `Bencher`, alive for the whole walk (see [`aimed_at`]).
         bencher: *mut nbench::Bencher<'static>,
         /// Whether it was reached already (a repeated id runs once).
         reached: bool,
     },
+}
+
+/// How an aimed walk knows its benchmark.
+#[derive(Clone, Copy)]
+enum Aim {
+    /// The benchmark with the listed id.
+    Id,
+    /// The benchmark reached at this place in the program's order (as
+    /// listed), if its id differs from the listed one in its last part only.
+    Place(usize),
 }
 
 thread_local! {
@@ -76,20 +92,40 @@ pub(crate) fn list(groups: &[fn()]) -> Vec<Found> {
     found
 }
 
-/// Walks `groups` until benchmark `id`, which is called with `bencher`;
-/// returns whether it was reached.
-pub(crate) fn aimed_at(groups: &[fn()], id: &str, bencher: &mut nbench::Bencher<'_>) -> bool {
+/// Walks `groups` until benchmark `id`, listed `place`-th, which is called
+/// with `bencher`; returns whether it was reached.
+///
+/// A benchmark whose id carries a value that changes each time the program
+/// runs (criterion suites name benchmarks after a clock reading, as in
+/// `BenchmarkId::new("with_display", Local::now())`) is not reached again by
+/// its listed id. When no benchmark has that id, a second walk calls the one
+/// reached at the same place if its id differs in the last part only (the
+/// same group and function); it is measured under the listed id.
+pub(crate) fn aimed_at(
+    groups: &[fn()],
+    (id, place): (&str, usize),
+    bencher: &mut nbench::Bencher<'_>,
+) -> bool {
     // SAFETY: only the lifetime is erased. The pointer lives in this
-    // thread's walk state, which `EndOfWalk` clears before this function
-    // returns (or unwinds), while `bencher` is still mutably borrowed here;
-    // `reach` turns it back into a reference only for the call of the
-    // benchmark's closure, inside the walk.
+    // thread's walk state, which `EndOfWalk` clears before `walk` returns
+    // (or unwinds), while `bencher` is still mutably borrowed here; `reach`
+    // turns it back into a reference only for the call of the benchmark's
+    // closure, inside the walk.
     let bencher = unsafe {
         std::mem::transmute::<*mut nbench::Bencher<'_>, *mut nbench::Bencher<'static>>(bencher)
     };
+    [Aim::Id, Aim::Place(place)]
+        .into_iter()
+        .any(|by| walk(groups, id, by, bencher))
+}
+
+/// One aimed walk through `groups`; whether it reached its benchmark.
+fn walk(groups: &[fn()], id: &str, by: Aim, bencher: *mut nbench::Bencher<'static>) -> bool {
     WALK.with(|w| {
         *w.borrow_mut() = Walk::Aimed {
             id: id.to_owned(),
+            by,
+            seen: 0,
             bencher,
             reached: false,
         }
@@ -101,6 +137,15 @@ pub(crate) fn aimed_at(groups: &[fn()], id: &str, bencher: &mut nbench::Bencher<
     let reached = WALK.with(|w| matches!(*w.borrow(), Walk::Aimed { reached: true, .. }));
     drop(end);
     reached
+}
+
+/// Whether `reached`, found where `aim` was listed, is the same benchmark
+/// under a value that changed: the same id but for its last part.
+fn same_but_last(aim: &str, reached: &str) -> bool {
+    match (aim.rsplit_once('/'), reached.rsplit_once('/')) {
+        (Some((a, _)), Some((r, _))) => a == r,
+        _ => false,
+    }
 }
 
 /// What the walk did with a benchmark the program reached.
@@ -131,10 +176,18 @@ pub(crate) fn reach(
         }
         Walk::Aimed {
             id: aim,
+            by,
+            seen,
             bencher,
             reached,
         } => {
-            if *reached || aim != id {
+            let place = *seen;
+            *seen += 1;
+            let this = match *by {
+                Aim::Id => aim == id,
+                Aim::Place(p) => p == place && same_but_last(aim, id),
+            };
+            if *reached || !this {
                 Err(Reached::Passed)
             } else {
                 *reached = true;

@@ -43,7 +43,7 @@ pub fn run(registry: &Registry, args: impl IntoIterator<Item = String>) -> ExitC
             true
         }
         Mode::Bench => bench::run(&registry.benches, &selected, filtered_out, &args),
-        Mode::Protocol(addr) => protocol::run(&registry.benches, &addr),
+        Mode::Protocol(addr) => protocol::run(registry, &addr),
         Mode::Test => test::run(&selected, filtered_out, &args),
     };
     ExitCode::from(if ok { EXIT_OK } else { EXIT_FAILED })

@@ -7,14 +7,15 @@ use crate::protocol::{
     Command, Event, HARNESS_VERSION, Listed, MARKER, PROTOCOL_VERSION, TOKEN_ENV, read_message,
     write_message,
 };
-use crate::registry::Benchmark;
+use crate::registry::Registry;
 use crate::timer::{TimerInfo, WallClock};
 use std::io::{BufReader, BufWriter};
 use std::net::TcpStream;
 
 /// Connects to `addr`, says hello, and carries out commands until told to
 /// quit or the connection closes. Returns false if the channel failed.
-pub fn run(benches: &[Benchmark], addr: &str) -> bool {
+pub fn run(registry: &Registry, addr: &str) -> bool {
+    let benches = &registry.benches;
     // Keeps the marker's bytes in the executable for `cargo nbench` to find.
     std::hint::black_box(MARKER);
     let stream = match TcpStream::connect(addr) {
@@ -54,14 +55,18 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
                     })
                     .collect(),
             ),
-            Ok(Some(Command::Run { id, settings })) => match benches.iter().find(|b| b.id == id) {
+            Ok(Some(Command::Run { id, settings })) => match registry.find(&id) {
                 None => Event::Error {
                     message: format!("no benchmark with id `{id}`"),
                 },
                 Some(bench) => {
                     let overhead = *overhead.get_or_insert_with(|| loop_overhead(&timer));
                     match measure_one(bench, benches, &settings, timer, overhead) {
-                        Ok(Taken::Result(r)) => Event::Result(r),
+                        Ok(Taken::Result(mut r)) => {
+                            // Under the id asked for (see `Registry::find`).
+                            r.id = id;
+                            Event::Result(r)
+                        }
                         Ok(Taken::Skipped(reason)) => Event::Skipped { id, reason },
                         Err(message) => Event::Failed { id, message },
                     }
@@ -70,7 +75,7 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
             Ok(Some(Command::Paired { id, overhead_ns })) => {
                 let overhead = overhead_ns
                     .unwrap_or_else(|| *overhead.get_or_insert_with(|| loop_overhead(&timer)));
-                match paired(benches, id, &mut reader, &mut writer, timer, overhead) {
+                match paired(registry, id, &mut reader, &mut writer, timer, overhead) {
                     Some(event) => event,
                     None => return false,
                 }
@@ -97,14 +102,14 @@ pub fn run(benches: &[Benchmark], addr: &str) -> bool {
 /// Runs benchmark `id` driven sample by sample over the channel (a paired
 /// comparison); `None` when the channel was lost meanwhile.
 fn paired(
-    benches: &[Benchmark],
+    registry: &Registry,
     id: String,
     reader: &mut BufReader<TcpStream>,
     writer: &mut BufWriter<TcpStream>,
     timer: TimerInfo,
     overhead: f64,
 ) -> Option<Event> {
-    let Some(bench) = benches.iter().find(|b| b.id == id) else {
+    let Some(bench) = registry.find(&id) else {
         return Some(Event::Error {
             message: format!("no benchmark with id `{id}`"),
         });
