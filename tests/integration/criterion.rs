@@ -42,6 +42,11 @@ fn quick<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     QUICK.iter().chain(extra).copied().collect()
 }
 
+/// The comparison settings, then `extra`.
+fn paired<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    PAIRED.iter().chain(extra).copied().collect()
+}
+
 /// The benchmarks of a JSON run's target `label`, in order.
 fn benchmarks(json: &str, label: &str) -> Vec<Value> {
     let v: Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
@@ -256,13 +261,10 @@ fn a_benchmark_named_after_a_clock_reading_is_measured_and_compared_as_new() {
 
     // Paired with a baseline: the clock reading differs, so it is new, and
     // the run still succeeds.
-    let paired = |extra: &[&str]| {
-        let args: Vec<&str> = PAIRED.iter().chain(extra).copied().collect();
-        fx.nbench(&args)
-    };
-    let save = paired(&["--save-baseline", "stamped", "--bench", "second"]);
+    let run_paired = |extra: &[&str]| fx.nbench(&paired(extra));
+    let save = run_paired(&["--save-baseline", "stamped", "--bench", "second"]);
     assert_eq!(save.code, 0, "{}", save.all());
-    let cmp = paired(&[
+    let cmp = run_paired(&[
         "--compare",
         "stamped",
         "--bench",
@@ -297,13 +299,10 @@ fn a_benchmark_named_after_a_clock_reading_is_measured_and_compared_as_new() {
 #[test]
 fn a_slower_criterion_benchmark_is_the_only_one_called_regressed() {
     let fx = Fixture::new("criterion").own_target_dir();
-    let paired = |extra: &[&str]| {
-        let args: Vec<&str> = PAIRED.iter().chain(extra).copied().collect();
-        fx.nbench(&args)
-    };
-    let save = paired(&["--save-baseline", "base", "work/", "small/"]);
+    let run_paired = |extra: &[&str]| fx.nbench(&paired(extra));
+    let save = run_paired(&["--save-baseline", "base", "work/", "small/"]);
     assert_eq!(save.code, 0, "{}", save.all());
-    let slow = paired(&[
+    let slow = run_paired(&[
         "--features",
         "slow",
         "--compare",

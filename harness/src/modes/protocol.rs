@@ -3,6 +3,7 @@
 use crate::drive::engine::{Taken, loop_overhead, measure_one};
 use crate::drive::guard::{Finish, run_guarded};
 use crate::drive::lockstep::LockstepDriver;
+use crate::engine::Settings;
 use crate::protocol::{
     Command, Event, HARNESS_VERSION, Listed, MARKER, PROTOCOL_VERSION, TOKEN_ENV, read_message,
     write_message,
@@ -55,23 +56,10 @@ pub fn run(registry: &Registry, addr: &str) -> bool {
                     })
                     .collect(),
             ),
-            Ok(Some(Command::Run { id, settings })) => match registry.find(&id) {
-                None => Event::Error {
-                    message: format!("no benchmark with id `{id}`"),
-                },
-                Some(bench) => {
-                    let overhead = *overhead.get_or_insert_with(|| loop_overhead(&timer));
-                    match measure_one(bench, benches, &settings, timer, overhead) {
-                        Ok(Taken::Result(mut r)) => {
-                            // Under the id asked for (see `Registry::find`).
-                            r.id = id;
-                            Event::Result(r)
-                        }
-                        Ok(Taken::Skipped(reason)) => Event::Skipped { id, reason },
-                        Err(message) => Event::Failed { id, message },
-                    }
-                }
-            },
+            Ok(Some(Command::Run { id, settings })) => {
+                let overhead = || *overhead.get_or_insert_with(|| loop_overhead(&timer));
+                run_one(registry, id, &settings, timer, overhead)
+            }
             Ok(Some(Command::Paired { id, overhead_ns })) => {
                 let overhead = overhead_ns
                     .unwrap_or_else(|| *overhead.get_or_insert_with(|| loop_overhead(&timer)));
@@ -96,6 +84,31 @@ pub fn run(registry: &Registry, addr: &str) -> bool {
         if write_message(&mut writer, &event).is_err() {
             return false;
         }
+    }
+}
+
+/// Measures benchmark `id` on its own; `overhead` gives the `iter` loop's
+/// cost (measured once, when first needed).
+fn run_one(
+    registry: &Registry,
+    id: String,
+    settings: &Settings,
+    timer: TimerInfo,
+    overhead: impl FnOnce() -> f64,
+) -> Event {
+    let Some(bench) = registry.find(&id) else {
+        return Event::Error {
+            message: format!("no benchmark with id `{id}`"),
+        };
+    };
+    match measure_one(bench, &registry.benches, settings, timer, overhead()) {
+        Ok(Taken::Result(mut r)) => {
+            // Under the id asked for (see `Registry::find`).
+            r.id = id;
+            Event::Result(r)
+        }
+        Ok(Taken::Skipped(reason)) => Event::Skipped { id, reason },
+        Err(message) => Event::Failed { id, message },
     }
 }
 
