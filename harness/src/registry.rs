@@ -43,6 +43,17 @@ pub(crate) fn baseline_of<'a>(benches: &'a [Benchmark], b: &Benchmark) -> Option
         .find(|o| o.baseline && o.member.as_ref() == Some(member))
 }
 
+/// Whether ids `a` and `b` name the same benchmark under a value that
+/// changed: both have a `/` and agree up to their last one (the same group
+/// and function, another parameter). The one rule nbench-criterion's walk
+/// and [`Registry::__ids_may_change`] go by.
+pub fn same_but_last(a: &str, b: &str) -> bool {
+    match (a.rsplit_once('/'), b.rsplit_once('/')) {
+        (Some((a, _)), Some((b, _))) => a == b,
+        _ => false,
+    }
+}
+
 /// The benchmarks of one bench target, in registration order.
 ///
 /// ```
@@ -104,9 +115,7 @@ impl Registry {
         if exact.is_some() || !self.ids_may_change {
             return exact;
         }
-        let (stem, _) = id.rsplit_once('/')?;
-        let mut like =
-            (self.benches.iter()).filter(|b| b.id.rsplit_once('/').is_some_and(|(s, _)| s == stem));
+        let mut like = (self.benches.iter()).filter(|b| same_but_last(&b.id, id));
         match (like.next(), like.next()) {
             (Some(one), None) => Some(one),
             _ => None,

@@ -139,15 +139,6 @@ fn walk(groups: &[fn()], id: &str, by: Aim, bencher: *mut nbench::Bencher<'stati
     reached
 }
 
-/// Whether `reached`, found where `aim` was listed, is the same benchmark
-/// under a value that changed: the same id but for its last part.
-fn same_but_last(aim: &str, reached: &str) -> bool {
-    match (aim.rsplit_once('/'), reached.rsplit_once('/')) {
-        (Some((a, _)), Some((r, _))) => a == r,
-        _ => false,
-    }
-}
-
 /// What the walk did with a benchmark the program reached.
 pub(crate) enum Reached {
     /// It was called.
@@ -185,7 +176,7 @@ pub(crate) fn reach(
             *seen += 1;
             let this = match *by {
                 Aim::Id => aim == id,
-                Aim::Place(p) => p == place && same_but_last(aim, id),
+                Aim::Place(p) => p == place && nbench::__private::same_but_last(aim, id),
             };
             if *reached || !this {
                 Err(Reached::Passed)
