@@ -42,9 +42,13 @@ fn quick<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     QUICK.iter().chain(extra).copied().collect()
 }
 
-/// The comparison settings, then `extra`.
+/// The comparison settings over 4 link layouts a side (what layouts do is
+/// `layouts.rs`'s subject; each one is the bench crate compiled once
+/// more), then `extra`.
 fn paired<'a>(extra: &[&'a str]) -> Vec<&'a str> {
-    PAIRED.iter().chain(extra).copied().collect()
+    (PAIRED.iter().chain(&["--layouts", "4"]).chain(extra))
+        .copied()
+        .collect()
 }
 
 /// The benchmarks of a JSON run's target `label`, in order.
@@ -298,15 +302,15 @@ fn a_benchmark_named_after_a_clock_reading_is_measured_and_compared_as_new() {
 
 #[test]
 fn a_slower_criterion_benchmark_is_the_only_one_called_regressed() {
-    let fx = Fixture::new("criterion").own_target_dir();
+    let fx = Fixture::new("criterion");
     let run_paired = |extra: &[&str]| fx.nbench(&paired(extra));
-    let save = run_paired(&["--save-baseline", "base", "work/", "small/"]);
+    let save = run_paired(&["--save-baseline", "crit-slower", "work/", "small/"]);
     assert_eq!(save.code, 0, "{}", save.all());
     let slow = run_paired(&[
         "--features",
         "slow",
         "--compare",
-        "base",
+        "crit-slower",
         "--fail-on-regression",
         "work/",
         "small/",
@@ -333,7 +337,8 @@ fn a_slower_criterion_benchmark_is_the_only_one_called_regressed() {
         slow.stdout
     );
     assert!(
-        slow.stdout.contains("compared with `base`: 1 regressed"),
+        slow.stdout
+            .contains("compared with `crit-slower`: 1 regressed"),
         "{}",
         slow.stdout
     );
@@ -341,7 +346,13 @@ fn a_slower_criterion_benchmark_is_the_only_one_called_regressed() {
 
 #[test]
 fn a_criterion_suite_compares_with_a_git_revision() {
-    let fx = Fixture::new("criterion").own_target_dir();
+    // Another name: this copy's package changes, and in the shared target
+    // directory every other copy's `crit` has the same file names.
+    let fx = Fixture::new("criterion");
+    let manifest = fx.dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let renamed = text.replace("name = \"crit\"", "name = \"crit_rev\"");
+    std::fs::write(&manifest, renamed + "\n[lib]\nname = \"crit\"\n").unwrap();
     std::fs::write(fx.dir.join(".gitignore"), "target/\n").unwrap();
     git(&fx.dir, &["init", "--quiet", "--initial-branch", "main"]);
     git(&fx.dir, &["add", "."]);
@@ -356,12 +367,13 @@ fn a_criterion_suite_compares_with_a_git_revision() {
         &["commit", "--quiet", "-am", "chain does twice the work"],
     );
 
-    let args: Vec<&str> = PAIRED
-        .iter()
-        .chain(&["--compare-rev", "HEAD~1", "--bench", "suite", "work/"])
-        .copied()
-        .collect();
-    let run: Run = fx.nbench(&args);
+    let run: Run = fx.nbench(&paired(&[
+        "--compare-rev",
+        "HEAD~1",
+        "--bench",
+        "suite",
+        "work/",
+    ]));
     assert_eq!(run.code, 0, "{}", run.all());
     let chain = run.line("work/chain ");
     assert!(
@@ -375,14 +387,10 @@ fn a_criterion_suite_compares_with_a_git_revision() {
     );
 
     // Two revisions, neither the working tree.
-    let args: Vec<&str> = [
+    let args = [
         "compare", "--rev", "HEAD~1", "HEAD", "--bench", "suite", "work/",
-    ]
-    .iter()
-    .chain(PAIRED)
-    .copied()
-    .collect();
-    let revs = fx.nbench(&args);
+    ];
+    let revs = fx.nbench(&[&args[..], &paired(&[])].concat());
     assert_eq!(revs.code, 0, "{}", revs.all());
     assert!(
         revs.line("work/chain ").contains("regressed"),
