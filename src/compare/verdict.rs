@@ -673,6 +673,26 @@ pub fn settled(c: &Change, threshold: f64) -> bool {
     lo > threshold || hi < -threshold || (lo >= -threshold && hi <= threshold)
 }
 
+/// How many times the units it has a comparison needs for its interval
+/// (narrowing as 1/√units at the spread it has) to decide it: to lie
+/// beyond 0 where its change is beyond `threshold` (regressed or
+/// improved), within ±`threshold` where it is within (unchanged).
+/// Infinite where its change sits on the threshold; at least 1.
+pub fn units_to_decide(ci: [f64; 2], threshold: f64) -> f64 {
+    let half = (ci[1] - ci[0]) / 2.0;
+    let centre = ((ci[1] + ci[0]) / 2.0).abs();
+    let room = if centre > threshold {
+        centre
+    } else {
+        threshold - centre
+    };
+    if room > 0.0 && half.is_finite() {
+        (half / room).powi(2).max(1.0)
+    } else {
+        f64::INFINITY
+    }
+}
+
 /// From two independent sample sets: ratio of medians with a bootstrap CI
 /// (fixed seed), and the Mann–Whitney U test's two-sided p-value.
 pub fn stored(base: &[f64], cur: &[f64], threshold: f64) -> Option<Change> {
@@ -711,6 +731,28 @@ pub fn redecide(change: f64, ci: [f64; 2], p_adjusted: f64, threshold: f64) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn units_to_decide_an_interval_by_the_room_its_change_leaves() {
+        let t = 0.005;
+        // Within the threshold: the half-width (0.6 %) must come down to
+        // what the centre (0.2 %) leaves of ±0.5 %: (0.6 / 0.3)² = 4 times.
+        let within = units_to_decide([-0.004, 0.008], t);
+        assert!((within - 4.0).abs() < 1e-9, "{within}");
+        // Beyond it: down to the centre (1 %), so that 0 lies outside.
+        let beyond = units_to_decide([-0.005, 0.025], t);
+        assert!((beyond - 2.25).abs() < 1e-9, "{beyond}");
+        let improved = units_to_decide([-0.025, 0.005], t);
+        assert!(
+            (improved - 2.25).abs() < 1e-9,
+            "improvements alike: {improved}"
+        );
+        // Already narrow enough: no fewer units than it has.
+        assert_eq!(units_to_decide([-0.001, 0.001], t), 1.0);
+        // On the threshold no width decides it.
+        assert_eq!(units_to_decide([0.0, 0.01], t), f64::INFINITY);
+        assert_eq!(units_to_decide([f64::NEG_INFINITY, 0.01], t), f64::INFINITY);
+    }
 
     #[test]
     fn paired_verdicts_from_epochs() {

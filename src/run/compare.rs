@@ -3,6 +3,7 @@
 //! the baseline's stored samples.
 
 use super::lockstep::{Compared, Doubt, Lockstep};
+use super::paired;
 use super::session::{Session, SessionError};
 use super::{Hints, Plan, measure, open, run_target};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
@@ -143,27 +144,39 @@ impl Pass<'_> {
         self.compared.push(compared);
     }
 
-    /// Measures the benchmarks in doubt further, in turn, each with an
-    /// equal share of the spare time (what one leaves goes to the next).
+    /// Measures the benchmarks in doubt further, in turn, the nearest a
+    /// verdict first ([`Doubt::need`]): each with an equal share of the
+    /// spare time (what one leaves goes to the next), or, where that falls
+    /// short of what one that can be decided wants ([`Doubt::wants`]), as
+    /// much of the spare time as it wants.
     fn resolve_doubts(
         &mut self,
         label: &str,
         (plan, hints, threshold): (&Plan, &Hints, f64),
         (observer, to_measure): (&mut dyn Observer, usize),
     ) {
-        let doubts = std::mem::take(&mut self.doubts);
+        let mut doubts = std::mem::take(&mut self.doubts);
+        doubts.sort_by(|a, b| a.2.need().total_cmp(&b.2.need()));
         let in_doubt = doubts.len();
         for (k, (at, n, doubt)) in doubts.into_iter().enumerate() {
             observer.observe(label, &self.outcomes);
             observer.start(label, doubt.id(), n + 1, to_measure);
             let settings = hints.settings(plan, doubt.id());
-            let share = self.spare / (in_doubt - k) as u32;
+            let wants = doubt.wants(paired::most_epochs(settings.max_time));
+            let share = share(self.spare, in_doubt - k, wants);
             let (judged, took) = doubt.resolve((plan, &settings), threshold, share);
             self.spare = self.spare.saturating_sub(took);
             self.outcomes[at] = judged.outcome;
             self.compared[at] = judged.compared;
         }
     }
+}
+
+/// A doubt's share of `spare` among `left` doubts (itself included): an
+/// equal one, or as much as it `wants` where that is more.
+fn share(spare: Duration, left: usize, wants: Option<Duration>) -> Duration {
+    let equal = spare / left.max(1) as u32;
+    wants.map_or(equal, |w| w.min(spare).max(equal))
 }
 
 /// The baseline's benchmarks ([`gone`]) that neither `chosen` here nor
@@ -298,4 +311,21 @@ fn with_stored<'a>(
     };
     against_stored(&mut cmp, current, base, scope, threshold);
     cmp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_doubt_that_can_be_decided_takes_what_it_wants_of_the_spare_time() {
+        let ms = Duration::from_millis;
+        // Nothing wanted (or less than an equal share): an equal share.
+        assert_eq!(share(ms(900), 3, None), ms(300));
+        assert_eq!(share(ms(900), 3, Some(ms(100))), ms(300));
+        // More: what it wants, at most all there is.
+        assert_eq!(share(ms(900), 3, Some(ms(500))), ms(500));
+        assert_eq!(share(ms(900), 3, Some(ms(2000))), ms(900));
+        assert_eq!(share(ms(900), 0, None), ms(900));
+    }
 }

@@ -13,7 +13,7 @@ use super::layouts::Assignment;
 use super::paired::{self, Epochs, Paired, PairedSamples, Side};
 use super::session::{Session, SessionError};
 use crate::compare::{row_threshold, verdict};
-use crate::model::comparison::{Kind, NotCompared, Row, TargetComparison};
+use crate::model::comparison::{Kind, NotCompared, Row, TargetComparison, Verdict};
 use crate::model::outcome::{Failure, Measured, Outcome};
 use nbench::__private::engine::Settings;
 use nbench::__private::engine::Stop;
@@ -156,6 +156,13 @@ impl<'a> Lockstep<'a> {
             Err(e) => return judged(Outcome::Failed(failure(id, e)), Compared::Nothing),
         };
         let row = paired_row(&id, &p, &self.layouts, threshold);
+        // An inconclusive row's distance from a verdict; a decided one's
+        // verdict no more measuring makes (only narrows it): none.
+        let need = (row.as_ref())
+            .filter(|r| r.verdict == Verdict::Inconclusive)
+            .map_or(f64::INFINITY, |r| {
+                verdict::units_to_decide(r.change_ci, threshold)
+            });
         let compared = row.map_or(Compared::Nothing, |r| Compared::Row(Box::new(r)));
         let unused = settings.max_time.saturating_sub(p.charged);
         let in_doubt = p.stop == Stop::TimeLimit && !self.settled(p.epochs(), threshold);
@@ -167,6 +174,7 @@ impl<'a> Lockstep<'a> {
                 id,
                 samples: p,
                 elapsed,
+                need,
             };
             (outcome, Some(doubt))
         } else {
@@ -200,12 +208,36 @@ pub struct Doubt<'a> {
     id: String,
     samples: PairedSamples,
     elapsed: Duration,
+    /// [`verdict::units_to_decide`] of an inconclusive row; infinite for a
+    /// row whose verdict is made.
+    need: f64,
 }
+
+/// How much more than its estimate of what it needs a comparison in doubt
+/// that can be decided is given: the estimate takes the interval's present
+/// width and centre, and both move as epochs come.
+const NEED_MARGIN: f64 = 1.5;
 
 impl<'a> Doubt<'a> {
     /// The benchmark's id.
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// How far its row is from a verdict: [`verdict::units_to_decide`] (the
+    /// nearest first when doubts share the time left).
+    pub fn need(&self) -> f64 {
+        self.need
+    }
+
+    /// The sampling time an inconclusive comparison would need to be
+    /// decided ([`NEED_MARGIN`] over the estimate), where that fits within
+    /// `most` epochs in all; `None` where it does not.
+    pub fn wants(&self, most: u32) -> Option<Duration> {
+        let epochs = self.samples.epochs().ratios.len() as f64;
+        let more = (self.need - 1.0) * NEED_MARGIN;
+        (self.need.is_finite() && epochs * self.need <= f64::from(most))
+            .then(|| self.samples.charged.mul_f64(more))
     }
 
     /// Measures it in more epochs, for up to `extra` more sampling time;
