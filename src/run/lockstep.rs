@@ -156,8 +156,8 @@ impl<'a> Lockstep<'a> {
             Err(e) => return judged(Outcome::Failed(failure(id, e)), Compared::Nothing),
         };
         let row = paired_row(&id, &p, &self.layouts, threshold);
-        // An inconclusive row's distance from a verdict; a decided one's
-        // verdict no more measuring makes (only narrows it): none.
+        // How far an inconclusive row is from a verdict; a decided row has
+        // its verdict (more epochs only narrow it), so it is served last.
         let need = (row.as_ref())
             .filter(|r| r.verdict == Verdict::Inconclusive)
             .map_or(f64::INFINITY, |r| {
