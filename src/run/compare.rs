@@ -3,7 +3,6 @@
 //! the baseline's stored samples.
 
 use super::lockstep::{Compared, Doubt, Lockstep};
-use super::paired;
 use super::session::{Session, SessionError};
 use super::{Hints, Plan, measure, open, run_target};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
@@ -162,8 +161,7 @@ impl Pass<'_> {
             observer.observe(label, &self.outcomes);
             observer.start(label, doubt.id(), n + 1, to_measure);
             let settings = hints.settings(plan, doubt.id());
-            let wants = doubt.wants(paired::most_epochs(settings.max_time));
-            let share = share(self.spare, in_doubt - k, wants);
+            let share = share(self.spare, in_doubt - k, doubt.wants(&settings));
             let (judged, took) = doubt.resolve((plan, &settings), threshold, share);
             self.spare = self.spare.saturating_sub(took);
             self.outcomes[at] = judged.outcome;

@@ -232,8 +232,10 @@ impl<'a> Doubt<'a> {
 
     /// The sampling time an inconclusive comparison would need to be
     /// decided ([`NEED_MARGIN`] over the estimate), where that fits within
-    /// `most` epochs in all; `None` where it does not.
-    pub fn wants(&self, most: u32) -> Option<Duration> {
+    /// the most epochs its time limit allows ([`paired::most_epochs`]);
+    /// `None` where it does not.
+    pub fn wants(&self, settings: &Settings) -> Option<Duration> {
+        let most = paired::most_epochs(settings.max_time);
         let epochs = self.samples.epochs().ratios.len() as f64;
         let more = (self.need - 1.0) * NEED_MARGIN;
         (self.need.is_finite() && epochs * self.need <= f64::from(most))

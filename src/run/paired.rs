@@ -60,7 +60,7 @@ pub fn epochs_for(max_time: Duration) -> u32 {
 
 /// The most epochs a comparison takes, in doubt: [`MOST_EPOCHS_FACTOR`]
 /// times [`epochs_for`].
-pub fn most_epochs(max_time: Duration) -> u32 {
+pub(super) fn most_epochs(max_time: Duration) -> u32 {
     MOST_EPOCHS_FACTOR.saturating_mul(epochs_for(max_time))
 }
 
