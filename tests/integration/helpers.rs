@@ -40,6 +40,9 @@ fn compat_path() -> String {
 }
 
 /// One target directory for every fixture build, so the harness compiles once per test run.
+/// Cargo names a path package's files by its path within the workspace, so every copy of a
+/// fixture shares file names here: a test that changes a copy's code gives it a target
+/// directory of its own ([`Fixture::own_target_dir`]) or another package name.
 fn shared_target_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fixture-target")
 }
