@@ -10,8 +10,9 @@ fn complexity_is_fitted_standalone_and_under_cargo_nbench() {
     args.extend_from_slice(QUICK);
     let run = Run::exe(&exe, &fx.dir, &args);
     assert_eq!(run.code, 0, "{}", run.stdout);
-    // The shapes are far apart (N against N², 1–16 k steps of arithmetic with
-    // no memory traffic, so no cache effects), so Auto cannot confuse them.
+    // The shapes are far apart (N against N log N and N², 256–64 k steps of
+    // arithmetic with no memory traffic, so no cache effects), so Auto
+    // cannot confuse them.
     assert!(run.line("  scale/linear: O(N), ").contains("· N, RMS"));
     assert!(run.line("  scale/quadratic: O(N²), ").contains("· N², RMS"));
     assert!(run.line("  scale/custom: O(N^2), ").contains("· N^2, RMS"));
