@@ -55,7 +55,14 @@ pub fn compare_target(
     };
     let chosen = opened.picked.chosen;
     let mut cmp = TargetComparison::empty(&label);
-    cmp.gone = gone_here(&label, &base_ids, &chosen, &opened.picked.elsewhere, plan);
+    // Gone is what the saved baseline measured, not what its executable
+    // lists now: an id made at run time (a date, a path) is listed anew by
+    // both executables, and the stored one is gone.
+    let saved = against.stored.map_or_else(
+        || base_ids.clone(),
+        |t| t.benchmarks.iter().map(|b| b.id.clone()).collect(),
+    );
+    cmp.gone = gone_here(&label, &saved, &chosen, &opened.picked.elsewhere, plan);
     cmp.layouts = Some([base_exes.len(), cur_exes.len()]);
     // Kept for benchmarks the baseline does not have, measured on their own.
     let mut cur = Some(opened.session);

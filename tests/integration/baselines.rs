@@ -444,6 +444,39 @@ fn new_gone_and_a_baseline_from_another_machine() {
     );
 }
 
+#[test]
+fn an_id_the_baseline_saved_but_no_executable_lists_now_is_gone() {
+    // As an id made at run time (a date) would be: saved under one name,
+    // listed by both executables under another.
+    let fx = Fixture::new("workspace").own_target_dir();
+    let save = fx.nbench(&args(&["--save-baseline", "base", "work/sum/"]));
+    assert_eq!(save.code, 0, "{}", save.all());
+    let path = results(&fx, "base");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"work/sum/1000\""), "{text}");
+    std::fs::write(&path, text.replace("\"work/sum/1000\"", "\"work/sum/999\"")).unwrap();
+
+    let cmp = fx.nbench(&args(&["--compare", "base", "work/sum/"]));
+    assert_eq!(cmp.code, 0, "{}", cmp.all());
+    assert!(
+        cmp.line("work/sum/999 ")
+            .contains("gone (only in the baseline)"),
+        "{}",
+        cmp.stdout
+    );
+    assert!(
+        cmp.line("work/sum/1000 ")
+            .contains("new (not in the baseline)"),
+        "{}",
+        cmp.stdout
+    );
+    assert!(
+        cmp.line("work/sum/2000 ").contains("paired"),
+        "{}",
+        cmp.stdout
+    );
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_killed_save_leaves_the_previous_baseline_intact() {
