@@ -55,13 +55,7 @@ pub fn compare_target(
     };
     let chosen = opened.picked.chosen;
     let mut cmp = TargetComparison::empty(&label);
-    // Gone is what the saved baseline measured, not what its executable
-    // lists now: an id made at run time (a date, a path) is listed anew by
-    // both executables, and the stored one is gone.
-    let saved = against.stored.map_or_else(
-        || base_ids.clone(),
-        |t| t.benchmarks.iter().map(|b| b.id.clone()).collect(),
-    );
+    let saved = saved_ids(against.stored, &base_ids);
     cmp.gone = gone_here(&label, &saved, &chosen, &opened.picked.elsewhere, plan);
     cmp.layouts = Some([base_exes.len(), cur_exes.len()]);
     // Kept for benchmarks the baseline does not have, measured on their own.
@@ -198,6 +192,17 @@ fn gone_here(
         .collect();
     let reported = |id: &str| plan.reports_gone(label, id);
     gone(base_ids.iter().map(String::as_str), &present, &reported)
+}
+
+/// What the baseline measured, for its gone list: its stored results' ids
+/// where it has them, not what its executable lists now (an id made at
+/// run time, a date, is listed anew by both executables, and the stored
+/// one is gone); else the `listed` ones.
+fn saved_ids(stored: Option<&TargetRecord>, listed: &[String]) -> Vec<String> {
+    stored.map_or_else(
+        || listed.to_vec(),
+        |t| t.benchmarks.iter().map(|b| b.id.clone()).collect(),
+    )
 }
 
 /// The listed ids the baseline's stored results hold: a baseline saved

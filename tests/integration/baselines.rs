@@ -458,23 +458,13 @@ fn an_id_the_baseline_saved_but_no_executable_lists_now_is_gone() {
 
     let cmp = fx.nbench(&args(&["--compare", "base", "work/sum/"]));
     assert_eq!(cmp.code, 0, "{}", cmp.all());
-    assert!(
-        cmp.line("work/sum/999 ")
-            .contains("gone (only in the baseline)"),
-        "{}",
-        cmp.stdout
-    );
-    assert!(
-        cmp.line("work/sum/1000 ")
-            .contains("new (not in the baseline)"),
-        "{}",
-        cmp.stdout
-    );
-    assert!(
-        cmp.line("work/sum/2000 ").contains("paired"),
-        "{}",
-        cmp.stdout
-    );
+    for (id, says) in [
+        ("work/sum/999 ", "gone (only in the baseline)"),
+        ("work/sum/1000 ", "new (not in the baseline)"),
+        ("work/sum/2000 ", "paired"),
+    ] {
+        assert!(cmp.line(id).contains(says), "{id}: {}", cmp.stdout);
+    }
 }
 
 #[cfg(target_os = "linux")]
