@@ -18,6 +18,11 @@ pub fn run(s: &Settings, a: &str, b: &str, revisions: bool, filters: &[String]) 
     let (a, b) = if revisions {
         let store = Store::new(&s.target_dir());
         let root = s.meta.workspace_root.as_std_path();
+        // Both revisions are checked before either is built: a typo in the
+        // second must not cost the first one's build.
+        for rev in [a, b] {
+            crate::build::revision::check(&s.manifest, rev, root)?;
+        }
         (
             super::revision::baseline_for(s, a, &store, root)?,
             super::revision::baseline_for(s, b, &store, root)?,

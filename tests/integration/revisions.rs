@@ -325,6 +325,27 @@ fn a_revision_that_fails_to_build_is_named_and_cleaned_up() {
 }
 
 #[test]
+fn compare_two_revisions_checks_both_before_building_either() {
+    let fx = repository(|_| {});
+    for args in [["HEAD", "no-such-branch"], ["no-such-branch", "HEAD"]] {
+        let run = fx.nbench(&[&["compare", "--rev"][..], &args].concat());
+        assert_eq!(run.code, 2, "{}", run.all());
+        assert!(
+            run.stderr
+                .contains("git revision `no-such-branch` not found"),
+            "{}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("building"), "{}", run.stderr);
+    }
+    let baselines = fx.dir.join("target/nbench/baselines");
+    assert!(
+        !baselines.exists() || std::fs::read_dir(&baselines).unwrap().next().is_none(),
+        "nothing built for the revision that exists"
+    );
+}
+
+#[test]
 fn compare_rev_outside_a_git_repository_says_so() {
     let fx = Fixture::new("revisions").own_target_dir();
     // The fixture's copy lives under the build's target directory, inside
