@@ -9,6 +9,7 @@ mod cpu;
 mod drive;
 mod engine;
 mod family;
+mod fork;
 mod format;
 mod group;
 mod libtest;

@@ -161,7 +161,7 @@ pub const FAR_FLOOR: f64 = 0.001;
 /// rest (measured: a 5 % slower build called 16 % faster from 5 epochs).
 pub const FAR_MIN_UNITS: usize = 8;
 /// The median absolute deviation of normal data times this is its standard deviation.
-const NORMAL_MAD: f64 = 1.482_602_218_505_602;
+pub const NORMAL_MAD: f64 = 1.482_602_218_505_602;
 
 /// `F_n` for n = 8, 9, …, 24 epochs: the factor on the winsorized t
 /// interval's half-width that makes it hold the true change 95 % of the
@@ -828,6 +828,7 @@ mod tests {
             layout_spread: Some(0.14),
             placement_spread: None,
             epochs: Some(8),
+            copies: 0,
             time_limited: true,
             unit_ratios: Vec::new(),
             epochs_pulled_in: 0,

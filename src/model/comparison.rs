@@ -113,6 +113,10 @@ pub struct Row {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[serde(deserialize_with = "float::lenient")]
     pub unit_ratios: Vec<f64>,
+    /// Paired: copies of its process pairs (`fork`) the epochs sampled in,
+    /// where its epochs spread enough for copies to pay (0: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub copies: usize,
     /// Paired: units (of `unit_ratios`) so far from the rest that they were
     /// pulled in to the edge of the rest before the interval was computed
     /// (the two processes ran at different speeds, not different code).
@@ -257,6 +261,7 @@ impl Row {
             layout_spread: None,
             placement_spread: None,
             epochs: None,
+            copies: 0,
             time_limited: false,
             unit_ratios: Vec::new(),
             epochs_pulled_in: 0,

@@ -11,7 +11,7 @@ use nbench::__private::engine::Settings;
 use nbench::__private::engine::{Stop, next_iters};
 use nbench::__private::metric::Metric;
 use nbench::__private::protocol::{Command, Event};
-use nbench::__private::stats::{even_orders, log_median_sorted, median_sorted};
+use nbench::__private::stats::{even_orders, log_median_sorted, mad_sorted, median_sorted};
 use nbench::{Counter, Throughput};
 use std::time::{Duration, Instant};
 
@@ -38,6 +38,42 @@ pub const MOST_EPOCHS_FACTOR: u32 = 5;
 /// and warming processes. A longer `--max-time` therefore buys more epochs
 /// of this length, not longer ones.
 pub const EPOCH: Duration = Duration::from_millis(25);
+
+/// Copies of its two processes an epoch samples in, one after another
+/// (`fork`; see [`Pair::epoch`]), once a comparison's epochs spread more
+/// than [`COPY_FROM`], where both harnesses make copies and the epoch's
+/// rounds allow [`COPY_ROUNDS`] a copy. A process's speed at an allocation
+/// loop follows where its memory landed, for the process's life: such a
+/// benchmark's epochs spread ±3–6 % from pair to pair on this project's VM,
+/// and more epochs (fresh processes, each some 10 ms to start and warm up)
+/// were the only way to narrow its interval. A copy is a new draw of that
+/// placement for about a millisecond, so an epoch's ratio becomes the
+/// median of its copies' ratios.
+pub const COPIES: usize = 5;
+
+/// The spread of a comparison's epochs (1.4826 × the median absolute
+/// deviation of their log ratios) past which its further epochs sample in
+/// copies ([`COPIES`]), judged from [`COPY_AFTER`] epochs on. Below it a
+/// process's placement hardly moves the benchmark, and copies only cost:
+/// a copy's pages come from anywhere, a fresh process's mostly in order,
+/// and a sort of 1000 values moved ±0.28 % from copy to copy where fresh
+/// processes moved ±0.13 % (its epochs spread ±0.14–0.22 % without
+/// copies, ±0.4–1.2 % with two).
+pub const COPY_FROM: f64 = 0.01;
+
+/// Epochs a comparison runs in fresh processes alone before its spread
+/// can turn copies on ([`COPY_FROM`]): every layout of a side once.
+pub const COPY_AFTER: usize = 16;
+
+/// Fewest rounds a copy samples: with fewer, an epoch is one copy (a
+/// benchmark with long samples).
+pub const COPY_ROUNDS: usize = 8;
+
+/// The share of an epoch's sampling time its copies may cost (making and
+/// ending them: 0.4–0.6 ms and 0.4 ms a pair for the verdicts fixture's
+/// processes, a fifth of an epoch at five copies); past it a comparison
+/// stops copying (a process with much memory to copy).
+pub const COPY_MOST_SHARE: f64 = 0.4;
 
 /// What starting a fresh pair may take before the rest counts against the
 /// time limit: both processes started, and in each the benchmark's own
@@ -207,7 +243,7 @@ struct Ready {
 #[derive(Debug, Clone)]
 pub enum Paired {
     /// Both sides were sampled.
-    Samples(PairedSamples),
+    Samples(Box<PairedSamples>),
     /// A side skipped the benchmark (`Bencher::skip`), for this reason.
     Skipped(Side, String),
     /// The sides' values measure different metrics, (baseline, current):
@@ -231,6 +267,14 @@ struct Pace {
     /// Rounds an epoch takes even past its time.
     min_rounds: usize,
     max_samples: usize,
+    /// Copies an epoch may sample in: 1, or [`COPIES`] once the epochs
+    /// spread past [`COPY_FROM`].
+    copies: usize,
+    /// Set once a side could not copy itself, or copying cost too much:
+    /// no more copies in this comparison.
+    no_copies: bool,
+    /// Rounds the last epoch took, if one ran.
+    rounds: Option<usize>,
 }
 
 impl Pace {
@@ -251,6 +295,36 @@ impl Pace {
                 .div_ceil(epochs_for(s.max_time) as usize)
                 .max(2),
             max_samples: s.max_samples,
+            copies: 1,
+            no_copies: false,
+            rounds: None,
+        }
+    }
+
+    /// Copies the next epoch samples in: as many as [`COPY_ROUNDS`] each
+    /// fit in the last epoch's rounds, at most [`Self::copies`]; one for
+    /// the first epoch, whose rounds are not yet known.
+    fn copies_next(&self) -> usize {
+        let fit = self.rounds.map_or(1, |r| r / COPY_ROUNDS);
+        match self.no_copies {
+            true => 1,
+            false => fit.clamp(1, self.copies.max(1)),
+        }
+    }
+
+    /// Turns copies on ([`COPIES`]) once the epochs `ratios` are
+    /// [`COPY_AFTER`] and spread past [`COPY_FROM`].
+    fn judge_copies(&mut self, ratios: &[f64]) {
+        if self.copies > 1 || ratios.len() < COPY_AFTER {
+            return;
+        }
+        let mut logs: Vec<f64> = (ratios.iter())
+            .filter(|r| **r > 0.0 && r.is_finite())
+            .map(|r| r.ln())
+            .collect();
+        logs.sort_by(f64::total_cmp);
+        if crate::compare::verdict::NORMAL_MAD * mad_sorted(&logs) > COPY_FROM {
+            self.copies = COPIES;
         }
     }
 }
@@ -269,6 +343,9 @@ pub struct Taken {
     pub epoch_base_medians: Vec<f64>,
     /// Per epoch: the median of its current samples.
     pub epoch_cur_medians: Vec<f64>,
+    /// Per epoch: the copies of its process pair it sampled in ([`COPIES`];
+    /// 0 where it sampled in the pair itself).
+    pub epoch_copies: Vec<usize>,
 }
 
 impl Taken {
@@ -278,6 +355,7 @@ impl Taken {
             ratios: &self.epoch_ratios,
             base_medians: &self.epoch_base_medians,
             cur_medians: &self.epoch_cur_medians,
+            copies: &self.epoch_copies,
         }
     }
 }
@@ -291,6 +369,8 @@ pub struct Epochs<'a> {
     pub base_medians: &'a [f64],
     /// Per epoch: the median of its current samples.
     pub cur_medians: &'a [f64],
+    /// Per epoch: the copies of its process pair it sampled in (0: none).
+    pub copies: &'a [usize],
 }
 
 struct Pair {
@@ -365,12 +445,17 @@ impl Pair {
 
     /// One epoch's samples, after a warm-up: rounds in lockstep until the
     /// epoch's time is up and it holds `min_rounds`, or `max_samples` are
-    /// held in all. Returns the time spent sampling, with the warm-up's
-    /// overrun of its length (its one round of long samples).
+    /// held in all. Where both sides copy themselves, the epoch's time is
+    /// split among [`Pace::copies_next`] copies of the pair, one after
+    /// another, each with its own ratio (whose median sets aside the first
+    /// round, slower where its writes copy pages); the epoch's ratio is
+    /// the copies' median.
+    /// Returns the time spent sampling, with the warm-up's overrun of its
+    /// length (its one round of long samples) and the copies' cost.
     fn epoch(
         &mut self,
-        pace: &Pace,
-        (base_over, cur_over): (f64, f64),
+        pace: &mut Pace,
+        overheads: (f64, f64),
         taken: &mut Taken,
     ) -> Result<Duration, PairedError> {
         let warm = Instant::now();
@@ -380,28 +465,42 @@ impl Pair {
             round += 1;
         }
         let overrun = warm.elapsed().saturating_sub(pace.warm_up);
-        let per_iter = |ns: f64, over: f64| (ns / pace.iters as f64 - over).max(0.0);
         let began = Instant::now();
-        // The rounds' ratios by who went first: the baseline, the current side.
-        let mut by_order: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
         let first = taken.base_ns.len();
-        while began.elapsed() < pace.per_epoch
-            || by_order.iter().map(Vec::len).sum::<usize>() < pace.min_rounds
-        {
-            let (bs, cs) = self.round(pace.iters, round)?;
-            let (bs, cs) = (per_iter(bs, base_over), per_iter(cs, cur_over));
-            taken.base_ns.push(bs);
-            taken.cur_ns.push(cs);
-            if bs > 0.0 {
-                by_order[usize::from(first_in(round) == Side::Current)].push(cs / bs);
+        let copies = match self.base.forks && self.cur.forks {
+            true => pace.copies_next(),
+            false => 1,
+        };
+        let mut ratios = Vec::with_capacity(copies);
+        let mut copying = Duration::ZERO;
+        let mut made_copies = 0;
+        for copy in 0..copies {
+            let made = Instant::now();
+            let copied = !pace.no_copies && copies > 1 && self.copy_both()?;
+            pace.no_copies |= copies > 1 && !copied;
+            copying += made.elapsed();
+            let last = copy + 1 == copies;
+            let until = pace.per_epoch.mul_f64((copy + 1) as f64 / copies as f64);
+            let stretch = (began, until, last, first);
+            let (ratio, full) = self.rounds(pace, overheads, taken, stretch, &mut round)?;
+            if copied {
+                let ending = Instant::now();
+                self.join_both()?;
+                copying += ending.elapsed();
+                made_copies += 1;
             }
-            round += 1;
-            if taken.base_ns.len() >= pace.max_samples {
+            ratios.extend(ratio);
+            if full {
                 break;
             }
         }
-        if let Some(ratio) = balanced_ratio(by_order) {
-            taken.epoch_ratios.push(ratio);
+        pace.rounds = Some(taken.base_ns.len() - first);
+        if copies > 1 && copying.as_secs_f64() > COPY_MOST_SHARE * began.elapsed().as_secs_f64() {
+            pace.no_copies = true;
+        }
+        ratios.sort_by(f64::total_cmp);
+        if !ratios.is_empty() {
+            taken.epoch_ratios.push(log_median_sorted(&ratios));
             let median_from = |all: &[f64]| {
                 let mut v = all[first..].to_vec();
                 v.sort_by(f64::total_cmp);
@@ -409,8 +508,78 @@ impl Pair {
             };
             taken.epoch_base_medians.push(median_from(&taken.base_ns));
             taken.epoch_cur_medians.push(median_from(&taken.cur_ns));
+            taken.epoch_copies.push(made_copies);
         }
         Ok(began.elapsed() + overrun)
+    }
+
+    /// Rounds in lockstep, from round number `round` on, until `until` has
+    /// passed since `began` and they are two at least (and, in the `last`
+    /// stretch of the epoch whose first sample is `epoch_first`, the
+    /// epoch holds `min_rounds`), or `max_samples` are held in all. Their ratio ([`balanced_ratio`]), and whether
+    /// `max_samples` ended them.
+    fn rounds(
+        &mut self,
+        pace: &Pace,
+        (base_over, cur_over): (f64, f64),
+        taken: &mut Taken,
+        (began, until, last, epoch_first): (Instant, Duration, bool, usize),
+        round: &mut u64,
+    ) -> Result<(Option<f64>, bool), PairedError> {
+        let per_iter = |ns: f64, over: f64| (ns / pace.iters as f64 - over).max(0.0);
+        let first = taken.base_ns.len();
+        // The rounds' ratios by who went first: the baseline, the current side.
+        let mut by_order: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+        // Two rounds at least (one of each order), and the epoch's minimum by its end.
+        let short =
+            |held: usize| held - first < 2 || (last && held - epoch_first < pace.min_rounds);
+        let mut full = false;
+        while began.elapsed() < until || short(taken.base_ns.len()) {
+            let (bs, cs) = self.round(pace.iters, *round)?;
+            let (bs, cs) = (per_iter(bs, base_over), per_iter(cs, cur_over));
+            taken.base_ns.push(bs);
+            taken.cur_ns.push(cs);
+            if bs > 0.0 {
+                by_order[usize::from(first_in(*round) == Side::Current)].push(cs / bs);
+            }
+            *round += 1;
+            if taken.base_ns.len() >= pace.max_samples {
+                full = true;
+                break;
+            }
+        }
+        Ok((balanced_ratio(by_order), full))
+    }
+
+    /// Has both sides go on in copies of themselves ([`Command::Fork`]):
+    /// true if both did; false if either could not (none is left running).
+    fn copy_both(&mut self) -> Result<bool, PairedError> {
+        let copy = |p: &mut Pair, side| match p.ask(side, &Command::Fork)? {
+            Event::Forked => Ok(true),
+            Event::Unforked { .. } => Ok(false),
+            other => Err(PairedError::new(side, unexpected(other))),
+        };
+        if !copy(self, Side::Baseline)? {
+            return Ok(false);
+        }
+        if !copy(self, Side::Current)? {
+            self.join(Side::Baseline)?;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Ends both sides' copies ([`Command::Join`]).
+    fn join_both(&mut self) -> Result<(), PairedError> {
+        self.join(Side::Baseline)?;
+        self.join(Side::Current)
+    }
+
+    fn join(&mut self, side: Side) -> Result<(), PairedError> {
+        match self.ask(side, &Command::Join)? {
+            Event::Joined => Ok(()),
+            other => Err(PairedError::new(side, unexpected(other))),
+        }
     }
 
     /// Ends the benchmark on both sides, the current one first: when both
@@ -470,7 +639,7 @@ pub fn measure(
     if let Some(early) = run_epochs(start, id, s, (deadline, s.max_time), &mut run, settled)? {
         return Ok(early);
     }
-    Ok(Paired::Samples(run.into_samples()))
+    Ok(Paired::Samples(Box::new(run.into_samples())))
 }
 
 /// More epochs for a comparison [`measure`] (or an earlier `more`) left
@@ -488,14 +657,14 @@ pub fn more(
 ) -> Result<Paired, PairedError> {
     let mut run = so_far.progress_from();
     if extra < run.pace.per_epoch || run.epochs >= most_epochs(s.max_time) {
-        return Ok(Paired::Samples(run.into_samples()));
+        return Ok(Paired::Samples(Box::new(run.into_samples())));
     }
     let limit = run.charged + extra;
     let deadline = Instant::now() + timeout;
     if let Some(early) = run_epochs(start, id, s, (deadline, limit), &mut run, settled)? {
         return Ok(early);
     }
-    Ok(Paired::Samples(run.into_samples()))
+    Ok(Paired::Samples(Box::new(run.into_samples())))
 }
 
 /// A paired measurement so far: what each epoch needs, what was taken.
@@ -595,7 +764,8 @@ fn run_epochs(
             run.pace.iters = calibrate(&mut p, target, s.max_time)?;
         }
         let overheads = shared_overhead(b.overhead_ns, c.overhead_ns);
-        run.charged += p.epoch(&run.pace, overheads, &mut run.taken)?;
+        run.charged += p.epoch(&mut run.pace, overheads, &mut run.taken)?;
+        run.pace.judge_copies(&run.taken.epoch_ratios);
         p.finish()?;
         run.epochs += 1;
         if run.taken.base_ns.len() >= s.max_samples {

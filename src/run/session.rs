@@ -57,6 +57,8 @@ pub struct Session {
     writer: TcpStream,
     /// What the process printed since the last [`Captured::take`].
     pub output: Captured,
+    /// Whether its harness makes copies of itself on request (`fork`).
+    pub forks: bool,
 }
 
 impl Session {
@@ -144,6 +146,7 @@ impl Session {
             reader,
             writer: stream,
             output,
+            forks: false,
         };
         match s.hello(&token, limit) {
             Ok(()) => Ok(s),
@@ -161,6 +164,7 @@ impl Session {
                 protocol,
                 harness,
                 token: t,
+                forks,
             } => {
                 if protocol != PROTOCOL_VERSION {
                     return Err(SessionError::Version(format!(
@@ -175,6 +179,7 @@ impl Session {
                         "the process that connected is not the one started".into(),
                     ));
                 }
+                self.forks = forks;
                 Ok(())
             }
             other => Err(SessionError::Protocol(format!(

@@ -239,3 +239,51 @@ fn a_pair_slow_to_start_counts_its_start_against_the_time_limit() {
     let elapsed = bench["elapsed_s"].as_f64().unwrap();
     assert!(elapsed < 3.0, "{elapsed} s");
 }
+
+/// `--compare` of the `copies` target's benchmark `id` with a baseline saved
+/// just before, one layout a side, for the whole time limit (its 32 epochs:
+/// an A/A comparison of processes ±4 % apart settles early, by chance, one
+/// time in twenty or so): (the comparison, how long it took).
+fn compare_copies(fx: &crate::helpers::Fixture, id: &str) -> (crate::helpers::Run, Duration) {
+    let times = ["--min-time", "800ms", "--max-time", "800ms"];
+    let base = [&["--bench", "copies", id, "--layouts", "1"][..], &times].concat();
+    let saved = fx.nbench(&[&base[..], &["--save-baseline", "copies"]].concat());
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    let began = Instant::now();
+    let run = fx.nbench(&[&base[..], &["--compare", "copies", "--format", "json"]].concat());
+    (run, began.elapsed())
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn epochs_that_spread_go_on_in_copies_of_their_processes() {
+    let fx = Fixture::new("limits").own_target_dir();
+    let (run, _) = compare_copies(&fx, "per_process");
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let row = &doc["comparison"]["targets"][0]["rows"][0];
+    // 16 epochs of fresh processes spread past 1 %: the next samples in
+    // copies of its pair, and so do the rest while copies cost little
+    // (four or five each, 8 runs of 8 on a quiet machine; with both cores
+    // busy 5–52 in all: a busy machine makes copies slow, and copying stops).
+    let (epochs, copies) = (row["epochs"].as_u64().unwrap(), row["copies"].as_u64());
+    assert!(epochs >= 20, "{row}");
+    assert!(copies.is_some_and(|c| c >= 2), "{row}");
+    assert!(bench_processes_under(&fx.dir.join("target")).is_empty());
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_benchmark_that_fails_in_a_copy_fails_at_once_and_leaves_nothing_running() {
+    let fx = Fixture::new("limits").own_target_dir();
+    let (run, took) = compare_copies(&fx, "fails_in_a_copy");
+    assert_eq!(run.code, 1, "{}", run.all());
+    assert!(
+        run.all().contains("deliberate failure in a copy"),
+        "{}",
+        run.all()
+    );
+    // Told by the copy, not found by the 120 s timeout.
+    assert!(took < Duration::from_secs(60), "{took:?}");
+    assert!(bench_processes_under(&fx.dir.join("target")).is_empty());
+}

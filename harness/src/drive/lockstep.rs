@@ -23,6 +23,8 @@ pub struct LockstepDriver<'c, R, W> {
     /// Set when the channel failed mid-benchmark: the process should exit.
     pub channel_lost: bool,
     started: bool,
+    /// Set in a copy made by [`Command::Fork`].
+    copy: bool,
 }
 
 impl<'c, R: BufRead, W: Write> LockstepDriver<'c, R, W> {
@@ -43,6 +45,44 @@ impl<'c, R: BufRead, W: Write> LockstepDriver<'c, R, W> {
             timer_factor: crate::engine::Settings::default().timer_factor,
             channel_lost: false,
             started: false,
+            copy: false,
+        }
+    }
+
+    /// Whether this is a copy made by [`Command::Fork`], which must end
+    /// (see [`crate::fork::exit_copy`]) rather than go on to another benchmark.
+    pub fn is_copy(&self) -> bool {
+        self.copy
+    }
+
+    /// Sends `event`; false (and the channel marked lost) if it could not.
+    fn send(&mut self, event: &Event) -> bool {
+        let sent = write_message(self.writer, event).is_ok();
+        self.channel_lost |= !sent;
+        sent
+    }
+
+    /// [`Command::Fork`]: the copy answers `forked` and samples on; this
+    /// process waits for it to end and answers `joined`, or `failed` with
+    /// how it ended; where no copy can be made, `unforked`. False if the
+    /// channel was lost.
+    fn fork(&mut self) -> bool {
+        match crate::fork::fork() {
+            crate::fork::Fork::Copy => {
+                self.copy = true;
+                self.send(&Event::Forked)
+            }
+            crate::fork::Fork::Original(pid) => {
+                let event = match crate::fork::wait(pid) {
+                    Ok(()) => Event::Joined,
+                    Err(how) => Event::Failed {
+                        id: self.id.clone(),
+                        message: format!("the copy of the process sampling it {how}"),
+                    },
+                };
+                self.send(&event)
+            }
+            crate::fork::Fork::Refused(reason) => self.send(&Event::Unforked { reason }),
         }
     }
 }
@@ -74,24 +114,28 @@ impl<R: BufRead, W: Write> Driver for LockstepDriver<'_, R, W> {
             counters,
             metric: declared.metric,
         };
-        if write_message(self.writer, &ready).is_err() {
-            self.channel_lost = true;
+        if !self.send(&ready) {
             return;
         }
         loop {
-            match read_message::<Command>(self.reader) {
+            let sent = match read_message::<Command>(self.reader) {
                 Ok(Some(Command::Sample { iters })) => {
                     let ns = m.sample(iters.max(1));
-                    if write_message(self.writer, &Event::Sampled { ns }).is_err() {
-                        self.channel_lost = true;
-                        return;
-                    }
+                    self.send(&Event::Sampled { ns })
                 }
-                Ok(Some(Command::Finish)) => return,
+                Ok(Some(Command::Finish)) if !self.copy => return,
+                Ok(Some(Command::Fork)) if !self.copy => self.fork(),
+                Ok(Some(Command::Join)) if self.copy => crate::fork::exit_copy(0),
                 _ => {
                     self.channel_lost = true;
-                    return;
+                    false
                 }
+            };
+            if !sent {
+                if self.copy {
+                    crate::fork::exit_copy(1);
+                }
+                return;
             }
         }
     }
@@ -162,6 +206,41 @@ mod tests {
             ev[1..],
             [Event::Sampled { ns: 50.0 }, Event::Sampled { ns: 15.0 }]
         );
+    }
+
+    #[test]
+    fn where_no_copy_can_be_made_sampling_goes_on_here() {
+        // Another thread, alive until the benchmark is done: no copy.
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let other = std::thread::spawn(move || rx.recv());
+        let mut r = Registry::new();
+        r.bench("x", |b| {
+            b.iter_custom(|iters| std::time::Duration::from_nanos(iters))
+        });
+        let mut input = script(&[Command::Fork, Command::Sample { iters: 4 }, Command::Finish]);
+        let mut out = Vec::new();
+        let mut d = LockstepDriver::new("x".into(), &mut input, &mut out, TIMER, 0.5);
+        assert!(run_guarded(&r.benches[0], &mut d).is_ok());
+        drop(tx);
+        let _ = other.join();
+        assert!(!d.channel_lost && !d.is_copy());
+        let ev = events(&out);
+        assert!(
+            matches!(&ev[1], Event::Unforked { reason } if !reason.is_empty()),
+            "{ev:?}"
+        );
+        assert_eq!(ev[2], Event::Sampled { ns: 4.0 });
+    }
+
+    #[test]
+    fn join_outside_a_copy_ends_the_benchmark_as_a_lost_channel() {
+        let mut r = Registry::new();
+        r.bench("x", |b| b.iter(|| 1));
+        let mut input = script(&[Command::Join]);
+        let mut out = Vec::new();
+        let mut d = LockstepDriver::new("x".into(), &mut input, &mut out, TIMER, 0.5);
+        let _ = run_guarded(&r.benches[0], &mut d);
+        assert!(d.channel_lost);
     }
 
     #[test]

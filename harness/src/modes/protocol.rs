@@ -36,6 +36,7 @@ pub fn run(registry: &Registry, addr: &str) -> bool {
         protocol: PROTOCOL_VERSION,
         harness: HARNESS_VERSION.to_owned(),
         token: std::env::var(TOKEN_ENV).unwrap_or_default(),
+        forks: crate::fork::available(),
     };
     if write_message(&mut writer, &hello).is_err() {
         return false;
@@ -68,9 +69,13 @@ pub fn run(registry: &Registry, addr: &str) -> bool {
                     None => return false,
                 }
             }
-            Ok(Some(Command::Sample { .. } | Command::Finish)) => Event::Error {
-                message: "`sample` and `finish` belong inside a paired benchmark".into(),
-            },
+            Ok(Some(Command::Sample { .. } | Command::Finish | Command::Fork | Command::Join)) => {
+                Event::Error {
+                    message: "`sample`, `fork`, `join` and `finish` belong inside a paired \
+                              benchmark"
+                        .into(),
+                }
+            }
             Err(e) => {
                 let _ = write_message(
                     &mut writer,
@@ -129,6 +134,14 @@ fn paired(
     };
     let mut driver = LockstepDriver::new(id.clone(), reader, writer, timer, overhead);
     let outcome = run_guarded(bench, &mut driver);
+    if driver.is_copy() {
+        // A copy leaves the benchmark only when it failed: it says so and
+        // ends, and the process it was copied from goes on.
+        if let Err(message) = outcome {
+            let _ = write_message(writer, &Event::Failed { id, message });
+        }
+        crate::fork::exit_copy(1);
+    }
     if driver.channel_lost {
         return None;
     }

@@ -433,6 +433,8 @@ impl Message for Command {
                 obj(vec![("cmd", s("sample")), ("iters", num(*iters as f64))])
             }
             Command::Finish => obj(vec![("cmd", s("finish"))]),
+            Command::Fork => obj(vec![("cmd", s("fork"))]),
+            Command::Join => obj(vec![("cmd", s("join"))]),
             Command::Quit => obj(vec![("cmd", s("quit"))]),
         }
     }
@@ -455,6 +457,8 @@ impl Message for Command {
                 iters: get_u64(v, "iters")?,
             }),
             "finish" => Ok(Command::Finish),
+            "fork" => Ok(Command::Fork),
+            "join" => Ok(Command::Join),
             "quit" => Ok(Command::Quit),
             other => Err(format!("unknown command `{other}`")),
         }
@@ -468,11 +472,13 @@ impl Message for Event {
                 protocol,
                 harness,
                 token,
+                forks,
             } => obj(vec![
                 ("event", s("hello")),
                 ("protocol", num(f64::from(*protocol))),
                 ("harness", s(harness)),
                 ("token", s(token)),
+                ("forks", Json::Bool(*forks)),
             ]),
             Event::List(items) => obj(vec![
                 ("event", s("list")),
@@ -530,6 +536,11 @@ impl Message for Event {
             ]),
             Event::Sampled { ns } => obj(vec![("event", s("sampled")), ("ns", num(*ns))]),
             Event::Done { id } => obj(vec![("event", s("done")), ("id", s(id))]),
+            Event::Forked => obj(vec![("event", s("forked"))]),
+            Event::Unforked { reason } => {
+                obj(vec![("event", s("unforked")), ("reason", s(reason))])
+            }
+            Event::Joined => obj(vec![("event", s("joined"))]),
             Event::Error { message } => obj(vec![("event", s("error")), ("message", s(message))]),
         }
     }
@@ -541,6 +552,10 @@ impl Message for Event {
                     .map_err(|_| "protocol version out of range")?,
                 harness: get_str(v, "harness")?,
                 token: get_str(v, "token")?,
+                forks: match v.get("forks") {
+                    None => false,
+                    Some(_) => get_bool(v, "forks")?,
+                },
             }),
             "list" => Ok(Event::List(
                 get_arr(v, "benchmarks")?
@@ -585,6 +600,11 @@ impl Message for Event {
             "done" => Ok(Event::Done {
                 id: get_str(v, "id")?,
             }),
+            "forked" => Ok(Event::Forked),
+            "unforked" => Ok(Event::Unforked {
+                reason: get_str(v, "reason")?,
+            }),
+            "joined" => Ok(Event::Joined),
             "error" => Ok(Event::Error {
                 message: get_str(v, "message")?,
             }),
@@ -620,6 +640,8 @@ mod tests {
         });
         round_trip(Command::Sample { iters: 1 << 40 });
         round_trip(Command::Finish);
+        round_trip(Command::Fork);
+        round_trip(Command::Join);
         round_trip(Event::Ready {
             id: "p".into(),
             cold_ns: 10.5,
@@ -650,6 +672,19 @@ mod tests {
             protocol: 1,
             harness: "0.1.0".into(),
             token: "abc".into(),
+            forks: true,
+        });
+        // An earlier harness's hello says nothing of forks: it cannot.
+        let old = r#"{"event":"hello","protocol":1,"harness":"0.1.0","token":"t"}"#;
+        let mut r = Cursor::new(format!("{old}\n").into_bytes());
+        assert!(matches!(
+            read_message::<Event>(&mut r).unwrap(),
+            Some(Event::Hello { forks: false, .. })
+        ));
+        round_trip(Event::Forked);
+        round_trip(Event::Joined);
+        round_trip(Event::Unforked {
+            reason: "threads".into(),
         });
         round_trip(Event::List(vec![
             Listed {

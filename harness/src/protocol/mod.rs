@@ -79,6 +79,16 @@ pub enum Command {
     /// In lockstep: stop sampling and finish the benchmark; answered by
     /// [`Event::Done`] (or [`Event::Failed`]).
     Finish,
+    /// In lockstep: go on sampling in a copy of this process (`fork`), whose
+    /// memory lands on other physical pages, until [`Command::Join`].
+    /// Answered by [`Event::Forked`] from the copy, or [`Event::Unforked`]
+    /// from this process where it cannot copy itself (threads, platform).
+    /// Only to a binary whose [`Event::Hello`] said it `forks`.
+    Fork,
+    /// In a copy made by [`Command::Fork`]: end it; the process it was
+    /// copied from answers [`Event::Joined`] (or [`Event::Failed`], if the
+    /// copy did not end cleanly).
+    Join,
     /// Finish and exit.
     Quit,
 }
@@ -94,6 +104,8 @@ pub enum Event {
         harness: String,
         /// The token from [`TOKEN_ENV`].
         token: String,
+        /// Whether it answers [`Command::Fork`] (absent from earlier harnesses: no).
+        forks: bool,
     },
     /// The answer to [`Command::List`].
     List(Vec<Listed>),
@@ -142,6 +154,16 @@ pub enum Event {
         /// The benchmark's id.
         id: String,
     },
+    /// In lockstep: the answer to [`Command::Fork`], from the copy.
+    Forked,
+    /// In lockstep: [`Command::Fork`] refused, and why; sampling goes on
+    /// in this process.
+    Unforked {
+        /// Why, in words.
+        reason: String,
+    },
+    /// In lockstep: the copy ended by [`Command::Join`] exited cleanly.
+    Joined,
     /// A command the binary could not carry out (unknown id, bad message).
     Error {
         /// Why, in words.
