@@ -214,9 +214,7 @@ mod tests {
         let (tx, rx) = std::sync::mpsc::channel::<()>();
         let other = std::thread::spawn(move || rx.recv());
         let mut r = Registry::new();
-        r.bench("x", |b| {
-            b.iter_custom(|iters| std::time::Duration::from_nanos(iters))
-        });
+        r.bench("x", |b| b.iter_custom(std::time::Duration::from_nanos));
         let mut input = script(&[Command::Fork, Command::Sample { iters: 4 }, Command::Finish]);
         let mut out = Vec::new();
         let mut d = LockstepDriver::new("x".into(), &mut input, &mut out, TIMER, 0.5);
