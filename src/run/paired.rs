@@ -449,9 +449,9 @@ impl Pair {
     /// split among [`Pace::copies_next`] copies of the pair, one after
     /// another, each with its own ratio (whose median sets aside the first
     /// round, slower where its writes copy pages); the epoch's ratio is
-    /// the copies' median.
-    /// Returns the time spent sampling, with the warm-up's overrun of its
-    /// length (its one round of long samples) and the copies' cost.
+    /// the copies' median. Returns the time spent sampling, with the
+    /// warm-up's overrun of its length (its one round of long samples) and
+    /// the copies' cost.
     fn epoch(
         &mut self,
         pace: &mut Pace,
@@ -515,9 +515,9 @@ impl Pair {
 
     /// Rounds in lockstep, from round number `round` on, until `until` has
     /// passed since `began` and they are two at least (and, in the `last`
-    /// stretch of the epoch whose first sample is `epoch_first`, the
-    /// epoch holds `min_rounds`), or `max_samples` are held in all. Their ratio ([`balanced_ratio`]), and whether
-    /// `max_samples` ended them.
+    /// stretch of the epoch whose first sample is `epoch_first`, the epoch
+    /// holds `min_rounds`), or `max_samples` are held in all. Their ratio
+    /// ([`balanced_ratio`]), and whether `max_samples` ended them.
     fn rounds(
         &mut self,
         pace: &Pace,
