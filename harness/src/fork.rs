@@ -48,7 +48,7 @@ mod imp {
         fn _exit(code: i32) -> !;
     }
     const PR_SET_PDEATHSIG: i32 = 1;
-    const SIGKILL: u64 = 9;
+    const SIGKILL: std::ffi::c_ulong = 9;
 
     /// The threads of this process, from `/proc/self/status`.
     fn threads() -> Option<usize> {
