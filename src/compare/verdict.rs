@@ -161,7 +161,13 @@ pub const FAR_FLOOR: f64 = 0.001;
 /// rest (measured: a 5 % slower build called 16 % faster from 5 epochs).
 pub const FAR_MIN_UNITS: usize = 8;
 /// The median absolute deviation of normal data times this is its standard deviation.
-pub const NORMAL_MAD: f64 = 1.482_602_218_505_602;
+const NORMAL_MAD: f64 = 1.482_602_218_505_602;
+
+/// The robust standard deviation of sorted values: 1.4826 × their median
+/// absolute deviation.
+pub fn robust_sd(sorted: &[f64]) -> f64 {
+    NORMAL_MAD * mad_sorted(sorted)
+}
 
 /// `F_n` for n = 8, 9, …, 24 epochs: the factor on the winsorized t
 /// interval's half-width that makes it hold the true change 95 % of the
@@ -213,7 +219,7 @@ pub fn pull_in_far(units: &[f64]) -> (Vec<f64>, usize) {
     let mut logs: Vec<f64> = valid.iter().map(|r| r.ln()).collect();
     logs.sort_by(f64::total_cmp);
     let m = median_sorted(&logs);
-    let reach = FAR * (NORMAL_MAD * mad_sorted(&logs)).max(FAR_FLOOR);
+    let reach = FAR * robust_sd(&logs).max(FAR_FLOOR);
     let pulled = logs.iter().filter(|x| (*x - m).abs() > reach).count();
     let clipped = valid
         .iter()
@@ -424,7 +430,7 @@ fn farthest_layout(logs: &[f64], keep: &[bool], sides: &[&[usize]]) -> Option<(u
         let mut sorted: Vec<f64> = means.iter().map(|(_, m)| *m).collect();
         sorted.sort_by(f64::total_cmp);
         let m = median_sorted(&sorted);
-        let reach = LAYOUT_FAR * (NORMAL_MAD * mad_sorted(&sorted)).max(FAR_FLOOR);
+        let reach = LAYOUT_FAR * robust_sd(&sorted).max(FAR_FLOOR);
         for (g, mean) in means {
             let excess = (mean - m).abs() / reach;
             if excess > 1.0 && farthest.is_none_or(|(e, _, _)| excess > e) {

@@ -11,7 +11,7 @@ use nbench::__private::engine::Settings;
 use nbench::__private::engine::{Stop, next_iters};
 use nbench::__private::metric::Metric;
 use nbench::__private::protocol::{Command, Event};
-use nbench::__private::stats::{even_orders, log_median_sorted, mad_sorted, median_sorted};
+use nbench::__private::stats::{even_orders, log_median_sorted, median_sorted};
 use nbench::{Counter, Throughput};
 use std::time::{Duration, Instant};
 
@@ -267,12 +267,8 @@ struct Pace {
     /// Rounds an epoch takes even past its time.
     min_rounds: usize,
     max_samples: usize,
-    /// Copies an epoch may sample in: 1, or [`COPIES`] once the epochs
-    /// spread past [`COPY_FROM`].
-    copies: usize,
-    /// Set once a side could not copy itself, or copying cost too much:
-    /// no more copies in this comparison.
-    no_copies: bool,
+    /// Whether epochs sample in copies of their pair.
+    copies: Copies,
     /// Rounds the last epoch took, if one ran.
     rounds: Option<usize>,
 }
@@ -295,27 +291,25 @@ impl Pace {
                 .div_ceil(epochs_for(s.max_time) as usize)
                 .max(2),
             max_samples: s.max_samples,
-            copies: 1,
-            no_copies: false,
+            copies: Copies::NotYet,
             rounds: None,
         }
     }
 
-    /// Copies the next epoch samples in: as many as [`COPY_ROUNDS`] each
-    /// fit in the last epoch's rounds, at most [`Self::copies`]; one for
-    /// the first epoch, whose rounds are not yet known.
+    /// Copies the next epoch samples in: where they are on, as many as
+    /// [`COPY_ROUNDS`] each fit in the last epoch's rounds, at most
+    /// [`COPIES`]; else one (the pair itself).
     fn copies_next(&self) -> usize {
-        let fit = self.rounds.map_or(1, |r| r / COPY_ROUNDS);
-        match self.no_copies {
-            true => 1,
-            false => fit.clamp(1, self.copies.max(1)),
+        match (self.copies, self.rounds) {
+            (Copies::On, Some(rounds)) => (rounds / COPY_ROUNDS).clamp(1, COPIES),
+            _ => 1,
         }
     }
 
-    /// Turns copies on ([`COPIES`]) once the epochs `ratios` are
-    /// [`COPY_AFTER`] and spread past [`COPY_FROM`].
+    /// Turns copies on once the epochs `ratios` are [`COPY_AFTER`] and
+    /// spread past [`COPY_FROM`].
     fn judge_copies(&mut self, ratios: &[f64]) {
-        if self.copies > 1 || ratios.len() < COPY_AFTER {
+        if self.copies != Copies::NotYet || ratios.len() < COPY_AFTER {
             return;
         }
         let mut logs: Vec<f64> = (ratios.iter())
@@ -323,10 +317,21 @@ impl Pace {
             .map(|r| r.ln())
             .collect();
         logs.sort_by(f64::total_cmp);
-        if crate::compare::verdict::NORMAL_MAD * mad_sorted(&logs) > COPY_FROM {
-            self.copies = COPIES;
+        if crate::compare::verdict::robust_sd(&logs) > COPY_FROM {
+            self.copies = Copies::On;
         }
     }
+}
+
+/// Whether a comparison's epochs sample in copies of their process pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Copies {
+    /// Not yet: its epochs have not been judged to spread enough.
+    NotYet,
+    /// Its epochs spread past [`COPY_FROM`].
+    On,
+    /// Never again: a side could not copy itself, or copying cost too much.
+    Off,
 }
 
 /// The samples of all epochs so far; per-iteration ns, loop overhead removed.
@@ -476,8 +481,10 @@ impl Pair {
         let mut made_copies = 0;
         for copy in 0..copies {
             let made = Instant::now();
-            let copied = !pace.no_copies && copies > 1 && self.copy_both()?;
-            pace.no_copies |= copies > 1 && !copied;
+            let copied = copies > 1 && pace.copies == Copies::On && self.copy_both()?;
+            if copies > 1 && !copied {
+                pace.copies = Copies::Off;
+            }
             copying += made.elapsed();
             let last = copy + 1 == copies;
             let until = pace.per_epoch.mul_f64((copy + 1) as f64 / copies as f64);
@@ -496,7 +503,7 @@ impl Pair {
         }
         pace.rounds = Some(taken.base_ns.len() - first);
         if copies > 1 && copying.as_secs_f64() > COPY_MOST_SHARE * began.elapsed().as_secs_f64() {
-            pace.no_copies = true;
+            pace.copies = Copies::Off;
         }
         ratios.sort_by(f64::total_cmp);
         if !ratios.is_empty() {
