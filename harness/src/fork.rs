@@ -1,7 +1,8 @@
 //! Copies of a bench process in lockstep (`fork`), so that one started process gives many draws of where its memory lies.
 //!
 //! A process's speed at a small allocation loop follows the physical pages
-//! its memory got, and keeps it for its life: fresh processes of one
+//! its stack got (its heap's and other data's, moved, made no difference:
+//! see the README), and keeps it for its life: fresh processes of one
 //! executable differ by several percent, one process from itself over time
 //! by a fraction of that. A copy made by `fork` writes its heap and stack
 //! onto pages of its own (copy on write), so each copy is a new draw of

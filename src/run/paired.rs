@@ -43,7 +43,7 @@ pub const EPOCH: Duration = Duration::from_millis(25);
 /// (`fork`; see [`Pair::epoch`]), once a comparison's epochs spread more
 /// than [`COPY_FROM`], where both harnesses make copies and the epoch's
 /// rounds allow [`COPY_ROUNDS`] a copy. A process's speed at an allocation
-/// loop follows where its memory landed, for the process's life: such a
+/// loop follows where its stack landed, for the process's life: such a
 /// benchmark's epochs spread ±3–6 % from pair to pair on this project's VM,
 /// and more epochs (fresh processes, each some 10 ms to start and warm up)
 /// were the only way to narrow its interval. A copy is a new draw of that
