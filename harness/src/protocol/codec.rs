@@ -62,6 +62,11 @@ pub trait Message: Sized {
 
 /// Writes `msg` as one line and flushes.
 ///
+/// The line is written in pieces, as its JSON is formatted: give it a
+/// buffered writer (`BufWriter`), so that the flush sends the line in one
+/// write. On a socket written directly each piece is a segment of its own,
+/// and the reader wakes for every one (about ten a command).
+///
 /// ```
 /// use nbench::__private::protocol::{Command, read_message, write_message};
 /// let mut line = Vec::new();
