@@ -183,7 +183,10 @@ fn comparison(out: &mut String, c: &Comparison) {
         }
         out.push('\n');
         for note in super::row_notes(&t.rows) {
-            let _ = writeln!(out, "{}\n", cell(&note));
+            let _ = match &note.id {
+                Some(id) => writeln!(out, "`{}`{}\n", cell(id), cell(&note.text)),
+                None => writeln!(out, "{}\n", cell(&note.text)),
+            };
         }
         for r in &t.rows {
             if let Some(why) = &r.inconclusive {
@@ -271,6 +274,51 @@ _paired rows: baseline is the baseline's fastest epoch (its median) in this run,
 
 ";
         assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn notes_show_ids_as_the_table_does() {
+        let mut spread = row(
+            "vec_push/1000",
+            Kind::Paired,
+            Verdict::Unchanged,
+            0.0,
+            Some(0.5),
+        );
+        spread.layout_spread = Some(0.044);
+        let mut unsure = row(
+            "sort/2000",
+            Kind::Paired,
+            Verdict::Inconclusive,
+            0.0,
+            Some(0.5),
+        );
+        unsure.inconclusive = Some("the change lies somewhere in -0.9% … +1.1%".into());
+        let c = Comparison {
+            baseline: "b".into(),
+            noise_threshold: 0.005,
+            warnings: vec![],
+            notes: Vec::new(),
+            targets: vec![TargetComparison {
+                target: "p/t".into(),
+                rows: vec![spread, unsure],
+                new: vec![],
+                gone: vec![],
+                unpaired_because: None,
+                layouts: None,
+                not_compared: Vec::new(),
+            }],
+        };
+        let mut out = String::new();
+        comparison(&mut out, &c);
+        assert!(
+            out.contains("\n`vec_push/1000` moves ±4.4% between fresh processes"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\n`sort/2000` is inconclusive: the change lies somewhere in"),
+            "{out}"
+        );
     }
 
     #[test]

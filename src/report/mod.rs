@@ -125,10 +125,41 @@ fn any_paired(c: &crate::model::comparison::Comparison) -> bool {
         .any(|r| r.kind == crate::model::comparison::Kind::Paired)
 }
 
+/// A note under a target's comparison table: about one benchmark, whose id
+/// each format shows as it shows ids elsewhere (Markdown in backticks), or
+/// about several, named in its text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowNote {
+    /// The benchmark it is about, if one.
+    pub id: Option<String>,
+    /// What follows the id (` moves ±4.4% …`, `: one link layout …`), or
+    /// the whole note.
+    pub text: String,
+}
+
+impl RowNote {
+    fn about(id: &str, text: String) -> RowNote {
+        RowNote {
+            id: Some(id.to_owned()),
+            text,
+        }
+    }
+
+    fn plain(text: String) -> RowNote {
+        RowNote { id: None, text }
+    }
+}
+
+impl std::fmt::Display for RowNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.id.as_deref().unwrap_or(""), self.text)
+    }
+}
+
 /// `sum moves ±14% with code placement alone: …` for a row whose layout
 /// spread is at least [`LARGE_LAYOUT_SPREAD`], and `… left out` for one
 /// whose change leaves out a link layout far from the others.
-pub fn placement_note(r: &crate::model::comparison::Row) -> Option<String> {
+pub fn placement_note(r: &crate::model::comparison::Row) -> Option<RowNote> {
     // An inconclusive row says why in its own line.
     if r.inconclusive.is_some() {
         return None;
@@ -147,16 +178,18 @@ pub fn placement_note(r: &crate::model::comparison::Row) -> Option<String> {
                 (Some(_), None) => "with code placement alone".to_owned(),
             };
             let moves = format!(
-                "{} moves ±{:.1}% {cause}: a smaller change is hard to tell from it",
-                r.id,
+                " moves ±{:.1}% {cause}: a smaller change is hard to tell from it",
                 s * 100.0
             );
-            Some(match left_out.is_empty() {
-                true => moves,
-                false => format!("{moves}; {left_out}"),
-            })
+            Some(RowNote::about(
+                &r.id,
+                match left_out.is_empty() {
+                    true => moves,
+                    false => format!("{moves}; {left_out}"),
+                },
+            ))
         }
-        None if !left_out.is_empty() => Some(format!("{}: {left_out}", r.id)),
+        None if !left_out.is_empty() => Some(RowNote::about(&r.id, format!(": {left_out}"))),
         None => None,
     }
 }
@@ -164,8 +197,8 @@ pub fn placement_note(r: &crate::model::comparison::Row) -> Option<String> {
 /// The notes under a target's comparison table: each row's placement
 /// note ([`placement_note`]), then one note for each change of declared
 /// work per iteration ([`work::notes`]).
-pub fn row_notes(rows: &[crate::model::comparison::Row]) -> Vec<String> {
-    let mut notes: Vec<String> = rows.iter().filter_map(placement_note).collect();
+pub fn row_notes(rows: &[crate::model::comparison::Row]) -> Vec<RowNote> {
+    let mut notes: Vec<RowNote> = rows.iter().filter_map(placement_note).collect();
     notes.extend(work::notes(rows));
     notes
 }
@@ -184,6 +217,10 @@ pub fn p_value(p: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn texts(notes: Vec<RowNote>) -> Vec<String> {
+        notes.iter().map(RowNote::to_string).collect()
+    }
 
     #[test]
     fn a_row_whose_work_differs_says_so_with_the_change_per_unit() {
@@ -206,7 +243,7 @@ mod tests {
         assert!((per - expected).abs() < 1e-12, "{per}");
         assert!(ci[0] < per && per < ci[1], "{ci:?}");
         assert_eq!(
-            row_notes(std::slice::from_ref(&r)),
+            texts(row_notes(std::slice::from_ref(&r))),
             [
                 "encode/hex does 8.6% more work per iteration than the baseline (17671 bytes, \
               was 16274 bytes): its change is in time per iteration; per byte it is +0.25% \
@@ -217,7 +254,7 @@ mod tests {
         let decode = Row::example("decode/hex", 17_840.0, 0.1524, Verdict::Regressed)
             .with_work(Some(Bytes(16_274)), Some(Bytes(17_671)));
         let plain = Row::example("len", 1.0, 0.0, Verdict::Unchanged);
-        let notes = row_notes(&[r.clone(), plain, decode]);
+        let notes = texts(row_notes(&[r.clone(), plain, decode]));
         assert_eq!(notes.len(), 1, "{notes:?}");
         assert!(
             notes[0].starts_with("2 benchmarks do 8.6% more work per iteration")
@@ -230,7 +267,7 @@ mod tests {
         // Less work, in items.
         let fewer = Row::example("sort", 100.0, -0.5, Verdict::Improved)
             .with_work(Some(Items(1000)), Some(Items(500)));
-        let note = &row_notes(&[fewer])[0];
+        let note = &texts(row_notes(&[fewer]))[0];
         assert!(
             note.contains("does 50.0% less work") && note.contains("per item it is +0.00%"),
             "{note}"
@@ -240,7 +277,7 @@ mod tests {
             .with_work(Some(Items(1000)), Some(Bytes(4000)));
         assert_eq!(other.per_unit(), None);
         assert_eq!(
-            row_notes(&[other]),
+            texts(row_notes(&[other])),
             [
                 "sort declares other work per iteration than the baseline (4000 bytes, was 1000 \
               items): its change is in time per iteration"
@@ -255,18 +292,18 @@ mod tests {
         assert_eq!(placement_note(&r), None);
         r.layouts_left_out = 1;
         assert_eq!(
-            placement_note(&r).as_deref(),
+            placement_note(&r).map(|n| n.to_string()).as_deref(),
             Some("vec_push: one link layout ran far from the others and is left out of the change")
         );
         r.layout_spread = Some(0.05);
         // Too few epochs to part placement from the machine's noise.
-        let note = placement_note(&r).unwrap();
+        let note = placement_note(&r).unwrap().to_string();
         assert!(
             note.starts_with("vec_push moves ±5.0% between fresh processes in other link layouts"),
             "{note}"
         );
         r.placement_spread = Some(0.04);
-        let note = placement_note(&r).unwrap();
+        let note = placement_note(&r).unwrap().to_string();
         assert!(
             note.starts_with("vec_push moves ±5.0% with code placement alone"),
             "{note}"
@@ -274,7 +311,7 @@ mod tests {
         assert!(note.ends_with("is left out of the change"), "{note}");
         // Where the layouts' own effects make little of it, the note says so.
         r.placement_spread = Some(0.01);
-        let note = placement_note(&r).unwrap();
+        let note = placement_note(&r).unwrap().to_string();
         assert!(
             note.starts_with(
                 "vec_push moves ±5.0% between fresh processes, code placement ±1.0% of it"
@@ -285,6 +322,7 @@ mod tests {
         assert!(
             placement_note(&r)
                 .unwrap()
+                .to_string()
                 .starts_with("vec_push moves ±5.0% with code placement alone")
         );
     }

@@ -1,6 +1,6 @@
 //! The note under a comparison whose benchmarks declared other work per iteration on the two sides.
 
-use super::percent_change;
+use super::{RowNote, percent_change};
 use crate::model::comparison::Row;
 use crate::model::work::ThroughputRecord;
 
@@ -10,7 +10,7 @@ use crate::model::work::ThroughputRecord;
 /// iteration. One note for all rows whose work changed alike (a suite's
 /// benchmarks often share one input), with each one's change per byte or
 /// item where the work kept its unit.
-pub fn notes(rows: &[Row]) -> Vec<String> {
+pub fn notes(rows: &[Row]) -> Vec<RowNote> {
     let mut changes: Vec<[ThroughputRecord; 2]> = Vec::new();
     for w in rows.iter().filter_map(|r| r.work_per_iter) {
         if !changes.contains(&w) {
@@ -27,11 +27,17 @@ pub fn notes(rows: &[Row]) -> Vec<String> {
 }
 
 /// The note for `rows`, whose work per iteration changed from `b` to `c`.
-fn work_note([b, c]: [ThroughputRecord; 2], rows: &[&Row]) -> String {
+fn work_note([b, c]: [ThroughputRecord; 2], rows: &[&Row]) -> RowNote {
+    // About one benchmark, the note follows its id; about several, it
+    // names them itself.
+    let note = |text: String| match rows {
+        [one] => RowNote::about(&one.id, format!(" {text}")),
+        _ => RowNote::plain(text),
+    };
     let (who, does, its) = match rows {
-        [one] => (one.id.clone(), "does", "its change is"),
+        [_] => (String::new(), "does", "its change is"),
         _ => (
-            format!("{} benchmarks", rows.len()),
+            format!("{} benchmarks ", rows.len()),
             "do",
             "their changes are",
         ),
@@ -44,23 +50,23 @@ fn work_note([b, c]: [ThroughputRecord; 2], rows: &[&Row]) -> String {
         b.unit()
     );
     if b.unit() != c.unit() || b.amount() == 0 || c.amount() == 0 {
-        let who = match rows {
-            [_] => who,
-            _ => rows
-                .iter()
-                .map(|r| r.id.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
+        let (who, declare) = match rows {
+            [_] => (String::new(), "declares"),
+            _ => (
+                format!(
+                    "{} ",
+                    rows.iter()
+                        .map(|r| r.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "declare",
+            ),
         };
-        let declare = if rows.len() == 1 {
-            "declares"
-        } else {
-            "declare"
-        };
-        return format!(
-            "{who} {declare} other work per iteration than the baseline ({amounts}): {its} in \
+        return note(format!(
+            "{who}{declare} other work per iteration than the baseline ({amounts}): {its} in \
              time per iteration"
-        );
+        ));
     }
     let more = c.amount() as f64 / b.amount() as f64 - 1.0;
     let how = if more > 0.0 { "more" } else { "less" };
@@ -79,9 +85,9 @@ fn work_note([b, c]: [ThroughputRecord; 2], rows: &[&Row]) -> String {
         [_] => format!("per {unit} it is {}", per.join("")),
         _ => format!("per {unit}: {}", per.join(", ")),
     };
-    format!(
-        "{who} {does} {:.1}% {how} work per iteration than the baseline ({amounts}): {its} in \
+    note(format!(
+        "{who}{does} {:.1}% {how} work per iteration than the baseline ({amounts}): {its} in \
          time per iteration; {per}",
         more.abs() * 100.0
-    )
+    ))
 }

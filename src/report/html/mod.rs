@@ -129,7 +129,7 @@ fn comparison(run: &RunRecord, c: &Comparison) -> String {
         }
         s += "</div>";
         for note in crate::report::row_notes(&t.rows) {
-            let _ = write!(s, "<p class=\"note\">{}</p>", escape(&note));
+            let _ = write!(s, "<p class=\"note\">{}</p>", escape(&note.to_string()));
         }
         for (ids, what) in [
             (&t.new, "new, not in the baseline"),
