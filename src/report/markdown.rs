@@ -3,7 +3,7 @@
 use super::cells::counter_headers;
 use super::percent_change as pct;
 use crate::model::comparison::Comparison;
-use crate::model::comparison::{Kind, Verdict};
+use crate::model::comparison::{Kind, Row, Verdict};
 use crate::model::record::RunRecord;
 use std::fmt::Write;
 
@@ -122,6 +122,23 @@ fn results(out: &mut String, run: &RunRecord) {
     }
 }
 
+/// The paragraphs under a target's table: each row's notes
+/// ([`super::row_notes`]), then why each inconclusive row is so; ids in
+/// backticks, as in the table.
+fn notes(out: &mut String, rows: &[Row]) {
+    for note in super::row_notes(rows) {
+        let _ = match &note.id {
+            Some(id) => writeln!(out, "`{}`{}\n", cell(id), cell(&note.text)),
+            None => writeln!(out, "{}\n", cell(&note.text)),
+        };
+    }
+    for r in rows {
+        if let Some(why) = &r.inconclusive {
+            let _ = writeln!(out, "`{}` is inconclusive: {}\n", cell(&r.id), cell(why));
+        }
+    }
+}
+
 fn comparison(out: &mut String, c: &Comparison) {
     let _ = writeln!(out, "### nbench: compared with `{}`\n", cell(&c.baseline));
     for w in &c.warnings {
@@ -182,17 +199,7 @@ fn comparison(out: &mut String, c: &Comparison) {
             let _ = writeln!(out, "| `{}` | | | | | | gone |", cell(id));
         }
         out.push('\n');
-        for note in super::row_notes(&t.rows) {
-            let _ = match &note.id {
-                Some(id) => writeln!(out, "`{}`{}\n", cell(id), cell(&note.text)),
-                None => writeln!(out, "{}\n", cell(&note.text)),
-            };
-        }
-        for r in &t.rows {
-            if let Some(why) = &r.inconclusive {
-                let _ = writeln!(out, "`{}` is inconclusive: {}\n", cell(&r.id), cell(why));
-            }
-        }
+        notes(out, &t.rows);
     }
     if super::any_paired(c) {
         let _ = writeln!(out, "_{}_\n", super::PAIRED_COLUMNS);
