@@ -28,19 +28,15 @@ pub fn notes(rows: &[Row]) -> Vec<RowNote> {
 
 /// The note for `rows`, whose work per iteration changed from `b` to `c`.
 fn work_note([b, c]: [ThroughputRecord; 2], rows: &[&Row]) -> RowNote {
-    // About one benchmark, the note follows its id; about several, it
-    // names them itself.
-    let note = |text: String| match rows {
+    // About one benchmark the note follows its id; about several it begins
+    // with `who`.
+    let note = |who: String, text: String| match rows {
         [one] => RowNote::about(&one.id, format!(" {text}")),
-        _ => RowNote::plain(text),
+        _ => RowNote::plain(format!("{who} {text}")),
     };
-    let (who, does, its) = match rows {
-        [_] => (String::new(), "does", "its change is"),
-        _ => (
-            format!("{} benchmarks ", rows.len()),
-            "do",
-            "their changes are",
-        ),
+    let (does, its) = match rows {
+        [_] => ("does", "its change is"),
+        _ => ("do", "their changes are"),
     };
     let amounts = format!(
         "{} {}, was {} {}",
@@ -50,23 +46,19 @@ fn work_note([b, c]: [ThroughputRecord; 2], rows: &[&Row]) -> RowNote {
         b.unit()
     );
     if b.unit() != c.unit() || b.amount() == 0 || c.amount() == 0 {
-        let (who, declare) = match rows {
-            [_] => (String::new(), "declares"),
-            _ => (
-                format!(
-                    "{} ",
-                    rows.iter()
-                        .map(|r| r.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                "declare",
-            ),
+        let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+        let declare = if rows.len() == 1 {
+            "declares"
+        } else {
+            "declare"
         };
-        return note(format!(
-            "{who}{declare} other work per iteration than the baseline ({amounts}): {its} in \
-             time per iteration"
-        ));
+        return note(
+            ids.join(", "),
+            format!(
+                "{declare} other work per iteration than the baseline ({amounts}): {its} in \
+                 time per iteration"
+            ),
+        );
     }
     let more = c.amount() as f64 / b.amount() as f64 - 1.0;
     let how = if more > 0.0 { "more" } else { "less" };
@@ -85,9 +77,12 @@ fn work_note([b, c]: [ThroughputRecord; 2], rows: &[&Row]) -> RowNote {
         [_] => format!("per {unit} it is {}", per.join("")),
         _ => format!("per {unit}: {}", per.join(", ")),
     };
-    note(format!(
-        "{who}{does} {:.1}% {how} work per iteration than the baseline ({amounts}): {its} in \
-         time per iteration; {per}",
-        more.abs() * 100.0
-    ))
+    note(
+        format!("{} benchmarks", rows.len()),
+        format!(
+            "{does} {:.1}% {how} work per iteration than the baseline ({amounts}): {its} in \
+             time per iteration; {per}",
+            more.abs() * 100.0
+        ),
+    )
 }
