@@ -306,11 +306,17 @@ fn a_slower_criterion_benchmark_is_the_only_one_called_regressed() {
     let run_paired = |extra: &[&str]| fx.nbench(&paired(extra));
     let save = run_paired(&["--save-baseline", "crit-slower", "work/", "small/"]);
     assert_eq!(save.code, 0, "{}", save.all());
+    // The slower build doubles `work/chain`; its other benchmarks are the
+    // same code in another build, which on a loaded VM read up to ~1 %
+    // apart (`work/steady` +1.09 % [+0.63 %, +1.56 %] once): a 5 %
+    // threshold keeps that from deciding the verdict, not the doubling.
     let slow = run_paired(&[
         "--features",
         "slow",
         "--compare",
         "crit-slower",
+        "--noise-threshold",
+        "5",
         "--fail-on-regression",
         "work/",
         "small/",
