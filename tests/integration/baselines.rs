@@ -1,6 +1,6 @@
 //! Baselines end to end: save, merge, list/show/delete, names, corruption, paired and stored comparison.
 
-use crate::helpers::{Fixture, PAIRED, QUICK, Run};
+use crate::helpers::{Fixture, PAIRED, QUICK, Run, files_under};
 
 fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec!["-p", "tunable"];
@@ -114,6 +114,7 @@ fn save_merge_list_show_delete() {
 #[test]
 fn bad_names_are_refused_before_anything_is_written() {
     let fx = Fixture::new("workspace").own_target_dir();
+    let before = files_under(&fx.dir.join("target"));
     for name in ["../x", "a/b", ".hidden", ""] {
         let run = fx.nbench(&args(&["--save-baseline", name]));
         assert_eq!(run.code, 2, "{name}: {}", run.all());
@@ -123,8 +124,9 @@ fn bad_names_are_refused_before_anything_is_written() {
             run.stderr
         );
     }
-    assert!(
-        !fx.dir.join("target").exists(),
+    assert_eq!(
+        files_under(&fx.dir.join("target")),
+        before,
         "nothing was built or written"
     );
 }

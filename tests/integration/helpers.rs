@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Short measurement settings: the tests check behaviour, not numbers.
@@ -63,7 +64,7 @@ impl Fixture {
             .join("fixtures")
             .join(format!("{name}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        copy_dir(&repo_root().join("tests/fixtures").join(name), &dir);
+        copy_dir(&repo_root().join("tests/fixtures").join(name), &dir, SKIP);
         let harness = format!(
             "nbench = {{ path = {:?} }}",
             repo_root().join("harness").display().to_string()
@@ -95,9 +96,14 @@ impl Fixture {
         }
     }
 
-    /// Gives this fixture a target directory (and so a `target/nbench` store) of its own.
+    /// Gives this fixture a target directory (and so a `target/nbench` store) of its own,
+    /// holding the harness already built ([`prebuilt_harness`]).
     pub fn own_target_dir(mut self) -> Fixture {
-        self.target_dir = Some(self.dir.join("target"));
+        let target = self.dir.join("target");
+        if let Some(built) = prebuilt_harness() {
+            copy_dir(built, &target, &[]);
+        }
+        self.target_dir = Some(target);
         self
     }
 
@@ -280,21 +286,62 @@ pub fn children(pid: u32) -> Vec<String> {
         .collect()
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+/// What a fixture's copy leaves out: its build output and lock file.
+const SKIP: &[&str] = &["target", "Cargo.lock"];
+
+/// A target directory holding the harness built twice over: as `cargo bench`
+/// builds it and as cargo nbench's own bench build does (the `basic`
+/// fixture's, built at its first use in a test run). A fixture with a target
+/// directory of its own starts from a copy: cargo takes the harness from it
+/// wherever it is fresh for that fixture (the same profile and flags) and
+/// builds it otherwise, so each such test is spared compiling it (some 6 s a
+/// build) without depending on it. `None` where building it failed: the
+/// tests then build everything themselves, as before.
+fn prebuilt_harness() -> Option<&'static Path> {
+    static BUILT: OnceLock<Option<PathBuf>> = OnceLock::new();
+    BUILT.get_or_init(build_harness).as_deref()
+}
+
+fn build_harness() -> Option<PathBuf> {
+    // Built in place each test run (cargo's lock keeps concurrent runs apart;
+    // a fresh build changes nothing), so a changed harness is built here once.
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("prebuilt-harness");
+    let mut fx = Fixture::new("basic");
+    fx.target_dir = Some(target.clone());
+    let built = fx.cargo(&["bench", "--no-run"]).code == 0 && fx.nbench(&["--list"]).code == 0;
+    built.then_some(target)
+}
+
+fn copy_dir(from: &Path, to: &Path, skip: &[&str]) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let name = entry.file_name();
-        if name == "target" || name == "Cargo.lock" {
+        if skip.iter().any(|s| name == *s) {
             continue;
         }
         let dest = to.join(&name);
         if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &dest);
+            copy_dir(&entry.path(), &dest, skip);
         } else {
             std::fs::copy(entry.path(), dest).unwrap();
         }
     }
+}
+
+/// The files under `dir` with the times they were last written, in order.
+pub fn files_under(dir: &Path) -> Vec<(PathBuf, std::time::SystemTime)> {
+    if !dir.exists() {
+        return Vec::new();
+    }
+    let mut files: Vec<_> = (walk(dir).into_iter())
+        .map(|f| {
+            let written = std::fs::metadata(&f).and_then(|m| m.modified()).unwrap();
+            (f, written)
+        })
+        .collect();
+    files.sort();
+    files
 }
 
 fn walk(dir: &Path) -> Vec<PathBuf> {
