@@ -18,7 +18,7 @@ use crate::model::outcome::{Failure, Measured, Outcome};
 use nbench::__private::engine::Settings;
 use nbench::__private::engine::Stop;
 use nbench::__private::result::BenchResult;
-use nbench::__private::stats::{OutlierMode, Summary, median_sorted};
+use nbench::__private::stats::{OutlierMode, Summary};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -319,24 +319,11 @@ fn change(
 /// measured) and well above a comparison's drift at full speed (0.3–3 %).
 const FULL_SPEED_BAND: f64 = 0.08;
 
-/// How far above the median of its side's epoch medians (over all its
-/// layouts) an epoch's median may lie and its process still count as
-/// running at full speed: above the steps placement makes between layouts
-/// with placement-stable builds (±1–5 %), below a slowed host's (15–70 %).
-/// The only judge of full speed while no layout has run twice: each epoch
-/// is then the fastest of its layout. Measured without it, A/A relinked
-/// `sort/1000` alone: stopped after the first 16 epochs, 6 of them on a
-/// host slowed 12–56 %, whose ratios read +4 to +16 %: "regressed",
-/// +2.6 % [+0.9 %, +4.4 %].
-const SIDE_BAND: f64 = 0.12;
-
 /// The epochs whose two processes both ran at full speed: each side's
 /// epoch median within [`FULL_SPEED_BAND`] of the fastest of the epochs
-/// that ran the same layout of that side, and within [`SIDE_BAND`] of
-/// the median of all its epochs. Each process is judged by its own side's
-/// times of its own code (its layout), which neither the change nor
-/// placement moves between them, and, before its layout ran again, by its
-/// side's other layouts.
+/// that ran the same layout of that side. Each process is judged by its
+/// own side's times of its own code (its layout), which neither the change
+/// nor placement moves between them.
 fn full_speed(layouts: &Assignment, e: Epochs<'_>) -> Vec<bool> {
     let n = e
         .ratios
@@ -354,21 +341,8 @@ fn full_speed(layouts: &Assignment, e: Epochs<'_>) -> Vec<bool> {
                 fastest[*l] = fastest[*l].min(*x);
             }
         }
-        let mut valid: Vec<f64> = (medians.iter().copied())
-            .filter(|x| x.is_finite() && *x > 0.0)
-            .collect();
-        valid.sort_by(f64::total_cmp);
-        let typical = if valid.is_empty() {
-            f64::INFINITY
-        } else {
-            median_sorted(&valid)
-        };
         (medians.iter().zip(layout))
-            .map(|(x, l)| {
-                x.is_finite()
-                    && *x <= fastest[*l] * (1.0 + FULL_SPEED_BAND)
-                    && *x <= typical * (1.0 + SIDE_BAND)
-            })
+            .map(|(x, l)| x.is_finite() && *x <= fastest[*l] * (1.0 + FULL_SPEED_BAND))
             .collect()
     };
     let (b, c) = (
@@ -684,21 +658,5 @@ mod tests {
             copies: &[],
         };
         assert!(full_speed(&two, e).iter().all(|k| *k));
-        // Before any layout ran twice, by the side's other layouts: a host
-        // slowed 15 % or more, not placement's few per cent.
-        let sixteen = Assignment::new(16, 16, 3);
-        let b: Vec<f64> = (0..16).map(|i| 750.0 + 3.0 * i as f64).collect();
-        let mut c = b.clone();
-        c[4] = 890.0;
-        c[9] = 1170.0;
-        let e = Epochs {
-            ratios: &[1.0; 16],
-            base_medians: &b,
-            cur_medians: &c,
-            copies: &[],
-        };
-        let kept = full_speed(&sixteen, e);
-        assert!(!kept[4] && !kept[9], "{kept:?}");
-        assert_eq!(kept.iter().filter(|k| **k).count(), 14);
     }
 }
