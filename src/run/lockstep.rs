@@ -496,7 +496,7 @@ mod tests {
     use verdict::Verdict;
 
     #[test]
-    fn an_early_stop_waits_for_every_layout_and_sixteen_units() {
+    fn an_early_stop_waits_for_sixteen_units_and_each_of_up_to_sixteen_layouts() {
         // 8 layouts: each twice; 16: each once; 32: half of them; 2: each twice.
         let waits: Vec<usize> = [2, 4, 8, 12, 16, 32].map(early_units).to_vec();
         assert_eq!(waits, [4, 8, 16, 16, 16, 16]);
