@@ -542,8 +542,12 @@ fn repetitions_launches_and_interleaved_slices_are_pooled() {
         assert_eq!(found["kinds"]["ratio"], 2, "{found}");
     }
 
-    // Interleaved: three rounds, each measuring every benchmark once, in random orders.
-    let mut cmd = fx.nbench_command(&args(&[
+    // Interleaved: three rounds, each measuring every benchmark once, in
+    // random orders. The time limit bounds all three slices together, and
+    // a sample a loaded machine stretches past a third of it leaves room
+    // for fewer (seen once at 20 ms: `sum/again/1000` measured in one
+    // slice): 300 ms leaves room for all three.
+    let mut cmd = fx.nbench_command(&[
         "--bench",
         "versus",
         "--interleave=3",
@@ -551,7 +555,13 @@ fn repetitions_launches_and_interleaved_slices_are_pooled() {
         "1",
         "--out",
         "run.json",
-    ]));
+        "--warm-up",
+        "5ms",
+        "--min-time",
+        "5ms",
+        "--max-time",
+        "300ms",
+    ]);
     // The console format's progress lines name each measurement as it starts.
     let out = cmd.env("CI", "true").output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
