@@ -22,7 +22,7 @@ pub struct Change {
     /// Layouts left out as far from the rest; see [`far_layouts`].
     pub layouts_left_out: usize,
     /// Units at full speed the change was taken from ([`Fast`]), where
-    /// some epoch's processes did not both run at full speed; 0 otherwise.
+    /// some epoch's two processes ran in different speed states; 0 otherwise.
     pub full_speed_units: usize,
 }
 
@@ -244,7 +244,7 @@ pub fn pull_in_far(units: &[f64]) -> (Vec<f64>, usize) {
 /// p-value ([`by_median`]), which no share of far epochs below a half moves
 /// past the rest.
 fn over_epochs(units: &[f64], clusters: Clusters<'_>, fast: Option<Fast<'_>>) -> Option<Over> {
-    // Where some epoch's processes did not both run at full speed: from
+    // Where some epoch's processes ran in different speed states: from
     // those that did, if they are units enough and not themselves a mix.
     if let Some(f) = fast.filter(|f| f.usable(clusters)) {
         let (near, far) = pull_in_far(f.units);
@@ -320,12 +320,12 @@ fn over_near(clipped: &[f64], layouts: Clusters<'_>, pulled: usize) -> Option<Ov
 /// its code, not the length of a sample). An epoch whose two processes sat
 /// in different states reads ±17–50 %; the median unit then lands wherever
 /// the mix of states puts it, and one side drawing the slow states more
-/// often moves it past the change. The epochs where both
-/// processes ran at full speed (each process's epoch median within a band
-/// of the fastest of its side's epochs that ran its layout: the side's own
-/// figure of its own code, which neither the change nor placement moves)
-/// compare the code in the same state; a side that never reached the
-/// other's speed is compared at the speed it did reach.
+/// often moves it past the change. The epochs whose two processes ran in
+/// one state (each process's epoch median as a multiple of the fastest of
+/// its side's epochs that ran its layout, the side's own figure of its own
+/// code, which neither the change nor placement moves, within a band of
+/// the other's) compare the code in the same state; a host that slows both
+/// processes alike leaves their epoch in.
 #[derive(Debug, Clone, Copy)]
 pub struct Fast<'a> {
     /// The units (as [`paired`]'s).

@@ -136,8 +136,9 @@ pub struct Row {
     /// the epochs' order, so that the change can be recomputed by layout.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub epoch_layouts: Vec<[usize; 2]>,
-    /// Paired, where some epoch's two processes did not both run at full
-    /// speed: the units of the epochs that did, which the change was taken
+    /// Paired, where some epoch's two processes ran in different speed
+    /// states: the units of the epochs whose two ran in one (at full speed
+    /// for their state), which the change was taken
     /// from (see `verdict::Fast`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub full_speed_units: usize,

@@ -280,7 +280,8 @@ impl<'a> Doubt<'a> {
 }
 
 /// The change over epochs `e` paired by `layouts` (see [`verdict::paired_with`]):
-/// from the units at full speed where some epoch was not, else from all
+/// from the units whose processes ran in one speed state ([`full_speed`])
+/// where some epoch's did not, else from all
 /// `units` (`layouts.units` of the epochs' ratios). Where enough epochs
 /// ([`verdict::FAR_MIN_UNITS`]) sampled in copies of their processes
 /// ([`paired::COPIES`]), from those: each one's ratio is already the
@@ -313,17 +314,22 @@ fn change(
     verdict::paired_with(units, all, fast, rounds, threshold)
 }
 
-/// How far above the fastest epoch median of its layout an epoch's median
-/// may lie and its process still count as running at full speed: well
-/// below the steps between the speed states of a process (17 % and more,
-/// measured) and well above a comparison's drift at full speed (0.3–3 %).
+/// How far apart the two processes of an epoch may run, each measured
+/// from the fastest epoch median of its own layout, and still count as
+/// running in one speed state: well below the steps between the speed
+/// states of a process (17 % and more, measured) and well above a
+/// comparison's drift within one state (0.3–3 %).
 const FULL_SPEED_BAND: f64 = 0.08;
 
-/// The epochs whose two processes both ran at full speed: each side's
-/// epoch median within [`FULL_SPEED_BAND`] of the fastest of the epochs
-/// that ran the same layout of that side. Each process is judged by its
-/// own side's times of its own code (its layout), which neither the change
-/// nor placement moves between them.
+/// The epochs whose two processes ran in one speed state: each side's
+/// epoch median, as a multiple of the fastest of the epochs that ran the
+/// same layout of that side, within [`FULL_SPEED_BAND`] of the other
+/// side's. Each process is judged by its own side's times of its own code
+/// (its layout), which neither the change nor placement moves between
+/// them. A machine that slows both alike (a shared host out of its boost
+/// clock: measured, a sort's epochs 45–55 % past their layout's fastest
+/// for seconds at a time, both sides alike) keeps the epoch: only a pair
+/// whose processes sat in different states is left out.
 fn full_speed(layouts: &Assignment, e: Epochs<'_>) -> Vec<bool> {
     let n = e
         .ratios
@@ -333,8 +339,8 @@ fn full_speed(layouts: &Assignment, e: Epochs<'_>) -> Vec<bool> {
     let (base, cur): (Vec<usize>, Vec<usize>) = (layouts.epoch_pairs(n).into_iter())
         .map(|[b, c]| (b, c))
         .unzip();
-    let near_fastest = |medians: &[f64], layout: &[usize]| -> Vec<bool> {
-        // Each layout's fastest epoch median, by layout number.
+    // Each epoch median over the fastest of its layout, as a log.
+    let past_fastest = |medians: &[f64], layout: &[usize]| -> Vec<f64> {
         let mut fastest = vec![f64::INFINITY; layout.iter().max().map_or(0, |l| l + 1)];
         for (x, l) in medians.iter().zip(layout) {
             if x.is_finite() && *x > 0.0 {
@@ -342,14 +348,18 @@ fn full_speed(layouts: &Assignment, e: Epochs<'_>) -> Vec<bool> {
             }
         }
         (medians.iter().zip(layout))
-            .map(|(x, l)| x.is_finite() && *x <= fastest[*l] * (1.0 + FULL_SPEED_BAND))
+            .map(|(x, l)| (x / fastest[*l]).ln())
             .collect()
     };
     let (b, c) = (
-        near_fastest(&e.base_medians[..n], &base),
-        near_fastest(&e.cur_medians[..n], &cur),
+        past_fastest(&e.base_medians[..n], &base),
+        past_fastest(&e.cur_medians[..n], &cur),
     );
-    b.iter().zip(c).map(|(b, c)| *b && c).collect()
+    let band = FULL_SPEED_BAND.ln_1p();
+    b.iter()
+        .zip(c)
+        .map(|(b, c)| (b - c).abs() <= band)
+        .collect()
 }
 
 /// A failure of either side as the benchmark's failure.
@@ -582,15 +592,18 @@ mod tests {
             })
             .collect();
         let copies: Vec<usize> = (0..64).map(|i| if i < 16 { 0 } else { 5 }).collect();
-        // A copied epoch's median pools its copies' states: slower than
-        // the fastest fresh process's.
-        let medians: Vec<f64> = (0..64)
-            .map(|i| if i < 16 { 170.0 } else { 195.0 })
-            .collect();
+        // A copied epoch's median pools its copies' states: here the
+        // baseline's copies' more of the slow ones than the current's.
+        let medians = |copied: f64| -> Vec<f64> {
+            (0..64)
+                .map(|i| if i < 16 { 170.0 } else { copied })
+                .collect()
+        };
+        let (base, cur) = (medians(195.0), medians(172.0));
         let e = Epochs {
             ratios: &ratios,
-            base_medians: &medians,
-            cur_medians: &medians,
+            base_medians: &base,
+            cur_medians: &cur,
             copies: &copies,
         };
         let c = change(&one, (e, &one.units(e.ratios)), &[], 0.005).unwrap();
@@ -619,7 +632,7 @@ mod tests {
     }
 
     #[test]
-    fn full_speed_is_each_process_near_its_layouts_fastest() {
+    fn full_speed_is_both_processes_in_one_state() {
         // One layout a side: each side's own fastest.
         let one = Assignment::new(1, 1, 5);
         let b = [170.0, 206.0, 171.0, 172.0, 251.0];
@@ -638,6 +651,16 @@ mod tests {
             ..e
         };
         assert_eq!(full_speed(&one, e), [true, false, false, true, false]);
+        // A host that slows both processes alike (here by half) keeps the
+        // epoch; a pair whose processes sat in different states does not.
+        let b = [170.0, 255.0, 256.0, 171.0, 250.0];
+        let c = [180.0, 270.0, 182.0, 181.0, 268.0];
+        let e = Epochs {
+            base_medians: &b,
+            cur_medians: &c,
+            ..e
+        };
+        assert_eq!(full_speed(&one, e), [true, true, false, true, true]);
         // Over layouts, by the fastest of its layout: a layout 12 % slower
         // than the others (placement) still runs at its full speed.
         let two = Assignment::new(2, 2, 9);
