@@ -77,10 +77,9 @@ pub fn control_false_discoveries(c: &mut Comparison) {
 fn explain_inconclusive(c: &mut Comparison) {
     let threshold = c.noise_threshold;
     for t in &mut c.targets {
-        let layouts = t.layouts;
         for row in &mut t.rows {
             row.inconclusive = (row.verdict == Verdict::Inconclusive)
-                .then(|| verdict::why_inconclusive(row, row.threshold(threshold), layouts));
+                .then(|| verdict::why_inconclusive(row, row.threshold(threshold)));
         }
     }
 }

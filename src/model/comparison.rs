@@ -104,6 +104,11 @@ pub struct Row {
     /// own effects); once each side ran its layouts twice on average.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placement_spread: Option<f64>,
+    /// How many times wider the change's interval was made for the link
+    /// layouts its units share (2 = twice as wide as over the units
+    /// alone): code placement's weight in it; where it was widened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout_widening: Option<f64>,
     /// Epochs (fresh process pairs) the paired change was measured over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub epochs: Option<usize>,
@@ -261,6 +266,7 @@ impl Row {
             overhead_ns: 0.0,
             layout_spread: None,
             placement_spread: None,
+            layout_widening: None,
             epochs: None,
             copies: 0,
             time_limited: false,

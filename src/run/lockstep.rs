@@ -417,6 +417,7 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
             // without the epochs far from the rest.
             layout_spread: layouts.spread(&clipped),
             placement_spread: layouts.placement_spread(&clipped, taken.epoch_ratios.len()),
+            layout_widening: (ch.layout_widening > 1.0).then_some(ch.layout_widening),
             epochs: Some(taken.epoch_ratios.len()),
             copies: taken.epoch_copies.iter().sum(),
             epochs_pulled_in: ch.pulled_in,
