@@ -25,7 +25,7 @@ pub struct Change {
     /// some epoch's two processes ran in different speed states; 0 otherwise.
     pub full_speed_units: usize,
     /// How many times wider the interval was made for the layouts its
-    /// units share ([`widened_by_layouts`]); 1 where it was not.
+    /// units share (see `widened_by_layouts`); 1 where it was not.
     pub layout_widening: f64,
 }
 

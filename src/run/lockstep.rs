@@ -280,7 +280,7 @@ impl<'a> Doubt<'a> {
 }
 
 /// The change over epochs `e` paired by `layouts` (see [`verdict::paired_with`]):
-/// from the units whose processes ran in one speed state ([`full_speed`])
+/// from the units whose processes ran in one speed state ([`one_state`])
 /// where some epoch's did not, else from all
 /// `units` (`layouts.units` of the epochs' ratios). Where enough epochs
 /// ([`verdict::FAR_MIN_UNITS`]) sampled in copies of their processes
@@ -303,7 +303,7 @@ fn change(
     let copied = e.copies.iter().filter(|c| **c > 0).count();
     let keep = match copied >= verdict::FAR_MIN_UNITS {
         true => e.copies.iter().map(|c| *c > 0).collect(),
-        false => full_speed(layouts, e),
+        false => one_state(layouts, e),
     };
     let (fast, fast_clusters) = layouts.units_of(e.ratios, &keep);
     let fast = keep.contains(&false).then_some(verdict::Fast {
@@ -319,18 +319,18 @@ fn change(
 /// running in one speed state: well below the steps between the speed
 /// states of a process (17 % and more, measured) and well above a
 /// comparison's drift within one state (0.3–3 %).
-const FULL_SPEED_BAND: f64 = 0.08;
+const ONE_STATE_BAND: f64 = 0.08;
 
 /// The epochs whose two processes ran in one speed state: each side's
 /// epoch median, as a multiple of the fastest of the epochs that ran the
-/// same layout of that side, within [`FULL_SPEED_BAND`] of the other
+/// same layout of that side, within [`ONE_STATE_BAND`] of the other
 /// side's. Each process is judged by its own side's times of its own code
 /// (its layout), which neither the change nor placement moves between
 /// them. A machine that slows both alike (a shared host out of its boost
 /// clock: measured, a sort's epochs 45–55 % past their layout's fastest
 /// for seconds at a time, both sides alike) keeps the epoch: only a pair
 /// whose processes sat in different states is left out.
-fn full_speed(layouts: &Assignment, e: Epochs<'_>) -> Vec<bool> {
+fn one_state(layouts: &Assignment, e: Epochs<'_>) -> Vec<bool> {
     let n = e
         .ratios
         .len()
@@ -355,7 +355,7 @@ fn full_speed(layouts: &Assignment, e: Epochs<'_>) -> Vec<bool> {
         past_fastest(&e.base_medians[..n], &base),
         past_fastest(&e.cur_medians[..n], &cur),
     );
-    let band = FULL_SPEED_BAND.ln_1p();
+    let band = ONE_STATE_BAND.ln_1p();
     b.iter()
         .zip(c)
         .map(|(b, c)| (b - c).abs() <= band)
@@ -633,7 +633,7 @@ mod tests {
     }
 
     #[test]
-    fn full_speed_is_both_processes_in_one_state() {
+    fn an_epoch_counts_when_both_processes_ran_in_one_state() {
         // One layout a side: each side's own fastest.
         let one = Assignment::new(1, 1, 5);
         let b = [170.0, 206.0, 171.0, 172.0, 251.0];
@@ -644,14 +644,14 @@ mod tests {
             cur_medians: &c,
             copies: &[],
         };
-        assert_eq!(full_speed(&one, e), [true, false, false, true, false]);
+        assert_eq!(one_state(&one, e), [true, false, false, true, false]);
         // A side that never ran at the other's speed is judged by its own.
         let slow = [240.0, 241.0, 300.0, 239.0, 242.0];
         let e = Epochs {
             cur_medians: &slow,
             ..e
         };
-        assert_eq!(full_speed(&one, e), [true, false, false, true, false]);
+        assert_eq!(one_state(&one, e), [true, false, false, true, false]);
         // A host that slows both processes alike (here by half) keeps the
         // epoch; a pair whose processes sat in different states does not.
         let b = [170.0, 255.0, 256.0, 171.0, 250.0];
@@ -661,7 +661,7 @@ mod tests {
             cur_medians: &c,
             ..e
         };
-        assert_eq!(full_speed(&one, e), [true, true, false, true, true]);
+        assert_eq!(one_state(&one, e), [true, true, false, true, true]);
         // Over layouts, by the fastest of its layout: a layout 12 % slower
         // than the others (placement) still runs at its full speed.
         let two = Assignment::new(2, 2, 9);
@@ -681,6 +681,6 @@ mod tests {
             cur_medians: &[170.0; 8],
             copies: &[],
         };
-        assert!(full_speed(&two, e).iter().all(|k| *k));
+        assert!(one_state(&two, e).iter().all(|k| *k));
     }
 }
