@@ -143,7 +143,7 @@ impl Assignment {
     /// layouts to the next, as a share: the standard deviation of the
     /// units' log ratios (see [`Self::units`]) over √2 (each ratio holds a
     /// layout of each side). Code placement and the machine's
-    /// process-to-process noise together; [`Self::placement_spread`] tells
+    /// process-to-process noise together; [`placement_spread`] tells
     /// them apart. `None` unless both sides vary their layout over at
     /// least three units.
     pub fn spread(&self, units: &[f64]) -> Option<f64> {
@@ -153,22 +153,22 @@ impl Assignment {
         let logs: Vec<f64> = units.iter().map(|r| r.ln()).collect();
         Some((variance(&logs) / 2.0).sqrt().exp_m1())
     }
-
-    /// The part of [`Self::spread`] that code placement makes: each side's
-    /// layouts' own effect on the units of the first `epochs` epochs,
-    /// estimated from how far apart the means of the units that share a
-    /// layout lie beyond what the rest of the spread alone puts between
-    /// them (a layout's mean over m units holds 1/m of the rest). `None`
-    /// until each side ran its layouts twice on average, where a layout's
-    /// own effect cannot be told from the process pair's.
-    pub fn placement_spread(&self, units: &[f64], epochs: usize) -> Option<f64> {
-        let (base, cur) = self.unit_layouts(epochs)?;
-        placement_of(units, &base, &cur)
-    }
 }
 
-/// [`Assignment::placement_spread`] of `units` whose layouts were `base`
-/// and `cur`.
+/// The part of [`Assignment::spread`] that code placement makes: each
+/// side's layouts' own effect on `units`, whose layouts were `labels`
+/// ([`Assignment::units_of`]), estimated from how far apart the means of
+/// the units that share a layout lie beyond what the rest of the spread
+/// alone puts between them (a layout's mean over m units holds 1/m of the
+/// rest). `None` without layouts, or until each side ran its layouts twice
+/// on average, where a layout's own effect cannot be told from the process
+/// pair's.
+pub fn placement_spread(units: &[f64], labels: Option<&UnitLayouts>) -> Option<f64> {
+    let (base, cur) = labels?;
+    placement_of(units, base, cur)
+}
+
+/// [`placement_spread`] of `units` whose layouts were `base` and `cur`.
 fn placement_of(units: &[f64], base: &[usize], cur: &[usize]) -> Option<f64> {
     if units.len() != base.len() || units.len() != cur.len() || units.len() < 3 {
         return None;
@@ -313,22 +313,19 @@ mod tests {
             .collect();
         let noisy: Vec<f64> = (0..epochs).map(|_| noise().exp()).collect();
         let units = |r: &[f64]| a.units(r);
+        let placement = |r: &[f64]| placement_spread(&units(r), a.unit_layouts(r.len()).as_ref());
         // Placement alone: all of the spread is placement's.
-        let (s, p) = (
-            a.spread(&units(&placed)),
-            a.placement_spread(&units(&placed), epochs),
-        );
+        let (s, p) = (a.spread(&units(&placed)), placement(&placed));
         let (s, p) = (s.unwrap(), p.unwrap());
         assert!(s > 0.01 && (p - s).abs() < 0.2 * s, "{s} {p}");
         // The process pairs alone: little of it is.
-        let (s, p) = (
-            a.spread(&units(&noisy)),
-            a.placement_spread(&units(&noisy), epochs),
-        );
+        let (s, p) = (a.spread(&units(&noisy)), placement(&noisy));
         let (s, p) = (s.unwrap(), p.unwrap());
         assert!(s > 0.01 && p < 0.5 * s, "{s} {p}");
         // One epoch a layout: the two cannot be told apart.
-        assert_eq!(a.placement_spread(&units(&placed[..8]), 8), None);
+        assert_eq!(placement(&placed[..8]), None);
+        // Without layouts, no part of it is placement's to tell.
+        assert_eq!(placement_spread(&units(&placed), None), None);
     }
 
     #[test]

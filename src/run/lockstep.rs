@@ -9,7 +9,7 @@
 
 use super::Plan;
 use super::epochs::{at_least, half_step_ns};
-use super::layouts::Assignment;
+use super::layouts::{self, Assignment};
 use super::paired::{self, Epochs, Paired, PairedSamples, Side};
 use super::session::{Session, SessionError};
 use crate::compare::{row_threshold, verdict};
@@ -300,11 +300,7 @@ fn change(
     threshold: f64,
 ) -> Option<verdict::Change> {
     let clusters = layouts.unit_layouts(e.ratios.len());
-    let copied = e.copies.iter().filter(|c| **c > 0).count();
-    let keep = match copied >= verdict::FAR_MIN_UNITS {
-        true => e.copies.iter().map(|c| *c > 0).collect(),
-        false => one_state(layouts, e),
-    };
+    let keep = judged_by(layouts, e);
     let (fast, fast_clusters) = layouts.units_of(e.ratios, &keep);
     let fast = keep.contains(&false).then_some(verdict::Fast {
         units: &fast,
@@ -312,6 +308,17 @@ fn change(
     });
     let all = verdict::clusters(&clusters);
     verdict::paired_with(units, all, fast, rounds, threshold)
+}
+
+/// The epochs [`change`] takes the change from where they are units
+/// enough: those that sampled in copies, where enough did; else those
+/// whose processes ran in one speed state ([`one_state`]).
+fn judged_by(layouts: &Assignment, e: Epochs<'_>) -> Vec<bool> {
+    let copied = e.copies.iter().filter(|c| **c > 0).count();
+    match copied >= verdict::FAR_MIN_UNITS {
+        true => e.copies.iter().map(|c| *c > 0).collect(),
+        false => one_state(layouts, e),
+    }
 }
 
 /// How far apart the two processes of an epoch may run, each measured
@@ -393,7 +400,7 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
     let t = row_threshold(threshold, base_median, p.overhead_ns);
     let units = layouts.units(&taken.epoch_ratios);
     let mut ch = change(layouts, (p.epochs(), &units), &p.round_ratios(), t)?;
-    let clipped = verdict::pull_in_far(&units).0;
+    let (layout_spread, placement_spread) = spreads(layouts, p.epochs(), &ch);
     // No narrower than the clock's step in either side's median.
     let cur_median = median(&taken.cur_ns);
     let rel = |m: f64| {
@@ -413,10 +420,8 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
         Row {
             baseline_per_iter_ns: taken.base_ns.clone(),
             overhead_ns: p.overhead_ns,
-            // The spread between process pairs and placement's part of it,
-            // without the epochs far from the rest.
-            layout_spread: layouts.spread(&clipped),
-            placement_spread: layouts.placement_spread(&clipped, taken.epoch_ratios.len()),
+            layout_spread,
+            placement_spread,
             layout_widening: (ch.layout_widening > 1.0).then_some(ch.layout_widening),
             epochs: Some(taken.epoch_ratios.len()),
             copies: taken.epoch_copies.iter().sum(),
@@ -438,6 +443,28 @@ fn paired_row(id: &str, p: &PairedSamples, layouts: &Assignment, threshold: f64)
             p.base_throughput().map(Into::into),
             p.throughput.map(Into::into),
         ),
+    )
+}
+
+/// The spread between process pairs and placement's part of it
+/// ([`Assignment::spread`], [`layouts::placement_spread`]) over the units
+/// change `ch` was taken from ([`change`]: all, or those of the epochs
+/// [`judged_by`] picks), without the ones far from the rest: so that a
+/// row's cause and its interval speak of the same epochs.
+fn spreads(
+    layouts: &Assignment,
+    e: Epochs<'_>,
+    ch: &verdict::Change,
+) -> (Option<f64>, Option<f64>) {
+    let keep = match ch.full_speed_units {
+        0 => vec![true; e.ratios.len()],
+        _ => judged_by(layouts, e),
+    };
+    let (units, labels) = layouts.units_of(e.ratios, &keep);
+    let clipped = verdict::pull_in_far(&units).0;
+    (
+        layouts.spread(&clipped),
+        layouts::placement_spread(&clipped, labels.as_ref()),
     )
 }
 
@@ -578,6 +605,39 @@ mod tests {
         assert!(share(full) > 0.9, "full speed in {}", share(full));
         assert!(share(found) >= 0.95, "1 % slower found in {}", share(found));
         assert!(share(claimed) <= 0.05, "A/A claimed in {}", share(claimed));
+    }
+
+    #[test]
+    fn a_rows_spreads_are_those_of_the_epochs_it_is_judged_by() {
+        // A/A, 64 epochs over 8 layouts a side, processes in speed states:
+        // the epochs whose two ran in different states read 20 % and more
+        // off, and the change is taken from the others.
+        let mut z = Normal(0x5EED_5B2E);
+        let layouts = Assignment::new(8, 8, 3);
+        let e = states(&mut z, 64, (0.6, 0.6), 0.0);
+        let col = |i: usize| e.iter().map(|x| x[i]).collect::<Vec<f64>>();
+        let (r, b, c) = (col(0), col(1), col(2));
+        let epochs = Epochs {
+            ratios: &r,
+            base_medians: &b,
+            cur_medians: &c,
+            copies: &[],
+        };
+        let ch = judge(&layouts, &e);
+        assert!(ch.full_speed_units > 0, "{ch:?}");
+        let (spread, placement) = spreads(&layouts, epochs, &ch);
+        // Its epochs spread as the drift within a state does (±0.1–0.3 %),
+        // not as all epochs do, far ones pulled in.
+        let all = layouts.spread(&verdict::pull_in_far(&layouts.units(&r)).0);
+        let (spread, all) = (spread.unwrap(), all.unwrap());
+        assert!(spread < 0.005 && all > 0.02, "{spread} {all}");
+        assert!(placement.is_some_and(|p| p <= spread), "{placement:?}");
+        // A change taken from all epochs has all epochs' spread.
+        let from_all = verdict::Change {
+            full_speed_units: 0,
+            ..ch
+        };
+        assert_eq!(spreads(&layouts, epochs, &from_all).0, Some(all));
     }
 
     #[test]
