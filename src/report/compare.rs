@@ -50,7 +50,7 @@ pub fn render(c: &Comparison) -> String {
         for r in &t.rows {
             out.push_str(&row_line(r, w));
         }
-        for note in super::row_notes(&t.rows) {
+        for note in super::row_notes(&t.rows, c.noise_threshold) {
             let _ = writeln!(out, "  {} {note}", style("note:").cyan());
         }
         for r in &t.rows {

@@ -122,11 +122,11 @@ fn results(out: &mut String, run: &RunRecord) {
     }
 }
 
-/// The paragraphs under a target's table: each row's notes
-/// ([`super::row_notes`]), then why each inconclusive row is so; ids in
+/// The paragraphs under a target's table: each row's notes at noise
+/// threshold `threshold` ([`super::row_notes`]), then why each inconclusive row is so; ids in
 /// backticks, as in the table.
-fn notes(out: &mut String, rows: &[Row]) {
-    for note in super::row_notes(rows) {
+fn notes(out: &mut String, rows: &[Row], threshold: f64) {
+    for note in super::row_notes(rows, threshold) {
         let _ = match &note.id {
             Some(id) => writeln!(out, "`{}`{}\n", cell(id), cell(&note.text)),
             None => writeln!(out, "{}\n", cell(&note.text)),
@@ -199,7 +199,7 @@ fn comparison(out: &mut String, c: &Comparison) {
             let _ = writeln!(out, "| `{}` | | | | | | gone |", cell(id));
         }
         out.push('\n');
-        notes(out, &t.rows);
+        notes(out, &t.rows, c.noise_threshold);
     }
     if super::any_paired(c) {
         let _ = writeln!(out, "_{}_\n", super::PAIRED_COLUMNS);

@@ -194,11 +194,44 @@ pub fn placement_note(r: &crate::model::comparison::Row) -> Option<RowNote> {
     }
 }
 
-/// The notes under a target's comparison table: each row's placement
-/// note ([`placement_note`]), then one note for each change of declared
+/// How many times the noise threshold a row's own threshold
+/// ([`crate::model::comparison::row_threshold`]) must be before a note says
+/// what it is: from there the loop's overhead is as long as the time
+/// measured past it, or longer.
+const FLOOR_NOTE_FACTOR: f64 = 2.0;
+
+/// For a row whose time past its loop's overhead is so small that the
+/// noise threshold counts against the time with the overhead (see
+/// [`crate::model::comparison::row_threshold`]): what a change must exceed
+/// to count, so that a wide percentage beside "unchanged" reads as what it
+/// is (an empty body: −20 % of 0.1 ps).
+pub fn floor_note(r: &crate::model::comparison::Row, threshold: f64) -> Option<RowNote> {
+    let own = r.threshold(threshold);
+    (own > FLOOR_NOTE_FACTOR * threshold).then(|| {
+        let whole = r.baseline_ns + r.overhead_ns.max(0.0);
+        RowNote::about(
+            &r.id,
+            format!(
+                " takes {} past its loop's overhead of {}: a change counts from ±{} \
+                 (±{:.1}% of both)",
+                r.metric.format(r.baseline_ns),
+                r.metric.format(r.overhead_ns),
+                r.metric.format(whole * threshold),
+                threshold * 100.0
+            ),
+        )
+    })
+}
+
+/// The notes under a target's comparison table, at noise threshold
+/// `threshold`: each row's placement note ([`placement_note`]) and timer
+/// floor note ([`floor_note`]), then one note for each change of declared
 /// work per iteration ([`work::notes`]).
-pub fn row_notes(rows: &[crate::model::comparison::Row]) -> Vec<RowNote> {
-    let mut notes: Vec<RowNote> = rows.iter().filter_map(placement_note).collect();
+pub fn row_notes(rows: &[crate::model::comparison::Row], threshold: f64) -> Vec<RowNote> {
+    let mut notes: Vec<RowNote> = (rows.iter())
+        .flat_map(|r| [placement_note(r), floor_note(r, threshold)])
+        .flatten()
+        .collect();
     notes.extend(work::notes(rows));
     notes
 }
@@ -230,7 +263,7 @@ mod tests {
         // longer: 8.9 % more time per iteration, 0.3 % more per byte.
         let r = Row::example("encode/hex", 9_000.0, 0.0886, Verdict::Regressed);
         assert!(
-            row_notes(std::slice::from_ref(&r)).is_empty(),
+            row_notes(std::slice::from_ref(&r), 0.005).is_empty(),
             "no work declared"
         );
         let same = r
@@ -243,7 +276,7 @@ mod tests {
         assert!((per - expected).abs() < 1e-12, "{per}");
         assert!(ci[0] < per && per < ci[1], "{ci:?}");
         assert_eq!(
-            texts(row_notes(std::slice::from_ref(&r))),
+            texts(row_notes(std::slice::from_ref(&r), 0.005)),
             [
                 "encode/hex does 8.6% more work per iteration than the baseline (17671 bytes, \
               was 16274 bytes): its change is in time per iteration; per byte it is +0.25% \
@@ -254,7 +287,7 @@ mod tests {
         let decode = Row::example("decode/hex", 17_840.0, 0.1524, Verdict::Regressed)
             .with_work(Some(Bytes(16_274)), Some(Bytes(17_671)));
         let plain = Row::example("len", 1.0, 0.0, Verdict::Unchanged);
-        let notes = texts(row_notes(&[r.clone(), plain, decode]));
+        let notes = texts(row_notes(&[r.clone(), plain, decode], 0.005));
         assert_eq!(notes.len(), 1, "{notes:?}");
         assert!(
             notes[0].starts_with("2 benchmarks do 8.6% more work per iteration")
@@ -267,7 +300,7 @@ mod tests {
         // Less work, in items.
         let fewer = Row::example("sort", 100.0, -0.5, Verdict::Improved)
             .with_work(Some(Items(1000)), Some(Items(500)));
-        let note = &texts(row_notes(&[fewer]))[0];
+        let note = &texts(row_notes(&[fewer], 0.005))[0];
         assert!(
             note.contains("does 50.0% less work") && note.contains("per item it is +0.00%"),
             "{note}"
@@ -277,12 +310,36 @@ mod tests {
             .with_work(Some(Items(1000)), Some(Bytes(4000)));
         assert_eq!(other.per_unit(), None);
         assert_eq!(
-            texts(row_notes(&[other])),
+            texts(row_notes(&[other], 0.005)),
             [
                 "sort declares other work per iteration than the baseline (4000 bytes, was 1000 \
               items): its change is in time per iteration"
             ]
         );
+    }
+
+    #[test]
+    fn a_row_near_the_timer_floor_says_what_change_counts() {
+        use crate::model::comparison::{Row, Verdict};
+        // This project's own `front_end/empty`: 0.1 ps past a 349 ps loop,
+        // read 20 % faster and unchanged; a 5 ns body is not near it.
+        let mut empty = Row::example("empty", 1e-4, -0.2, Verdict::Unchanged);
+        empty.overhead_ns = 0.349;
+        let mut body = Row::example("5ns", 8.859, 0.0, Verdict::Unchanged);
+        body.overhead_ns = 0.349;
+        assert_eq!(
+            texts(row_notes(&[empty, body.clone()], 0.005)),
+            [
+                "empty takes 0.100 ps past its loop's overhead of 349.0 ps: a change counts \
+              from ±1.745 ps (±0.5% of both)"
+            ]
+        );
+        // Overhead as long as the time past it: the threshold is twice the
+        // noise threshold, and from there the note is given.
+        body.overhead_ns = body.baseline_ns;
+        assert!(floor_note(&body, 0.005).is_none());
+        body.overhead_ns *= 1.01;
+        assert!(floor_note(&body, 0.005).is_some());
     }
 
     #[test]

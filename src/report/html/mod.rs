@@ -128,7 +128,7 @@ fn comparison(run: &RunRecord, c: &Comparison) -> String {
             s += &compared_row(row, current, c.noise_threshold);
         }
         s += "</div>";
-        for note in crate::report::row_notes(&t.rows) {
+        for note in crate::report::row_notes(&t.rows, c.noise_threshold) {
             let _ = write!(s, "<p class=\"note\">{}</p>", escape(&note.to_string()));
         }
         for (ids, what) in [
