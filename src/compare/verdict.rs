@@ -81,9 +81,9 @@ pub fn why_inconclusive(row: &crate::model::comparison::Row, threshold: f64) -> 
                 // (each side's layouts did not run twice): that is the cause.
                 (None, _) => format!(
                     "fresh processes in other link layouts differ by ±{s:.1}% from pair to \
-                     pair, code placement and the machine's noise together ({} epochs are too \
-                     few to tell them apart: raise --max-time)",
-                    row.epochs.unwrap_or_default()
+                     pair, code placement and the machine's noise together ({} are too few to \
+                     tell them apart: raise --max-time)",
+                    judged_epochs(row)
                 ),
                 (Some(_), Some(part)) => {
                     format!("fresh processes differ by ±{s:.1}% from pair to pair, {part}{wider}")
@@ -111,6 +111,17 @@ pub fn why_inconclusive(row: &crate::model::comparison::Row, threshold: f64) -> 
     match (row.epochs_pulled_in, row.unit_ratios.len()) {
         (0, _) => format!("{span}: {cause}"),
         (k, n) => format!("{span}: {cause} ({k} of {n} epochs ran far from the rest)"),
+    }
+}
+
+/// The epochs a row's change was taken from, in words: `32 epochs`, or
+/// `the 27 of 32 epochs its change is taken from` where it was taken from
+/// some (those whose processes ran in one speed state, or in copies).
+fn judged_epochs(row: &crate::model::comparison::Row) -> String {
+    let n = row.epochs.unwrap_or_default();
+    match row.full_speed_units {
+        k if k > 0 && k < n => format!("the {k} of {n} epochs its change is taken from"),
+        _ => format!("{n} epochs"),
     }
 }
 
@@ -890,6 +901,16 @@ mod tests {
             ),
             "{why}"
         );
+        // Its change taken from the epochs whose processes ran in one
+        // speed state: those are the ones too few.
+        row.epochs = Some(32);
+        row.full_speed_units = 27;
+        assert!(
+            why_inconclusive(&row, 0.005)
+                .contains("(the 27 of 32 epochs its change is taken from are too few to tell"),
+            "{why}"
+        );
+        row.full_speed_units = 0;
         // Once each side's layouts ran twice, placement's part is known;
         // an interval the layouts widened 1.8 times needs more of them.
         row.placement_spread = Some(0.14);

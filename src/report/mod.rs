@@ -213,7 +213,7 @@ pub fn floor_note(r: &crate::model::comparison::Row, threshold: f64) -> Option<R
             &r.id,
             format!(
                 " takes {} past its loop's overhead of {}: a change counts from ±{} \
-                 (±{:.1}% of both)",
+                 ({:.1}% of the two together)",
                 r.metric.format(r.baseline_ns),
                 r.metric.format(r.overhead_ns),
                 r.metric.format(whole * threshold),
@@ -331,7 +331,7 @@ mod tests {
             texts(row_notes(&[empty, body.clone()], 0.005)),
             [
                 "empty takes 0.100 ps past its loop's overhead of 349.0 ps: a change counts \
-              from ±1.745 ps (±0.5% of both)"
+              from ±1.745 ps (0.5% of the two together)"
             ]
         );
         // Overhead as long as the time past it: the threshold is twice the
