@@ -570,15 +570,27 @@ mod tests {
             .collect()
     }
 
+    /// The ratio, baseline and current columns of epochs drawn by [`states`].
+    struct Columns([Vec<f64>; 3]);
+
+    impl Columns {
+        fn of(e: &[[f64; 3]]) -> Columns {
+            Columns([0, 1, 2].map(|i| e.iter().map(|x| x[i]).collect()))
+        }
+
+        fn epochs(&self) -> Epochs<'_> {
+            Epochs {
+                ratios: &self.0[0],
+                base_medians: &self.0[1],
+                cur_medians: &self.0[2],
+                copies: &[],
+            }
+        }
+    }
+
     fn judge(layouts: &Assignment, e: &[[f64; 3]]) -> verdict::Change {
-        let col = |i: usize| e.iter().map(|x| x[i]).collect::<Vec<f64>>();
-        let (r, b, c) = (col(0), col(1), col(2));
-        let epochs = Epochs {
-            ratios: &r,
-            base_medians: &b,
-            cur_medians: &c,
-            copies: &[],
-        };
+        let columns = Columns::of(e);
+        let epochs = columns.epochs();
         change(layouts, (epochs, &layouts.units(epochs.ratios)), &[], 0.005).unwrap()
     }
 
@@ -615,20 +627,14 @@ mod tests {
         let mut z = Normal(0x5EED_5B2E);
         let layouts = Assignment::new(8, 8, 3);
         let e = states(&mut z, 64, (0.6, 0.6), 0.0);
-        let col = |i: usize| e.iter().map(|x| x[i]).collect::<Vec<f64>>();
-        let (r, b, c) = (col(0), col(1), col(2));
-        let epochs = Epochs {
-            ratios: &r,
-            base_medians: &b,
-            cur_medians: &c,
-            copies: &[],
-        };
+        let columns = Columns::of(&e);
+        let epochs = columns.epochs();
         let ch = judge(&layouts, &e);
         assert!(ch.full_speed_units > 0, "{ch:?}");
         let (spread, placement) = spreads(&layouts, epochs, &ch);
         // Its epochs spread as the drift within a state does (±0.1–0.3 %),
         // not as all epochs do, far ones pulled in.
-        let all = layouts.spread(&verdict::pull_in_far(&layouts.units(&r)).0);
+        let all = layouts.spread(&verdict::pull_in_far(&layouts.units(epochs.ratios)).0);
         let (spread, all) = (spread.unwrap(), all.unwrap());
         assert!(spread < 0.005 && all > 0.02, "{spread} {all}");
         assert!(placement.is_some_and(|p| p <= spread), "{placement:?}");
