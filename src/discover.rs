@@ -192,7 +192,8 @@ pub fn discover(
             } else if !uses_nbench && uses_criterion {
                 Some(format!(
                     "it uses criterion; to run it unchanged, put {COMPAT_PACKAGE} in criterion's place: \
-                     `criterion = {{ package = \"{COMPAT_PACKAGE}\", version = \"0.1\" }}`"
+                     `{}`",
+                    crate::error::COMPAT_DEPENDENCY
                 ))
             } else if !uses_nbench {
                 Some("its package does not depend on nbench".to_owned())

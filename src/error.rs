@@ -2,6 +2,11 @@
 
 use std::path::PathBuf;
 
+/// The `[dev-dependencies]` line that puts nbench-criterion in criterion's
+/// place, from where it is published (as the README gives it): what a
+/// hint tells the owner of a criterion suite.
+pub const COMPAT_DEPENDENCY: &str = "criterion = { package = \"nbench-criterion\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
+
 /// Exit codes, documented in `--help` and the README.
 pub mod exit {
     /// Every selected benchmark ran.
@@ -161,12 +166,12 @@ impl Error {
             Error::NoBaseline(_) => {
                 Some("`cargo nbench baseline list` shows the saved baselines".to_owned())
             }
-            Error::NoTargets => Some(
+            Error::NoTargets => Some(format!(
                 "add `nbench` to [dev-dependencies] and a [[bench]] target with `harness = false` \
                  whose main is `nbench::main!(...)`; a criterion suite runs unchanged with \
-                 `criterion = { package = \"nbench-criterion\", version = \"0.1\" }`"
-                    .to_owned(),
-            ),
+                 `{}`",
+                COMPAT_DEPENDENCY
+            )),
             Error::Config { hint, .. } => hint.clone(),
             Error::Revision { hint, .. } | Error::Merge { hint, .. } => Some(hint.clone()),
             Error::NoRuns(_) => Some(

@@ -95,6 +95,16 @@ fn the_suite_compiles_unchanged_against_criterion_itself() {
         "{}",
         skipped.stderr
     );
+    // The line it gives is the README's, where the package is published
+    // (nbench-criterion is on no registry: a version alone would not resolve).
+    let line = "`criterion = { package = \"nbench-criterion\", git = \"https://github.com/nbench-rs/cargo-nbench\" }`";
+    assert!(skipped.stderr.contains(line), "{}", skipped.stderr);
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(
+        readme.contains(&line[..line.len() - 3].replace('`', "")),
+        "the README gives another source"
+    );
 }
 
 #[test]
