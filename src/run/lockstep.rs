@@ -104,11 +104,15 @@ impl<'a> Lockstep<'a> {
         // that is fewer): placement effects come in steps, and a few layouts
         // can agree by chance (measured: relinked code called 1.3 % faster,
         // and a 1 % slower build "unchanged", after 12 epochs over 8 layouts).
-        let units = layouts.unit_count(e.ratios.len());
-        let enough = !layouts.controlled() || units >= early_units(layouts.most());
+        // A claim stops it only where the median unit holds it too
+        // ([`verdict::median_agrees`]).
+        let count = layouts.unit_count(e.ratios.len());
+        let enough = !layouts.controlled() || count >= early_units(layouts.most());
+        let units = layouts.units(e.ratios);
         enough
-            && change(layouts, (e, &layouts.units(e.ratios)), &[], threshold)
-                .is_some_and(|c| verdict::settled(&c, threshold))
+            && change(layouts, (e, &units), &[], threshold).is_some_and(|c| {
+                verdict::settled(&c, threshold) && verdict::median_agrees(&units, &c, threshold)
+            })
     }
 
     /// Measures benchmark `id` in lockstep with the baseline (sampling for
