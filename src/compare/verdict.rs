@@ -92,7 +92,7 @@ pub fn why_inconclusive(row: &crate::model::comparison::Row, threshold: f64) -> 
                 // but not by the interval, which more process pairs narrow
                 // (the two estimates, over 16 layouts a side, can differ):
                 // the hint follows the interval, and so do these words.
-                (Some(_), None) if !widened_most(row) => format!(
+                (Some(_), None) if widened_most(row).is_none() => format!(
                     "fresh processes in other link layouts differ by ±{s:.1}% from pair to \
                      pair{wider}"
                 ),
@@ -159,21 +159,21 @@ fn lost_to_adjustment(row: &crate::model::comparison::Row, threshold: f64) -> Op
 /// `vec_push/1000` rows were told to raise `--layouts`, and 2 of 3 such
 /// `sort/2000` rows `--max-time`.
 fn remedy(row: &crate::model::comparison::Row) -> String {
-    match row.layout_widening {
-        Some(w) if widened_most(row) => format!(
+    match widened_most(row) {
+        Some(w) => format!(
             "the layouts its epochs ran widened its interval {w:.1} times: more link layouts \
              would narrow it, given time to run them all: raise --layouts (the baseline's too) \
              and --max-time with it"
         ),
-        _ => "raise --max-time".to_owned(),
+        None => "raise --max-time".to_owned(),
     }
 }
 
-/// Whether the layouts a row's units share widened its interval by
-/// [`LAYOUTS_WEIGH_MORE`] or more: placement weighs at least as much in
-/// it as the noise between process pairs.
-fn widened_most(row: &crate::model::comparison::Row) -> bool {
-    row.layout_widening.is_some_and(|w| w >= LAYOUTS_WEIGH_MORE)
+/// How many times the layouts a row's units share widened its interval,
+/// where that is [`LAYOUTS_WEIGH_MORE`] or more: placement weighs at least
+/// as much in it as the noise between process pairs.
+fn widened_most(row: &crate::model::comparison::Row) -> Option<f64> {
+    row.layout_widening.filter(|w| *w >= LAYOUTS_WEIGH_MORE)
 }
 
 /// The widening of an interval for the layouts its units share

@@ -195,9 +195,9 @@ pub fn placement_note(r: &crate::model::comparison::Row) -> Option<RowNote> {
 }
 
 /// How many times the noise threshold a row's own threshold
-/// ([`crate::model::comparison::row_threshold`]) must be before a note says
-/// what it is: from there the loop's overhead is as long as the time
-/// measured past it, or longer.
+/// ([`crate::model::comparison::row_threshold`]) must exceed before a note
+/// says what it is: past it, the loop's overhead is longer than the time
+/// measured past the overhead.
 const FLOOR_NOTE_FACTOR: f64 = 2.0;
 
 /// For a row whose time past its loop's overhead is so small that the
@@ -335,7 +335,7 @@ mod tests {
             ]
         );
         // Overhead as long as the time past it: the threshold is twice the
-        // noise threshold, and from there the note is given.
+        // noise threshold, and only past that is the note given.
         body.overhead_ns = body.baseline_ns;
         assert!(floor_note(&body, 0.005).is_none());
         body.overhead_ns *= 1.01;

@@ -107,12 +107,13 @@ impl<'a> Lockstep<'a> {
         // A claim stops it only where the median unit holds it too
         // ([`verdict::median_agrees`]).
         let count = layouts.unit_count(e.ratios.len());
-        let enough = !layouts.controlled() || count >= early_units(layouts.most());
+        if layouts.controlled() && count < early_units(layouts.most()) {
+            return false;
+        }
         let units = layouts.units(e.ratios);
-        enough
-            && change(layouts, (e, &units), &[], threshold).is_some_and(|c| {
-                verdict::settled(&c, threshold) && verdict::median_agrees(&units, &c, threshold)
-            })
+        change(layouts, (e, &units), &[], threshold).is_some_and(|c| {
+            verdict::settled(&c, threshold) && verdict::median_agrees(&units, &c, threshold)
+        })
     }
 
     /// Measures benchmark `id` in lockstep with the baseline (sampling for
