@@ -6,7 +6,7 @@
 //! back together: an adjustment per shard would let a suite of ten shards
 //! raise ten times the false alarms.
 
-use super::control_false_discoveries;
+use super::rule::decide_rows;
 use crate::error::{Error, Result};
 use crate::model::comparison::{Comparison, TargetComparison};
 use crate::model::partition::Partition;
@@ -222,7 +222,7 @@ fn merge_comparisons(first: &Comparison, shards: &[Shard]) -> Comparison {
         notes,
         targets,
     };
-    control_false_discoveries(&mut merged);
+    decide_rows(&mut merged);
     merged
 }
 

@@ -1,25 +1,37 @@
-//! Judging a comparison: each row's verdict, false-discovery control over a run's rows, and the context differences worth a warning. Pure: nothing here measures.
+//! Every statistic of a comparison, and the one place a row's verdict is
+//! given ([`rule::decide_rows`]). Pure: nothing here measures.
+//!
+//! [`estimate`] a fresh run's estimate; [`units`] epochs paired by
+//! layouts into units; [`far`] and [`layouts`] what is left out or
+//! widened for; [`estimators`] the change and its interval; [`paired`] and
+//! [`stored`] a row from each kind of measurement; [`rule`] the verdict;
+//! [`words`] every sentence about a row; [`merge`] shards into one run.
 
+pub mod estimate;
+pub mod estimators;
+pub mod far;
+pub mod layouts;
 pub mod merge;
+pub mod paired;
+pub mod rule;
 pub mod stored;
-pub mod verdict;
+pub mod units;
+pub mod words;
 
-use crate::model::comparison::{Comparison, Kind, Row, TargetComparison, Verdict};
+use crate::model::comparison::{Comparison, TargetComparison};
 use crate::model::context::Context;
-use crate::model::record::BenchRecord;
-use nbench::__private::metric::Metric;
 
 pub use crate::model::comparison::row_threshold;
 
-/// The comparison of a run, its p-values adjusted over all its rows
-/// (see [`control_false_discoveries`]).
+/// The comparison of a run, each row decided once its p-value is adjusted
+/// over all its rows ([`rule::decide_rows`]).
 pub fn finish(
     baseline: String,
     noise_threshold: f64,
     warnings: Vec<String>,
     targets: Vec<TargetComparison>,
 ) -> Comparison {
-    let notes = placement_notes(&baseline, &targets);
+    let notes = words::placement_notes(&baseline, &targets);
     let mut c = Comparison {
         baseline,
         noise_threshold,
@@ -27,79 +39,8 @@ pub fn finish(
         notes,
         targets,
     };
-    control_false_discoveries(&mut c);
+    rule::decide_rows(&mut c);
     c
-}
-
-/// What the reader should know when code placement was not controlled: a
-/// side compared with one link layout moves with the layout lottery.
-fn placement_notes(baseline: &str, targets: &[TargetComparison]) -> Vec<String> {
-    let sides = |i: usize| targets.iter().filter_map(|t| t.layouts).any(|l| l[i] == 1);
-    let mut notes = Vec::new();
-    if sides(0) {
-        notes.push(format!(
-            "baseline `{baseline}` was saved with one link layout: code placement is not \
-             controlled, so a change may be the layout's; save it again to compare over layouts"
-        ));
-    }
-    if sides(1) {
-        notes.push(
-            "the current build was compared in one link layout: code placement is not \
-             controlled, so a change may be the layout's"
-                .to_owned(),
-        );
-    }
-    notes
-}
-
-/// Adjusts the p-values over all rows (Benjamini–Hochberg) and gives
-/// the verdicts again from the adjusted ones: with many benchmarks,
-/// per-benchmark p < 0.05 would raise false alarms in most runs, while
-/// this keeps the expected share of false "changed" verdicts at 5 %.
-pub fn control_false_discoveries(c: &mut Comparison) {
-    let rows: Vec<&mut Row> = c
-        .targets
-        .iter_mut()
-        .flat_map(|t| t.rows.iter_mut())
-        .filter(|r| r.p_value.is_some())
-        .collect();
-    let p: Vec<f64> = rows.iter().filter_map(|r| r.p_value).collect();
-    let adjusted = nbench::__private::stats::benjamini_hochberg(&p);
-    for (row, q) in rows.into_iter().zip(adjusted) {
-        row.p_adjusted = Some(q);
-        let threshold = row.threshold(c.noise_threshold);
-        row.verdict = verdict::redecide(row.change, row.change_ci, q, threshold);
-    }
-    explain_inconclusive(c);
-}
-
-/// Gives every inconclusive row its reason (and takes it from any other).
-fn explain_inconclusive(c: &mut Comparison) {
-    let threshold = c.noise_threshold;
-    for t in &mut c.targets {
-        for row in &mut t.rows {
-            row.inconclusive = (row.verdict == Verdict::Inconclusive)
-                .then(|| verdict::why_inconclusive(row, row.threshold(threshold)));
-        }
-    }
-}
-
-/// A row from the baseline's stored samples and the current side's samples.
-pub fn stored_row(
-    id: &str,
-    base: &BenchRecord,
-    (cur_median, cur_samples, metric): (f64, &[f64], Metric),
-    threshold: f64,
-) -> Option<Row> {
-    let t = row_threshold(threshold, base.median_ns, base.overhead_ns);
-    let ch = verdict::stored(&base.per_iter_ns, cur_samples, t)?;
-    let found = (ch.change, ch.ci, ch.p_value, ch.verdict);
-    let times = [base.median_ns, cur_median];
-    Some(Row {
-        baseline_per_iter_ns: base.per_iter_ns.clone(),
-        overhead_ns: base.overhead_ns,
-        ..Row::new(id, Kind::Stored, metric, times, found)
-    })
 }
 
 /// Differences between where the baseline was made and where this run is, worth a warning.
@@ -141,7 +82,7 @@ pub fn context_warnings(base: &Context, now: &Context) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::comparison::Verdict;
+    use crate::model::comparison::{Row, Verdict};
 
     fn row(id: &str, change: f64, p: f64) -> Row {
         Row {
@@ -174,7 +115,7 @@ mod tests {
                 ..TargetComparison::empty("t")
             }],
         };
-        control_false_discoveries(&mut c);
+        rule::decide_rows(&mut c);
         assert_eq!(c.targets[0].rows[0].verdict, Verdict::Unchanged);
     }
 
@@ -197,7 +138,7 @@ mod tests {
                 not_compared: Vec::new(),
             }],
         };
-        control_false_discoveries(&mut c);
+        rule::decide_rows(&mut c);
         let rows = &c.targets[0].rows;
         assert_eq!(rows[0].verdict, Verdict::Regressed);
         assert!((rows[0].p_adjusted.unwrap() - 1e-5).abs() < 1e-15);

@@ -1,10 +1,13 @@
 //! Comparing with a baseline's stored samples, and which of the baseline's
 //! benchmarks a comparison reports as gone: one rule for every command.
 
-use super::stored_row;
+use super::estimators;
+use super::row_threshold;
+use crate::model::comparison::{Kind, Row};
 use crate::model::comparison::{NotCompared, TargetComparison};
 use crate::model::record::BenchRecord;
 use crate::model::work::ThroughputRecord;
+use nbench::__private::metric::Metric;
 
 /// One current benchmark as the stored comparison needs it.
 pub struct Current<'a> {
@@ -75,6 +78,24 @@ pub fn gone<'a>(
         .filter(|id| reported(id) && !present.iter().any(|p| p == id))
         .map(str::to_owned)
         .collect()
+}
+
+/// A row from the baseline's stored samples and the current side's samples.
+pub fn stored_row(
+    id: &str,
+    base: &BenchRecord,
+    (cur_median, cur_samples, metric): (f64, &[f64], Metric),
+    threshold: f64,
+) -> Option<Row> {
+    let t = row_threshold(threshold, base.median_ns, base.overhead_ns);
+    let ch = estimators::stored(&base.per_iter_ns, cur_samples, t)?;
+    let found = (ch.change, ch.ci, ch.p_value);
+    let times = [base.median_ns, cur_median];
+    Some(Row {
+        baseline_per_iter_ns: base.per_iter_ns.clone(),
+        overhead_ns: base.overhead_ns,
+        ..Row::new(id, Kind::Stored, metric, times, found)
+    })
 }
 
 #[cfg(test)]

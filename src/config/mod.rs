@@ -316,7 +316,7 @@ fn effective(key: Key, cli: &Cli, plan: &Plan) -> String {
 /// `--max-samples` could not give every epoch two samples (each epoch
 /// takes at least two, and the cap is the user's word).
 fn default_epochs(max_samples: usize) -> usize {
-    crate::run::epochs::DEFAULT_EPOCHS.min((max_samples / 2).max(1))
+    crate::compare::estimate::DEFAULT_EPOCHS.min((max_samples / 2).max(1))
 }
 
 fn plan(cli: &Cli) -> Plan {

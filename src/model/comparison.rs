@@ -83,7 +83,8 @@ pub struct Row {
     /// `p_value` adjusted (Benjamini–Hochberg) over all comparisons of the run: the one the verdict uses.
     #[serde(default)]
     pub p_adjusted: Option<f64>,
-    /// The conclusion.
+    /// The conclusion, given once its interval and adjusted p-value are
+    /// final (`compare::rule::decide_rows`).
     pub verdict: Verdict,
     /// The baseline side's per-iteration samples (paired: measured in this
     /// run; stored: the baseline's), for plots; the current side's are in the run.
@@ -144,7 +145,7 @@ pub struct Row {
     /// Paired, where some epoch's two processes ran in different speed
     /// states: the units of the epochs whose two ran in one (at full speed
     /// for their state), which the change was taken
-    /// from (see `verdict::Fast`).
+    /// from (see `estimators::Fast`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub full_speed_units: usize,
     /// Whether the time limit ended the measuring before the interval settled.
@@ -242,15 +243,16 @@ impl NotCompared {
     }
 }
 
-/// What a comparison concluded of one benchmark: the change (0.05 = 5 %
-/// slower), its 95 % interval, the p-value of the test behind it, the verdict.
-pub type Finding = (f64, [f64; 2], Option<f64>, Verdict);
+/// What a comparison estimated of one benchmark: the change (0.05 = 5 %
+/// slower), its 95 % interval, the p-value of the test behind it.
+pub type Finding = (f64, [f64; 2], Option<f64>);
 
 impl Row {
     /// A row of `kind` with its sides' times (`[baseline, current]`) and
-    /// what the comparison found; no samples, epochs or layouts yet.
+    /// what the comparison found; no samples, epochs or layouts yet, and
+    /// no verdict until `compare::rule::decide_rows` gives it one.
     pub fn new(id: &str, kind: Kind, metric: Metric, times: [f64; 2], found: Finding) -> Row {
-        let (change, change_ci, p_value, verdict) = found;
+        let (change, change_ci, p_value) = found;
         Row {
             id: id.to_owned(),
             kind,
@@ -261,7 +263,7 @@ impl Row {
             change_ci,
             p_value,
             p_adjusted: None,
-            verdict,
+            verdict: Verdict::Inconclusive,
             baseline_per_iter_ns: Vec::new(),
             overhead_ns: 0.0,
             layout_spread: None,
@@ -317,8 +319,11 @@ impl Row {
     pub fn example(id: &str, base: f64, change: f64, verdict: Verdict) -> Row {
         let ci = [change - 0.002, change + 0.002];
         let times = [base, base * (1.0 + change)];
-        let found = (change, ci, Some(0.0001), verdict);
-        Row::new(id, Kind::Paired, Metric::WallTime, times, found)
+        let found = (change, ci, Some(0.0001));
+        Row {
+            verdict,
+            ..Row::new(id, Kind::Paired, Metric::WallTime, times, found)
+        }
     }
 }
 

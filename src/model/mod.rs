@@ -11,6 +11,8 @@ pub mod observer;
 pub mod outcome;
 pub mod partition;
 pub mod record;
+pub mod samples;
+pub mod shuffle;
 pub mod stable_hash;
 pub mod target;
 pub mod work;

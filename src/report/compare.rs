@@ -1,6 +1,6 @@
 //! The comparison table: baseline, current, change with its CI, verdict, and how it was measured.
 
-use super::percent_change as pct;
+use crate::compare::words::percent_change as pct;
 use crate::model::comparison::{Comparison, Kind, Row, Verdict};
 use console::style;
 use nbench::__private::format;
@@ -50,7 +50,7 @@ pub fn render(c: &Comparison) -> String {
         for r in &t.rows {
             out.push_str(&row_line(r, w));
         }
-        for note in super::row_notes(&t.rows, c.noise_threshold) {
+        for note in crate::compare::words::row_notes(&t.rows, c.noise_threshold) {
             let _ = writeln!(out, "  {} {note}", style("note:").cyan());
         }
         for r in &t.rows {

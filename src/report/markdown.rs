@@ -1,7 +1,7 @@
 //! The run as GitHub-flavoured Markdown: for a PR comment or `$GITHUB_STEP_SUMMARY`.
 
 use super::cells::counter_headers;
-use super::percent_change as pct;
+use crate::compare::words::percent_change as pct;
 use crate::model::comparison::Comparison;
 use crate::model::comparison::{Kind, Row, Verdict};
 use crate::model::record::RunRecord;
@@ -123,10 +123,10 @@ fn results(out: &mut String, run: &RunRecord) {
 }
 
 /// The paragraphs under a target's table: each row's notes at noise
-/// threshold `threshold` ([`super::row_notes`]), then why each inconclusive row is so; ids in
+/// threshold `threshold` ([`crate::compare::words::row_notes`]), then why each inconclusive row is so; ids in
 /// backticks, as in the table.
 fn notes(out: &mut String, rows: &[Row], threshold: f64) {
-    for note in super::row_notes(rows, threshold) {
+    for note in crate::compare::words::row_notes(rows, threshold) {
         let _ = match &note.id {
             Some(id) => writeln!(out, "`{}`{}\n", cell(id), cell(&note.text)),
             None => writeln!(out, "{}\n", cell(&note.text)),

@@ -153,7 +153,7 @@ fn comparison() -> Comparison {
     fnv.p_adjusted = Some(0.62);
     fnv.layout_spread = Some(0.04);
     fnv.epochs = Some(8);
-    fnv.inconclusive = Some(crate::compare::verdict::why_inconclusive(&fnv, 0.005));
+    fnv.inconclusive = Some(crate::compare::words::why_inconclusive(&fnv, 0.005));
     Comparison {
         baseline: "main".into(),
         noise_threshold: 0.005,

@@ -2,8 +2,6 @@
 
 pub mod affinity;
 pub mod compare;
-pub mod epochs;
-pub mod layouts;
 mod lockstep;
 mod output;
 pub mod paired;
@@ -11,6 +9,7 @@ pub mod schedule;
 pub mod session;
 pub mod suite;
 
+use crate::compare::estimate;
 use crate::model::observer::Observer;
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun, Within, scalings};
 use crate::model::partition::Partition;
@@ -334,7 +333,7 @@ impl Slot {
 
     /// The benchmark's outcome: its measurements pooled, or how it ended.
     /// Measured in several processes, its median and interval are the
-    /// estimate over those processes ([`epochs::estimate`]); the pooled
+    /// estimate over those processes ([`estimate::estimate`]); the pooled
     /// samples' own are kept as the within-process figures.
     fn finish(&mut self, id: &str) -> Outcome {
         if let Some(done) = self.done.take() {
@@ -358,12 +357,12 @@ impl Slot {
             result.cut_short = Some(self.planned);
         }
         let s = &mut result.summary;
-        let half = epochs::half_step_ns(result.iters);
+        let half = estimate::half_step_ns(result.iters);
         let within = Within {
             median_ns: s.median,
-            median_ci_ns: epochs::at_least(s.median, [s.median_ci.lo, s.median_ci.hi], half),
+            median_ci_ns: estimate::at_least(s.median, [s.median_ci.lo, s.median_ci.hi], half),
         };
-        let over_epochs = epochs::estimate(&per_process, half);
+        let over_epochs = estimate::estimate(&per_process, half);
         let (median, ci) = match over_epochs {
             Some(e) => (e.ns, e.ci_ns),
             None => (within.median_ns, within.median_ci_ns),

@@ -7,6 +7,9 @@
 //! CI comes from the spread between epochs, which holds that bias.
 
 use super::session::{Session, SessionError};
+use crate::compare::far::robust_sd;
+use crate::compare::paired::Measured as Lockstepped;
+use crate::model::samples::{Epochs, Taken};
 use nbench::__private::engine::Settings;
 use nbench::__private::engine::{Stop, next_iters};
 use nbench::__private::metric::Metric;
@@ -173,18 +176,21 @@ impl PairedSamples {
         self.taken.epochs()
     }
 
+    /// What the comparison takes of it.
+    pub fn lockstepped(&self) -> Lockstepped<'_> {
+        Lockstepped {
+            taken: &self.taken,
+            iters: self.iters,
+            overhead_ns: self.overhead_ns,
+            time_limited: self.stop == Stop::TimeLimit,
+            metric: self.metric,
+            throughput: (self.base_throughput(), self.throughput),
+        }
+    }
+
     /// Work per iteration declared by the baseline.
     pub fn base_throughput(&self) -> Option<Throughput> {
         self.resume.known.0.throughput
-    }
-
-    /// current / baseline for each round with a non-zero baseline sample.
-    pub fn round_ratios(&self) -> Vec<f64> {
-        (self.taken.base_ns.iter())
-            .zip(&self.taken.cur_ns)
-            .filter(|(b, _)| **b > 0.0)
-            .map(|(b, c)| c / b)
-            .collect()
     }
 }
 
@@ -317,7 +323,7 @@ impl Pace {
             .map(|r| r.ln())
             .collect();
         logs.sort_by(f64::total_cmp);
-        if crate::compare::verdict::robust_sd(&logs) > COPY_FROM {
+        if robust_sd(&logs) > COPY_FROM {
             self.copies = Copies::On;
         }
     }
@@ -332,50 +338,6 @@ enum Copies {
     On,
     /// Never again: a side could not copy itself, or copying cost too much.
     Off,
-}
-
-/// The samples of all epochs so far; per-iteration ns, loop overhead removed.
-#[derive(Debug, Clone, Default)]
-pub struct Taken {
-    /// Baseline sample i was taken next to current sample i.
-    pub base_ns: Vec<f64>,
-    /// Current samples.
-    pub cur_ns: Vec<f64>,
-    /// Per epoch (process pair): current / baseline over its rounds
-    /// ([`balanced_ratio`]).
-    pub epoch_ratios: Vec<f64>,
-    /// Per epoch: the median of its baseline samples.
-    pub epoch_base_medians: Vec<f64>,
-    /// Per epoch: the median of its current samples.
-    pub epoch_cur_medians: Vec<f64>,
-    /// Per epoch: the copies of its process pair it sampled in ([`COPIES`];
-    /// 0 where it sampled in the pair itself).
-    pub epoch_copies: Vec<usize>,
-}
-
-impl Taken {
-    /// Its epochs.
-    pub fn epochs(&self) -> Epochs<'_> {
-        Epochs {
-            ratios: &self.epoch_ratios,
-            base_medians: &self.epoch_base_medians,
-            cur_medians: &self.epoch_cur_medians,
-            copies: &self.epoch_copies,
-        }
-    }
-}
-
-/// The epochs so far (fresh process pairs), what `settled` judges.
-#[derive(Debug, Clone, Copy)]
-pub struct Epochs<'a> {
-    /// Per epoch: current / baseline over its rounds ([`balanced_ratio`]).
-    pub ratios: &'a [f64],
-    /// Per epoch: the median of its baseline samples.
-    pub base_medians: &'a [f64],
-    /// Per epoch: the median of its current samples.
-    pub cur_medians: &'a [f64],
-    /// Per epoch: the copies of its process pair it sampled in (0: none).
-    pub copies: &'a [usize],
 }
 
 struct Pair {

@@ -1,5 +1,6 @@
 //! The order benchmarks are measured in: repetitions in a row, interleaved slices in random order, launches of fresh processes.
 
+use crate::model::shuffle::shuffle;
 use nbench::__private::engine::Settings;
 use std::time::Duration;
 
@@ -96,18 +97,6 @@ impl Schedule {
             max_samples: (s.max_samples / k).max(min_samples),
             ..s.clone()
         }
-    }
-}
-
-/// Fisher–Yates with xorshift64: an order that differs from run to run,
-/// with no dependency for it.
-pub(crate) fn shuffle(v: &mut [usize], state: &mut u64) {
-    for i in (1..v.len()).rev() {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        let j = (*state % (i as u64 + 1)) as usize;
-        v.swap(i, j);
     }
 }
 

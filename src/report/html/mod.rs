@@ -7,9 +7,10 @@ mod plots;
 mod strips;
 mod svg;
 
+use crate::compare::words::percent_change;
 use crate::model::comparison::{Comparison, Row};
 use crate::model::record::{RunRecord, TargetRecord};
-use crate::report::{p_value, percent_change};
+use crate::report::p_value;
 use history::PastRun;
 use std::fmt::Write;
 
@@ -128,7 +129,7 @@ fn comparison(run: &RunRecord, c: &Comparison) -> String {
             s += &compared_row(row, current, c.noise_threshold);
         }
         s += "</div>";
-        for note in crate::report::row_notes(&t.rows, c.noise_threshold) {
+        for note in crate::compare::words::row_notes(&t.rows, c.noise_threshold) {
             let _ = write!(s, "<p class=\"note\">{}</p>", escape(&note.to_string()));
         }
         for (ids, what) in [

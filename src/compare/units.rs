@@ -13,7 +13,8 @@
 /// The layouts each unit ran: (baseline's, current's), in the units' order.
 pub type UnitLayouts = (Vec<usize>, Vec<usize>);
 
-use crate::compare::verdict;
+use super::layouts::means_by_label;
+use crate::model::shuffle::shuffle;
 use nbench::__private::stats;
 
 /// The layout of each side in each epoch.
@@ -31,7 +32,7 @@ impl Assignment {
         let mut state = seed | 1;
         let mut order = |n: usize| {
             let mut v: Vec<usize> = (0..n.max(1)).collect();
-            super::schedule::shuffle(&mut v, &mut state);
+            shuffle(&mut v, &mut state);
             v
         };
         Assignment {
@@ -192,7 +193,7 @@ fn variance(x: &[f64]) -> f64 {
 /// `total` too); at least 0. `None` with fewer than two layouts or two
 /// units a layout.
 fn layout_variance(logs: &[f64], labels: &[usize], total: f64) -> Option<f64> {
-    let means: Vec<f64> = (verdict::means_by_label(logs.iter().zip(labels)).into_iter())
+    let means: Vec<f64> = (means_by_label(logs.iter().zip(labels)).into_iter())
         .map(|(_, mean)| mean)
         .collect();
     let m = logs.len() as f64 / means.len() as f64;

@@ -1,0 +1,222 @@
+//! The verdict rule: when a change is regressed, improved, unchanged or
+//! inconclusive, and when measuring more could no longer move it. Every
+//! row's verdict is given here once, by [`decide_rows`], after its interval is final.
+
+use super::estimators::by_median;
+use super::words::why_inconclusive;
+use crate::model::comparison::{Comparison, Row, Verdict};
+
+/// The estimate of current / baseline − 1 with its 95 % CI, and the
+/// verdict it alone would give (what early stopping and the time left
+/// over go by; a row's own is given by [`decide_rows`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Change {
+    /// Relative change (0.05 = 5 % slower).
+    pub change: f64,
+    /// 95 % CI of the change.
+    pub ci: [f64; 2],
+    /// Two-sided p-value of the test used, where there is one.
+    pub p_value: Option<f64>,
+    /// The conclusion.
+    pub verdict: Verdict,
+    /// Epochs pulled in as far from the rest; see `far::pull_in_far`.
+    pub pulled_in: usize,
+    /// Layouts left out as far from the rest; see `layouts::far_layouts`.
+    pub layouts_left_out: usize,
+    /// Units at full speed the change was taken from ([`Fast`]), where
+    /// some epoch's two processes ran in different speed states; 0 otherwise.
+    pub full_speed_units: usize,
+    /// How many times wider the interval was made for the layouts its
+    /// units share (see `widened_by_layouts`); 1 where it was not.
+    pub layout_widening: f64,
+}
+
+/// Regressed or improved: significant, the interval on one side of 0 and
+/// the change beyond the threshold. Unchanged only when the whole interval
+/// lies within ±threshold; anything else is inconclusive, never "unchanged".
+pub fn decide(change: f64, ci: [f64; 2], significant: bool, threshold: f64) -> Verdict {
+    if significant && ci[0] > 0.0 && change > threshold {
+        Verdict::Regressed
+    } else if significant && ci[1] < 0.0 && change < -threshold {
+        Verdict::Improved
+    } else if ci[0] >= -threshold && ci[1] <= threshold {
+        Verdict::Unchanged
+    } else {
+        Verdict::Inconclusive
+    }
+}
+
+/// Whether more measuring could no longer change the verdict much: the CI
+/// lies wholly beyond the noise threshold on one side, or wholly within it.
+pub fn settled(c: &Change, threshold: f64) -> bool {
+    let [lo, hi] = c.ci;
+    lo > threshold || hi < -threshold || (lo >= -threshold && hi <= threshold)
+}
+
+/// Whether a change `c` that claims a regression or an improvement (its
+/// interval beyond the threshold, as [`settled`] judges it) is held by the
+/// median of `units` too: the sign test's interval of the median unit
+/// ([`by_median`]) on the same side of 0. The mean can be carried by a few
+/// epochs in a slowed spell of the host (measured: A/A relinked, 6 of 16
+/// epochs on a host slowed 12–56 % read +4 to +16 %, and the comparison
+/// stopped there "regressed", +2.6 % [+0.9 %, +4.4 %]), and until every
+/// layout has run twice no process can be judged by another run of its
+/// layout (whether its pair ran in one speed state); the median is not
+/// moved by them. A change that claims nothing agrees.
+pub fn median_agrees(units: &[f64], c: &Change, threshold: f64) -> bool {
+    let [lo, hi] = c.ci;
+    let median = || by_median(units).map(|m| m.ci);
+    match (lo > threshold, hi < -threshold) {
+        (true, _) => median().is_some_and(|[lo, _]| lo > 0.0),
+        (_, true) => median().is_some_and(|[_, hi]| hi < 0.0),
+        _ => true,
+    }
+}
+
+/// How many times the units it has a comparison needs for its interval
+/// (narrowing as 1/√units at the spread it has) to decide it: to lie
+/// beyond 0 where its change is beyond `threshold` (regressed or
+/// improved), within ±`threshold` where it is within (unchanged).
+/// Infinite where its change sits on the threshold; at least 1.
+pub fn units_to_decide(ci: [f64; 2], threshold: f64) -> f64 {
+    let half = (ci[1] - ci[0]) / 2.0;
+    let centre = ((ci[1] + ci[0]) / 2.0).abs();
+    let room = if centre > threshold {
+        centre
+    } else {
+        threshold - centre
+    };
+    if room > 0.0 && half.is_finite() {
+        (half / room).powi(2).max(1.0)
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// A row's verdict at its own threshold (`threshold`, the run's noise
+/// threshold, made a share of the time measured: [`Row::threshold`]):
+/// significant where its p-value, adjusted for the run's other rows once
+/// that is done, is below 0.05, or, without a test behind it (one epoch's
+/// rounds), where its interval leaves out 0.
+pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
+    let significant = match row.p_adjusted.or(row.p_value) {
+        Some(p) => p < 0.05,
+        None => row.change_ci[0] > 0.0 || row.change_ci[1] < 0.0,
+    };
+    decide(
+        row.change,
+        row.change_ci,
+        significant,
+        row.threshold(threshold),
+    )
+}
+
+/// Gives every row of `c` its verdict, once its interval is final: the
+/// p-values adjusted over all rows (Benjamini–Hochberg), so that with many
+/// benchmarks the expected share of false "changed" verdicts stays at 5 %
+/// where per-benchmark p < 0.05 would raise false alarms in most runs;
+/// then each row decided ([`verdict_of`]) and every inconclusive one given
+/// its reason ([`why_inconclusive`]).
+pub fn decide_rows(c: &mut Comparison) {
+    let rows: Vec<&mut Row> = (c.targets.iter_mut())
+        .flat_map(|t| t.rows.iter_mut())
+        .filter(|r| r.p_value.is_some())
+        .collect();
+    let p: Vec<f64> = rows.iter().filter_map(|r| r.p_value).collect();
+    let adjusted = nbench::__private::stats::benjamini_hochberg(&p);
+    for (row, q) in rows.into_iter().zip(adjusted) {
+        row.p_adjusted = Some(q);
+    }
+    let threshold = c.noise_threshold;
+    for row in c.targets.iter_mut().flat_map(|t| t.rows.iter_mut()) {
+        row.verdict = verdict_of(row, threshold);
+        row.inconclusive = (row.verdict == Verdict::Inconclusive)
+            .then(|| why_inconclusive(row, row.threshold(threshold)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[allow(unused_imports)]
+    use crate::compare::{estimators::*, far::*, layouts::*, rule::*};
+    #[allow(unused_imports)]
+    use crate::model::comparison::{Kind, Row, Verdict};
+
+    #[test]
+    fn units_to_decide_an_interval_by_the_room_its_change_leaves() {
+        let t = 0.005;
+        // Within the threshold: the half-width (0.6 %) must come down to
+        // what the centre (0.2 %) leaves of ±0.5 %: (0.6 / 0.3)² = 4 times.
+        let within = units_to_decide([-0.004, 0.008], t);
+        assert!((within - 4.0).abs() < 1e-9, "{within}");
+        // Beyond it: down to the centre (1 %), so that 0 lies outside.
+        let beyond = units_to_decide([-0.005, 0.025], t);
+        assert!((beyond - 2.25).abs() < 1e-9, "{beyond}");
+        let improved = units_to_decide([-0.025, 0.005], t);
+        assert!(
+            (improved - 2.25).abs() < 1e-9,
+            "improvements alike: {improved}"
+        );
+        // Already narrow enough: no fewer units than it has.
+        assert_eq!(units_to_decide([-0.001, 0.001], t), 1.0);
+        // On the threshold no width decides it.
+        assert_eq!(units_to_decide([0.0, 0.01], t), f64::INFINITY);
+        assert_eq!(units_to_decide([f64::NEG_INFINITY, 0.01], t), f64::INFINITY);
+    }
+
+    #[test]
+    fn a_claim_stops_early_only_where_the_median_unit_holds_it() {
+        // A/A over 16 layouts: 10 epochs within ±1.2 % of 1.0 (placement),
+        // 6 on a slowed host, read +4 … +16 %. Their mean claims a
+        // regression (as measured once: +2.6 % [+0.9 %, +4.4 %]), the
+        // median epoch holds none.
+        let near: [f64; 10] = [
+            0.997, 1.002, 0.999, 1.003, 1.0, 0.998, 1.001, 1.002, 0.997, 1.0,
+        ];
+        let spread = |r: &f64| (r.ln() * 4.0).exp();
+        let slowed = [1.04, 1.06, 1.08, 1.10, 1.12, 1.16];
+        let units: Vec<f64> = near.iter().map(spread).chain(slowed).collect();
+        let c = paired(&units, None, &[], 0.005).unwrap();
+        assert!(
+            settled(&c, 0.005) && c.verdict == Verdict::Regressed,
+            "{c:?}"
+        );
+        assert!(!median_agrees(&units, &c, 0.005));
+        // A real 2 % change, every epoch within ±1.2 % of it: both hold it.
+        let slower: Vec<f64> = (near.iter().chain(&near[..6]))
+            .map(|r| spread(r) * 1.02)
+            .collect();
+        let c = paired(&slower, None, &[], 0.005).unwrap();
+        assert!(
+            settled(&c, 0.005) && median_agrees(&slower, &c, 0.005),
+            "{c:?}"
+        );
+        let faster: Vec<f64> = slower.iter().map(|r| 1.0 / r).collect();
+        let c = paired(&faster, None, &[], 0.005).unwrap();
+        assert!(c.verdict == Verdict::Improved && median_agrees(&faster, &c, 0.005));
+        // "Unchanged" claims nothing: it agrees whatever the median.
+        let c = paired(&near, None, &[], 0.005).unwrap();
+        assert!(c.verdict == Verdict::Unchanged && median_agrees(&units, &c, 0.005));
+    }
+
+    #[test]
+    fn the_verdict_rule() {
+        let t = 0.005;
+        // (change, interval, significant) → verdict.
+        for (change, ci, sig, want) in [
+            (0.02, [0.01, 0.03], true, Verdict::Regressed),
+            (-0.02, [-0.03, -0.01], true, Verdict::Improved),
+            (0.001, [-0.004, 0.005], false, Verdict::Unchanged),
+            // Beyond the threshold but not significant (after the adjustment).
+            (0.02, [0.01, 0.03], false, Verdict::Inconclusive),
+            // Significant, on one side of 0, but smaller than the threshold.
+            (0.004, [0.001, 0.007], true, Verdict::Inconclusive),
+            // Wide both ways: anything from −3 % to +16 %.
+            (0.06, [-0.03, 0.16], false, Verdict::Inconclusive),
+            (0.0, [-0.0051, 0.0], false, Verdict::Inconclusive),
+        ] {
+            assert_eq!(decide(change, ci, sig, t), want, "{change} {ci:?} {sig}");
+        }
+    }
+}

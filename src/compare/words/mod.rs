@@ -1,0 +1,273 @@
+//! Every sentence written about a comparison row: why it is inconclusive
+//! and what would narrow it ([`reasons`]), and the notes under a target's
+//! table (placement, the timer floor, work that differs: [`row_notes`]).
+
+mod reasons;
+mod work;
+
+pub use reasons::{placement_notes, why_inconclusive};
+
+use crate::model::comparison::Row;
+
+/// A relative change as a signed percentage; a rounding of zero shows as
+/// `+0.00%`, not `-0.00%`; NaN or infinite as `n/a`.
+pub fn percent_change(x: f64) -> String {
+    if !x.is_finite() {
+        return nbench::__private::format::NOT_A_NUMBER.to_owned();
+    }
+    let x = if (x * 100.0).abs() < 0.005 { 0.0 } else { x };
+    format!("{:+.2}%", x * 100.0)
+}
+
+/// From this spread between link layouts on, a comparison's report says how
+/// much the benchmark moves between fresh processes, and placement's part.
+pub const LARGE_LAYOUT_SPREAD: f64 = 0.02;
+
+/// A note under a target's comparison table: about one benchmark, whose id
+/// each format shows as it shows ids elsewhere (Markdown in backticks), or
+/// about several, named in its text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowNote {
+    /// The benchmark it is about, if one.
+    pub id: Option<String>,
+    /// What follows the id (` moves ±4.4% …`, `: one link layout …`), or
+    /// the whole note.
+    pub text: String,
+}
+
+impl RowNote {
+    pub fn about(id: &str, text: String) -> RowNote {
+        RowNote {
+            id: Some(id.to_owned()),
+            text,
+        }
+    }
+
+    pub fn plain(text: String) -> RowNote {
+        RowNote { id: None, text }
+    }
+}
+
+impl std::fmt::Display for RowNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.id.as_deref().unwrap_or(""), self.text)
+    }
+}
+
+/// `sum moves ±14% with code placement alone: …` for a row whose layout
+/// spread is at least [`LARGE_LAYOUT_SPREAD`], and `… left out` for one
+/// whose change leaves out a link layout far from the others.
+pub fn placement_note(r: &Row) -> Option<RowNote> {
+    // An inconclusive row says why in its own line.
+    if r.inconclusive.is_some() {
+        return None;
+    }
+    let left_out = match r.layouts_left_out {
+        0 => String::new(),
+        1 => "one link layout ran far from the others and is left out of the change".to_owned(),
+        n => format!("{n} link layouts ran far from the others and are left out of the change"),
+    };
+    let spread = r.layout_spread.filter(|s| *s >= LARGE_LAYOUT_SPREAD);
+    match spread {
+        Some(s) => {
+            let cause = match (r.placement_spread, r.placement_part()) {
+                (None, _) => "between fresh processes in other link layouts".to_owned(),
+                (Some(_), Some(part)) => format!("between fresh processes, {part}"),
+                (Some(_), None) => "with code placement alone".to_owned(),
+            };
+            let moves = format!(
+                " moves ±{:.1}% {cause}: a smaller change is hard to tell from it",
+                s * 100.0
+            );
+            Some(RowNote::about(
+                &r.id,
+                match left_out.is_empty() {
+                    true => moves,
+                    false => format!("{moves}; {left_out}"),
+                },
+            ))
+        }
+        None if !left_out.is_empty() => Some(RowNote::about(&r.id, format!(": {left_out}"))),
+        None => None,
+    }
+}
+
+/// How many times the noise threshold a row's own threshold
+/// ([`crate::model::comparison::row_threshold`]) must exceed before a note
+/// says what it is: past it, the loop's overhead is longer than the time
+/// measured past the overhead.
+const FLOOR_NOTE_FACTOR: f64 = 2.0;
+
+/// For a row whose time past its loop's overhead is so small that the
+/// noise threshold counts against the time with the overhead (see
+/// [`crate::model::comparison::row_threshold`]): what a change must exceed
+/// to count, so that a wide percentage beside "unchanged" reads as what it
+/// is (an empty body: −20 % of 0.1 ps).
+pub fn floor_note(r: &Row, threshold: f64) -> Option<RowNote> {
+    let own = r.threshold(threshold);
+    (own > FLOOR_NOTE_FACTOR * threshold).then(|| {
+        let whole = r.baseline_ns + r.overhead_ns.max(0.0);
+        RowNote::about(
+            &r.id,
+            format!(
+                " takes {} past its loop's overhead of {}: a change counts from ±{} \
+                 ({:.1}% of the two together)",
+                r.metric.format(r.baseline_ns),
+                r.metric.format(r.overhead_ns),
+                r.metric.format(whole * threshold),
+                threshold * 100.0
+            ),
+        )
+    })
+}
+
+/// The notes under a target's comparison table, at noise threshold
+/// `threshold`: each row's placement note ([`placement_note`]) and timer
+/// floor note ([`floor_note`]), then one note for each change of declared
+/// work per iteration ([`work::notes`]).
+pub fn row_notes(rows: &[Row], threshold: f64) -> Vec<RowNote> {
+    let mut notes: Vec<RowNote> = (rows.iter())
+        .flat_map(|r| [placement_note(r), floor_note(r, threshold)])
+        .flatten()
+        .collect();
+    notes.extend(work::notes(rows));
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(notes: Vec<RowNote>) -> Vec<String> {
+        notes.iter().map(RowNote::to_string).collect()
+    }
+
+    #[test]
+    fn a_row_whose_work_differs_says_so_with_the_change_per_unit() {
+        use crate::model::comparison::{Row, Verdict};
+        use crate::model::work::ThroughputRecord::{Bytes, Items};
+        // hex's own suite encodes its src/lib.rs, which a change made 8.6 %
+        // longer: 8.9 % more time per iteration, 0.3 % more per byte.
+        let r = Row::example("encode/hex", 9_000.0, 0.0886, Verdict::Regressed);
+        assert!(
+            row_notes(std::slice::from_ref(&r), 0.005).is_empty(),
+            "no work declared"
+        );
+        let same = r
+            .clone()
+            .with_work(Some(Bytes(16_274)), Some(Bytes(16_274)));
+        assert_eq!(same.work_per_iter, None, "the same work is no news");
+        let r = r.with_work(Some(Bytes(16_274)), Some(Bytes(17_671)));
+        let (per, ci) = r.per_unit().unwrap();
+        let expected = 1.0886 * 16_274.0 / 17_671.0 - 1.0;
+        assert!((per - expected).abs() < 1e-12, "{per}");
+        assert!(ci[0] < per && per < ci[1], "{ci:?}");
+        assert_eq!(
+            texts(row_notes(std::slice::from_ref(&r), 0.005)),
+            [
+                "encode/hex does 8.6% more work per iteration than the baseline (17671 bytes, \
+              was 16274 bytes): its change is in time per iteration; per byte it is +0.25% \
+              [+0.07%, +0.44%]"
+            ]
+        );
+        // Rows whose work changed alike share one note, each with its own figure.
+        let decode = Row::example("decode/hex", 17_840.0, 0.1524, Verdict::Regressed)
+            .with_work(Some(Bytes(16_274)), Some(Bytes(17_671)));
+        let plain = Row::example("len", 1.0, 0.0, Verdict::Unchanged);
+        let notes = texts(row_notes(&[r.clone(), plain, decode], 0.005));
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].starts_with("2 benchmarks do 8.6% more work per iteration")
+                && notes[0].contains(
+                    "their changes are in time per iteration; per byte: \
+                     encode/hex +0.25% [+0.07%, +0.44%], decode/hex +6.13%"
+                ),
+            "{notes:?}"
+        );
+        // Less work, in items.
+        let fewer = Row::example("sort", 100.0, -0.5, Verdict::Improved)
+            .with_work(Some(Items(1000)), Some(Items(500)));
+        let note = &texts(row_notes(&[fewer], 0.005))[0];
+        assert!(
+            note.contains("does 50.0% less work") && note.contains("per item it is +0.00%"),
+            "{note}"
+        );
+        // Work of another kind has no per-unit figure.
+        let other = Row::example("sort", 100.0, 0.1, Verdict::Regressed)
+            .with_work(Some(Items(1000)), Some(Bytes(4000)));
+        assert_eq!(other.per_unit(), None);
+        assert_eq!(
+            texts(row_notes(&[other], 0.005)),
+            [
+                "sort declares other work per iteration than the baseline (4000 bytes, was 1000 \
+              items): its change is in time per iteration"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_row_near_the_timer_floor_says_what_change_counts() {
+        use crate::model::comparison::{Row, Verdict};
+        // This project's own `front_end/empty`: 0.1 ps past a 349 ps loop,
+        // read 20 % faster and unchanged; a 5 ns body is not near it.
+        let mut empty = Row::example("empty", 1e-4, -0.2, Verdict::Unchanged);
+        empty.overhead_ns = 0.349;
+        let mut body = Row::example("5ns", 8.859, 0.0, Verdict::Unchanged);
+        body.overhead_ns = 0.349;
+        assert_eq!(
+            texts(row_notes(&[empty, body.clone()], 0.005)),
+            [
+                "empty takes 0.100 ps past its loop's overhead of 349.0 ps: a change counts \
+              from ±1.745 ps (0.5% of the two together)"
+            ]
+        );
+        // Overhead as long as the time past it: the threshold is twice the
+        // noise threshold, and only past that is the note given.
+        body.overhead_ns = body.baseline_ns;
+        assert!(floor_note(&body, 0.005).is_none());
+        body.overhead_ns *= 1.01;
+        assert!(floor_note(&body, 0.005).is_some());
+    }
+
+    #[test]
+    fn a_row_says_when_a_layout_was_left_out() {
+        use crate::model::comparison::{Row, Verdict};
+        let mut r = Row::example("vec_push", 100.0, 0.01, Verdict::Regressed);
+        assert_eq!(placement_note(&r), None);
+        r.layouts_left_out = 1;
+        assert_eq!(
+            placement_note(&r).map(|n| n.to_string()).as_deref(),
+            Some("vec_push: one link layout ran far from the others and is left out of the change")
+        );
+        r.layout_spread = Some(0.05);
+        // Too few epochs to part placement from the machine's noise.
+        let note = placement_note(&r).unwrap().to_string();
+        assert!(
+            note.starts_with("vec_push moves ±5.0% between fresh processes in other link layouts"),
+            "{note}"
+        );
+        r.placement_spread = Some(0.04);
+        let note = placement_note(&r).unwrap().to_string();
+        assert!(
+            note.starts_with("vec_push moves ±5.0% with code placement alone"),
+            "{note}"
+        );
+        assert!(note.ends_with("is left out of the change"), "{note}");
+        // Where the layouts' own effects make little of it, the note says so.
+        r.placement_spread = Some(0.01);
+        let note = placement_note(&r).unwrap().to_string();
+        assert!(
+            note.starts_with(
+                "vec_push moves ±5.0% between fresh processes, code placement ±1.0% of it"
+            ),
+            "{note}"
+        );
+        r.placement_spread = Some(0.04);
+        assert!(
+            placement_note(&r)
+                .unwrap()
+                .to_string()
+                .starts_with("vec_push moves ±5.0% with code placement alone")
+        );
+    }
+}

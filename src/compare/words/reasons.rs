@@ -1,0 +1,312 @@
+//! Why a row is inconclusive and what would narrow it; what the reader
+//! should know when a side was compared in one link layout.
+
+use crate::compare::rule::decide;
+use crate::model::comparison::{Kind, Row, TargetComparison, Verdict};
+
+/// Why an inconclusive row's interval stayed wider than the threshold, in
+/// words: the interval, then the cause the row's figures point to and what
+/// would narrow it.
+pub fn why_inconclusive(row: &Row, threshold: f64) -> String {
+    let pct = |x: f64| format!("{:+.1}%", x * 100.0);
+    if let Some(why) = lost_to_adjustment(row, threshold) {
+        return format!(
+            "the change lies in {} … {}, {why}",
+            pct(row.change_ci[0]),
+            pct(row.change_ci[1])
+        );
+    }
+    let span = format!(
+        "the change lies somewhere in {} … {}, wider than ±{:.1}%",
+        pct(row.change_ci[0]),
+        pct(row.change_ci[1]),
+        threshold * 100.0
+    );
+    let half = (row.change_ci[1] - row.change_ci[0]) / 2.0;
+    let cause = match row.kind {
+        Kind::Stored => {
+            "compared with stored samples, taken at another time (run it paired)".to_owned()
+        }
+        _ if row
+            .layout_spread
+            .is_some_and(|s| s >= threshold && s * 2.0 >= half) =>
+        {
+            let s = row.layout_spread.unwrap_or_default() * 100.0;
+            let wider = match row.placement_spread {
+                Some(_) => format!(" ({})", remedy(row)),
+                None => String::new(),
+            };
+            match (row.placement_spread, row.placement_part()) {
+                // Too few epochs to part placement from the machine's noise
+                // (each side's layouts did not run twice): that is the cause.
+                (None, _) => format!(
+                    "fresh processes in other link layouts differ by ±{s:.1}% from pair to \
+                     pair, code placement and the machine's noise together ({} are too few to \
+                     tell them apart: raise --max-time)",
+                    judged_epochs(row)
+                ),
+                (Some(_), Some(part)) => {
+                    format!("fresh processes differ by ±{s:.1}% from pair to pair, {part}{wider}")
+                }
+                // Placement's part past the rest's by the layouts' means,
+                // but not by the interval, which more process pairs narrow
+                // (the two estimates, over 16 layouts a side, can differ):
+                // the hint follows the interval, and so do these words.
+                (Some(_), None) if widened_most(row).is_none() => format!(
+                    "fresh processes in other link layouts differ by ±{s:.1}% from pair to \
+                     pair{wider}"
+                ),
+                (Some(_), None) => format!("code placement alone moves it ±{s:.1}%{wider}"),
+            }
+        }
+        _ if row.epochs.is_some_and(|e| e < 4) => format!(
+            "only {} epochs fit in the time limit (raise --max-time)",
+            row.epochs.unwrap_or_default()
+        ),
+        _ if row.time_limited => {
+            "the machine's noise, over the whole time limit (raise --max-time)".to_owned()
+        }
+        _ => "the machine's noise".to_owned(),
+    };
+    match (row.epochs_pulled_in, row.unit_ratios.len()) {
+        (0, _) => format!("{span}: {cause}"),
+        (k, n) => format!("{span}: {cause} ({k} of {n} epochs ran far from the rest)"),
+    }
+}
+
+/// The epochs a row's change was taken from, in words: `32 epochs`, or
+/// `the 27 of 32 epochs its change is taken from` where it was taken from
+/// some (those whose processes ran in one speed state, or in copies).
+fn judged_epochs(row: &Row) -> String {
+    let n = row.epochs.unwrap_or_default();
+    match row.full_speed_units {
+        k if k > 0 && k < n => format!("the {k} of {n} epochs its change is taken from"),
+        _ => format!("{n} epochs"),
+    }
+}
+
+/// For a row that alone would be regressed or improved (its interval on
+/// one side of 0, the change past the threshold, p < 0.05) but is not once
+/// its p-value is adjusted for the other rows compared: what to say.
+fn lost_to_adjustment(row: &Row, threshold: f64) -> Option<String> {
+    let (p, q) = (row.p_value?, row.p_adjusted?);
+    let alone = decide(row.change, row.change_ci, p < 0.05, threshold);
+    let decided = matches!(alone, Verdict::Regressed | Verdict::Improved);
+    (decided && q >= 0.05).then(|| {
+        format!(
+            "significant alone (p = {p:.3}) but not once adjusted for the other benchmarks \
+             compared (p = {q:.3}; Benjamini–Hochberg)"
+        )
+    })
+}
+
+/// What would narrow the interval of a row whose units spread with code
+/// placement and the machine's process-to-process noise together, read
+/// off the interval itself: where the layouts its units share widened it
+/// by [`LAYOUTS_WEIGH_MORE`] or more ([`widened_by_layouts`]: placement's
+/// part of its variance at least the rest's), more link layouts; else
+/// more process pairs, which a longer time limit buys. More layouts need
+/// time too: every layout runs before a comparison may stop, so at the
+/// same time limit they leave none for the rows in doubt. On this
+/// project's AMD VM (A/A, the same source relinked, 6 rows a setting, the
+/// widening recomputed offline from their epochs): at `--max-time 6s`
+/// the sorts' intervals over 16 layouts came out widened 1.0–2.0 times
+/// (`sort/2000` 1.5–1.8), and 48 layouts narrowed them (±0.57 → ±0.44 %)
+/// where more time did not (3 s → 6 s: ±0.59 → ±0.57 %); at 800 ms,
+/// `vec_push/1000`'s were widened 1.0–1.34 times, and time alone narrowed
+/// it (±0.89 → ±0.36 % at 3 s). Judged instead by the layouts' own spread
+/// (`placement_spread`) against the units', as the hint once was, 4 of 6 such
+/// `vec_push/1000` rows were told to raise `--layouts`, and 2 of 3 such
+/// `sort/2000` rows `--max-time`.
+fn remedy(row: &Row) -> String {
+    match widened_most(row) {
+        Some(w) => format!(
+            "the layouts its epochs ran widened its interval {w:.1} times: more link layouts \
+             would narrow it, given time to run them all: raise --layouts (the baseline's too) \
+             and --max-time with it"
+        ),
+        None => "raise --max-time".to_owned(),
+    }
+}
+
+/// How many times the layouts a row's units share widened its interval,
+/// where that is [`LAYOUTS_WEIGH_MORE`] or more: placement weighs at least
+/// as much in it as the noise between process pairs.
+fn widened_most(row: &Row) -> Option<f64> {
+    row.layout_widening.filter(|w| *w >= LAYOUTS_WEIGH_MORE)
+}
+
+/// The widening of an interval for the layouts its units share
+/// ([`widened_by_layouts`]) from which placement weighs at least as much
+/// in it as the noise between process pairs does: √2, their variances equal.
+const LAYOUTS_WEIGH_MORE: f64 = std::f64::consts::SQRT_2;
+
+/// What the reader should know when code placement was not controlled: a
+/// side compared with one link layout moves with the layout lottery.
+pub fn placement_notes(baseline: &str, targets: &[TargetComparison]) -> Vec<String> {
+    let sides = |i: usize| targets.iter().filter_map(|t| t.layouts).any(|l| l[i] == 1);
+    let mut notes = Vec::new();
+    if sides(0) {
+        notes.push(format!(
+            "baseline `{baseline}` was saved with one link layout: code placement is not \
+             controlled, so a change may be the layout's; save it again to compare over layouts"
+        ));
+    }
+    if sides(1) {
+        notes.push(
+            "the current build was compared in one link layout: code placement is not \
+             controlled, so a change may be the layout's"
+                .to_owned(),
+        );
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[allow(unused_imports)]
+    use crate::compare::{estimators::*, far::*, layouts::*, rule::*};
+    #[allow(unused_imports)]
+    use crate::model::comparison::{Kind, Row, Verdict};
+
+    #[test]
+    fn an_inconclusive_row_says_why() {
+        let mut row = Row {
+            id: "sort".into(),
+            kind: Kind::Paired,
+            metric: Default::default(),
+            baseline_ns: 100.0,
+            current_ns: 106.0,
+            change: 0.06,
+            change_ci: [-0.03, 0.16],
+            p_value: Some(0.3),
+            p_adjusted: Some(0.3),
+            verdict: Verdict::Inconclusive,
+            baseline_per_iter_ns: Vec::new(),
+            overhead_ns: 0.0,
+            layout_spread: Some(0.14),
+            placement_spread: None,
+            layout_widening: None,
+            epochs: Some(8),
+            copies: 0,
+            time_limited: true,
+            unit_ratios: Vec::new(),
+            epochs_pulled_in: 0,
+            layouts_left_out: 0,
+            full_speed_units: 0,
+            epoch_medians_ns: Vec::new(),
+            epoch_layouts: Vec::new(),
+            inconclusive: None,
+            work_per_iter: None,
+        };
+        let why = why_inconclusive(&row, 0.005);
+        assert!(
+            why.starts_with("the change lies somewhere in -3.0% … +16.0%, wider than ±0.5%"),
+            "{why}"
+        );
+        assert!(
+            why.ends_with(
+                "fresh processes in other link layouts differ by ±14.0% from pair to pair, code \
+                 placement and the machine's noise together (8 epochs are too few to tell them \
+                 apart: raise --max-time)"
+            ),
+            "{why}"
+        );
+        // Its change taken from the epochs whose processes ran in one
+        // speed state: those are the ones too few.
+        row.epochs = Some(32);
+        row.full_speed_units = 27;
+        assert!(
+            why_inconclusive(&row, 0.005)
+                .contains("(the 27 of 32 epochs its change is taken from are too few to tell"),
+            "{why}"
+        );
+        row.full_speed_units = 0;
+        // Once each side's layouts ran twice, placement's part is known;
+        // an interval the layouts widened 1.8 times needs more of them.
+        row.placement_spread = Some(0.14);
+        row.epochs = Some(32);
+        row.layout_widening = Some(1.8);
+        let why = why_inconclusive(&row, 0.005);
+        assert!(
+            why.contains("code placement alone moves it ±14.0% (the layouts its epochs ran widened its interval 1.8 times: more link layouts"),
+            "{why}"
+        );
+        // Measured (vec_push/1000, A/A, 160 epochs): units ±3.6 % apart,
+        // the layouts' own effects ±1.1 % of it; the rest is the machine's.
+        (row.layout_spread, row.placement_spread) = (Some(0.036), Some(0.011));
+        row.change_ci = [-0.017, 0.024];
+        // Its interval widened 1.2 times for the layouts: the noise
+        // between processes weighs more in it; more process pairs narrow it.
+        row.layout_widening = Some(1.2);
+        let why = why_inconclusive(&row, 0.005);
+        assert!(
+            why.ends_with(
+                "fresh processes differ by ±3.6% from pair to pair, code placement ±1.1% of it (raise --max-time)"
+            ),
+            "{why}"
+        );
+        // Widened 1.5 times (placement's part of its variance past the
+        // rest's): only more layouts narrow it.
+        row.layout_widening = Some(1.5);
+        let why = why_inconclusive(&row, 0.005);
+        assert!(
+            why.ends_with(
+                "code placement ±1.1% of it (the layouts its epochs ran widened its interval 1.5 \
+                 times: more link layouts would narrow it, given time to run them all: raise \
+                 --layouts (the baseline's too) and --max-time with it)"
+            ),
+            "{why}"
+        );
+        // Placement with no part in it says so.
+        (row.placement_spread, row.layout_widening) = (Some(0.0), None);
+        let why = why_inconclusive(&row, 0.005);
+        assert!(
+            why.ends_with("±3.6% from pair to pair, none of it code placement (raise --max-time)"),
+            "{why}"
+        );
+        row.placement_spread = Some(0.03);
+        row.layout_widening = Some(2.0);
+        assert!(
+            why_inconclusive(&row, 0.005)
+                .ends_with("code placement alone moves it ±3.6% (the layouts its epochs ran widened its interval 2.0 times: more link layouts would narrow it, given time to run them all: raise --layouts (the baseline's too) and --max-time with it)")
+        );
+        // The layouts' means put most of the spread on placement, but the
+        // interval was widened little for them: it is the process pairs
+        // that set it, and the words say no more than the hint does.
+        row.layout_widening = Some(1.1);
+        let why = why_inconclusive(&row, 0.005);
+        assert!(
+            why.ends_with(
+                "fresh processes in other link layouts differ by ±3.6% from pair to pair \
+                 (raise --max-time)"
+            ),
+            "{why}"
+        );
+        row.layout_widening = None;
+        assert_eq!(why_inconclusive(&row, 0.005), why);
+        row.unit_ratios = Vec::new();
+        row.layout_spread = Some(0.001);
+        assert!(why_inconclusive(&row, 0.005).ends_with("(raise --max-time)"));
+        row.epochs = Some(2);
+        assert!(why_inconclusive(&row, 0.005).contains("only 2 epochs"));
+        row.kind = Kind::Stored;
+        assert!(why_inconclusive(&row, 0.005).contains("stored samples"));
+        // Measured: sum/16 of a build 1 % slower, 17 epochs, p 0.049
+        // alone and 0.052 adjusted over 20 rows; the interval is not what
+        // kept it from a verdict.
+        row.kind = Kind::Paired;
+        row.change = 0.0095;
+        row.change_ci = [0.0056, 0.0103];
+        row.p_value = Some(0.049);
+        row.p_adjusted = Some(0.052);
+        assert_eq!(
+            why_inconclusive(&row, 0.005),
+            "the change lies in +0.6% … +1.0%, significant alone (p = 0.049) but not once \
+             adjusted for the other benchmarks compared (p = 0.052; Benjamini–Hochberg)"
+        );
+        row.p_adjusted = Some(0.049);
+        assert!(why_inconclusive(&row, 0.005).contains("wider than"));
+    }
+}
