@@ -12,6 +12,7 @@ pub mod config;
 pub mod discover;
 pub mod error;
 pub mod model;
+pub mod pipeline;
 pub mod report;
 pub mod run;
 pub mod store;

@@ -298,7 +298,7 @@ pub fn build_benches(
 ) -> Result<(Vec<Built>, Vec<SkippedRecord>)> {
     let (mut nbench, mut others) = (Vec::new(), Vec::new());
     for b in build(opts, targets)? {
-        match crate::run::is_nbench_binary(&b.exe) {
+        match is_nbench_binary(&b.exe) {
             Ok(true) => nbench.push(b),
             Ok(false) => others.push(SkippedRecord {
                 target: b.target.label(),
@@ -474,6 +474,13 @@ fn built_target(a: &Artifact, targets: &[BenchTarget]) -> Option<Built> {
         exe: exe.as_std_path().to_path_buf(),
         layouts: Vec::new(),
     })
+}
+
+/// Whether `exe` links the nbench harness (without running it).
+pub fn is_nbench_binary(exe: &std::path::Path) -> std::io::Result<bool> {
+    let bytes = std::fs::read(exe)?;
+    let marker = nbench::__private::protocol::MARKER;
+    Ok(bytes.windows(marker.len()).any(|w| w == marker))
 }
 
 #[cfg(test)]

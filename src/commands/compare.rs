@@ -1,13 +1,13 @@
 //! `cargo nbench compare A B`: two saved baselines compared, their executables in lockstep; nothing is built.
 
-use super::publish::emit_unstored;
 use crate::config::{Settings, settings_record};
 use crate::error::Result;
 use crate::model::context::Context;
 use crate::model::record::RunRecord;
+use crate::pipeline::publish::emit_unstored;
+use crate::pipeline::{measure, revision};
 use crate::report::progress::Progress;
 use crate::run::affinity;
-use crate::run::suite;
 use crate::store::Store;
 use std::time::Instant;
 
@@ -24,8 +24,8 @@ pub fn run(s: &Settings, a: &str, b: &str, revisions: bool, filters: &[String]) 
             crate::build::revision::check(&s.manifest, rev, root)?;
         }
         (
-            super::revision::baseline_for(s, a, &store, root)?,
-            super::revision::baseline_for(s, b, &store, root)?,
+            revision::baseline_for(s, a, &store, root)?,
+            revision::baseline_for(s, b, &store, root)?,
         )
     } else {
         (a.to_owned(), b.to_owned())
@@ -43,7 +43,7 @@ fn measure(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<RunReco
     let (base, cur) = (baselines.get(a)?, baselines.get(b)?);
     let mut plan = s.plan.clone();
     plan.filter.filters = filters.to_vec();
-    suite::check_saved_selection(&plan, &s.selection, [(a, &base), (b, &cur)])?;
+    measure::check_saved_selection(&plan, &s.selection, [(a, &base), (b, &cur)])?;
     let threshold = s.compare.noise_threshold;
     // Before the driver is pinned to one CPU, which would make the cores look like one.
     let context = Context::gather(
@@ -54,7 +54,7 @@ fn measure(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<RunReco
     );
     affinity::pin_driver();
     let mut progress = Progress::new(s.output.chatty());
-    let (records, comparison) = suite::compare_saved(
+    let (records, comparison) = measure::compare_saved(
         (&base, &cur),
         &baselines,
         (&plan, &s.selection),

@@ -1,12 +1,12 @@
 //! `cargo nbench merge FILE...`: the JSON of a suite's shards (`--partition`) read and
 //! reported as one run ([`crate::compare::merge`] puts them together).
 
-use super::publish::emit_unstored;
-use super::{note, warn};
 use crate::compare::merge::{Shard, check, fail, merge};
 use crate::config::Settings;
 use crate::error::Result;
 use crate::model::record::RunRecord;
+use crate::pipeline::publish::emit_unstored;
+use crate::pipeline::{note, warn};
 use std::path::{Path, PathBuf};
 
 /// Reads the shards in `files`, merges them, reports the whole, and returns the exit code.

@@ -3,14 +3,11 @@
 mod baseline;
 mod compare;
 mod merge;
-mod publish;
 mod report;
-mod revision;
 mod run;
 
 use crate::config::{Command, Settings};
 use crate::error::{Result, exit};
-use console::style;
 
 /// Runs the command `settings` name; returns the exit code.
 pub fn dispatch(settings: &Settings) -> Result<u8> {
@@ -30,14 +27,4 @@ pub fn dispatch(settings: &Settings) -> Result<u8> {
             Ok(exit::SUCCESS)
         }
     }
-}
-
-/// A `note:` line on stderr.
-fn note(text: &str) {
-    eprintln!("{}: {text}", style("note").cyan().bold());
-}
-
-/// A `warning:` line on stderr.
-fn warn(text: &str) {
-    eprintln!("{}: {text}", style("warning").for_stderr().yellow().bold());
 }

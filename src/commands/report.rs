@@ -1,8 +1,8 @@
 //! `cargo nbench report`: the HTML report again, from the newest stored run.
 
-use super::publish::write_html;
 use crate::config::Settings;
 use crate::error::{Result, exit};
+use crate::pipeline::publish::write_html;
 use crate::store::Store;
 
 /// Rebuilds the report and prints where it is.

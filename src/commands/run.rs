@@ -1,19 +1,20 @@
 //! `cargo nbench [--save-baseline NAME] [--compare NAME]`: build and measure the bench targets,
 //! in phases: prepare → build → measure → record → publish.
 
-use super::publish::{emit, write_html};
-use super::{note, warn};
-use crate::config::{Settings, settings_record};
+use crate::config::Settings;
 use crate::discover;
 use crate::error::{Error, Result, exit};
 use crate::model::comparison::Comparison;
 use crate::model::context::Context;
 use crate::model::outcome::{Outcome, TargetRun};
-use crate::model::record::{RunRecord, SkippedRecord, TargetRecord};
+use crate::model::record::{RunRecord, TargetRecord};
 use crate::model::target::Built;
+use crate::pipeline::measure::{self, Versus};
+use crate::pipeline::publish::{emit, write_html};
+use crate::pipeline::targets::{build, discover_targets, gather_context, plans};
+use crate::pipeline::{note, revision, warn};
 use crate::report::Format;
 use crate::report::progress::Progress;
-use crate::run::suite::{self, Versus};
 use crate::run::{self, Plan};
 use crate::store::Store;
 use crate::store::baselines::{Baseline, Lock};
@@ -42,15 +43,11 @@ pub fn run(s: &Settings) -> Result<u8> {
     }
     let prepared = prepare(s, &found)?;
     let targets = build(s, &found.targets, &mut skipped)?;
-    // `[bench.NAME]` tables of the settings file give a target settings of its own.
-    let plans = targets
-        .iter()
-        .map(|b| s.plan_for(&b.target))
-        .collect::<Result<Vec<Plan>>>()?;
+    let plans = plans(s, &targets)?;
     let mut progress = Progress::new(s.output.chatty());
     if s.list {
         let mut runs = Vec::new();
-        for (b, plan) in targets.iter().zip(suite::in_turn(&plans)) {
+        for (b, plan) in targets.iter().zip(measure::in_turn(&plans)) {
             runs.push(run::run_target(b, &plan(&runs), true, &mut progress));
         }
         return Ok(print_list(&runs));
@@ -77,43 +74,6 @@ pub fn run(s: &Settings) -> Result<u8> {
     publish(s, &prepared, &record, &targets)
 }
 
-/// What is stored with the run of `s`: gathered before the driver is
-/// pinned to one CPU, which would make the cores available look like one,
-/// and when the run starts.
-fn gather_context(s: &Settings, workspace_root: &std::path::Path) -> Context {
-    let mut context = Context::gather(
-        workspace_root,
-        &s.build.profile,
-        settings_record(&s.plan),
-        &s.output.context,
-    );
-    context.build = Some(s.build.record(&std::env::current_dir().unwrap_or_default()));
-    context
-}
-
-/// Builds and measures what `s` selects and saves it as baseline `name`,
-/// reporting nothing: a revision's side of a comparison (see
-/// [`Settings::for_revision`]). The baseline goes to the store of the
-/// target directory `s` builds in.
-pub(super) fn save_baseline(s: &Settings, name: &str) -> Result<()> {
-    let (found, mut skipped) = discover_targets(s)?;
-    let store = Store::new(&found.target_dir);
-    let lock = store.baselines().lock(name)?;
-    let targets = build(s, &found.targets, &mut skipped)?;
-    let plans = targets
-        .iter()
-        .map(|b| s.plan_for(&b.target))
-        .collect::<Result<Vec<Plan>>>()?;
-    let context = gather_context(s, &found.workspace_root);
-    run::affinity::pin_driver();
-    let started = Instant::now();
-    let records = suite::measure_each(&targets, &plans, &mut Progress::new(false));
-    let duration_s = started.elapsed().as_secs_f64();
-    let record = RunRecord::new(context, duration_s, records, skipped, (None, None));
-    store.baselines().save(name, &record, &targets, &lock)?;
-    Ok(())
-}
-
 /// Flags that need another one are refused before any work.
 fn check_flags(s: &Settings) -> Result<()> {
     let c = &s.compare;
@@ -137,38 +97,6 @@ fn check_flags(s: &Settings) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// The bench targets to build, and those left out.
-fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<SkippedRecord>)> {
-    let features = discover::Features {
-        list: &s.build.features,
-        all: s.build.all_features,
-        no_default: s.build.no_default_features,
-    };
-    let found = discover::discover(&s.selection, features, &s.manifest, &s.meta)?;
-    let skipped: Vec<SkippedRecord> = found
-        .skipped
-        .iter()
-        .map(|s| SkippedRecord {
-            target: s.label.clone(),
-            reason: s.reason.clone(),
-        })
-        .collect();
-    if found.targets.is_empty() {
-        note_skipped(&skipped);
-        return Err(Error::NoTargets);
-    }
-    Ok((found, skipped))
-}
-
-fn note_skipped(skipped: &[SkippedRecord]) {
-    for s in skipped {
-        note(&format!(
-            "skipped bench target `{}`: {}",
-            s.target, s.reason
-        ));
-    }
 }
 
 /// The store, and the baselines this run saves or compares with.
@@ -201,46 +129,10 @@ fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
 fn with_revision(s: &Settings, mut prepared: Prepared) -> Result<Prepared> {
     if let Some(rev) = s.compare.rev.as_ref().filter(|_| !s.list) {
         let root = &prepared.workspace_root;
-        let name = super::revision::baseline_for(s, rev, &prepared.store, root)?;
+        let name = revision::baseline_for(s, rev, &prepared.store, root)?;
         prepared.compare_with = Some(prepared.store.baselines().get(&name)?);
     }
     Ok(prepared)
-}
-
-/// Builds the targets; those whose executable does not link nbench join
-/// `skipped`. Then the filters are checked and the link layouts built.
-fn build(
-    s: &Settings,
-    targets: &[crate::model::target::BenchTarget],
-    skipped: &mut Vec<SkippedRecord>,
-) -> Result<Vec<Built>> {
-    let (mut nbench_targets, others) = crate::build::build_benches(&s.build, targets)?;
-    skipped.extend(others);
-    note_skipped(skipped);
-    if nbench_targets.is_empty() {
-        return Err(Error::NoTargets);
-    }
-    if !s.list {
-        suite::check_filters(&s.plan, &nbench_targets)?;
-    }
-    let k = s.build.layouts;
-    if k > 1 && !s.output.quiet() {
-        let what = format!(
-            "building {k} link layouts of {} bench target{}",
-            nbench_targets.len(),
-            if nbench_targets.len() == 1 { "" } else { "s" }
-        );
-        match &s.build.mark {
-            Some(mark) => eprintln!("{}", style(format!("[{mark}] {what}")).dim()),
-            None => eprintln!("{}", style(what).dim()),
-        }
-    }
-    if let Some(why) = crate::build::build_layouts(&s.build, &mut nbench_targets)? {
-        warn(&format!(
-            "the linker cannot reorder functions ({why}): comparing in one link layout"
-        ));
-    }
-    Ok(nbench_targets)
 }
 
 /// Measures every target, against the baseline when there is one.
@@ -259,7 +151,7 @@ fn measure(
         stored: s.compare.stored,
         threshold: s.compare.noise_threshold,
     });
-    suite::measure(targets, plans, versus, context, progress)
+    measure::measure(targets, plans, versus, context, progress)
 }
 
 /// Stores the run (and the baseline), reports it, writes the HTML report.

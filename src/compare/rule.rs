@@ -2,7 +2,6 @@
 //! inconclusive, and when measuring more could no longer move it. Every
 //! row's verdict is given here once, by [`decide_rows`], after its interval is final.
 
-use super::estimators::by_median;
 use super::words::why_inconclusive;
 use crate::model::comparison::{Comparison, Row, Verdict};
 
@@ -51,26 +50,6 @@ pub fn decide(change: f64, ci: [f64; 2], significant: bool, threshold: f64) -> V
 pub fn settled(c: &Change, threshold: f64) -> bool {
     let [lo, hi] = c.ci;
     lo > threshold || hi < -threshold || (lo >= -threshold && hi <= threshold)
-}
-
-/// Whether a change `c` that claims a regression or an improvement (its
-/// interval beyond the threshold, as [`settled`] judges it) is held by the
-/// median of `units` too: the sign test's interval of the median unit
-/// ([`by_median`]) on the same side of 0. The mean can be carried by a few
-/// epochs in a slowed spell of the host (measured: A/A relinked, 6 of 16
-/// epochs on a host slowed 12–56 % read +4 to +16 %, and the comparison
-/// stopped there "regressed", +2.6 % [+0.9 %, +4.4 %]), and until every
-/// layout has run twice no process can be judged by another run of its
-/// layout (whether its pair ran in one speed state); the median is not
-/// moved by them. A change that claims nothing agrees.
-pub fn median_agrees(units: &[f64], c: &Change, threshold: f64) -> bool {
-    let [lo, hi] = c.ci;
-    let median = || by_median(units).map(|m| m.ci);
-    match (lo > threshold, hi < -threshold) {
-        (true, _) => median().is_some_and(|[lo, _]| lo > 0.0),
-        (_, true) => median().is_some_and(|[_, hi]| hi < 0.0),
-        _ => true,
-    }
 }
 
 /// How many times the units it has a comparison needs for its interval
@@ -138,10 +117,7 @@ pub fn decide_rows(c: &mut Comparison) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[allow(unused_imports)]
-    use crate::compare::{estimators::*, far::*, layouts::*, rule::*};
-    #[allow(unused_imports)]
-    use crate::model::comparison::{Kind, Row, Verdict};
+    use crate::model::comparison::Verdict;
 
     #[test]
     fn units_to_decide_an_interval_by_the_room_its_change_leaves() {
@@ -163,41 +139,6 @@ mod tests {
         // On the threshold no width decides it.
         assert_eq!(units_to_decide([0.0, 0.01], t), f64::INFINITY);
         assert_eq!(units_to_decide([f64::NEG_INFINITY, 0.01], t), f64::INFINITY);
-    }
-
-    #[test]
-    fn a_claim_stops_early_only_where_the_median_unit_holds_it() {
-        // A/A over 16 layouts: 10 epochs within ±1.2 % of 1.0 (placement),
-        // 6 on a slowed host, read +4 … +16 %. Their mean claims a
-        // regression (as measured once: +2.6 % [+0.9 %, +4.4 %]), the
-        // median epoch holds none.
-        let near: [f64; 10] = [
-            0.997, 1.002, 0.999, 1.003, 1.0, 0.998, 1.001, 1.002, 0.997, 1.0,
-        ];
-        let spread = |r: &f64| (r.ln() * 4.0).exp();
-        let slowed = [1.04, 1.06, 1.08, 1.10, 1.12, 1.16];
-        let units: Vec<f64> = near.iter().map(spread).chain(slowed).collect();
-        let c = paired(&units, None, &[], 0.005).unwrap();
-        assert!(
-            settled(&c, 0.005) && c.verdict == Verdict::Regressed,
-            "{c:?}"
-        );
-        assert!(!median_agrees(&units, &c, 0.005));
-        // A real 2 % change, every epoch within ±1.2 % of it: both hold it.
-        let slower: Vec<f64> = (near.iter().chain(&near[..6]))
-            .map(|r| spread(r) * 1.02)
-            .collect();
-        let c = paired(&slower, None, &[], 0.005).unwrap();
-        assert!(
-            settled(&c, 0.005) && median_agrees(&slower, &c, 0.005),
-            "{c:?}"
-        );
-        let faster: Vec<f64> = slower.iter().map(|r| 1.0 / r).collect();
-        let c = paired(&faster, None, &[], 0.005).unwrap();
-        assert!(c.verdict == Verdict::Improved && median_agrees(&faster, &c, 0.005));
-        // "Unchanged" claims nothing: it agrees whatever the median.
-        let c = paired(&near, None, &[], 0.005).unwrap();
-        assert!(c.verdict == Verdict::Unchanged && median_agrees(&units, &c, 0.005));
     }
 
     #[test]

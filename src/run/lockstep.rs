@@ -10,8 +10,8 @@ use super::Plan;
 use super::paired::{self, Paired, PairedSamples, Side};
 use super::session::{Session, SessionError};
 use crate::compare::paired::{change, row};
-use crate::compare::rule;
 use crate::compare::units::Assignment;
+use crate::compare::{estimators, rule};
 use crate::model::comparison::{NotCompared, Row, TargetComparison, Verdict};
 use crate::model::outcome::{Failure, Measured, Outcome};
 use crate::model::samples::Epochs;
@@ -105,14 +105,14 @@ impl<'a> Lockstep<'a> {
         // can agree by chance (measured: relinked code called 1.3 % faster,
         // and a 1 % slower build "unchanged", after 12 epochs over 8 layouts).
         // A claim stops it only where the median unit holds it too
-        // ([`rule::median_agrees`]).
+        // ([`estimators::median_agrees`]).
         let count = layouts.unit_count(e.ratios.len());
         if layouts.controlled() && count < early_units(layouts.most()) {
             return false;
         }
         let units = layouts.units(e.ratios);
         change(layouts, (e, &units), &[], threshold).is_some_and(|c| {
-            rule::settled(&c, threshold) && rule::median_agrees(&units, &c, threshold)
+            rule::settled(&c, threshold) && estimators::median_agrees(&units, &c, threshold)
         })
     }
 

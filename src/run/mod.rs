@@ -7,7 +7,6 @@ mod output;
 pub mod paired;
 pub mod schedule;
 pub mod session;
-pub mod suite;
 
 use crate::compare::estimate;
 use crate::model::observer::Observer;
@@ -16,12 +15,11 @@ use crate::model::partition::Partition;
 use crate::model::target::Built;
 use nbench::__private::engine::Settings;
 use nbench::__private::engine::{Hint, Open};
-use nbench::__private::protocol::{Event, Listed, MARKER};
+use nbench::__private::protocol::{Event, Listed};
 use nbench::__private::result::BenchResult;
 use nbench::__private::select::{Filter, Selected};
 use schedule::Schedule;
 use session::{Session, SessionError};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// How to run every target.
@@ -120,12 +118,6 @@ pub struct Picked {
     pub filtered_out: usize,
     /// Selected, but another shard's (`--partition`).
     pub elsewhere: Vec<String>,
-}
-
-/// Whether `exe` links the nbench harness (without running it).
-pub fn is_nbench_binary(exe: &Path) -> std::io::Result<bool> {
-    let bytes = std::fs::read(exe)?;
-    Ok(bytes.windows(MARKER.len()).any(|w| w == MARKER))
 }
 
 /// A bench target's first session, and what listing its benchmarks told.

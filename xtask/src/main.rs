@@ -1,6 +1,7 @@
 //! Developer chores, run as `cargo xtask <command>` (alias in `.cargo/config.toml`).
 
 mod front_end;
+mod layers;
 mod layouts;
 mod overhead;
 mod refdata;
@@ -22,6 +23,9 @@ commands:
   front-end [--runs N]   time an empty and a 5 ns body through nbench's API and through
                          criterion's (benches/front_end_*.rs) in the same `cargo nbench`
                          runs (default 10); print each one's median over the runs
+  layers                 check that src/'s imports point one way (commands → pipeline →
+                         config → cli → report, run → compare, build → store, discover
+                         → model, error) and that no file of src/ is over 600 lines
   layouts [--runs N]     on tests/fixtures/layouts, per round (default 10): compare one
                          link layout with another of the same source, 16 layouts with
                          16 others, identical binaries, a build that only adds code (one
@@ -56,6 +60,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("reference") => reference::run(&args[1..]),
         Some("overhead") => overhead::run(&args[1..]),
+        Some("layers") => layers::run(&args[1..]),
         Some("layouts") => layouts::run(&args[1..]),
         Some("verdicts") => verdicts::run(&args[1..]),
         Some("front-end") => front_end::run(&args[1..]),

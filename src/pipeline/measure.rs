@@ -3,8 +3,6 @@
 //! the run record's targets and comparison. Every command that measures
 //! goes through here.
 
-use super::Plan;
-use super::compare::{Against, compare_target, stored_only};
 use crate::compare::{context_warnings, finish};
 use crate::discover::Selection;
 use crate::error::{Error, Result};
@@ -14,6 +12,8 @@ use crate::model::observer::Observer;
 use crate::model::outcome::TargetRun;
 use crate::model::record::TargetRecord;
 use crate::model::target::{BenchTarget, Built};
+use crate::run::Plan;
+use crate::run::compare::{Against, compare_target, stored_only};
 use crate::store::baselines::{Baseline, Baselines};
 use nbench::__private::select::Selected;
 use std::path::PathBuf;
@@ -69,7 +69,7 @@ pub fn measure_each(
 ) -> Vec<TargetRecord> {
     let mut runs = Vec::new();
     for (b, plan) in targets.iter().zip(in_turn(plans)) {
-        runs.push(super::run_target(b, &plan(&runs), false, observer));
+        runs.push(crate::run::run_target(b, &plan(&runs), false, observer));
     }
     records(&runs)
 }
@@ -87,7 +87,7 @@ pub fn check_filters(plan: &Plan, targets: &[Built]) -> Result<()> {
     }
     let mut ids = Vec::new();
     for b in targets {
-        match super::list_ids(b, plan) {
+        match crate::run::list_ids(b, plan) {
             Ok(listed) => ids.extend(listed),
             // A target that cannot even list is reported by the run itself.
             Err(_) => return Ok(()),

@@ -8,16 +8,21 @@
 //! A second comparison with the same commit finds the baseline and builds
 //! nothing for it.
 
+use super::measure;
 use super::note;
+use super::targets::{build, discover_targets, gather_context, plans};
 use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
 };
 use crate::build::worktree::{Worktree, remove_abandoned, short};
 use crate::config::Settings;
 use crate::error::{Error, Result};
+use crate::model::record::RunRecord;
+use crate::report::progress::Progress;
 use crate::store::Store;
 use console::style;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// The name of the baseline holding revision `rev`, made now if it is not
 /// saved with its executables yet.
@@ -89,7 +94,7 @@ fn make(
     // Left by a run that was killed: start clean.
     let _ = std::fs::remove_dir_all(&made);
     let revision = s.for_revision(&manifest, &shared, rev)?;
-    match super::run::save_baseline(&revision, name) {
+    match save_baseline(&revision, name) {
         Ok(()) => Ok(made),
         Err(Error::Build(why)) => Err(Error::Revision {
             message: format!("revision `{rev}` ({short}) failed to build{why}"),
@@ -106,4 +111,24 @@ fn make(
                 .unwrap_or_else(|| "run again with -v to see more".to_owned()),
         }),
     }
+}
+
+/// Builds and measures what `s` selects and saves it as baseline `name`,
+/// reporting nothing: a revision's side of a comparison (see
+/// [`Settings::for_revision`]). The baseline goes to the store of the
+/// target directory `s` builds in.
+fn save_baseline(s: &Settings, name: &str) -> Result<()> {
+    let (found, mut skipped) = discover_targets(s)?;
+    let store = Store::new(&found.target_dir);
+    let lock = store.baselines().lock(name)?;
+    let targets = build(s, &found.targets, &mut skipped)?;
+    let plans = plans(s, &targets)?;
+    let context = gather_context(s, &found.workspace_root);
+    crate::run::affinity::pin_driver();
+    let started = Instant::now();
+    let records = measure::measure_each(&targets, &plans, &mut Progress::new(false));
+    let duration_s = started.elapsed().as_secs_f64();
+    let record = RunRecord::new(context, duration_s, records, skipped, (None, None));
+    store.baselines().save(name, &record, &targets, &lock)?;
+    Ok(())
 }

@@ -1,0 +1,100 @@
+//! The bench targets a command works on: discovered, built (with their
+//! link layouts), each given its plan, and the context a run is stored with.
+
+use super::{note, warn};
+use crate::config::{Settings, settings_record};
+use crate::discover;
+use crate::error::{Error, Result};
+use crate::model::context::Context;
+use crate::model::record::SkippedRecord;
+use crate::model::target::Built;
+use crate::run::Plan;
+use console::style;
+
+/// The bench targets to build, and those left out.
+pub fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<SkippedRecord>)> {
+    let features = discover::Features {
+        list: &s.build.features,
+        all: s.build.all_features,
+        no_default: s.build.no_default_features,
+    };
+    let found = discover::discover(&s.selection, features, &s.manifest, &s.meta)?;
+    let skipped: Vec<SkippedRecord> = found
+        .skipped
+        .iter()
+        .map(|s| SkippedRecord {
+            target: s.label.clone(),
+            reason: s.reason.clone(),
+        })
+        .collect();
+    if found.targets.is_empty() {
+        note_skipped(&skipped);
+        return Err(Error::NoTargets);
+    }
+    Ok((found, skipped))
+}
+
+fn note_skipped(skipped: &[SkippedRecord]) {
+    for s in skipped {
+        note(&format!(
+            "skipped bench target `{}`: {}",
+            s.target, s.reason
+        ));
+    }
+}
+
+/// Builds the targets; those whose executable does not link nbench join
+/// `skipped`. Then the filters are checked and the link layouts built.
+pub fn build(
+    s: &Settings,
+    targets: &[crate::model::target::BenchTarget],
+    skipped: &mut Vec<SkippedRecord>,
+) -> Result<Vec<Built>> {
+    let (mut nbench_targets, others) = crate::build::build_benches(&s.build, targets)?;
+    skipped.extend(others);
+    note_skipped(skipped);
+    if nbench_targets.is_empty() {
+        return Err(Error::NoTargets);
+    }
+    if !s.list {
+        super::measure::check_filters(&s.plan, &nbench_targets)?;
+    }
+    let k = s.build.layouts;
+    if k > 1 && !s.output.quiet() {
+        let what = format!(
+            "building {k} link layouts of {} bench target{}",
+            nbench_targets.len(),
+            if nbench_targets.len() == 1 { "" } else { "s" }
+        );
+        match &s.build.mark {
+            Some(mark) => eprintln!("{}", style(format!("[{mark}] {what}")).dim()),
+            None => eprintln!("{}", style(what).dim()),
+        }
+    }
+    if let Some(why) = crate::build::build_layouts(&s.build, &mut nbench_targets)? {
+        warn(&format!(
+            "the linker cannot reorder functions ({why}): comparing in one link layout"
+        ));
+    }
+    Ok(nbench_targets)
+}
+
+/// Each target's plan: `[bench.NAME]` tables of the settings file give a
+/// target settings of its own.
+pub fn plans(s: &Settings, targets: &[Built]) -> Result<Vec<Plan>> {
+    targets.iter().map(|b| s.plan_for(&b.target)).collect()
+}
+
+/// What is stored with the run of `s`: gathered before the driver is
+/// pinned to one CPU, which would make the cores available look like one,
+/// and when the run starts.
+pub fn gather_context(s: &Settings, workspace_root: &std::path::Path) -> Context {
+    let mut context = Context::gather(
+        workspace_root,
+        &s.build.profile,
+        settings_record(&s.plan),
+        &s.output.context,
+    );
+    context.build = Some(s.build.record(&std::env::current_dir().unwrap_or_default()));
+    context
+}

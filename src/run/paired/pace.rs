@@ -1,0 +1,188 @@
+//! How the epochs of one comparison sample: how many and how long, and
+//! when they sample in copies of their process pair.
+
+use crate::compare::far::robust_sd;
+use nbench::__private::engine::Settings;
+use std::time::Duration;
+
+/// Epochs before the comparison may stop early.
+pub const MIN_EPOCHS: u32 = 3;
+
+/// A comparison in doubt takes at most this many times [`epochs_for`]
+/// epochs in all (160 at the default), however much time the target's
+/// other benchmarks left: the time they leave bounds it first. An
+/// allocation loop whose epochs spread ±2–3 % from pair to pair narrows
+/// to ±0.5 % only past some 100 epochs.
+pub const MOST_EPOCHS_FACTOR: u32 = 5;
+
+/// Each epoch's share of the sampling time (a comparison with time limit
+/// `max_time` is split into `max_time / EPOCH` epochs: 32 at the default
+/// 800 ms). A process pair's own bias, not the noise within an epoch,
+/// sets a comparison's interval (measured: `vec_push/1000` epoch ratios
+/// spread ±1.4 % between pairs where an epoch's median of 100 ms of rounds
+/// was known to ±0.3 %), so more, shorter epochs narrow it for the same
+/// time: 24 epochs of 33 ms left 5 of 80 A/A rows inconclusive where 8 of
+/// 100 ms left 17, in the same rounds and measuring time. Shorter still
+/// buys nothing: 64 epochs of 12.5 ms left `vec_push/1000`'s interval as
+/// wide as 32 of 25 ms (±1.0 %), at a larger share of time spent starting
+/// and warming processes. A longer `--max-time` therefore buys more epochs
+/// of this length, not longer ones.
+pub const EPOCH: Duration = Duration::from_millis(25);
+
+/// Copies of its two processes an epoch samples in, one after another
+/// (`fork`; see [`Pair::epoch`]), once a comparison's epochs spread more
+/// than [`COPY_FROM`], where both harnesses make copies and the epoch's
+/// rounds allow [`COPY_ROUNDS`] a copy. A process's speed at an allocation
+/// loop follows where its stack landed, for the process's life: such a
+/// benchmark's epochs spread ±3–6 % from pair to pair on this project's VM,
+/// and more epochs (fresh processes, each some 10 ms to start and warm up)
+/// were the only way to narrow its interval. A copy is a new draw of that
+/// placement for about a millisecond, so an epoch's ratio becomes the
+/// median of its copies' ratios.
+pub const COPIES: usize = 5;
+
+/// The spread of a comparison's epochs (1.4826 × the median absolute
+/// deviation of their log ratios) past which its further epochs sample in
+/// copies ([`COPIES`]), judged from [`COPY_AFTER`] epochs on. Below it a
+/// process's placement hardly moves the benchmark, and copies only cost:
+/// a copy's pages come from anywhere, a fresh process's mostly in order,
+/// and a sort of 1000 values moved ±0.28 % from copy to copy where fresh
+/// processes moved ±0.13 % (its epochs spread ±0.14–0.22 % without
+/// copies, ±0.4–1.2 % with two).
+pub const COPY_FROM: f64 = 0.01;
+
+/// Epochs a comparison runs in fresh processes alone before its spread
+/// can turn copies on ([`COPY_FROM`]): every layout of a side once.
+pub const COPY_AFTER: usize = 16;
+
+/// Fewest rounds a copy samples: with fewer, an epoch is one copy (a
+/// benchmark with long samples).
+pub const COPY_ROUNDS: usize = 8;
+
+/// The share of an epoch's sampling time its copies may cost (making and
+/// ending them: 0.4–0.6 ms and 0.4 ms a pair for the verdicts fixture's
+/// processes, a fifth of an epoch at five copies); past it a comparison
+/// stops copying (a process with much memory to copy).
+pub const COPY_MOST_SHARE: f64 = 0.4;
+
+/// What starting a fresh pair may take before the rest counts against the
+/// time limit: both processes started, and in each the benchmark's own
+/// setup and first call. The verdicts fixture's pairs start in 4–8 ms;
+/// base64's decoders of 30 MiB take 134 ms (each process fills and encodes
+/// its input first), which at 36 epochs made a comparison of 0.8 s of
+/// sampling take 6.7 s. Past this allowance the start is charged as
+/// sampling time, and so is a warm-up that ran past its length (one round
+/// of long samples), so that such a benchmark runs fewer epochs, not
+/// many times its limit. The first epoch's start (where each side also
+/// times its loop overhead) is not charged.
+pub const START_ALLOWANCE: Duration = Duration::from_millis(10);
+
+/// Into how many epochs a comparison with time limit `max_time` is split:
+/// as many as [`EPOCH`] fits, never fewer than 8.
+pub fn epochs_for(max_time: Duration) -> u32 {
+    let fit = max_time.as_nanos() / EPOCH.as_nanos();
+    u32::try_from(fit).unwrap_or(u32::MAX).max(8)
+}
+
+/// The most epochs a comparison takes, in doubt: [`MOST_EPOCHS_FACTOR`]
+/// times [`epochs_for`].
+pub fn most_epochs(max_time: Duration) -> u32 {
+    MOST_EPOCHS_FACTOR.saturating_mul(epochs_for(max_time))
+}
+
+/// How each epoch of one comparison samples.
+#[derive(Debug, Clone)]
+pub(super) struct Pace {
+    /// Iterations per sample, set by the first epoch's calibration.
+    pub(super) iters: u64,
+    pub(super) warm_up: Duration,
+    pub(super) per_epoch: Duration,
+    /// Rounds an epoch takes even past its time.
+    pub(super) min_rounds: usize,
+    pub(super) max_samples: usize,
+    /// Whether epochs sample in copies of their pair.
+    pub(super) copies: Copies,
+    /// Rounds the last epoch took, if one ran.
+    pub(super) rounds: Option<usize>,
+}
+
+impl Pace {
+    /// Before calibration (no iterations yet), for the settings `s`.
+    pub(super) fn new(s: &Settings) -> Pace {
+        Pace {
+            iters: 0,
+            // Each fresh pair warms up again: a sixteenth of --warm-up
+            // (6.25 ms at the default). Measured against an eighth, 8 rounds
+            // of `cargo xtask verdicts --paired` each, same hour: the same
+            // verdicts (A/A inconclusive 49 vs 46 of 400, claimed 1 vs 1;
+            // 1 % caught 153 vs 150 of 160; 5 % 160 vs 160), 0.2 s less a
+            // benchmark (A/A cases 1.20-1.33 s vs 1.43-1.51 s).
+            warm_up: s.warm_up / 16,
+            per_epoch: s.max_time / epochs_for(s.max_time),
+            min_rounds: s
+                .min_samples
+                .div_ceil(epochs_for(s.max_time) as usize)
+                .max(2),
+            max_samples: s.max_samples,
+            copies: Copies::NotYet,
+            rounds: None,
+        }
+    }
+
+    /// Copies the next epoch samples in: where they are on, as many as
+    /// [`COPY_ROUNDS`] each fit in the last epoch's rounds, at most
+    /// [`COPIES`]; else one (the pair itself).
+    pub(super) fn copies_next(&self) -> usize {
+        match (self.copies, self.rounds) {
+            (Copies::On, Some(rounds)) => (rounds / COPY_ROUNDS).clamp(1, COPIES),
+            _ => 1,
+        }
+    }
+
+    /// Turns copies on once the epochs `ratios` are [`COPY_AFTER`] and
+    /// spread past [`COPY_FROM`].
+    pub(super) fn judge_copies(&mut self, ratios: &[f64]) {
+        if self.copies != Copies::NotYet || ratios.len() < COPY_AFTER {
+            return;
+        }
+        let mut logs: Vec<f64> = (ratios.iter())
+            .filter(|r| **r > 0.0 && r.is_finite())
+            .map(|r| r.ln())
+            .collect();
+        logs.sort_by(f64::total_cmp);
+        if robust_sd(&logs) > COPY_FROM {
+            self.copies = Copies::On;
+        }
+    }
+}
+
+/// Whether a comparison's epochs sample in copies of their process pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Copies {
+    /// Not yet: its epochs have not been judged to spread enough.
+    NotYet,
+    /// Its epochs spread past [`COPY_FROM`].
+    On,
+    /// Never again: a side could not copy itself, or copying cost too much.
+    Off,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    pub(super) fn epochs_are_many_and_short_but_not_shorter_than_a_pair_is_worth() {
+        let ms = Duration::from_millis;
+        // The default 800 ms: 32 epochs of 25 ms.
+        assert_eq!(epochs_for(ms(800)), 32);
+        // A longer limit buys more process pairs, not longer ones.
+        assert_eq!(epochs_for(ms(3_000)), 120);
+        assert_eq!(most_epochs(ms(3_000)), 600);
+        assert_eq!(epochs_for(Duration::from_secs(u64::MAX)), u32::MAX);
+        // 400 ms: 16 of 25 ms; 20 ms: the 8 every comparison has at least.
+        assert_eq!(epochs_for(ms(400)), 16);
+        assert_eq!(epochs_for(ms(20)), 8);
+        assert_eq!(epochs_for(Duration::ZERO), 8);
+    }
+}

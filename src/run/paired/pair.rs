@@ -1,0 +1,423 @@
+//! One epoch's pair of processes, baseline and current: asked in turn,
+//! calibrated once for both, sampled in alternation.
+
+use super::pace::{COPY_MOST_SHARE, Copies, Pace};
+use crate::model::samples::Taken;
+use crate::run::session::{Session, SessionError};
+use nbench::__private::engine::next_iters;
+use nbench::__private::metric::Metric;
+use nbench::__private::protocol::{Command, Event};
+use nbench::__private::stats::{even_orders, log_median_sorted, median_sorted};
+use nbench::{Counter, Throughput};
+use std::time::{Duration, Instant};
+
+/// Which process a failure came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The saved baseline executable.
+    Baseline,
+    /// The freshly built one.
+    Current,
+}
+
+/// A side that failed, how, and what it printed.
+#[derive(Debug)]
+pub struct PairedError {
+    /// Which side.
+    pub side: Side,
+    /// What went wrong.
+    pub error: SessionError,
+    /// The side's output since the benchmark began.
+    pub output: String,
+}
+
+impl PairedError {
+    pub(super) fn new(side: Side, error: SessionError) -> PairedError {
+        PairedError {
+            side,
+            error,
+            output: String::new(),
+        }
+    }
+}
+
+/// Which side takes its sample first in `round`: the two take turns.
+pub(super) fn first_in(round: u64) -> Side {
+    if round.is_multiple_of(2) {
+        Side::Baseline
+    } else {
+        Side::Current
+    }
+}
+
+/// An epoch's ratio (current / baseline): the median of its rounds' ratios,
+/// with as many rounds of each order (see [`first_in`]) in it
+/// ([`even_orders`]: a surplus round of one order is left out), the
+/// median of an even count being the geometric mean of the middle two.
+/// `by_order`: the ratios of the rounds the baseline went first in, and of
+/// those the current side went first in.
+///
+/// Taking turns means that in one round the baseline follows its own
+/// sample and in the next the current side does, and a routine that finds
+/// its data still in cache after itself reads faster so: one order's
+/// ratios lean one way, the other's the other way (base64 decoding 10 MiB,
+/// the same executable on both sides: 1.085 and 0.924). The median of all
+/// rounds took the lean of whichever order came up more often, which over
+/// an epoch of a few long rounds was a bias of its own: that benchmark read
+/// 1.1–7.6 % slower on the current side in 8 comparisons of 8, 5 of them
+/// "regressed". With the orders even, the lean sits once on each side of
+/// the median. Still a median of single rounds, so a slow spell in one
+/// sample moves one ratio: the geometric mean of each order's median, or
+/// ratios over pairs of rounds (one of each order), cancelled the lean as
+/// well but spread `sort/1000`'s epochs 2–5 × as far on a noisy machine
+/// (its lean is ±0.1–0.3 %; the epochs' spread, same rounds: 0.24 % this
+/// way, 0.55 % and 1.15 % those).
+pub(super) fn balanced_ratio(by_order: [Vec<f64>; 2]) -> Option<f64> {
+    let mut ratios = even_orders(by_order);
+    if ratios.is_empty() {
+        return None;
+    }
+    ratios.sort_by(f64::total_cmp);
+    Some(log_median_sorted(&ratios))
+}
+
+/// What one side's `ready` said.
+#[derive(Debug, Clone)]
+pub(super) struct Ready {
+    pub(super) cold_ns: f64,
+    pub(super) min_sample_ns: f64,
+    pub(super) overhead_ns: f64,
+    pub(super) throughput: Option<Throughput>,
+    pub(super) counters: Vec<Counter>,
+    pub(super) metric: Metric,
+}
+
+/// A side's answer to `paired`.
+pub(super) enum Answer {
+    Ready(Ready),
+    Skipped(String),
+}
+
+pub(super) struct Pair {
+    pub(super) base: Session,
+    pub(super) cur: Session,
+    pub(super) deadline: Instant,
+}
+
+impl Pair {
+    pub(super) fn ask(&mut self, side: Side, cmd: &Command) -> Result<Event, PairedError> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        let s = match side {
+            Side::Baseline => &mut self.base,
+            Side::Current => &mut self.cur,
+        };
+        let answer = s.send(cmd).and_then(|()| s.receive(left));
+        answer.map_err(|error| {
+            s.output.settle();
+            PairedError {
+                side,
+                error,
+                output: s.output.take(),
+            }
+        })
+    }
+
+    pub(super) fn ready(
+        &mut self,
+        side: Side,
+        id: &str,
+        known: Option<f64>,
+    ) -> Result<Answer, PairedError> {
+        let cmd = Command::Paired {
+            id: id.to_owned(),
+            overhead_ns: known,
+        };
+        match self.ask(side, &cmd)? {
+            Event::Ready {
+                cold_ns,
+                min_sample_ns,
+                overhead_ns,
+                throughput,
+                counters,
+                metric,
+                ..
+            } => Ok(Answer::Ready(Ready {
+                cold_ns,
+                min_sample_ns,
+                overhead_ns,
+                throughput,
+                counters,
+                metric,
+            })),
+            Event::Skipped { reason, .. } => Ok(Answer::Skipped(reason)),
+            other => Err(PairedError::new(side, unexpected(other))),
+        }
+    }
+
+    pub(super) fn sample(&mut self, side: Side, iters: u64) -> Result<f64, PairedError> {
+        match self.ask(side, &Command::Sample { iters })? {
+            Event::Sampled { ns } => Ok(ns),
+            other => Err(PairedError::new(side, unexpected(other))),
+        }
+    }
+
+    /// One sample from each side; which goes first alternates with `round`
+    /// ([`first_in`]).
+    pub(super) fn round(&mut self, iters: u64, round: u64) -> Result<(f64, f64), PairedError> {
+        if first_in(round) == Side::Baseline {
+            let b = self.sample(Side::Baseline, iters)?;
+            Ok((b, self.sample(Side::Current, iters)?))
+        } else {
+            let c = self.sample(Side::Current, iters)?;
+            Ok((self.sample(Side::Baseline, iters)?, c))
+        }
+    }
+
+    /// One epoch's samples, after a warm-up: rounds in lockstep until the
+    /// epoch's time is up and it holds `min_rounds`, or `max_samples` are
+    /// held in all. Where both sides copy themselves, the epoch's time is
+    /// split among [`Pace::copies_next`] copies of the pair, one after
+    /// another, each with its own ratio (whose median sets aside the first
+    /// round, slower where its writes copy pages); the epoch's ratio is
+    /// the copies' median. Returns the time spent sampling, with the
+    /// warm-up's overrun of its length (its one round of long samples) and
+    /// the copies' cost.
+    pub(super) fn epoch(
+        &mut self,
+        pace: &mut Pace,
+        overheads: (f64, f64),
+        taken: &mut Taken,
+    ) -> Result<Duration, PairedError> {
+        let warm = Instant::now();
+        let mut round = 0;
+        while warm.elapsed() < pace.warm_up {
+            self.round(pace.iters, round)?;
+            round += 1;
+        }
+        let overrun = warm.elapsed().saturating_sub(pace.warm_up);
+        let began = Instant::now();
+        let first = taken.base_ns.len();
+        let copies = match self.base.forks && self.cur.forks {
+            true => pace.copies_next(),
+            false => 1,
+        };
+        let mut ratios = Vec::with_capacity(copies);
+        let mut copying = Duration::ZERO;
+        let mut made_copies = 0;
+        for copy in 0..copies {
+            let made = Instant::now();
+            let copied = copies > 1 && pace.copies == Copies::On && self.copy_both()?;
+            if copies > 1 && !copied {
+                pace.copies = Copies::Off;
+            }
+            copying += made.elapsed();
+            let last = copy + 1 == copies;
+            let until = pace.per_epoch.mul_f64((copy + 1) as f64 / copies as f64);
+            let stretch = (began, until, last, first);
+            let (ratio, full) = self.rounds(pace, overheads, taken, stretch, &mut round)?;
+            if copied {
+                let ending = Instant::now();
+                self.join_both()?;
+                copying += ending.elapsed();
+                made_copies += 1;
+            }
+            ratios.extend(ratio);
+            if full {
+                break;
+            }
+        }
+        pace.rounds = Some(taken.base_ns.len() - first);
+        if copies > 1 && copying.as_secs_f64() > COPY_MOST_SHARE * began.elapsed().as_secs_f64() {
+            pace.copies = Copies::Off;
+        }
+        ratios.sort_by(f64::total_cmp);
+        if !ratios.is_empty() {
+            taken.epoch_ratios.push(log_median_sorted(&ratios));
+            let median_from = |all: &[f64]| {
+                let mut v = all[first..].to_vec();
+                v.sort_by(f64::total_cmp);
+                median_sorted(&v)
+            };
+            taken.epoch_base_medians.push(median_from(&taken.base_ns));
+            taken.epoch_cur_medians.push(median_from(&taken.cur_ns));
+            taken.epoch_copies.push(made_copies);
+        }
+        Ok(began.elapsed() + overrun)
+    }
+
+    /// Rounds in lockstep, from round number `round` on, until `until` has
+    /// passed since `began` and they are two at least (and, in the `last`
+    /// stretch of the epoch whose first sample is `epoch_first`, the epoch
+    /// holds `min_rounds`), or `max_samples` are held in all. Their ratio
+    /// ([`balanced_ratio`]), and whether `max_samples` ended them.
+    pub(super) fn rounds(
+        &mut self,
+        pace: &Pace,
+        (base_over, cur_over): (f64, f64),
+        taken: &mut Taken,
+        (began, until, last, epoch_first): (Instant, Duration, bool, usize),
+        round: &mut u64,
+    ) -> Result<(Option<f64>, bool), PairedError> {
+        let per_iter = |ns: f64, over: f64| (ns / pace.iters as f64 - over).max(0.0);
+        let first = taken.base_ns.len();
+        // The rounds' ratios by who went first: the baseline, the current side.
+        let mut by_order: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+        // Two rounds at least (one of each order), and the epoch's minimum by its end.
+        let short =
+            |held: usize| held - first < 2 || (last && held - epoch_first < pace.min_rounds);
+        let mut full = false;
+        while began.elapsed() < until || short(taken.base_ns.len()) {
+            let (bs, cs) = self.round(pace.iters, *round)?;
+            let (bs, cs) = (per_iter(bs, base_over), per_iter(cs, cur_over));
+            taken.base_ns.push(bs);
+            taken.cur_ns.push(cs);
+            if bs > 0.0 {
+                by_order[usize::from(first_in(*round) == Side::Current)].push(cs / bs);
+            }
+            *round += 1;
+            if taken.base_ns.len() >= pace.max_samples {
+                full = true;
+                break;
+            }
+        }
+        Ok((balanced_ratio(by_order), full))
+    }
+
+    /// Has both sides go on in copies of themselves ([`Command::Fork`]):
+    /// true if both did; false if either could not (none is left running).
+    pub(super) fn copy_both(&mut self) -> Result<bool, PairedError> {
+        let copy = |p: &mut Pair, side| match p.ask(side, &Command::Fork)? {
+            Event::Forked => Ok(true),
+            Event::Unforked { .. } => Ok(false),
+            other => Err(PairedError::new(side, unexpected(other))),
+        };
+        if !copy(self, Side::Baseline)? {
+            return Ok(false);
+        }
+        if !copy(self, Side::Current)? {
+            self.join(Side::Baseline)?;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Ends both sides' copies ([`Command::Join`]).
+    pub(super) fn join_both(&mut self) -> Result<(), PairedError> {
+        self.join(Side::Baseline)?;
+        self.join(Side::Current)
+    }
+
+    pub(super) fn join(&mut self, side: Side) -> Result<(), PairedError> {
+        match self.ask(side, &Command::Join)? {
+            Event::Joined => Ok(()),
+            other => Err(PairedError::new(side, unexpected(other))),
+        }
+    }
+
+    /// Ends the benchmark on both sides, the current one first: when both
+    /// fail after sampling (a result check), the current side's failure is
+    /// the one to report.
+    pub(super) fn finish(mut self) -> Result<(), PairedError> {
+        for side in [Side::Current, Side::Baseline] {
+            match self.ask(side, &Command::Finish)? {
+                Event::Done { .. } => {}
+                other => return Err(PairedError::new(side, unexpected(other))),
+            }
+        }
+        // Both told first: they exit side by side.
+        self.base.quit();
+        self.cur.quit();
+        self.base.ended();
+        self.cur.ended();
+        Ok(())
+    }
+}
+
+pub(super) fn unexpected(e: Event) -> SessionError {
+    match e {
+        Event::Failed { message, .. } => SessionError::Benchmark(message),
+        Event::Error { message } => SessionError::Protocol(message),
+        other => SessionError::Protocol(format!("unexpected answer {other:?}")),
+    }
+}
+
+/// The loop overhead taken off each side's samples, (baseline, current).
+/// Each side estimates it in its own process at its own moment, and on a
+/// machine whose speed drifts two estimates of the same loop differ by a
+/// third of a nanosecond (0.35 to 0.64 ns over six launches of one
+/// executable), which taken off separately would become part of a small
+/// benchmark's change. Where both time the `iter` loop, the lower estimate
+/// is taken off both, so the difference between the sides is the one
+/// measured in lockstep. (A side timing its own loop has no overhead to take off.)
+pub(super) fn shared_overhead(base: f64, cur: f64) -> (f64, f64) {
+    if base > 0.0 && cur > 0.0 {
+        let o = base.min(cur);
+        (o, o)
+    } else {
+        (base, cur)
+    }
+}
+
+/// One calibration for both sides: the iteration count at which both samples reach `target` ns.
+pub(super) fn calibrate(p: &mut Pair, target: f64, limit: Duration) -> Result<u64, PairedError> {
+    let start = Instant::now();
+    let mut iters = 1;
+    loop {
+        let (b, c) = p.round(iters, 0)?;
+        let shorter = b.min(c);
+        if shorter >= target || start.elapsed() >= limit {
+            return Ok(iters);
+        }
+        iters = next_iters(iters, shorter, target);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    pub(super) fn a_lean_from_who_went_first_cancels_with_the_orders_even() {
+        // The same executable on both sides, 8 % faster after its own
+        // sample: three rounds, two with the baseline first.
+        let lean = 1.0 / 0.92;
+        let mut all = vec![lean, 1.0 / lean, lean];
+        all.sort_by(f64::total_cmp);
+        assert!(median_sorted(&all) > 1.08, "the median of all rounds leans");
+        let r = balanced_ratio([vec![lean, lean], vec![1.0 / lean]]).unwrap();
+        assert!((r - 1.0).abs() < 1e-12, "{r}");
+        // A real 2 % change comes out as 2 %, whatever the lean.
+        let r = balanced_ratio([vec![1.02 * lean; 5], vec![1.02 / lean; 2]]).unwrap();
+        assert!((r - 1.02).abs() < 1e-12, "{r}");
+    }
+
+    #[test]
+    pub(super) fn a_slow_sample_moves_one_ratio_not_the_epoch() {
+        let mut first = vec![1.0; 8];
+        let mut second = vec![1.0; 8];
+        first[2] = 1.4;
+        second[5] = 1.3;
+        second[6] = 0.7;
+        assert_eq!(balanced_ratio([first, second]), Some(1.0));
+    }
+
+    #[test]
+    pub(super) fn the_surplus_left_out_is_the_last_to_run() {
+        let r = balanced_ratio([vec![1.0, 1.0, 9.0, 9.0], vec![1.0, 1.0]]).unwrap();
+        assert!((r - 1.0).abs() < 1e-12, "{r}");
+        // One order alone (a single round) is its median.
+        assert_eq!(balanced_ratio([vec![1.2], vec![]]), Some(1.2));
+        assert_eq!(balanced_ratio([vec![], vec![]]), None);
+    }
+
+    #[test]
+    pub(super) fn both_sides_lose_the_same_overhead_so_their_difference_is_the_measured_one() {
+        let (b, c) = shared_overhead(0.64, 0.35);
+        assert_eq!((b, c), (0.35, 0.35));
+        // 10.64 ns and 10.70 ns taken in lockstep stay 0.06 ns apart.
+        assert!(((10.70 - c) - (10.64 - b) - 0.06).abs() < 1e-12);
+        // A side timing its own loop (iter_custom, iter_batched) keeps none.
+        assert_eq!(shared_overhead(0.0, 0.5), (0.0, 0.5));
+        assert_eq!(shared_overhead(0.5, 0.0), (0.5, 0.0));
+    }
+}
