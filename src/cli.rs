@@ -1,5 +1,6 @@
 //! The command line: cargo-style package, target and feature flags, filters, measurement and output.
 
+use crate::build::Placement;
 use crate::report::{Format, Verbosity};
 use clap::{Args, Parser, ValueEnum};
 use nbench::__private::stats::OutlierMode;
@@ -135,8 +136,8 @@ pub struct Cli {
     )]
     pub target_dir: Option<PathBuf>,
     /// Where code lands in bench builds: stable (functions, loops and jump targets aligned to 64 bytes and, on x86, no branch across a 32-byte boundary, so that code placement no longer moves benchmarks; built in target/nbench/build, beside your own build) or linker (where the compiler and linker put it, in cargo's target folder)
-    #[arg(global = true, long, value_enum, value_name = "HOW", default_value_t = crate::build::Placement::Stable, help_heading = "Compilation Options")]
-    pub placement: crate::build::Placement,
+    #[arg(global = true, long, value_enum, value_name = "HOW", default_value_t = PlacementArg::Stable, help_heading = "Compilation Options")]
+    pub placement: PlacementArg,
     /// Number of parallel build jobs
     #[arg(
         global = true,
@@ -228,8 +229,8 @@ pub struct Cli {
     pub fail_on_regression: bool,
 
     /// Output format on stdout
-    #[arg(global = true, long, value_enum, default_value_t = Format::Console, help_heading = "Output")]
-    pub format: Format,
+    #[arg(global = true, long, value_enum, default_value_t = FormatArg::Console, help_heading = "Output")]
+    pub format: FormatArg,
     /// Also write the report to FILE, in the format its extension names (.json, .jsonl, .csv, .md, .txt, .bencher); repeatable
     #[arg(global = true, long, value_name = "FILE", help_heading = "Output")]
     pub out: Vec<PathBuf>,
@@ -241,7 +242,7 @@ pub struct Cli {
         value_name = "FORMAT",
         help_heading = "Output"
     )]
-    pub out_format: Option<Format>,
+    pub out_format: Option<FormatArg>,
     /// Show times in this unit instead of one per value
     #[arg(
         global = true,
@@ -512,5 +513,57 @@ mod tests {
         assert!(parse("--precision 0").is_err());
         assert!(parse("--min-samples 0").is_err());
         assert!(parse("--exclude x").is_err(), "--exclude needs --workspace");
+    }
+}
+
+/// `--format` and `--out-format`: what a report is written as ([`Format`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// A table for people.
+    Console,
+    /// One JSON document: everything the table shows, the raw samples and the context.
+    Json,
+    /// The run as a stream of JSON events, one per line, written as it happens.
+    Jsonl,
+    /// RFC 4180 CSV, one row per benchmark, units in the header.
+    Csv,
+    /// GitHub-flavoured Markdown tables, with the comparison when there is one.
+    Markdown,
+    /// libtest's `test ID ... bench: N ns/iter (+/- D)` lines.
+    Bencher,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Console => Format::Console,
+            FormatArg::Json => Format::Json,
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Markdown => Format::Markdown,
+            FormatArg::Bencher => Format::Bencher,
+        }
+    }
+}
+
+/// `--placement`: where code lands in a bench build ([`Placement`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum PlacementArg {
+    /// Placement-stable: functions, loops and jump targets aligned to 64
+    /// bytes, and on x86 no branch crossing a 32-byte boundary, so that
+    /// where the linker puts a loop no longer decides its speed; built in a
+    /// folder of its own.
+    #[default]
+    Stable,
+    /// Code where the compiler and linker put it, in cargo's own target folder.
+    Linker,
+}
+
+impl From<PlacementArg> for Placement {
+    fn from(p: PlacementArg) -> Placement {
+        match p {
+            PlacementArg::Stable => Placement::Stable,
+            PlacementArg::Linker => Placement::Linker,
+        }
     }
 }

@@ -4,18 +4,18 @@
 //! [`cli`]) → the stages ([`discover`], [`build`], [`run`], [`compare`],
 //! [`store`], [`report`]) → [`model`], the data they share.
 
-pub mod build;
-pub mod cli;
-pub mod commands;
-pub mod compare;
-pub mod config;
-pub mod discover;
-pub mod error;
-pub mod model;
-pub mod pipeline;
-pub mod report;
-pub mod run;
-pub mod store;
+pub(crate) mod build;
+pub(crate) mod cli;
+pub(crate) mod commands;
+pub(crate) mod compare;
+pub(crate) mod config;
+pub(crate) mod discover;
+pub(crate) mod error;
+pub(crate) mod model;
+pub(crate) mod pipeline;
+pub(crate) mod report;
+pub(crate) mod run;
+pub(crate) mod store;
 
 use console::style;
 use error::Error;

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 /// Where code lands in a bench build (`--placement`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Placement {
     /// Placement-stable: functions, loops and jump targets aligned to 64
     /// bytes, and on x86 no branch crossing a 32-byte boundary, so that

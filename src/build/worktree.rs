@@ -157,14 +157,10 @@ pub fn remove_abandoned(repo: &Path, under: &Path) {
 
 /// The checkout inside a worktree folder: the folder holding a `.git` file.
 fn checkout_in(folder: &Path) -> Option<PathBuf> {
-    if folder.join(".git").is_file() {
-        return Some(folder.to_path_buf());
-    }
-    std::fs::read_dir(folder)
-        .ok()?
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .find_map(|e| checkout_in(&e.path()))
+    (walkdir::WalkDir::new(folder).into_iter().flatten())
+        .filter(|e| e.file_type().is_dir())
+        .map(walkdir::DirEntry::into_path)
+        .find(|dir| dir.join(".git").is_file())
 }
 
 /// Whether the run named in a folder `HASH-PID` may still be running: on
@@ -250,22 +246,19 @@ fn dependency_paths(value: &toml::Value, in_dependencies: bool) -> Vec<String> {
 
 /// The `Cargo.toml` files of a checkout, outside target directories and hidden folders.
 fn manifests(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return out;
-    };
-    for e in entries.flatten() {
-        let path = e.path();
+    // Not hidden folders, nor target directories (cargo tags them).
+    let searched = |e: &walkdir::DirEntry| {
         let name = e.file_name();
-        if e.file_type().is_ok_and(|t| t.is_dir()) {
-            // Not hidden folders, nor target directories (cargo tags them).
-            let hidden = name.to_string_lossy().starts_with('.');
-            if name != "target" && !hidden && !path.join("CACHEDIR.TAG").exists() {
-                out.extend(manifests(&path));
-            }
-        } else if name == "Cargo.toml" {
-            out.push(path);
-        }
-    }
-    out
+        e.depth() == 0
+            || !e.file_type().is_dir()
+            || (name != "target"
+                && !name.to_string_lossy().starts_with('.')
+                && !e.path().join("CACHEDIR.TAG").exists())
+    };
+    (walkdir::WalkDir::new(dir).sort_by_file_name().into_iter())
+        .filter_entry(searched)
+        .flatten()
+        .filter(|e| e.file_type().is_file() && e.file_name() == "Cargo.toml")
+        .map(walkdir::DirEntry::into_path)
+        .collect()
 }

@@ -178,6 +178,7 @@ pub fn by_median(units: &[f64]) -> Option<RatioTest> {
 ///
 /// With a single epoch there is no such spread; `rounds` (all the rounds'
 /// ratios) then give the median ratio's distribution-free CI.
+#[cfg(test)]
 pub fn paired(
     epoch_ratios: &[f64],
     clusters: Clusters<'_>,

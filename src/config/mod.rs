@@ -36,7 +36,7 @@ pub enum Source {
     BuiltIn,
 }
 
-pub use settings::{BaselineAction, Command, CompareOptions, Output, Settings, resolve};
+pub use settings::{BaselineAction, Command, Output, Settings, resolve};
 
 /// The command line over the settings file.
 #[derive(Debug, Clone)]
@@ -412,11 +412,15 @@ pub fn apply_color(choice: Color) {
 fn outputs(cli: &Cli) -> Result<Vec<(PathBuf, Format)>> {
     cli.out
         .iter()
-        .map(
-            |path| match cli.out_format.or_else(|| Format::from_extension(path)) {
+        .map(|path| {
+            match cli
+                .out_format
+                .map(Format::from)
+                .or_else(|| Format::from_extension(path))
+            {
                 Some(f) => Ok((path.clone(), f)),
                 None => Err(Error::OutFormat(path.clone())),
-            },
-        )
+            }
+        })
         .collect()
 }

@@ -246,8 +246,8 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             quiet: cli.quiet,
             layouts: layouts(&cli),
             layout_seed: cli.layout_seed,
-            placement: cli.placement,
-            stable_dir: (cli.placement == Placement::Stable)
+            placement: cli.placement.into(),
+            stable_dir: (Placement::from(cli.placement) == Placement::Stable)
                 .then(|| discover::target_dir(&manifest(&cli), &meta).join("nbench/build")),
             mark: None,
         },
@@ -262,7 +262,7 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             fail_on_regression: cli.fail_on_regression,
         },
         output: Output {
-            format: cli.format,
+            format: cli.format.into(),
             files,
             summary: cli.summary.clone(),
             time_unit: cli.time_unit.map(TimeUnit::from),
@@ -393,7 +393,10 @@ fn refuse_for_compare(cli: &Cli, revisions: bool) -> Result<()> {
         (cli.frozen, "--frozen"),
         (cli.layouts.is_some(), "--layouts"),
         (cli.layout_seed.is_some(), "--layout-seed"),
-        (cli.placement != Placement::Stable, "--placement"),
+        (
+            Placement::from(cli.placement) != Placement::Stable,
+            "--placement",
+        ),
     ];
     let why = always
         .iter()

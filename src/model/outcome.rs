@@ -111,14 +111,3 @@ pub enum Outcome {
     /// Only listed (`--list`).
     Listed(String),
 }
-
-impl Outcome {
-    /// The benchmark's id (empty for a whole target that failed).
-    pub fn id(&self) -> &str {
-        match self {
-            Outcome::Measured(m) => &m.result.id,
-            Outcome::Failed(f) => &f.id,
-            Outcome::Skipped { id, .. } | Outcome::Ignored(id) | Outcome::Listed(id) => id,
-        }
-    }
-}

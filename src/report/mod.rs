@@ -18,7 +18,7 @@ use nbench::__private::format::TimeUnit;
 use std::path::Path;
 
 /// What stdout gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// A table for people.
     Console,

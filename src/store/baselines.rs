@@ -163,11 +163,6 @@ impl Baselines {
             .collect())
     }
 
-    /// The directory holding one folder per baseline.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// Takes the lock on baseline `name`, or says who holds it.
     pub fn lock(&self, name: &str) -> Result<Lock> {
         self.take_lock(name, false)

@@ -9,7 +9,7 @@
 mod pace;
 mod pair;
 
-pub use pace::{COPIES, epochs_for, most_epochs};
+pub use pace::{epochs_for, most_epochs};
 pub use pair::{PairedError, Side};
 
 use super::session::{Session, SessionError};
