@@ -9,17 +9,17 @@ use std::io::{BufReader, Cursor};
 use std::net::{TcpListener, TcpStream};
 
 fn result_event(samples: usize) -> Event {
-    let per_iter_ns: Vec<f64> = (0..samples)
+    let per_iter: Vec<f64> = (0..samples)
         .map(|i| 100.0 + (i % 17) as f64 * 0.37)
         .collect();
     Event::Result(Box::new(BenchResult {
         id: "group/name/1000".into(),
         metric: Default::default(),
-        summary: nbench::__private::stats::Summary::new(&per_iter_ns).unwrap(),
-        per_iter_ns,
+        summary: nbench::__private::stats::Summary::new(&per_iter).unwrap(),
+        per_iter,
         iters: 4096,
-        cold_ns: 1234.5,
-        overhead_ns: 0.31,
+        cold: 1234.5,
+        overhead: 0.31,
         near_floor: false,
         stop: nbench::__private::engine::Stop::Precise,
         outlier_mode: nbench::__private::stats::OutlierMode::None,

@@ -163,6 +163,6 @@ pub(crate) fn measure(iters: u64, run: impl FnOnce(u64)) -> Vec<Counter> {
 
 /// Iterations for the counting sample when no pilot has chosen them:
 /// about a millisecond's worth, judged by the first call, 1 to 1000.
-pub(crate) fn iters_for(cold_ns: f64) -> u64 {
-    (1e6 / cold_ns.max(1.0)).clamp(1.0, 1000.0) as u64
+pub(crate) fn iters_for(cold: f64) -> u64 {
+    (1e6 / cold.max(1.0)).clamp(1.0, 1000.0) as u64
 }

@@ -130,21 +130,21 @@ impl Counter {
     }
 
     /// The number shown, given the benchmark's median time per iteration.
-    pub fn shown(&self, median_ns: f64) -> f64 {
+    pub fn shown(&self, median: f64) -> f64 {
         match self.kind {
             CounterKind::Value | CounterKind::PerIteration | CounterKind::Time => self.value,
-            CounterKind::Rate => self.value * 1e9 / median_ns,
+            CounterKind::Rate => self.value * 1e9 / median,
         }
     }
 
     /// [`shown`](Self::shown) with three significant digits and a suffix
     /// (`k`, `M`, `G`, `T`, or `Ki`, `Mi`, … when [`binary`](Self::binary)).
     /// A [`Time`](CounterKind::Time) counter is shown as a duration instead.
-    pub fn format(&self, median_ns: f64) -> String {
+    pub fn format(&self, median: f64) -> String {
         if self.kind == CounterKind::Time {
             return crate::format::time(self.value);
         }
-        scaled(self.shown(median_ns), self.binary)
+        scaled(self.shown(median), self.binary)
     }
 }
 

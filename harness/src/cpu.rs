@@ -101,7 +101,7 @@ pub(crate) struct Clocked<'m> {
     /// Whether the CPU time is the benchmark's time (else the wall time is).
     pub cpu_drives: bool,
     samples: u64,
-    other_ns: f64,
+    other: f64,
     other_iters: u64,
 }
 
@@ -112,7 +112,7 @@ impl<'m> Clocked<'m> {
             cpu,
             cpu_drives,
             samples: 0,
-            other_ns: 0.0,
+            other: 0.0,
             other_iters: 0,
         }
     }
@@ -121,7 +121,7 @@ impl<'m> Clocked<'m> {
     /// first (cold) call, as a counter (`cpu` or `wall`); none without samples.
     pub fn other(&self) -> Option<Counter> {
         let name = if self.cpu_drives { "wall" } else { "cpu" };
-        (self.other_iters > 0).then(|| Counter::time(name, self.other_ns / self.other_iters as f64))
+        (self.other_iters > 0).then(|| Counter::time(name, self.other / self.other_iters as f64))
     }
 }
 
@@ -138,7 +138,7 @@ impl Measure for Clocked<'_> {
         };
         self.samples += 1;
         if self.samples > 1 {
-            self.other_ns += other;
+            self.other += other;
             self.other_iters += iters;
         }
         time

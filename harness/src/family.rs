@@ -46,14 +46,14 @@ pub struct FamilyFit {
     /// The fitted shape's name (`N log N`, or a custom name).
     pub complexity: String,
     /// `c` in `time ≈ c · f(N)`, ns.
-    pub coefficient_ns: f64,
+    pub coefficient: f64,
     /// Root mean square of the residuals over the mean time.
     pub rms: f64,
     /// The sizes fitted, ascending, with each member's median time, ns.
     pub points: Vec<(f64, f64)>,
     /// The fitted curve at each size, `c · f(N)`, ns (a custom shape's f is
     /// only known there).
-    pub fitted_ns: Vec<f64>,
+    pub fitted: Vec<f64>,
 }
 
 impl FamilyFit {
@@ -63,10 +63,10 @@ impl FamilyFit {
     /// let f = nbench::__private::family::FamilyFit {
     ///     family: "sum".into(),
     ///     complexity: "N".into(),
-    ///     coefficient_ns: 0.25,
+    ///     coefficient: 0.25,
     ///     rms: 0.013,
     ///     points: vec![],
-    ///     fitted_ns: vec![],
+    ///     fitted: vec![],
     /// };
     /// assert_eq!(f.line(), "sum: O(N), 250.0 ps · N, RMS 1.3%");
     /// ```
@@ -80,7 +80,7 @@ impl FamilyFit {
             "{}: O({}), {}{shape}, RMS {:.1}%",
             self.family,
             self.complexity,
-            format::time(self.coefficient_ns),
+            format::time(self.coefficient),
             self.rms * 100.0
         )
     }
@@ -124,10 +124,10 @@ pub fn fit_families<'a>(members: impl IntoIterator<Item = (&'a Scaling, f64)>) -
             Some(FamilyFit {
                 family: first.family.clone(),
                 complexity,
-                coefficient_ns: coefficient,
+                coefficient,
                 rms,
                 points: n.into_iter().zip(t).collect(),
-                fitted_ns: shape.into_iter().map(|f: f64| coefficient * f).collect(),
+                fitted: shape.into_iter().map(|f: f64| coefficient * f).collect(),
             })
         })
         .collect()
@@ -155,22 +155,22 @@ mod tests {
             (fits[0].family.as_str(), fits[0].complexity.as_str()),
             ("q", "N²")
         );
-        assert!((fits[0].coefficient_ns - 2.0).abs() < 1e-9);
+        assert!((fits[0].coefficient - 2.0).abs() < 1e-9);
         assert_eq!(fits[0].points, [(10.0, 200.0), (100.0, 2e4), (1000.0, 2e6)]);
         assert_eq!(
             (fits[1].family.as_str(), fits[1].complexity.as_str()),
             ("r", "√N")
         );
-        assert!((fits[1].coefficient_ns - 3.0).abs() < 1e-9 && fits[1].rms < 1e-12);
+        assert!((fits[1].coefficient - 3.0).abs() < 1e-9 && fits[1].rms < 1e-12);
         assert!(
-            (fits[0].fitted_ns[2] - 2e6).abs() < 1e-3,
+            (fits[0].fitted[2] - 2e6).abs() < 1e-3,
             "{:?}",
-            fits[0].fitted_ns
+            fits[0].fitted
         );
         assert!(
-            (fits[1].fitted_ns[1] - 60.0).abs() < 1e-9,
+            (fits[1].fitted[1] - 60.0).abs() < 1e-9,
             "{:?}",
-            fits[1].fitted_ns
+            fits[1].fitted
         );
     }
 }

@@ -24,15 +24,15 @@ pub fn name(id: &str) -> String {
 /// libtest's `(+/- D)`: the spread of the samples after winsorising 5 % at
 /// each end, i.e. the 95th percentile minus the 5th. Never more than the
 /// median, so that a reader's lower bound `median − D` stays at or above 0.
-pub fn deviation(median_ns: f64, p5_ns: f64, p95_ns: f64) -> f64 {
-    (p95_ns - p5_ns).clamp(0.0, median_ns.max(MIN_NS))
+pub fn deviation(median: f64, p5: f64, p95: f64) -> f64 {
+    (p95 - p5).clamp(0.0, median.max(MIN_NS))
 }
 
 /// `test NAME ... bench:      1,234.56 ns/iter (+/- 12.34)`, as current
 /// libtest prints it: two decimals, thousands separated by commas.
-pub fn bench_line(id: &str, median_ns: f64, p5_ns: f64, p95_ns: f64) -> String {
-    let median = if median_ns.is_finite() {
-        median_ns.max(MIN_NS)
+pub fn bench_line(id: &str, median: f64, p5: f64, p95: f64) -> String {
+    let median = if median.is_finite() {
+        median.max(MIN_NS)
     } else {
         MIN_NS
     };
@@ -40,7 +40,7 @@ pub fn bench_line(id: &str, median_ns: f64, p5_ns: f64, p95_ns: f64) -> String {
         "test {} ... bench: {:>14} ns/iter (+/- {})",
         name(id),
         number(median),
-        number(deviation(median, p5_ns, p95_ns))
+        number(deviation(median, p5, p95))
     )
 }
 
@@ -136,9 +136,9 @@ pub mod json {
 
     /// `{ "type": "bench", "name": …, "median": N, "deviation": D }`, whole
     /// nanoseconds as libtest gives them.
-    pub fn bench(id: &str, median_ns: f64, p5_ns: f64, p95_ns: f64) -> String {
-        let median = median_ns.max(0.0);
-        let deviation = super::deviation(median, p5_ns, p95_ns);
+    pub fn bench(id: &str, median: f64, p5: f64, p95: f64) -> String {
+        let median = median.max(0.0);
+        let deviation = super::deviation(median, p5, p95);
         format!(
             r#"{{ "type": "bench", "name": {}, "median": {:.0}, "deviation": {:.0} }}"#,
             string(id),

@@ -23,13 +23,13 @@ pub struct BenchResult {
     /// samples `outlier_mode` keeps.
     pub summary: Summary,
     /// Per-iteration time of every sample, ns, overhead removed (none set aside).
-    pub per_iter_ns: Vec<f64>,
+    pub per_iter: Vec<f64>,
     /// Iterations per sample.
     pub iters: u64,
     /// The first call's time, ns.
-    pub cold_ns: f64,
+    pub cold: f64,
     /// The loop overhead per iteration subtracted from every sample, ns.
-    pub overhead_ns: f64,
+    pub overhead: f64,
     /// Whether the result is within [`FLOOR_FACTOR`] × the loop overhead.
     pub near_floor: bool,
     /// Why sampling stopped.
@@ -128,29 +128,25 @@ impl BenchResult {
         id: String,
         m: Measurement,
         kind: LoopKind,
-        loop_overhead_ns: f64,
+        loop_overhead: f64,
         throughput: Option<Throughput>,
         outlier_mode: OutlierMode,
     ) -> Result<BenchResult, StatsError> {
-        let raw = Summary::new(&m.per_iter_ns)?;
-        let overhead_ns = match kind {
-            LoopKind::Iter => loop_overhead_ns.max(0.0),
+        let raw = Summary::new(&m.per_iter)?;
+        let overhead = match kind {
+            LoopKind::Iter => loop_overhead.max(0.0),
             LoopKind::Batched | LoopKind::Custom | LoopKind::Future | LoopKind::Threads => 0.0,
         };
-        let near_floor = kind != LoopKind::Custom && raw.median <= FLOOR_FACTOR * loop_overhead_ns;
-        let per_iter_ns: Vec<f64> = m
-            .per_iter_ns
-            .iter()
-            .map(|t| (t - overhead_ns).max(0.0))
-            .collect();
+        let near_floor = kind != LoopKind::Custom && raw.median <= FLOOR_FACTOR * loop_overhead;
+        let per_iter: Vec<f64> = m.per_iter.iter().map(|t| (t - overhead).max(0.0)).collect();
         Ok(BenchResult {
             id,
             metric: Metric::WallTime,
-            summary: Summary::with_outliers(&per_iter_ns, outlier_mode)?,
-            per_iter_ns,
+            summary: Summary::with_outliers(&per_iter, outlier_mode)?,
+            per_iter,
             iters: m.iters,
-            cold_ns: m.cold_ns,
-            overhead_ns,
+            cold: m.cold,
+            overhead,
             near_floor,
             stop: m.stop,
             outlier_mode,
@@ -173,11 +169,11 @@ impl BenchResult {
     /// use nbench::__private::engine::{Measurement, Stop};
     /// use nbench::__private::{LoopKind, result::BenchResult, stats::OutlierMode};
     /// let part = |t: f64| {
-    ///     let m = Measurement { iters: 10, per_iter_ns: vec![t, t + 1.0, t + 2.0], cold_ns: 50.0, stop: Stop::Precise, sampling_ns: 1 };
+    ///     let m = Measurement { iters: 10, per_iter: vec![t, t + 1.0, t + 2.0], cold: 50.0, stop: Stop::Precise, sampling_ns: 1 };
     ///     BenchResult::new("x".into(), m, LoopKind::Custom, 0.0, None, OutlierMode::None).unwrap()
     /// };
     /// let pooled = BenchResult::pool(vec![part(10.0), part(20.0)]).unwrap();
-    /// assert_eq!(pooled.per_iter_ns.len(), 6);
+    /// assert_eq!(pooled.per_iter.len(), 6);
     /// let r = pooled.repeats().unwrap();
     /// assert_eq!((r.count, r.mean, r.median), (2, 16.0, 16.0));
     /// ```
@@ -192,7 +188,7 @@ impl BenchResult {
             return Ok(first);
         }
         for p in parts {
-            first.per_iter_ns.extend(p.per_iter_ns);
+            first.per_iter.extend(p.per_iter);
             first.near_floor |= p.near_floor;
             // The stop that says most about the pooled result: too few samples, then the time limit.
             if p.stop == Stop::TooFewSamples
@@ -201,7 +197,7 @@ impl BenchResult {
                 first.stop = p.stop;
             }
         }
-        first.summary = Summary::with_outliers(&first.per_iter_ns, first.outlier_mode)?;
+        first.summary = Summary::with_outliers(&first.per_iter, first.outlier_mode)?;
         first.repeat_medians = medians;
         Ok(first)
     }
@@ -236,8 +232,8 @@ mod tests {
     fn measurement(per_iter: &[f64]) -> Measurement {
         Measurement {
             iters: 100,
-            per_iter_ns: per_iter.to_vec(),
-            cold_ns: 50.0,
+            per_iter: per_iter.to_vec(),
+            cold: 50.0,
             stop: Stop::Precise,
             sampling_ns: 1,
         }
@@ -247,10 +243,10 @@ mod tests {
     fn overhead_is_subtracted_for_iter_only_and_never_below_zero() {
         let m = measurement(&[0.2, 0.3, 0.5]);
         let r = BenchResult::new("e".into(), m.clone(), LoopKind::Iter, 0.3, None, NONE).unwrap();
-        assert_eq!(r.per_iter_ns, [0.0, 0.0, 0.2]);
+        assert_eq!(r.per_iter, [0.0, 0.0, 0.2]);
         assert!(r.near_floor);
         let r = BenchResult::new("e".into(), m, LoopKind::Custom, 0.3, None, NONE).unwrap();
-        assert_eq!(r.per_iter_ns, [0.2, 0.3, 0.5]);
+        assert_eq!(r.per_iter, [0.2, 0.3, 0.5]);
         assert!(!r.near_floor);
     }
 

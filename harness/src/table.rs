@@ -82,7 +82,7 @@ impl Table {
     /// The row of a measured benchmark's figures (a fresh result's, or a stored one's).
     pub fn figures_row(&self, f: &Figures<'_>) -> String {
         let [lo, hi] = f.median_ci;
-        let ci = crate::stats::Interval { lo, hi, level: 0.0 }.rel_half_width(f.median_ns);
+        let ci = crate::stats::Interval { lo, hi, level: 0.0 }.rel_half_width(f.median);
         // Six characters at most, so that the columns after it stay aligned.
         let ci = match ci * 100.0 {
             pct if pct.is_nan() => format::NOT_A_NUMBER.to_owned(),
@@ -94,7 +94,7 @@ impl Table {
         };
         let rate = f
             .throughput
-            .map(|t| format::rate(t, f.median_ns))
+            .map(|t| format::rate(t, f.median))
             .unwrap_or_default();
         let samples = format!("{} × {}", f.samples, f.iters);
         let outliers = f.set_aside.to_string();
@@ -116,7 +116,7 @@ impl Table {
         self.line(
             f.id,
             [
-                &f.metric.format_in(f.median_ns, self.unit),
+                &f.metric.format_in(f.median, self.unit),
                 &ci,
                 &rate,
                 &samples,
@@ -170,7 +170,7 @@ pub struct Figures<'a> {
     /// What its values measure.
     pub metric: crate::metric::Metric,
     /// The value shown (its metric's amount per iteration: ns for times).
-    pub median_ns: f64,
+    pub median: f64,
     /// Its confidence interval, ns.
     pub median_ci: [f64; 2],
     /// Work per iteration, for the throughput column.
@@ -195,7 +195,7 @@ pub struct Figures<'a> {
     /// Why sampling stopped.
     pub stop: Stop,
     /// The first call's time, ns.
-    pub cold_ns: f64,
+    pub cold: f64,
 }
 
 impl Figures<'_> {
@@ -205,7 +205,7 @@ impl Figures<'_> {
         Figures {
             id: &r.id,
             metric: r.metric,
-            median_ns: s.median,
+            median: s.median,
             median_ci: [s.median_ci.lo, s.median_ci.hi],
             throughput: r.throughput,
             samples: s.count,
@@ -223,7 +223,7 @@ impl Figures<'_> {
                 .cut_short
                 .map(|planned| (r.repeat_medians.len().max(1), planned)),
             stop: r.stop,
-            cold_ns: r.cold_ns,
+            cold: r.cold,
         }
     }
 }
@@ -249,8 +249,8 @@ pub(crate) fn notes(f: &Figures<'_>) -> Vec<String> {
         _ => {}
     }
     // A first call far slower than the rest points to lazy set-up worth knowing about.
-    if f.cold_ns >= 1_000.0 && f.cold_ns >= 10.0 * f.median_ns {
-        notes.push(format!("first call {}", format::time(f.cold_ns)));
+    if f.cold >= 1_000.0 && f.cold >= 10.0 * f.median {
+        notes.push(format!("first call {}", format::time(f.cold)));
     }
     notes
 }
@@ -282,8 +282,8 @@ mod tests {
     fn row_shows_every_column() {
         let m = Measurement {
             iters: 4096,
-            per_iter_ns: vec![10.0, 10.1, 9.9, 10.0, 10.0, 10.2, 9.8, 10.0, 10.0, 30.0],
-            cold_ns: 5_000.0,
+            per_iter: vec![10.0, 10.1, 9.9, 10.0, 10.0, 10.2, 9.8, 10.0, 10.0, 30.0],
+            cold: 5_000.0,
             stop: Stop::TimeLimit,
             sampling_ns: 1,
         };
@@ -321,8 +321,8 @@ mod tests {
         for (samples, shown) in cases {
             let m = Measurement {
                 iters: 1,
-                per_iter_ns: samples.to_vec(),
-                cold_ns: 1.0,
+                per_iter: samples.to_vec(),
+                cold: 1.0,
                 stop: Stop::Precise,
                 sampling_ns: 1,
             };
@@ -344,8 +344,8 @@ mod tests {
     fn counters_get_columns_when_known_and_notes_otherwise() {
         let m = Measurement {
             iters: 10,
-            per_iter_ns: vec![2.0, 2.0, 2.0],
-            cold_ns: 2.0,
+            per_iter: vec![2.0, 2.0, 2.0],
+            cold: 2.0,
             stop: Stop::Precise,
             sampling_ns: 1,
         };

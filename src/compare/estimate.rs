@@ -32,7 +32,7 @@ pub struct Estimate {
     /// The fastest epoch's median.
     pub ns: f64,
     /// Its 95 % interval.
-    pub ci_ns: [f64; 2],
+    pub ci: [f64; 2],
 }
 
 /// `F_n` for n = 2, 3, …, 16 epochs: the next run's fastest epoch lands
@@ -86,7 +86,7 @@ pub fn estimate(epoch_medians: &[f64], floor_ns: f64) -> Option<Estimate> {
     let resolved = |x: f64| x.max(floor_ns);
     let k = n.div_ceil(2).max(2);
     let faster: Vec<f64> = medians[..k].iter().map(|x| resolved(*x)).collect();
-    let ci_ns = match log_mean_sd(&faster) {
+    let ci = match log_mean_sd(&faster) {
         Some((_, sd, _)) if resolved(ns) > 0.0 => {
             let half = FASTEST_FACTOR[(n - 2).min(FASTEST_FACTOR.len() - 1)] * sd;
             let center = resolved(ns).ln();
@@ -95,10 +95,10 @@ pub fn estimate(epoch_medians: &[f64], floor_ns: f64) -> Option<Estimate> {
         // Every median is 0 and the clock step unknown: the point itself.
         _ => [ns, ns],
     };
-    let ci = at_least(ns, ci_ns, floor_ns);
+    let ci = at_least(ns, ci, floor_ns);
     Some(Estimate {
         ns,
-        ci_ns: [ci[0].max(0.0), ci[1]],
+        ci: [ci[0].max(0.0), ci[1]],
     })
 }
 
@@ -162,7 +162,7 @@ pub(crate) mod tests {
             for _ in 0..trials {
                 let this = estimate(&epochs(&mut z, n), 0.0).unwrap();
                 let next = estimate(&epochs(&mut z, n), 0.0).unwrap();
-                inside += usize::from(this.ci_ns[0] <= next.ns && next.ns <= this.ci_ns[1]);
+                inside += usize::from(this.ci[0] <= next.ns && next.ns <= this.ci[1]);
             }
             let share = inside as f64 / trials as f64;
             assert!(
@@ -179,15 +179,15 @@ pub(crate) mod tests {
         assert!((e.ns - 100.0).abs() < 1e-9);
         let half = FASTEST_FACTOR[0] * 4f64.ln() / 2f64.sqrt();
         let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-9;
-        assert!(close(e.ci_ns[0], 100.0 * (-half).exp()), "{e:?}");
-        assert!(close(e.ci_ns[1], 100.0 * half.exp()), "{e:?}");
+        assert!(close(e.ci[0], 100.0 * (-half).exp()), "{e:?}");
+        assert!(close(e.ci[1], 100.0 * half.exp()), "{e:?}");
         // Slow spells in two epochs of five move neither the estimate nor,
         // beyond the spared three, the interval.
         let spell = estimate(&[393.0, 395.0, 552.0, 394.0, 540.0], 0.0).unwrap();
         let spared = estimate(&[393.0, 395.0, 394.0, 400.0, 410.0], 0.0).unwrap();
         assert!((spell.ns - 393.0).abs() < 1e-9, "{spell:?}");
-        assert_eq!(spell.ci_ns, spared.ci_ns);
-        assert!(spell.ci_ns[1] < 400.0, "{spell:?}");
+        assert_eq!(spell.ci, spared.ci);
+        assert!(spell.ci[1] < 400.0, "{spell:?}");
     }
 
     #[test]
@@ -205,7 +205,7 @@ pub(crate) mod tests {
     fn identical_epochs_still_get_the_clock_step() {
         let e = estimate(&[250.0, 250.0, 250.0], 0.5).unwrap();
         assert!((e.ns - 250.0).abs() < 1e-9);
-        assert!((e.ci_ns[0] - 249.5).abs() < 1e-9 && (e.ci_ns[1] - 250.5).abs() < 1e-9);
+        assert!((e.ci[0] - 249.5).abs() < 1e-9 && (e.ci[1] - 250.5).abs() < 1e-9);
         // A wide interval is left as it is.
         assert_eq!(at_least(10.0, [8.0, 12.0], 0.5), [8.0, 12.0]);
         assert_eq!(at_least(10.0, [9.9, 12.0], 0.5), [9.5, 12.0]);
@@ -217,13 +217,13 @@ pub(crate) mod tests {
         // An empty body: most epochs resolve nothing, one a few picoseconds.
         let e = estimate(&[0.0, 0.0, 0.004, 0.0, 0.0, 0.0, 0.0, 0.0], 0.02).unwrap();
         assert_eq!(e.ns, 0.0);
-        assert_eq!(e.ci_ns, [0.0, 0.02], "{e:?}");
+        assert_eq!(e.ci, [0.0, 0.02], "{e:?}");
         let e = estimate(&[0.0, 0.3, 0.0], 0.02).unwrap();
-        assert!(e.ci_ns.iter().all(|x| x.is_finite()), "{e:?}");
-        assert!(e.ci_ns[0] == 0.0 && e.ci_ns[1] >= 0.02, "{e:?}");
+        assert!(e.ci.iter().all(|x| x.is_finite()), "{e:?}");
+        assert!(e.ci[0] == 0.0 && e.ci[1] >= 0.02, "{e:?}");
         // Every median 0 and no clock step known: still finite.
         let e = estimate(&[0.0, 0.0], 0.0).unwrap();
-        assert_eq!((e.ns, e.ci_ns), (0.0, [0.0, 0.0]));
+        assert_eq!((e.ns, e.ci), (0.0, [0.0, 0.0]));
         // Not a number is left out, as a missing epoch.
         assert!(estimate(&[f64::NAN, 1.0], 0.0).is_none());
     }

@@ -103,8 +103,8 @@ mod tests {
         assert_eq!(row_threshold(0.005, 0.0, 0.349), f64::INFINITY);
         // After the false-discovery control too.
         let mut near_floor = row("empty", 1.2, 1e-9);
-        near_floor.baseline_ns = 1e-4;
-        near_floor.overhead_ns = 0.349;
+        near_floor.baseline = 1e-4;
+        near_floor.overhead = 0.349;
         let mut c = Comparison {
             baseline: "b".into(),
             noise_threshold: 0.005,

@@ -24,7 +24,7 @@ pub struct Measured<'a> {
     /// Iterations per sample, the same for both sides.
     pub iters: u64,
     /// The loop overhead taken off the samples, ns.
-    pub overhead_ns: f64,
+    pub overhead: f64,
     /// Whether the time limit ended it.
     pub time_limited: bool,
     /// What both sides' samples measure.
@@ -134,13 +134,13 @@ pub fn row(id: &str, p: &Measured<'_>, layouts: &Assignment, threshold: f64) -> 
         .copied()
         .filter(|m| m.is_finite())
         .min_by(f64::total_cmp)
-        .unwrap_or_else(|| median(&taken.base_ns));
-    let t = row_threshold(threshold, base_median, p.overhead_ns);
+        .unwrap_or_else(|| median(&taken.base));
+    let t = row_threshold(threshold, base_median, p.overhead);
     let units = layouts.units(&taken.epoch_ratios);
     let mut ch = change(layouts, (taken.epochs(), &units), &taken.round_ratios(), t)?;
     let (layout_spread, placement_spread) = spreads(layouts, taken.epochs(), &ch);
     // No narrower than the clock's step in either side's median.
-    let cur_median = median(&taken.cur_ns);
+    let cur_median = median(&taken.cur);
     let rel = |m: f64| {
         if m > 0.0 {
             half_step_ns(p.iters) / m
@@ -156,8 +156,8 @@ pub fn row(id: &str, p: &Measured<'_>, layouts: &Assignment, threshold: f64) -> 
     let found = (ch.change, ch.ci, ch.p_value);
     Some(
         Row {
-            baseline_per_iter_ns: taken.base_ns.clone(),
-            overhead_ns: p.overhead_ns,
+            baseline_per_iter: taken.base.clone(),
+            overhead: p.overhead,
             layout_spread,
             placement_spread,
             layout_widening: (ch.layout_widening > 1.0).then_some(ch.layout_widening),
@@ -166,7 +166,7 @@ pub fn row(id: &str, p: &Measured<'_>, layouts: &Assignment, threshold: f64) -> 
             epochs_pulled_in: ch.pulled_in,
             layouts_left_out: ch.layouts_left_out,
             full_speed_units: ch.full_speed_units,
-            epoch_medians_ns: epoch_medians(taken),
+            epoch_medians: epoch_medians(taken),
             // Each epoch's pair of layouts, where both sides ran several.
             epoch_layouts: if layouts.controlled() {
                 layouts.epoch_pairs(taken.epoch_ratios.len())

@@ -14,9 +14,9 @@ pub struct Current<'a> {
     /// Its id.
     pub id: &'a str,
     /// Its median, ns.
-    pub median_ns: f64,
+    pub median: f64,
     /// Its samples, ns per iteration.
-    pub per_iter_ns: &'a [f64],
+    pub per_iter: &'a [f64],
     /// What they measure.
     pub metric: nbench::__private::metric::Metric,
     /// Its declared work per iteration.
@@ -52,7 +52,7 @@ pub fn against_stored<'a>(
                 .not_compared
                 .push(NotCompared::metrics(c.id, b.metric, c.metric)),
             Some(b) => cmp.rows.extend(
-                stored_row(c.id, b, (c.median_ns, c.per_iter_ns, c.metric), threshold)
+                stored_row(c.id, b, (c.median, c.per_iter, c.metric), threshold)
                     .map(|r| r.with_work(b.throughput, c.throughput)),
             ),
         }
@@ -87,13 +87,13 @@ pub fn stored_row(
     (cur_median, cur_samples, metric): (f64, &[f64], Metric),
     threshold: f64,
 ) -> Option<Row> {
-    let t = row_threshold(threshold, base.median_ns, base.overhead_ns);
-    let ch = estimators::stored(&base.per_iter_ns, cur_samples, t)?;
+    let t = row_threshold(threshold, base.median, base.overhead);
+    let ch = estimators::stored(&base.per_iter, cur_samples, t)?;
     let found = (ch.change, ch.ci, ch.p_value);
-    let times = [base.median_ns, cur_median];
+    let times = [base.median, cur_median];
     Some(Row {
-        baseline_per_iter_ns: base.per_iter_ns.clone(),
-        overhead_ns: base.overhead_ns,
+        baseline_per_iter: base.per_iter.clone(),
+        overhead: base.overhead,
         ..Row::new(id, Kind::Stored, metric, times, found)
     })
 }
@@ -123,8 +123,8 @@ mod tests {
         let record = |id: &str, metric| {
             let m = Measurement {
                 iters: 10,
-                per_iter_ns: samples.clone(),
-                cold_ns: 100.0,
+                per_iter: samples.clone(),
+                cold: 100.0,
                 stop: Stop::Precise,
                 sampling_ns: 1,
             };
@@ -145,8 +145,8 @@ mod tests {
         ];
         let current = |id, metric| Current {
             id,
-            median_ns: 102.0,
-            per_iter_ns: &samples,
+            median: 102.0,
+            per_iter: &samples,
             metric,
             throughput: None,
         };

@@ -68,10 +68,12 @@ pub struct Row {
     pub metric: Metric,
     /// Baseline median, ns per iteration.
     #[serde(deserialize_with = "float::lenient")]
-    pub baseline_ns: f64,
+    #[serde(rename = "baseline_ns")]
+    pub baseline: f64,
     /// Current median, ns per iteration.
     #[serde(deserialize_with = "float::lenient")]
-    pub current_ns: f64,
+    #[serde(rename = "current_ns")]
+    pub current: f64,
     /// current / baseline − 1.
     #[serde(deserialize_with = "float::lenient")]
     pub change: f64,
@@ -90,11 +92,13 @@ pub struct Row {
     /// run; stored: the baseline's), for plots; the current side's are in the run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[serde(deserialize_with = "float::lenient")]
-    pub baseline_per_iter_ns: Vec<f64>,
+    #[serde(rename = "baseline_per_iter_ns")]
+    pub baseline_per_iter: Vec<f64>,
     /// The loop overhead per iteration taken off both sides' times, ns.
     #[serde(default)]
     #[serde(deserialize_with = "float::lenient")]
-    pub overhead_ns: f64,
+    #[serde(rename = "overhead_ns")]
+    pub overhead: f64,
     /// How much the benchmark moves from one fresh process pair in other
     /// link layouts to the next (0.14 = ±14 %): code placement and the
     /// machine's process-to-process noise together; when both sides ran
@@ -136,7 +140,8 @@ pub struct Row {
     /// Paired: each epoch's median time of the baseline's and the current
     /// side's samples, ns per iteration, in the epochs' order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub epoch_medians_ns: Vec<[f64; 2]>,
+    #[serde(rename = "epoch_medians_ns")]
+    pub epoch_medians: Vec<[f64; 2]>,
     /// Paired, where both sides ran several link layouts: the layout each epoch ran of the
     /// baseline's and of the current side (numbered from 0 per side), in
     /// the epochs' order, so that the change can be recomputed by layout.
@@ -164,7 +169,7 @@ pub struct Row {
 impl Row {
     /// The noise threshold that applies to this row (see [`row_threshold`]).
     pub fn threshold(&self, threshold: f64) -> f64 {
-        row_threshold(threshold, self.baseline_ns, self.overhead_ns)
+        row_threshold(threshold, self.baseline, self.overhead)
     }
 
     /// Placement's part of its `layout_spread`, where that is less than
@@ -190,9 +195,9 @@ impl Row {
 /// median plus the loop overhead taken off it, expressed relative to the
 /// median: near the timer floor (an empty body: 0.1 ps left of a 350 ps
 /// loop) a difference of 0.1 ps is not a 100 % regression.
-pub fn row_threshold(threshold: f64, baseline_ns: f64, overhead_ns: f64) -> f64 {
-    if baseline_ns > 0.0 {
-        threshold * (baseline_ns + overhead_ns.max(0.0)) / baseline_ns
+pub fn row_threshold(threshold: f64, baseline: f64, overhead: f64) -> f64 {
+    if baseline > 0.0 {
+        threshold * (baseline + overhead.max(0.0)) / baseline
     } else {
         f64::INFINITY
     }
@@ -257,15 +262,15 @@ impl Row {
             id: id.to_owned(),
             kind,
             metric,
-            baseline_ns: times[0],
-            current_ns: times[1],
+            baseline: times[0],
+            current: times[1],
             change,
             change_ci,
             p_value,
             p_adjusted: None,
             verdict: Verdict::Inconclusive,
-            baseline_per_iter_ns: Vec::new(),
-            overhead_ns: 0.0,
+            baseline_per_iter: Vec::new(),
+            overhead: 0.0,
             layout_spread: None,
             placement_spread: None,
             layout_widening: None,
@@ -276,7 +281,7 @@ impl Row {
             epochs_pulled_in: 0,
             layouts_left_out: 0,
             full_speed_units: 0,
-            epoch_medians_ns: Vec::new(),
+            epoch_medians: Vec::new(),
             epoch_layouts: Vec::new(),
             inconclusive: None,
             work_per_iter: None,

@@ -22,9 +22,9 @@ pub struct Measured {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Within {
     /// The pooled samples' median, ns.
-    pub median_ns: f64,
+    pub median: f64,
     /// Its distribution-free 95 % interval, at least the clock's step wide.
-    pub median_ci_ns: [f64; 2],
+    pub median_ci: [f64; 2],
 }
 
 /// A benchmark that failed, and what its process printed meanwhile.

@@ -67,7 +67,8 @@ pub struct FitRecord {
     pub complexity: String,
     /// `c` in `time ≈ c · f(N)`, ns.
     #[serde(deserialize_with = "float::lenient")]
-    pub coefficient_ns: f64,
+    #[serde(rename = "coefficient_ns")]
+    pub coefficient: f64,
     /// Root mean square of the residuals over the mean time.
     #[serde(deserialize_with = "float::lenient")]
     pub rms: f64,
@@ -77,7 +78,8 @@ pub struct FitRecord {
     /// The fitted curve `c · f(N)` at each member's N, ns.
     #[serde(default)]
     #[serde(deserialize_with = "float::lenient")]
-    pub fitted_ns: Vec<f64>,
+    #[serde(rename = "fitted_ns")]
+    pub fitted: Vec<f64>,
     /// What the members' values measure (left out for wall time).
     #[serde(
         default,
@@ -162,10 +164,12 @@ pub struct VersusRecord {
 pub struct WithinRecord {
     /// The pooled samples' median, ns.
     #[serde(deserialize_with = "float::lenient")]
-    pub median_ns: f64,
+    #[serde(rename = "median_ns")]
+    pub median: f64,
     /// Its distribution-free 95 % interval, ns.
     #[serde(deserialize_with = "float::lenient")]
-    pub median_ci_ns: [f64; 2],
+    #[serde(rename = "median_ci_ns")]
+    pub median_ci: [f64; 2],
 }
 
 /// The medians of the measurements a result pools, and their spread.
@@ -173,16 +177,20 @@ pub struct WithinRecord {
 pub struct RepeatsRecord {
     /// Each measurement's median, in the order taken.
     #[serde(deserialize_with = "float::lenient")]
-    pub medians_ns: Vec<f64>,
+    #[serde(rename = "medians_ns")]
+    pub medians: Vec<f64>,
     /// Their mean.
     #[serde(deserialize_with = "float::lenient")]
-    pub mean_ns: f64,
+    #[serde(rename = "mean_ns")]
+    pub mean: f64,
     /// Their median.
     #[serde(deserialize_with = "float::lenient")]
-    pub median_ns: f64,
+    #[serde(rename = "median_ns")]
+    pub median: f64,
     /// Their standard deviation.
     #[serde(deserialize_with = "float::lenient")]
-    pub stddev_ns: f64,
+    #[serde(rename = "stddev_ns")]
+    pub stddev: f64,
     /// `stddev / mean`.
     #[serde(deserialize_with = "float::lenient")]
     pub cv: f64,
@@ -289,33 +297,42 @@ pub struct BenchRecord {
     pub metric: Metric,
     /// Median.
     #[serde(deserialize_with = "float::lenient")]
-    pub median_ns: f64,
+    #[serde(rename = "median_ns")]
+    pub median: f64,
     /// 95 % CI of the median, [low, high].
     #[serde(deserialize_with = "float::lenient")]
-    pub median_ci_ns: [f64; 2],
+    #[serde(rename = "median_ci_ns")]
+    pub median_ci: [f64; 2],
     /// Mean.
     #[serde(deserialize_with = "float::lenient")]
-    pub mean_ns: f64,
+    #[serde(rename = "mean_ns")]
+    pub mean: f64,
     /// 95 % CI of the mean, [low, high].
     #[serde(deserialize_with = "float::lenient")]
-    pub mean_ci_ns: [f64; 2],
+    #[serde(rename = "mean_ci_ns")]
+    pub mean_ci: [f64; 2],
     /// Sample standard deviation.
     #[serde(deserialize_with = "float::lenient")]
-    pub stddev_ns: f64,
+    #[serde(rename = "stddev_ns")]
+    pub stddev: f64,
     /// Median absolute deviation.
     #[serde(deserialize_with = "float::lenient")]
-    pub mad_ns: f64,
+    #[serde(rename = "mad_ns")]
+    pub mad: f64,
     /// Coefficient of variation.
     #[serde(deserialize_with = "float::lenient")]
     pub cv: f64,
     /// Smallest sample.
     #[serde(deserialize_with = "float::lenient")]
-    pub min_ns: f64,
+    #[serde(rename = "min_ns")]
+    pub min: f64,
     /// Largest sample.
     #[serde(deserialize_with = "float::lenient")]
-    pub max_ns: f64,
+    #[serde(rename = "max_ns")]
+    pub max: f64,
     /// Percentiles 5, 25, 75, 95 and 99, named (`{"p5": …, "p25": …}`).
-    pub percentiles_ns: Percentiles,
+    #[serde(rename = "percentiles_ns")]
+    pub percentiles: Percentiles,
     /// Tukey outliers: low severe, low mild, high mild, high severe.
     pub outliers: [usize; 4],
     /// Which samples the summary set aside (`--outliers`).
@@ -330,10 +347,12 @@ pub struct BenchRecord {
     pub iters_per_sample: u64,
     /// The first call's time.
     #[serde(deserialize_with = "float::lenient")]
-    pub cold_ns: f64,
+    #[serde(rename = "cold_ns")]
+    pub cold: f64,
     /// Loop overhead subtracted per iteration.
     #[serde(deserialize_with = "float::lenient")]
-    pub overhead_ns: f64,
+    #[serde(rename = "overhead_ns")]
+    pub overhead: f64,
     /// Within a few times the loop overhead.
     pub near_floor: bool,
     /// Whether the precision target was met (`precise`) or a limit stopped sampling.
@@ -354,8 +373,8 @@ pub struct BenchRecord {
     /// `--interleave`): their medians and how they spread.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeats: Option<RepeatsRecord>,
-    /// Measured in several processes (epochs), whose estimate `median_ns`
-    /// and `median_ci_ns` are: the median of the pooled samples and its
+    /// Measured in several processes (epochs), whose estimate `median`
+    /// and `median_ci` are: the median of the pooled samples and its
     /// interval from the samples alone, as within one process.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub within_process: Option<WithinRecord>,
@@ -368,7 +387,8 @@ pub struct BenchRecord {
     pub elapsed_s: f64,
     /// Every sample's per-iteration time.
     #[serde(deserialize_with = "float::lenient")]
-    pub per_iter_ns: Vec<f64>,
+    #[serde(rename = "per_iter_ns")]
+    pub per_iter: Vec<f64>,
 }
 
 impl TargetRecord {
@@ -389,10 +409,10 @@ impl TargetRecord {
                     metric: run.family_metric(&f.family),
                     family: f.family,
                     complexity: f.complexity,
-                    coefficient_ns: f.coefficient_ns,
+                    coefficient: f.coefficient,
                     rms: f.rms,
                     points: f.points.into_iter().map(|(n, t)| [n, t]).collect(),
-                    fitted_ns: f.fitted_ns,
+                    fitted: f.fitted,
                 })
                 .collect(),
         };
@@ -420,16 +440,16 @@ impl BenchRecord {
         BenchRecord {
             id: r.id.clone(),
             metric: r.metric,
-            median_ns: s.median,
-            median_ci_ns: [s.median_ci.lo, s.median_ci.hi],
-            mean_ns: s.mean,
-            mean_ci_ns: [s.mean_ci.lo, s.mean_ci.hi],
-            stddev_ns: s.stddev,
-            mad_ns: s.mad,
+            median: s.median,
+            median_ci: [s.median_ci.lo, s.median_ci.hi],
+            mean: s.mean,
+            mean_ci: [s.mean_ci.lo, s.mean_ci.hi],
+            stddev: s.stddev,
+            mad: s.mad,
             cv: s.cv,
-            min_ns: s.min,
-            max_ns: s.max,
-            percentiles_ns: Percentiles {
+            min: s.min,
+            max: s.max,
+            percentiles: Percentiles {
                 p5: s.p5,
                 p25: s.p25,
                 p75: s.p75,
@@ -446,8 +466,8 @@ impl BenchRecord {
             set_aside: s.set_aside,
             samples: s.count,
             iters_per_sample: r.iters,
-            cold_ns: r.cold_ns,
-            overhead_ns: r.overhead_ns,
+            cold: r.cold,
+            overhead: r.overhead,
             near_floor: r.near_floor,
             stop: r.stop.as_str().to_owned(),
             throughput: r.throughput.map(ThroughputRecord::from),
@@ -470,19 +490,19 @@ impl BenchRecord {
             }),
             is_baseline: r.is_baseline,
             repeats: r.repeats().map(|a| RepeatsRecord {
-                medians_ns: r.repeat_medians.clone(),
-                mean_ns: a.mean,
-                median_ns: a.median,
-                stddev_ns: a.stddev,
+                medians: r.repeat_medians.clone(),
+                mean: a.mean,
+                median: a.median,
+                stddev: a.stddev,
                 cv: a.cv,
             }),
             cut_short: r.cut_short,
             within_process: m.within.map(|w| WithinRecord {
-                median_ns: w.median_ns,
-                median_ci_ns: w.median_ci_ns,
+                median: w.median,
+                median_ci: w.median_ci,
             }),
             elapsed_s: m.elapsed_s,
-            per_iter_ns: r.per_iter_ns.clone(),
+            per_iter: r.per_iter.clone(),
         }
     }
 }

@@ -5,9 +5,9 @@
 #[derive(Debug, Clone, Default)]
 pub struct Taken {
     /// Baseline sample i was taken next to current sample i.
-    pub base_ns: Vec<f64>,
+    pub base: Vec<f64>,
     /// Current samples.
-    pub cur_ns: Vec<f64>,
+    pub cur: Vec<f64>,
     /// Per epoch (process pair): current / baseline over its rounds
     /// (the balanced median of its rounds, `run::paired`).
     pub epoch_ratios: Vec<f64>,
@@ -23,8 +23,8 @@ pub struct Taken {
 impl Taken {
     /// current / baseline for each round with a non-zero baseline sample.
     pub fn round_ratios(&self) -> Vec<f64> {
-        (self.base_ns.iter())
-            .zip(&self.cur_ns)
+        (self.base.iter())
+            .zip(&self.cur)
             .filter(|(b, _)| **b > 0.0)
             .map(|(b, c)| c / b)
             .collect()

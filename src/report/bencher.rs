@@ -17,8 +17,8 @@ pub fn render(run: &RunRecord) -> String {
         out.push_str(&format!("\n{}\n", libtest::running(count)));
         let name = |id: &str| format!("{}::{id}", t.target);
         for b in &t.benchmarks {
-            let p = &b.percentiles_ns;
-            let line = libtest::bench_line(&name(&b.id), b.median_ns, p.p5, p.p95);
+            let p = &b.percentiles;
+            let line = libtest::bench_line(&name(&b.id), b.median, p.p5, p.p95);
             out.push_str(&format!("{line}\n"));
         }
         for id in t.ignored.iter().chain(t.skipped.iter().map(|s| &s.id)) {

@@ -11,8 +11,8 @@ impl BenchRecord {
         Figures {
             id: &self.id,
             metric: self.metric,
-            median_ns: self.median_ns,
-            median_ci: self.median_ci_ns,
+            median: self.median,
+            median_ci: self.median_ci,
             throughput: self.work(),
             samples: self.samples,
             iters: self.iters_per_sample,
@@ -20,22 +20,20 @@ impl BenchRecord {
             counters: self
                 .counters
                 .iter()
-                .filter_map(|c| Some((c.header(), c.to_counter()?.format(self.median_ns))))
+                .filter_map(|c| Some((c.header(), c.to_counter()?.format(self.median))))
                 .collect(),
             ratio: self.ratio_label(),
             near_floor: self.near_floor,
-            repeats: self.repeats.as_ref().map(|r| (r.medians_ns.len(), r.cv)),
+            repeats: self.repeats.as_ref().map(|r| (r.medians.len(), r.cv)),
             cut_short: self.cut_short.map(|planned| {
                 (
-                    self.repeats
-                        .as_ref()
-                        .map_or(1, |r| r.medians_ns.len().max(1)),
+                    self.repeats.as_ref().map_or(1, |r| r.medians.len().max(1)),
                     planned,
                 )
             }),
             // A reason this build does not know shows no note.
             stop: Stop::parse(&self.stop).unwrap_or(Stop::Precise),
-            cold_ns: self.cold_ns,
+            cold: self.cold,
         }
     }
 
@@ -53,7 +51,7 @@ impl BenchRecord {
     /// Its throughput at the median (`4.695 GiB/s`), empty when none is declared.
     pub fn throughput_text(&self) -> String {
         self.work().map_or_else(String::new, |t| {
-            nbench::__private::format::rate(t, self.median_ns)
+            nbench::__private::format::rate(t, self.median)
         })
     }
 
@@ -71,7 +69,7 @@ impl BenchRecord {
             .iter()
             .filter(|c| c.header() == header)
             .find_map(|c| c.to_counter())
-            .map_or_else(String::new, |c| c.format(self.median_ns))
+            .map_or_else(String::new, |c| c.format(self.median))
     }
 }
 

@@ -131,8 +131,8 @@ fn row_line(r: &Row, w: usize) -> String {
     format!(
         "{}  {:>10}  {:>10}  {:>8}  {:>20}  {styled}{pad}  {kind}\n",
         format::pad(&r.id, w),
-        r.metric.format(r.baseline_ns),
-        r.metric.format(r.current_ns),
+        r.metric.format(r.baseline),
+        r.metric.format(r.current),
         pct(r.change),
         ci
     )

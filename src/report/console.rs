@@ -65,9 +65,9 @@ pub fn render(run: &RunRecord, unit: Option<TimeUnit>, details: bool) -> String 
                 let line = format!(
                     "  {}: first call {}, loop overhead {}/iter, {} samples × {} iterations, {:.2}s",
                     b.id,
-                    time(b.cold_ns),
-                    time(b.overhead_ns),
-                    b.per_iter_ns.len(),
+                    time(b.cold),
+                    time(b.overhead),
+                    b.per_iter.len(),
                     b.iters_per_sample,
                     b.elapsed_s
                 );
@@ -90,10 +90,10 @@ fn fit(f: &FitRecord) -> FamilyFit {
     FamilyFit {
         family: f.family.clone(),
         complexity: f.complexity.clone(),
-        coefficient_ns: f.coefficient_ns,
+        coefficient: f.coefficient,
         rms: f.rms,
         points: f.points.iter().map(|&[n, t]| (n, t)).collect(),
-        fitted_ns: f.fitted_ns.clone(),
+        fitted: f.fitted.clone(),
     }
 }
 

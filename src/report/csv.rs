@@ -199,7 +199,7 @@ impl Columns {
         }
         if self.runs {
             match &b.repeats {
-                Some(r) => cells.extend([r.medians_ns.len().to_string(), num(r.cv)]),
+                Some(r) => cells.extend([r.medians.len().to_string(), num(r.cv)]),
                 None => cells.extend([String::new(), String::new()]),
             }
         }
@@ -237,16 +237,16 @@ fn work_cells(t: Option<ThroughputRecord>) -> [String; 2] {
 }
 
 fn times(b: &BenchRecord) -> [f64; 13] {
-    let p = b.percentiles_ns;
+    let p = b.percentiles;
     [
-        b.median_ns,
-        b.median_ci_ns[0],
-        b.median_ci_ns[1],
-        b.mean_ns,
-        b.stddev_ns,
-        b.mad_ns,
-        b.min_ns,
-        b.max_ns,
+        b.median,
+        b.median_ci[0],
+        b.median_ci[1],
+        b.mean,
+        b.stddev,
+        b.mad,
+        b.min,
+        b.max,
         p.p5,
         p.p25,
         p.p75,
@@ -262,7 +262,7 @@ fn comparison_cells(row: Option<&Row>, u: TimeUnit) -> Vec<String> {
     };
     let pct = |x: f64| num(x * 100.0);
     vec![
-        num(r.baseline_ns / u.ns()),
+        num(r.baseline / u.ns()),
         pct(r.change),
         pct(r.change_ci[0]),
         pct(r.change_ci[1]),

@@ -81,18 +81,18 @@ fn results(out: &mut String, run: &RunRecord) {
             }
             if let Some(r) = runs.then_some(b.repeats.as_ref()) {
                 cells.push(r.map_or_else(String::new, |r| {
-                    format!("{} (cv {:.2}%)", r.medians_ns.len(), r.cv * 100.0)
+                    format!("{} (cv {:.2}%)", r.medians.len(), r.cv * 100.0)
                 }));
             }
             let _ = writeln!(
                 out,
                 "| `{}` | {} | {} … {} | {} | {} | {} | {} ({}) |{}",
                 cell(&b.id),
-                b.metric.format(b.median_ns),
-                b.metric.format(b.median_ci_ns[0]),
-                b.metric.format(b.median_ci_ns[1]),
-                b.metric.format(b.mean_ns),
-                b.metric.format(b.stddev_ns),
+                b.metric.format(b.median),
+                b.metric.format(b.median_ci[0]),
+                b.metric.format(b.median_ci[1]),
+                b.metric.format(b.mean),
+                b.metric.format(b.stddev),
                 b.samples,
                 b.set_aside,
                 b.outlier_mode,
@@ -113,7 +113,7 @@ fn results(out: &mut String, run: &RunRecord) {
                     "| `{}` | O({}) | {} | {:.1}% |",
                     cell(&f.family),
                     cell(&f.complexity),
-                    f.metric.format(f.coefficient_ns),
+                    f.metric.format(f.coefficient),
                     f.rms * 100.0
                 );
             }
@@ -181,8 +181,8 @@ fn comparison(out: &mut String, c: &Comparison) {
                 out,
                 "| `{}` | {} | {} | {} | {} … {} | {p} | {verdict} |",
                 cell(&r.id),
-                r.metric.format(r.baseline_ns),
-                r.metric.format(r.current_ns),
+                r.metric.format(r.baseline),
+                r.metric.format(r.current),
                 pct(r.change),
                 pct(r.change_ci[0]),
                 pct(r.change_ci[1]),

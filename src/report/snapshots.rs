@@ -17,14 +17,14 @@ use nbench::Throughput;
 
 fn measured(id: &str, median: f64, throughput: Option<Throughput>) -> Outcome {
     // Eleven samples spread ±2 % around the median, one slow outlier.
-    let mut per_iter_ns: Vec<f64> = (0..10)
+    let mut per_iter: Vec<f64> = (0..10)
         .map(|i| median * (0.98 + 0.004 * i as f64))
         .collect();
-    per_iter_ns.push(median * 1.5);
+    per_iter.push(median * 1.5);
     let m = Measurement {
         iters: 64,
-        per_iter_ns,
-        cold_ns: median * 3.0,
+        per_iter,
+        cold: median * 3.0,
         stop: Stop::Precise,
         sampling_ns: 1,
     };
@@ -315,11 +315,7 @@ fn html() {
     let runs = runs();
     let mut cmp = comparison();
     for row in &mut cmp.targets[0].rows {
-        row.baseline_per_iter_ns = vec![
-            row.baseline_ns * 0.99,
-            row.baseline_ns,
-            row.baseline_ns * 1.02,
-        ];
+        row.baseline_per_iter = vec![row.baseline * 0.99, row.baseline, row.baseline * 1.02];
     }
     let mut rec = record(&runs, Some(cmp));
     rec.skipped.push(crate::model::record::SkippedRecord {

@@ -244,8 +244,8 @@ fn unpaired(
     let current = run.outcomes.iter().filter_map(|o| match o {
         Outcome::Measured(m) => Some(Current {
             id: &m.result.id,
-            median_ns: m.result.summary.median,
-            per_iter_ns: &m.result.per_iter_ns,
+            median: m.result.summary.median,
+            per_iter: &m.result.per_iter,
             metric: m.result.metric,
             throughput: m.result.throughput.map(Into::into),
         }),
@@ -287,8 +287,8 @@ pub fn stored_only(
     record.other_shards = picked.elsewhere.len();
     let current = record.benchmarks.iter().map(|c| Current {
         id: &c.id,
-        median_ns: c.median_ns,
-        per_iter_ns: &c.per_iter_ns,
+        median: c.median,
+        per_iter: &c.per_iter,
         metric: c.metric,
         throughput: c.throughput,
     });

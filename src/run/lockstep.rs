@@ -311,7 +311,7 @@ fn seed(id: &str) -> u64 {
 
 /// The current side's samples of a lockstep measurement as its result.
 fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, elapsed: Duration) -> Outcome {
-    let summary = match Summary::with_outliers(&p.taken.cur_ns, mode) {
+    let summary = match Summary::with_outliers(&p.taken.cur, mode) {
         Ok(s) => s,
         Err(e) => {
             return Outcome::Failed(Failure {
@@ -326,10 +326,10 @@ fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, elapsed: Dura
             id,
             metric: p.metric,
             summary,
-            per_iter_ns: p.taken.cur_ns,
+            per_iter: p.taken.cur,
             iters: p.iters,
-            cold_ns: p.cold_ns,
-            overhead_ns: p.overhead_ns,
+            cold: p.cold,
+            overhead: p.overhead,
             near_floor: false,
             stop: p.stop,
             outlier_mode: mode,

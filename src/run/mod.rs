@@ -316,7 +316,7 @@ impl Slot {
             return usize::MAX;
         };
         let r = &first.result;
-        let sample_ns = r.iters as f64 * (r.summary.median.max(0.0) + r.overhead_ns.max(0.0));
+        let sample_ns = r.iters as f64 * (r.summary.median.max(0.0) + r.overhead.max(0.0));
         if sample_ns <= 0.0 || !sample_ns.is_finite() {
             return usize::MAX;
         }
@@ -351,13 +351,13 @@ impl Slot {
         let s = &mut result.summary;
         let half = estimate::half_step_ns(result.iters);
         let within = Within {
-            median_ns: s.median,
-            median_ci_ns: estimate::at_least(s.median, [s.median_ci.lo, s.median_ci.hi], half),
+            median: s.median,
+            median_ci: estimate::at_least(s.median, [s.median_ci.lo, s.median_ci.hi], half),
         };
         let over_epochs = estimate::estimate(&per_process, half);
         let (median, ci) = match over_epochs {
-            Some(e) => (e.ns, e.ci_ns),
-            None => (within.median_ns, within.median_ci_ns),
+            Some(e) => (e.ns, e.ci),
+            None => (within.median, within.median_ci),
         };
         s.median = median;
         (s.median_ci.lo, s.median_ci.hi) = (ci[0], ci[1]);

@@ -520,7 +520,7 @@ mod tests {
             Command::Sample { iters: 1_234_567 },
             Command::Paired {
                 id: "group/bench/1000".into(),
-                overhead_ns: Some(0.3514),
+                overhead: Some(0.3514),
             },
             Command::Fork,
         ];

@@ -25,8 +25,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         if !out.status.success() {
             return Err(format!("the reference run failed:\n{table}"));
         }
-        let empty = median_ns(&table, "empty")?;
-        let ratio = median_ns(&table, "sum/u64/2000")? / median_ns(&table, "sum/u64/1000")?;
+        let empty = median(&table, "empty")?;
+        let ratio = median(&table, "sum/u64/2000")? / median(&table, "sum/u64/1000")?;
         println!("{i:>4}  {total:>9.2}  {empty:>10.3}  {ratio:>17.3}");
     }
     println!(
@@ -70,7 +70,7 @@ fn field(line: &str, key: &str) -> Option<String> {
 }
 
 /// The median column of the table row for `id`, in ns.
-fn median_ns(table: &str, id: &str) -> Result<f64, String> {
+fn median(table: &str, id: &str) -> Result<f64, String> {
     let row = table
         .lines()
         .find(|l| l.split_whitespace().next() == Some(id))

@@ -94,10 +94,10 @@ pub fn measure_one(
     benches: &[Benchmark],
     settings: &Settings,
     timer: TimerInfo,
-    overhead_ns: f64,
+    overhead: f64,
 ) -> Result<Taken, String> {
     let mut driver = EngineDriver::new(settings, timer);
-    driver.baseline = baseline_of(benches, bench).map(|b| (b, overhead_ns));
+    driver.baseline = baseline_of(benches, bench).map(|b| (b, overhead));
     let declared = match run_guarded(bench, &mut driver)? {
         Finish::Timed(declared) => declared,
         Finish::Skipped(reason) => return Ok(Taken::Skipped(reason)),
@@ -107,7 +107,7 @@ pub fn measure_one(
         bench.id.clone(),
         d.measurement,
         d.kind,
-        overhead_ns,
+        overhead,
         declared.throughput,
         settings.outliers,
     )
@@ -132,7 +132,7 @@ pub fn loop_overhead(timer: &TimerInfo) -> f64 {
         ..Settings::default()
     };
     let m = engine::measure(&settings, timer, &WallClock::new(), &mut empty_loop());
-    let mut t = m.per_iter_ns;
+    let mut t = m.per_iter;
     t.sort_by(f64::total_cmp);
     crate::stats::median_sorted(&t)
 }

@@ -17,7 +17,7 @@ pub struct LockstepDriver<'c, R, W> {
     /// This process's timer.
     pub timer: TimerInfo,
     /// The `iter` loop's overhead per iteration, ns.
-    pub overhead_ns: f64,
+    pub overhead: f64,
     /// The pilot's factor over the timer's cost (see [`crate::engine::Settings::timer_factor`]).
     pub timer_factor: f64,
     /// Set when the channel failed mid-benchmark: the process should exit.
@@ -34,14 +34,14 @@ impl<'c, R: BufRead, W: Write> LockstepDriver<'c, R, W> {
         reader: &'c mut R,
         writer: &'c mut W,
         timer: TimerInfo,
-        overhead_ns: f64,
+        overhead: f64,
     ) -> Self {
         LockstepDriver {
             id,
             reader,
             writer,
             timer,
-            overhead_ns,
+            overhead,
             timer_factor: crate::engine::Settings::default().timer_factor,
             channel_lost: false,
             started: false,
@@ -93,20 +93,17 @@ impl<R: BufRead, W: Write> Driver for LockstepDriver<'_, R, W> {
         if std::mem::replace(&mut self.started, true) {
             return;
         }
-        let cold_ns = m.sample(1);
+        let cold = m.sample(1);
         let mut counters = declared.counters.clone();
-        counters.extend(crate::alloc::measure(
-            crate::alloc::iters_for(cold_ns),
-            |n| {
-                m.sample(n);
-            },
-        ));
+        counters.extend(crate::alloc::measure(crate::alloc::iters_for(cold), |n| {
+            m.sample(n);
+        }));
         let ready = Event::Ready {
             id: self.id.clone(),
-            cold_ns,
+            cold,
             min_sample_ns: self.timer.min_sample_ns(self.timer_factor),
-            overhead_ns: if kind == LoopKind::Iter {
-                self.overhead_ns
+            overhead: if kind == LoopKind::Iter {
+                self.overhead
             } else {
                 0.0
             },
@@ -194,9 +191,9 @@ mod tests {
             ev[0],
             Event::Ready {
                 id: "counted".into(),
-                cold_ns: 5.0,
+                cold: 5.0,
                 min_sample_ns: 20_000.0,
-                overhead_ns: 0.0,
+                overhead: 0.0,
                 throughput: Some(Throughput::Items(2)),
                 counters: Vec::new(),
                 metric: Default::default(),
@@ -250,6 +247,6 @@ mod tests {
         let mut d = LockstepDriver::new("x".into(), &mut input, &mut out, TIMER, 0.5);
         let _ = run_guarded(&r.benches[0], &mut d);
         assert!(d.channel_lost);
-        assert!(matches!(events(&out)[0], Event::Ready { overhead_ns, .. } if overhead_ns == 0.5));
+        assert!(matches!(events(&out)[0], Event::Ready { overhead, .. } if overhead == 0.5));
     }
 }

@@ -43,7 +43,7 @@ struct VersusDriver<'a> {
     member_kind: LoopKind,
     settings: &'a Settings,
     timer: TimerInfo,
-    overhead_ns: f64,
+    overhead: f64,
     out: Option<(Measurement, Versus)>,
     baseline_id: &'a str,
 }
@@ -59,10 +59,10 @@ impl Driver for VersusDriver<'_> {
             rounds: Vec::new(),
         };
         let both = engine::measure(self.settings, &self.timer, &WallClock::new(), &mut pair);
-        let sampled = &pair.rounds[pair.rounds.len() - both.per_iter_ns.len()..];
+        let sampled = &pair.rounds[pair.rounds.len() - both.per_iter.len()..];
         let over = |k: LoopKind| {
             if k == LoopKind::Iter {
-                self.overhead_ns
+                self.overhead
             } else {
                 0.0
             }
@@ -101,8 +101,8 @@ impl Driver for VersusDriver<'_> {
         };
         let member = Measurement {
             iters: both.iters,
-            per_iter_ns: sampled.iter().map(|&(m, _, n)| m / n as f64).collect(),
-            cold_ns: pair.rounds[0].0,
+            per_iter: sampled.iter().map(|&(m, _, n)| m / n as f64).collect(),
+            cold: pair.rounds[0].0,
             stop: both.stop,
             sampling_ns: both.sampling_ns,
         };
@@ -133,14 +133,14 @@ pub(crate) fn measure(
     baseline: &Benchmark,
     settings: &Settings,
     timer: TimerInfo,
-    overhead_ns: f64,
+    overhead: f64,
 ) -> Option<(Measurement, Versus)> {
     let mut driver = VersusDriver {
         member,
         member_kind: kind,
         settings,
         timer,
-        overhead_ns,
+        overhead,
         out: None,
         baseline_id: &baseline.id,
     };

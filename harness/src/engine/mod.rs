@@ -63,9 +63,9 @@ pub struct Measurement {
     /// Iterations in each sample, chosen by the pilot.
     pub iters: u64,
     /// Per-iteration time of each sample, ns (the raw loop, overhead included).
-    pub per_iter_ns: Vec<f64>,
+    pub per_iter: Vec<f64>,
     /// The first call's time, ns: cold caches, lazy initialisation and all.
-    pub cold_ns: f64,
+    pub cold: f64,
     /// Why sampling stopped.
     pub stop: Stop,
     /// Time spent in the sampling phase, ns.
@@ -79,15 +79,15 @@ pub fn measure(
     clock: &dyn Clock,
     m: &mut dyn Measure,
 ) -> Measurement {
-    let cold_ns = m.sample(1);
+    let cold = m.sample(1);
     let target_ns = timer.min_sample_ns(settings.timer_factor);
     let mut iters = pilot::choose_iters(target_ns, settings.max_time_ns(), clock, m);
     iters = pilot::warm_up(iters, target_ns, settings.warm_up_ns(), clock, m);
-    let (per_iter_ns, stop, sampling_ns) = sampling::sample(settings, iters, clock, m);
+    let (per_iter, stop, sampling_ns) = sampling::sample(settings, iters, clock, m);
     Measurement {
         iters,
-        per_iter_ns,
-        cold_ns,
+        per_iter,
+        cold,
         stop,
         sampling_ns,
     }
@@ -101,7 +101,7 @@ pub(crate) mod fake {
 
     pub struct FakeRoutine<'c> {
         pub clock: &'c FakeClock,
-        pub per_iter_ns: f64,
+        pub per_iter: f64,
         /// Relative jitter applied as +j, -j, +j, … to successive samples.
         pub jitter: f64,
         pub calls: u64,
@@ -109,10 +109,10 @@ pub(crate) mod fake {
     }
 
     impl<'c> FakeRoutine<'c> {
-        pub fn new(clock: &'c FakeClock, per_iter_ns: f64) -> Self {
+        pub fn new(clock: &'c FakeClock, per_iter: f64) -> Self {
             FakeRoutine {
                 clock,
-                per_iter_ns,
+                per_iter,
                 jitter: 0.0,
                 calls: 0,
                 iters_seen: Vec::new(),
@@ -125,7 +125,7 @@ pub(crate) mod fake {
             let sign = if self.calls % 2 == 0 { 1.0 } else { -1.0 };
             self.calls += 1;
             self.iters_seen.push(iters);
-            let t = iters as f64 * self.per_iter_ns * (1.0 + sign * self.jitter);
+            let t = iters as f64 * self.per_iter * (1.0 + sign * self.jitter);
             self.clock.advance(t as u64);
             t
         }
@@ -152,9 +152,9 @@ mod tests {
         let m = measure(&s, &TIMER, &clock, &mut r);
         assert_eq!(m.stop, Stop::Precise);
         // It stops at the first check after the minimum time, not later.
-        let min_ns = s.min_time.as_nanos() as u64;
-        assert!(m.sampling_ns >= min_ns && m.sampling_ns < min_ns + 2 * m.iters * 2);
-        assert!(m.per_iter_ns.iter().all(|&t| t == 2.0));
+        let min = s.min_time.as_nanos() as u64;
+        assert!(m.sampling_ns >= min && m.sampling_ns < min + 2 * m.iters * 2);
+        assert!(m.per_iter.iter().all(|&t| t == 2.0));
         // 25 ns timer cost × 1000 = 25 µs per sample at least, not wastefully more.
         let sample_ns = m.iters as f64 * 2.0;
         assert!(
@@ -192,17 +192,13 @@ mod tests {
         // Ten samples would take 3 s: the time limit (0.8 s) cuts them short,
         // at the first sample that reaches it, and says so.
         assert_eq!(m.stop, Stop::TooFewSamples);
-        assert_eq!(m.per_iter_ns.len(), 3);
+        assert_eq!(m.per_iter.len(), 3);
         assert!(m.sampling_ns >= 800_000_000 && m.sampling_ns < 1_200_000_000);
         // A routine fast enough for the minimum gets it.
         let mut fast = FakeRoutine::new(&clock, 50e6);
         fast.jitter = 0.1;
         let m = measure(&s, &TIMER, &clock, &mut fast);
-        assert!(
-            m.per_iter_ns.len() >= s.min_samples,
-            "{}",
-            m.per_iter_ns.len()
-        );
+        assert!(m.per_iter.len() >= s.min_samples, "{}", m.per_iter.len());
     }
 
     #[test]
@@ -217,7 +213,7 @@ mod tests {
         };
         let m = measure(&s, &TIMER, &clock, &mut r);
         assert_eq!(m.stop, Stop::SampleLimit);
-        assert_eq!(m.per_iter_ns.len(), 40);
+        assert_eq!(m.per_iter.len(), 40);
     }
 
     #[test]
@@ -226,8 +222,8 @@ mod tests {
         let mut r = FakeRoutine::new(&clock, 0.0);
         let s = Settings::default();
         let m = measure(&s, &TIMER, &clock, &mut r);
-        assert!(m.per_iter_ns.iter().all(|&t| t == 0.0));
+        assert!(m.per_iter.iter().all(|&t| t == 0.0));
         assert!(m.iters <= pilot::MAX_ITERS);
-        assert!(m.per_iter_ns.len() <= s.max_samples);
+        assert!(m.per_iter.len() <= s.max_samples);
     }
 }

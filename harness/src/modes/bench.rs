@@ -19,7 +19,7 @@ fn measure_repeated(
     all: &[Benchmark],
     args: &Args,
     timer: TimerInfo,
-    overhead_ns: f64,
+    overhead: f64,
 ) -> Result<Taken, String> {
     let mut parts = Vec::new();
     let settings = match bench.hint {
@@ -27,7 +27,7 @@ fn measure_repeated(
         None => args.settings.clone(),
     };
     for _ in 0..args.repetitions {
-        match measure_one(bench, all, &settings, timer, overhead_ns)? {
+        match measure_one(bench, all, &settings, timer, overhead)? {
             Taken::Result(r) => parts.push(*r),
             skipped => return Ok(skipped),
         }

@@ -61,9 +61,12 @@ pub fn run(registry: &Registry, addr: &str) -> bool {
                 let overhead = || *overhead.get_or_insert_with(|| loop_overhead(&timer));
                 run_one(registry, id, &settings, timer, overhead)
             }
-            Ok(Some(Command::Paired { id, overhead_ns })) => {
-                let overhead = overhead_ns
-                    .unwrap_or_else(|| *overhead.get_or_insert_with(|| loop_overhead(&timer)));
+            Ok(Some(Command::Paired {
+                id,
+                overhead: known,
+            })) => {
+                let overhead =
+                    known.unwrap_or_else(|| *overhead.get_or_insert_with(|| loop_overhead(&timer)));
                 match paired(registry, id, &mut reader, &mut writer, timer, overhead) {
                     Some(event) => event,
                     None => return false,

@@ -339,8 +339,8 @@ fn result_to_json(r: &BenchResult) -> Json {
         ("event", s("result")),
         ("id", s(&r.id)),
         ("iters", num(r.iters as f64)),
-        ("cold_ns", num(r.cold_ns)),
-        ("overhead_ns", num(r.overhead_ns)),
+        ("cold_ns", num(r.cold)),
+        ("overhead_ns", num(r.overhead)),
         ("near_floor", Json::Bool(r.near_floor)),
         ("stop", s(r.stop.as_str())),
         ("outliers", s(r.outlier_mode.as_str())),
@@ -362,19 +362,19 @@ fn result_to_json(r: &BenchResult) -> Json {
     }
     fields.push((
         "per_iter_ns",
-        Json::Arr(r.per_iter_ns.iter().map(|&t| num(t)).collect()),
+        Json::Arr(r.per_iter.iter().map(|&t| num(t)).collect()),
     ));
     obj(fields)
 }
 
 fn result_from_json(v: &Json) -> Result<BenchResult, String> {
-    let per_iter_ns = get_arr(v, "per_iter_ns")?
+    let per_iter = get_arr(v, "per_iter_ns")?
         .iter()
         .map(|t| t.as_f64().ok_or("field `per_iter_ns` holds a non-number"))
         .collect::<Result<Vec<f64>, _>>()?;
     // The summary is recomputed here from the samples, with the same code the harness uses.
     let outlier_mode = outlier_mode_from_json(v)?;
-    let summary = Summary::with_outliers(&per_iter_ns, outlier_mode)
+    let summary = Summary::with_outliers(&per_iter, outlier_mode)
         .map_err(|e| format!("field `per_iter_ns`: {e}"))?;
     let stop = get_str(v, "stop")?;
     let stop = Stop::parse(&stop).ok_or_else(|| format!("unknown stop reason `{stop}`"))?;
@@ -382,10 +382,10 @@ fn result_from_json(v: &Json) -> Result<BenchResult, String> {
         id: get_str(v, "id")?,
         metric: metric_from_json(v)?,
         summary,
-        per_iter_ns,
+        per_iter,
         iters: get_u64(v, "iters")?,
-        cold_ns: get_f64(v, "cold_ns")?,
-        overhead_ns: get_f64(v, "overhead_ns")?,
+        cold: get_f64(v, "cold_ns")?,
+        overhead: get_f64(v, "overhead_ns")?,
         near_floor: get_bool(v, "near_floor")?,
         stop,
         outlier_mode,
@@ -427,9 +427,9 @@ impl Message for Command {
                 ("id", s(id)),
                 ("settings", settings_to_json(settings)),
             ]),
-            Command::Paired { id, overhead_ns } => {
+            Command::Paired { id, overhead } => {
                 let mut f = vec![("cmd", s("paired")), ("id", s(id))];
-                if let Some(o) = overhead_ns {
+                if let Some(o) = overhead {
                     f.push(("overhead_ns", num(*o)));
                 }
                 obj(f)
@@ -453,7 +453,7 @@ impl Message for Command {
             }),
             "paired" => Ok(Command::Paired {
                 id: get_str(v, "id")?,
-                overhead_ns: match v.get("overhead_ns") {
+                overhead: match v.get("overhead_ns") {
                     None => None,
                     Some(_) => Some(get_f64(v, "overhead_ns")?),
                 },
@@ -515,9 +515,9 @@ impl Message for Event {
             ]),
             Event::Ready {
                 id,
-                cold_ns,
+                cold,
                 min_sample_ns,
-                overhead_ns,
+                overhead,
                 throughput,
                 counters,
                 metric,
@@ -525,9 +525,9 @@ impl Message for Event {
                 let mut fields = vec![
                     ("event", s("ready")),
                     ("id", s(id)),
-                    ("cold_ns", num(*cold_ns)),
+                    ("cold_ns", num(*cold)),
                     ("min_sample_ns", num(*min_sample_ns)),
-                    ("overhead_ns", num(*overhead_ns)),
+                    ("overhead_ns", num(*overhead)),
                     ("throughput", throughput_to_json(*throughput)),
                 ];
                 push_counters(&mut fields, counters);
@@ -588,9 +588,9 @@ impl Message for Event {
             }),
             "ready" => Ok(Event::Ready {
                 id: get_str(v, "id")?,
-                cold_ns: get_f64(v, "cold_ns")?,
+                cold: get_f64(v, "cold_ns")?,
                 min_sample_ns: get_f64(v, "min_sample_ns")?,
-                overhead_ns: get_f64(v, "overhead_ns")?,
+                overhead: get_f64(v, "overhead_ns")?,
                 throughput: throughput_from_json(v)?,
                 counters: counters_from_json(v)?,
                 metric: metric_from_json(v)?,
@@ -637,11 +637,11 @@ mod tests {
         round_trip(Command::Quit);
         round_trip(Command::Paired {
             id: "p".into(),
-            overhead_ns: None,
+            overhead: None,
         });
         round_trip(Command::Paired {
             id: "p".into(),
-            overhead_ns: Some(0.375),
+            overhead: Some(0.375),
         });
         round_trip(Command::Sample { iters: 1 << 40 });
         round_trip(Command::Finish);
@@ -649,9 +649,9 @@ mod tests {
         round_trip(Command::Join);
         round_trip(Event::Ready {
             id: "p".into(),
-            cold_ns: 10.5,
+            cold: 10.5,
             min_sample_ns: 35_000.0,
-            overhead_ns: 0.25,
+            overhead: 0.25,
             throughput: Some(Throughput::Items(7)),
             counters: vec![Counter::rate("hits", 2.5).binary()],
             metric: Metric::CpuTime,
@@ -720,15 +720,15 @@ mod tests {
         round_trip(Event::Error {
             message: "no benchmark `q`".into(),
         });
-        let per_iter_ns = vec![1.25, 1.5, 0.1 + 0.2, 3e-5];
+        let per_iter = vec![1.25, 1.5, 0.1 + 0.2, 3e-5];
         round_trip(Event::Result(Box::new(BenchResult {
             id: "r".into(),
             metric: Metric::CpuTime,
-            summary: Summary::with_outliers(&per_iter_ns, OutlierMode::Top5).unwrap(),
-            per_iter_ns,
+            summary: Summary::with_outliers(&per_iter, OutlierMode::Top5).unwrap(),
+            per_iter,
             iters: 1 << 33,
-            cold_ns: 17.5,
-            overhead_ns: 0.3,
+            cold: 17.5,
+            overhead: 0.3,
             near_floor: false,
             stop: Stop::TimeLimit,
             outlier_mode: OutlierMode::Top5,

@@ -69,7 +69,7 @@ pub enum Command {
         /// The `iter` loop's overhead to use instead of measuring it: known
         /// from an earlier process of the same executable, it saves each
         /// fresh process the calibration.
-        overhead_ns: Option<f64>,
+        overhead: Option<f64>,
     },
     /// In lockstep: take one sample of `iters` iterations; answered by [`Event::Sampled`].
     Sample {
@@ -123,11 +123,11 @@ pub enum Event {
         /// The benchmark's id.
         id: String,
         /// The first call's time, ns.
-        cold_ns: f64,
+        cold: f64,
         /// The shortest sample whose timing error is negligible in this process, ns.
         min_sample_ns: f64,
         /// Loop overhead per iteration to subtract (0 unless the routine uses `iter`), ns.
-        overhead_ns: f64,
+        overhead: f64,
         /// Work per iteration, if the benchmark declared it before timing.
         throughput: Option<Throughput>,
         /// User counters declared before timing (absent from earlier harnesses: none).

@@ -106,14 +106,14 @@ const FLOOR_NOTE_FACTOR: f64 = 2.0;
 pub fn floor_note(r: &Row, threshold: f64) -> Option<RowNote> {
     let own = r.threshold(threshold);
     (own > FLOOR_NOTE_FACTOR * threshold).then(|| {
-        let whole = r.baseline_ns + r.overhead_ns.max(0.0);
+        let whole = r.baseline + r.overhead.max(0.0);
         RowNote::about(
             &r.id,
             format!(
                 " takes {} past its loop's overhead of {}: a change counts from ±{} \
                  ({:.1}% of the two together)",
-                r.metric.format(r.baseline_ns),
-                r.metric.format(r.overhead_ns),
+                r.metric.format(r.baseline),
+                r.metric.format(r.overhead),
                 r.metric.format(whole * threshold),
                 threshold * 100.0
             ),
@@ -211,9 +211,9 @@ mod tests {
         // This project's own `front_end/empty`: 0.1 ps past a 349 ps loop,
         // read 20 % faster and unchanged; a 5 ns body is not near it.
         let mut empty = Row::example("empty", 1e-4, -0.2, Verdict::Unchanged);
-        empty.overhead_ns = 0.349;
+        empty.overhead = 0.349;
         let mut body = Row::example("5ns", 8.859, 0.0, Verdict::Unchanged);
-        body.overhead_ns = 0.349;
+        body.overhead = 0.349;
         assert_eq!(
             texts(row_notes(&[empty, body.clone()], 0.005)),
             [
@@ -223,9 +223,9 @@ mod tests {
         );
         // Overhead as long as the time past it: the threshold is twice the
         // noise threshold, and only past that is the note given.
-        body.overhead_ns = body.baseline_ns;
+        body.overhead = body.baseline;
         assert!(floor_note(&body, 0.005).is_none());
-        body.overhead_ns *= 1.01;
+        body.overhead *= 1.01;
         assert!(floor_note(&body, 0.005).is_some());
     }
 

@@ -20,16 +20,16 @@ pub fn bench(target: &str, b: &BenchRecord, past: &[PastRun]) -> String {
         "<article class=\"card\" id=\"{}\"><h4>{}</h4><p>median {} [{}, {}] · mean {} · {} samples{set_aside}{throughput}</p>",
         escape(&format!("{target}::{}", b.id)),
         escape(&b.id),
-        b.metric.format(b.median_ns),
-        b.metric.format(b.median_ci_ns[0]),
-        b.metric.format(b.median_ci_ns[1]),
-        b.metric.format(b.mean_ns),
+        b.metric.format(b.median),
+        b.metric.format(b.median_ci[0]),
+        b.metric.format(b.median_ci[1]),
+        b.metric.format(b.mean),
         b.samples,
     );
     s += &counters(b);
     s += &ratio(b);
     s += &runs(b);
-    s += &plots::distribution(&b.per_iter_ns, b.median_ns, b.median_ci_ns, b.metric);
+    s += &plots::distribution(&b.per_iter, b.median, b.median_ci, b.metric);
     let series = history::series(past, target, &b.id);
     if series.len() >= 2 {
         let _ = write!(
@@ -88,11 +88,11 @@ fn runs(b: &BenchRecord) -> String {
     };
     format!(
         "<p class=\"runs\">{} runs pooled: their medians have mean {}, median {}, std dev {}, cv {:.2}%</p>{}",
-        r.medians_ns.len(),
-        b.metric.format(r.mean_ns),
-        b.metric.format(r.median_ns),
-        b.metric.format(r.stddev_ns),
+        r.medians.len(),
+        b.metric.format(r.mean),
+        b.metric.format(r.median),
+        b.metric.format(r.stddev),
         r.cv * 100.0,
-        strips::runs(&r.medians_ns, b.median_ns, b.metric)
+        strips::runs(&r.medians, b.median, b.metric)
     )
 }

@@ -42,10 +42,12 @@ pub struct PastBench {
     pub id: String,
     /// Median, ns.
     #[serde(deserialize_with = "float::lenient")]
-    pub median_ns: f64,
+    #[serde(rename = "median_ns")]
+    pub median: f64,
     /// 95 % CI of the median.
     #[serde(deserialize_with = "float::lenient")]
-    pub median_ci_ns: [f64; 2],
+    #[serde(rename = "median_ci_ns")]
+    pub median_ci: [f64; 2],
 }
 
 impl PastContext {
@@ -94,9 +96,9 @@ pub struct Point {
     /// When it ran (RFC 3339, UTC).
     pub date: String,
     /// Median, ns.
-    pub median_ns: f64,
+    pub median: f64,
     /// Its CI.
-    pub ci_ns: [f64; 2],
+    pub ci: [f64; 2],
 }
 
 /// `target`'s benchmark `id` in every run that measured it, oldest first.
@@ -112,8 +114,8 @@ pub fn series(runs: &[PastRun], target: &str, id: &str) -> Vec<Point> {
             Some(Point {
                 label: r.context.label(),
                 date: r.context.date.clone(),
-                median_ns: b.median_ns,
-                ci_ns: b.median_ci_ns,
+                median: b.median,
+                ci: b.median_ci,
             })
         })
         .collect()
@@ -146,7 +148,7 @@ mod tests {
         let s = series(&runs, "p/t", "a");
         assert_eq!(s.len(), 2);
         assert_eq!(s[0].label, "2026-11-21 09:30 0123456+");
-        assert_eq!((s[0].median_ns, s[1].median_ns), (10.0, 20.0));
+        assert_eq!((s[0].median, s[1].median), (10.0, 20.0));
         assert!(series(&runs, "p/t", "b").is_empty());
         std::fs::remove_dir_all(&dir).unwrap();
     }

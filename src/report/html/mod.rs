@@ -148,7 +148,7 @@ fn comparison(run: &RunRecord, c: &Comparison) -> String {
 fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> String {
     let cur = current
         .and_then(|t| t.benchmarks.iter().find(|b| b.id == row.id))
-        .map(|b| b.per_iter_ns.as_slice())
+        .map(|b| b.per_iter.as_slice())
         .unwrap_or_default();
     let verdict = row.verdict.as_str();
     format!(
@@ -158,8 +158,8 @@ fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> St
         percent_change(row.change),
         percent_change(row.change_ci[0]),
         percent_change(row.change_ci[1]),
-        row.metric.format(row.baseline_ns),
-        row.metric.format(row.current_ns),
+        row.metric.format(row.baseline),
+        row.metric.format(row.current),
         escape(&row.p_adjusted.or(row.p_value).map_or("n/a".into(), p_value)),
         row.inconclusive
             .as_ref()
@@ -168,7 +168,7 @@ fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> St
                 escape(why)
             )),
         strips::change(row.change, row.change_ci, threshold),
-        plots::compared(&row.baseline_per_iter_ns, cur, row.metric),
+        plots::compared(&row.baseline_per_iter, cur, row.metric),
     )
 }
 

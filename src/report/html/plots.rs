@@ -188,12 +188,12 @@ pub fn family(fit: &FitRecord) -> String {
     let curve: Vec<(f64, f64)> = match Complexity::parse(&fit.complexity) {
         Some(c) => (0..48)
             .map(|i| nmin * (nmax / nmin).powf(i as f64 / 47.0))
-            .filter_map(|n| Some((n, fit.coefficient_ns * c.eval(n)?)))
+            .filter_map(|n| Some((n, fit.coefficient * c.eval(n)?)))
             .collect(),
         None => pts
             .iter()
             .map(|p| p.0)
-            .zip(fit.fitted_ns.iter().copied())
+            .zip(fit.fitted.iter().copied())
             .collect(),
     };
     let times = pts.iter().map(|p| p.1).chain(curve.iter().map(|c| c.1));
@@ -235,11 +235,11 @@ pub fn history(points: &[Point], metric: Metric) -> String {
     let n = points.len();
     let lo = points
         .iter()
-        .map(|p| p.ci_ns[0].min(p.median_ns))
+        .map(|p| p.ci[0].min(p.median))
         .fold(f64::INFINITY, f64::min);
     let hi = points
         .iter()
-        .map(|p| p.ci_ns[1].max(p.median_ns))
+        .map(|p| p.ci[1].max(p.median))
         .fold(0.0, f64::max);
     let pad = (hi - lo).max(hi * 0.02) * 0.1;
     let x = Axis::linear(-0.5, n as f64 - 0.5);
@@ -255,18 +255,14 @@ pub fn history(points: &[Point], metric: Metric) -> String {
     let xy: Vec<(f64, f64)> = points
         .iter()
         .enumerate()
-        .map(|(i, q)| (i as f64, q.median_ns))
+        .map(|(i, q)| (i as f64, q.median))
         .collect();
     for (i, q) in points.iter().enumerate() {
-        p.error_bar(i as f64, q.ci_ns[0], q.ci_ns[1], "ci-bar");
+        p.error_bar(i as f64, q.ci[0], q.ci[1], "ci-bar");
     }
     p.line(&xy, "trend");
     p.dots(&xy, "point", |i| {
-        format!(
-            "{}: {}",
-            points[i].label,
-            metric.format(points[i].median_ns)
-        )
+        format!("{}: {}", points[i].label, metric.format(points[i].median))
     });
     let y = value_tick(metric, hi + pad);
     let labels = tick_labels(points, step);
@@ -350,8 +346,8 @@ mod tests {
         let point = |date: &str| Point {
             label: String::new(),
             date: date.into(),
-            median_ns: 1.0,
-            ci_ns: [1.0, 1.0],
+            median: 1.0,
+            ci: [1.0, 1.0],
         };
         let day = ["2026-11-22T10:00:00Z", "2026-11-23T09:30:00Z"].map(point);
         assert_eq!(tick_labels(&day, 1), ["11-22 10:00", "11-23 09:30"]);

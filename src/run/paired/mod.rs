@@ -41,9 +41,9 @@ pub struct PairedSamples {
     /// Why sampling stopped.
     pub stop: Stop,
     /// The current side's first call, ns (first epoch).
-    pub cold_ns: f64,
+    pub cold: f64,
     /// The current side's loop overhead, ns.
-    pub overhead_ns: f64,
+    pub overhead: f64,
     /// What both sides' samples measure.
     pub metric: Metric,
     /// What [`more`] needs to go on.
@@ -71,7 +71,7 @@ impl PairedSamples {
         Lockstepped {
             taken: &self.taken,
             iters: self.iters,
-            overhead_ns: self.overhead_ns,
+            overhead: self.overhead,
             time_limited: self.stop == Stop::TimeLimit,
             metric: self.metric,
             throughput: (self.base_throughput(), self.throughput),
@@ -176,8 +176,8 @@ impl Progress {
             throughput: c.throughput,
             counters: c.counters.clone(),
             stop: self.stop,
-            cold_ns: c.cold_ns,
-            overhead_ns: shared_overhead(b.overhead_ns, c.overhead_ns).1,
+            cold: c.cold,
+            overhead: shared_overhead(b.overhead, c.overhead).1,
             metric: c.metric,
             resume: Box::new(Resume {
                 pace: self.pace,
@@ -231,11 +231,11 @@ fn run_epochs(
         };
         let known = run.known.as_ref();
         // The current side first: when both skip, its reason is the one to show.
-        let c = match p.ready(Side::Current, id, known.map(|k| k.1.overhead_ns))? {
+        let c = match p.ready(Side::Current, id, known.map(|k| k.1.overhead))? {
             Answer::Ready(c) => c,
             Answer::Skipped(why) => return Ok(Some(Paired::Skipped(Side::Current, why))),
         };
-        let b = match p.ready(Side::Baseline, id, known.map(|k| k.0.overhead_ns))? {
+        let b = match p.ready(Side::Baseline, id, known.map(|k| k.0.overhead))? {
             Answer::Ready(b) => b,
             Answer::Skipped(why) => return Ok(Some(Paired::Skipped(Side::Baseline, why))),
         };
@@ -250,12 +250,12 @@ fn run_epochs(
             let target = b.min_sample_ns.max(c.min_sample_ns);
             run.pace.iters = calibrate(&mut p, target, s.max_time)?;
         }
-        let overheads = shared_overhead(b.overhead_ns, c.overhead_ns);
+        let overheads = shared_overhead(b.overhead, c.overhead);
         run.charged += p.epoch(&mut run.pace, overheads, &mut run.taken)?;
         run.pace.judge_copies(&run.taken.epoch_ratios);
         p.finish()?;
         run.epochs += 1;
-        if run.taken.base_ns.len() >= s.max_samples {
+        if run.taken.base.len() >= s.max_samples {
             run.stop = Stop::SampleLimit;
             break;
         }

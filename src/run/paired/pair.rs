@@ -84,9 +84,9 @@ pub(super) fn balanced_ratio(by_order: [Vec<f64>; 2]) -> Option<f64> {
 /// What one side's `ready` said.
 #[derive(Debug, Clone)]
 pub(super) struct Ready {
-    pub(super) cold_ns: f64,
+    pub(super) cold: f64,
     pub(super) min_sample_ns: f64,
-    pub(super) overhead_ns: f64,
+    pub(super) overhead: f64,
     pub(super) throughput: Option<Throughput>,
     pub(super) counters: Vec<Counter>,
     pub(super) metric: Metric,
@@ -130,21 +130,21 @@ impl Pair {
     ) -> Result<Answer, PairedError> {
         let cmd = Command::Paired {
             id: id.to_owned(),
-            overhead_ns: known,
+            overhead: known,
         };
         match self.ask(side, &cmd)? {
             Event::Ready {
-                cold_ns,
+                cold,
                 min_sample_ns,
-                overhead_ns,
+                overhead,
                 throughput,
                 counters,
                 metric,
                 ..
             } => Ok(Answer::Ready(Ready {
-                cold_ns,
+                cold,
                 min_sample_ns,
-                overhead_ns,
+                overhead,
                 throughput,
                 counters,
                 metric,
@@ -196,7 +196,7 @@ impl Pair {
         }
         let overrun = warm.elapsed().saturating_sub(pace.warm_up);
         let began = Instant::now();
-        let first = taken.base_ns.len();
+        let first = taken.base.len();
         let copies = match self.base.forks && self.cur.forks {
             true => pace.copies_next(),
             false => 1,
@@ -226,7 +226,7 @@ impl Pair {
                 break;
             }
         }
-        pace.rounds = Some(taken.base_ns.len() - first);
+        pace.rounds = Some(taken.base.len() - first);
         if copies > 1 && copying.as_secs_f64() > COPY_MOST_SHARE * began.elapsed().as_secs_f64() {
             pace.copies = Copies::Off;
         }
@@ -238,8 +238,8 @@ impl Pair {
                 v.sort_by(f64::total_cmp);
                 median_sorted(&v)
             };
-            taken.epoch_base_medians.push(median_from(&taken.base_ns));
-            taken.epoch_cur_medians.push(median_from(&taken.cur_ns));
+            taken.epoch_base_medians.push(median_from(&taken.base));
+            taken.epoch_cur_medians.push(median_from(&taken.cur));
             taken.epoch_copies.push(made_copies);
         }
         Ok(began.elapsed() + overrun)
@@ -259,23 +259,23 @@ impl Pair {
         round: &mut u64,
     ) -> Result<(Option<f64>, bool), PairedError> {
         let per_iter = |ns: f64, over: f64| (ns / pace.iters as f64 - over).max(0.0);
-        let first = taken.base_ns.len();
+        let first = taken.base.len();
         // The rounds' ratios by who went first: the baseline, the current side.
         let mut by_order: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
         // Two rounds at least (one of each order), and the epoch's minimum by its end.
         let short =
             |held: usize| held - first < 2 || (last && held - epoch_first < pace.min_rounds);
         let mut full = false;
-        while began.elapsed() < until || short(taken.base_ns.len()) {
+        while began.elapsed() < until || short(taken.base.len()) {
             let (bs, cs) = self.round(pace.iters, *round)?;
             let (bs, cs) = (per_iter(bs, base_over), per_iter(cs, cur_over));
-            taken.base_ns.push(bs);
-            taken.cur_ns.push(cs);
+            taken.base.push(bs);
+            taken.cur.push(cs);
             if bs > 0.0 {
                 by_order[usize::from(first_in(*round) == Side::Current)].push(cs / bs);
             }
             *round += 1;
-            if taken.base_ns.len() >= pace.max_samples {
+            if taken.base.len() >= pace.max_samples {
                 full = true;
                 break;
             }
