@@ -43,7 +43,7 @@ pub fn run(s: &Settings) -> Result<u8> {
     }
     let prepared = prepare(s, &found)?;
     let targets = build(s, &found.targets, &mut skipped)?;
-    let plans = plans(s, &targets)?;
+    let plans = plans(s, &targets);
     let mut progress = Progress::new(s.output.chatty());
     if s.list {
         let mut runs = Vec::new();

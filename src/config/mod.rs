@@ -38,6 +38,36 @@ pub enum Source {
 
 pub use settings::{BaselineAction, Command, Output, Settings, resolve};
 
+/// A bench target as a `[bench.NAME]` table names it: (name, `package/name`).
+pub type Named<'a> = (&'a str, &'a str);
+
+/// Each bench target's plan, resolved once from the flags, variables and
+/// settings file: the run's, or a `[bench.NAME]` table's over it.
+#[derive(Debug, Clone)]
+pub struct Plans {
+    all: Plan,
+    tables: Vec<(String, Plan)>,
+}
+
+impl Plans {
+    /// The plan of every target no table names.
+    pub fn all(&self) -> &Plan {
+        &self.all
+    }
+
+    /// The plan of `target`: that of the table naming its label, else its
+    /// name, else the run's.
+    pub fn for_target(&self, target: &BenchTarget) -> &Plan {
+        let table = |key: &str| self.tables.iter().find(|(t, _)| t == key);
+        (table(&target.label()).or_else(|| table(&target.name))).map_or(&self.all, |(_, plan)| plan)
+    }
+
+    /// The `[bench.NAME]` tables' names.
+    pub fn tables(&self) -> impl Iterator<Item = &str> {
+        self.tables.iter().map(|(t, _)| t.as_str())
+    }
+}
+
 /// The command line over the settings file.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -76,7 +106,7 @@ impl Config {
     /// these, with nothing filtered or left out (its baseline holds every
     /// benchmark of its packages, so that a later comparison selecting
     /// others reuses it) and one epoch (its executables are what count).
-    fn for_revision(&self) -> Config {
+    pub(super) fn for_revision(&self) -> Config {
         let mut c = self.clone();
         let line = &mut c.line;
         line.filters.clear();
@@ -94,7 +124,7 @@ impl Config {
     }
 
     /// Where `key`'s value comes from (for bench target `target`, if given).
-    pub fn source(&self, key: Key, target: Option<&BenchTarget>) -> Source {
+    pub fn source(&self, key: Key, target: Option<Named<'_>>) -> Source {
         if let Some((_, s)) = self.given.iter().find(|(k, _)| *k == key) {
             return s.clone();
         }
@@ -104,12 +134,12 @@ impl Config {
         }
     }
 
-    fn file_values(&self, key: Key, target: Option<&BenchTarget>) -> Option<&[String]> {
+    fn file_values(&self, key: Key, target: Option<Named<'_>>) -> Option<&[String]> {
         let file = self.file.as_ref()?;
-        let for_target = target.and_then(|t| {
+        let for_target = target.and_then(|(name, label)| {
             file.benches
                 .iter()
-                .filter(|(name, _)| *name == t.name || *name == t.label())
+                .filter(|(table, _)| table == name || table == label)
                 .flat_map(|(_, list)| list)
                 .find(|(k, _)| *k == key)
         });
@@ -120,7 +150,7 @@ impl Config {
 
     /// The effective command line: the file's settings where no flag or
     /// variable gave one, `[bench.NAME]`'s first for `target`.
-    pub fn cli(&self, target: Option<&BenchTarget>) -> Result<Cli> {
+    pub fn cli(&self, target: Option<Named<'_>>) -> Result<Cli> {
         let mut cli = self.line.clone();
         for &key in KEYS {
             if self.source(key, target) != Source::File {
@@ -134,8 +164,26 @@ impl Config {
         Ok(cli)
     }
 
+    /// The plan of every bench target: the run's, and for each
+    /// `[bench.NAME]` table the plan of a target it names (a table named
+    /// `package/target` with the one named `target`, if any, under it).
+    pub fn plans(&self) -> Result<Plans> {
+        let mut tables = Vec::new();
+        for table in self.bench_tables() {
+            let named = match table.split_once('/') {
+                Some((_, name)) => (name, table.as_str()),
+                None => (table.as_str(), ""),
+            };
+            tables.push((table.clone(), plan(&self.cli(Some(named))?)));
+        }
+        Ok(Plans {
+            all: plan(&self.cli(None)?),
+            tables,
+        })
+    }
+
     /// The names of the settings file's `[bench.NAME]` tables.
-    pub fn bench_tables(&self) -> Vec<String> {
+    fn bench_tables(&self) -> Vec<String> {
         self.file
             .iter()
             .flat_map(|f| &f.benches)

@@ -1,6 +1,6 @@
 //! [`Settings`]: the command line, `NBENCH_*` and the settings file resolved once into what each stage needs.
 
-use super::{Config, apply_color, check_env, outputs, plan};
+use super::{Config, Plans, apply_color, check_env, outputs};
 use crate::build::{BuildOptions, Placement};
 use crate::cli::{self, BaselineCmd, Cli, Sub};
 use crate::discover::{self, Manifest, Selection};
@@ -114,24 +114,29 @@ pub struct Settings {
     pub build: BuildOptions,
     /// How to measure (a `[bench.NAME]` table may change it for one target: [`Settings::plan_for`]).
     pub plan: Plan,
+    /// Each target's plan.
+    plans: Plans,
+    /// Each target's plan on a revision's side of `--compare-rev`.
+    revision_plans: Plans,
+    /// `cargo nbench config`'s table.
+    shown: String,
     /// `--list`: list instead of measuring.
     pub list: bool,
     /// Baselines.
     pub compare: CompareOptions,
     /// The report.
     pub output: Output,
-    layers: Config,
 }
 
 impl Settings {
     /// The plan for one bench target: `[bench.NAME]`'s settings over the others.
-    pub fn plan_for(&self, target: &BenchTarget) -> Result<Plan> {
-        self.layers.cli(Some(target)).map(|c| plan(&c))
+    pub fn plan_for(&self, target: &BenchTarget) -> Plan {
+        self.plans.for_target(target).clone()
     }
 
     /// `cargo nbench config`: every setting, its value and where it came from.
-    pub fn show(&self) -> Result<String> {
-        self.layers.show()
+    pub fn show(&self) -> &str {
+        &self.shown
     }
 
     /// The names of `[bench.NAME]` tables that name no bench target of the workspace.
@@ -147,10 +152,9 @@ impl Settings {
                     .map(|t| (t.name.clone(), format!("{}/{}", p.name, t.name)))
             })
             .collect();
-        self.layers
-            .bench_tables()
-            .into_iter()
+        (self.plans.tables())
             .filter(|n| !targets.iter().any(|(name, label)| n == name || n == label))
+            .map(str::to_owned)
             .collect()
     }
 
@@ -161,8 +165,6 @@ impl Settings {
     /// every benchmark of the selected packages, measured in one epoch,
     /// nothing reported.
     pub fn for_revision(&self, manifest: &Path, target_dir: &Path, mark: &str) -> Result<Settings> {
-        let layers = self.layers.for_revision();
-        let cli = layers.cli(None)?;
         let manifest = Manifest {
             manifest_path: Some(manifest.to_path_buf()),
             target_dir: Some(target_dir.to_path_buf()),
@@ -188,7 +190,10 @@ impl Settings {
                 mark: Some(mark.to_owned()),
                 ..self.build.clone()
             },
-            plan: plan(&cli),
+            plan: self.revision_plans.all().clone(),
+            plans: self.revision_plans.clone(),
+            revision_plans: self.revision_plans.clone(),
+            shown: String::new(),
             list: false,
             compare: CompareOptions::default(),
             output: Output {
@@ -198,7 +203,6 @@ impl Settings {
             },
             manifest,
             meta,
-            layers,
         })
     }
 
@@ -227,8 +231,14 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
     apply_color(cli.color);
     // A bad --out (flag, variable or file) is reported before anything is built or measured.
     let files = outputs(&cli)?;
+    let plans = layers.plans()?;
+    let command = command(&cli)?;
+    let shown = match command {
+        Command::Config => layers.show()?,
+        _ => String::new(),
+    };
     Ok(Settings {
-        command: command(&cli)?,
+        command,
         manifest: manifest(&cli),
         selection: Selection {
             packages: cli.packages.clone(),
@@ -251,7 +261,10 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
                 .then(|| discover::target_dir(&manifest(&cli), &meta).join("nbench/build")),
             mark: None,
         },
-        plan: plan(&cli),
+        plan: plans.all().clone(),
+        plans,
+        revision_plans: layers.for_revision().plans()?,
+        shown,
         list: cli.list,
         compare: CompareOptions {
             save_baseline: cli.save_baseline.clone(),
@@ -270,7 +283,6 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             context: cli.context.clone(),
         },
         meta,
-        layers,
     })
 }
 

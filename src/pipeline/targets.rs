@@ -81,7 +81,7 @@ pub fn build(
 
 /// Each target's plan: `[bench.NAME]` tables of the settings file give a
 /// target settings of its own.
-pub fn plans(s: &Settings, targets: &[Built]) -> Result<Vec<Plan>> {
+pub fn plans(s: &Settings, targets: &[Built]) -> Vec<Plan> {
     targets.iter().map(|b| s.plan_for(&b.target)).collect()
 }
 
