@@ -45,59 +45,74 @@ use std::process::ExitCode;
 /// statistics, results, the console table and formatting, the bench
 /// binary's modes. Not part of the benchmark-writing API; it
 /// changes with the protocol.
+///
+/// Each module names the items it gives the driver, one list each: this is
+/// the driver's whole view of the harness. It is a module of the harness
+/// rather than a crate of its own because both ends of the channel must
+/// agree on one set of types, and the harness is compiled into every
+/// user's bench: a second crate would be one more dependency for each.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::bencher::{Declared, LoopKind};
     pub use crate::registry::same_but_last;
     /// The measuring engine: settings, sampling, the pilot's iteration counts.
     pub mod engine {
-        pub use crate::engine::*;
+        pub use crate::engine::{Hint, Measurement, Open, Settings, Stop, next_iters};
     }
     /// What a benchmark's values measure, and their unit.
     pub mod metric {
-        pub use crate::metric::*;
+        pub use crate::metric::Metric;
     }
     /// Formatting times, rates and counts for reports.
     pub mod format {
-        pub use crate::format::*;
+        pub use crate::format::{NOT_A_NUMBER, TimeUnit, pad, rate, time, time_in, width};
     }
     /// The statistics both halves use, each checked against SciPy / NumPy
     /// reference values (`harness/tests/data/reference.json`): summaries,
     /// intervals, tests, fits.
     pub mod stats {
-        pub use crate::stats::*;
+        pub use crate::stats::{
+            Complexity, Interval, OutlierMode, Outliers, RESAMPLES, RatioTest, StatsError, Summary,
+            bandwidth, benjamini_hochberg, density, erfc, even_orders, fit, fit_values, inc_beta,
+            ln_gamma, log_mean_sd, log_median_sorted, mad_sorted, mann_whitney, mean, mean_ci,
+            median_ci_sorted, median_ratio_ci, median_sorted, normal_sf, percentile_sorted,
+            ratio_t_test, sign_test, t_cdf, t_pdf, t_quantile, variance,
+        };
     }
     /// Complexity families: scalings and fits.
     pub mod family {
-        pub use crate::family::*;
+        pub use crate::family::{FamilyFit, HEADING, Scaling, fit_families};
     }
     /// The ways a bench binary runs, and its command line.
     pub mod modes {
-        pub use crate::modes::*;
+        pub use crate::modes::{EXIT_FAILED, EXIT_USAGE, args, run};
     }
     /// libtest's bench lines and JSON events.
     pub mod libtest {
-        pub use crate::libtest::*;
+        pub use crate::libtest::{Tally, bench_line, name, result_line, running};
     }
     /// The channel's messages and their JSON codec.
     pub mod protocol {
-        pub use crate::protocol::*;
+        pub use crate::protocol::{
+            Command, Event, HARNESS_VERSION, Listed, MARKER, Message, PROTOCOL_FLAG,
+            PROTOCOL_VERSION, ProtocolError, TOKEN_ENV, json, read_message, write_message,
+        };
     }
     /// A benchmark's result.
     pub mod result {
-        pub use crate::result::*;
+        pub use crate::result::{BenchResult, Versus, ratio_label};
     }
     /// Which benchmarks the filters select.
     pub mod select {
-        pub use crate::select::*;
+        pub use crate::select::{Filter, Ignored, Selected};
     }
     /// The console table.
     pub mod table {
-        pub use crate::table::*;
+        pub use crate::table::{Figures, Table};
     }
     /// The wall clock and its resolution.
     pub mod timer {
-        pub use crate::timer::*;
+        pub use crate::timer::{Clock, TimerInfo, WallClock};
     }
 }
 

@@ -19,14 +19,14 @@ mod sign;
 
 pub use bootstrap::{RESAMPLES, median_ratio_ci};
 pub use ci::{Interval, mean_ci, median_ci_sorted};
-pub use complexity::{Complexity, Fit, fit, fit_values};
+pub use complexity::{Complexity, fit, fit_values};
 pub use density::{bandwidth, density};
 pub use dist::{inc_beta, ln_gamma, t_cdf, t_pdf, t_quantile};
 pub use multiple::benjamini_hochberg;
 pub use normal::{erfc, normal_sf};
 pub use outliers::{OutlierMode, Outliers};
 pub use quantile::{mad_sorted, median_sorted, percentile_sorted};
-pub use rank::{MannWhitney, mann_whitney};
+pub use rank::mann_whitney;
 pub use ratio::{RatioTest, even_orders, log_mean_sd, log_median_sorted, ratio_t_test};
 pub use sign::sign_test;
 
