@@ -190,6 +190,9 @@ pub struct Cli {
     /// Measure each benchmark in N fresh processes (epochs), interleaved with the target's other benchmarks, each with 1/N of the time limits; the time shown is the fastest epoch's median (the machine's slow spells only add time) and its ±CI where a rerun's should land, from the spread of the faster half; 1 measures in one process [default: 8, fewer when --max-samples is below 16]
     #[arg(global = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64), help_heading = "Measurement")]
     pub epochs: Option<u32>,
+    /// What to measure, comma-separated: time (always), and instructions, counted under Valgrind's callgrind (each bench binary runs once more under it, its benchmarks' loops counted; Valgrind must be installed) [default: time]
+    #[arg(global = true, long, value_name = "LIST", value_parser = metrics, help_heading = "Measurement")]
+    pub metrics: Option<bool>,
     /// Measure each benchmark N times in a row and pool the samples; the spread of the N medians is reported [default: 1]
     #[arg(global = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Measurement")]
     pub repetitions: Option<u32>,
@@ -456,6 +459,27 @@ pub(crate) fn duration(text: &str) -> Result<Duration, String> {
 pub(crate) fn percent(text: &str) -> Result<f64, String> {
     nbench::__private::modes::args::percent("", text)
         .map_err(|_| nbench::__private::modes::args::PERCENT_EXPECTED.to_owned())
+}
+
+/// `--metrics`: whether the list asks for instructions beside time.
+pub(crate) fn metrics(text: &str) -> Result<bool, String> {
+    let mut time = false;
+    let mut instructions = false;
+    for name in text.split(',').map(str::trim) {
+        match name {
+            "time" => time = true,
+            "instructions" => instructions = true,
+            other => {
+                return Err(format!(
+                    "unknown metric `{other}`: expected time or instructions (as in time,instructions)"
+                ));
+            }
+        }
+    }
+    match time {
+        true => Ok(instructions),
+        false => Err("time is always measured: list it too (time,instructions)".to_owned()),
+    }
 }
 
 pub(crate) fn outlier_mode(text: &str) -> Result<OutlierMode, String> {

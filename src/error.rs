@@ -112,6 +112,9 @@ pub enum Error {
     /// No baseline of that name.
     #[error("no baseline named `{0}`")]
     NoBaseline(String),
+    /// `--metrics …,instructions` with no Valgrind to count under.
+    #[error("--metrics instructions counts under Valgrind, which could not be run ({0})")]
+    NoValgrind(String),
     /// A file could not be read or written.
     #[error("{action} `{}`: {source}", path.display())]
     Io {
@@ -138,6 +141,7 @@ impl Error {
             | Error::NoRuns(_)
             | Error::Config { .. }
             | Error::Revision { .. }
+            | Error::NoValgrind(_)
             | Error::Merge { .. } => exit::USAGE,
             Error::InUse { .. } => exit::ERROR,
             Error::Build(_) => exit::BUILD_FAILED,
@@ -185,6 +189,11 @@ impl Error {
             Error::Metadata(_) => {
                 Some("run `cargo metadata` to see cargo's own message".to_owned())
             }
+            Error::NoValgrind(_) => Some(
+                "install Valgrind (Debian and Ubuntu: apt-get install valgrind), set \
+                 NBENCH_VALGRIND to its path, or measure time alone (--metrics time)"
+                    .to_owned(),
+            ),
             _ => None,
         }
     }

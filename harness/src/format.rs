@@ -168,6 +168,28 @@ fn sig4(x: f64) -> String {
     format!("{x:.decimals$}")
 }
 
+/// A count for people, four significant figures with an SI prefix from a
+/// thousand on (`12.00`, `4.006 k`, `1.234 M`); NaN or infinite as `n/a`.
+pub fn count(value: f64) -> String {
+    if !value.is_finite() {
+        return NOT_A_NUMBER.to_owned();
+    }
+    let (scaled, prefix) = match value.abs() {
+        v if v >= 1e12 => (value / 1e12, " T"),
+        v if v >= 1e9 => (value / 1e9, " G"),
+        v if v >= 1e6 => (value / 1e6, " M"),
+        v if v >= 1e3 => (value / 1e3, " k"),
+        _ => (value, ""),
+    };
+    let decimals = match scaled.abs() {
+        v if v >= 100.0 => 1,
+        v if v >= 10.0 => 2,
+        _ => 3,
+    };
+    let decimals = if prefix.is_empty() { 2 } else { decimals };
+    format!("{scaled:.decimals$}{prefix}")
+}
+
 /// The columns `text` takes in a terminal: East Asian wide characters and
 /// emoji take two, combining marks and joiners none, everything else one.
 ///

@@ -5,6 +5,7 @@ pub mod alloc;
 mod bencher;
 mod catch;
 mod counter;
+mod counting;
 mod cpu;
 mod drive;
 mod engine;
@@ -26,6 +27,7 @@ mod table;
 mod threads;
 mod throughput;
 mod timer;
+mod valgrind;
 
 pub use alloc::CountingAlloc;
 pub use bencher::{BatchSize, Bencher};
@@ -65,7 +67,7 @@ pub mod __private {
     }
     /// Formatting times, rates and counts for reports.
     pub mod format {
-        pub use crate::format::{NOT_A_NUMBER, TimeUnit, pad, rate, time, time_in, width};
+        pub use crate::format::{NOT_A_NUMBER, TimeUnit, count, pad, rate, time, time_in, width};
     }
     /// The statistics both halves use, each checked against SciPy / NumPy
     /// reference values (`harness/tests/data/reference.json`): summaries,
@@ -87,6 +89,10 @@ pub mod __private {
     pub mod modes {
         pub use crate::modes::{EXIT_FAILED, EXIT_USAGE, args, run};
     }
+    /// The labels of the counts a bench binary dumps under callgrind (`--nbench-count`).
+    pub mod count {
+        pub use crate::modes::count::{Dumped, parse_label};
+    }
     /// libtest's bench lines and JSON events.
     pub mod libtest {
         pub use crate::libtest::{Tally, bench_line, name, result_line, running};
@@ -94,7 +100,7 @@ pub mod __private {
     /// The channel's messages and their JSON codec.
     pub mod protocol {
         pub use crate::protocol::{
-            Command, Event, HARNESS_VERSION, Listed, MARKER, Message, PROTOCOL_FLAG,
+            COUNT_FLAG, Command, Event, HARNESS_VERSION, Listed, MARKER, Message, PROTOCOL_FLAG,
             PROTOCOL_VERSION, ProtocolError, TOKEN_ENV, json, read_message, write_message,
         };
     }

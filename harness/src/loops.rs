@@ -39,9 +39,10 @@ impl<I, O, S: FnMut() -> I, R: FnMut(I) -> O> Measure for BatchedLoop<S, R, I, O
         while left > 0 {
             let n = left.min(self.batch);
             left -= n;
-            let counting = crate::alloc::pause();
+            let (counting, counted) = (crate::alloc::pause(), crate::counting::pause());
             self.inputs.extend((0..n).map(|_| (self.setup)()));
             self.outputs.reserve(n as usize);
+            crate::counting::resume(counted);
             crate::alloc::resume(counting);
             let start = Instant::now();
             for input in self.inputs.drain(..) {
@@ -49,8 +50,9 @@ impl<I, O, S: FnMut() -> I, R: FnMut(I) -> O> Measure for BatchedLoop<S, R, I, O
                     .push(black_box((self.routine)(black_box(input))));
             }
             total += start.elapsed();
-            let counting = crate::alloc::pause();
+            let (counting, counted) = (crate::alloc::pause(), crate::counting::pause());
             self.outputs.clear();
+            crate::counting::resume(counted);
             crate::alloc::resume(counting);
         }
         total.as_nanos() as f64

@@ -1,7 +1,7 @@
-//! What a benchmark's values measure, and how they read (times in ns, for
-//! both clocks today): one place that reports, comparisons and the channel
-//! ask, so that a new metric is a new variant here rather than new field
-//! names everywhere.
+//! What a benchmark's values measure, and how they read (times in ns,
+//! instructions as a count): one place that reports, comparisons and the
+//! channel ask, so that a new metric is a new variant here rather than new
+//! field names everywhere.
 
 use crate::format;
 
@@ -14,24 +14,28 @@ use crate::format;
 /// assert_eq!(Metric::CpuTime.name(), "cpu time");
 /// assert_eq!(Metric::WallTime.format(1234.0), "1.234 µs");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub enum Metric {
     /// Wall-clock time per iteration, ns.
     #[default]
     WallTime,
     /// CPU time per iteration ([`Bencher::time_by_cpu`](crate::Bencher::time_by_cpu)), ns.
     CpuTime,
+    /// Instructions executed per iteration, counted under Valgrind's
+    /// callgrind (`--nbench-count`), the loop's own taken off.
+    Instructions,
 }
 
 impl Metric {
     /// Every metric, in the order reports list them.
-    pub const ALL: [Metric; 2] = [Metric::WallTime, Metric::CpuTime];
+    pub const ALL: [Metric; 3] = [Metric::WallTime, Metric::CpuTime, Metric::Instructions];
 
     /// Its name as stored and sent: `wall_time`, `cpu_time`.
     pub fn as_str(self) -> &'static str {
         match self {
             Metric::WallTime => "wall_time",
             Metric::CpuTime => "cpu_time",
+            Metric::Instructions => "instructions",
         }
     }
 
@@ -45,6 +49,7 @@ impl Metric {
         match self {
             Metric::WallTime => "wall time",
             Metric::CpuTime => "cpu time",
+            Metric::Instructions => "instructions",
         }
     }
 
@@ -66,6 +71,7 @@ impl Metric {
     pub fn format_in(self, value: f64, unit: Option<format::TimeUnit>) -> String {
         match self {
             Metric::WallTime | Metric::CpuTime => format::time_in(value, unit),
+            Metric::Instructions => format::count(value),
         }
     }
 
@@ -84,6 +90,8 @@ mod tests {
         for m in Metric::ALL {
             assert_eq!(Metric::parse(m.as_str()), Some(m));
         }
-        assert_eq!(Metric::parse("instructions"), None);
+        assert_eq!(Metric::parse("joules"), None);
+        assert_eq!(Metric::Instructions.format(4006.0), "4.006 k");
+        assert_eq!(Metric::Instructions.format(12.0), "12.00");
     }
 }

@@ -11,7 +11,7 @@ use crate::model::record::{RunRecord, TargetRecord};
 use crate::model::target::Built;
 use crate::pipeline::measure::{self, Versus};
 use crate::pipeline::publish::{emit, write_html};
-use crate::pipeline::targets::{build, discover_targets, gather_context, plans};
+use crate::pipeline::targets::{build, check_counting, discover_targets, gather_context, plans};
 use crate::pipeline::{note, revision, warn};
 use crate::report::Format;
 use crate::report::progress::Progress;
@@ -35,6 +35,7 @@ struct Prepared {
 /// Builds, measures, stores and reports.
 pub fn run(s: &Settings) -> Result<u8> {
     check_flags(s)?;
+    check_counting(s)?;
     let (found, mut skipped) = discover_targets(s)?;
     for name in s.unknown_bench_tables() {
         warn(&format!(

@@ -136,6 +136,7 @@ mod tests {
                 result,
                 elapsed_s: 0.1,
                 within: None,
+                besides: Default::default(),
             };
             BenchRecord::from_measured(&measured)
         };

@@ -94,6 +94,7 @@ pub const KEYS: &[Key] = &[
     key("outliers", true, field!(outliers = Some cli::outlier_mode)),
     key("timeout", true, field!(timeout = cli::duration)),
     key("epochs", true, field!(epochs = |v| count(v, 1..=64))),
+    key("metrics", true, field!(metrics = Some cli::metrics)),
     key(
         "repetitions",
         false,

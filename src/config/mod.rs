@@ -62,6 +62,11 @@ impl Plans {
         (table(&target.label()).or_else(|| table(&target.name))).map_or(&self.all, |(_, plan)| plan)
     }
 
+    /// Whether any target's plan counts instructions.
+    pub fn any_instructions(&self) -> bool {
+        self.all.instructions || self.tables.iter().any(|(_, p)| p.instructions)
+    }
+
     /// The `[bench.NAME]` tables' names.
     pub fn tables(&self) -> impl Iterator<Item = &str> {
         self.tables.iter().map(|(t, _)| t.as_str())
@@ -333,6 +338,8 @@ fn effective(key: Key, cli: &Cli, plan: &Plan) -> String {
         "repetitions" => plan.schedule.repetitions.to_string(),
         "launches" => plan.schedule.launches.to_string(),
         "epochs" => plan.schedule.epochs.to_string(),
+        "metrics" if plan.instructions => "time,instructions".to_owned(),
+        "metrics" => "time".to_owned(),
         "interleave" if plan.schedule.slices == 1 => "(off)".to_owned(),
         "interleave" => format!("{} slices", plan.schedule.slices),
         "layouts" => settings::layouts(cli).to_string(),
@@ -417,6 +424,7 @@ fn plan(cli: &Cli) -> Plan {
         held: None,
         partition: cli.partition,
         selected_before: 0,
+        instructions: cli.metrics.unwrap_or(false),
     }
 }
 

@@ -134,6 +134,11 @@ impl Settings {
         self.plans.for_target(target).clone()
     }
 
+    /// Whether any target's benchmarks have their instructions counted.
+    pub fn counts_instructions(&self) -> bool {
+        self.plans.any_instructions()
+    }
+
     /// `cargo nbench config`: every setting, its value and where it came from.
     pub fn show(&self) -> &str {
         &self.shown

@@ -3,7 +3,27 @@
 //! and wall-time files stay as they were.
 
 use nbench::__private::metric::Metric;
-use serde::{Deserialize, Deserializer, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::BTreeMap;
+
+/// A metric measured beside a benchmark's time (instructions): its amount
+/// per iteration and what was taken off it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Beside {
+    /// Per iteration, the loop's own taken off; `None` where it could not
+    /// be had (`note` says why).
+    pub per_iter: Option<f64>,
+    /// The loop's own per iteration, taken off `per_iter` (0 where nothing was).
+    #[serde(default)]
+    pub overhead: f64,
+    /// Why the figure does not tell what the time does, or why there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The metrics measured beside a benchmark's time, each under its stored
+/// name ([`Metric::as_str`]: `instructions`).
+pub type Besides = BTreeMap<String, Beside>;
 
 /// Whether `m` is the metric a file without one means.
 pub fn is_wall_time(m: &Metric) -> bool {

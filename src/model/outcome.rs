@@ -15,6 +15,8 @@ pub struct Measured {
     /// Measured in several processes: the figures of their pooled samples,
     /// which the estimate over processes replaced in `result`.
     pub within: Option<Within>,
+    /// Metrics measured beside its time (`--metrics time,instructions`).
+    pub besides: crate::model::metric::Besides,
 }
 
 /// A benchmark's median and its interval from the samples alone, as one

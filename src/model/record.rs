@@ -389,6 +389,10 @@ pub struct BenchRecord {
     #[serde(deserialize_with = "float::lenient")]
     #[serde(rename = "per_iter_ns")]
     pub per_iter: Vec<f64>,
+    /// Metrics measured beside its time, each under its name
+    /// (`instructions`): per iteration, the loop's own taken off.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub metrics: crate::model::metric::Besides,
 }
 
 impl TargetRecord {
@@ -497,6 +501,7 @@ impl BenchRecord {
                 cv: a.cv,
             }),
             cut_short: r.cut_short,
+            metrics: m.besides.clone(),
             within_process: m.within.map(|w| WithinRecord {
                 median: w.median,
                 median_ci: w.median_ci,

@@ -17,10 +17,9 @@ impl BenchRecord {
             samples: self.samples,
             iters: self.iters_per_sample,
             set_aside: self.set_aside,
-            counters: self
-                .counters
-                .iter()
+            counters: (self.counters.iter())
                 .filter_map(|c| Some((c.header(), c.to_counter()?.format(self.median))))
+                .chain(self.beside_cells())
                 .collect(),
             ratio: self.ratio_label(),
             near_floor: self.near_floor,
@@ -35,6 +34,26 @@ impl BenchRecord {
             stop: Stop::parse(&self.stop).unwrap_or(Stop::Precise),
             cold: self.cold,
         }
+    }
+
+    /// Its metrics measured beside time as (header, cell): `instructions`
+    /// and `4.006 k`, `n/a` where there is no figure, `4.006 k?` where it
+    /// does not tell what the time does.
+    pub fn beside_cells(&self) -> impl Iterator<Item = (String, String)> + '_ {
+        self.metrics.iter().map(|(name, b)| {
+            let metric = nbench::__private::metric::Metric::parse(name);
+            let shown = match (b.per_iter, metric) {
+                (Some(v), Some(m)) => m.format(v),
+                (Some(v), None) => nbench::__private::format::count(v),
+                (None, _) => nbench::__private::format::NOT_A_NUMBER.to_owned(),
+            };
+            let doubt = if b.note.is_some() && b.per_iter.is_some() {
+                "?"
+            } else {
+                ""
+            };
+            (name.clone(), format!("{shown}{doubt}"))
+        })
     }
 
     /// Whether it belongs to a group with a baseline (the ratio column).
@@ -65,22 +84,27 @@ impl BenchRecord {
 
     /// The counter shown under `header`, formatted as the console shows it.
     pub fn counter_text(&self, header: &str) -> String {
-        self.counters
-            .iter()
+        let counter = (self.counters.iter())
             .filter(|c| c.header() == header)
             .find_map(|c| c.to_counter())
-            .map_or_else(String::new, |c| c.format(self.median))
+            .map(|c| c.format(self.median));
+        let beside = || {
+            (self.beside_cells())
+                .find(|(h, _)| h == header)
+                .map(|(_, cell)| cell)
+        };
+        counter.or_else(beside).unwrap_or_default()
     }
 }
 
 /// Every counter header of `benches`, in order of first appearance.
 pub fn counter_headers<'a>(benches: impl IntoIterator<Item = &'a BenchRecord>) -> Vec<String> {
-    first_appearances(
-        benches
-            .into_iter()
-            .flat_map(|b| &b.counters)
-            .map(CounterRecord::header),
-    )
+    first_appearances(benches.into_iter().flat_map(|b| {
+        b.counters
+            .iter()
+            .map(CounterRecord::header)
+            .chain(b.metrics.keys().cloned())
+    }))
 }
 
 /// `items` without repeats, each where it first appeared: the counter

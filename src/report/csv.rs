@@ -180,10 +180,12 @@ impl Columns {
         ]);
         for (h, _) in &self.counters {
             let c = b.counters.iter().find(|c| c.header() == *h);
-            cells.push(c.map_or_else(String::new, |c| match c.kind.as_str() {
-                "time" => num(c.shown / u.ns()),
-                _ => num(c.shown),
-            }));
+            let beside = || b.metrics.get(h).and_then(|m| m.per_iter).map(num);
+            cells.push(match c {
+                Some(c) if c.kind == "time" => num(c.shown / u.ns()),
+                Some(c) => num(c.shown),
+                None => beside().unwrap_or_default(),
+            });
         }
         if self.ratio {
             match &b.versus {

@@ -41,6 +41,7 @@ fn measured(id: &str, median: f64, throughput: Option<Throughput>) -> Outcome {
         result,
         elapsed_s: 0.5,
         within: None,
+        besides: Default::default(),
     }))
 }
 

@@ -2,6 +2,7 @@
 
 pub mod affinity;
 pub mod compare;
+pub mod counts;
 mod lockstep;
 mod output;
 pub mod paired;
@@ -9,12 +10,14 @@ pub mod schedule;
 pub mod session;
 
 use crate::compare::estimate;
+use crate::model::metric::Beside;
 use crate::model::observer::Observer;
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun, Within, scalings};
 use crate::model::partition::Partition;
 use crate::model::target::Built;
 use nbench::__private::engine::Settings;
 use nbench::__private::engine::{Hint, Open};
+use nbench::__private::metric::Metric;
 use nbench::__private::protocol::{Event, Listed};
 use nbench::__private::result::BenchResult;
 use nbench::__private::select::{Filter, Selected};
@@ -48,6 +51,8 @@ pub struct Plan {
     /// With `--partition slice:M/N`: how many benchmarks the filters
     /// selected in the targets measured before this one.
     pub selected_before: usize,
+    /// `--metrics time,instructions`: count each benchmark's instructions too.
+    pub instructions: bool,
 }
 
 impl Plan {
@@ -190,7 +195,7 @@ pub fn run_target(
         Ok(o) => o,
         Err(failed) => return failed,
     };
-    let outcomes = if list_only {
+    let mut outcomes = if list_only {
         opened.session.finish();
         opened
             .picked
@@ -203,6 +208,9 @@ pub fn run_target(
         let chosen = (opened.picked.chosen.as_slice(), &opened.hints);
         measure_scheduled(&label, session, chosen, &start, plan, observer)
     };
+    if plan.instructions && !list_only {
+        count_into(built, plan, &mut outcomes);
+    }
     TargetRun {
         label,
         outcomes,
@@ -366,6 +374,7 @@ impl Slot {
             result,
             elapsed_s,
             within,
+            besides: Default::default(),
         }))
     }
 }
@@ -417,6 +426,7 @@ pub(crate) fn measure(
             result: *r,
             elapsed_s: began.elapsed().as_secs_f64(),
             within: None,
+            besides: Default::default(),
         }),
         Ok(Event::Skipped { id, reason }) => Err(Outcome::Skipped { id, reason }),
         Ok(Event::Failed { message, .. }) | Ok(Event::Error { message }) => {
@@ -440,6 +450,45 @@ pub(crate) fn measure(
             *session = None;
             Err(failed(id.to_owned(), &e, out))
         }
+    }
+}
+
+/// Counts the instructions of each benchmark of `built` measured in
+/// `outcomes` (`--metrics time,instructions`) into its outcome; where none
+/// could be had, says why in its place.
+pub fn count_into(built: &Built, plan: &Plan, outcomes: &mut [Outcome]) {
+    let ids: Vec<String> = (outcomes.iter())
+        .filter_map(|o| match o {
+            Outcome::Measured(m) => Some(m.result.id.clone()),
+            _ => None,
+        })
+        .collect();
+    if ids.is_empty() {
+        return;
+    }
+    let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
+    let dir = &built.target.package_root;
+    let counted = counts::count(&built.exe, dir, &ids, (&plan.extra_args, limit));
+    for o in outcomes {
+        let Outcome::Measured(m) = o else { continue };
+        let none = |why: String| Beside {
+            per_iter: None,
+            overhead: 0.0,
+            note: Some(why),
+        };
+        let beside = match &counted {
+            Ok(all) => match all.get(&m.result.id) {
+                Some(c) => Beside {
+                    per_iter: Some(c.per_iter),
+                    overhead: c.overhead,
+                    note: c.not_telling.clone(),
+                },
+                None => none("not counted: it skipped or failed under callgrind".to_owned()),
+            },
+            Err(e) => none(e.to_string()),
+        };
+        m.besides
+            .insert(Metric::Instructions.as_str().to_owned(), beside);
     }
 }
 
@@ -483,6 +532,7 @@ mod tests {
             held: None,
             partition: None,
             selected_before: 0,
+            instructions: false,
         }
     }
 

@@ -23,6 +23,8 @@ pub enum Mode {
     Help,
     /// `--nbench-protocol <addr>`: driven by `cargo nbench` over a connection to `addr`.
     Protocol(String),
+    /// `--nbench-count`: each benchmark's loop counted under callgrind.
+    Count,
 }
 
 /// How `--bench` (and `--list`) print: libtest's `--format` values, and
@@ -99,7 +101,7 @@ impl Args {
             output: Output::Pretty,
             logfile: None,
         };
-        let (mut bench, mut list, mut help) = (false, false, false);
+        let (mut bench, mut list, mut help, mut count) = (false, false, false, false);
         let mut protocol = None;
         let mut it = args.into_iter();
         while let Some(arg) = it.next() {
@@ -126,6 +128,7 @@ impl Args {
                 "--list" => list = true,
                 "-h" | "--help" => help = true,
                 "--exact" => out.filter.exact = true,
+                crate::protocol::COUNT_FLAG => count = true,
                 crate::protocol::PROTOCOL_FLAG => {
                     protocol = Some(value(crate::protocol::PROTOCOL_FLAG)?)
                 }
@@ -148,7 +151,10 @@ impl Args {
                 }
             }
         }
-        out.mode = mode(protocol, help, list, bench, out.output);
+        out.mode = match count && !help && !list {
+            true => Mode::Count,
+            false => mode(protocol, help, list, bench, out.output),
+        };
         Ok(out)
     }
 }

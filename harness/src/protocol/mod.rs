@@ -25,6 +25,10 @@ pub const PROTOCOL_VERSION: u32 = 1;
 pub const HARNESS_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The flag that puts a bench binary in protocol mode; its value is the address to connect to.
 pub const PROTOCOL_FLAG: &str = "--nbench-protocol";
+
+/// The flag that has a bench binary count each benchmark's instructions
+/// under callgrind (`modes::count`) instead of measuring time.
+pub const COUNT_FLAG: &str = "--nbench-count";
 /// Environment variable carrying the token the binary must echo in its hello, so
 /// `cargo nbench` talks only to the process it started.
 pub const TOKEN_ENV: &str = "NBENCH_PROTOCOL_TOKEN";

@@ -44,7 +44,7 @@ pub fn bench(target: &str, b: &BenchRecord, past: &[PastRun]) -> String {
 
 /// Its counters as the console's columns show them, header then value.
 fn counters(b: &BenchRecord) -> String {
-    if b.counters.is_empty() {
+    if b.counters.is_empty() && b.metrics.is_empty() {
         return String::new();
     }
     let mut s = String::from("<dl class=\"counters\">");

@@ -25,8 +25,10 @@ pub(super) fn time_tick(hi: f64) -> impl Fn(f64, f64) -> String {
 
 /// The tick labels of an axis of `metric`'s values up to `hi`.
 pub(super) fn value_tick(metric: Metric, hi: f64) -> impl Fn(f64, f64) -> String {
-    match metric {
-        Metric::WallTime | Metric::CpuTime => time_tick(hi),
+    let time = time_tick(hi);
+    move |t, step| match metric {
+        Metric::WallTime | Metric::CpuTime => time(t, step),
+        Metric::Instructions => nbench::__private::format::count(t),
     }
 }
 
@@ -35,6 +37,7 @@ fn per_iteration(metric: Metric) -> &'static str {
     match metric {
         Metric::WallTime => "time per iteration",
         Metric::CpuTime => "cpu time per iteration",
+        Metric::Instructions => "instructions per iteration",
     }
 }
 

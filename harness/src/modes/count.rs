@@ -1,0 +1,153 @@
+//! `--nbench-count`: each selected benchmark's measured loop run under
+//! callgrind, its instructions counted and dumped for `cargo nbench` to read.
+//!
+//! `cargo nbench` starts the bench binary as `valgrind --tool=callgrind
+//! --collect-atstart=no … BINARY --nbench-count [FILTER]…`. For each
+//! benchmark the loop runs `n` and then `2n` iterations with callgrind's
+//! collection on around that sample alone, each dumped under its own label
+//! ([`label`]); the difference of the two is `n` iterations with the fixed
+//! cost of a sample (reading the clock, entering the loop) gone. The empty
+//! loop is counted the same way once, so that the loop's own instructions
+//! can be taken off, as its time is. Under a real CPU this mode counts
+//! nothing and says so.
+
+use super::args::Args;
+use crate::bencher::{Declared, Driver, LoopKind};
+use crate::drive::guard::{Finish, run_guarded};
+use crate::engine::Measure;
+use crate::loops::empty_loop;
+use crate::registry::Benchmark;
+use crate::select::Selected;
+use crate::valgrind;
+use std::time::{Duration, Instant};
+
+/// How long the first of a benchmark's two counted samples should run
+/// under callgrind, at least: long enough that what one iteration does now
+/// and then (an allocator growing its pool) is shared by many.
+const SAMPLE: Duration = Duration::from_millis(10);
+
+/// The most iterations a counted sample runs.
+const MOST_ITERS: u64 = 1 << 24;
+
+/// The trigger label of a dump: `nbench-count<TAB>WHAT<TAB>ITERS<TAB>KIND<TAB>ID`,
+/// `WHAT` `body` or `loop` (the empty loop, id empty), `KIND` the loop kind
+/// (`iter`, `batched`, `custom`, `future`, `threads`).
+pub fn label(what: &str, iters: u64, kind: LoopKind, id: &str) -> String {
+    format!("nbench-count\t{what}\t{iters}\t{}\t{id}", kind_name(kind))
+}
+
+/// What a dump's label says: what was counted, over how many iterations,
+/// in which kind of loop, of which benchmark.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dumped {
+    /// `body` (a benchmark's loop) or `loop` (the empty loop).
+    pub what: String,
+    /// Iterations the sample ran.
+    pub iters: u64,
+    /// The loop kind ([`kind_name`]).
+    pub kind: String,
+    /// The benchmark's id (empty for the empty loop).
+    pub id: String,
+}
+
+/// The [`label`] `text` as its parts; `None` for a label of anything else.
+pub fn parse_label(text: &str) -> Option<Dumped> {
+    let mut parts = text.splitn(5, '\t');
+    if parts.next()? != "nbench-count" {
+        return None;
+    }
+    Some(Dumped {
+        what: parts.next()?.to_owned(),
+        iters: parts.next()?.parse().ok()?,
+        kind: parts.next()?.to_owned(),
+        id: parts.next()?.to_owned(),
+    })
+}
+
+/// A loop kind's name in a label.
+pub fn kind_name(kind: LoopKind) -> &'static str {
+    match kind {
+        LoopKind::Iter => "iter",
+        LoopKind::Batched => "batched",
+        LoopKind::Custom => "custom",
+        LoopKind::Future => "future",
+        LoopKind::Threads => "threads",
+    }
+}
+
+/// Counts one benchmark's loop: dumps a sample of `n` and one of `2n` iterations.
+struct CountDriver<'a> {
+    id: &'a str,
+}
+
+impl Driver for CountDriver<'_> {
+    fn drive(&mut self, kind: LoopKind, _: &Declared, m: &mut dyn Measure) {
+        count(m, kind, "body", self.id);
+    }
+}
+
+/// Runs `m` (uncounted) until a sample lasts [`SAMPLE`], then counts a
+/// sample of that many iterations and one of twice as many, each dumped.
+fn count(m: &mut dyn Measure, kind: LoopKind, what: &str, id: &str) {
+    let mut n = 1;
+    loop {
+        let started = Instant::now();
+        m.sample(n);
+        if started.elapsed() >= SAMPLE || n >= MOST_ITERS {
+            break;
+        }
+        n *= 2;
+    }
+    for iters in [n, 2 * n] {
+        valgrind::zero();
+        crate::counting::start();
+        m.sample(iters);
+        crate::counting::stop();
+        valgrind::dump_at(&label(what, iters, kind, id));
+    }
+}
+
+/// Counts every selected benchmark that is not ignored, and the empty loop
+/// once; a benchmark that fails or skips is said on stderr and left out.
+/// Returns whether all ran.
+pub fn run(selected: &[&Benchmark], args: &Args) -> bool {
+    if !valgrind::running() {
+        eprintln!(
+            "error: --nbench-count counts instructions under Valgrind's callgrind: run this \
+             binary as `valgrind --tool=callgrind --collect-atstart=no BINARY --nbench-count`"
+        );
+        return false;
+    }
+    count(&mut empty_loop(), LoopKind::Iter, "loop", "");
+    let mut ok = true;
+    for bench in selected {
+        if args.filter.verdict(&bench.id, bench.ignored) == Selected::Ignored {
+            continue;
+        }
+        match run_guarded(bench, &mut CountDriver { id: &bench.id }) {
+            Ok(Finish::Timed(_)) => {}
+            Ok(Finish::Skipped(reason)) => eprintln!("{}: skipped: {reason}", bench.id),
+            Err(why) => {
+                eprintln!("{}: failed: {why}", bench.id);
+                ok = false;
+            }
+        }
+    }
+    ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_label_names_what_was_counted_and_how_many_times() {
+        let text = label("body", 64, LoopKind::Batched, "sort/1000 x\ty");
+        assert_eq!(text, "nbench-count\tbody\t64\tbatched\tsort/1000 x\ty");
+        let parsed = parse_label(&text).unwrap();
+        assert_eq!((parsed.iters, parsed.kind.as_str()), (64, "batched"));
+        assert_eq!(parsed.id, "sort/1000 x\ty");
+        assert_eq!(parse_label("Program termination"), None);
+        assert_eq!(parse_label("nbench-count\tbody\tmany\titer\tx"), None);
+    }
+}

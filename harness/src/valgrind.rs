@@ -1,0 +1,120 @@
+//! Valgrind's client requests, for counting instructions under callgrind:
+//! whether the process runs under Valgrind, and switching callgrind's
+//! collection on and off around measured iterations, zeroing it and
+//! dumping its counts under a label.
+//!
+//! A client request is a sequence of instructions that does nothing on a
+//! real CPU (rotations of a register by 64 bits in all) and that Valgrind's
+//! translator recognises: the request's arguments are read from memory
+//! through one register, its answer written to another. Outside Valgrind
+//! the answer is the default passed in. Written here for x86_64 and
+//! aarch64; elsewhere every request answers its default (not on Valgrind).
+
+/// The request codes: Valgrind's core's, and callgrind's (`VG_USERREQ_TOOL_BASE('C','T')` on).
+mod code {
+    pub const RUNNING_ON_VALGRIND: usize = 0x1001;
+    const CALLGRIND: usize = ((b'C' as usize) << 24) | ((b'T' as usize) << 16);
+    pub const ZERO_STATS: usize = CALLGRIND + 1;
+    pub const TOGGLE_COLLECT: usize = CALLGRIND + 2;
+    pub const DUMP_STATS_AT: usize = CALLGRIND + 3;
+}
+
+/// Sends client request `request` with `args`; Valgrind's answer, or
+/// `default` on a real CPU.
+#[inline(always)]
+fn request(default: usize, request: usize, args: [usize; 5]) -> usize {
+    let block: [usize; 6] = [request, args[0], args[1], args[2], args[3], args[4]];
+    send(default, &block)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn send(default: usize, block: &[usize; 6]) -> usize {
+    let mut answer = default;
+    // SAFETY: four rotations of rdi by 3 + 13 + 61 + 51 = 128 bits leave it
+    // as it was, and `xchg rbx, rbx` changes nothing: on a real CPU the
+    // sequence has no effect. Valgrind reads the six words at `block`
+    // (which lives across the call) and writes its answer to rdx.
+    unsafe {
+        std::arch::asm!(
+            "rol rdi, 3",
+            "rol rdi, 13",
+            "rol rdi, 61",
+            "rol rdi, 51",
+            "xchg rbx, rbx",
+            in("rax") block.as_ptr(),
+            inout("rdx") answer,
+            options(nostack),
+        );
+    }
+    answer
+}
+
+#[cfg(target_arch = "aarch64")]
+#[inline(always)]
+fn send(default: usize, block: &[usize; 6]) -> usize {
+    let mut answer = default;
+    // SAFETY: four rotations of x12 by 3 + 13 + 51 + 61 = 128 bits leave it
+    // as it was, and `orr x10, x10, x10` changes nothing: on a real CPU the
+    // sequence has no effect. Valgrind reads the six words at `block`
+    // through x4 and writes its answer to x3.
+    unsafe {
+        std::arch::asm!(
+            "ror x12, x12, #3",
+            "ror x12, x12, #13",
+            "ror x12, x12, #51",
+            "ror x12, x12, #61",
+            "orr x10, x10, x10",
+            in("x4") block.as_ptr(),
+            inout("x3") answer,
+            options(nostack),
+        );
+    }
+    answer
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[inline(always)]
+fn send(default: usize, _: &[usize; 6]) -> usize {
+    default
+}
+
+/// Whether this process runs under Valgrind (on a real CPU, or an
+/// architecture the requests are not written for: no).
+pub fn running() -> bool {
+    request(0, code::RUNNING_ON_VALGRIND, [0; 5]) > 0
+}
+
+/// Callgrind's counts set back to zero.
+pub fn zero() {
+    request(0, code::ZERO_STATS, [0; 5]);
+}
+
+/// Callgrind's collection switched on where it was off and off where on
+/// (`--collect-atstart=no` starts it off).
+pub fn toggle_collect() {
+    request(0, code::TOGGLE_COLLECT, [0; 5]);
+}
+
+/// Callgrind's counts since the last zero or dump written to a new part of
+/// its output file, with `label` as its trigger
+/// (`desc: Trigger: Client Request: LABEL`).
+pub fn dump_at(label: &str) {
+    let mut text = label.replace(['\n', '\0'], " ").into_bytes();
+    text.push(0);
+    request(0, code::DUMP_STATS_AT, [text.as_ptr() as usize, 0, 0, 0, 0]);
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn on_a_real_cpu_every_request_answers_its_default() {
+        // `cargo test` does not run under Valgrind; the requests must be
+        // harmless there (the test binary would crash on a bad sequence).
+        assert!(!super::running());
+        super::zero();
+        super::toggle_collect();
+        super::dump_at("nothing\nhere");
+        assert_eq!(super::request(7, 0xFFFF, [1, 2, 3, 4, 5]), 7);
+    }
+}

@@ -1,0 +1,298 @@
+//! Instructions per iteration, counted under Valgrind's callgrind: the bench
+//! binary runs once more, as `valgrind --tool=callgrind --collect-atstart=no
+//! … BINARY --nbench-count --exact ID…`, and dumps each benchmark's counts
+//! under a label (`nbench::__private::count`); they are read back here.
+//!
+//! Each benchmark's loop is counted over `n` and `2n` iterations and the
+//! difference taken, so what a sample costs once (reading the clock,
+//! entering the loop) drops out; the empty loop is counted the same way and
+//! taken off `iter` loops, as its time is. Counts of a benchmark on several
+//! threads, or one that times itself, are kept but marked as not telling.
+
+use nbench::__private::count::{Dumped, parse_label};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The variable naming the Valgrind to run (default `valgrind` on `PATH`).
+pub const VALGRIND_ENV: &str = "NBENCH_VALGRIND";
+
+/// One benchmark's instructions per iteration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Counted {
+    /// Per iteration, the loop's own taken off.
+    pub per_iter: f64,
+    /// The loop's own per iteration (what was taken off; 0 where nothing was).
+    pub overhead: f64,
+    /// Why the count does not tell what the time does, where it does not.
+    pub not_telling: Option<String>,
+}
+
+/// Why counting failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CountError {
+    /// No Valgrind could be started: where it was looked for, and why.
+    NoValgrind(String),
+    /// The counting run failed: what it said.
+    Failed(String),
+}
+
+impl std::fmt::Display for CountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CountError::NoValgrind(why) => write!(f, "could not start Valgrind ({why})"),
+            CountError::Failed(why) => write!(f, "counting instructions failed: {why}"),
+        }
+    }
+}
+
+/// Counts benchmarks `ids` of executable `exe`, run from `dir` with
+/// `extra_args` after its own, for at most `limit`: each id's count, or
+/// why there is none.
+pub fn count(
+    exe: &Path,
+    dir: &Path,
+    ids: &[String],
+    (extra_args, limit): (&[String], Duration),
+) -> Result<BTreeMap<String, Counted>, CountError> {
+    let out = scratch_dir();
+    std::fs::create_dir_all(&out).map_err(|e| CountError::Failed(e.to_string()))?;
+    let result =
+        run(&valgrind(), (exe, dir, ids), (extra_args, limit), &out).and_then(|()| read(&out));
+    let _ = std::fs::remove_dir_all(&out);
+    result
+}
+
+fn scratch_dir() -> PathBuf {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("nbench-counts-{}-{n}", std::process::id()))
+}
+
+/// The Valgrind to run.
+pub fn valgrind() -> PathBuf {
+    std::env::var_os(VALGRIND_ENV).map_or_else(|| PathBuf::from("valgrind"), PathBuf::from)
+}
+
+/// Valgrind's version (`valgrind-3.19.0`), or why it cannot be run.
+pub fn check_valgrind() -> Result<String, CountError> {
+    let valgrind = valgrind();
+    let shown = valgrind.display().to_string();
+    let out = Command::new(&valgrind)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| CountError::NoValgrind(format!("`{shown}`: {e}")))?;
+    let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    match out.status.success() && version.starts_with("valgrind") {
+        true => Ok(version),
+        false => Err(CountError::NoValgrind(format!(
+            "`{shown} --version` did not answer as Valgrind does"
+        ))),
+    }
+}
+
+/// Runs the counting process under `valgrind`, its dumps into `out`.
+fn run(
+    valgrind: &Path,
+    (exe, dir, ids): (&Path, &Path, &[String]),
+    (extra_args, limit): (&[String], Duration),
+    out: &Path,
+) -> Result<(), CountError> {
+    let mut cmd = Command::new(valgrind);
+    cmd.args(["--tool=callgrind", "--collect-atstart=no", "--dump-line=no"])
+        .args([
+            "--dump-instr=no",
+            "--compress-strings=no",
+            "--compress-pos=no",
+        ])
+        .arg(format!(
+            "--callgrind-out-file={}",
+            out.join("cg.out").display()
+        ))
+        .arg(exe)
+        .arg(nbench::__private::protocol::COUNT_FLAG)
+        .arg("--exact")
+        .args(extra_args)
+        .arg("--")
+        .args(ids)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| CountError::NoValgrind(format!("`{}`: {e}", valgrind.display())))?;
+    let stderr = child.stderr.take();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut s) = stderr {
+            let _ = std::io::Read::read_to_string(&mut s, &mut text);
+        }
+        text
+    });
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() < limit => std::thread::sleep(Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(CountError::Failed(format!(
+                    "still running after {:.0} s",
+                    limit.as_secs_f64()
+                )));
+            }
+        }
+    };
+    let said = reader.join().unwrap_or_default();
+    if status.success() {
+        return Ok(());
+    }
+    // Valgrind's own lines start with `==PID==`; the binary's are the reason.
+    let own: Vec<&str> = (said.lines())
+        .filter(|l| !l.starts_with("==") && !l.trim().is_empty())
+        .collect();
+    Err(CountError::Failed(match own.last() {
+        Some(line) => line.trim().to_owned(),
+        None => format!("the counting run ended with {status}"),
+    }))
+}
+
+/// The counts dumped into `out`, each benchmark's per iteration.
+fn read(out: &Path) -> Result<BTreeMap<String, Counted>, CountError> {
+    let entries = std::fs::read_dir(out).map_err(|e| CountError::Failed(e.to_string()))?;
+    let mut dumps = Vec::new();
+    for path in entries.flatten().map(|e| e.path()) {
+        let text = std::fs::read_to_string(&path).map_err(|e| CountError::Failed(e.to_string()))?;
+        if let Some(d) = dumped(&text) {
+            dumps.push(d);
+        }
+    }
+    Ok(per_iteration(&dumps))
+}
+
+/// A dump's label and its total instructions; `None` for the dump at the
+/// program's end and for one that is not a count of nbench's.
+pub fn dumped(text: &str) -> Option<(Dumped, f64)> {
+    let field = |name: &str| (text.lines()).find_map(|l| l.strip_prefix(name));
+    // Not trimmed: the empty loop's label ends in a tab (its empty id).
+    let label = parse_label(field("desc: Trigger: Client Request: ")?)?;
+    let total = (field("totals:").or_else(|| field("summary:")))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some((label, total))
+}
+
+/// Each benchmark's instructions per iteration from its two dumps (and
+/// the empty loop's, taken off `iter` loops).
+pub fn per_iteration(dumps: &[(Dumped, f64)]) -> BTreeMap<String, Counted> {
+    let slope = |what: &str, id: &str| -> Option<(f64, String)> {
+        let mut two: Vec<&(Dumped, f64)> = (dumps.iter())
+            .filter(|(d, _)| d.what == what && d.id == id)
+            .collect();
+        two.sort_by_key(|(d, _)| d.iters);
+        let [(a, ta), (b, tb)] = two.as_slice() else {
+            return None;
+        };
+        let di = b.iters.checked_sub(a.iters).filter(|d| *d > 0)? as f64;
+        Some(((tb - ta) / di, a.kind.clone()))
+    };
+    let empty = slope("loop", "").map_or(0.0, |(s, _)| s.max(0.0));
+    let mut ids: Vec<&str> = (dumps.iter())
+        .filter(|(d, _)| d.what == "body")
+        .map(|(d, _)| d.id.as_str())
+        .collect();
+    ids.dedup();
+    let mut counts = BTreeMap::new();
+    for id in ids {
+        let Some((body, kind)) = slope("body", id) else {
+            continue;
+        };
+        let overhead = if kind == "iter" { empty } else { 0.0 };
+        let not_telling = match kind.as_str() {
+            "threads" => Some(
+                "it runs on several threads, which callgrind counts one after another".to_owned(),
+            ),
+            "custom" => Some(
+                "it times itself (iter_custom): what it counts need not be what it times"
+                    .to_owned(),
+            ),
+            _ => None,
+        };
+        let counted = Counted {
+            per_iter: (body - overhead).max(0.0),
+            overhead,
+            not_telling,
+        };
+        counts.insert(id.to_owned(), counted);
+    }
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dump(label: &str, total: u64) -> String {
+        format!(
+            "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\npid: 7\ncmd: x\npart: 1\n\n\
+             desc: I1 cache:\ndesc: Trigger: Client Request: {label}\n\npositions: line\nevents: Ir\n\
+             summary: {total}\n\nfn=(1) main\n0 {total}\n\ntotals: {total}\n"
+        )
+    }
+
+    #[test]
+    fn counts_per_iteration_are_the_difference_of_two_dumps_less_the_loop() {
+        let texts = [
+            dump("nbench-count\tloop\t1024\titer\t", 2048 + 199),
+            dump("nbench-count\tloop\t2048\titer\t", 4096 + 199),
+            dump("nbench-count\tbody\t1024\titer\tadd", 4008 * 1024 + 200),
+            dump("nbench-count\tbody\t2048\titer\tadd", 4008 * 2048 + 200),
+            dump("nbench-count\tbody\t64\tthreads\tpar", 1000 * 64 + 5),
+            dump("nbench-count\tbody\t128\tthreads\tpar", 1000 * 128 + 5),
+            dump("nbench-count\tbody\t8\tbatched\tlone", 80),
+        ];
+        let dumps: Vec<(Dumped, f64)> = texts.iter().filter_map(|t| dumped(t)).collect();
+        let counts = per_iteration(&dumps);
+        assert_eq!(dumps.len(), 7, "{dumps:?}");
+        assert_eq!(counts["add"].per_iter, 4006.0, "{counts:?}");
+        assert_eq!(counts["add"].overhead, 2.0);
+        assert!(counts["add"].not_telling.is_none());
+        // Not an `iter` loop: nothing taken off; threads are not telling.
+        assert_eq!(counts["par"].per_iter, 1000.0);
+        assert!(
+            counts["par"]
+                .not_telling
+                .as_deref()
+                .unwrap()
+                .contains("threads")
+        );
+        // One dump is no count.
+        assert!(!counts.contains_key("lone"));
+        assert_eq!(dumped(&dump("Program termination", 5)), None);
+    }
+
+    #[test]
+    fn a_missing_valgrind_is_said() {
+        let e = run(
+            Path::new("/nonexistent/valgrind"),
+            (Path::new("/bin/true"), Path::new("."), &[]),
+            (&[], Duration::from_secs(5)),
+            Path::new("/nonexistent"),
+        );
+        match e {
+            Err(CountError::NoValgrind(why)) => {
+                assert!(why.contains("/nonexistent/valgrind"), "{why}")
+            }
+            other => panic!("{other:?}"),
+        }
+        let shown = CountError::NoValgrind("`x`: not found".into()).to_string();
+        assert_eq!(shown, "could not start Valgrind (`x`: not found)");
+    }
+}
