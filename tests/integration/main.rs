@@ -3,6 +3,7 @@
 mod api;
 mod baselines;
 mod cli;
+mod counts;
 mod criterion;
 mod docs;
 mod epochs;

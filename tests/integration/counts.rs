@@ -1,0 +1,113 @@
+//! `--metrics time,instructions`: each benchmark's instructions per
+//! iteration, counted under Valgrind's callgrind, beside its time.
+
+use crate::helpers::{Fixture, Run};
+use serde_json::Value;
+
+/// Whether Valgrind runs here. CI installs it (`.ci/run`), so there its
+/// absence fails the test instead of skipping it.
+fn valgrind_here() -> bool {
+    let found = std::process::Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        found || std::env::var_os("CI").is_none(),
+        "CI must have Valgrind: .ci/run installs it"
+    );
+    found
+}
+
+/// The `metrics.instructions` of benchmark `id` in a run's JSON.
+fn instructions(json: &Value, id: &str) -> Value {
+    let benches = json["targets"][0]["benchmarks"].as_array().unwrap();
+    let b = benches.iter().find(|b| b["id"] == id);
+    b.unwrap_or_else(|| panic!("no {id} in {json}"))["metrics"]["instructions"].clone()
+}
+
+#[test]
+fn a_loop_of_known_additions_counts_the_instructions_it_executes() {
+    if !valgrind_here() {
+        eprintln!("skipped: no Valgrind here");
+        return;
+    }
+    let f = Fixture::new("counts");
+    let args = ["--metrics", "time,instructions", "--max-time", "100ms"];
+    let run = f.nbench(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(run.code, 0, "{}", run.all());
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    // Ten thousand additions, and the call around them: within ±0.1 %.
+    let adds = instructions(&json, "adds/10000");
+    let per_iter = adds["per_iter"].as_f64().unwrap();
+    assert!((per_iter - 10_000.0).abs() <= 10.0, "{adds}");
+    // The loop's own instructions were taken off, as its time is.
+    assert!(adds["overhead"].as_f64().unwrap() >= 1.0, "{adds}");
+    assert!(adds.get("note").is_none(), "{adds}");
+    // A batch's setup (20 000 additions an input) is left out of the count.
+    let after = instructions(&json, "adds/after_setup")["per_iter"]
+        .as_f64()
+        .unwrap();
+    assert!((10_000.0..10_100.0).contains(&after), "{after}");
+    // Counted on two threads one after the other: said not to tell.
+    let par = instructions(&json, "par/adds/threads=2");
+    let note = par["note"].as_str().unwrap_or_default();
+    assert!(note.contains("several threads"), "{par}");
+    // The same count the next time: the figure is the executable's.
+    let again = f.nbench(&[&args[..], &["--format", "json", "adds/10000"]].concat());
+    let again: Value = serde_json::from_str(&again.stdout).unwrap();
+    assert_eq!(
+        instructions(&again, "adds/10000")["per_iter"],
+        adds["per_iter"]
+    );
+    // The console has a column for it.
+    let table = f.nbench(&[&args[..], &["adds/10000"]].concat());
+    assert!(table.stdout.contains("instructions"), "{}", table.all());
+    assert!(table.line("adds/10000").contains(" k"), "{}", table.all());
+}
+
+#[test]
+fn without_valgrind_counting_is_refused_before_anything_is_built() {
+    let f = Fixture::new("counts");
+    let mut cmd = f.nbench_command(&["--metrics", "time,instructions"]);
+    cmd.env("NBENCH_VALGRIND", "/nonexistent/valgrind");
+    let run = Run::from(cmd.output().unwrap());
+    assert_eq!(run.code, 2, "{}", run.all());
+    let first = run.stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("error: --metrics instructions counts under Valgrind")
+            && first.contains("/nonexistent/valgrind"),
+        "{}",
+        run.all()
+    );
+    assert!(
+        run.stderr.contains("apt-get install valgrind"),
+        "{}",
+        run.all()
+    );
+    assert!(
+        !run.stderr.contains("Compiling"),
+        "built before refusing:\n{}",
+        run.all()
+    );
+    // Time alone needs no Valgrind, and a list without time is refused.
+    let bad = f.nbench(&["--metrics", "instructions"]);
+    assert_eq!(bad.code, 2, "{}", bad.all());
+    assert!(
+        bad.stderr.contains("time is always measured"),
+        "{}",
+        bad.all()
+    );
+}
+
+#[test]
+fn the_count_mode_outside_valgrind_says_how_to_run_it() {
+    let f = Fixture::new("counts");
+    let exe = f.bench_exe("counts");
+    let run = Run::exe(&exe, &f.dir, &["--nbench-count"]);
+    assert_ne!(run.code, 0, "{}", run.all());
+    assert!(
+        run.stderr.contains("valgrind --tool=callgrind"),
+        "{}",
+        run.all()
+    );
+}
