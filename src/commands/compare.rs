@@ -15,6 +15,7 @@ use std::time::Instant;
 /// baselines of two git revisions, made first where missing), reports it,
 /// and returns the exit code.
 pub fn run(s: &Settings, a: &str, b: &str, revisions: bool, filters: &[String]) -> Result<u8> {
+    crate::pipeline::targets::check_counting(s)?;
     let (a, b) = if revisions {
         let store = Store::new(&s.target_dir());
         let root = s.meta.workspace_root.as_std_path();

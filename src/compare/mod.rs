@@ -7,9 +7,11 @@
 //! [`stored`] a row from each kind of measurement; [`rule`] the verdict;
 //! [`words`] every sentence about a row; [`merge`] shards into one run.
 
+pub mod counts;
 pub mod estimate;
 pub mod estimators;
 pub mod far;
+pub mod joint;
 pub mod layouts;
 pub mod merge;
 pub mod paired;

@@ -94,7 +94,8 @@ pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
 /// p-values adjusted over all rows (Benjamini–Hochberg), so that with many
 /// benchmarks the expected share of false "changed" verdicts stays at 5 %
 /// where per-benchmark p < 0.05 would raise false alarms in most runs;
-/// then each row decided ([`verdict_of`]) and every inconclusive one given
+/// then each row decided ([`verdict_of`]), with its instruction counts
+/// where it has some (`joint::decide`), and every inconclusive one given
 /// its reason ([`why_inconclusive`]).
 pub fn decide_rows(c: &mut Comparison) {
     let rows: Vec<&mut Row> = (c.targets.iter_mut())
@@ -109,6 +110,7 @@ pub fn decide_rows(c: &mut Comparison) {
     let threshold = c.noise_threshold;
     for row in c.targets.iter_mut().flat_map(|t| t.rows.iter_mut()) {
         row.verdict = verdict_of(row, threshold);
+        super::joint::decide(row, threshold);
         row.inconclusive = (row.verdict == Verdict::Inconclusive)
             .then(|| why_inconclusive(row, row.threshold(threshold)));
     }

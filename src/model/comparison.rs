@@ -164,6 +164,43 @@ pub struct Row {
     /// the time per iteration, see [`Row::per_unit`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work_per_iter: Option<[ThroughputRecord; 2]>,
+    /// Instructions per iteration on each side and their change, where
+    /// both were counted (`--metrics time,instructions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<CountChange>,
+    /// Which signal gave the verdict, where instructions were counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<Signal>,
+}
+
+/// Instructions per iteration on each side, as each side's processes
+/// counted them (the median where there were several), and their change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CountChange {
+    /// The baseline's instructions per iteration.
+    pub baseline: f64,
+    /// The current side's.
+    pub current: f64,
+    /// current / baseline − 1.
+    pub change: f64,
+    /// How far one side's counts lay apart between its processes, as a
+    /// share of their median (the larger side's; 0 where each counted once
+    /// or alike).
+    pub spread: f64,
+    /// Why the counts do not tell what the time does, where they do not
+    /// (a benchmark on several threads): then only time decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A signal a verdict can come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Signal {
+    /// The paired (or stored) time.
+    Time,
+    /// The instruction counts.
+    Instructions,
 }
 
 impl Row {
@@ -285,6 +322,8 @@ impl Row {
             epoch_layouts: Vec::new(),
             inconclusive: None,
             work_per_iter: None,
+            instructions: None,
+            decided_by: None,
         }
     }
 

@@ -25,6 +25,20 @@ pub struct Beside {
 /// name ([`Metric::as_str`]: `instructions`).
 pub type Besides = BTreeMap<String, Beside>;
 
+/// One benchmark's instructions per iteration, as one process counted them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Counted {
+    /// Per iteration, the loop's own taken off.
+    pub per_iter: f64,
+    /// The loop's own per iteration (what was taken off; 0 where nothing was).
+    pub overhead: f64,
+    /// Why the count does not tell what the time does, where it does not.
+    pub not_telling: Option<String>,
+}
+
+/// One side's counts of each benchmark, one for each process it was counted in.
+pub type SideCounts = BTreeMap<String, Vec<Counted>>;
+
 /// Whether `m` is the metric a file without one means.
 pub fn is_wall_time(m: &Metric) -> bool {
     *m == Metric::WallTime

@@ -42,13 +42,11 @@ pub fn render(c: &Comparison) -> String {
             .chain([9])
             .max()
             .unwrap_or(9);
-        let header = format!(
-            "{:<w$}  {:>10}  {:>10}  {:>8}  {:>20}  {:<12}  {}",
-            "benchmark", "baseline", "current", "change", "95% CI", "verdict", "measured"
-        );
-        let _ = writeln!(out, "{}", style(header).dim());
+        // Where instructions were counted, their change beside time's.
+        let counted = t.rows.iter().any(|r| r.instructions.is_some());
+        let _ = writeln!(out, "{}", style(header(w, counted)).dim());
         for r in &t.rows {
-            out.push_str(&row_line(r, w));
+            out.push_str(&row_line(r, w, counted));
         }
         for note in crate::compare::words::row_notes(&t.rows, c.noise_threshold) {
             let _ = writeln!(out, "  {} {note}", style("note:").cyan());
@@ -84,6 +82,22 @@ pub fn render(c: &Comparison) -> String {
     out
 }
 
+/// The table's header, `w` the width of the id column, with a column for
+/// the instructions' change where they were `counted`.
+fn header(w: usize, counted: bool) -> String {
+    format!(
+        "{:<w$}  {:>10}  {:>10}  {:>8}  {:>20}  {}{:<12}  {}",
+        "benchmark",
+        "baseline",
+        "current",
+        "change",
+        "95% CI",
+        if counted { "instructions  " } else { "" },
+        "verdict",
+        "measured"
+    )
+}
+
 /// The lines under the tables: how p was adjusted, and the counts.
 fn summary(c: &Comparison) -> String {
     let mut out = String::new();
@@ -105,8 +119,9 @@ fn summary(c: &Comparison) -> String {
     out
 }
 
-/// One benchmark's line of the table, `w` the width of the id column.
-fn row_line(r: &Row, w: usize) -> String {
+/// One benchmark's line of the table, `w` the width of the id column,
+/// with the instructions' change where `counted`.
+fn row_line(r: &Row, w: usize, counted: bool) -> String {
     let ci = format!("[{}, {}]", pct(r.change_ci[0]), pct(r.change_ci[1]));
     let kind = match r.kind {
         Kind::Paired => "paired",
@@ -119,6 +134,14 @@ fn row_line(r: &Row, w: usize) -> String {
     if !r.metric.label().is_empty() {
         kind = format!("{kind}, {}", r.metric.label());
     }
+    if r.decided_by == Some(crate::model::comparison::Signal::Instructions) {
+        kind = format!("{kind}, by instructions");
+    }
+    let instructions = match (counted, &r.instructions) {
+        (false, _) => String::new(),
+        (true, Some(c)) if c.note.is_none() => format!("{:>12}  ", pct(c.change)),
+        (true, _) => format!("{:>12}  ", "—"),
+    };
     let (verdict, styled) = match (r.verdict, r.kind) {
         (Verdict::Regressed, Kind::Paired) => ("regressed", style("regressed").red().bold()),
         (Verdict::Improved, Kind::Paired) => ("improved", style("improved").green().bold()),
@@ -129,7 +152,7 @@ fn row_line(r: &Row, w: usize) -> String {
     };
     let pad = " ".repeat(12usize.saturating_sub(verdict.len()));
     format!(
-        "{}  {:>10}  {:>10}  {:>8}  {:>20}  {styled}{pad}  {kind}\n",
+        "{}  {:>10}  {:>10}  {:>8}  {:>20}  {instructions}{styled}{pad}  {kind}\n",
         format::pad(&r.id, w),
         r.metric.format(r.baseline),
         r.metric.format(r.current),

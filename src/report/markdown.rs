@@ -159,44 +159,28 @@ fn comparison(out: &mut String, c: &Comparison) {
                 cell(why)
             );
         }
+        // Where instructions were counted, their change beside time's.
+        let counted = t.rows.iter().any(|r| r.instructions.is_some());
+        let (head, align, blank) = match counted {
+            true => (" instructions |", "--:|", " |"),
+            false => ("", "", ""),
+        };
         let _ = writeln!(
             out,
-            "| benchmark | baseline | current | change | 95% CI | p (BH) | verdict |\n|:--|--:|--:|--:|--:|--:|:--|"
+            "| benchmark | baseline | current | change | 95% CI | p (BH) |{head} verdict |\n|:--|--:|--:|--:|--:|--:|{align}:--|"
         );
         for r in &t.rows {
-            let verdict = match (r.verdict, r.kind) {
-                (Verdict::Regressed, Kind::Paired) => "🔴 **regressed**",
-                (Verdict::Improved, Kind::Paired) => "🟢 **improved**",
-                (Verdict::Regressed, Kind::Stored) => "🔴 regressed? (stored)",
-                (Verdict::Improved, Kind::Stored) => "🟢 improved? (stored)",
-                (Verdict::Unchanged, Kind::Paired) => "unchanged",
-                (Verdict::Unchanged, Kind::Stored) => "unchanged (stored)",
-                (Verdict::Inconclusive, _) => "⚪ inconclusive",
-            };
-            let p = r
-                .p_adjusted
-                .or(r.p_value)
-                .map_or(String::new(), super::p_value);
-            let _ = writeln!(
-                out,
-                "| `{}` | {} | {} | {} | {} … {} | {p} | {verdict} |",
-                cell(&r.id),
-                r.metric.format(r.baseline),
-                r.metric.format(r.current),
-                pct(r.change),
-                pct(r.change_ci[0]),
-                pct(r.change_ci[1]),
-            );
+            let _ = writeln!(out, "{}", row_line(r, counted));
         }
         for n in &t.not_compared {
             let what = format!("not compared: {}", cell(&n.reason));
-            let _ = writeln!(out, "| `{}` | | | | | | {what} |", cell(&n.id));
+            let _ = writeln!(out, "| `{}` | | | | | |{blank} {what} |", cell(&n.id));
         }
         for id in &t.new {
-            let _ = writeln!(out, "| `{}` | | | | | | new |", cell(id));
+            let _ = writeln!(out, "| `{}` | | | | | |{blank} new |", cell(id));
         }
         for id in &t.gone {
-            let _ = writeln!(out, "| `{}` | | | | | | gone |", cell(id));
+            let _ = writeln!(out, "| `{}` | | | | | |{blank} gone |", cell(id));
         }
         out.push('\n');
         notes(out, &t.rows, c.noise_threshold);
@@ -210,6 +194,39 @@ fn comparison(out: &mut String, c: &Comparison) {
         c.counts().sentence(),
         c.noise_threshold * 100.0
     );
+}
+
+/// One row of a target's comparison table, with the instructions' change
+/// where the table has that column (`counted`).
+fn row_line(r: &Row, counted: bool) -> String {
+    let instructions = match (counted, &r.instructions) {
+        (false, _) => String::new(),
+        (true, Some(c)) if c.note.is_none() => format!(" {} |", pct(c.change)),
+        (true, _) => " — |".to_owned(),
+    };
+    let by = match r.decided_by {
+        Some(crate::model::comparison::Signal::Instructions) => " (by instructions)",
+        _ => "",
+    };
+    let verdict = match (r.verdict, r.kind) {
+        (Verdict::Regressed, Kind::Paired) => "🔴 **regressed**",
+        (Verdict::Improved, Kind::Paired) => "🟢 **improved**",
+        (Verdict::Regressed, Kind::Stored) => "🔴 regressed? (stored)",
+        (Verdict::Improved, Kind::Stored) => "🟢 improved? (stored)",
+        (Verdict::Unchanged, Kind::Paired) => "unchanged",
+        (Verdict::Unchanged, Kind::Stored) => "unchanged (stored)",
+        (Verdict::Inconclusive, _) => "⚪ inconclusive",
+    };
+    let p = (r.p_adjusted.or(r.p_value)).map_or(String::new(), super::p_value);
+    format!(
+        "| `{}` | {} | {} | {} | {} … {} | {p} |{instructions} {verdict}{by} |",
+        cell(&r.id),
+        r.metric.format(r.baseline),
+        r.metric.format(r.current),
+        pct(r.change),
+        pct(r.change_ci[0]),
+        pct(r.change_ci[1]),
+    )
 }
 
 #[cfg(test)]

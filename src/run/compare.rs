@@ -4,7 +4,7 @@
 
 use super::lockstep::{Compared, Doubt, Lockstep};
 use super::session::{Session, SessionError};
-use super::{Hints, Plan, measure, open, run_target};
+use super::{Hints, Plan, counts, measure, open, run_target};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
 use crate::model::comparison::TargetComparison;
 use crate::model::observer::Observer;
@@ -88,15 +88,17 @@ pub fn compare_target(
     }
     let how = (plan, &opened.hints, against.threshold);
     pass.resolve_doubts(&label, how, (observer, to_measure));
-    let outcomes = pass.outcomes;
+    let mut outcomes = pass.outcomes;
     for c in pass.compared {
         c.add_to(&mut cmp);
     }
-    observer.observe(&label, &outcomes);
-    observer.clear();
-    if let Some(c) = cur {
-        c.finish();
-    }
+    close(observer, (&label, &outcomes), cur);
+    count_both(
+        built,
+        (&base_exes, &cur_exes),
+        plan,
+        (&mut outcomes, &mut cmp),
+    );
     let run = TargetRun {
         label,
         outcomes,
@@ -105,6 +107,53 @@ pub fn compare_target(
         scalings: opened.scalings,
     };
     (run, cmp)
+}
+
+/// The target's last outcomes shown, the display cleared, the current
+/// side's process (if one is left) ended.
+fn close(observer: &mut dyn Observer, (label, outcomes): (&str, &[Outcome]), cur: Option<Session>) {
+    observer.observe(label, outcomes);
+    observer.clear();
+    if let Some(c) = cur {
+        c.finish();
+    }
+}
+
+/// Counts the compared benchmarks' instructions on both sides where
+/// `plan` asks for them (`--metrics time,instructions`): each row gets
+/// both sides' counts, each outcome its own side's; where a side could
+/// not be counted, every outcome says why.
+fn count_both(
+    built: &Built,
+    (base_exes, cur_exes): (&[PathBuf], &[PathBuf]),
+    plan: &Plan,
+    (outcomes, cmp): (&mut [Outcome], &mut TargetComparison),
+) {
+    let ids: Vec<String> = cmp.rows.iter().map(|r| r.id.clone()).collect();
+    if !plan.instructions || ids.is_empty() {
+        return;
+    }
+    let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
+    let how = (plan.extra_args.as_slice(), limit);
+    let dir = built.target.package_root.as_path();
+    // Counts do not depend on what else runs: both sides at once.
+    let sides = std::thread::scope(|s| -> Result<_, counts::CountError> {
+        let base = s.spawn(|| counts::count_side(base_exes, (dir, &ids), how));
+        let cur = counts::count_side(cur_exes, (dir, &ids), how);
+        let base = base.join().unwrap_or_else(|_| {
+            Err(counts::CountError::Failed(
+                "the counting thread panicked".to_owned(),
+            ))
+        });
+        Ok((base?, cur?))
+    });
+    match sides {
+        Ok((base, cur)) => {
+            crate::compare::counts::attach(cmp, &base, &cur);
+            super::besides_from(outcomes, &cur);
+        }
+        Err(e) => super::besides_failed(outcomes, &e.to_string()),
+    }
 }
 
 /// Starts an executable of `built`'s target as `plan` runs it, with a

@@ -9,6 +9,7 @@
 //! taken off `iter` loops, as its time is. Counts of a benchmark on several
 //! threads, or one that times itself, are kept but marked as not telling.
 
+use crate::model::metric::{Counted, SideCounts};
 use nbench::__private::count::{Dumped, parse_label};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,17 +18,6 @@ use std::time::{Duration, Instant};
 
 /// The variable naming the Valgrind to run (default `valgrind` on `PATH`).
 pub const VALGRIND_ENV: &str = "NBENCH_VALGRIND";
-
-/// One benchmark's instructions per iteration.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Counted {
-    /// Per iteration, the loop's own taken off.
-    pub per_iter: f64,
-    /// The loop's own per iteration (what was taken off; 0 where nothing was).
-    pub overhead: f64,
-    /// Why the count does not tell what the time does, where it does not.
-    pub not_telling: Option<String>,
-}
 
 /// Why counting failed.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,6 +59,29 @@ fn scratch_dir() -> PathBuf {
     static N: AtomicU32 = AtomicU32::new(0);
     let n = N.fetch_add(1, Ordering::Relaxed);
     std::env::temp_dir().join(format!("nbench-counts-{}-{n}", std::process::id()))
+}
+
+/// Processes each side of a comparison is counted in, each in another of
+/// its link layouts where it has several: code that allocates counts
+/// differently from process to process (see `compare::counts`), so each
+/// side's median and spread are taken over a few.
+pub const COUNT_PROCESSES: usize = 3;
+
+/// Counts benchmarks `ids` in up to [`COUNT_PROCESSES`] of `exes` (each a
+/// link layout of one side): each id's count in each process, and why it
+/// does not tell where it does not; or why counting failed.
+pub fn count_side(
+    exes: &[PathBuf],
+    (dir, ids): (&Path, &[String]),
+    (extra_args, limit): (&[String], Duration),
+) -> Result<SideCounts, CountError> {
+    let mut side = SideCounts::new();
+    for exe in exes.iter().take(COUNT_PROCESSES) {
+        for (id, c) in count(exe, dir, ids, (extra_args, limit))? {
+            side.entry(id).or_default().push(c);
+        }
+    }
+    Ok(side)
 }
 
 /// The Valgrind to run.

@@ -10,7 +10,7 @@ pub mod schedule;
 pub mod session;
 
 use crate::compare::estimate;
-use crate::model::metric::Beside;
+use crate::model::metric::{Beside, SideCounts};
 use crate::model::observer::Observer;
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun, Within, scalings};
 use crate::model::partition::Partition;
@@ -467,25 +467,43 @@ pub fn count_into(built: &Built, plan: &Plan, outcomes: &mut [Outcome]) {
         return;
     }
     let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
-    let dir = &built.target.package_root;
-    let counted = counts::count(&built.exe, dir, &ids, (&plan.extra_args, limit));
+    let dir = built.target.package_root.as_path();
+    let exe = std::slice::from_ref(&built.exe);
+    match counts::count_side(exe, (dir, &ids), (&plan.extra_args, limit)) {
+        Ok(side) => besides_from(outcomes, &side),
+        Err(e) => besides_failed(outcomes, &e.to_string()),
+    }
+}
+
+/// Each measured outcome's instructions from `side` (its first process's count).
+pub fn besides_from(outcomes: &mut [Outcome], side: &SideCounts) {
     for o in outcomes {
         let Outcome::Measured(m) = o else { continue };
-        let none = |why: String| Beside {
+        let beside = match side.get(&m.result.id).and_then(|c| c.first()) {
+            Some(c) => Beside {
+                per_iter: Some(c.per_iter),
+                overhead: c.overhead,
+                note: c.not_telling.clone(),
+            },
+            None => Beside {
+                per_iter: None,
+                overhead: 0.0,
+                note: Some("not counted: it skipped or failed under callgrind".to_owned()),
+            },
+        };
+        m.besides
+            .insert(Metric::Instructions.as_str().to_owned(), beside);
+    }
+}
+
+/// Each measured outcome's instructions in place: none, and why.
+pub fn besides_failed(outcomes: &mut [Outcome], why: &str) {
+    for o in outcomes {
+        let Outcome::Measured(m) = o else { continue };
+        let beside = Beside {
             per_iter: None,
             overhead: 0.0,
-            note: Some(why),
-        };
-        let beside = match &counted {
-            Ok(all) => match all.get(&m.result.id) {
-                Some(c) => Beside {
-                    per_iter: Some(c.per_iter),
-                    overhead: c.overhead,
-                    note: c.not_telling.clone(),
-                },
-                None => none("not counted: it skipped or failed under callgrind".to_owned()),
-            },
-            Err(e) => none(e.to_string()),
+            note: Some(why.to_owned()),
         };
         m.besides
             .insert(Metric::Instructions.as_str().to_owned(), beside);

@@ -65,6 +65,84 @@ fn a_loop_of_known_additions_counts_the_instructions_it_executes() {
     assert!(table.line("adds/10000").contains(" k"), "{}", table.all());
 }
 
+/// The comparison rows of a run's JSON, by id.
+fn rows(json: &Value) -> std::collections::BTreeMap<String, Value> {
+    let rows = json["comparison"]["targets"][0]["rows"].as_array().unwrap();
+    (rows.iter())
+        .map(|r| (r["id"].as_str().unwrap().to_owned(), r.clone()))
+        .collect()
+}
+
+#[test]
+fn a_comparison_judges_time_and_instructions_together() {
+    if !valgrind_here() {
+        eprintln!("skipped: no Valgrind here");
+        return;
+    }
+    let f = Fixture::new("counts").own_target_dir();
+    let quick = ["--max-time", "200ms", "--layouts", "4"];
+    let saved = f.nbench(&[&quick[..], &["--save-baseline", "base"]].concat());
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    let counted = [
+        "--metrics",
+        "time,instructions",
+        "--compare",
+        "base",
+        "--format",
+        "json",
+    ];
+    // The same source: the counts do not move, and nothing is claimed.
+    let same = f.nbench(&[&quick[..], &counted[..]].concat());
+    assert_eq!(same.code, 0, "{}", same.all());
+    let same = rows(&serde_json::from_str(&same.stdout).unwrap());
+    for id in ["adds/10000", "adds/after_setup", "stride"] {
+        let r = &same[id];
+        assert_eq!(r["instructions"]["change"], 0.0, "{r}");
+        assert!(
+            !["regressed", "improved"].contains(&r["verdict"].as_str().unwrap()),
+            "{r}"
+        );
+        assert!(r["decided_by"].is_string(), "{r}");
+    }
+    // 0.6 % more additions, and reads 512 values apart: both regressed.
+    let args = [&quick[..], &counted[..], &["--features", "more,strided"]].concat();
+    let changed = f.nbench(&args);
+    assert_eq!(changed.code, 0, "{}", changed.all());
+    let json: Value = serde_json::from_str(&changed.stdout).unwrap();
+    let changed = rows(&json);
+    let adds = &changed["adds/10000"];
+    assert_eq!(adds["verdict"], "regressed", "{adds}");
+    let more = adds["instructions"]["change"].as_f64().unwrap();
+    assert!((0.0055..0.0065).contains(&more), "{adds}");
+    // The stride's change is outside the instruction stream: time decides,
+    // and a note says the counts did not move.
+    let stride = &changed["stride"];
+    assert_eq!(
+        (&stride["verdict"], &stride["decided_by"]),
+        (&Value::from("regressed"), &Value::from("time")),
+        "{stride}"
+    );
+    assert!(
+        stride["instructions"]["change"].as_f64().unwrap().abs() < 0.001,
+        "{stride}"
+    );
+    let console = f.nbench(&[&quick[..], &counted[..4], &["--features", "more,strided"]].concat());
+    assert!(
+        console.stdout.contains("outside the instruction stream"),
+        "{}",
+        console.all()
+    );
+    // Threads' counts are not compared.
+    let par = &changed["par/adds/threads=2"];
+    assert!(
+        par["instructions"]["note"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("threads"),
+        "{par}"
+    );
+}
+
 #[test]
 fn without_valgrind_counting_is_refused_before_anything_is_built() {
     let f = Fixture::new("counts");

@@ -7,7 +7,7 @@ mod work;
 
 pub use reasons::{placement_notes, why_inconclusive};
 
-use crate::model::comparison::Row;
+use crate::model::comparison::{Row, Verdict};
 
 /// A relative change as a signed percentage; a rounding of zero shows as
 /// `+0.00%`, not `-0.00%`; NaN or infinite as `n/a`.
@@ -121,13 +121,63 @@ pub fn floor_note(r: &Row, threshold: f64) -> Option<RowNote> {
     })
 }
 
+/// What the two signals of a row with instruction counts said, where the
+/// one that did not decide has something to add: counts that decided for
+/// time, time that decided against still counts (a change outside the
+/// instruction stream), counts too spread or untelling to decide.
+pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
+    use crate::compare::joint::{counts_moved, counts_still};
+    use crate::model::comparison::Signal;
+    let c = r.instructions.as_ref()?;
+    let counted = |x: f64| nbench::__private::format::count(x);
+    let text = match r.decided_by {
+        _ if c.note.is_some() => format!(
+            ": instructions are not compared: {}",
+            c.note.as_deref().unwrap_or_default()
+        ),
+        Some(Signal::Instructions) => format!(
+            " decided by instructions: {} ({} → {} an iteration); time alone could not tell \
+             ({} … {})",
+            percent_change(c.change),
+            counted(c.baseline),
+            counted(c.current),
+            percent_change(r.change_ci[0]),
+            percent_change(r.change_ci[1])
+        ),
+        _ if matches!(r.verdict, Verdict::Regressed | Verdict::Improved)
+            && counts_still(r, threshold) =>
+        {
+            format!(
+                ": time {}, instructions {}: the change lies outside the instruction stream \
+                 (memory, caches, branch prediction, system calls or code placement)",
+                percent_change(r.change),
+                percent_change(c.change)
+            )
+        }
+        _ if c.change.abs() > threshold && !counts_moved(r, threshold) => format!(
+            ": instructions {}, but one side's processes counted {:.1}% apart (code that \
+             allocates meets the allocator in another state): they do not decide",
+            percent_change(c.change),
+            c.spread * 100.0
+        ),
+        _ => return None,
+    };
+    Some(RowNote::about(&r.id, text))
+}
+
 /// The notes under a target's comparison table, at noise threshold
 /// `threshold`: each row's placement note ([`placement_note`]) and timer
 /// floor note ([`floor_note`]), then one note for each change of declared
 /// work per iteration ([`work::notes`]).
 pub fn row_notes(rows: &[Row], threshold: f64) -> Vec<RowNote> {
     let mut notes: Vec<RowNote> = (rows.iter())
-        .flat_map(|r| [placement_note(r), floor_note(r, threshold)])
+        .flat_map(|r| {
+            [
+                placement_note(r),
+                floor_note(r, threshold),
+                signal_note(r, threshold),
+            ]
+        })
         .flatten()
         .collect();
     notes.extend(work::notes(rows));

@@ -199,6 +199,8 @@ mod tests {
             epoch_layouts: Vec::new(),
             inconclusive: None,
             work_per_iter: None,
+            instructions: None,
+            decided_by: None,
         };
         let why = why_inconclusive(&row, 0.005);
         assert!(

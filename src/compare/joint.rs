@@ -1,0 +1,141 @@
+//! One verdict from two signals: time, and instructions where they were
+//! counted (`--metrics time,instructions`).
+//!
+//! Time decides where it is conclusive (regressed or improved), whatever
+//! the counts say: memory, caches, branch prediction and system calls are
+//! invisible to them. Counts decide where time cannot:
+//! - time `inconclusive` or `unchanged`, and the instructions moved past
+//!   the threshold and past twice their own spread between a side's
+//!   processes ([`MOVED_PAST_SPREAD`]): `regressed` or `improved`;
+//! - time `inconclusive` with no change inside an interval that rules out
+//!   changes past [`STILL_TIME_REACH`] times the threshold (±2 % at the
+//!   default), and the instructions still (within half the threshold, and
+//!   a side's processes within half the threshold of each other):
+//!   `unchanged`. Counts cannot see memory, so time must at least rule out
+//!   a large change: a build reading memory 512 values apart, 111 % slower
+//!   with the same instructions, measured over two link layouts a side,
+//!   had a time interval of −16 … +430 %.
+//!
+//! Counts a benchmark's own kind makes untelling (several threads) leave
+//! the verdict to time. The row says which signal decided
+//! (`decided_by`), and `words` says what the other one saw.
+
+use crate::model::comparison::{Row, Signal, Verdict};
+
+/// How many times their own spread between processes the counts must move
+/// before they decide: a side whose processes counted 1.6 % apart (an
+/// allocator in another state) cannot tell a 1 % change.
+pub const MOVED_PAST_SPREAD: f64 = 2.0;
+
+/// How far, in thresholds, time's interval may reach either side of 0
+/// for still counts to call a row unchanged.
+pub const STILL_TIME_REACH: f64 = 4.0;
+
+/// Whether the counts of `row` moved: past `threshold` and past
+/// [`MOVED_PAST_SPREAD`] times their spread.
+pub fn counts_moved(row: &Row, threshold: f64) -> bool {
+    row.instructions.as_ref().is_some_and(|c| {
+        c.note.is_none()
+            && c.change.abs() > threshold
+            && c.change.abs() > MOVED_PAST_SPREAD * c.spread
+    })
+}
+
+/// Whether the counts of `row` stayed still: within half `threshold`, each
+/// side's processes within half of it of each other.
+pub fn counts_still(row: &Row, threshold: f64) -> bool {
+    row.instructions.as_ref().is_some_and(|c| {
+        c.note.is_none() && c.change.abs() <= threshold / 2.0 && c.spread <= threshold / 2.0
+    })
+}
+
+/// Gives `row`, whose time verdict is made, the joint verdict at the run's
+/// noise `threshold`, and says which signal decided (none without counts).
+pub fn decide(row: &mut Row, threshold: f64) {
+    let Some(counts) = &row.instructions else {
+        row.decided_by = None;
+        return;
+    };
+    let change = counts.change;
+    let reach = STILL_TIME_REACH * threshold;
+    let [lo, hi] = row.change_ci;
+    let no_change_in_time = lo <= 0.0 && hi >= 0.0 && lo >= -reach && hi <= reach;
+    row.decided_by = Some(Signal::Time);
+    match row.verdict {
+        Verdict::Inconclusive | Verdict::Unchanged if counts_moved(row, threshold) => {
+            row.verdict = match change > 0.0 {
+                true => Verdict::Regressed,
+                false => Verdict::Improved,
+            };
+            row.decided_by = Some(Signal::Instructions);
+        }
+        Verdict::Inconclusive if no_change_in_time && counts_still(row, threshold) => {
+            row.verdict = Verdict::Unchanged;
+            row.decided_by = Some(Signal::Instructions);
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::comparison::CountChange;
+
+    fn row(verdict: Verdict, ci: [f64; 2], counts: (f64, f64)) -> Row {
+        let (change, spread) = counts;
+        Row {
+            change_ci: ci,
+            instructions: Some(CountChange {
+                baseline: 1000.0,
+                current: 1000.0 * (1.0 + change),
+                change,
+                spread,
+                note: None,
+            }),
+            ..Row::example("x", 100.0, (ci[0] + ci[1]) / 2.0, verdict)
+        }
+    }
+
+    #[test]
+    fn time_decides_where_it_can_and_counts_where_it_cannot() {
+        let t = 0.005;
+        let decided = |mut r: Row| {
+            decide(&mut r, t);
+            (r.verdict, r.decided_by)
+        };
+        use Signal::{Instructions, Time};
+        use Verdict::*;
+        // Time conclusive: it decides, even against still counts (a change
+        // outside the instruction stream).
+        let r = row(Improved, [-0.10, -0.08], (0.001, 0.0));
+        assert_eq!(decided(r), (Improved, Some(Time)));
+        // Time cannot tell; the counts moved 1 %: they decide.
+        let r = row(Inconclusive, [-0.003, 0.012], (0.01, 0.0));
+        assert_eq!(decided(r), (Regressed, Some(Instructions)));
+        let r = row(Unchanged, [-0.004, 0.004], (-0.008, 0.0));
+        assert_eq!(decided(r), (Improved, Some(Instructions)));
+        // Moved, but the processes' counts lie further apart: time's verdict stays.
+        let r = row(Inconclusive, [-0.003, 0.012], (0.01, 0.034));
+        assert_eq!(decided(r), (Inconclusive, Some(Time)));
+        // Still counts and a time interval holding no change: unchanged.
+        let r = row(Inconclusive, [-0.008, 0.009], (0.0, 0.0));
+        assert_eq!(decided(r), (Unchanged, Some(Instructions)));
+        // ... but not where time's interval lies past 0,
+        let r = row(Inconclusive, [0.001, 0.02], (0.0, 0.0));
+        assert_eq!(decided(r), (Inconclusive, Some(Time)));
+        // nor where it cannot rule out a large change (memory, unseen by counts).
+        let r = row(Inconclusive, [-0.16, 4.3], (0.0, 0.0));
+        assert_eq!(decided(r), (Inconclusive, Some(Time)));
+        let r = row(Inconclusive, [-0.019, 0.021], (0.0, 0.0));
+        assert_eq!(decided(r), (Inconclusive, Some(Time)));
+        // Counts that do not tell leave it to time.
+        let mut r = row(Inconclusive, [-0.003, 0.012], (0.05, 0.0));
+        r.instructions.as_mut().unwrap().note = Some("threads".into());
+        assert_eq!(decided(r), (Inconclusive, Some(Time)));
+        // No counts: no signal named.
+        let mut r = row(Inconclusive, [-0.003, 0.012], (0.05, 0.0));
+        r.instructions = None;
+        assert_eq!(decided(r), (Inconclusive, None));
+    }
+}
