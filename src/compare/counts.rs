@@ -6,9 +6,10 @@
 //! code that allocates meets the allocator in another state from process to
 //! process (measured: `vec_push/1000` counted 1.06 M or 1.09 M instructions
 //! an iteration in processes of one executable, 1.6 % apart on average,
-//! where the other nine benchmarks of that fixture counted the same in all
-//! 17 link layouts of their build, to the instruction). So each side is
-//! counted in several processes and the spread is kept beside the change.
+//! where eight other benchmarks of that fixture counted the same in all 17
+//! executables a baseline saved, to the instruction, and `sort/1000` within
+//! 0.013 %). So each side is counted in several processes and the spread is
+//! kept beside the change.
 
 use crate::model::comparison::{CountChange, TargetComparison};
 use crate::model::metric::{Counted, SideCounts};

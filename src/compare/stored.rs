@@ -3,8 +3,9 @@
 
 use super::estimators;
 use super::row_threshold;
-use crate::model::comparison::{Kind, Row};
+use crate::model::comparison::{CountChange, Kind, Row};
 use crate::model::comparison::{NotCompared, TargetComparison};
+use crate::model::metric::Beside;
 use crate::model::record::BenchRecord;
 use crate::model::work::ThroughputRecord;
 use nbench::__private::metric::Metric;
@@ -21,6 +22,8 @@ pub struct Current<'a> {
     pub metric: nbench::__private::metric::Metric,
     /// Its declared work per iteration.
     pub throughput: Option<ThroughputRecord>,
+    /// Its instructions per iteration, where they were counted.
+    pub instructions: Option<&'a Beside>,
 }
 
 /// What a comparison reports of the baseline's benchmarks.
@@ -52,8 +55,10 @@ pub fn against_stored<'a>(
                 .not_compared
                 .push(NotCompared::metrics(c.id, b.metric, c.metric)),
             Some(b) => cmp.rows.extend(
-                stored_row(c.id, b, (c.median, c.per_iter, c.metric), threshold)
-                    .map(|r| r.with_work(b.throughput, c.throughput)),
+                stored_row(c.id, b, (c.median, c.per_iter, c.metric), threshold).map(|r| Row {
+                    instructions: stored_counts(b, c.instructions),
+                    ..r.with_work(b.throughput, c.throughput)
+                }),
             ),
         }
     }
@@ -63,6 +68,17 @@ pub fn against_stored<'a>(
     if cmp.rows.is_empty() {
         cmp.unpaired_because = None;
     }
+}
+
+/// The change in instructions from a stored benchmark's count to the
+/// current one's, where both were counted (each side's one count).
+fn stored_counts(base: &BenchRecord, current: Option<&Beside>) -> Option<CountChange> {
+    let name = Metric::Instructions.as_str();
+    let b = base.metrics.get(name)?;
+    let c = current?;
+    let mut change = super::counts::change(&[b.per_iter?], &[c.per_iter?])?;
+    change.note = c.note.clone().or_else(|| b.note.clone());
+    Some(change)
 }
 
 /// The baseline's benchmarks (`base_ids`) that `reported` says this
@@ -150,6 +166,7 @@ mod tests {
             per_iter: &samples,
             metric,
             throughput: None,
+            instructions: None,
         };
         let mut cmp = TargetComparison::empty("t");
         let all = |_: &str| true;

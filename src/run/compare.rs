@@ -12,6 +12,7 @@ use crate::model::outcome::{Outcome, TargetRun};
 use crate::model::record::TargetRecord;
 use crate::model::target::Built;
 use crate::store::baselines::Baseline;
+use nbench::__private::metric::Metric;
 use nbench::__private::protocol::Listed;
 use nbench::__private::select::Selected;
 use std::path::{Path, PathBuf};
@@ -297,6 +298,7 @@ fn unpaired(
             per_iter: &m.result.per_iter,
             metric: m.result.metric,
             throughput: m.result.throughput.map(Into::into),
+            instructions: m.besides.get(Metric::Instructions.as_str()),
         }),
         _ => None,
     });
@@ -340,6 +342,7 @@ pub fn stored_only(
         per_iter: &c.per_iter,
         metric: c.metric,
         throughput: c.throughput,
+        instructions: c.metrics.get(Metric::Instructions.as_str()),
     });
     let stored = base.run.targets.iter().find(|t| t.target == cur.target);
     // Benchmarks of `cur` that the filters or shard left out are not gone.
