@@ -53,9 +53,10 @@ pub fn counts_still(row: &Row, threshold: f64) -> bool {
 /// noise `threshold`, and says which signal decided (none without counts).
 pub fn decide(row: &mut Row, threshold: f64) {
     let Some(counts) = &row.instructions else {
-        row.decided_by = None;
+        (row.decided_by, row.time_verdict) = (None, None);
         return;
     };
+    row.time_verdict = Some(row.verdict);
     let change = counts.change;
     let reach = STILL_TIME_REACH * threshold;
     let [lo, hi] = row.change_ci;

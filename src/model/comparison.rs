@@ -171,6 +171,9 @@ pub struct Row {
     /// Which signal gave the verdict, where instructions were counted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_by: Option<Signal>,
+    /// The verdict time alone gave, where instructions were counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_verdict: Option<Verdict>,
 }
 
 /// Instructions per iteration on each side, as each side's processes
@@ -324,6 +327,7 @@ impl Row {
             work_per_iter: None,
             instructions: None,
             decided_by: None,
+            time_verdict: None,
         }
     }
 

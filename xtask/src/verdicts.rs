@@ -27,8 +27,11 @@ struct Case {
     inconclusive: usize,
     changes: Vec<f64>,
     measuring_s: Vec<f64>,
-    /// Per benchmark id: (verdicts calling a change, verdicts, changes).
-    per_bench: BTreeMap<String, (usize, usize, Vec<f64>)>,
+    /// Per benchmark id: (verdicts calling a change, verdicts, changes,
+    /// verdicts time alone gave calling a change).
+    per_bench: BTreeMap<String, (usize, usize, Vec<f64>, usize)>,
+    /// Verdicts time alone gave (rows with instructions say it) calling a change.
+    time_hits: usize,
 }
 
 impl Case {
@@ -46,6 +49,7 @@ impl Case {
             changes: Vec::new(),
             measuring_s: Vec::new(),
             per_bench: BTreeMap::new(),
+            time_hits: 0,
         }
     }
 
@@ -346,15 +350,19 @@ fn tally(case: &mut Case, run: &Value) {
             _ => case.unchanged += 1,
         }
         let id = row["id"].as_str().unwrap_or("?").to_owned();
-        let hit = if case.features.is_none() {
-            verdict == "regressed" || verdict == "improved"
-        } else {
-            verdict == "regressed"
+        let hits = |verdict: &str| match case.features {
+            None => verdict == "regressed" || verdict == "improved",
+            Some(_) => verdict == "regressed",
         };
+        // Where instructions were counted, the row says what time alone gave.
+        let by_time = row["time_verdict"].as_str().unwrap_or(verdict);
+        let (hit, time_hit) = (hits(verdict), hits(by_time));
+        case.time_hits += usize::from(time_hit);
         let entry = case.per_bench.entry(id).or_default();
         entry.0 += usize::from(hit);
         entry.1 += 1;
         entry.2.push(change);
+        entry.3 += usize::from(time_hit);
     }
 }
 
@@ -380,7 +388,7 @@ fn print(cases: &[Case], runs: usize) {
         "tests/fixtures/verdicts: {runs} comparisons per case, {benches} benchmarks each, default settings\n"
     );
     println!(
-        "{:<10} {:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>9}   {:>13} {:>10}",
+        "{:<10} {:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>9}   {:>10} {:>13} {:>10}",
         "front end",
         "case",
         "compare",
@@ -389,6 +397,7 @@ fn print(cases: &[Case], runs: usize) {
         "unchanged",
         "inconclusive",
         "headline",
+        "time alone",
         "change mean±sd",
         "measure s"
     );
@@ -401,7 +410,7 @@ fn print(cases: &[Case], runs: usize) {
             "caught"
         };
         println!(
-            "{:<10} {:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>5.1}% {what:<7} {:>+6.2}±{:.2}% {:>8.2}",
+            "{:<10} {:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>5.1}% {what:<7} {:>9.1}% {:>+6.2}±{:.2}% {:>8.2}",
             front_end(c),
             c.name,
             if c.stored { "stored" } else { "paired" },
@@ -410,6 +419,7 @@ fn print(cases: &[Case], runs: usize) {
             c.unchanged,
             c.inconclusive,
             c.headline(),
+            c.time_hits as f64 / c.total().max(1) as f64 * 100.0,
             m * 100.0,
             sd * 100.0,
             t
@@ -420,11 +430,13 @@ fn print(cases: &[Case], runs: usize) {
         let cells: Vec<String> = c
             .per_bench
             .iter()
-            .map(|(id, (hits, n, ch))| {
+            .map(|(id, (hits, n, ch, time_hits))| {
                 let (m, sd) = mean_sd(ch);
+                let share = |k: usize| k as f64 / (*n).max(1) as f64 * 100.0;
                 format!(
-                    "{id} {:.0}% {:+.2}±{:.2}%",
-                    *hits as f64 / (*n).max(1) as f64 * 100.0,
+                    "{id} {:.0}% (time alone {:.0}%) {:+.2}±{:.2}%",
+                    share(*hits),
+                    share(*time_hits),
                     m * 100.0,
                     sd * 100.0
                 )

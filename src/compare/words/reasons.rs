@@ -201,6 +201,7 @@ mod tests {
             work_per_iter: None,
             instructions: None,
             decided_by: None,
+            time_verdict: None,
         };
         let why = why_inconclusive(&row, 0.005);
         assert!(
