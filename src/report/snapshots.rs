@@ -266,6 +266,64 @@ fn values_of_another_metric_say_so_in_csv_and_plots() {
     assert_eq!(page.matches("cpu time per iteration").count(), 1);
 }
 
+/// A metric beside time that no code names (bytes allocated, say, here a
+/// dummy): put on an outcome, it reaches the record, the JSON, the CSV,
+/// the console, Markdown and the HTML by its name, and reads back.
+#[test]
+fn a_metric_beside_time_reaches_every_format_by_its_name() {
+    use crate::model::metric::Beside;
+    console::set_colors_enabled(false);
+    let mut runs = runs();
+    if let Outcome::Measured(m) = &mut runs[0].outcomes[1] {
+        let beside = Beside {
+            per_iter: Some(48.0),
+            overhead: 0.0,
+            note: None,
+        };
+        m.besides.insert("bytes_allocated".into(), beside);
+    }
+    let rec = record(&runs, None);
+    let out = |f: Format| render(f, &rec, None, None, super::Verbosity::Normal);
+    let json: serde_json::Value = serde_json::from_str(&out(Format::Json)).unwrap();
+    let hash = &json["targets"][0]["benchmarks"][1];
+    assert_eq!(
+        hash["metrics"]["bytes_allocated"]["per_iter"], 48.0,
+        "{hash}"
+    );
+    let back: RunRecord = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(
+        back.targets[0].benchmarks[1].metrics,
+        rec.targets[0].benchmarks[1].metrics
+    );
+    let csv = out(Format::Csv);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let column = header
+        .iter()
+        .position(|h| *h == "bytes_allocated")
+        .expect("a column");
+    let hash_line: Vec<&str> = csv
+        .lines()
+        .find(|l| l.contains("hash/fnv"))
+        .unwrap()
+        .split(',')
+        .collect();
+    assert_eq!(hash_line[column], "48", "{csv}");
+    let console = out(Format::Console);
+    assert!(console.contains("bytes_allocated"), "{console}");
+    assert!(
+        console
+            .lines()
+            .any(|l| l.starts_with("hash/fnv") && l.contains("48.00")),
+        "{console}"
+    );
+    assert!(
+        out(Format::Markdown).contains("| bytes_allocated |"),
+        "{}",
+        out(Format::Markdown)
+    );
+    assert!(super::html::render(&rec, &[]).contains("bytes_allocated"));
+}
+
 /// The page's words, with each plot as `[kind plot]`: what a reader sees, without coordinates.
 fn page_text(html: &str) -> String {
     let body = html.split_once("<body>").map_or(html, |(_, b)| b);
