@@ -104,34 +104,39 @@ fn a_comparison_judges_time_and_instructions_together() {
         );
         assert!(r["decided_by"].is_string(), "{r}");
     }
-    // 0.6 % more additions, and reads 512 values apart: both regressed.
-    let args = [&quick[..], &counted[..], &["--features", "more,strided"]].concat();
-    let changed = f.nbench(&args);
-    assert_eq!(changed.code, 0, "{}", changed.all());
-    let json: Value = serde_json::from_str(&changed.stdout).unwrap();
+    // 0.6 % more additions, and reads 512 values apart: the table on
+    // stdout, the JSON in a file.
+    let out = f.dir.join("changed.json");
+    let out_arg = format!("--out={}", out.display());
+    let args = [
+        &quick[..],
+        &counted[..4],
+        &["--features", "more,strided", &out_arg],
+    ]
+    .concat();
+    let console = f.nbench(&args);
+    assert_eq!(console.code, 0, "{}", console.all());
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let changed = rows(&json);
     let adds = &changed["adds/10000"];
     assert_eq!(adds["verdict"], "regressed", "{adds}");
     let more = adds["instructions"]["change"].as_f64().unwrap();
     assert!((0.0055..0.0065).contains(&more), "{adds}");
-    // The stride's change is outside the instruction stream: time decides,
-    // and a note says the counts did not move.
+    // The stride's change is outside the instruction stream: the counts do
+    // not move, so only time may decide, and still counts never call it
+    // unchanged (time's interval is far from ruling out ±2 %).
     let stride = &changed["stride"];
-    assert_eq!(
-        (&stride["verdict"], &stride["decided_by"]),
-        (&Value::from("regressed"), &Value::from("time")),
-        "{stride}"
-    );
-    assert!(
-        stride["instructions"]["change"].as_f64().unwrap().abs() < 0.001,
-        "{stride}"
-    );
-    let console = f.nbench(&[&quick[..], &counted[..4], &["--features", "more,strided"]].concat());
-    assert!(
-        console.stdout.contains("outside the instruction stream"),
-        "{}",
-        console.all()
-    );
+    assert_eq!(stride["decided_by"], "time", "{stride}");
+    let counts = stride["instructions"]["change"].as_f64().unwrap();
+    assert!(counts.abs() < 0.001, "{stride}");
+    let verdict = stride["verdict"].as_str().unwrap();
+    assert!(["regressed", "inconclusive"].contains(&verdict), "{stride}");
+    // Where time saw it (a busy machine may leave it inconclusive over 4
+    // layouts), the table says where the change lies.
+    if verdict == "regressed" {
+        let said = console.stdout.contains("outside the instruction stream");
+        assert!(said, "{}", console.all());
+    }
     // Threads' counts are not compared.
     let par = &changed["par/adds/threads=2"];
     assert!(

@@ -386,9 +386,13 @@ fn the_ci_recipes_are_yaml_and_run_the_tested_command() {
     let blocks = yaml_blocks(&doc);
     assert_eq!(
         blocks.len(),
-        4,
-        "GitHub Actions and GitLab CI, one job and sharded"
+        5,
+        "GitHub Actions and GitLab CI, one job and sharded, and the steps that add counts"
     );
+    // Counts on a hosted runner: Valgrind installed, then both signals.
+    let counts = &blocks[4];
+    assert!(counts.contains("apt-get install -y valgrind"), "{counts}");
+    assert!(counts.contains("--metrics time,instructions"), "{counts}");
     for block in &blocks {
         let parsed = yaml_rust2::YamlLoader::load_from_str(block)
             .unwrap_or_else(|e| panic!("not YAML: {e}\n{block}"));
@@ -408,7 +412,7 @@ fn the_ci_recipes_are_yaml_and_run_the_tested_command() {
     }
     // The sharded jobs: a partition per job, and the gate on the merged shards
     // (as partition::merged_shards_report_as_one_run_with_one_adjustment runs them).
-    for block in &blocks[2..] {
+    for block in &blocks[2..4] {
         let shard = block.lines().find(|l| l.contains("--compare-rev")).unwrap();
         assert!(
             shard.contains("--partition") && shard.contains("--out"),
@@ -472,7 +476,7 @@ fn the_ci_recipes_are_yaml_and_run_the_tested_command() {
         );
     }
     // cargo nbench pinned, and its binary cached, wherever it is installed.
-    for block in &blocks {
+    for block in &blocks[..4] {
         for install in block.lines().filter(|l| l.contains("cargo install")) {
             assert!(install.contains("--tag \"$CARGO_NBENCH_TAG\""), "{install}");
         }
