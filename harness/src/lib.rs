@@ -114,7 +114,7 @@ pub mod __private {
     }
     /// The console table.
     pub mod table {
-        pub use crate::table::{Figures, Table};
+        pub use crate::table::{Figures, Table, floor};
     }
     /// The wall clock and its resolution.
     pub mod timer {

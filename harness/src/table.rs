@@ -17,6 +17,9 @@ pub struct Table {
     counters: Vec<String>,
     /// Whether there is a column for ratios to group baselines.
     ratio: bool,
+    /// The clock's resolution, ns: a fresh result's median below what it
+    /// resolves per iteration reads as such ([`Figures::resolved`]).
+    resolution: Option<f64>,
 }
 
 impl Table {
@@ -33,6 +36,7 @@ impl Table {
             unit: None,
             counters: Vec::new(),
             ratio: false,
+            resolution: None,
         }
     }
 
@@ -48,6 +52,12 @@ impl Table {
     /// group's baseline (else ratios go to the notes).
     pub fn with_ratio(mut self, ratio: bool) -> Table {
         self.ratio = ratio;
+        self
+    }
+
+    /// The clock's resolution, ns, that fresh results' rows are read by.
+    pub fn with_resolution(mut self, resolution: f64) -> Table {
+        self.resolution = Some(resolution);
         self
     }
 
@@ -76,7 +86,11 @@ impl Table {
 
     /// A measured benchmark's row.
     pub fn row(&self, r: &BenchResult) -> String {
-        self.figures_row(&Figures::of(r))
+        let f = Figures::of(r);
+        self.figures_row(&match self.resolution {
+            Some(resolution) => f.resolved(resolution),
+            None => f,
+        })
     }
 
     /// The row of a measured benchmark's figures (a fresh result's, or a stored one's).
@@ -85,6 +99,8 @@ impl Table {
         let ci = crate::stats::Interval { lo, hi, level: 0.0 }.rel_half_width(f.median);
         // Six characters at most, so that the columns after it stay aligned.
         let ci = match ci * 100.0 {
+            // Below what the clock resolves: no relative width to speak of.
+            _ if f.floor.is_some() => "—".to_owned(),
             pct if pct.is_nan() => format::NOT_A_NUMBER.to_owned(),
             pct if !pct.is_finite() => "±∞".to_owned(),
             pct if pct >= 1000.0 => "±>999%".to_owned(),
@@ -115,13 +131,7 @@ impl Table {
         notes.extend(self::notes(f));
         self.line(
             f.id,
-            [
-                &f.metric.format_in(f.median, self.unit),
-                &ci,
-                &rate,
-                &samples,
-                &outliers,
-            ],
+            [&f.median_text(self.unit), &ci, &rate, &samples, &outliers],
             &cells.iter().map(String::as_str).collect::<Vec<_>>(),
             &f.ratio,
             &notes.join(", "),
@@ -196,6 +206,9 @@ pub struct Figures<'a> {
     pub stop: Stop,
     /// The first call's time, ns.
     pub cold: f64,
+    /// What the clock resolves per iteration, where the median lies below
+    /// it: the row reads `< FLOOR`, not a number the clock cannot tell.
+    pub floor: Option<f64>,
 }
 
 impl Figures<'_> {
@@ -224,17 +237,45 @@ impl Figures<'_> {
                 .map(|planned| (r.repeat_medians.len().max(1), planned)),
             stop: r.stop,
             cold: r.cold,
+            floor: None,
         }
     }
+
+    /// These figures read by a clock of `resolution` ns: where the median
+    /// lies below what it resolves per iteration (`resolution / iters`),
+    /// that is the floor the row names.
+    pub fn resolved(mut self, resolution: f64) -> Self {
+        self.floor = floor(self.median, resolution, self.iters);
+        self
+    }
+
+    /// The median as the table shows it: `< 0.460 ps` below the floor.
+    pub fn median_text(&self, unit: Option<format::TimeUnit>) -> String {
+        match self.floor {
+            Some(floor) => format!("< {}", self.metric.format_in(floor, unit)),
+            None => self.metric.format_in(self.median, unit),
+        }
+    }
+}
+
+/// What a clock of `resolution` ns resolves per iteration over `iters`
+/// iterations, where `median` lies below it; `None` where it does not, or
+/// the resolution is unknown.
+pub fn floor(median: f64, resolution: f64, iters: u64) -> Option<f64> {
+    let step = resolution / iters.max(1) as f64;
+    (resolution > 0.0 && step.is_finite() && median < step).then_some(step)
 }
 
 /// Remarks worth a reader's attention.
 pub(crate) fn notes(f: &Figures<'_>) -> Vec<String> {
     let mut notes = Vec::new();
-    if f.near_floor {
-        notes.push("near the timer floor".to_owned());
+    match f.floor {
+        Some(_) => notes.push("below what the clock resolves".to_owned()),
+        None if f.near_floor => notes.push("near the timer floor".to_owned()),
+        None => {}
     }
-    if let Some((count, cv)) = f.repeats {
+    // Medians below the floor are the clock's steps, not the code's spread.
+    if let (Some((count, cv)), None) = (f.repeats, f.floor) {
         notes.push(format!("{count} runs: cv {:.2}%", cv * 100.0));
     }
     if let Some((taken, planned)) = f.cut_short {
@@ -276,6 +317,36 @@ mod tests {
         let header = t.header();
         let median = crate::format::width(&header[..header.find("median").unwrap()]);
         assert_eq!(median + "median".len(), columns[0] + "FAILED".len());
+    }
+
+    #[test]
+    fn an_empty_body_reads_as_below_the_clock_not_as_infinite_spread() {
+        let m = Measurement {
+            iters: 63_297,
+            per_iter: vec![0.35, 0.3501, 0.3499, 0.35, 0.3502],
+            cold: 20.0,
+            stop: Stop::Precise,
+            sampling_ns: 1,
+        };
+        let none = crate::stats::OutlierMode::None;
+        let r = BenchResult::new("empty".into(), m, LoopKind::Iter, 0.35, None, none).unwrap();
+        let plain = Table::new(["empty"]).row(&r);
+        assert!(
+            plain.contains('∞'),
+            "without the clock's resolution: {plain}"
+        );
+        let row = Table::new(["empty"]).with_resolution(29.0).row(&r);
+        assert!(
+            row.contains("< 0.458 ps") && row.contains("below what the clock resolves"),
+            "{row}"
+        );
+        assert!(
+            !row.contains('∞') && !row.contains("near the timer floor"),
+            "{row}"
+        );
+        assert_eq!(floor(5.0, 29.0, 10), None);
+        assert_eq!(floor(1.0, 29.0, 10), Some(2.9));
+        assert_eq!(floor(1.0, 0.0, 10), None);
     }
 
     #[test]

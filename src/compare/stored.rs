@@ -153,6 +153,7 @@ mod tests {
                 elapsed_s: 0.1,
                 within: None,
                 besides: Default::default(),
+                floor: None,
             };
             BenchRecord::from_measured(&measured)
         };

@@ -17,6 +17,8 @@ pub struct Measured {
     pub within: Option<Within>,
     /// Metrics measured beside its time (`--metrics time,instructions`).
     pub besides: crate::model::metric::Besides,
+    /// What the clock resolves per iteration, where its median lies below.
+    pub floor: Option<f64>,
 }
 
 /// A benchmark's median and its interval from the samples alone, as one

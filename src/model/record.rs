@@ -393,6 +393,10 @@ pub struct BenchRecord {
     /// (`instructions`): per iteration, the loop's own taken off.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub metrics: crate::model::metric::Besides,
+    /// What the clock resolves per iteration, where the median lies below
+    /// it: the median is known only to be under this.
+    #[serde(rename = "floor_ns", default, skip_serializing_if = "Option::is_none")]
+    pub floor: Option<f64>,
 }
 
 impl TargetRecord {
@@ -502,6 +506,7 @@ impl BenchRecord {
             }),
             cut_short: r.cut_short,
             metrics: m.besides.clone(),
+            floor: m.floor,
             within_process: m.within.map(|w| WithinRecord {
                 median: w.median,
                 median_ci: w.median_ci,

@@ -33,6 +33,7 @@ impl BenchRecord {
             // A reason this build does not know shows no note.
             stop: Stop::parse(&self.stop).unwrap_or(Stop::Precise),
             cold: self.cold,
+            floor: self.floor,
         }
     }
 
@@ -54,6 +55,19 @@ impl BenchRecord {
             };
             (name.clone(), format!("{shown}{doubt}"))
         })
+    }
+
+    /// Its median's interval as the files show it (`1.2 ns … 1.3 ns`), or
+    /// `—` where the median lies below what the clock resolves.
+    pub fn ci_text(&self) -> String {
+        match self.floor {
+            Some(_) => "—".to_owned(),
+            None => format!(
+                "{} … {}",
+                self.metric.format(self.median_ci[0]),
+                self.metric.format(self.median_ci[1])
+            ),
+        }
     }
 
     /// Whether it belongs to a group with a baseline (the ratio column).

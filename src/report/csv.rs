@@ -58,6 +58,9 @@ struct Columns {
     /// Whether some row's sides declared other work per iteration: then
     /// the baseline's work and the change per unit of work follow.
     work: bool,
+    /// Whether some benchmark's median lies below what the clock resolves:
+    /// then a column gives that floor (empty for the others).
+    floor: bool,
     /// Whether some benchmark measures another metric than wall time: then
     /// a last column names each one's (the time columns hold its values).
     metric: bool,
@@ -96,6 +99,7 @@ impl Columns {
                     .any(|r| r.work_per_iter.is_some())
             }),
             metric: all().any(|b| b.metric != Metric::WallTime),
+            floor: all().any(|b| b.floor.is_some()),
         }
     }
 
@@ -116,6 +120,9 @@ impl Columns {
         header.extend(fixed.map(String::from));
         for (h, time) in &self.counters {
             header.push(if *time { format!("{h}_{u}") } else { h.clone() });
+        }
+        if self.floor {
+            header.push(format!("floor_{u}"));
         }
         let ratio = [
             "ratio",
@@ -186,6 +193,9 @@ impl Columns {
                 Some(c) => num(c.shown),
                 None => beside().unwrap_or_default(),
             });
+        }
+        if self.floor {
+            cells.push(b.floor.map_or_else(String::new, |f| num(f / u.ns())));
         }
         if self.ratio {
             match &b.versus {

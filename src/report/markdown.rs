@@ -86,11 +86,10 @@ fn results(out: &mut String, run: &RunRecord) {
             }
             let _ = writeln!(
                 out,
-                "| `{}` | {} | {} … {} | {} | {} | {} | {} ({}) |{}",
+                "| `{}` | {} | {} | {} | {} | {} | {} ({}) |{}",
                 cell(&b.id),
-                b.metric.format(b.median),
-                b.metric.format(b.median_ci[0]),
-                b.metric.format(b.median_ci[1]),
+                b.figures().median_text(None),
+                b.ci_text(),
                 b.metric.format(b.mean),
                 b.metric.format(b.stddev),
                 b.samples,

@@ -42,6 +42,7 @@ fn measured(id: &str, median: f64, throughput: Option<Throughput>) -> Outcome {
         elapsed_s: 0.5,
         within: None,
         besides: Default::default(),
+        floor: None,
     }))
 }
 
@@ -322,6 +323,51 @@ fn a_metric_beside_time_reaches_every_format_by_its_name() {
         out(Format::Markdown)
     );
     assert!(super::html::render(&rec, &[]).contains("bytes_allocated"));
+}
+
+/// An empty body's median, below what the clock resolves per iteration,
+/// reads as such in every format: no `±∞`, no cv in the hundreds.
+#[test]
+fn a_median_below_the_clock_reads_as_such_in_every_format() {
+    console::set_colors_enabled(false);
+    let runs = runs();
+    let mut rec = record(&runs, None);
+    let b = &mut rec.targets[0].benchmarks[1];
+    (b.median, b.median_ci, b.floor) = (1e-4, [0.0, 0.5], Some(0.46e-3));
+    if let Some(r) = b.repeats.as_mut() {
+        r.cv = 2.8;
+    }
+    let out = |f: Format| render(f, &rec, None, None, super::Verbosity::Normal);
+    let console = out(Format::Console);
+    let row = console.lines().find(|l| l.starts_with("hash/fnv")).unwrap();
+    assert!(
+        row.contains("< 0.460 ps") && row.contains("below what the clock resolves"),
+        "{row}"
+    );
+    assert!(!row.contains('∞') && !row.contains("cv 280"), "{row}");
+    let md = out(Format::Markdown);
+    assert!(
+        md.lines()
+            .any(|l| l.starts_with("| `hash/fnv` | < 0.460 ps | — |")),
+        "{md}"
+    );
+    let csv = out(Format::Csv);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let at = header
+        .iter()
+        .position(|h| *h == "floor_ns")
+        .expect("a floor column");
+    let line: Vec<&str> = csv
+        .lines()
+        .find(|l| l.contains("hash/fnv"))
+        .unwrap()
+        .split(',')
+        .collect();
+    assert_eq!(line[at], "0.00046", "{csv}");
+    let json: serde_json::Value = serde_json::from_str(&out(Format::Json)).unwrap();
+    assert_eq!(json["targets"][0]["benchmarks"][1]["floor_ns"], 0.00046);
+    let page = super::html::render(&rec, &[]);
+    assert!(page.contains("&lt; 0.460 ps (below what the clock resolves)"));
 }
 
 /// The page's words, with each plot as `[kind plot]`: what a reader sees, without coordinates.

@@ -94,6 +94,7 @@ pub fn compare_target(
         c.add_to(&mut cmp);
     }
     close(observer, (&label, &outcomes), cur);
+    super::mark_floors(&mut outcomes);
     count_both(
         built,
         (&base_exes, &cur_exes),
@@ -151,9 +152,9 @@ fn count_both(
     match sides {
         Ok((base, cur)) => {
             crate::compare::counts::attach(cmp, &base, &cur);
-            super::besides_from(outcomes, &cur);
+            counts::besides_from(outcomes, &cur);
         }
-        Err(e) => super::besides_failed(outcomes, &e.to_string()),
+        Err(e) => counts::besides_failed(outcomes, &e.to_string()),
     }
 }
 

@@ -9,8 +9,12 @@
 //! taken off `iter` loops, as its time is. Counts of a benchmark on several
 //! threads, or one that times itself, are kept but marked as not telling.
 
-use crate::model::metric::{Counted, SideCounts};
+use super::Plan;
+use crate::model::metric::{Beside, Counted, SideCounts};
+use crate::model::outcome::Outcome;
+use crate::model::target::Built;
 use nbench::__private::count::{Dumped, parse_label};
+use nbench::__private::metric::Metric;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -82,6 +86,63 @@ pub fn count_side(
         }
     }
     Ok(side)
+}
+
+/// Counts the instructions of each benchmark of `built` measured in
+/// `outcomes` (`--metrics time,instructions`) into its outcome; where none
+/// could be had, says why in its place.
+pub fn count_into(built: &Built, plan: &Plan, outcomes: &mut [Outcome]) {
+    let ids: Vec<String> = (outcomes.iter())
+        .filter_map(|o| match o {
+            Outcome::Measured(m) => Some(m.result.id.clone()),
+            _ => None,
+        })
+        .collect();
+    if ids.is_empty() {
+        return;
+    }
+    let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
+    let dir = built.target.package_root.as_path();
+    let exe = std::slice::from_ref(&built.exe);
+    match count_side(exe, (dir, &ids), (&plan.extra_args, limit)) {
+        Ok(side) => besides_from(outcomes, &side),
+        Err(e) => besides_failed(outcomes, &e.to_string()),
+    }
+}
+
+/// Each measured outcome's instructions from `side` (its first process's count).
+pub fn besides_from(outcomes: &mut [Outcome], side: &SideCounts) {
+    for o in outcomes {
+        let Outcome::Measured(m) = o else { continue };
+        let beside = match side.get(&m.result.id).and_then(|c| c.first()) {
+            Some(c) => Beside {
+                per_iter: Some(c.per_iter),
+                overhead: c.overhead,
+                note: c.not_telling.clone(),
+            },
+            None => Beside {
+                per_iter: None,
+                overhead: 0.0,
+                note: Some("not counted: it skipped or failed under callgrind".to_owned()),
+            },
+        };
+        m.besides
+            .insert(Metric::Instructions.as_str().to_owned(), beside);
+    }
+}
+
+/// Each measured outcome's instructions in place: none, and why.
+pub fn besides_failed(outcomes: &mut [Outcome], why: &str) {
+    for o in outcomes {
+        let Outcome::Measured(m) = o else { continue };
+        let beside = Beside {
+            per_iter: None,
+            overhead: 0.0,
+            note: Some(why.to_owned()),
+        };
+        m.besides
+            .insert(Metric::Instructions.as_str().to_owned(), beside);
+    }
 }
 
 /// The Valgrind to run.

@@ -344,6 +344,7 @@ fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, elapsed: Dura
         elapsed_s: elapsed.as_secs_f64(),
         within: None,
         besides: Default::default(),
+        floor: None,
     }))
 }
 

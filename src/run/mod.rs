@@ -10,14 +10,12 @@ pub mod schedule;
 pub mod session;
 
 use crate::compare::estimate;
-use crate::model::metric::{Beside, SideCounts};
 use crate::model::observer::Observer;
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun, Within, scalings};
 use crate::model::partition::Partition;
 use crate::model::target::Built;
 use nbench::__private::engine::Settings;
 use nbench::__private::engine::{Hint, Open};
-use nbench::__private::metric::Metric;
 use nbench::__private::protocol::{Event, Listed};
 use nbench::__private::result::BenchResult;
 use nbench::__private::select::{Filter, Selected};
@@ -208,8 +206,9 @@ pub fn run_target(
         let chosen = (opened.picked.chosen.as_slice(), &opened.hints);
         measure_scheduled(&label, session, chosen, &start, plan, observer)
     };
+    mark_floors(&mut outcomes);
     if plan.instructions && !list_only {
-        count_into(built, plan, &mut outcomes);
+        counts::count_into(built, plan, &mut outcomes);
     }
     TargetRun {
         label,
@@ -375,6 +374,7 @@ impl Slot {
             elapsed_s,
             within,
             besides: Default::default(),
+            floor: None,
         }))
     }
 }
@@ -427,6 +427,7 @@ pub(crate) fn measure(
             elapsed_s: began.elapsed().as_secs_f64(),
             within: None,
             besides: Default::default(),
+            floor: None,
         }),
         Ok(Event::Skipped { id, reason }) => Err(Outcome::Skipped { id, reason }),
         Ok(Event::Failed { message, .. }) | Ok(Event::Error { message }) => {
@@ -453,60 +454,15 @@ pub(crate) fn measure(
     }
 }
 
-/// Counts the instructions of each benchmark of `built` measured in
-/// `outcomes` (`--metrics time,instructions`) into its outcome; where none
-/// could be had, says why in its place.
-pub fn count_into(built: &Built, plan: &Plan, outcomes: &mut [Outcome]) {
-    let ids: Vec<String> = (outcomes.iter())
-        .filter_map(|o| match o {
-            Outcome::Measured(m) => Some(m.result.id.clone()),
-            _ => None,
-        })
-        .collect();
-    if ids.is_empty() {
-        return;
-    }
-    let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
-    let dir = built.target.package_root.as_path();
-    let exe = std::slice::from_ref(&built.exe);
-    match counts::count_side(exe, (dir, &ids), (&plan.extra_args, limit)) {
-        Ok(side) => besides_from(outcomes, &side),
-        Err(e) => besides_failed(outcomes, &e.to_string()),
-    }
-}
-
-/// Each measured outcome's instructions from `side` (its first process's count).
-pub fn besides_from(outcomes: &mut [Outcome], side: &SideCounts) {
+/// Marks each measured outcome whose median lies below what the clock
+/// resolves per iteration (an empty body, once the loop's overhead is
+/// taken off) with that floor, so that it reads as such.
+pub fn mark_floors(outcomes: &mut [Outcome]) {
     for o in outcomes {
         let Outcome::Measured(m) = o else { continue };
-        let beside = match side.get(&m.result.id).and_then(|c| c.first()) {
-            Some(c) => Beside {
-                per_iter: Some(c.per_iter),
-                overhead: c.overhead,
-                note: c.not_telling.clone(),
-            },
-            None => Beside {
-                per_iter: None,
-                overhead: 0.0,
-                note: Some("not counted: it skipped or failed under callgrind".to_owned()),
-            },
-        };
-        m.besides
-            .insert(Metric::Instructions.as_str().to_owned(), beside);
-    }
-}
-
-/// Each measured outcome's instructions in place: none, and why.
-pub fn besides_failed(outcomes: &mut [Outcome], why: &str) {
-    for o in outcomes {
-        let Outcome::Measured(m) = o else { continue };
-        let beside = Beside {
-            per_iter: None,
-            overhead: 0.0,
-            note: Some(why.to_owned()),
-        };
-        m.besides
-            .insert(Metric::Instructions.as_str().to_owned(), beside);
+        let r = &m.result;
+        m.floor =
+            nbench::__private::table::floor(r.summary.median, estimate::resolution_ns(), r.iters);
     }
 }
 

@@ -123,7 +123,9 @@ pub fn run(all: &[Benchmark], selected: &[&Benchmark], filtered_out: usize, args
     let ratio = selected
         .iter()
         .any(|b| b.baseline || baseline_of(all, b).is_some());
-    let table = Table::new(selected.iter().map(|b| b.id.as_str())).with_ratio(ratio);
+    let table = (Table::new(selected.iter().map(|b| b.id.as_str())))
+        .with_ratio(ratio)
+        .with_resolution(timer.resolution_ns);
     let first = match args.output {
         Output::Pretty | Output::Terse => format!(
             "timer: {} resolution, {} per reading; loop overhead {} per iteration\n\n{}",

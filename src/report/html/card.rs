@@ -17,12 +17,20 @@ pub fn bench(target: &str, b: &BenchRecord, past: &[PastRun]) -> String {
         t => format!(" · {t}"),
     };
     let mut s = format!(
-        "<article class=\"card\" id=\"{}\"><h4>{}</h4><p>median {} [{}, {}] · mean {} · {} samples{set_aside}{throughput}</p>",
+        "<article class=\"card\" id=\"{}\"><h4>{}</h4><p>median {} · mean {} · {} samples{set_aside}{throughput}</p>",
         escape(&format!("{target}::{}", b.id)),
         escape(&b.id),
-        b.metric.format(b.median),
-        b.metric.format(b.median_ci[0]),
-        b.metric.format(b.median_ci[1]),
+        escape(&match b.floor {
+            Some(_) => format!(
+                "{} (below what the clock resolves)",
+                b.figures().median_text(None)
+            ),
+            None => format!(
+                "{} [{}]",
+                b.metric.format(b.median),
+                b.ci_text().replace(" … ", ", ")
+            ),
+        }),
         b.metric.format(b.mean),
         b.samples,
     );
