@@ -126,7 +126,7 @@ pub fn floor_note(r: &Row, threshold: f64) -> Option<RowNote> {
 /// time, time that decided against still counts (a change outside the
 /// instruction stream), counts too spread or untelling to decide.
 pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
-    use crate::compare::joint::{counts_moved, counts_still};
+    use crate::compare::joint::{counts_moved, counts_still, time_holds_counts};
     use crate::model::comparison::Signal;
     let c = r.instructions.as_ref()?;
     let counted = |x: f64| nbench::__private::format::count(x);
@@ -154,6 +154,14 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
                 percent_change(c.change)
             )
         }
+        Some(Signal::Time) if counts_moved(r, threshold) && !time_holds_counts(r) => format!(
+            ": instructions {}, but time's interval ({} … {}) rules that out: the signals \
+             disagree and time decides (instructions that cost no time here, or counts that \
+             differ from process to process)",
+            percent_change(c.change),
+            percent_change(r.change_ci[0]),
+            percent_change(r.change_ci[1])
+        ),
         _ if c.change.abs() > threshold && !counts_moved(r, threshold) => format!(
             ": instructions {}, but one side's processes counted {:.1}% apart (code that \
              allocates meets the allocator in another state): they do not decide",
@@ -318,6 +326,48 @@ mod tests {
                 .unwrap()
                 .to_string()
                 .starts_with("vec_push moves ±5.0% with code placement alone")
+        );
+    }
+
+    #[test]
+    fn a_counted_row_says_what_the_signal_that_did_not_decide_saw() {
+        use crate::model::comparison::{CountChange, Signal};
+        let counted = |change: f64, spread: f64| CountChange {
+            baseline: 1000.0,
+            current: 1000.0 * (1.0 + change),
+            change,
+            spread,
+            note: None,
+        };
+        let mut r = Row::example("stride", 100.0, 1.1, Verdict::Regressed);
+        r.instructions = Some(counted(0.0, 0.0));
+        r.decided_by = Some(Signal::Time);
+        let note = signal_note(&r, 0.005).unwrap().to_string();
+        assert!(note.contains("outside the instruction stream"), "{note}");
+        r.verdict = Verdict::Unchanged;
+        r.change_ci = [-0.0056, 0.0035];
+        r.instructions = Some(counted(0.078, 0.0008));
+        let note = signal_note(&r, 0.005).unwrap().to_string();
+        assert!(
+            note.contains("+7.80%") && note.contains("disagree"),
+            "{note}"
+        );
+        r.instructions = Some(counted(0.01, 0.034));
+        let note = signal_note(&r, 0.005).unwrap().to_string();
+        assert!(note.contains("3.4% apart"), "{note}");
+        r.decided_by = Some(Signal::Instructions);
+        r.instructions = Some(counted(0.01, 0.0));
+        let note = signal_note(&r, 0.005).unwrap().to_string();
+        assert!(
+            note.starts_with("stride decided by instructions: +1.00%"),
+            "{note}"
+        );
+        r.instructions.as_mut().unwrap().note = Some("threads".into());
+        assert!(
+            signal_note(&r, 0.005)
+                .unwrap()
+                .to_string()
+                .contains("not compared: threads")
         );
     }
 }
