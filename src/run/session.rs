@@ -378,6 +378,15 @@ pub const PLACED_ARG0: &str = "nbench-bench";
 fn same_addresses(cmd: &mut Process) {
     use std::os::unix::process::CommandExt;
     cmd.arg0(PLACED_ARG0);
+    not_randomized(cmd);
+}
+
+/// Turns address-space randomisation off for the child (Linux
+/// `personality(ADDR_NO_RANDOMIZE)`, which an `exec` keeps); where the
+/// system refuses, the child runs randomised, as any other.
+#[cfg(target_os = "linux")]
+pub(crate) fn not_randomized(cmd: &mut Process) {
+    use std::os::unix::process::CommandExt;
     unsafe extern "C" {
         fn personality(persona: u64) -> i32;
     }
@@ -397,6 +406,10 @@ fn same_addresses(cmd: &mut Process) {
 
 #[cfg(not(target_os = "linux"))]
 fn same_addresses(_: &mut Process) {}
+
+/// Elsewhere the child runs randomised.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn not_randomized(_: &mut Process) {}
 
 /// Asks the kernel to kill the child when this process dies, however it
 /// dies (`kill -9` included), so no bench process outlives `cargo nbench`.
