@@ -2,14 +2,14 @@
 //! median over the processes it was counted in, their change, and how far
 //! a side's own processes lay apart.
 //!
-//! A count is the executable's, but not always the same in every process:
-//! code that allocates meets the allocator in another state from process to
-//! process (measured: `vec_push/1000` counted 1.06 M or 1.09 M instructions
-//! an iteration in processes of one executable, 1.6 % apart on average,
-//! where eight other benchmarks of that fixture counted the same in all 17
-//! executables a baseline saved, to the instruction, and `sort/1000` within
-//! 0.013 %). So each side is counted in several processes and the spread is
-//! kept beside the change.
+//! A count is the executable's, but not always the same in every link
+//! layout: code that allocates meets the allocator in another state where
+//! the heap starts elsewhere (measured: `vec_push/1000` counted 1.06 M or
+//! 1.09 M instructions an iteration in the 17 executables a baseline saved,
+//! 1.5 % apart on average, where eight other benchmarks of that fixture
+//! counted the same in all of them, to the instruction, and `sort/1000`
+//! within 0.013 %). So each side is counted in several of its layouts and
+//! the spread is kept beside the change.
 
 use crate::model::comparison::{CountChange, TargetComparison};
 use crate::model::metric::{Counted, SideCounts};
