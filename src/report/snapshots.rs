@@ -325,6 +325,29 @@ fn a_metric_beside_time_reaches_every_format_by_its_name() {
     assert!(super::html::render(&rec, &[]).contains("bytes_allocated"));
 }
 
+/// A comparison row with counts shows them, and which signal decided, on its HTML card.
+#[test]
+fn the_html_card_of_a_counted_row_names_its_instructions() {
+    use crate::model::comparison::{CountChange, Signal};
+    let runs = runs();
+    let mut c = comparison();
+    let row = &mut c.targets[0].rows[0];
+    row.instructions = Some(CountChange {
+        baseline: 1000.0,
+        current: 1010.0,
+        change: 0.01,
+        spread: 0.0,
+        note: None,
+    });
+    row.decided_by = Some(Signal::Instructions);
+    let rec = record(&runs, Some(c));
+    let page = super::html::render(&rec, &[]);
+    assert!(
+        page.contains("instructions +1.00% (decided by them)"),
+        "{page}"
+    );
+}
+
 /// An empty body's median, below what the clock resolves per iteration,
 /// reads as such in every format: no `±∞`, no cv in the hundreds.
 #[test]

@@ -151,9 +151,21 @@ fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> St
         .map(|b| b.per_iter.as_slice())
         .unwrap_or_default();
     let verdict = row.verdict.as_str();
+    // Where instructions were counted: their change, and which signal decided.
+    let counted = match (&row.instructions, row.decided_by) {
+        (Some(c), by) if c.note.is_none() => format!(
+            " · instructions {}{}",
+            percent_change(c.change),
+            match by {
+                Some(crate::model::comparison::Signal::Instructions) => " (decided by them)",
+                _ => "",
+            }
+        ),
+        _ => String::new(),
+    };
     format!(
         "<article class=\"card {verdict}\"><h4>{}</h4><p><span class=\"verdict\">{verdict}</span> \
-         {} [{}, {}] · {} → {} · p (BH) {}</p>{}{}{}</article>",
+         {} [{}, {}] · {} → {} · p (BH) {}{counted}</p>{}{}{}</article>",
         escape(&row.id),
         percent_change(row.change),
         percent_change(row.change_ci[0]),
