@@ -42,7 +42,7 @@ fn measure(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<RunReco
     let store = Store::new(&s.target_dir());
     let baselines = store.baselines();
     let (base, cur) = (baselines.get(a)?, baselines.get(b)?);
-    let mut plan = s.plan.clone();
+    let mut plan = s.plan().clone();
     plan.filter.filters = filters.to_vec();
     measure::check_saved_selection(&plan, &s.selection, [(a, &base), (b, &cur)])?;
     let threshold = s.compare.noise_threshold;
@@ -68,7 +68,7 @@ fn measure(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<RunReco
         duration_s,
         records,
         Vec::new(),
-        (Some(comparison), s.plan.partition),
+        (Some(comparison), s.plan().partition),
     );
     Ok(record)
 }

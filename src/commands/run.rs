@@ -63,7 +63,7 @@ pub fn run(s: &Settings) -> Result<u8> {
     // Measuring only, as libtest's "finished in": the build has its own lines.
     let started = Instant::now();
     let (records, comparison) = measure(s, &prepared, &targets, &plans, &context, &mut progress);
-    let partition = s.plan.partition;
+    let partition = s.plan().partition;
     let duration_s = started.elapsed().as_secs_f64();
     let record = RunRecord::new(
         context,
@@ -90,7 +90,7 @@ fn check_flags(s: &Settings) -> Result<()> {
             }
         }
     }
-    if c.baseline.is_some() && !c.stored && !s.plan.schedule.is_single() {
+    if c.baseline.is_some() && !c.stored && !s.plan().schedule.is_single() {
         warn(
             "--repetitions, --launches and --interleave shape fresh measurements; \
              --compare samples both versions in lockstep over fresh process pairs instead \

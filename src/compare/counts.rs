@@ -13,6 +13,7 @@
 
 use crate::model::comparison::{CountChange, TargetComparison};
 use crate::model::metric::{Counted, SideCounts};
+use nbench::__private::stats::median_sorted;
 
 /// The change from `base` to `cur`, each a side's counts of one benchmark;
 /// `None` where a side has none or its median is 0.
@@ -36,15 +37,8 @@ pub fn change(base: &[f64], cur: &[f64]) -> Option<CountChange> {
 
 fn median(x: &[f64]) -> Option<f64> {
     let mut v: Vec<f64> = x.iter().copied().filter(|v| v.is_finite()).collect();
-    if v.is_empty() {
-        return None;
-    }
     v.sort_by(f64::total_cmp);
-    let n = v.len();
-    Some(match n % 2 {
-        1 => v[n / 2],
-        _ => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    })
+    (!v.is_empty()).then(|| median_sorted(&v))
 }
 
 /// Gives each row of `cmp` both sides' counts, where both have some.

@@ -112,9 +112,8 @@ pub struct Settings {
     pub selection: Selection,
     /// How to build them.
     pub build: BuildOptions,
-    /// How to measure (a `[bench.NAME]` table may change it for one target: [`Settings::plan_for`]).
-    pub plan: Plan,
-    /// Each target's plan.
+    /// Each target's plan (the run's: [`Settings::plan`]; one target's:
+    /// [`Settings::plan_for`]).
     plans: Plans,
     /// Each target's plan on a revision's side of `--compare-rev`.
     revision_plans: Plans,
@@ -129,6 +128,11 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// How to measure where no `[bench.NAME]` table says otherwise.
+    pub fn plan(&self) -> &Plan {
+        self.plans.all()
+    }
+
     /// The plan for one bench target: `[bench.NAME]`'s settings over the others.
     pub fn plan_for(&self, target: &BenchTarget) -> Plan {
         self.plans.for_target(target).clone()
@@ -195,7 +199,6 @@ impl Settings {
                 mark: Some(mark.to_owned()),
                 ..self.build.clone()
             },
-            plan: self.revision_plans.all().clone(),
             plans: self.revision_plans.clone(),
             revision_plans: self.revision_plans.clone(),
             shown: String::new(),
@@ -266,7 +269,6 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
                 .then(|| discover::target_dir(&manifest(&cli), &meta).join("nbench/build")),
             mark: None,
         },
-        plan: plans.all().clone(),
         plans,
         revision_plans: layers.for_revision().plans()?,
         shown,

@@ -58,7 +58,7 @@ pub fn build(
         return Err(Error::NoTargets);
     }
     if !s.list {
-        super::measure::check_filters(&s.plan, &nbench_targets)?;
+        super::measure::check_filters(s.plan(), &nbench_targets)?;
     }
     let k = s.build.layouts;
     if k > 1 && !s.output.quiet() {
@@ -105,7 +105,7 @@ pub fn gather_context(s: &Settings, workspace_root: &std::path::Path) -> Context
     let mut context = Context::gather(
         workspace_root,
         &s.build.profile,
-        settings_record(&s.plan),
+        settings_record(s.plan()),
         &s.output.context,
     );
     context.build = Some(s.build.record(&std::env::current_dir().unwrap_or_default()));

@@ -18,7 +18,7 @@ use nbench::__private::metric::Metric;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The variable naming the Valgrind to run (default `valgrind` on `PATH`).
 pub const VALGRIND_ENV: &str = "NBENCH_VALGRIND";
@@ -114,36 +114,38 @@ pub fn count_into(built: &Built, plan: &Plan, outcomes: &mut [Outcome]) {
 
 /// Each measured outcome's instructions from `side` (its first process's count).
 pub fn besides_from(outcomes: &mut [Outcome], side: &SideCounts) {
-    for o in outcomes {
-        let Outcome::Measured(m) = o else { continue };
-        let beside = match side.get(&m.result.id).and_then(|c| c.first()) {
-            Some(c) => Beside {
-                per_iter: Some(c.per_iter),
-                overhead: c.overhead,
-                note: c.not_telling.clone(),
-            },
-            None => Beside {
-                per_iter: None,
-                overhead: 0.0,
-                note: Some("not counted: it skipped or failed under callgrind".to_owned()),
-            },
-        };
-        m.besides
-            .insert(Metric::Instructions.as_str().to_owned(), beside);
-    }
+    put_besides(outcomes, |id| match side.get(id).and_then(|c| c.first()) {
+        Some(c) => Beside {
+            per_iter: Some(c.per_iter),
+            overhead: c.overhead,
+            note: c.not_telling.clone(),
+        },
+        None => uncounted("not counted: it skipped or failed under callgrind"),
+    });
 }
 
 /// Each measured outcome's instructions in place: none, and why.
 pub fn besides_failed(outcomes: &mut [Outcome], why: &str) {
+    put_besides(outcomes, |_| uncounted(why));
+}
+
+/// Each measured outcome's instructions, as `beside` gives them for its id.
+fn put_besides(outcomes: &mut [Outcome], beside: impl Fn(&str) -> Beside) {
     for o in outcomes {
-        let Outcome::Measured(m) = o else { continue };
-        let beside = Beside {
-            per_iter: None,
-            overhead: 0.0,
-            note: Some(why.to_owned()),
-        };
-        m.besides
-            .insert(Metric::Instructions.as_str().to_owned(), beside);
+        if let Outcome::Measured(m) = o {
+            let b = beside(&m.result.id);
+            m.besides
+                .insert(Metric::Instructions.as_str().to_owned(), b);
+        }
+    }
+}
+
+/// No count, and why.
+fn uncounted(why: &str) -> Beside {
+    Beside {
+        per_iter: None,
+        overhead: 0.0,
+        note: Some(why.to_owned()),
     }
 }
 
@@ -223,20 +225,13 @@ fn run(
         }
         text
     });
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() < limit => std::thread::sleep(Duration::from_millis(5)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(CountError::Failed(format!(
-                    "still running after {:.0} s",
-                    limit.as_secs_f64()
-                )));
-            }
-        }
+    let Some(status) = super::session::wait_for(&mut child, limit) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        let secs = limit.as_secs_f64();
+        return Err(CountError::Failed(format!(
+            "still running after {secs:.0} s"
+        )));
     };
     let said = reader.join().unwrap_or_default();
     if status.success() {

@@ -441,7 +441,9 @@ pub(crate) fn die_with_parent(cmd: &mut Process) {
 #[cfg(not(target_os = "linux"))]
 pub(crate) fn die_with_parent(_: &mut Process) {}
 
-fn wait_for(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+/// The child's exit status once it exits, or `None` if it is still
+/// running after `limit` (or cannot be waited on).
+pub(crate) fn wait_for(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
     let start = Instant::now();
     let mut pause = Backoff::default();
     loop {
