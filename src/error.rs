@@ -101,6 +101,15 @@ pub enum Error {
         /// What to do.
         hint: String,
     },
+    /// A revision whose criterion suite, nbench-criterion in criterion's
+    /// place, does not compile.
+    #[error("{message}")]
+    Swapped {
+        /// What failed, naming the revision and the missing item.
+        message: String,
+        /// What to do.
+        hint: String,
+    },
     /// `merge`: shards that cannot be read or do not belong together.
     #[error("{message}")]
     Merge {
@@ -144,7 +153,7 @@ impl Error {
             | Error::NoValgrind(_)
             | Error::Merge { .. } => exit::USAGE,
             Error::InUse { .. } => exit::ERROR,
-            Error::Build(_) => exit::BUILD_FAILED,
+            Error::Build(_) | Error::Swapped { .. } => exit::BUILD_FAILED,
             Error::Metadata(_)
             | Error::Spawn { .. }
             | Error::Io { .. }
@@ -177,7 +186,9 @@ impl Error {
                 COMPAT_DEPENDENCY
             )),
             Error::Config { hint, .. } => hint.clone(),
-            Error::Revision { hint, .. } | Error::Merge { hint, .. } => Some(hint.clone()),
+            Error::Revision { hint, .. } | Error::Merge { hint, .. } | Error::Swapped { hint, .. } => {
+                Some(hint.clone())
+            }
             Error::NoRuns(_) => Some(
                 "run `cargo nbench` first: every run is stored there and the report is made from them"
                     .to_owned(),

@@ -1,7 +1,9 @@
 //! Building the bench targets with cargo and collecting their executables from its JSON messages.
 
 pub mod flags;
+mod marked;
 pub mod revision;
+pub mod swap;
 pub mod worktree;
 
 use crate::discover::Manifest;
@@ -148,6 +150,7 @@ impl BuildOptions {
             all_features: self.all_features,
             no_default_features: self.no_default_features,
             layouts: self.layouts.max(1),
+            swap: None,
         }
     }
 }
@@ -332,7 +335,7 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> {
         .stderr
         .take()
         .zip(cli.mark.clone())
-        .map(|(err, mark)| std::thread::spawn(move || show_marked(err, &mark)));
+        .map(|(err, mark)| std::thread::spawn(move || marked::show(err, &mark)));
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut built = Vec::new();
     for message in Message::parse_stream(BufReader::new(stdout)).flatten() {
@@ -346,11 +349,11 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> {
         program: cargo,
         source,
     })?;
-    if let Some(thread) = marked {
-        let _ = thread.join();
-    }
+    let first_error = marked.and_then(|thread| thread.join().ok().flatten());
     if !status.success() {
-        return Err(Error::Build(String::new()));
+        return Err(Error::Build(
+            first_error.map(|e| format!(": {e}")).unwrap_or_default(),
+        ));
     }
     // Keep discovery's order, so reports are stable.
     let mut ordered = Vec::new();
@@ -366,15 +369,6 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> {
         }
     }
     Ok(ordered)
-}
-
-/// Shows each line of `output` on stderr after `[mark]`.
-fn show_marked(output: impl std::io::Read, mark: &str) {
-    use std::io::BufRead;
-    let mark = console::style(format!("[{mark}]")).dim();
-    for line in BufReader::new(output).lines().map_while(|l| l.ok()) {
-        eprintln!("{mark} {line}");
-    }
 }
 
 /// The linker argument that orders functions by `seed`: rust-lld's (and

@@ -245,7 +245,7 @@ fn dependency_paths(value: &toml::Value, in_dependencies: bool) -> Vec<String> {
 }
 
 /// The `Cargo.toml` files of a checkout, outside target directories and hidden folders.
-fn manifests(dir: &Path) -> Vec<PathBuf> {
+pub fn manifests(dir: &Path) -> Vec<PathBuf> {
     // Not hidden folders, nor target directories (cargo tags them).
     let searched = |e: &walkdir::DirEntry| {
         let name = e.file_name();

@@ -73,6 +73,29 @@ pub struct BuildRecord {
     /// Link layouts built of each bench target.
     #[serde(default = "one")]
     pub layouts: usize,
+    /// A revision whose suite declares criterion, built with nbench-criterion
+    /// in its place in cargo nbench's worktree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swap: Option<SwapRecord>,
+}
+
+/// The swap a revision's build made: nbench-criterion in criterion's place.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwapRecord {
+    /// The dependency line put in criterion's place.
+    pub dependency: String,
+    /// The manifests changed, relative to the repository's top.
+    pub manifests: Vec<String>,
+}
+
+impl SwapRecord {
+    /// `criterion's place taken by nbench-criterion in Cargo.toml, benches/Cargo.toml`.
+    pub fn describe(&self) -> String {
+        format!(
+            "its criterion suite was built with nbench-criterion in criterion's place ({})",
+            self.manifests.join(", ")
+        )
+    }
 }
 
 impl BuildRecord {

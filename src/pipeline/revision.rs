@@ -14,9 +14,11 @@ use super::targets::{build, discover_targets, gather_context, plans};
 use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
 };
+use crate::build::swap::{missing_item, swap_in, swapped_as_now};
 use crate::build::worktree::{Worktree, remove_abandoned, short};
 use crate::config::Settings;
 use crate::error::{Error, Result};
+use crate::model::context::SwapRecord;
 use crate::model::record::RunRecord;
 use crate::report::progress::Progress;
 use crate::store::Store;
@@ -47,7 +49,12 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
         other => other?,
     };
     let saved = baselines.load(&name)?;
-    match saved.as_ref().map(|b| built_as_now(&s.build, b)) {
+    let as_now = |b: &crate::store::baselines::Baseline| {
+        built_as_now(&s.build, b)?;
+        let swap = b.run.context.build.as_ref().and_then(|r| r.swap.as_ref());
+        swapped_as_now(swap, Path::new(&top), &commit)
+    };
+    match saved.as_ref().map(as_now) {
         Some(Ok(())) => {
             if !s.output.quiet() {
                 note(&format!(
@@ -89,13 +96,36 @@ fn make(
     if !manifest.is_file() {
         return Err(at(format!("`{}`", relative.display())));
     }
+    let swap = swap_in(top, &worktree.path)?;
+    if let Some(swap) = swap.as_ref().filter(|_| !s.output.quiet()) {
+        note(&format!(
+            "`{rev}` ({short}) uses criterion: building it with nbench-criterion in its place ({})",
+            swap.manifests.join(", ")
+        ));
+    }
     let shared = store.root().join("rev-target");
     let made = shared.join("nbench/baselines").join(name);
     // Left by a run that was killed: start clean.
     let _ = std::fs::remove_dir_all(&made);
     let revision = s.for_revision(&manifest, &shared, rev)?;
-    match save_baseline(&revision, name) {
+    match save_baseline(&revision, name, swap.clone()) {
         Ok(()) => Ok(made),
+        Err(Error::Build(why)) if swap.is_some() => Err(Error::Swapped {
+            message: match missing_item(&why) {
+                Some(item) => format!(
+                    "revision `{rev}` ({short}) does not build with nbench-criterion in \
+                     criterion's place: it lacks `{item}`{why}"
+                ),
+                None => format!(
+                    "revision `{rev}` ({short}) does not build with nbench-criterion in \
+                     criterion's place{why}"
+                ),
+            },
+            hint: format!(
+                "its suite uses something nbench-criterion does not have (the compiler's output \
+                 is above, each line marked [{rev}]); compare with a revision whose suite builds"
+            ),
+        }),
         Err(Error::Build(why)) => Err(Error::Revision {
             message: format!("revision `{rev}` ({short}) failed to build{why}"),
             hint: format!("its build output is above, each line marked [{rev}]"),
@@ -117,13 +147,16 @@ fn make(
 /// reporting nothing: a revision's side of a comparison (see
 /// [`Settings::for_revision`]). The baseline goes to the store of the
 /// target directory `s` builds in.
-fn save_baseline(s: &Settings, name: &str) -> Result<()> {
+fn save_baseline(s: &Settings, name: &str, swap: Option<SwapRecord>) -> Result<()> {
     let (found, mut skipped) = discover_targets(s)?;
     let store = Store::new(&found.target_dir);
     let lock = store.baselines().lock(name)?;
     let targets = build(s, &found.targets, &mut skipped)?;
     let plans = plans(s, &targets);
-    let context = gather_context(s, &found.workspace_root);
+    let mut context = gather_context(s, &found.workspace_root);
+    if let Some(build) = context.build.as_mut() {
+        build.swap = swap;
+    }
     crate::run::affinity::pin_driver();
     let started = Instant::now();
     let records = measure::measure_each(&targets, &plans, &mut Progress::new(false));

@@ -18,3 +18,4 @@ mod report;
 mod revisions;
 mod settings;
 mod shapes;
+mod swap;

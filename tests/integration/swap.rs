@@ -1,0 +1,154 @@
+//! Revisions of a criterion project, built in cargo nbench's own worktrees
+//! with nbench-criterion in criterion's place: the project itself is never
+//! edited, whatever shape its manifests declare criterion in.
+
+use crate::helpers::{Fixture, PAIRED, Run, git, repo_root};
+use serde_json::Value;
+use std::path::Path;
+
+/// `tests/fixtures/crit_shapes` as a repository: a first commit, and a second
+/// in which the member's work takes 30 % more steps; then `more` on top, if
+/// it commits something.
+fn repository() -> Fixture {
+    let fx = Fixture::new("crit_shapes").own_target_dir();
+    std::fs::write(fx.dir.join(".gitignore"), "target/\nCargo.lock\n").unwrap();
+    git(&fx.dir, &["init", "--quiet", "--initial-branch", "main"]);
+    git(&fx.dir, &["add", "."]);
+    git(&fx.dir, &["commit", "--quiet", "-m", "first"]);
+    edit(
+        &fx.dir.join("member/src/lib.rs"),
+        "STEPS: u64 = 2000",
+        "STEPS: u64 = 2600",
+    );
+    git(&fx.dir, &["commit", "--quiet", "-am", "30 % more steps"]);
+    fx
+}
+
+fn edit(file: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains(from), "{from} in {}", file.display());
+    std::fs::write(file, text.replace(from, to)).unwrap();
+}
+
+fn compat() -> String {
+    repo_root().join("compat/criterion").display().to_string()
+}
+
+fn run(fx: &Fixture, args: &[&str], compat_env: bool) -> Run {
+    let mut cmd = fx.nbench_command(args);
+    cmd.args(PAIRED);
+    match compat_env {
+        true => cmd.env("NBENCH_CRITERION", compat()),
+        false => cmd.env_remove("NBENCH_CRITERION"),
+    };
+    Run::from(cmd.output().unwrap())
+}
+
+fn verdicts(json: &str) -> Vec<(String, String)> {
+    let doc: Value = serde_json::from_str(json).unwrap();
+    doc["comparison"]["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t["rows"].as_array().unwrap().clone())
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap().to_owned(),
+                r["verdict"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn two_revisions_of_an_untouched_criterion_project_compare_with_the_swap_said() {
+    let fx = repository();
+    let status = |dir: &Path| git(dir, &["status", "--porcelain", "--untracked-files=all"]);
+    let before = status(&fx.dir);
+    let r = run(
+        &fx,
+        &["compare", "--rev", "HEAD~1", "HEAD", "--format", "json"],
+        true,
+    );
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(
+        r.stderr.contains(
+            "uses criterion: building it with nbench-criterion in its place \
+             (Cargo.toml, bench-crate/Cargo.toml)"
+        ),
+        "{}",
+        r.stderr
+    );
+    let rows = verdicts(&r.stdout);
+    let ids: Vec<&str> = rows.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["inherited/work", "renamed/work/1", "renamed/work/2"],
+        "{rows:?}"
+    );
+    assert!(rows.iter().all(|(_, v)| v == "regressed"), "{rows:?}");
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    let warnings = doc["comparison"]["warnings"].to_string();
+    assert!(
+        warnings
+            .contains("its criterion suite was built with nbench-criterion in criterion's place"),
+        "{warnings}"
+    );
+    assert_eq!(status(&fx.dir), before, "the checkout was touched");
+
+    // The same revisions again: the swapped baselines are reused, as built.
+    let again = run(&fx, &["compare", "--rev", "HEAD~1", "HEAD", "-q"], true);
+    assert_eq!(again.code, 0, "{}", again.all());
+    assert!(!again.stderr.contains("building `HEAD"), "{}", again.stderr);
+}
+
+#[test]
+fn a_working_tree_that_made_the_swap_compares_with_a_revision_that_has_not() {
+    let fx = repository();
+    // The user's one-line swap, in the workspace's declaration.
+    edit(
+        &fx.dir.join("Cargo.toml"),
+        "criterion = { version = \"0.8\", default-features = false }",
+        &format!(
+            "criterion = {{ package = \"nbench-criterion\", path = {:?} }}",
+            compat()
+        ),
+    );
+    edit(
+        &fx.dir.join("bench-crate/Cargo.toml"),
+        "crit = { package = \"criterion\", version = \"0.8\", default-features = false, \
+         features = [\"html_reports\"] }",
+        &format!(
+            "crit = {{ package = \"nbench-criterion\", path = {:?} }}",
+            compat()
+        ),
+    );
+    // nbench-criterion's source is the working tree's: no variable needed.
+    let r = run(&fx, &["--compare-rev", "HEAD~1", "-q"], false);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(r.stdout.contains("inherited/work"), "{}", r.stdout);
+    assert!(r.stdout.contains("regressed"), "{}", r.stdout);
+}
+
+#[test]
+fn a_revision_whose_suite_needs_what_nbench_criterion_lacks_fails_naming_it() {
+    let fx = repository();
+    let bench = fx.dir.join("member/benches/inherited.rs");
+    edit(
+        &bench,
+        "fn inherited(c: &mut Criterion) {",
+        "fn inherited(c: &mut Criterion) {\n    let _ = criterion::BenchmarkFilter::Regex;",
+    );
+    git(&fx.dir, &["commit", "--quiet", "-am", "a filter by regex"]);
+    let r = run(&fx, &["compare", "--rev", "HEAD~1", "HEAD", "-q"], true);
+    assert_eq!(r.code, 3, "{}", r.all());
+    assert!(
+        r.stderr.contains("error: revision `HEAD` (")
+            && r.stderr.contains(
+                "does not build with nbench-criterion in criterion's place: it lacks `Regex`"
+            ),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("[HEAD] error[E0599]"), "{}", r.stderr);
+}
