@@ -7,6 +7,9 @@ use nbench::__private::stats::OutlierMode;
 use std::path::PathBuf;
 use std::time::Duration;
 
+#[cfg(test)]
+mod page;
+
 /// How cargo invokes a subcommand: `cargo-nbench nbench [ARGS]`.
 #[derive(Debug, Parser)]
 #[command(name = "cargo", bin_name = "cargo", styles = clap_cargo_styles())]

@@ -2,6 +2,8 @@
 
 mod baseline;
 mod compare;
+#[cfg(test)]
+mod guide;
 mod merge;
 mod report;
 mod run;

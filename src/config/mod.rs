@@ -36,6 +36,8 @@ pub enum Source {
     BuiltIn,
 }
 
+#[cfg(test)]
+pub use settings::DEFAULT_LAYOUTS;
 pub use settings::{BaselineAction, Command, Output, Settings, resolve};
 
 /// A bench target as a `[bench.NAME]` table names it: (name, `package/name`).

@@ -46,7 +46,7 @@ impl Compared {
 /// Units (distinct pairs of layouts) a comparison over layouts runs before
 /// it may stop early: 16 independent draws of placement, as many as 8
 /// layouts a side each run twice give.
-const EARLY_UNITS: usize = 16;
+pub const EARLY_UNITS: usize = 16;
 
 /// Units a comparison over `layouts` layouts a side (the side with more)
 /// runs before it may stop early: [`EARLY_UNITS`] or every layout twice,

@@ -3,7 +3,7 @@
 pub mod affinity;
 pub mod compare;
 pub mod counts;
-mod lockstep;
+pub mod lockstep;
 mod output;
 pub mod paired;
 pub mod schedule;

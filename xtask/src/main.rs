@@ -6,6 +6,7 @@ mod layouts;
 mod overhead;
 mod refdata;
 mod reference;
+mod screenshots;
 mod stability;
 mod verdicts;
 
@@ -23,6 +24,8 @@ commands:
   front-end [--runs N]   time an empty and a 5 ns body through nbench's API and through
                          criterion's (benches/front_end_*.rs) in the same `cargo nbench`
                          runs (default 10); print each one's median over the runs
+  docs                   write docs/command-line.md from cargo nbench's clap definitions
+                         (a unit test fails while the committed page differs)
   layers                 check that src/'s imports point one way (commands → pipeline →
                          config → cli → report, run → compare, build → store, discover
                          → model, error) and that no file of src/ is over 600 lines
@@ -39,6 +42,8 @@ commands:
                          SciPy (pip, in a virtual environment under target/) into
                          harness/tests/data/reference.json; --check recomputes and
                          fails if anything differs from the committed file
+  screenshots            the guide's pictures (docs/images/console.png, report.png) from a
+                         real comparison of tests/fixtures/verdicts, drawn by Chromium
   stability [--runs N] [--epochs E,E,…]
                          run the reference workloads as N separate `cargo nbench`
                          runs (default 10) per --epochs value (default 1,5), taking
@@ -66,6 +71,8 @@ fn main() -> ExitCode {
         Some("front-end") => front_end::run(&args[1..]),
         Some("stability") => stability::run(&args[1..]),
         Some("refdata") => refdata::run(&args[1..]),
+        Some("screenshots") => screenshots::run(&args[1..]),
+        Some("docs") => docs(&args[1..]),
         Some("-h" | "--help") | None => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -78,6 +85,31 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `cargo xtask docs`: the unit test that checks docs/command-line.md, told
+/// to write it instead.
+fn docs(args: &[String]) -> Result<(), String> {
+    if !args.is_empty() {
+        return Err("usage: cargo xtask docs".into());
+    }
+    let status = cargo()
+        .args([
+            "test",
+            "--quiet",
+            "-p",
+            "cargo-nbench",
+            "--lib",
+            "cli::page",
+        ])
+        .env("NBENCH_BLESS_DOCS", "1")
+        .current_dir(root())
+        .status()
+        .map_err(|e| e.to_string())?;
+    match status.success() {
+        true => Ok(()),
+        false => Err("writing docs/command-line.md failed".into()),
     }
 }
 

@@ -6,7 +6,7 @@
 //! split into epochs, each with a fresh pair of processes, and the change's
 //! CI comes from the spread between epochs, which holds that bias.
 
-mod pace;
+pub mod pace;
 mod pair;
 
 pub use pace::{epochs_for, most_epochs};
