@@ -10,6 +10,7 @@
 //! counted the same in all of them, to the instruction, and `sort/1000`
 //! within 0.013 %). So each side is counted in several of its layouts and
 //! the spread is kept beside the change.
+//! The figures: `docs/instructions.md`.
 
 use crate::model::comparison::{CountChange, TargetComparison};
 use crate::model::metric::{Counted, SideCounts};

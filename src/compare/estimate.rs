@@ -24,6 +24,7 @@ use std::sync::OnceLock;
 /// the fastest of five moved 0.2–0.5 % across runs in three and 18 % in one
 /// (a spell long enough to catch all five epochs of some benchmarks), the
 /// fastest of eight 0.2–0.5 % in each it was measured, for 0.2 s more a run.
+/// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 pub const DEFAULT_EPOCHS: usize = 8;
 
 /// The estimate over epochs and its 95 % interval, ns.

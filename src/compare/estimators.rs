@@ -111,6 +111,7 @@ fn over_near(clipped: &[f64], layouts: Clusters<'_>, pulled: usize) -> Option<Ov
 /// code, which neither the change nor placement moves, within a band of
 /// the other's) compare the code in the same state; a host that slows both
 /// processes alike leaves their epoch in.
+/// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 #[derive(Debug, Clone, Copy)]
 pub struct Fast<'a> {
     /// The units (as [`paired`]'s).
@@ -245,6 +246,7 @@ fn within_one_epoch(rounds: &[f64], threshold: f64) -> Option<Change> {
 /// layout has run twice no process can be judged by another run of its
 /// layout (whether its pair ran in one speed state); the median is not
 /// moved by them. A change that claims nothing agrees.
+/// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 pub fn median_agrees(units: &[f64], c: &Change, threshold: f64) -> bool {
     let [lo, hi] = c.ci;
     let median = || by_median(units).map(|m| m.ci);

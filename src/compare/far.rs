@@ -13,6 +13,7 @@ pub const FAR_FLOOR: f64 = 0.001;
 /// Fewest epochs among which any is pulled in. With fewer, a majority of
 /// three epochs whose processes sat in different states passed for the
 /// rest (measured: a 5 % slower build called 16 % faster from 5 epochs).
+/// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 pub const FAR_MIN_UNITS: usize = 8;
 /// The median absolute deviation of normal data times this is its standard deviation.
 const NORMAL_MAD: f64 = 1.482_602_218_505_602;
@@ -61,6 +62,7 @@ pub(super) const WINSOR_FACTOR: [f64; 17] = [
 /// [`FAR_FLOOR`]): winsorized, the far epoch still counts, as one at the
 /// edge of the rest, and the interval is widened by [`WINSOR_FACTOR`] to
 /// keep its 95 %.
+/// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 pub fn pull_in_far(units: &[f64]) -> (Vec<f64>, usize) {
     let valid: Vec<f64> = units
         .iter()

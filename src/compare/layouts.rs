@@ -39,6 +39,7 @@ pub const LAYOUT_MIN_UNITS: usize = 3;
 /// true change in 93.1–97.7 % of trials (median 95.0 %), where keeping
 /// every layout held it in 94.1–98.7 % (median 95.7 %); at 6 robust
 /// standard deviations 93.5 %, at 4 units a layout 93.1 %.
+/// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 pub fn far_layouts(ratios: &[f64], clusters: Clusters<'_>) -> (Vec<bool>, usize) {
     let n = ratios.len();
     let mut keep = vec![true; n];
@@ -138,6 +139,7 @@ pub fn clusters(labels: &Option<(Vec<usize>, Vec<usize>)>) -> Clusters<'_> {
 /// layouts has layouts. Where placement moves the benchmark little, the
 /// two agree and nothing changes. Also returns how many times wider the
 /// interval came out (1 where it was not widened).
+/// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 pub fn widened_by_layouts(
     t: RatioTest,
     ratios: &[f64],

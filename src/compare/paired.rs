@@ -91,6 +91,7 @@ const ONE_STATE_BAND: f64 = 0.08;
 /// clock: measured, a sort's epochs 45–55 % past their layout's fastest
 /// for seconds at a time, both sides alike) keeps the epoch: only a pair
 /// whose processes sat in different states is left out.
+/// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 fn one_state(layouts: &Assignment, e: Epochs<'_>) -> Vec<bool> {
     let n = e
         .ratios

@@ -180,6 +180,7 @@ pub fn check_valgrind() -> Result<String, CountError> {
 /// (measured: `vec_push/1000` counted 1.056 M or 1.092 M instructions an
 /// iteration in processes of one executable, randomised; 1.020 M in each of
 /// five, not).
+/// The figures: `docs/instructions.md`.
 fn run(
     valgrind: &Path,
     (exe, dir, ids): (&Path, &Path, &[String]),

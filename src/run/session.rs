@@ -461,6 +461,7 @@ pub(crate) fn wait_for(child: &mut Child, limit: Duration) -> Option<ExitStatus>
 /// each epoch of a paired comparison (two processes started, two ended)
 /// some 10 ms of waiting (measured: 24 epochs of one benchmark, 1.72 s
 /// then 1.49 s), for events that take well under one.
+/// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 #[derive(Debug)]
 struct Backoff(Duration);
 

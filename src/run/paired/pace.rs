@@ -27,6 +27,7 @@ pub const MOST_EPOCHS_FACTOR: u32 = 5;
 /// wide as 32 of 25 ms (±1.0 %), at a larger share of time spent starting
 /// and warming processes. A longer `--max-time` therefore buys more epochs
 /// of this length, not longer ones.
+/// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 pub const EPOCH: Duration = Duration::from_millis(25);
 
 /// Copies of its two processes an epoch samples in, one after another
