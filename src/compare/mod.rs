@@ -61,8 +61,9 @@ pub fn context_warnings(base: &Context, now: &Context) -> Vec<String> {
     check("host", &base.host, &now.host);
     check("host name", &base.hostname, &now.hostname);
     check("rustc", &base.rustc, &now.rustc);
-    if let Some(swap) = base.build.as_ref().and_then(|b| b.swap.as_ref()) {
-        w.push(format!("the baseline is a revision: {}", swap.describe()));
+    let swap = |c: &Context| c.build.as_ref().and_then(|b| b.swap.clone());
+    if let Some(said) = crate::model::context::SwapRecord::say(swap(base), swap(now)) {
+        w.push(said);
     }
     match (&base.build, &now.build) {
         (Some(a), Some(b)) => {

@@ -89,12 +89,30 @@ pub struct SwapRecord {
 }
 
 impl SwapRecord {
-    /// `criterion's place taken by nbench-criterion in Cargo.toml, benches/Cargo.toml`.
-    pub fn describe(&self) -> String {
-        format!(
-            "its criterion suite was built with nbench-criterion in criterion's place ({})",
-            self.manifests.join(", ")
-        )
+    /// Which sides of a comparison were revisions built with nbench-criterion
+    /// in criterion's place, and where: the front end each side ran on.
+    pub fn say(base: Option<SwapRecord>, now: Option<SwapRecord>) -> Option<String> {
+        let place = "built with nbench-criterion in criterion's place";
+        let files = |s: &SwapRecord| s.manifests.join(", ");
+        match (base, now) {
+            (None, None) => None,
+            (Some(b), None) => Some(format!(
+                "the baseline is a revision whose criterion suite was {place} ({}); this build \
+                 runs on the front end its own manifests name",
+                files(&b)
+            )),
+            (None, Some(n)) => Some(format!(
+                "the current side is a revision whose criterion suite was {place} ({}); the \
+                 baseline runs on the front end its own manifests name",
+                files(&n)
+            )),
+            (Some(b), Some(n)) => Some(format!(
+                "both sides are revisions whose criterion suites were {place} (baseline: {}; \
+                 current: {})",
+                files(&b),
+                files(&n)
+            )),
+        }
     }
 }
 

@@ -90,8 +90,11 @@ fn two_revisions_of_an_untouched_criterion_project_compare_with_the_swap_said() 
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();
     let warnings = doc["comparison"]["warnings"].to_string();
     assert!(
-        warnings
-            .contains("its criterion suite was built with nbench-criterion in criterion's place"),
+        warnings.contains(
+            "both sides are revisions whose criterion suites were built with nbench-criterion \
+             in criterion's place (baseline: Cargo.toml, bench-crate/Cargo.toml; current: \
+             Cargo.toml, bench-crate/Cargo.toml)"
+        ),
         "{warnings}"
     );
     assert_eq!(status(&fx.dir), before, "the checkout was touched");
@@ -128,6 +131,15 @@ fn a_working_tree_that_made_the_swap_compares_with_a_revision_that_has_not() {
     assert_eq!(r.code, 0, "{}", r.all());
     assert!(r.stdout.contains("inherited/work"), "{}", r.stdout);
     assert!(r.stdout.contains("regressed"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "the baseline is a revision whose criterion suite was built with nbench-criterion in \
+             criterion's place (Cargo.toml, bench-crate/Cargo.toml); this build runs on the front \
+             end its own manifests name"
+        ),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
