@@ -4,12 +4,9 @@
 //!
 //! A count is the executable's, but not always the same in every link
 //! layout: code that allocates meets the allocator in another state where
-//! the heap starts elsewhere (measured: `vec_push/1000` counted 1.06 M or
-//! 1.09 M instructions an iteration in the 17 executables a baseline saved,
-//! 1.5 % apart on average, where eight other benchmarks of that fixture
-//! counted the same in all of them, to the instruction, and `sort/1000`
-//! within 0.013 %). So each side is counted in several of its layouts and
-//! the spread is kept beside the change.
+//! the heap starts elsewhere, while code that does not counts the same in
+//! every layout. So each side is counted in several of its layouts and the
+//! spread is kept beside the change.
 //! The figures: `docs/instructions.md`.
 
 use crate::model::comparison::{CountChange, TargetComparison};

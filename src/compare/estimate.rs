@@ -20,10 +20,10 @@ use nbench::__private::timer::{TimerInfo, WallClock};
 use std::sync::OnceLock;
 
 /// Epochs a fresh run measures each benchmark in, by default (`--epochs`).
-/// Eight rather than five: over four sessions of `cargo xtask stability`
-/// the fastest of five moved 0.2–0.5 % across runs in three and 18 % in one
-/// (a spell long enough to catch all five epochs of some benchmarks), the
-/// fastest of eight 0.2–0.5 % in each it was measured, for 0.2 s more a run.
+/// Eight rather than five: a slow spell of the host can last long enough
+/// to catch all five epochs of a benchmark, and `cargo xtask stability`
+/// found the fastest of eight steady where the fastest of five was not,
+/// for 0.2 s more a run.
 /// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 pub const DEFAULT_EPOCHS: usize = 8;
 

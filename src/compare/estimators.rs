@@ -99,11 +99,9 @@ fn over_near(clipped: &[f64], layouts: Clusters<'_>, pulled: usize) -> Option<Ov
 /// change is taken from these when they suffice ([`Fast::usable`]).
 ///
 /// A process can run a small loop in one of a few speed states for its
-/// whole life (measured: `sum/16` at 168, 206, 231 or 251 ns in fresh
-/// processes of one executable, each pair's two processes in a state of
-/// their own; not where its code or data lie, not the physical pages of
-/// its code, not the length of a sample). An epoch whose two processes sat
-/// in different states reads ±17–50 %; the median unit then lands wherever
+/// whole life, which neither where its code or data lie nor the length of
+/// a sample explains. An epoch whose two processes sat in different states
+/// reads far from the rest; the median unit then lands wherever
 /// the mix of states puts it, and one side drawing the slow states more
 /// often moves it past the change. The epochs whose two processes ran in
 /// one state (each process's epoch median as a multiple of the fastest of
@@ -240,9 +238,8 @@ fn within_one_epoch(rounds: &[f64], threshold: f64) -> Option<Change> {
 /// interval beyond the threshold, as [`settled`] judges it) is held by the
 /// median of `units` too: the sign test's interval of the median unit
 /// ([`by_median`]) on the same side of 0. The mean can be carried by a few
-/// epochs in a slowed spell of the host (measured: A/A relinked, 6 of 16
-/// epochs on a host slowed 12–56 % read +4 to +16 %, and the comparison
-/// stopped there "regressed", +2.6 % [+0.9 %, +4.4 %]), and until every
+/// epochs in a slowed spell of the host (an A/A comparison once stopped
+/// "regressed" that way), and until every
 /// layout has run twice no process can be judged by another run of its
 /// layout (whether its pair ran in one speed state); the median is not
 /// moved by them. A change that claims nothing agrees.

@@ -26,20 +26,12 @@ pub const LAYOUT_MIN_UNITS: usize = 3;
 /// epoch).
 ///
 /// Placement moves most benchmarks little, and now and then one layout a
-/// lot: measured, an allocation loop within ±0.5 % in 7 of a side's 8
-/// layouts and 9 % slower in the 8th, in 4 of 20 fresh draws. Kept, that
-/// layout moves the mean by 1.1 % and the layout-clustered interval (see
-/// [`widened_by_layouts`]) widens by up to 2.6 times, so a 1 % slower build
-/// came out inconclusive in those draws (5 of 20); left out, 1 of 20, and
-/// no verdict on the same builds' A/A rows nor on the layouts fixture's
-/// changed. The change is then the one the other layouts agree on, and the
-/// record says how many were left out. Over simulated layout effects
-/// (normal, sd 0–5 %, with or without a layout 9 % off one time in ten;
-/// epochs 1–1.5 %; 24–64 units; 1500 trials each) the interval held the
-/// true change in 93.1–97.7 % of trials (median 95.0 %), where keeping
-/// every layout held it in 94.1–98.7 % (median 95.7 %); at 6 robust
-/// standard deviations 93.5 %, at 4 units a layout 93.1 %.
-/// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
+/// lot; kept, such a layout moves the mean and widens the layout-clustered
+/// interval ([`widened_by_layouts`]) for every row it ran in. The change is
+/// then the one the other layouts agree on, and the record says how many
+/// were left out. The interval still holds the true change about 95 % of
+/// the time over simulated layout effects; the trials are in
+/// `docs/notes/2026-11-27-measuring-and-comparing.md`.
 pub fn far_layouts(ratios: &[f64], clusters: Clusters<'_>) -> (Vec<bool>, usize) {
     let n = ratios.len();
     let mut keep = vec![true; n];
@@ -128,8 +120,8 @@ pub fn clusters(labels: &Option<(Vec<usize>, Vec<usize>)>) -> Clusters<'_> {
 /// reuses one of each: however many epochs there are, the change is
 /// averaged over those placements of each side, not over fresh ones, so the t test's
 /// standard error, which shrinks with the units, would claim more than
-/// the layouts tell (measured: the same source relinked, 24 epochs, a
-/// recursion whose placement moves it ±11 % called 5 % faster). The
+/// the layouts tell (a recursion that placement moves by ±11 % would be
+/// called faster or slower by relinking alone). The
 /// variance of the mean is taken clustered two ways, by the baseline's
 /// layout and by the current's (`V = V_base + V_cur − V_unit`, each the
 /// cluster-robust variance of the mean with the small-sample factor
@@ -139,7 +131,6 @@ pub fn clusters(labels: &Option<(Vec<usize>, Vec<usize>)>) -> Clusters<'_> {
 /// layouts has layouts. Where placement moves the benchmark little, the
 /// two agree and nothing changes. Also returns how many times wider the
 /// interval came out (1 where it was not widened).
-/// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 pub fn widened_by_layouts(
     t: RatioTest,
     ratios: &[f64],

@@ -105,28 +105,31 @@ fn console_text(line: &str) -> String {
     out + rest
 }
 
-/// A dark terminal page of `text`, its ANSI colours and bold as spans.
+/// A dark terminal page of `text`, its ANSI colours and bold as spans (a
+/// style holds until a reset, as on a terminal).
 fn terminal_page(text: &str) -> String {
     let mut body = String::new();
-    let mut open = false;
+    let mut style = String::new();
     let mut rest = text;
     while let Some(at) = rest.find("\x1b[") {
         body.push_str(&escape(&rest[..at]));
         let after = &rest[at + 2..];
         let end = after.find('m').unwrap_or(after.len());
-        if open {
+        if !style.is_empty() {
             body.push_str("</span>");
-            open = false;
         }
-        let style = css(&after[..end]);
+        let codes = &after[..end];
+        match codes.split(';').any(|c| c.is_empty() || c == "0") {
+            true => style.clear(),
+            false => style.push_str(&css(codes)),
+        }
         if !style.is_empty() {
             body.push_str(&format!("<span style=\"{style}\">"));
-            open = true;
         }
         rest = after.get(end + 1..).unwrap_or("");
     }
     body.push_str(&escape(rest));
-    if open {
+    if !style.is_empty() {
         body.push_str("</span>");
     }
     format!(

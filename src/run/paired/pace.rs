@@ -18,15 +18,10 @@ pub const MOST_EPOCHS_FACTOR: u32 = 5;
 /// Each epoch's share of the sampling time (a comparison with time limit
 /// `max_time` is split into `max_time / EPOCH` epochs: 32 at the default
 /// 800 ms). A process pair's own bias, not the noise within an epoch,
-/// sets a comparison's interval (measured: `vec_push/1000` epoch ratios
-/// spread ±1.4 % between pairs where an epoch's median of 100 ms of rounds
-/// was known to ±0.3 %), so more, shorter epochs narrow it for the same
-/// time: 24 epochs of 33 ms left 5 of 80 A/A rows inconclusive where 8 of
-/// 100 ms left 17, in the same rounds and measuring time. Shorter still
-/// buys nothing: 64 epochs of 12.5 ms left `vec_push/1000`'s interval as
-/// wide as 32 of 25 ms (±1.0 %), at a larger share of time spent starting
-/// and warming processes. A longer `--max-time` therefore buys more epochs
-/// of this length, not longer ones.
+/// sets a comparison's interval, so more, shorter epochs narrow it for the
+/// same time, down to this length: shorter ones spend more of it starting
+/// and warming processes and narrow nothing. A longer `--max-time`
+/// therefore buys more epochs of this length, not longer ones.
 /// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 pub const EPOCH: Duration = Duration::from_millis(25);
 
