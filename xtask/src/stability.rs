@@ -53,6 +53,27 @@ impl Series {
         (inside.count(), self.estimates.len().saturating_sub(1))
     }
 
+    /// Each run's interval half-width, as a share of its estimate.
+    fn half_widths(&self) -> Vec<f64> {
+        (self.intervals.iter().zip(&self.estimates))
+            .map(|(ci, e)| (ci[1] - ci[0]) / 2.0 / e)
+            .collect()
+    }
+
+    /// How many times the widest half-width is the narrowest's.
+    fn width_swing(&self) -> f64 {
+        let w = self.half_widths();
+        let most = w.iter().copied().fold(f64::NAN, f64::max);
+        let least = w.iter().copied().fold(f64::NAN, f64::min);
+        most / least
+    }
+
+    /// The median interval's whole width over the spread of the estimates
+    /// across runs: about 1 is honest, far above 1 padded.
+    fn width_over_spread(&self) -> f64 {
+        2.0 * median(&self.half_widths()) / self.spread()
+    }
+
     fn zero_width(&self) -> usize {
         self.intervals.iter().filter(|ci| ci[1] <= ci[0]).count()
     }
@@ -158,7 +179,10 @@ fn print(epochs: &[String], configs: &[Config], runs: usize) {
             inside as f64 / pairs.max(1) as f64 * 100.0
         );
     }
-    println!("\nper workload: spread / next run inside, for each setting");
+    println!(
+        "\nper workload, for each setting: spread / next run inside / ± narrowest–widest \
+         (how many times) / median width ÷ spread"
+    );
     let ids: Vec<&String> = configs[0].series.keys().collect();
     for id in ids {
         let cells: Vec<String> = configs
@@ -167,7 +191,17 @@ fn print(epochs: &[String], configs: &[Config], runs: usize) {
                 Some(s) => {
                     let (i, n) = s.next_inside();
                     match s.timed() {
-                        true => format!("{:>6.1}% {i:>2}/{n}", s.spread() * 100.0),
+                        true => {
+                            let w = s.half_widths();
+                            let lo = w.iter().copied().fold(f64::NAN, f64::min) * 100.0;
+                            let hi = w.iter().copied().fold(f64::NAN, f64::max) * 100.0;
+                            format!(
+                                "{:>6.1}% {i:>2}/{n}  ±{lo:.2}–{hi:.2}% ({:.1}×)  {:.1}",
+                                s.spread() * 100.0,
+                                s.width_swing(),
+                                s.width_over_spread()
+                            )
+                        }
                         false => format!("{:>7} {i:>2}/{n}", "-"),
                     }
                 }
@@ -178,7 +212,9 @@ fn print(epochs: &[String], configs: &[Config], runs: usize) {
     }
     println!(
         "\nspread: (max − min) / median of a workload's estimate across runs; cv: their sd / mean;\n\
-         next run inside: run k + 1's estimate within run k's printed 95 % interval (goal ≥ 80 %);\n\
+         next run inside: run k + 1's estimate within run k's printed 95 % interval (goal ≥ 90 %);\n\
+         ± narrowest–widest: the printed half-widths over the runs (goal: at most 4× apart);\n\
+         width ÷ spread: the median interval's width over the spread of the estimates (goal ≤ 2);\n\
          s per run: the whole `cargo nbench` run, build check included."
     );
 }
