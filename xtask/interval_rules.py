@@ -179,3 +179,15 @@ evaluateF('F H=8', lambda x,h: ruleF(x,h,8))
 evaluateF('F H=4', lambda x,h: ruleF(x,h,4))
 evaluateF('F H=8 f0=.3%', lambda x,h: ruleF(x,h,8,f0=0.003))
 evaluateF('current', lambda x,h: [x[0]*math.exp(-FF[6]*sd([math.log(v) for v in x[:4]])), x[0]*math.exp(FF[6]*sd([math.log(v) for v in x[:4]]))])
+
+print('---- rule G')
+def cur(x):
+    l=[math.log(v) for v in x]; n=len(l); h=FF[min(n-2,14)]*sd(l[:max(2,(n+1)//2)])
+    return [x[0]*math.exp(-h), x[0]*math.exp(h)]
+def ruleG(x,hist,H=4,M=2,f0=0.003):
+    if len(hist)<M: return cur(x)
+    hh=hist[-H:]+[x[0]]
+    return [min(hh)*(1-f0), max(hh)*(1+f0)]
+for H in (3,4,6,8):
+  for f0 in (0.002,0.003,0.005):
+    evaluateF(f'G H={H} f0={f0}', lambda x,h,H=H,f0=f0: ruleG(x,h,H,2,f0))
