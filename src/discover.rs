@@ -163,6 +163,9 @@ pub fn target_dir(cli: &Manifest, meta: &Metadata) -> PathBuf {
 /// The package a criterion suite runs on, under criterion's name.
 pub const COMPAT_PACKAGE: &str = "nbench-criterion";
 
+/// The package a divan suite runs on, under divan's name.
+pub const DIVAN_PACKAGE: &str = "nbench-divan";
+
 /// Reads the workspace and picks bench targets as `cargo bench` would for these flags.
 pub fn discover(
     cli: &Selection,
@@ -178,8 +181,9 @@ pub fn discover(
     for pkg in packages {
         let harness_off = harness_false_benches(pkg.manifest_path.as_std_path())?;
         let depends = |name: &str| pkg.dependencies.iter().any(|d| d.name == name);
-        let uses_nbench = depends("nbench") || depends(COMPAT_PACKAGE);
+        let uses_nbench = depends("nbench") || depends(COMPAT_PACKAGE) || depends(DIVAN_PACKAGE);
         let uses_criterion = depends("criterion");
+        let uses_divan = depends("divan");
         for t in pkg.targets.iter().filter(|t| t.is_bench()) {
             if !cli.benches.is_empty() && !cli.benches.contains(&t.name) {
                 continue;
@@ -194,6 +198,11 @@ pub fn discover(
                     "it uses criterion; to run it unchanged, put {COMPAT_PACKAGE} in criterion's place: \
                      `{}`",
                     crate::error::COMPAT_DEPENDENCY
+                ))
+            } else if !uses_nbench && uses_divan {
+                Some(format!(
+                    "it uses divan; to run it unchanged, put {DIVAN_PACKAGE} in divan's place: `{}`",
+                    crate::error::DIVAN_DEPENDENCY
                 ))
             } else if !uses_nbench {
                 Some("its package does not depend on nbench".to_owned())

@@ -6,6 +6,9 @@ use std::path::PathBuf;
 /// place, from where it is published (as the README gives it): what a
 /// hint tells the owner of a criterion suite.
 pub const COMPAT_DEPENDENCY: &str = "criterion = { package = \"nbench-criterion\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
+/// The line that puts nbench-divan in divan's place, where it is published.
+pub const DIVAN_DEPENDENCY: &str =
+    "divan = { package = \"nbench-divan\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
 
 /// Exit codes, documented in `--help` and the README.
 pub mod exit {

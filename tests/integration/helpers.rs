@@ -35,6 +35,9 @@ pub fn repo_root() -> PathBuf {
 /// How a fixture's manifest names the criterion-compatible crate, up to its path.
 pub const COMPAT_LINE: &str = "criterion = { package = \"nbench-criterion\", path = ";
 
+/// How a fixture's manifest names the divan-compatible crate, up to its path.
+pub const DIVAN_LINE: &str = "divan = { package = \"nbench-divan\", path = ";
+
 /// The criterion-compatible crate in this checkout.
 fn compat_path() -> String {
     repo_root().join("compat/criterion").display().to_string()
@@ -77,6 +80,10 @@ impl Fixture {
                     .map(|l| {
                         if l.starts_with("nbench = { path = ") {
                             harness.clone()
+                        } else if let Some(rest) = l.strip_prefix(DIVAN_LINE) {
+                            let (_, after) = rest[1..].split_once('"').expect("a quoted path");
+                            let divan = repo_root().join("compat/divan").display().to_string();
+                            format!("{DIVAN_LINE}{divan:?}{after}")
                         } else if let Some(rest) = l.strip_prefix(COMPAT_LINE) {
                             // The criterion-compatible crate, by absolute path too.
                             let quoted = rest.strip_prefix('"').expect("a quoted path");

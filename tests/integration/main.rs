@@ -5,6 +5,7 @@ mod baselines;
 mod cli;
 mod counts;
 mod criterion;
+mod divan;
 mod docs;
 mod epochs;
 mod families;

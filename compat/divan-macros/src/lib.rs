@@ -1,0 +1,323 @@
+//! `#[divan::bench]` and `#[divan::bench_group]` for nbench-divan.
+//!
+//! `#[bench]` keeps the function and adds an entry to nbench-divan's list of
+//! benchmarks (a `linkme` slice), whose `register` function registers one
+//! nbench benchmark per type, constant and argument the options name. Ids
+//! are divan's: the module path below the crate, the function's name (or
+//! `name = "…"`), then each type, constant and argument.
+
+use proc_macro::TokenStream;
+use proc_macro2::{Span, TokenStream as Tokens};
+use quote::{format_ident, quote};
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::{Expr, FnArg, GenericParam, Ident, ItemFn, LitStr, Token, Type};
+
+/// One option of the attribute: `key`, `key = expr`, or `types = [T, …]`.
+enum Opt {
+    Flag(Ident),
+    Value(Ident, Expr),
+    Types(Vec<Type>),
+}
+
+struct Opts(Vec<Opt>);
+
+impl Parse for Opts {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut opts = Vec::new();
+        while !input.is_empty() {
+            let key: Ident = input.call(syn::ext::IdentExt::parse_any)?;
+            if input.peek(Token![=]) {
+                input.parse::<Token![=]>()?;
+                if key == "types" {
+                    let content;
+                    syn::bracketed!(content in input);
+                    let types = Punctuated::<Type, Token![,]>::parse_terminated(&content)?;
+                    opts.push(Opt::Types(types.into_iter().collect()));
+                } else {
+                    opts.push(Opt::Value(key, input.parse()?));
+                }
+            } else {
+                opts.push(Opt::Flag(key));
+            }
+            if !input.is_empty() {
+                input.parse::<Token![,]>()?;
+            }
+        }
+        Ok(Opts(opts))
+    }
+}
+
+/// divan's options that nbench accepts and does not honour: cargo nbench
+/// decides sampling, and measures on one thread.
+const UNHONOURED: &[&str] = &[
+    "sample_count",
+    "sample_size",
+    "min_time",
+    "max_time",
+    "skip_ext_time",
+    "threads",
+];
+
+/// What the options ask for, sorted out.
+#[derive(Default)]
+struct Wanted {
+    name: Option<Expr>,
+    ignore: bool,
+    args: Option<Expr>,
+    consts: Option<Expr>,
+    types: Vec<Type>,
+    counters: Vec<Expr>,
+    unhonoured: Vec<String>,
+}
+
+fn wanted(opts: Opts) -> syn::Result<Wanted> {
+    let mut w = Wanted::default();
+    for opt in opts.0 {
+        match opt {
+            Opt::Types(t) => w.types = t,
+            Opt::Flag(k) if k == "ignore" => w.ignore = true,
+            Opt::Value(k, v) if k == "ignore" => w.ignore = is_true(&v),
+            Opt::Value(k, v) if k == "name" => w.name = Some(v),
+            Opt::Value(k, v) if k == "args" => w.args = Some(v),
+            Opt::Value(k, v) if k == "consts" => w.consts = Some(v),
+            Opt::Value(k, Expr::Array(a)) if k == "counters" => {
+                w.counters = a.elems.into_iter().collect()
+            }
+            Opt::Value(k, v) if k == "counters" => w.counters = vec![v],
+            Opt::Value(k, v) if k == "bytes_count" => w
+                .counters
+                .push(syn::parse_quote!(::divan::counter::BytesCount::from(#v))),
+            Opt::Value(k, v) if k == "items_count" => w
+                .counters
+                .push(syn::parse_quote!(::divan::counter::ItemsCount::from(#v))),
+            Opt::Value(k, v) if k == "chars_count" => w
+                .counters
+                .push(syn::parse_quote!(::divan::counter::CharsCount::from(#v))),
+            Opt::Value(k, _) if k == "crate" => {}
+            Opt::Flag(k) | Opt::Value(k, _) => {
+                let k = k.to_string();
+                if UNHONOURED.contains(&k.as_str()) {
+                    w.unhonoured.push(k);
+                } else {
+                    return Err(syn::Error::new(
+                        k.span_or_call_site(),
+                        format!("nbench-divan does not know the option `{k}`"),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(w)
+}
+
+trait SpanOr {
+    fn span_or_call_site(&self) -> Span;
+}
+
+impl SpanOr for String {
+    fn span_or_call_site(&self) -> Span {
+        Span::call_site()
+    }
+}
+
+fn is_true(e: &Expr) -> bool {
+    matches!(e, Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) if b.value)
+}
+
+/// `#[divan::bench(…)]` on a function.
+#[proc_macro_attribute]
+pub fn bench(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let opts = syn::parse_macro_input!(attr as Opts);
+    let mut f = syn::parse_macro_input!(item as ItemFn);
+    match expand(opts, &mut f) {
+        Ok(t) => t.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// `#[divan::bench_group(…)]` on a module: its benchmarks are named under
+/// the module's path as they are anyway; its options are accepted.
+#[proc_macro_attribute]
+pub fn bench_group(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let opts = syn::parse_macro_input!(attr as Opts);
+    let item = Tokens::from(item);
+    match wanted(opts) {
+        Ok(w) => {
+            let unhonoured = notes(&w);
+            quote! {
+                #item
+                const _: () = {
+                    #[::divan::__private::linkme::distributed_slice(::divan::__private::GROUP_NOTES)]
+                    #[linkme(crate = ::divan::__private::linkme)]
+                    static NOTES: &[&str] = &[#(#unhonoured),*];
+                };
+            }
+            .into()
+        }
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+fn notes(w: &Wanted) -> Vec<LitStr> {
+    w.unhonoured
+        .iter()
+        .map(|k| LitStr::new(k, Span::call_site()))
+        .collect()
+}
+
+/// Whether a parameter is divan's `Bencher`.
+fn is_bencher(arg: &FnArg) -> bool {
+    let FnArg::Typed(t) = arg else { return false };
+    match &*t.ty {
+        Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Bencher"),
+        _ => false,
+    }
+}
+
+fn expand(opts: Opts, f: &mut ItemFn) -> syn::Result<Tokens> {
+    let mut w = wanted(opts)?;
+    // `#[ignore]` under the attribute, as divan reads it.
+    let before = f.attrs.len();
+    f.attrs.retain(|a| !a.path().is_ident("ignore"));
+    w.ignore |= f.attrs.len() != before;
+    let ident = &f.sig.ident;
+    let name = match &w.name {
+        Some(n) => quote!(#n),
+        None => {
+            let s = LitStr::new(&ident.to_string(), ident.span());
+            quote!(#s)
+        }
+    };
+    let inputs: Vec<&FnArg> = f.sig.inputs.iter().collect();
+    let bencher = inputs.first().is_some_and(|a| is_bencher(a));
+    let takes_arg = inputs.len() > usize::from(bencher);
+    if takes_arg && w.args.is_none() {
+        return Err(syn::Error::new_spanned(
+            &f.sig,
+            "a benchmark with an argument needs `args = …`",
+        ));
+    }
+    let has_type = f
+        .sig
+        .generics
+        .params
+        .iter()
+        .any(|p| matches!(p, GenericParam::Type(_)));
+    let has_const = f
+        .sig
+        .generics
+        .params
+        .iter()
+        .any(|p| matches!(p, GenericParam::Const(_)));
+    let types: Vec<(Tokens, Tokens)> = match (has_type, w.types.is_empty()) {
+        (true, _) => w
+            .types
+            .iter()
+            .map(|t| {
+                let shown =
+                    LitStr::new(&quote!(#t).to_string().replace(' ', ""), Span::call_site());
+                (quote!(#t), quote!(::core::option::Option::Some(#shown)))
+            })
+            .collect(),
+        (false, _) => vec![(quote!(), quote!(::core::option::Option::None))],
+    };
+    let call = |generic: &Tokens, konst: &Tokens| -> Tokens {
+        let mut params: Vec<Tokens> = Vec::new();
+        if has_type {
+            params.push(generic.clone());
+        }
+        if has_const {
+            params.push(quote!({ #konst }));
+        }
+        let turbofish = match params.is_empty() {
+            true => quote!(),
+            false => quote!(::<#(#params),*>),
+        };
+        let bencher_arg = bencher.then(|| quote!(::divan::Bencher::__new(b),));
+        let arg = takes_arg.then(|| quote!(::divan::__private::pass(arg)));
+        match bencher {
+            true => quote!(#ident #turbofish (#bencher_arg #arg)),
+            false => quote!(b.iter(|| #ident #turbofish (#arg))),
+        }
+    };
+    let counters = &w.counters;
+    let body = |generic: &Tokens, konst: &Tokens| -> Tokens {
+        let run = call(generic, konst);
+        quote! {
+            move |b: &mut ::divan::__private::nbench::Bencher<'_>| {
+                #( ::divan::__private::count(b, #counters); )*
+                #run
+            }
+        }
+    };
+    let one = |generic: &Tokens,
+               shown_type: &Tokens,
+               konst: &Tokens,
+               shown_const: Tokens|
+     -> Tokens {
+        let body = body(generic, konst);
+        match &w.args {
+            Some(args) => quote! {
+                for arg in ::core::iter::IntoIterator::into_iter(#args) {
+                    let arg: &'static _ = ::std::boxed::Box::leak(::std::boxed::Box::new(arg));
+                    let shown_arg = ::divan::__private::shown(arg);
+                    r.add(&[#shown_type, #shown_const, ::core::option::Option::Some(&shown_arg)], #body);
+                }
+            },
+            None => quote! {
+                r.add(&[#shown_type, #shown_const, ::core::option::Option::None], #body);
+            },
+        }
+    };
+    let mut registrations = Vec::new();
+    for (generic, shown_type) in &types {
+        match (&w.consts, has_const) {
+            (Some(Expr::Array(a)), true) => {
+                for c in &a.elems {
+                    let shown =
+                        quote!(::core::option::Option::Some(&::divan::__private::shown(&#c)));
+                    registrations.push(one(generic, shown_type, &quote!(#c), shown));
+                }
+            }
+            (Some(path), true) => {
+                // A constant array or slice by name: its elements by index, as
+                // many as it has (up to 64).
+                for i in 0..64usize {
+                    let konst = quote!(#path[if #i < #path.len() { #i } else { 0 }]);
+                    let shown = quote!(::core::option::Option::Some(&::divan::__private::shown(&#path[#i])));
+                    let reg = one(generic, shown_type, &konst, shown);
+                    registrations.push(quote!(if #i < #path.len() { #reg }));
+                }
+            }
+            _ => registrations.push(one(
+                generic,
+                shown_type,
+                &quote!(),
+                quote!(::core::option::Option::None),
+            )),
+        }
+    }
+    let ignored = w.ignore;
+    let unhonoured = notes(&w);
+    let register = format_ident!("__nbench_divan_register_{}", ident);
+    Ok(quote! {
+        #f
+        #[doc(hidden)]
+        #[allow(non_snake_case)]
+        fn #register(r: &mut ::divan::__private::Registrar<'_>) {
+            #(#registrations)*
+        }
+        const _: () = {
+            #[::divan::__private::linkme::distributed_slice(::divan::__private::BENCHES)]
+            #[linkme(crate = ::divan::__private::linkme)]
+            static ENTRY: ::divan::__private::Entry = ::divan::__private::Entry {
+                module: ::core::module_path!(),
+                name: #name,
+                ignored: #ignored,
+                unhonoured: &[#(#unhonoured),*],
+                register: #register,
+            };
+        };
+    })
+}

@@ -1,0 +1,83 @@
+//! divan's `Bencher`: the timing loops, on nbench's.
+
+use crate::counter::Counter;
+
+/// What a `#[divan::bench]` function taking a `Bencher` times with.
+pub struct Bencher<'a, 'b> {
+    inner: &'a mut nbench::Bencher<'b>,
+}
+
+impl<'a, 'b> Bencher<'a, 'b> {
+    #[doc(hidden)]
+    pub fn __new(inner: &'a mut nbench::Bencher<'b>) -> Self {
+        Bencher { inner }
+    }
+
+    /// Declares the work one iteration does.
+    pub fn counter<C: Into<Counter>>(self, counter: C) -> Self {
+        counter.into().declare(self.inner);
+        self
+    }
+
+    /// Times `routine`, its output dropped outside the timing.
+    pub fn bench<O, R: Fn() -> O + Sync>(self, routine: R) {
+        self.inner.iter(routine);
+    }
+
+    /// Times `routine` (which need not be `Sync`: nbench times on one thread).
+    pub fn bench_local<O, R: FnMut() -> O>(self, routine: R) {
+        self.inner.iter(routine);
+    }
+
+    /// Gives each iteration an input made by `make`, outside the timing.
+    pub fn with_inputs<I, G: FnMut() -> I>(self, make: G) -> BencherWithInputs<'a, 'b, G> {
+        BencherWithInputs {
+            inner: self.inner,
+            make,
+        }
+    }
+}
+
+/// A `Bencher` whose iterations each take an input.
+pub struct BencherWithInputs<'a, 'b, G> {
+    inner: &'a mut nbench::Bencher<'b>,
+    make: G,
+}
+
+impl<I, G: FnMut() -> I> BencherWithInputs<'_, '_, G> {
+    /// Declares the work one iteration does.
+    pub fn counter<C: Into<Counter>>(self, counter: C) -> Self {
+        counter.into().declare(self.inner);
+        self
+    }
+
+    /// Declares the work an iteration does from a sample input.
+    pub fn input_counter<C: Into<Counter>, F: Fn(&I) -> C>(mut self, count: F) -> Self {
+        let input = (self.make)();
+        count(&input).into().declare(self.inner);
+        self
+    }
+
+    /// Times `routine` on each input, taken by value.
+    pub fn bench_values<O, R: Fn(I) -> O + Sync>(self, routine: R) {
+        self.inner.iter_batched(self.make, routine);
+    }
+
+    /// Times `routine` on each input, taken by value, on one thread.
+    pub fn bench_local_values<O, R: FnMut(I) -> O>(self, routine: R) {
+        self.inner.iter_batched(self.make, routine);
+    }
+
+    /// Times `routine` on each input, by mutable reference; the input is
+    /// dropped outside the timing.
+    pub fn bench_refs<O, R: Fn(&mut I) -> O + Sync>(self, routine: R) {
+        self.inner
+            .iter_batched(self.make, move |mut i| (routine(&mut i), i));
+    }
+
+    /// Times `routine` on each input, by mutable reference, on one thread.
+    pub fn bench_local_refs<O, R: FnMut(&mut I) -> O>(self, mut routine: R) {
+        self.inner
+            .iter_batched(self.make, move |mut i| (routine(&mut i), i));
+    }
+}

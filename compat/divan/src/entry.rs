@@ -1,0 +1,186 @@
+//! The benchmarks the attributes listed, registered with nbench, and the
+//! bench binary's `main`.
+
+use crate::counter::Counter;
+use std::collections::BTreeSet;
+use std::fmt::Debug;
+
+/// One `#[divan::bench]` function, as its attribute listed it.
+pub struct Entry {
+    /// `module_path!()` where it was written.
+    pub module: &'static str,
+    /// The function's name, or the `name = "…"` option.
+    pub name: &'static str,
+    /// `#[ignore]` or `ignore = true`.
+    pub ignored: bool,
+    /// Options it was given that nbench does not honour.
+    pub unhonoured: &'static [&'static str],
+    /// Registers one nbench benchmark per type, constant and argument.
+    pub register: fn(&mut Registrar<'_>),
+}
+
+/// Every `#[divan::bench]` of the program.
+#[linkme::distributed_slice]
+pub static BENCHES: [Entry];
+
+/// The unhonoured options of every `#[divan::bench_group]`.
+#[linkme::distributed_slice]
+pub static GROUP_NOTES: [&'static [&'static str]];
+
+/// Registers an entry's benchmarks under its divan path.
+pub struct Registrar<'a> {
+    registry: &'a mut nbench::Registry,
+    path: String,
+    ignored: bool,
+}
+
+impl Registrar<'_> {
+    /// A benchmark named by the entry's path and `parts` (type, constant,
+    /// argument, each if there is one).
+    pub fn add<F>(&mut self, parts: &[Option<&str>], f: F)
+    where
+        F: Fn(&mut nbench::Bencher<'_>) + 'static,
+    {
+        let mut id = self.path.clone();
+        for p in parts.iter().flatten() {
+            id.push_str("::");
+            id.push_str(p);
+        }
+        let marks = self.registry.bench(&id, f);
+        if self.ignored {
+            marks.ignore();
+        }
+    }
+}
+
+/// `module::function` below the crate's root, as divan names a benchmark.
+fn path_of(e: &Entry) -> String {
+    match e.module.split_once("::") {
+        Some((_, below)) => format!("{below}::{}", e.name),
+        None => e.name.to_owned(),
+    }
+}
+
+/// An argument as the function takes it: by value (cloned from the list)
+/// or by reference to it.
+pub trait Pass<P> {
+    fn pass(self) -> P;
+}
+
+impl<A: Clone> Pass<A> for &'static A {
+    fn pass(self) -> A {
+        self.clone()
+    }
+}
+
+/// Arguments listed by reference (`args = SLICE`), the function taking values.
+impl<A: Clone> Pass<A> for &'static &'static A {
+    fn pass(self) -> A {
+        (*self).clone()
+    }
+}
+
+impl<A> Pass<&'static A> for &'static A {
+    fn pass(self) -> &'static A {
+        self
+    }
+}
+
+/// The argument `arg` as the benchmark function's parameter wants it.
+pub fn pass<A, P>(arg: &'static A) -> P
+where
+    &'static A: Pass<P>,
+{
+    arg.pass()
+}
+
+/// `value` named for an id: as `Debug` shows it, a string without its quotes.
+pub fn shown<T: Debug + ?Sized>(value: &T) -> String {
+    let debug = format!("{value:?}");
+    // A string shows without its quotes, as divan shows it.
+    match debug.strip_prefix('"').and_then(|d| d.strip_suffix('"')) {
+        Some(inner) => inner.to_owned(),
+        None => debug,
+    }
+}
+
+/// Declares a counter on the benchmark about to run.
+pub fn count(b: &mut nbench::Bencher<'_>, counter: impl Into<Counter>) {
+    counter.into().declare(b);
+}
+
+/// The bench binary: registers every entry, says once what is not
+/// honoured, runs as the command line asks; the exit code.
+pub fn main() -> i32 {
+    let mut registry = nbench::Registry::new();
+    let mut unhonoured = BTreeSet::new();
+    let mut entries: Vec<&Entry> = BENCHES.iter().collect();
+    entries.sort_by_key(|e| path_of(e));
+    for e in entries {
+        unhonoured.extend(e.unhonoured.iter().copied());
+        let mut r = Registrar {
+            registry: &mut registry,
+            path: path_of(e),
+            ignored: e.ignored,
+        };
+        (e.register)(&mut r);
+    }
+    for notes in GROUP_NOTES.iter() {
+        unhonoured.extend(notes.iter().copied());
+    }
+    let args = crate::entry::args::translate(std::env::args().skip(1));
+    let protocol = args.iter().any(|a| a.starts_with("--nbench"));
+    if !protocol {
+        for option in unhonoured {
+            eprintln!(
+                "note: divan's `{option}` is accepted and not honoured: cargo nbench decides how \
+                 long and how often each benchmark is sampled, on one thread"
+            );
+        }
+    }
+    let code = nbench::__private::modes::run(&registry, args);
+    if code == std::process::ExitCode::SUCCESS {
+        0
+    } else {
+        1
+    }
+}
+
+pub(crate) mod args {
+    //! divan's command line, turned into nbench's: libtest's flags and
+    //! nbench's own pass on; divan's own are honoured where nbench has them
+    //! and said once where it does not.
+
+    /// divan's flags with a value that nbench has no use for.
+    const IGNORED_WITH_VALUE: &[&str] = &[
+        "--sample-count",
+        "--sample-size",
+        "--timer",
+        "--bytes-format",
+        "--items-count",
+    ];
+    /// divan's flags without a value that nbench has no use for.
+    const IGNORED: &[&str] = &["--skip-ext-time"];
+
+    pub fn translate(args: impl Iterator<Item = String>) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut args = args.peekable();
+        while let Some(a) = args.next() {
+            let (flag, inline) = match a.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
+                _ => (a.clone(), None),
+            };
+            if IGNORED_WITH_VALUE.contains(&flag.as_str()) {
+                if inline.is_none() {
+                    args.next();
+                }
+                eprintln!("note: divan's `{flag}` is accepted and not honoured under nbench");
+            } else if IGNORED.contains(&flag.as_str()) {
+                eprintln!("note: divan's `{flag}` is accepted and not honoured under nbench");
+            } else {
+                out.push(a);
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,148 @@
+//! A divan suite (`tests/fixtures/divan`) runs on nbench-divan with divan's
+//! ids, compiles unchanged against real divan 0.1 too, and runs under
+//! `cargo bench` and `cargo test --benches`, saying once what it accepts
+//! and does not honour.
+
+use crate::helpers::{DIVAN_LINE, Fixture, QUICK};
+use serde_json::Value;
+
+/// Every benchmark the suite registers, in the order listed.
+const IDS: [&str; 15] = [
+    "add",
+    "chars::ab",
+    "chars::abcdef",
+    "fill::1",
+    "fill::8",
+    "fill::64",
+    "ignored",
+    "parse::u32",
+    "parse::u64",
+    "shift::2",
+    "shift::4",
+    "sort::stable",
+    "sort::unstable",
+    "sum::16",
+    "sum::256",
+];
+
+#[test]
+fn the_suite_compiles_unchanged_against_divan_itself() {
+    let fx = Fixture::new("divan");
+    let manifest = fx.dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let line = text.lines().find(|l| l.starts_with(DIVAN_LINE)).unwrap();
+    std::fs::write(&manifest, text.replace(line, "divan = \"=0.1.21\"")).unwrap();
+    std::fs::copy(fx.dir.join("divan.lock"), fx.dir.join("Cargo.lock")).unwrap();
+    let build = fx.cargo(&["check", "--benches", "--locked"]);
+    assert_eq!(build.code, 0, "{}", build.all());
+    // cargo nbench cannot drive divan itself, and says what to change.
+    let skipped = fx.nbench(&["--list"]);
+    assert_ne!(skipped.code, 0, "{}", skipped.all());
+    assert!(
+        skipped.stderr.contains(
+            "skipped bench target `div/suite`: it uses divan; to run it unchanged, put \
+             nbench-divan in divan's place: `divan = { package = \"nbench-divan\", git = \
+             \"https://github.com/nbench-rs/cargo-nbench\" }`"
+        ),
+        "{}",
+        skipped.stderr
+    );
+}
+
+#[test]
+fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
+    let fx = Fixture::new("divan");
+    let list = fx.nbench(&["--list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    let listed: Vec<&str> = list
+        .stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("div/suite: "))
+        .collect();
+    assert_eq!(listed, IDS, "{}", list.stdout);
+
+    let mut args = vec!["--format", "json"];
+    args.extend_from_slice(QUICK);
+    let run = fx.nbench(&args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let target = &doc["targets"][0];
+    let measured: Vec<&str> = target["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["id"].as_str().unwrap())
+        .collect();
+    let mut want: Vec<&str> = IDS.iter().copied().filter(|i| *i != "ignored").collect();
+    want.sort();
+    let mut got = measured.clone();
+    got.sort();
+    assert_eq!(got, want);
+    assert_eq!(target["ignored"], serde_json::json!(["ignored"]));
+    let bench = |id: &str| {
+        target["benchmarks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    // Counters as throughput: items for `sum`, bytes of the input for the sort.
+    assert_eq!(
+        bench("sum::256")["throughput"]["items"],
+        256,
+        "{}",
+        bench("sum::256")
+    );
+    assert_eq!(bench("sort::unstable")["throughput"]["bytes"], 1024);
+    // AllocProfiler counts: one allocation of 64 bytes per iteration.
+    let counters = bench("fill::64")["counters"].clone();
+    let counter = |name: &str| {
+        let found = counters
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name);
+        found.map(|c| c["value"].as_f64().unwrap())
+    };
+    assert_eq!(counter("allocs"), Some(1.0), "{counters}");
+    assert_eq!(counter("bytes"), Some(64.0), "{counters}");
+}
+
+#[test]
+fn cargo_bench_and_cargo_test_take_divans_command_line_and_say_what_they_ignore() {
+    let fx = Fixture::new("divan");
+    let table = fx.cargo(&[
+        "bench",
+        "--bench",
+        "suite",
+        "--",
+        "--sample-count",
+        "10",
+        "--timer=tsc",
+        "--max-time",
+        "0.05",
+        "--exact",
+        "fill::8",
+    ]);
+    assert_eq!(table.code, 0, "{}", table.all());
+    assert!(table.line("fill::8 ").contains(" ns"), "{}", table.stdout);
+    assert!(!table.stdout.contains("fill::64"), "{}", table.stdout);
+    for said in [
+        "note: divan's `--sample-count` is accepted and not honoured under nbench",
+        "note: divan's `--timer` is accepted and not honoured under nbench",
+        "note: divan's `sample_count` is accepted and not honoured",
+        "note: divan's `max_time` is accepted and not honoured",
+    ] {
+        assert_eq!(
+            table.stderr.matches(said).count(),
+            1,
+            "{said}\n{}",
+            table.stderr
+        );
+    }
+    let test = fx.cargo(&["test", "--benches"]);
+    assert_eq!(test.code, 0, "{}", test.all());
+    assert!(test.stdout.contains("sort::unstable"), "{}", test.stdout);
+}
