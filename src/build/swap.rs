@@ -1,6 +1,7 @@
 //! A revision built in cargo nbench's own worktree whose bench targets use
-//! criterion gets the one-line swap a user makes by hand: nbench-criterion
-//! in criterion's place, the bench files untouched. Only the worktree's
+//! criterion or divan gets the one-line swap a user makes by hand:
+//! nbench-criterion in criterion's place, nbench-divan in divan's, the bench
+//! files untouched. Only the worktree's
 //! manifests change, never the user's checkout.
 //!
 //! The dependency is followed wherever a manifest declares it: any
@@ -11,73 +12,102 @@
 //! is left to the workspace's.
 
 use super::worktree::git;
-use crate::discover::COMPAT_PACKAGE;
-use crate::error::{COMPAT_DEPENDENCY, Error, Result};
+use crate::discover::{COMPAT_PACKAGE, DIVAN_PACKAGE};
+use crate::error::{COMPAT_DEPENDENCY, DIVAN_DEPENDENCY, Error, Result};
 use crate::model::context::SwapRecord;
 use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
-/// Where nbench-criterion is taken from: the variable that names a folder
-/// holding it (for a fork, or to build without the network).
-pub const COMPAT_ENV: &str = "NBENCH_CRITERION";
+/// A benchmark library and nbench's crate that takes its place.
+#[derive(Debug, PartialEq)]
+pub struct FrontEnd {
+    /// The library's package name (`criterion`).
+    pub library: &'static str,
+    /// nbench's crate with its API (`nbench-criterion`).
+    pub package: &'static str,
+    /// The variable naming a folder to take nbench's crate from (for a
+    /// fork, or to build without the network).
+    pub env: &'static str,
+    /// The published dependency line.
+    pub published: &'static str,
+}
+
+/// The libraries a revision's suite may use, and what takes their place.
+pub const FRONT_ENDS: [FrontEnd; 2] = [
+    FrontEnd {
+        library: "criterion",
+        package: COMPAT_PACKAGE,
+        env: "NBENCH_CRITERION",
+        published: COMPAT_DEPENDENCY,
+    },
+    FrontEnd {
+        library: "divan",
+        package: DIVAN_PACKAGE,
+        env: "NBENCH_DIVAN",
+        published: DIVAN_DEPENDENCY,
+    },
+];
 
 /// The source keys of a dependency entry, all replaced by the swap's.
 const SOURCE_KEYS: [&str; 8] = [
     "version", "registry", "git", "branch", "tag", "rev", "path", "package",
 ];
 
-/// Where the swap takes nbench-criterion from: `path = "…"` or `git = "…"`,
-/// as a table of source keys.
+/// Where the swap takes a front end's crate from: `path = "…"` or
+/// `git = "…"`, as a table of source keys.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Source(Table);
+pub struct Source {
+    front: &'static FrontEnd,
+    keys: Table,
+}
 
 impl Source {
-    /// `NBENCH_CRITERION` when set; else the source the user's own checkout
-    /// gives nbench-criterion (a relative path made absolute), where it made
-    /// the swap; else the published line.
-    pub fn find(checkout: &Path) -> Source {
-        if let Some(dir) = std::env::var_os(COMPAT_ENV) {
-            let mut t = Table::new();
-            t.insert(
+    /// The front end's variable when set; else the source the user's own
+    /// checkout gives nbench's crate (a relative path made absolute), where
+    /// it made the swap; else the published line.
+    pub fn find(front: &'static FrontEnd, checkout: &Path) -> Source {
+        if let Some(dir) = std::env::var_os(front.env) {
+            let mut keys = Table::new();
+            keys.insert(
                 "path".into(),
                 Value::String(PathBuf::from(dir).display().to_string()),
             );
-            return Source(t);
+            return Source { front, keys };
         }
         super::worktree::manifests(checkout)
             .iter()
-            .find_map(|m| own_source(m))
-            .unwrap_or_else(published)
+            .find_map(|m| own_source(front, m))
+            .unwrap_or_else(|| published(front))
     }
 
     /// The dependency line it stands for, as a baseline records it.
     pub fn describe(&self) -> String {
-        let mut t = self.0.clone();
-        t.insert("package".into(), Value::String(COMPAT_PACKAGE.into()));
-        format!("criterion = {}", Value::Table(t)).replace('\n', " ")
+        let mut t = self.keys.clone();
+        t.insert("package".into(), Value::String(self.front.package.into()));
+        format!("{} = {}", self.front.library, Value::Table(t)).replace('\n', " ")
     }
 }
 
-/// The published source: the `git` of [`COMPAT_DEPENDENCY`].
-fn published() -> Source {
-    let line = COMPAT_DEPENDENCY.trim_start_matches("criterion = ");
+/// The published source: the `git` of the front end's published line.
+fn published(front: &'static FrontEnd) -> Source {
+    let line = front.published.split_once(" = ").map_or("", |(_, l)| l);
     let parsed: Table = toml::from_str(&format!("x = {line}")).unwrap_or_default();
-    let mut t = parsed
+    let mut keys = parsed
         .get("x")
         .and_then(Value::as_table)
         .cloned()
         .unwrap_or_default();
-    t.remove("package");
-    Source(t)
+    keys.remove("package");
+    Source { front, keys }
 }
 
-/// The source of nbench-criterion in the manifest at `path`, if it declares
-/// it, with a relative `path` made absolute.
-fn own_source(manifest: &Path) -> Option<Source> {
+/// The source of the front end's crate in the manifest at `path`, if it
+/// declares it, with a relative `path` made absolute.
+fn own_source(front: &'static FrontEnd, manifest: &Path) -> Option<Source> {
     let table: Table = toml::from_str(&std::fs::read_to_string(manifest).ok()?).ok()?;
     let entry = entries(&Value::Table(table))
         .into_iter()
-        .find(|e| e.get("package").and_then(Value::as_str) == Some(COMPAT_PACKAGE))?;
+        .find(|e| e.get("package").and_then(Value::as_str) == Some(front.package))?;
     let mut source = Table::new();
     for key in SOURCE_KEYS.iter().filter(|k| **k != "package") {
         if let Some(v) = entry.get(*key) {
@@ -90,7 +120,10 @@ fn own_source(manifest: &Path) -> Option<Source> {
         let abs = abs.canonicalize().unwrap_or(abs);
         source.insert("path".into(), Value::String(abs.display().to_string()));
     }
-    Some(Source(source))
+    Some(Source {
+        front,
+        keys: source,
+    })
 }
 
 /// Every dependency entry written as a table, anywhere in a manifest.
@@ -111,8 +144,8 @@ fn entries(value: &Value) -> Vec<Table> {
     out
 }
 
-/// Puts nbench-criterion in criterion's place in `manifest`; returns
-/// whether it declared criterion (and so was changed).
+/// Puts the source's crate in its library's place in `manifest`; returns
+/// whether it declared the library (and so was changed).
 pub fn swap_manifest(manifest: &mut Table, source: &Source) -> bool {
     let mut changed = false;
     for (key, v) in manifest.iter_mut() {
@@ -130,8 +163,8 @@ pub fn swap_manifest(manifest: &mut Table, source: &Source) -> bool {
     changed
 }
 
-/// One dependency entry: criterion's, under its name or renamed, becomes
-/// nbench-criterion's, keeping what is not its source.
+/// One dependency entry: the library's, under its name or renamed, becomes
+/// nbench's crate's, keeping what is not its source.
 fn swap_entry(name: &str, dep: &mut Value, source: &Source) -> bool {
     let package = match dep {
         Value::String(_) => Some(name),
@@ -139,7 +172,7 @@ fn swap_entry(name: &str, dep: &mut Value, source: &Source) -> bool {
         Value::Table(t) => Some(t.get("package").and_then(Value::as_str).unwrap_or(name)),
         _ => None,
     };
-    if package != Some("criterion") {
+    if package != Some(source.front.library) {
         return false;
     }
     let mut entry = match dep {
@@ -149,14 +182,14 @@ fn swap_entry(name: &str, dep: &mut Value, source: &Source) -> bool {
     for key in SOURCE_KEYS {
         entry.remove(key);
     }
-    entry.extend(source.0.clone());
-    entry.insert("package".into(), Value::String(COMPAT_PACKAGE.into()));
+    entry.extend(source.keys.clone());
+    entry.insert("package".into(), Value::String(source.front.package.into()));
     *dep = Value::Table(entry);
     true
 }
 
-/// Swaps every manifest of the checkout at `dir` that declares criterion;
-/// returns those changed, relative to `dir`.
+/// Swaps every manifest of the checkout at `dir` that declares the source's
+/// library; returns those changed, relative to `dir`.
 pub fn swap_checkout(dir: &Path, source: &Source) -> std::io::Result<Vec<PathBuf>> {
     let mut changed = Vec::new();
     for path in super::worktree::manifests(dir) {
@@ -174,56 +207,70 @@ pub fn swap_checkout(dir: &Path, source: &Source) -> std::io::Result<Vec<PathBuf
 }
 
 /// Swaps the worktree `checkout` of the repository whose top is `top` (the
-/// user's, where nbench-criterion's source is looked for); the record of
-/// it, if any manifest declared criterion.
+/// user's, where the front ends' sources are looked for); the record of it,
+/// if any manifest declared criterion or divan.
 pub fn swap_in(top: &Path, checkout: &Path) -> Result<Option<SwapRecord>> {
-    let source = Source::find(top);
-    let changed = swap_checkout(checkout, &source).map_err(|e| {
-        Error::io(
-            "could not put nbench-criterion in criterion's place in",
-            checkout,
-            e,
-        )
-    })?;
-    Ok((!changed.is_empty()).then(|| SwapRecord {
-        dependency: source.describe(),
-        manifests: changed.iter().map(|p| p.display().to_string()).collect(),
-    }))
+    let mut record = SwapRecord::default();
+    for front in &FRONT_ENDS {
+        let source = Source::find(front, top);
+        let changed = swap_checkout(checkout, &source)
+            .map_err(|e| Error::io("could not put nbench's front end in place in", checkout, e))?;
+        if changed.is_empty() {
+            continue;
+        }
+        record.libraries.push(front.library.to_owned());
+        record.dependencies.push(source.describe());
+        for m in changed {
+            let m = m.display().to_string();
+            if !record.manifests.contains(&m) {
+                record.manifests.push(m);
+            }
+        }
+    }
+    record.manifests.sort();
+    Ok((!record.libraries.is_empty()).then_some(record))
+}
+
+/// Whether `commit` declares `front`'s library in any of its manifests.
+fn declares(front: &FrontEnd, top: &Path, commit: &str) -> bool {
+    let lib = front.library;
+    let patterns = [
+        format!(r"^\s*{lib}\s*="),
+        format!(r#"package\s*=\s*"{lib}""#),
+        format!(r"dependencies\.{lib}\]"),
+    ];
+    let mut args = vec!["grep", "-q", "-E"];
+    for p in &patterns {
+        args.extend(["-e", p.as_str()]);
+    }
+    args.extend([commit, "--", "*Cargo.toml"]);
+    git(top, &args).is_ok()
 }
 
 /// Whether a revision's baseline, saved with `saved`, was made as a build of
-/// `commit` would be made now: swapped where it declares criterion, from the
-/// same source. `Err` says how it differs.
+/// `commit` would be made now: swapped for each library it declares, from
+/// the same sources. `Err` says how it differs.
 pub fn swapped_as_now(
     saved: Option<&SwapRecord>,
     top: &Path,
     commit: &str,
 ) -> std::result::Result<(), String> {
-    let declares = git(
-        top,
-        &[
-            "grep",
-            "-q",
-            "-E",
-            "-e",
-            r#"^\s*criterion\s*="#,
-            "-e",
-            r#"package\s*=\s*"criterion""#,
-            "-e",
-            r"dependencies\.criterion\]",
-            commit,
-            "--",
-            "*Cargo.toml",
-        ],
-    )
-    .is_ok();
-    let now = declares.then(|| Source::find(top).describe());
-    match (saved.map(|s| &s.dependency), now) {
-        (None, None) => Ok(()),
-        (Some(a), Some(b)) if *a == b => Ok(()),
-        (None, Some(_)) => Err("it was built without nbench-criterion in criterion's place".into()),
-        (Some(_), None) => Err("it was built with nbench-criterion in criterion's place".into()),
-        (Some(a), Some(b)) => Err(format!("it was built with `{a}` (now `{b}`)")),
+    let now: Vec<String> = (FRONT_ENDS.iter())
+        .filter(|f| declares(f, top, commit))
+        .map(|f| Source::find(f, top).describe())
+        .collect();
+    let then: Vec<String> = saved.map(|s| s.dependencies.clone()).unwrap_or_default();
+    match (then.is_empty(), now.is_empty()) {
+        _ if then == now => Ok(()),
+        (true, false) => {
+            Err("it was built without nbench's front end in its library's place".into())
+        }
+        (false, true) => Err("it was built with nbench's front end in its library's place".into()),
+        _ => Err(format!(
+            "it was built with `{}` (now `{}`)",
+            then.join("; "),
+            now.join("; ")
+        )),
     }
 }
 
@@ -240,9 +287,15 @@ mod tests {
 
     fn swapped(manifest: &str) -> (bool, Table) {
         let mut t: Table = toml::from_str(manifest).unwrap();
-        let mut source = Table::new();
-        source.insert("path".into(), Value::String("/compat".into()));
-        let changed = swap_manifest(&mut t, &Source(source));
+        let mut keys = Table::new();
+        keys.insert("path".into(), Value::String("/compat".into()));
+        let changed = swap_manifest(
+            &mut t,
+            &Source {
+                front: &FRONT_ENDS[0],
+                keys,
+            },
+        );
         (changed, t)
     }
 
@@ -312,6 +365,28 @@ mod tests {
     }
 
     #[test]
+    fn divan_is_swapped_for_nbench_divan_the_same_way() {
+        let mut t: Table =
+            toml::from_str("[dev-dependencies]\ndivan = \"0.1.21\"\ncriterion = \"0.5\"\n")
+                .unwrap();
+        let mut keys = Table::new();
+        keys.insert("path".into(), Value::String("/divan".into()));
+        assert!(swap_manifest(
+            &mut t,
+            &Source {
+                front: &FRONT_ENDS[1],
+                keys
+            }
+        ));
+        let d = dep(&t, &["dev-dependencies", "divan"]);
+        assert_eq!(d["package"].as_str(), Some(DIVAN_PACKAGE));
+        assert_eq!(t["dev-dependencies"]["criterion"].as_str(), Some("0.5"));
+        let line = published(&FRONT_ENDS[1]).describe();
+        assert!(line.starts_with("divan = {"), "{line}");
+        assert!(line.contains("package = \"nbench-divan\""), "{line}");
+    }
+
+    #[test]
     fn the_missing_item_is_the_first_one_the_error_names() {
         let e = "error[E0599]: no method named `with_foo` found for struct `Criterion` in the current scope";
         assert_eq!(missing_item(e), Some("with_foo"));
@@ -320,7 +395,7 @@ mod tests {
 
     #[test]
     fn the_published_source_is_the_git_line_users_are_given() {
-        let d = published().describe();
+        let d = published(&FRONT_ENDS[0]).describe();
         assert!(
             d.contains("git = \"https://github.com/nbench-rs/cargo-nbench\""),
             "{d}"

@@ -79,36 +79,54 @@ pub struct BuildRecord {
     pub swap: Option<SwapRecord>,
 }
 
-/// The swap a revision's build made: nbench-criterion in criterion's place.
+/// The swap a revision's build made: nbench-criterion in criterion's place,
+/// nbench-divan in divan's.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SwapRecord {
-    /// The dependency line put in criterion's place.
-    pub dependency: String,
+    /// The libraries swapped (`criterion`, `divan`).
+    pub libraries: Vec<String>,
+    /// The dependency line put in each one's place.
+    pub dependencies: Vec<String>,
     /// The manifests changed, relative to the repository's top.
     pub manifests: Vec<String>,
 }
 
 impl SwapRecord {
+    /// `nbench-criterion in criterion's place`, for each library.
+    pub fn places(libraries: &[String]) -> String {
+        let each: Vec<String> = (libraries.iter())
+            .map(|l| format!("nbench-{l} in {l}'s place"))
+            .collect();
+        each.join(" and ")
+    }
+
     /// Which sides of a comparison were revisions built with nbench-criterion
     /// in criterion's place, and where: the front end each side ran on.
     pub fn say(base: Option<SwapRecord>, now: Option<SwapRecord>) -> Option<String> {
-        let place = "built with nbench-criterion in criterion's place";
+        let libs = base.iter().chain(&now).flat_map(|s| s.libraries.clone());
+        let mut libs: Vec<String> = libs.collect();
+        libs.sort();
+        libs.dedup();
+        let place = format!("built with {}", SwapRecord::places(&libs));
         let files = |s: &SwapRecord| s.manifests.join(", ");
         match (base, now) {
             (None, None) => None,
             (Some(b), None) => Some(format!(
-                "the baseline is a revision whose criterion suite was {place} ({}); this build \
+                "the baseline is a revision whose {} suite was {place} ({}); this build \
                  runs on the front end its own manifests name",
+                libs.join(" and "),
                 files(&b)
             )),
             (None, Some(n)) => Some(format!(
-                "the current side is a revision whose criterion suite was {place} ({}); the \
+                "the current side is a revision whose {} suite was {place} ({}); the \
                  baseline runs on the front end its own manifests name",
+                libs.join(" and "),
                 files(&n)
             )),
             (Some(b), Some(n)) => Some(format!(
-                "both sides are revisions whose criterion suites were {place} (baseline: {}; \
+                "both sides are revisions whose {} suites were {place} (baseline: {}; \
                  current: {})",
+                libs.join(" and "),
                 files(&b),
                 files(&n)
             )),

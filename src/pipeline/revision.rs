@@ -99,7 +99,9 @@ fn make(
     let swap = swap_in(top, &worktree.path)?;
     if let Some(swap) = swap.as_ref().filter(|_| !s.output.quiet()) {
         note(&format!(
-            "`{rev}` ({short}) uses criterion: building it with nbench-criterion in its place ({})",
+            "`{rev}` ({short}) uses {}: building it with {} ({})",
+            swap.libraries.join(" and "),
+            SwapRecord::places(&swap.libraries),
             swap.manifests.join(", ")
         ));
     }
@@ -113,16 +115,26 @@ fn make(
         Err(Error::Build(why)) if swap.is_some() => Err(Error::Swapped {
             message: match missing_item(&why) {
                 Some(item) => format!(
-                    "revision `{rev}` ({short}) does not build with nbench-criterion in \
-                     criterion's place: it lacks `{item}`{why}"
+                    "revision `{rev}` ({short}) does not build with {}: it lacks `{item}`{why}",
+                    SwapRecord::places(
+                        &swap
+                            .as_ref()
+                            .map(|s| s.libraries.clone())
+                            .unwrap_or_default()
+                    )
                 ),
                 None => format!(
-                    "revision `{rev}` ({short}) does not build with nbench-criterion in \
-                     criterion's place{why}"
+                    "revision `{rev}` ({short}) does not build with {}{why}",
+                    SwapRecord::places(
+                        &swap
+                            .as_ref()
+                            .map(|s| s.libraries.clone())
+                            .unwrap_or_default()
+                    )
                 ),
             },
             hint: format!(
-                "its suite uses something nbench-criterion does not have (the compiler's output \
+                "its suite uses something nbench's front end does not have (the compiler's output \
                  is above, each line marked [{rev}]); compare with a revision whose suite builds"
             ),
         }),

@@ -19,8 +19,8 @@ const IDS: [&str; 15] = [
     "parse::u64",
     "shift::2",
     "shift::4",
-    "sort::stable",
-    "sort::unstable",
+    "sorts::stable",
+    "sorts::unstable",
     "sum::16",
     "sum::256",
 ];
@@ -95,7 +95,7 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
         "{}",
         bench("sum::256")
     );
-    assert_eq!(bench("sort::unstable")["throughput"]["bytes"], 1024);
+    assert_eq!(bench("sorts::unstable")["throughput"]["bytes"], 1024);
     // AllocProfiler counts: one allocation of 64 bytes per iteration.
     let counters = bench("fill::64")["counters"].clone();
     let counter = |name: &str| {
@@ -144,5 +144,5 @@ fn cargo_bench_and_cargo_test_take_divans_command_line_and_say_what_they_ignore(
     }
     let test = fx.cargo(&["test", "--benches"]);
     assert_eq!(test.code, 0, "{}", test.all());
-    assert!(test.stdout.contains("sort::unstable"), "{}", test.stdout);
+    assert!(test.stdout.contains("sorts::unstable"), "{}", test.stdout);
 }

@@ -73,7 +73,7 @@ fn two_revisions_of_an_untouched_criterion_project_compare_with_the_swap_said() 
     assert_eq!(r.code, 0, "{}", r.all());
     assert!(
         r.stderr.contains(
-            "uses criterion: building it with nbench-criterion in its place \
+            "uses criterion: building it with nbench-criterion in criterion's place \
              (Cargo.toml, bench-crate/Cargo.toml)"
         ),
         "{}",

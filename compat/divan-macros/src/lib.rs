@@ -141,16 +141,25 @@ pub fn bench(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn bench_group(attr: TokenStream, item: TokenStream) -> TokenStream {
     let opts = syn::parse_macro_input!(attr as Opts);
-    let item = Tokens::from(item);
+    let module = syn::parse_macro_input!(item as syn::ItemMod);
     match wanted(opts) {
         Ok(w) => {
             let unhonoured = notes(&w);
+            let ident = LitStr::new(&module.ident.to_string(), module.ident.span());
+            let name = match &w.name {
+                Some(n) => quote!(::core::option::Option::Some(#n)),
+                None => quote!(::core::option::Option::None),
+            };
             quote! {
-                #item
+                #module
                 const _: () = {
-                    #[::divan::__private::linkme::distributed_slice(::divan::__private::GROUP_NOTES)]
+                    #[::divan::__private::linkme::distributed_slice(::divan::__private::GROUPS)]
                     #[linkme(crate = ::divan::__private::linkme)]
-                    static NOTES: &[&str] = &[#(#unhonoured),*];
+                    static GROUP: ::divan::__private::Group = ::divan::__private::Group {
+                        module: ::core::concat!(::core::module_path!(), "::", #ident),
+                        name: #name,
+                        unhonoured: &[#(#unhonoured),*],
+                    };
                 };
             }
             .into()
@@ -164,6 +173,16 @@ fn notes(w: &Wanted) -> Vec<LitStr> {
         .iter()
         .map(|k| LitStr::new(k, Span::call_site()))
         .collect()
+}
+
+/// How an id names `value`: by `Display` where it has one, else `Debug`
+/// (autoref picks the first trait whose impl applies).
+fn shown_of(value: Tokens) -> Tokens {
+    quote!({
+        #[allow(unused_imports)]
+        use ::divan::__private::{ByDebug as _, ByDisplay as _};
+        (&&::divan::__private::Shown(#value)).shown()
+    })
 }
 
 /// Whether a parameter is divan's `Bencher`.
@@ -258,13 +277,16 @@ fn expand(opts: Opts, f: &mut ItemFn) -> syn::Result<Tokens> {
      -> Tokens {
         let body = body(generic, konst);
         match &w.args {
-            Some(args) => quote! {
-                for arg in ::core::iter::IntoIterator::into_iter(#args) {
-                    let arg: &'static _ = ::std::boxed::Box::leak(::std::boxed::Box::new(arg));
-                    let shown_arg = ::divan::__private::shown(arg);
-                    r.add(&[#shown_type, #shown_const, ::core::option::Option::Some(&shown_arg)], #body);
+            Some(args) => {
+                let shown_arg = shown_of(quote!(arg));
+                quote! {
+                    for arg in ::core::iter::IntoIterator::into_iter(#args) {
+                        let arg: &'static _ = ::std::boxed::Box::leak(::std::boxed::Box::new(arg));
+                        let shown_arg = #shown_arg;
+                        r.add(&[#shown_type, #shown_const, ::core::option::Option::Some(&shown_arg)], #body);
+                    }
                 }
-            },
+            }
             None => quote! {
                 r.add(&[#shown_type, #shown_const, ::core::option::Option::None], #body);
             },
@@ -275,8 +297,10 @@ fn expand(opts: Opts, f: &mut ItemFn) -> syn::Result<Tokens> {
         match (&w.consts, has_const) {
             (Some(Expr::Array(a)), true) => {
                 for c in &a.elems {
-                    let shown =
-                        quote!(::core::option::Option::Some(&::divan::__private::shown(&#c)));
+                    let shown = {
+                        let v = shown_of(quote!(&#c));
+                        quote!(::core::option::Option::Some(&#v))
+                    };
                     registrations.push(one(generic, shown_type, &quote!(#c), shown));
                 }
             }
@@ -285,7 +309,10 @@ fn expand(opts: Opts, f: &mut ItemFn) -> syn::Result<Tokens> {
                 // many as it has (up to 64).
                 for i in 0..64usize {
                     let konst = quote!(#path[if #i < #path.len() { #i } else { 0 }]);
-                    let shown = quote!(::core::option::Option::Some(&::divan::__private::shown(&#path[#i])));
+                    let shown = {
+                        let v = shown_of(quote!(&#path[#i]));
+                        quote!(::core::option::Option::Some(&#v))
+                    };
                     let reg = one(generic, shown_type, &konst, shown);
                     registrations.push(quote!(if #i < #path.len() { #reg }));
                 }

@@ -23,9 +23,19 @@ pub struct Entry {
 #[linkme::distributed_slice]
 pub static BENCHES: [Entry];
 
-/// The unhonoured options of every `#[divan::bench_group]`.
+/// One `#[divan::bench_group]` module.
+pub struct Group {
+    /// The module's own path.
+    pub module: &'static str,
+    /// `name = "…"`: what ids call the module instead of its name.
+    pub name: Option<&'static str>,
+    /// Options it was given that nbench does not honour.
+    pub unhonoured: &'static [&'static str],
+}
+
+/// Every `#[divan::bench_group]` of the program.
 #[linkme::distributed_slice]
-pub static GROUP_NOTES: [&'static [&'static str]];
+pub static GROUPS: [Group];
 
 /// Registers an entry's benchmarks under its divan path.
 pub struct Registrar<'a> {
@@ -53,12 +63,27 @@ impl Registrar<'_> {
     }
 }
 
-/// `module::function` below the crate's root, as divan names a benchmark.
+/// `module::function` below the crate's root, as divan names a benchmark:
+/// a group module by its `name` where it has one.
 fn path_of(e: &Entry) -> String {
-    match e.module.split_once("::") {
-        Some((_, below)) => format!("{below}::{}", e.name),
-        None => e.name.to_owned(),
+    let mut parts: Vec<String> = Vec::new();
+    let mut module = String::new();
+    for (i, segment) in e.module.split("::").enumerate() {
+        if i > 0 {
+            module.push_str("::");
+        }
+        module.push_str(segment);
+        if i == 0 {
+            continue;
+        }
+        let named = GROUPS
+            .iter()
+            .find(|g| g.module == module)
+            .and_then(|g| g.name);
+        parts.push(named.unwrap_or(segment).to_owned());
     }
+    parts.push(e.name.to_owned());
+    parts.join("::")
 }
 
 /// An argument as the function takes it: by value (cloned from the list)
@@ -94,13 +119,35 @@ where
     arg.pass()
 }
 
-/// `value` named for an id: as `Debug` shows it, a string without its quotes.
-pub fn shown<T: Debug + ?Sized>(value: &T) -> String {
-    let debug = format!("{value:?}");
-    // A string shows without its quotes, as divan shows it.
-    match debug.strip_prefix('"').and_then(|d| d.strip_suffix('"')) {
-        Some(inner) => inner.to_owned(),
-        None => debug,
+/// An argument or constant as an id names it: by `Display` where it has
+/// one, else by `Debug` (a string without its quotes). The macros call
+/// `(&&Shown(value)).shown()`, which method resolution takes from
+/// [`ByDisplay`] when it applies and from [`ByDebug`] otherwise.
+pub struct Shown<'a, T: ?Sized>(pub &'a T);
+
+/// `Display`'s name for a value.
+pub trait ByDisplay {
+    fn shown(&self) -> String;
+}
+
+impl<T: std::fmt::Display + ?Sized> ByDisplay for &Shown<'_, T> {
+    fn shown(&self) -> String {
+        self.0.to_string()
+    }
+}
+
+/// `Debug`'s name for a value, for what has no `Display`.
+pub trait ByDebug {
+    fn shown(&self) -> String;
+}
+
+impl<T: Debug + ?Sized> ByDebug for Shown<'_, T> {
+    fn shown(&self) -> String {
+        let debug = format!("{:?}", self.0);
+        match debug.strip_prefix('"').and_then(|d| d.strip_suffix('"')) {
+            Some(inner) => inner.to_owned(),
+            None => debug,
+        }
     }
 }
 
@@ -125,8 +172,8 @@ pub fn main() -> i32 {
         };
         (e.register)(&mut r);
     }
-    for notes in GROUP_NOTES.iter() {
-        unhonoured.extend(notes.iter().copied());
+    for g in GROUPS.iter() {
+        unhonoured.extend(g.unhonoured.iter().copied());
     }
     let args = crate::entry::args::translate(std::env::args().skip(1));
     let protocol = args.iter().any(|a| a.starts_with("--nbench"));

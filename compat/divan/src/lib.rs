@@ -37,7 +37,9 @@ pub fn black_box_drop<T>(value: T) {
 /// Only what the attribute macros generate.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::entry::{BENCHES, Entry, GROUP_NOTES, Registrar, count, pass, shown};
+    pub use crate::entry::{
+        BENCHES, ByDebug, ByDisplay, Entry, GROUPS, Group, Registrar, Shown, count, pass,
+    };
     pub use linkme;
     pub use nbench;
 }
