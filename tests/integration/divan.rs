@@ -146,3 +146,50 @@ fn cargo_bench_and_cargo_test_take_divans_command_line_and_say_what_they_ignore(
     assert_eq!(test.code, 0, "{}", test.all());
     assert!(test.stdout.contains("sorts::unstable"), "{}", test.stdout);
 }
+
+#[test]
+fn two_revisions_of_an_untouched_divan_suite_compare_with_the_swap_said() {
+    let fx = Fixture::new("divan").own_target_dir();
+    let manifest = fx.dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let line = text.lines().find(|l| l.starts_with(DIVAN_LINE)).unwrap();
+    std::fs::write(&manifest, text.replace(line, "divan = \"=0.1.21\"")).unwrap();
+    std::fs::copy(fx.dir.join("divan.lock"), fx.dir.join("Cargo.lock")).unwrap();
+    std::fs::write(fx.dir.join(".gitignore"), "target/\n").unwrap();
+    let git = |args: &[&str]| crate::helpers::git(&fx.dir, args);
+    git(&["init", "--quiet", "--initial-branch", "main"]);
+    git(&["add", "."]);
+    git(&["commit", "--quiet", "-m", "first"]);
+    let suite = fx.dir.join("benches/suite.rs");
+    let code = std::fs::read_to_string(&suite).unwrap();
+    std::fs::write(
+        &suite,
+        code.replace("vec![7u8; black_box(n)]", "vec![7u8; black_box(n) * 64]"),
+    )
+    .unwrap();
+    git(&["commit", "--quiet", "-am", "fill 64 times more"]);
+    let divan = crate::helpers::repo_root().join("compat/divan");
+    let mut cmd = fx.nbench_command(&[
+        "compare", "--rev", "HEAD~1", "HEAD", "--format", "json", "fill::64",
+    ]);
+    cmd.args(crate::helpers::PAIRED).env("NBENCH_DIVAN", divan);
+    let r = crate::helpers::Run::from(cmd.output().unwrap());
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(
+        r.stderr
+            .contains("uses divan: building it with nbench-divan in divan's place (Cargo.toml)"),
+        "{}",
+        r.stderr
+    );
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    let row = &doc["comparison"]["targets"][0]["rows"][0];
+    assert_eq!(row["id"], "fill::64");
+    assert_eq!(row["verdict"], "regressed", "{row}");
+    assert!(
+        doc["comparison"]["warnings"]
+            .to_string()
+            .contains("both sides are revisions whose divan suites were built with nbench-divan in divan's place"),
+        "{}",
+        doc["comparison"]["warnings"]
+    );
+}

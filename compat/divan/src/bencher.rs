@@ -58,6 +58,18 @@ impl<I, G: FnMut() -> I> BencherWithInputs<'_, '_, G> {
         self
     }
 
+    /// Declares each input itself as the count (`count_inputs_as::<ItemsCount>()`
+    /// where inputs are sizes): nbench declares one amount per benchmark,
+    /// that of a sample input.
+    pub fn count_inputs_as<C>(mut self) -> Self
+    where
+        C: From<I> + Into<Counter>,
+    {
+        let input = (self.make)();
+        C::from(input).into().declare(self.inner);
+        self
+    }
+
     /// Times `routine` on each input, taken by value.
     pub fn bench_values<O, R: Fn(I) -> O + Sync>(self, routine: R) {
         self.inner.iter_batched(self.make, routine);
