@@ -182,8 +182,8 @@ pub fn discover(
         let harness_off = harness_false_benches(pkg.manifest_path.as_std_path())?;
         let depends = |name: &str| pkg.dependencies.iter().any(|d| d.name == name);
         let uses_nbench = depends("nbench") || depends(COMPAT_PACKAGE) || depends(DIVAN_PACKAGE);
-        let uses_criterion = depends("criterion");
-        let uses_divan = depends("divan");
+        let uses_criterion = depends("criterion") || depends("codspeed-criterion-compat");
+        let uses_divan = depends("divan") || depends("codspeed-divan-compat");
         for t in pkg.targets.iter().filter(|t| t.is_bench()) {
             if !cli.benches.is_empty() && !cli.benches.contains(&t.name) {
                 continue;

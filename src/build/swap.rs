@@ -23,6 +23,9 @@ use toml::{Table, Value};
 pub struct FrontEnd {
     /// The library's package name (`criterion`).
     pub library: &'static str,
+    /// Other packages with the library's API that a suite may use under
+    /// its name (CodSpeed's compatibility crates).
+    pub also: &'static [&'static str],
     /// nbench's crate with its API (`nbench-criterion`).
     pub package: &'static str,
     /// The variable naming a folder to take nbench's crate from (for a
@@ -36,12 +39,14 @@ pub struct FrontEnd {
 pub const FRONT_ENDS: [FrontEnd; 2] = [
     FrontEnd {
         library: "criterion",
+        also: &["codspeed-criterion-compat"],
         package: COMPAT_PACKAGE,
         env: "NBENCH_CRITERION",
         published: COMPAT_DEPENDENCY,
     },
     FrontEnd {
         library: "divan",
+        also: &["codspeed-divan-compat"],
         package: DIVAN_PACKAGE,
         env: "NBENCH_DIVAN",
         published: DIVAN_DEPENDENCY,
@@ -172,7 +177,8 @@ fn swap_entry(name: &str, dep: &mut Value, source: &Source) -> bool {
         Value::Table(t) => Some(t.get("package").and_then(Value::as_str).unwrap_or(name)),
         _ => None,
     };
-    if package != Some(source.front.library) {
+    let front = source.front;
+    if !package.is_some_and(|p| p == front.library || front.also.contains(&p)) {
         return false;
     }
     let mut entry = match dep {
@@ -234,11 +240,10 @@ pub fn swap_in(top: &Path, checkout: &Path) -> Result<Option<SwapRecord>> {
 /// Whether `commit` declares `front`'s library in any of its manifests.
 fn declares(front: &FrontEnd, top: &Path, commit: &str) -> bool {
     let lib = front.library;
-    let patterns = [
-        format!(r"^\s*{lib}\s*="),
-        format!(r#"package\s*=\s*"{lib}""#),
-        format!(r"dependencies\.{lib}\]"),
-    ];
+    let mut patterns = vec![format!(r"^\s*{lib}\s*="), format!(r"dependencies\.{lib}\]")];
+    for p in std::iter::once(&lib).chain(front.also) {
+        patterns.push(format!(r#"package\s*=\s*"{p}""#));
+    }
     let mut args = vec!["grep", "-q", "-E"];
     for p in &patterns {
         args.extend(["-e", p.as_str()]);
@@ -381,6 +386,21 @@ mod tests {
         let d = dep(&t, &["dev-dependencies", "divan"]);
         assert_eq!(d["package"].as_str(), Some(DIVAN_PACKAGE));
         assert_eq!(t["dev-dependencies"]["criterion"].as_str(), Some("0.5"));
+        let mut t: Table = toml::from_str(
+            "[dev-dependencies]\ndivan = { version = \"3\", package = \"codspeed-divan-compat\" }\n",
+        )
+        .unwrap();
+        let keys = Table::new();
+        assert!(
+            swap_manifest(
+                &mut t,
+                &Source {
+                    front: &FRONT_ENDS[1],
+                    keys
+                }
+            ),
+            "CodSpeed's divan"
+        );
         let line = published(&FRONT_ENDS[1]).describe();
         assert!(line.starts_with("divan = {"), "{line}");
         assert!(line.contains("package = \"nbench-divan\""), "{line}");
