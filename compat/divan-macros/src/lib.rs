@@ -194,20 +194,130 @@ fn is_bencher(arg: &FnArg) -> bool {
     }
 }
 
+/// What a benchmark function is: how it is called and what it varies over.
+struct Shape<'a> {
+    ident: &'a Ident,
+    bencher: bool,
+    takes_arg: bool,
+    has_type: bool,
+    has_const: bool,
+    w: &'a Wanted,
+}
+
+impl Shape<'_> {
+    /// The call for one type and constant: timed by `iter`, or handed a
+    /// `Bencher`.
+    fn call(&self, generic: &Tokens, konst: &Tokens) -> Tokens {
+        let ident = self.ident;
+        let mut params: Vec<Tokens> = Vec::new();
+        if self.has_type {
+            params.push(generic.clone());
+        }
+        if self.has_const {
+            params.push(quote!({ #konst }));
+        }
+        let turbofish = match params.is_empty() {
+            true => quote!(),
+            false => quote!(::<#(#params),*>),
+        };
+        let arg = self
+            .takes_arg
+            .then(|| quote!(::divan::__private::pass(arg)));
+        match self.bencher {
+            true => quote!(#ident #turbofish (::divan::Bencher::__new(b), #arg)),
+            false => quote!(b.iter(|| #ident #turbofish (#arg))),
+        }
+    }
+
+    /// The nbench benchmark's closure: counters declared, then the call.
+    fn body(&self, generic: &Tokens, konst: &Tokens) -> Tokens {
+        let run = self.call(generic, konst);
+        let counters = &self.w.counters;
+        quote! {
+            move |b: &mut ::divan::__private::nbench::Bencher<'_>| {
+                #( ::divan::__private::count(b, #counters); )*
+                #run
+            }
+        }
+    }
+
+    /// The registration of one type and constant, one per argument if any.
+    fn one(
+        &self,
+        generic: &Tokens,
+        shown_type: &Tokens,
+        konst: &Tokens,
+        shown_const: Tokens,
+    ) -> Tokens {
+        let body = self.body(generic, konst);
+        let Some(args) = &self.w.args else {
+            return quote! {
+                r.add(&[#shown_type, #shown_const, ::core::option::Option::None], #body);
+            };
+        };
+        let shown_arg = shown_of(quote!(arg));
+        quote! {
+            for arg in ::core::iter::IntoIterator::into_iter(#args) {
+                let arg: &'static _ = ::std::boxed::Box::leak(::std::boxed::Box::new(arg));
+                let shown_arg = #shown_arg;
+                r.add(&[#shown_type, #shown_const, ::core::option::Option::Some(&shown_arg)], #body);
+            }
+        }
+    }
+
+    /// Each type as written and as an id names it (one "no type" without).
+    fn types(&self) -> Vec<(Tokens, Tokens)> {
+        if !self.has_type {
+            return vec![(quote!(), quote!(::core::option::Option::None))];
+        }
+        (self.w.types.iter())
+            .map(|t| {
+                let shown =
+                    LitStr::new(&quote!(#t).to_string().replace(' ', ""), Span::call_site());
+                (quote!(#t), quote!(::core::option::Option::Some(#shown)))
+            })
+            .collect()
+    }
+
+    /// Every registration: per type, per constant (a literal list, or a
+    /// named array by index, up to 64), per argument.
+    fn registrations(&self) -> Vec<Tokens> {
+        let mut out = Vec::new();
+        let some = |v: Tokens| quote!(::core::option::Option::Some(&#v));
+        for (generic, shown_type) in &self.types() {
+            match (&self.w.consts, self.has_const) {
+                (Some(Expr::Array(a)), true) => {
+                    for c in &a.elems {
+                        let shown = some(shown_of(quote!(&#c)));
+                        out.push(self.one(generic, shown_type, &quote!(#c), shown));
+                    }
+                }
+                (Some(path), true) => {
+                    for i in 0..64usize {
+                        let konst = quote!(#path[if #i < #path.len() { #i } else { 0 }]);
+                        let shown = some(shown_of(quote!(&#path[#i])));
+                        let reg = self.one(generic, shown_type, &konst, shown);
+                        out.push(quote!(if #i < #path.len() { #reg }));
+                    }
+                }
+                _ => out.push(self.one(
+                    generic,
+                    shown_type,
+                    &quote!(),
+                    quote!(::core::option::Option::None),
+                )),
+            }
+        }
+        out
+    }
+}
+
 fn expand(opts: Opts, f: &mut ItemFn) -> syn::Result<Tokens> {
     let mut w = wanted(opts)?;
     // `#[ignore]` under the attribute, as divan reads it.
     let before = f.attrs.len();
     f.attrs.retain(|a| !a.path().is_ident("ignore"));
     w.ignore |= f.attrs.len() != before;
-    let ident = &f.sig.ident;
-    let name = match &w.name {
-        Some(n) => quote!(#n),
-        None => {
-            let s = LitStr::new(&ident.to_string(), ident.span());
-            quote!(#s)
-        }
-    };
     let inputs: Vec<&FnArg> = f.sig.inputs.iter().collect();
     let bencher = inputs.first().is_some_and(|a| is_bencher(a));
     let takes_arg = inputs.len() > usize::from(bencher);
@@ -217,114 +327,24 @@ fn expand(opts: Opts, f: &mut ItemFn) -> syn::Result<Tokens> {
             "a benchmark with an argument needs `args = …`",
         ));
     }
-    let has_type = f
-        .sig
-        .generics
-        .params
-        .iter()
-        .any(|p| matches!(p, GenericParam::Type(_)));
-    let has_const = f
-        .sig
-        .generics
-        .params
-        .iter()
-        .any(|p| matches!(p, GenericParam::Const(_)));
-    let types: Vec<(Tokens, Tokens)> = match (has_type, w.types.is_empty()) {
-        (true, _) => w
-            .types
-            .iter()
-            .map(|t| {
-                let shown =
-                    LitStr::new(&quote!(#t).to_string().replace(' ', ""), Span::call_site());
-                (quote!(#t), quote!(::core::option::Option::Some(#shown)))
-            })
-            .collect(),
-        (false, _) => vec![(quote!(), quote!(::core::option::Option::None))],
+    let params = &f.sig.generics.params;
+    let shape = Shape {
+        ident: &f.sig.ident,
+        bencher,
+        takes_arg,
+        has_type: params.iter().any(|p| matches!(p, GenericParam::Type(_))),
+        has_const: params.iter().any(|p| matches!(p, GenericParam::Const(_))),
+        w: &w,
     };
-    let call = |generic: &Tokens, konst: &Tokens| -> Tokens {
-        let mut params: Vec<Tokens> = Vec::new();
-        if has_type {
-            params.push(generic.clone());
-        }
-        if has_const {
-            params.push(quote!({ #konst }));
-        }
-        let turbofish = match params.is_empty() {
-            true => quote!(),
-            false => quote!(::<#(#params),*>),
-        };
-        let bencher_arg = bencher.then(|| quote!(::divan::Bencher::__new(b),));
-        let arg = takes_arg.then(|| quote!(::divan::__private::pass(arg)));
-        match bencher {
-            true => quote!(#ident #turbofish (#bencher_arg #arg)),
-            false => quote!(b.iter(|| #ident #turbofish (#arg))),
+    let registrations = shape.registrations();
+    let ident = &f.sig.ident;
+    let name = match &w.name {
+        Some(n) => quote!(#n),
+        None => {
+            let s = LitStr::new(&ident.to_string(), ident.span());
+            quote!(#s)
         }
     };
-    let counters = &w.counters;
-    let body = |generic: &Tokens, konst: &Tokens| -> Tokens {
-        let run = call(generic, konst);
-        quote! {
-            move |b: &mut ::divan::__private::nbench::Bencher<'_>| {
-                #( ::divan::__private::count(b, #counters); )*
-                #run
-            }
-        }
-    };
-    let one = |generic: &Tokens,
-               shown_type: &Tokens,
-               konst: &Tokens,
-               shown_const: Tokens|
-     -> Tokens {
-        let body = body(generic, konst);
-        match &w.args {
-            Some(args) => {
-                let shown_arg = shown_of(quote!(arg));
-                quote! {
-                    for arg in ::core::iter::IntoIterator::into_iter(#args) {
-                        let arg: &'static _ = ::std::boxed::Box::leak(::std::boxed::Box::new(arg));
-                        let shown_arg = #shown_arg;
-                        r.add(&[#shown_type, #shown_const, ::core::option::Option::Some(&shown_arg)], #body);
-                    }
-                }
-            }
-            None => quote! {
-                r.add(&[#shown_type, #shown_const, ::core::option::Option::None], #body);
-            },
-        }
-    };
-    let mut registrations = Vec::new();
-    for (generic, shown_type) in &types {
-        match (&w.consts, has_const) {
-            (Some(Expr::Array(a)), true) => {
-                for c in &a.elems {
-                    let shown = {
-                        let v = shown_of(quote!(&#c));
-                        quote!(::core::option::Option::Some(&#v))
-                    };
-                    registrations.push(one(generic, shown_type, &quote!(#c), shown));
-                }
-            }
-            (Some(path), true) => {
-                // A constant array or slice by name: its elements by index, as
-                // many as it has (up to 64).
-                for i in 0..64usize {
-                    let konst = quote!(#path[if #i < #path.len() { #i } else { 0 }]);
-                    let shown = {
-                        let v = shown_of(quote!(&#path[#i]));
-                        quote!(::core::option::Option::Some(&#v))
-                    };
-                    let reg = one(generic, shown_type, &konst, shown);
-                    registrations.push(quote!(if #i < #path.len() { #reg }));
-                }
-            }
-            _ => registrations.push(one(
-                generic,
-                shown_type,
-                &quote!(),
-                quote!(::core::option::Option::None),
-            )),
-        }
-    }
     let ignored = w.ignore;
     let unhonoured = notes(&w);
     let register = format_ident!("__nbench_divan_register_{}", ident);
