@@ -78,6 +78,9 @@ pub fn units_to_decide(ci: [f64; 2], threshold: f64) -> f64 {
 /// that is done, is below 0.05, or, without a test behind it (one epoch's
 /// rounds), where its interval leaves out 0.
 pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
+    if unsteady(row).is_some() {
+        return Verdict::Inconclusive;
+    }
     let significant = match row.p_adjusted.or(row.p_value) {
         Some(p) => p < 0.05,
         None => row.change_ci[0] > 0.0 || row.change_ci[1] < 0.0,
@@ -88,6 +91,35 @@ pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
         significant,
         row.threshold(threshold),
     )
+}
+
+/// How many times over a benchmark's time, its loop overhead included, may
+/// vary between the epochs of one side before the row is no comparison: a
+/// shared host's slow states reach some 1.6 times; beyond 3, the benchmark
+/// does different work in different processes (random or stateful inputs),
+/// and a change between the sides says nothing about the code.
+pub const UNSTEADY: f64 = 3.0;
+
+/// How many times over the more varying side's epoch medians spread, or
+/// the epochs' ratios (two processes of one epoch doing different work),
+/// where that is past [`UNSTEADY`].
+pub fn unsteady(row: &Row) -> Option<f64> {
+    let spread = |side: usize| {
+        let times = row.epoch_medians.iter().map(|e| e[side] + row.overhead);
+        let (lo, hi) = times.fold((f64::INFINITY, 0.0_f64), |(lo, hi), t| {
+            (lo.min(t), hi.max(t))
+        });
+        if lo > 0.0 { hi / lo } else { 1.0 }
+    };
+    let ratios = {
+        let r = row.unit_ratios.iter().copied().filter(|r| *r > 0.0);
+        let (lo, hi) = r.fold((f64::INFINITY, 0.0_f64), |(lo, hi), x| {
+            (lo.min(x), hi.max(x))
+        });
+        if hi > 0.0 { hi / lo } else { 1.0 }
+    };
+    let most = spread(0).max(spread(1)).max(ratios);
+    (row.epoch_medians.len() >= 2 && most > UNSTEADY).then_some(most)
 }
 
 /// Gives every row of `c` its verdict, once its interval is final: the
@@ -119,7 +151,36 @@ pub fn decide_rows(c: &mut Comparison) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::comparison::Verdict;
+    use crate::model::comparison::{Kind, Verdict};
+
+    #[test]
+    fn a_benchmark_whose_time_varies_manyfold_within_a_side_gets_no_verdict() {
+        let found = (0.30, [0.27, 155.0], Some(0.001));
+        let metric = Default::default();
+        let mut row = Row::new("stateful", Kind::Paired, metric, [6.2e6, 8.1e6], found);
+        row.epoch_medians = vec![
+            [6.3e6, 6.2e6],
+            [6.4e6, 4.9e8],
+            [6.2e6, 6.5e6],
+            [6.1e6, 6.3e6],
+        ];
+        assert_eq!(verdict_of(&row, 0.005), Verdict::Inconclusive);
+        assert!((unsteady(&row).unwrap() - 4.9e8 / 6.2e6).abs() < 1e-9);
+        let why = crate::compare::words::why_inconclusive(&row, 0.005);
+        assert!(
+            why.contains("its time varies 79 times over between processes"),
+            "{why}"
+        );
+        // Two processes of one epoch doing different work: their ratio.
+        row.epoch_medians = vec![[6.3e6, 6.2e6], [6.1e6, 6.2e6]];
+        row.unit_ratios = vec![1.0, 0.05, 1.2];
+        assert!((unsteady(&row).unwrap() - 24.0).abs() < 1e-9);
+        row.unit_ratios = Vec::new();
+        // A host's slow state (1.6 times) is not that.
+        row.epoch_medians = vec![[6.3e6, 6.2e6], [10.0e6, 9.9e6], [6.2e6, 6.5e6]];
+        assert_eq!(unsteady(&row), None);
+        assert_eq!(verdict_of(&row, 0.005), Verdict::Regressed);
+    }
 
     #[test]
     fn units_to_decide_an_interval_by_the_room_its_change_leaves() {

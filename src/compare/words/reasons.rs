@@ -23,6 +23,13 @@ pub fn why_inconclusive(row: &Row, threshold: f64) -> String {
         threshold * 100.0
     );
     let half = (row.change_ci[1] - row.change_ci[0]) / 2.0;
+    if let Some(times) = crate::compare::rule::unsteady(row) {
+        return format!(
+            "{span}: its time varies {times:.0} times over between processes of the same \
+             build, so it does different work in each (random or stateful inputs?) and no \
+             comparison can tell: give each iteration the same work"
+        );
+    }
     let cause = match row.kind {
         Kind::Stored => {
             "compared with stored samples, taken at another time (run it paired)".to_owned()
