@@ -7,6 +7,7 @@ use crate::compare::estimate::DEFAULT_EPOCHS;
 use crate::compare::estimators::FAR_MOST;
 use crate::compare::far::{FAR, FAR_MIN_UNITS};
 use crate::compare::joint::{MOVED_PAST_SPREAD, STILL_TIME_REACH};
+use crate::compare::rule::UNSTEADY;
 use crate::config::DEFAULT_LAYOUTS;
 use crate::run::counts::COUNT_PROCESSES;
 use crate::run::lockstep::EARLY_UNITS;
@@ -97,6 +98,10 @@ fn the_guide_quotes_the_constants_of_comparing_as_they_are() {
         (
             "deciding.md",
             format!("`--noise-threshold` ({NOISE_THRESHOLD_PCT} %)"),
+        ),
+        (
+            "deciding.md",
+            format!("varies more than {UNSTEADY} times over"),
         ),
         (
             "comparing.md",

@@ -100,26 +100,26 @@ pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
 /// and a change between the sides says nothing about the code.
 pub const UNSTEADY: f64 = 3.0;
 
-/// How many times over the more varying side's epoch medians spread, or
-/// the epochs' ratios (two processes of one epoch doing different work),
-/// where that is past [`UNSTEADY`].
+/// How many times over a side's epoch medians spread among the epochs that
+/// ran the same link layout of it (placement, which moves a benchmark
+/// between layouts, is left out), where that is past [`UNSTEADY`].
 pub fn unsteady(row: &Row) -> Option<f64> {
-    let spread = |side: usize| {
-        let times = row.epoch_medians.iter().map(|e| e[side] + row.overhead);
-        let (lo, hi) = times.fold((f64::INFINITY, 0.0_f64), |(lo, hi), t| {
-            (lo.min(t), hi.max(t))
-        });
-        if lo > 0.0 { hi / lo } else { 1.0 }
-    };
-    let ratios = {
-        let r = row.unit_ratios.iter().copied().filter(|r| *r > 0.0);
-        let (lo, hi) = r.fold((f64::INFINITY, 0.0_f64), |(lo, hi), x| {
-            (lo.min(x), hi.max(x))
-        });
-        if hi > 0.0 { hi / lo } else { 1.0 }
-    };
-    let most = spread(0).max(spread(1)).max(ratios);
-    (row.epoch_medians.len() >= 2 && most > UNSTEADY).then_some(most)
+    let mut most = 1.0_f64;
+    for side in 0..2 {
+        let layout = |i: usize| row.epoch_layouts.get(i).map_or(0, |l| l[side]);
+        let mut groups: std::collections::BTreeMap<usize, (f64, f64)> = Default::default();
+        for (i, e) in row.epoch_medians.iter().enumerate() {
+            let t = e[side] + row.overhead;
+            let g = groups.entry(layout(i)).or_insert((f64::INFINITY, 0.0));
+            *g = (g.0.min(t), g.1.max(t));
+        }
+        for (lo, hi) in groups.into_values() {
+            if lo > 0.0 {
+                most = most.max(hi / lo);
+            }
+        }
+    }
+    (most > UNSTEADY).then_some(most)
 }
 
 /// Gives every row of `c` its verdict, once its interval is final: the
@@ -171,11 +171,11 @@ mod tests {
             why.contains("its time varies 79 times over between processes"),
             "{why}"
         );
-        // Two processes of one epoch doing different work: their ratio.
-        row.epoch_medians = vec![[6.3e6, 6.2e6], [6.1e6, 6.2e6]];
-        row.unit_ratios = vec![1.0, 0.05, 1.2];
-        assert!((unsteady(&row).unwrap() - 24.0).abs() < 1e-9);
-        row.unit_ratios = Vec::new();
+        // Placement is not that: each layout steady, the layouts 36 times apart.
+        row.epoch_medians = vec![[1.0, 1.0], [36.0, 1.0], [1.1, 36.0], [35.0, 1.0]];
+        row.epoch_layouts = vec![[0, 0], [1, 0], [0, 1], [1, 0]];
+        assert_eq!(unsteady(&row), None);
+        row.epoch_layouts = Vec::new();
         // A host's slow state (1.6 times) is not that.
         row.epoch_medians = vec![[6.3e6, 6.2e6], [10.0e6, 9.9e6], [6.2e6, 6.5e6]];
         assert_eq!(unsteady(&row), None);
