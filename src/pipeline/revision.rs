@@ -112,27 +112,12 @@ fn make(
     let revision = s.for_revision(&manifest, &shared, rev)?;
     match save_baseline(&revision, name, swap.clone()) {
         Ok(()) => Ok(made),
-        Err(Error::Build(why)) if swap.is_some() => Err(Error::Swapped {
-            message: match missing_item(&why) {
-                Some(item) => format!(
-                    "revision `{rev}` ({short}) does not build with {}: it lacks `{item}`{why}",
-                    SwapRecord::places(
-                        &swap
-                            .as_ref()
-                            .map(|s| s.libraries.clone())
-                            .unwrap_or_default()
-                    )
-                ),
-                None => format!(
-                    "revision `{rev}` ({short}) does not build with {}{why}",
-                    SwapRecord::places(
-                        &swap
-                            .as_ref()
-                            .map(|s| s.libraries.clone())
-                            .unwrap_or_default()
-                    )
-                ),
-            },
+        Err(Error::Build(why)) if let Some(swap) = &swap => Err(Error::Swapped {
+            message: format!(
+                "revision `{rev}` ({short}) does not build with {}{}{why}",
+                SwapRecord::places(&swap.libraries),
+                missing_item(&why).map_or(String::new(), |item| format!(": it lacks `{item}`"))
+            ),
             hint: format!(
                 "its suite uses something nbench's front end does not have (the compiler's output \
                  is above, each line marked [{rev}]); compare with a revision whose suite builds"
