@@ -1,4 +1,4 @@
-//! `cargo xtask verdicts`: how often `--compare` calls unchanged code changed, and how often it catches a 1 % and a 5 % slowdown.
+//! `cargo xtask verdicts`: how often `--compare` calls unchanged code changed, and how often it catches a 0.5 %, a 1 % and a 5 % slowdown.
 
 use crate::{build_nbench, root, runs_arg};
 use serde_json::Value;
@@ -27,6 +27,8 @@ struct Case {
     inconclusive: usize,
     changes: Vec<f64>,
     measuring_s: Vec<f64>,
+    /// Wall seconds of each comparison (every front end's rows together).
+    compare_s: Vec<f64>,
     /// Per benchmark id: (verdicts calling a change, verdicts, changes,
     /// verdicts time alone gave calling a change).
     per_bench: BTreeMap<String, (usize, usize, Vec<f64>, usize)>,
@@ -48,6 +50,7 @@ impl Case {
             inconclusive: 0,
             changes: Vec::new(),
             measuring_s: Vec::new(),
+            compare_s: Vec::new(),
             per_bench: BTreeMap::new(),
             time_hits: 0,
         }
@@ -140,7 +143,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     let _ = std::fs::remove_dir_all(nb.target_dir.join("nbench"));
     let _ = std::fs::remove_dir_all(nb.target_dir.join("xtask-runs"));
-    for f in ["slow1", "slow5"] {
+    for f in ["slow05", "slow1", "slow5"] {
         nb.output(&["--features", f, "--list"])?;
     }
     let mut cases = cases(paired_only);
@@ -176,13 +179,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 a.extend(["--layout-seed", &base_seed]);
             }
             a.extend(settings.iter().copied());
+            let started = std::time::Instant::now();
             let run = nb.run(&a)?;
+            let took = started.elapsed().as_secs_f64();
             keep(&nb, round, case, &run);
             if case.features.is_none() && !case.stored && !case.relink {
                 columns.paired = Some(run.clone());
             }
             for case in pair {
                 tally(case, &run);
+                case.compare_s.push(took);
             }
         }
         // Fresh numbers of the same build, for the paired columns of the A/A rows.
@@ -211,7 +217,11 @@ fn cases(paired_only: bool) -> Vec<Case> {
         // The slower builds get new layouts every round too, as every pull
         // request does: with the same seeds each round, all rounds would
         // reuse one draw of layouts and count its luck twenty times.
-        for (name, feature) in [("1 % slower", "slow1"), ("5 % slower", "slow5")] {
+        for (name, feature) in [
+            ("0.5 % slower", "slow05"),
+            ("1 % slower", "slow1"),
+            ("5 % slower", "slow5"),
+        ] {
             let mut slower = Case::new(name, Some(feature), stored);
             slower.relink = !stored;
             cases.push(slower);
@@ -388,7 +398,7 @@ fn print(cases: &[Case], runs: usize) {
         "tests/fixtures/verdicts: {runs} comparisons per case, {benches} benchmarks each, default settings\n"
     );
     println!(
-        "{:<10} {:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>9}   {:>10} {:>13} {:>10}",
+        "{:<10} {:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>9}   {:>10} {:>13} {:>10} {:>9}",
         "front end",
         "case",
         "compare",
@@ -399,18 +409,20 @@ fn print(cases: &[Case], runs: usize) {
         "headline",
         "time alone",
         "change mean±sd",
-        "measure s"
+        "measure s",
+        "compare s"
     );
     for c in cases {
         let (m, sd) = mean_sd(&c.changes);
         let (t, _) = mean_sd(&c.measuring_s);
+        let (wall, _) = mean_sd(&c.compare_s);
         let what = if c.features.is_none() {
             "changed"
         } else {
             "caught"
         };
         println!(
-            "{:<10} {:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>5.1}% {what:<7} {:>9.1}% {:>+6.2}±{:.2}% {:>8.2}",
+            "{:<10} {:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>5.1}% {what:<7} {:>9.1}% {:>+6.2}±{:.2}% {:>8.2} {wall:>9.1}",
             front_end(c),
             c.name,
             if c.stored { "stored" } else { "paired" },
@@ -454,4 +466,5 @@ fn print(cases: &[Case], runs: usize) {
         "\nheadline: for A/A the share of verdicts claiming a change, regressed or improved (goal ≤ 2 %, inconclusive ≤ 10 %), otherwise the share called \"regressed\" (goal ≥ 95 %; a miss should be inconclusive, never unchanged)."
     );
     println!("measure s: seconds of measuring per benchmark (paired: both sides together).");
+    println!("compare s: wall seconds of the whole comparison (both bench targets).");
 }
