@@ -108,17 +108,18 @@ impl<P> Group<'_, P> {
             (true, false) => b.to_owned(),
             (false, false) => format!("{a}/{b}"),
         };
-        let mut register = |variant: String, func: BenchFn, scaling: Option<Scaling>| {
+        let mut register = |variant: String, func: BenchFn, scaling: Option<Scaling>, threads| {
             let id = join(&format!("{}/{name}", self.name), &variant);
             self.registry.push(id, func, scaling);
             let pushed = self.registry.benches.last_mut().expect("just pushed");
+            pushed.threads = threads;
             pushed.member = Some(Member {
                 group: self.name.clone(),
                 variant,
             });
         };
         if self.threads.is_empty() {
-            register(variant.to_owned(), Box::new(move |b| f(b)), scaling);
+            register(variant.to_owned(), Box::new(move |b| f(b)), scaling, 1);
             return;
         }
         for &n in &self.threads {
@@ -128,14 +129,11 @@ impl<P> Group<'_, P> {
                 s.family = format!("{}/threads={n}", s.family);
                 s
             });
-            let run = move |b: &mut Bencher<'_>| {
-                b.threads = n;
-                f(b)
-            };
             register(
                 join(variant, &format!("threads={n}")),
-                Box::new(run),
+                Box::new(move |b| f(b)),
                 scaling,
+                n,
             );
         }
     }

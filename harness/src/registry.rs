@@ -21,6 +21,9 @@ pub(crate) struct Benchmark {
     pub baseline: bool,
     /// What its own configuration says of how long it takes.
     pub hint: Option<Hint>,
+    /// The threads it runs on ([`Bencher::threads`]): 1, or a count from
+    /// [`Group::threads`](crate::Group::threads).
+    pub threads: usize,
 }
 
 /// Where a benchmark sits in its group.
@@ -131,6 +134,7 @@ impl Registry {
             member: None,
             baseline: false,
             hint: None,
+            threads: 1,
         });
     }
 }
@@ -167,6 +171,21 @@ impl<'r> Marks<'r> {
     pub fn __hint(self, hint: Hint) -> Self {
         for b in &mut self.registry.benches[self.start..] {
             b.hint = Some(hint);
+        }
+        self
+    }
+
+    /// Runs these benchmarks on `threads` threads, their ids unchanged (what
+    /// nbench-divan makes of divan's `threads`); they time their routine
+    /// with [`Bencher::iter_threads`].
+    ///
+    /// # Panics
+    /// If `threads` is 0.
+    #[doc(hidden)]
+    pub fn __threads(self, threads: usize) -> Self {
+        assert!(threads > 0, "threads: a thread count must be at least 1");
+        for b in &mut self.registry.benches[self.start..] {
+            b.threads = threads;
         }
         self
     }

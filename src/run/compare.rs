@@ -131,7 +131,15 @@ fn count_both(
     plan: &Plan,
     (outcomes, cmp): (&mut [Outcome], &mut TargetComparison),
 ) {
-    let ids: Vec<String> = cmp.rows.iter().map(|r| r.id.clone()).collect();
+    // Both sides over the same iterations, from the baseline's time.
+    let ids: Vec<(String, u64)> = (cmp.rows.iter())
+        .map(|r| {
+            (
+                r.id.clone(),
+                counts::iterations_for(r.baseline + r.overhead),
+            )
+        })
+        .collect();
     if !plan.instructions || ids.is_empty() {
         return;
     }

@@ -41,21 +41,48 @@ impl std::fmt::Display for CountError {
     }
 }
 
+/// Benchmarks to count, each with the iterations of its first counted
+/// sample ([`iterations_for`]).
+pub type ToCount = [(String, u64)];
+
+/// How long a counted sample should take natively: under callgrind, some
+/// 50 times as long (10 ms), long enough that what an iteration does now
+/// and then (an allocator growing its pool) is shared by many.
+const COUNTED_NATIVE_NS: f64 = 200_000.0;
+
+/// The iterations a benchmark taking `ns_per_iter` natively is counted
+/// over: a power of two, so that two sides a little apart in time are
+/// counted alike, and each process of an executable the same (left to the
+/// clock, a benchmark's earlier samples leave the allocator in another
+/// state from run to run).
+pub fn iterations_for(ns_per_iter: f64) -> u64 {
+    let wanted = (COUNTED_NATIVE_NS / ns_per_iter.max(0.1)).ceil();
+    (wanted.clamp(1.0, (1u64 << 24) as f64) as u64).next_power_of_two()
+}
+
 /// Counts benchmarks `ids` of executable `exe`, run from `dir` with
 /// `extra_args` after its own, for at most `limit`: each id's count, or
 /// why there is none.
 pub fn count(
     exe: &Path,
     dir: &Path,
-    ids: &[String],
+    ids: &ToCount,
     (extra_args, limit): (&[String], Duration),
 ) -> Result<BTreeMap<String, Counted>, CountError> {
-    let out = scratch_dir();
-    std::fs::create_dir_all(&out).map_err(|e| CountError::Failed(e.to_string()))?;
-    let result =
-        run(&valgrind(), (exe, dir, ids), (extra_args, limit), &out).and_then(|()| read(&out));
-    let _ = std::fs::remove_dir_all(&out);
-    result
+    let attempt = |iters: bool| {
+        let out = scratch_dir();
+        std::fs::create_dir_all(&out).map_err(|e| CountError::Failed(e.to_string()))?;
+        let how = (extra_args, limit, iters);
+        let result = run(&valgrind(), (exe, dir, ids), how, &out).and_then(|()| read(&out));
+        let _ = std::fs::remove_dir_all(&out);
+        result
+    };
+    match attempt(true) {
+        // An executable built before `--nbench-count-iters` refuses it:
+        // counted by the clock instead.
+        Err(CountError::Failed(why)) if why.contains("--help") => attempt(false),
+        result => result,
+    }
 }
 
 /// A folder of its own for one counting run; every one of a run's names is
@@ -78,7 +105,7 @@ pub const COUNT_PROCESSES: usize = 3;
 /// does not tell where it does not; or why counting failed.
 pub fn count_side(
     exes: &[PathBuf],
-    (dir, ids): (&Path, &[String]),
+    (dir, ids): (&Path, &ToCount),
     (extra_args, limit): (&[String], Duration),
 ) -> Result<SideCounts, CountError> {
     let mut side = SideCounts::new();
@@ -94,9 +121,12 @@ pub fn count_side(
 /// `outcomes` (`--metrics time,instructions`) into its outcome; where none
 /// could be had, says why in its place.
 pub fn count_into(built: &Built, plan: &Plan, outcomes: &mut [Outcome]) {
-    let ids: Vec<String> = (outcomes.iter())
+    let ids: Vec<(String, u64)> = (outcomes.iter())
         .filter_map(|o| match o {
-            Outcome::Measured(m) => Some(m.result.id.clone()),
+            Outcome::Measured(m) => {
+                let ns = m.result.summary.median + m.result.overhead;
+                Some((m.result.id.clone(), iterations_for(ns)))
+            }
             _ => None,
         })
         .collect();
@@ -183,8 +213,8 @@ pub fn check_valgrind() -> Result<String, CountError> {
 /// The figures: `docs/instructions.md`.
 fn run(
     valgrind: &Path,
-    (exe, dir, ids): (&Path, &Path, &[String]),
-    (extra_args, limit): (&[String], Duration),
+    (exe, dir, ids): (&Path, &Path, &ToCount),
+    (extra_args, limit, iters): (&[String], Duration, bool),
     out: &Path,
 ) -> Result<(), CountError> {
     let link = out.join("bench");
@@ -195,6 +225,11 @@ fn run(
     };
     let mut cmd = Command::new(valgrind);
     super::session::not_randomized(&mut cmd);
+    let each: Vec<String> = ids.iter().map(|(_, n)| n.to_string()).collect();
+    let each = [
+        nbench::__private::protocol::COUNT_ITERS_FLAG.to_owned(),
+        each.join(","),
+    ];
     cmd.args(["--tool=callgrind", "--collect-atstart=no", "--dump-line=no"])
         .args([
             "--dump-instr=no",
@@ -207,10 +242,11 @@ fn run(
         ))
         .arg(exe)
         .arg(nbench::__private::protocol::COUNT_FLAG)
+        .args(each.iter().filter(|_| iters))
         .arg("--exact")
         .args(extra_args)
         .arg("--")
-        .args(ids)
+        .args(ids.iter().map(|(id, _)| id))
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -369,11 +405,23 @@ mod tests {
     }
 
     #[test]
+    fn iterations_are_a_power_of_two_near_a_fixed_native_time() {
+        // 80 µs an iteration: 200 µs wanted, 2.5 iterations, 4.
+        assert_eq!(iterations_for(80_000.0), 4);
+        // Two sides 1 % apart are counted alike.
+        assert_eq!(iterations_for(80_800.0), 4);
+        assert_eq!(iterations_for(1.0), 262_144);
+        assert_eq!(iterations_for(5e9), 1);
+        assert_eq!(iterations_for(0.0), 1 << 21);
+        assert_eq!(iterations_for(f64::NAN), 1 << 21);
+    }
+
+    #[test]
     fn a_missing_valgrind_is_said() {
         let e = run(
             Path::new("/nonexistent/valgrind"),
             (Path::new("/bin/true"), Path::new("."), &[]),
-            (&[], Duration::from_secs(5)),
+            (&[], Duration::from_secs(5), true),
             Path::new("/nonexistent"),
         );
         match e {

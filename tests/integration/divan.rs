@@ -7,14 +7,18 @@ use crate::helpers::{DIVAN_LINE, Fixture, QUICK};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
-const IDS: [&str; 15] = [
+const IDS: [&str; 19] = [
     "add",
     "chars::ab",
     "chars::abcdef",
+    "contended::t=1",
+    "contended::t=2",
     "fill::1",
     "fill::8",
     "fill::64",
     "ignored",
+    "pair::counted",
+    "pair::local",
     "parse::u32",
     "parse::u64",
     "shift::2",
@@ -73,7 +77,12 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
         .iter()
         .map(|b| b["id"].as_str().unwrap())
         .collect();
-    let mut want: Vec<&str> = IDS.iter().copied().filter(|i| *i != "ignored").collect();
+    let unmeasured = ["ignored", "pair::local"];
+    let mut want: Vec<&str> = IDS
+        .iter()
+        .copied()
+        .filter(|i| !unmeasured.contains(i))
+        .collect();
     want.sort();
     let mut got = measured.clone();
     got.sort();
@@ -96,6 +105,12 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
         bench("sum::256")
     );
     assert_eq!(bench("sorts::unstable")["throughput"]["bytes"], 1024);
+    // `threads`: a group's two threads each do an item an iteration; a
+    // loop divan runs on the current thread only is skipped, saying why.
+    assert_eq!(bench("pair::counted")["throughput"]["items"], 2);
+    assert_eq!(target["skipped"][0]["id"], "pair::local", "{target}");
+    let why = target["skipped"][0]["reason"].as_str().unwrap();
+    assert!(why.contains("`bench_local` on 2 threads"), "{why}");
     // AllocProfiler counts: one allocation of 64 bytes per iteration.
     let counters = bench("fill::64")["counters"].clone();
     let counter = |name: &str| {

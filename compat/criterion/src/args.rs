@@ -21,6 +21,7 @@ pub(crate) enum Translated {
 /// nbench's flags (and libtest's) that take a value: passed on with it.
 const NBENCH_WITH_VALUE: &[&str] = &[
     "--nbench-protocol",
+    "--nbench-count-iters",
     "--skip",
     "--format",
     "--output-format",
@@ -222,6 +223,24 @@ mod tests {
         assert_eq!(
             run(&["--list", "--format", "terse"]),
             ["--list", "--format", "terse"]
+        );
+        assert_eq!(
+            run(&[
+                "--nbench-count",
+                "--nbench-count-iters",
+                "4,1",
+                "--exact",
+                "--",
+                "a"
+            ]),
+            [
+                "--nbench-count",
+                "--nbench-count-iters",
+                "4,1",
+                "--exact",
+                "--",
+                "a"
+            ]
         );
     }
 

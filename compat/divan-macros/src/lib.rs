@@ -49,14 +49,13 @@ impl Parse for Opts {
 }
 
 /// divan's options that nbench accepts and does not honour: cargo nbench
-/// decides sampling, and measures on one thread.
+/// decides sampling.
 const UNHONOURED: &[&str] = &[
     "sample_count",
     "sample_size",
     "min_time",
     "max_time",
     "skip_ext_time",
-    "threads",
 ];
 
 /// What the options ask for, sorted out.
@@ -68,6 +67,8 @@ struct Wanted {
     consts: Option<Expr>,
     types: Vec<Type>,
     counters: Vec<Expr>,
+    /// `threads`: the thread counts, as a function giving them.
+    threads: Option<Tokens>,
     unhonoured: Vec<String>,
 }
 
@@ -94,6 +95,8 @@ fn wanted(opts: Opts) -> syn::Result<Wanted> {
             Opt::Value(k, v) if k == "chars_count" => w
                 .counters
                 .push(syn::parse_quote!(::divan::counter::CharsCount::from(#v))),
+            Opt::Flag(k) if k == "threads" => w.threads = Some(thread_counts(None)),
+            Opt::Value(k, v) if k == "threads" => w.threads = Some(thread_counts(Some(&v))),
             Opt::Value(k, _) if k == "crate" => {}
             Opt::Flag(k) | Opt::Value(k, _) => {
                 let k = k.to_string();
@@ -109,6 +112,43 @@ fn wanted(opts: Opts) -> syn::Result<Wanted> {
         }
     }
     Ok(w)
+}
+
+/// `threads`, `threads = true` (all the machine has, written 0 as divan
+/// does), `= false` (one), `= N`, or `= LIST` (anything iterable over
+/// counts): an expression of type `Option<fn() -> Vec<usize>>`.
+fn thread_counts(value: Option<&Expr>) -> Tokens {
+    let counts = match value {
+        None => quote!(::std::vec![0usize]),
+        Some(Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Bool(b),
+            ..
+        })) => match b.value {
+            true => quote!(::std::vec![0usize]),
+            false => quote!(::std::vec![1usize]),
+        },
+        Some(
+            n @ Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(_),
+                ..
+            }),
+        ) => quote!(::std::vec![#n]),
+        Some(list) => quote!(::divan::__private::threads_of(#list)),
+    };
+    quote!(::core::option::Option::Some({
+        fn threads() -> ::std::vec::Vec<usize> {
+            #counts
+        }
+        threads as fn() -> ::std::vec::Vec<usize>
+    }))
+}
+
+/// `threads` as an `Entry` or `Group` field: the counts, or none.
+fn threads_field(w: &Wanted) -> Tokens {
+    match &w.threads {
+        Some(t) => t.clone(),
+        None => quote!(::core::option::Option::None),
+    }
 }
 
 trait SpanOr {
@@ -145,6 +185,7 @@ pub fn bench_group(attr: TokenStream, item: TokenStream) -> TokenStream {
     match wanted(opts) {
         Ok(w) => {
             let unhonoured = notes(&w);
+            let threads = threads_field(&w);
             let ident = LitStr::new(&module.ident.to_string(), module.ident.span());
             let name = match &w.name {
                 Some(n) => quote!(::core::option::Option::Some(#n)),
@@ -159,6 +200,7 @@ pub fn bench_group(attr: TokenStream, item: TokenStream) -> TokenStream {
                         module: ::core::concat!(::core::module_path!(), "::", #ident),
                         name: #name,
                         unhonoured: &[#(#unhonoured),*],
+                        threads: #threads,
                     };
                 };
             }
@@ -225,7 +267,7 @@ impl Shape<'_> {
             .then(|| quote!(::divan::__private::pass(arg)));
         match self.bencher {
             true => quote!(#ident #turbofish (::divan::Bencher::__new(b), #arg)),
-            false => quote!(b.iter(|| #ident #turbofish (#arg))),
+            false => quote!(::divan::__private::time(b, || #ident #turbofish (#arg))),
         }
     }
 
@@ -347,6 +389,7 @@ fn expand(opts: Opts, f: &mut ItemFn) -> syn::Result<Tokens> {
     };
     let ignored = w.ignore;
     let unhonoured = notes(&w);
+    let threads = threads_field(&w);
     let register = format_ident!("__nbench_divan_register_{}", ident);
     Ok(quote! {
         #f
@@ -363,6 +406,7 @@ fn expand(opts: Opts, f: &mut ItemFn) -> syn::Result<Tokens> {
                 name: #name,
                 ignored: #ignored,
                 unhonoured: &[#(#unhonoured),*],
+                threads: #threads,
                 register: #register,
             };
         };

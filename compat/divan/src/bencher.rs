@@ -19,14 +19,17 @@ impl<'a, 'b> Bencher<'a, 'b> {
         self
     }
 
-    /// Times `routine`, its output dropped outside the timing.
+    /// Times `routine` on the benchmark's threads (all at once where it
+    /// has several), its output dropped outside the timing.
     pub fn bench<O, R: Fn() -> O + Sync>(self, routine: R) {
-        self.inner.iter(routine);
+        crate::threads::time(self.inner, routine);
     }
 
-    /// Times `routine` (which need not be `Sync`: nbench times on one thread).
+    /// Times `routine` on the current thread (it need not be `Sync`).
     pub fn bench_local<O, R: FnMut() -> O>(self, routine: R) {
-        self.inner.iter(routine);
+        if crate::threads::on_one(self.inner, "bench_local") {
+            self.inner.iter(routine);
+        }
     }
 
     /// Gives each iteration an input made by `make`, outside the timing.
@@ -72,24 +75,29 @@ impl<I, G: FnMut() -> I> BencherWithInputs<'_, '_, G> {
 
     /// Times `routine` on each input, taken by value.
     pub fn bench_values<O, R: Fn(I) -> O + Sync>(self, routine: R) {
-        self.inner.iter_batched(self.make, routine);
+        self.each(routine);
     }
 
     /// Times `routine` on each input, taken by value, on one thread.
     pub fn bench_local_values<O, R: FnMut(I) -> O>(self, routine: R) {
-        self.inner.iter_batched(self.make, routine);
+        self.each(routine);
     }
 
     /// Times `routine` on each input, by mutable reference; the input is
     /// dropped outside the timing.
     pub fn bench_refs<O, R: Fn(&mut I) -> O + Sync>(self, routine: R) {
-        self.inner
-            .iter_batched(self.make, move |mut i| (routine(&mut i), i));
+        self.each(move |mut i| (routine(&mut i), i));
     }
 
     /// Times `routine` on each input, by mutable reference, on one thread.
     pub fn bench_local_refs<O, R: FnMut(&mut I) -> O>(self, mut routine: R) {
-        self.inner
-            .iter_batched(self.make, move |mut i| (routine(&mut i), i));
+        self.each(move |mut i| (routine(&mut i), i));
+    }
+
+    /// Times `routine` on each input, on one thread (see `threads::on_one`).
+    fn each<O, R: FnMut(I) -> O>(self, routine: R) {
+        if crate::threads::on_one(self.inner, "with_inputs") {
+            self.inner.iter_batched(self.make, routine);
+        }
     }
 }

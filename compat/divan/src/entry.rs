@@ -15,6 +15,8 @@ pub struct Entry {
     pub ignored: bool,
     /// Options it was given that nbench does not honour.
     pub unhonoured: &'static [&'static str],
+    /// `threads = …`: the thread counts it runs on (0: all the machine has).
+    pub threads: Option<fn() -> Vec<usize>>,
     /// Registers one nbench benchmark per type, constant and argument.
     pub register: fn(&mut Registrar<'_>),
 }
@@ -31,6 +33,8 @@ pub struct Group {
     pub name: Option<&'static str>,
     /// Options it was given that nbench does not honour.
     pub unhonoured: &'static [&'static str],
+    /// `threads = …` for the benchmarks inside that give none themselves.
+    pub threads: Option<fn() -> Vec<usize>>,
 }
 
 /// Every `#[divan::bench_group]` of the program.
@@ -42,11 +46,14 @@ pub struct Registrar<'a> {
     registry: &'a mut nbench::Registry,
     path: String,
     ignored: bool,
+    /// The thread counts each benchmark runs on: one, or several each
+    /// ending its id as divan shows them (`::t=4`).
+    threads: Vec<usize>,
 }
 
 impl Registrar<'_> {
     /// A benchmark named by the entry's path and `parts` (type, constant,
-    /// argument, each if there is one).
+    /// argument, each if there is one), once per thread count.
     pub fn add<F>(&mut self, parts: &[Option<&str>], f: F)
     where
         F: Fn(&mut nbench::Bencher<'_>) + 'static,
@@ -56,9 +63,20 @@ impl Registrar<'_> {
             id.push_str("::");
             id.push_str(p);
         }
-        let marks = self.registry.bench(&id, f);
-        if self.ignored {
-            marks.ignore();
+        let f = std::rc::Rc::new(f);
+        for &n in &self.threads {
+            let id = match self.threads.len() {
+                1 => id.clone(),
+                _ => format!("{id}::t={n}"),
+            };
+            let f = std::rc::Rc::clone(&f);
+            let mut marks = self.registry.bench(&id, move |b| f(b));
+            if n > 1 {
+                marks = marks.__threads(n);
+            }
+            if self.ignored {
+                marks.ignore();
+            }
         }
     }
 }
@@ -169,6 +187,7 @@ pub fn main() -> i32 {
             registry: &mut registry,
             path: path_of(e),
             ignored: e.ignored,
+            threads: crate::threads::counts_for(e),
         };
         (e.register)(&mut r);
     }
@@ -181,7 +200,7 @@ pub fn main() -> i32 {
         for option in unhonoured {
             eprintln!(
                 "note: divan's `{option}` is accepted and not honoured: cargo nbench decides how \
-                 long and how often each benchmark is sampled, on one thread"
+                 long and how often each benchmark is sampled"
             );
         }
     }

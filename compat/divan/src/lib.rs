@@ -11,13 +11,14 @@
 //! `#[divan::bench]` functions register with nbench under divan's names
 //! (`module::function::argument`); `divan::main()` runs them as the bench
 //! binary's command line asks, under `cargo nbench` or `cargo bench`.
-//! Options nbench cannot honour (`sample_count`, `threads`, `--timer`, …)
+//! Options nbench cannot honour (`sample_count`, `--timer`, …)
 //! are accepted and said once on stderr.
 
 mod alloc;
 mod bencher;
 pub mod counter;
 mod entry;
+mod threads;
 
 pub use alloc::AllocProfiler;
 pub use bencher::{Bencher, BencherWithInputs};
@@ -40,6 +41,7 @@ pub mod __private {
     pub use crate::entry::{
         BENCHES, ByDebug, ByDisplay, Entry, GROUPS, Group, Registrar, Shown, count, pass,
     };
+    pub use crate::threads::{threads_of, time};
     pub use linkme;
     pub use nbench;
 }

@@ -17,6 +17,7 @@ pub enum Finish {
 /// how it finished, or why it failed (a panic, a failed check, misuse).
 pub fn run_guarded(bench: &Benchmark, driver: &mut dyn Driver) -> Result<Finish, String> {
     let mut b = Bencher::new(driver);
+    b.threads = bench.threads;
     capture(|| (bench.func)(&mut b))?;
     if let Some(failure) = b.failure {
         return Err(failure);

@@ -23,8 +23,10 @@ pub enum Mode {
     Help,
     /// `--nbench-protocol <addr>`: driven by `cargo nbench` over a connection to `addr`.
     Protocol(String),
-    /// `--nbench-count`: each benchmark's loop counted under callgrind.
-    Count,
+    /// `--nbench-count`: each benchmark's loop counted under callgrind,
+    /// each over the iterations `--nbench-count-iters` gives (by filter
+    /// order; the clock decides where none is given).
+    Count(Vec<u64>),
 }
 
 /// How `--bench` (and `--list`) print: libtest's `--format` values, and
@@ -103,6 +105,7 @@ impl Args {
         };
         let (mut bench, mut list, mut help, mut count) = (false, false, false, false);
         let mut protocol = None;
+        let mut count_iters = Vec::new();
         let mut it = args.into_iter();
         while let Some(arg) = it.next() {
             if arg == "--" {
@@ -129,6 +132,10 @@ impl Args {
                 "-h" | "--help" => help = true,
                 "--exact" => out.filter.exact = true,
                 crate::protocol::COUNT_FLAG => count = true,
+                crate::protocol::COUNT_ITERS_FLAG => {
+                    let v = value(crate::protocol::COUNT_ITERS_FLAG)?;
+                    count_iters = iterations(&v)?;
+                }
                 crate::protocol::PROTOCOL_FLAG => {
                     protocol = Some(value(crate::protocol::PROTOCOL_FLAG)?)
                 }
@@ -152,7 +159,7 @@ impl Args {
             }
         }
         out.mode = match count && !help && !list {
-            true => Mode::Count,
+            true => Mode::Count(count_iters),
             false => mode(protocol, help, list, bench, out.output),
         };
         Ok(out)
@@ -279,6 +286,19 @@ pub fn outlier_mode(text: &str) -> Result<OutlierMode, UsageError> {
 /// What an `--outliers` value must be, for error messages.
 pub const OUTLIERS_EXPECTED: &str = "expected none, top5, both5 or iqr";
 
+/// `--nbench-count-iters`'s value: iteration counts, comma-separated, each at least 1.
+fn iterations(text: &str) -> Result<Vec<u64>, UsageError> {
+    (text.split(',').filter(|t| !t.is_empty()))
+        .map(|t| match t.trim().parse::<u64>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(UsageError(format!(
+                "invalid value '{t}' for '{}': expected iteration counts like 4,64,1",
+                crate::protocol::COUNT_ITERS_FLAG
+            ))),
+        })
+        .collect()
+}
+
 fn count(flag: &str, text: &str) -> Result<usize, UsageError> {
     match text.trim().parse::<usize>() {
         Ok(v) if v >= 1 => Ok(v),
@@ -358,6 +378,15 @@ mod tests {
             Mode::List { terse: false }
         );
         assert_eq!(parse("--bench -h").unwrap().mode, Mode::Help);
+        assert_eq!(parse("--nbench-count").unwrap().mode, Mode::Count(vec![]));
+        let counted = parse("--nbench-count --nbench-count-iters 4,1 --exact -- a b").unwrap();
+        assert_eq!(counted.mode, Mode::Count(vec![4, 1]));
+        assert_eq!(counted.filter.filters, ["a", "b"]);
+        let e = parse("--nbench-count --nbench-count-iters 4,0").unwrap_err();
+        assert!(
+            e.0.contains("'0'") && e.0.contains("--nbench-count-iters"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -22,9 +22,14 @@ use crate::valgrind;
 use std::time::{Duration, Instant};
 
 /// How long the first of a benchmark's two counted samples should run
-/// under callgrind, at least: long enough that what one iteration does now
-/// and then (an allocator growing its pool) is shared by many.
+/// under callgrind, at least, where `cargo nbench` gave no iterations:
+/// long enough that what one iteration does now and then (an allocator
+/// growing its pool) is shared by many.
 const SAMPLE: Duration = Duration::from_millis(10);
+
+/// The iterations the empty loop is counted over: its count per
+/// iteration is the same for any number.
+const EMPTY_LOOP_ITERS: u64 = 1 << 16;
 
 /// The most iterations a counted sample runs.
 const MOST_ITERS: u64 = 1 << 24;
@@ -78,26 +83,29 @@ pub fn kind_name(kind: LoopKind) -> &'static str {
 /// Counts one benchmark's loop: dumps a sample of `n` and one of `2n` iterations.
 struct CountDriver<'a> {
     id: &'a str,
+    /// `n`, where `cargo nbench` gave it.
+    iters: Option<u64>,
 }
 
 impl Driver for CountDriver<'_> {
     fn drive(&mut self, kind: LoopKind, _: &Declared, m: &mut dyn Measure) {
-        count(m, kind, "body", self.id);
+        count(m, kind, ("body", self.id), self.iters);
     }
 }
 
-/// Runs `m` (uncounted) until a sample lasts [`SAMPLE`], then counts a
-/// sample of that many iterations and one of twice as many, each dumped.
-fn count(m: &mut dyn Measure, kind: LoopKind, what: &str, id: &str) {
-    let mut n = 1;
-    loop {
-        let started = Instant::now();
-        m.sample(n);
-        if started.elapsed() >= SAMPLE || n >= MOST_ITERS {
-            break;
+/// Counts a sample of `n` iterations and one of `2n`, each dumped, after
+/// one uncounted sample of `n` (what a first call does once stays out).
+/// Without `iters`, `n` is where a sample first lasts [`SAMPLE`], the
+/// samples before it uncounted.
+fn count(m: &mut dyn Measure, kind: LoopKind, (what, id): (&str, &str), iters: Option<u64>) {
+    let n = match iters {
+        Some(n) => {
+            let n = n.min(MOST_ITERS);
+            m.sample(n);
+            n
         }
-        n *= 2;
-    }
+        None => by_the_clock(m),
+    };
     for iters in [n, 2 * n] {
         valgrind::zero();
         crate::counting::start();
@@ -107,10 +115,25 @@ fn count(m: &mut dyn Measure, kind: LoopKind, what: &str, id: &str) {
     }
 }
 
+/// Runs `m` (uncounted) on 1, 2, 4, … iterations until a sample lasts
+/// [`SAMPLE`]: that many iterations.
+fn by_the_clock(m: &mut dyn Measure) -> u64 {
+    let mut n = 1;
+    loop {
+        let started = Instant::now();
+        m.sample(n);
+        if started.elapsed() >= SAMPLE || n >= MOST_ITERS {
+            return n;
+        }
+        n *= 2;
+    }
+}
+
 /// Counts every selected benchmark that is not ignored, and the empty loop
-/// once; a benchmark that fails or skips is said on stderr and left out.
-/// Returns whether all ran.
-pub fn run(selected: &[&Benchmark], args: &Args) -> bool {
+/// once, each over the iterations `iters` gives for the filter that is its
+/// id (by position); a benchmark that fails or skips is said on stderr and
+/// left out. Returns whether all ran.
+pub fn run(selected: &[&Benchmark], args: &Args, iters: &[u64]) -> bool {
     if !valgrind::running() {
         eprintln!(
             "error: --nbench-count counts instructions under Valgrind's callgrind: run this \
@@ -118,13 +141,26 @@ pub fn run(selected: &[&Benchmark], args: &Args) -> bool {
         );
         return false;
     }
-    count(&mut empty_loop(), LoopKind::Iter, "loop", "");
+    count(
+        &mut empty_loop(),
+        LoopKind::Iter,
+        ("loop", ""),
+        Some(EMPTY_LOOP_ITERS),
+    );
+    let given = |id: &str| {
+        let at = args.filter.filters.iter().position(|f| f == id)?;
+        iters.get(at).copied()
+    };
     let mut ok = true;
     for bench in selected {
         if args.filter.verdict(&bench.id, bench.ignored) == Selected::Ignored {
             continue;
         }
-        match run_guarded(bench, &mut CountDriver { id: &bench.id }) {
+        let mut driver = CountDriver {
+            id: &bench.id,
+            iters: given(&bench.id),
+        };
+        match run_guarded(bench, &mut driver) {
             Ok(Finish::Timed(_)) => {}
             Ok(Finish::Skipped(reason)) => eprintln!("{}: skipped: {reason}", bench.id),
             Err(why) => {

@@ -45,7 +45,7 @@ pub fn run(registry: &Registry, args: impl IntoIterator<Item = String>) -> ExitC
         }
         Mode::Bench => bench::run(&registry.benches, &selected, filtered_out, &args),
         Mode::Protocol(addr) => protocol::run(registry, &addr),
-        Mode::Count => count::run(&selected, &args),
+        Mode::Count(ref iters) => count::run(&selected, &args, iters),
         Mode::Test => test::run(&selected, filtered_out, &args),
     };
     ExitCode::from(if ok { EXIT_OK } else { EXIT_FAILED })

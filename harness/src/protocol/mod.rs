@@ -29,6 +29,12 @@ pub const PROTOCOL_FLAG: &str = "--nbench-protocol";
 /// The flag that has a bench binary count each benchmark's instructions
 /// under callgrind (`modes::count`) instead of measuring time.
 pub const COUNT_FLAG: &str = "--nbench-count";
+/// With [`COUNT_FLAG`]: how many iterations each benchmark's first counted
+/// sample runs, comma-separated in the order of the ids after `--`
+/// (`--exact`), so that a process counts the same every time: left to the
+/// clock, a benchmark's earlier samples would leave the allocator in
+/// another state from run to run.
+pub const COUNT_ITERS_FLAG: &str = "--nbench-count-iters";
 /// Environment variable carrying the token the binary must echo in its hello, so
 /// `cargo nbench` talks only to the process it started.
 pub const TOKEN_ENV: &str = "NBENCH_PROTOCOL_TOKEN";

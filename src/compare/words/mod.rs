@@ -154,14 +154,16 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
                 percent_change(c.change)
             )
         }
-        Some(Signal::Time) if counts_moved(r, threshold) && !time_holds_counts(r) => format!(
-            ": instructions {}, but time's interval ({} … {}) rules that out: the signals \
+        Some(Signal::Time) if counts_moved(r, threshold) && !time_holds_counts(r, threshold) => {
+            format!(
+                ": instructions {}, but time's interval ({} … {}) rules that out: the signals \
              disagree and time decides (instructions that cost no time here, or counts that \
              differ from process to process)",
-            percent_change(c.change),
-            percent_change(r.change_ci[0]),
-            percent_change(r.change_ci[1])
-        ),
+                percent_change(c.change),
+                percent_change(r.change_ci[0]),
+                percent_change(r.change_ci[1])
+            )
+        }
         _ if c.change.abs() > threshold && !counts_moved(r, threshold) => format!(
             ": instructions {}, but one side's processes counted {:.1}% apart (code that \
              allocates meets the allocator in another state): they do not decide",
