@@ -124,8 +124,12 @@ pub enum Error {
     /// No baseline of that name.
     #[error("no baseline named `{0}`")]
     NoBaseline(String),
-    /// `--metrics …,instructions` with no Valgrind to count under.
-    #[error("--metrics instructions counts under Valgrind, which could not be run ({0})")]
+    /// `--metrics …,instructions` with nothing to count them: no CPU
+    /// counter that counts, and no Valgrind.
+    #[error(
+        "--metrics instructions needs the CPU's instruction counter or Valgrind, and neither \
+         can be used here ({0})"
+    )]
     NoValgrind(String),
     /// A file could not be read or written.
     #[error("{action} `{}`: {source}", path.display())]

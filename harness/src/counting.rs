@@ -1,24 +1,43 @@
-//! Whether callgrind counts this process's instructions right now: on
-//! around a counted sample ([`start`], [`stop`]), and paused around what a
-//! sample does outside its timing (a batch's setup, dropping its outputs),
-//! as the clock is. Switching does nothing outside Valgrind.
+//! Whether this process's instructions are counted right now: on around
+//! a counted sample ([`start`], [`stop`]), and paused around what a sample
+//! does outside its timing (a batch's setup, dropping its outputs), as the
+//! clock is. Counting is callgrind's collection under Valgrind, and the
+//! CPU's counter where one was handed over ([`count_with`]); switching
+//! does nothing otherwise.
 
 use crate::valgrind;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 static ON: AtomicBool = AtomicBool::new(false);
+
+/// The CPU counter's file descriptor, or -1.
+static COUNTER: AtomicI32 = AtomicI32::new(-1);
+
+/// Counting switches `counter` too, from now on.
+pub fn count_with(counter: &crate::perf::Counter) {
+    COUNTER.store(counter.fd(), Ordering::SeqCst);
+}
+
+/// Switches callgrind's collection, and the counter where there is one.
+fn toggle(on: bool) {
+    valgrind::toggle_collect();
+    let fd = COUNTER.load(Ordering::SeqCst);
+    if fd >= 0 {
+        crate::perf::switch(fd, on);
+    }
+}
 
 /// Counting on (from off).
 pub fn start() {
     if !ON.swap(true, Ordering::SeqCst) {
-        valgrind::toggle_collect();
+        toggle(true);
     }
 }
 
 /// Counting off (from on).
 pub fn stop() {
     if ON.swap(false, Ordering::SeqCst) {
-        valgrind::toggle_collect();
+        toggle(false);
     }
 }
 

@@ -18,6 +18,7 @@ mod loops;
 mod metric;
 mod modes;
 pub mod params;
+mod perf;
 mod protocol;
 mod registry;
 mod result;
@@ -89,9 +90,14 @@ pub mod __private {
     pub mod modes {
         pub use crate::modes::{EXIT_FAILED, EXIT_USAGE, args, run};
     }
-    /// The labels of the counts a bench binary dumps under callgrind (`--nbench-count`).
+    /// The labels of the counts a bench binary dumps under callgrind, or
+    /// prints counted by the CPU (`--nbench-count`).
     pub mod count {
-        pub use crate::modes::count::{Dumped, parse_label};
+        pub use crate::modes::count::{Dumped, parse_counted, parse_label};
+    }
+    /// The CPU's instruction counter: whether this machine has one that counts.
+    pub mod perf {
+        pub use crate::perf::{Unavailable, probe};
     }
     /// libtest's bench lines and JSON events.
     pub mod libtest {

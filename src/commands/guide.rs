@@ -6,7 +6,7 @@
 use crate::compare::estimate::DEFAULT_EPOCHS;
 use crate::compare::estimators::FAR_MOST;
 use crate::compare::far::{FAR, FAR_MIN_UNITS};
-use crate::compare::joint::{MOVED_PAST_SPREAD, STILL_TIME_REACH};
+use crate::compare::joint::{COUNT_SHARE, MOVED_PAST_SPREAD, STILL_TIME_REACH};
 use crate::compare::rule::UNSTEADY;
 use crate::config::DEFAULT_LAYOUTS;
 use crate::run::counts::COUNT_PROCESSES;
@@ -122,6 +122,13 @@ fn the_guide_quotes_the_constants_of_comparing_as_they_are() {
         (
             "instructions.md",
             format!("rules out ±{} %", STILL_TIME_REACH * NOISE_THRESHOLD_PCT),
+        ),
+        (
+            "instructions.md",
+            format!(
+                "half the threshold or more ({} % at the default)",
+                COUNT_SHARE * NOISE_THRESHOLD_PCT
+            ),
         ),
     ]);
 }

@@ -9,7 +9,7 @@ use crate::model::context::Context;
 use crate::model::record::SkippedRecord;
 use crate::model::target::Built;
 use crate::run::Plan;
-use crate::run::counts::CountError;
+use crate::run::counter::CountError;
 use console::style;
 
 /// The bench targets to build, and those left out.
@@ -80,13 +80,13 @@ pub fn build(
     Ok(nbench_targets)
 }
 
-/// With `--metrics time,instructions`: the Valgrind they are counted
-/// under can be run; said before anything is built.
+/// With `--metrics time,instructions`: something here counts them (the
+/// CPU's counter, or Valgrind); said before anything is built.
 pub fn check_counting(s: &Settings) -> Result<()> {
     if !s.counts_instructions() || s.list {
         return Ok(());
     }
-    match crate::run::counts::check_valgrind() {
+    match crate::run::counter::source() {
         Ok(_) => Ok(()),
         Err(CountError::NoValgrind(why) | CountError::Failed(why)) => Err(Error::NoValgrind(why)),
     }

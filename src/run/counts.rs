@@ -1,7 +1,8 @@
-//! Instructions per iteration, counted under Valgrind's callgrind: the bench
-//! binary runs once more, as `valgrind --tool=callgrind --collect-atstart=no
-//! … BINARY --nbench-count --exact ID…`, and dumps each benchmark's counts
-//! under a label (`nbench::__private::count`); they are read back here.
+//! Instructions per iteration: the bench binary runs once more, as
+//! `BINARY --nbench-count --exact ID…`, on the CPU where its instruction
+//! counter counts (printing each count), else under Valgrind's callgrind
+//! (`valgrind --tool=callgrind --collect-atstart=no …`, dumping each under
+//! a label); see [`super::counter`] for which. The counts are read back here.
 //!
 //! Each benchmark's loop is counted over `n` and `2n` iterations and the
 //! difference taken, so what a sample costs once (reading the clock,
@@ -10,36 +11,16 @@
 //! threads, or one that times itself, are kept but marked as not telling.
 
 use super::Plan;
+use super::counter::{CountError, Source};
 use crate::model::metric::{Beside, Counted, SideCounts};
 use crate::model::outcome::Outcome;
 use crate::model::target::Built;
-use nbench::__private::count::{Dumped, parse_label};
+use nbench::__private::count::{Dumped, parse_counted, parse_label};
 use nbench::__private::metric::Metric;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
-
-/// The variable naming the Valgrind to run (default `valgrind` on `PATH`).
-pub const VALGRIND_ENV: &str = "NBENCH_VALGRIND";
-
-/// Why counting failed.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CountError {
-    /// No Valgrind could be started: where it was looked for, and why.
-    NoValgrind(String),
-    /// The counting run failed: what it said.
-    Failed(String),
-}
-
-impl std::fmt::Display for CountError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CountError::NoValgrind(why) => write!(f, "could not start Valgrind ({why})"),
-            CountError::Failed(why) => write!(f, "counting instructions failed: {why}"),
-        }
-    }
-}
 
 /// Benchmarks to count, each with the iterations of its first counted
 /// sample ([`iterations_for`]).
@@ -69,11 +50,12 @@ pub fn count(
     ids: &ToCount,
     (extra_args, limit): (&[String], Duration),
 ) -> Result<BTreeMap<String, Counted>, CountError> {
+    let source = super::counter::source()?;
     let attempt = |iters: bool| {
         let out = scratch_dir();
         std::fs::create_dir_all(&out).map_err(|e| CountError::Failed(e.to_string()))?;
         let how = (extra_args, limit, iters);
-        let result = run(&valgrind(), (exe, dir, ids), how, &out).and_then(|()| read(&out));
+        let result = run(&source, (exe, dir, ids), how, &out).map(|d| per_iteration(&d));
         let _ = std::fs::remove_dir_all(&out);
         result
     };
@@ -179,30 +161,8 @@ fn uncounted(why: &str) -> Beside {
     }
 }
 
-/// The Valgrind to run.
-pub fn valgrind() -> PathBuf {
-    std::env::var_os(VALGRIND_ENV).map_or_else(|| PathBuf::from("valgrind"), PathBuf::from)
-}
-
-/// Valgrind's version (`valgrind-3.19.0`), or why it cannot be run.
-pub fn check_valgrind() -> Result<String, CountError> {
-    let valgrind = valgrind();
-    let shown = valgrind.display().to_string();
-    let out = Command::new(&valgrind)
-        .arg("--version")
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| CountError::NoValgrind(format!("`{shown}`: {e}")))?;
-    let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-    match out.status.success() && version.starts_with("valgrind") {
-        true => Ok(version),
-        false => Err(CountError::NoValgrind(format!(
-            "`{shown} --version` did not answer as Valgrind does"
-        ))),
-    }
-}
-
-/// Runs the counting process under `valgrind`, its dumps into `out`.
+/// Runs the counting process, on the CPU or under Valgrind as `source`
+/// says (callgrind's dumps into `out`): each count and its label.
 ///
 /// Without address-space randomisation, and through a link of the same
 /// name's length for every executable: the allocator then meets the same
@@ -212,36 +172,42 @@ pub fn check_valgrind() -> Result<String, CountError> {
 /// five, not).
 /// The figures: `docs/instructions.md`.
 fn run(
-    valgrind: &Path,
+    source: &Source,
     (exe, dir, ids): (&Path, &Path, &ToCount),
     (extra_args, limit, iters): (&[String], Duration, bool),
     out: &Path,
-) -> Result<(), CountError> {
+) -> Result<Vec<(Dumped, f64)>, CountError> {
     let link = out.join("bench");
     #[cfg(unix)]
     let exe = match std::os::unix::fs::symlink(exe, &link) {
         Ok(()) => link.as_path(),
         Err(_) => exe,
     };
-    let mut cmd = Command::new(valgrind);
+    let mut cmd = match source {
+        Source::Cpu => Command::new(exe),
+        Source::Valgrind(valgrind) => {
+            let mut cmd = Command::new(valgrind);
+            cmd.args(["--tool=callgrind", "--collect-atstart=no", "--dump-line=no"])
+                .args([
+                    "--dump-instr=no",
+                    "--compress-strings=no",
+                    "--compress-pos=no",
+                ])
+                .arg(format!(
+                    "--callgrind-out-file={}",
+                    out.join("cg.out").display()
+                ))
+                .arg(exe);
+            cmd
+        }
+    };
     super::session::not_randomized(&mut cmd);
     let each: Vec<String> = ids.iter().map(|(_, n)| n.to_string()).collect();
     let each = [
         nbench::__private::protocol::COUNT_ITERS_FLAG.to_owned(),
         each.join(","),
     ];
-    cmd.args(["--tool=callgrind", "--collect-atstart=no", "--dump-line=no"])
-        .args([
-            "--dump-instr=no",
-            "--compress-strings=no",
-            "--compress-pos=no",
-        ])
-        .arg(format!(
-            "--callgrind-out-file={}",
-            out.join("cg.out").display()
-        ))
-        .arg(exe)
-        .arg(nbench::__private::protocol::COUNT_FLAG)
+    cmd.arg(nbench::__private::protocol::COUNT_FLAG)
         .args(each.iter().filter(|_| iters))
         .arg("--exact")
         .args(extra_args)
@@ -249,19 +215,47 @@ fn run(
         .args(ids.iter().map(|(id, _)| id))
         .current_dir(dir)
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| CountError::NoValgrind(format!("`{}`: {e}", valgrind.display())))?;
-    let stderr = child.stderr.take();
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        if let Some(mut s) = stderr {
-            let _ = std::io::Read::read_to_string(&mut s, &mut text);
-        }
-        text
-    });
+    let (printed, _) = finish(cmd, source, limit)?;
+    match source {
+        Source::Cpu => Ok(printed.lines().filter_map(parse_counted).collect()),
+        Source::Valgrind(_) => read(out),
+    }
+}
+
+/// Runs `cmd` for at most `limit`: what it printed on stdout and stderr
+/// if it succeeded, else why not.
+fn finish(
+    mut cmd: Command,
+    source: &Source,
+    limit: Duration,
+) -> Result<(String, String), CountError> {
+    let mut child = cmd.spawn().map_err(|e| match source {
+        Source::Valgrind(v) => CountError::NoValgrind(format!("`{}`: {e}", v.display())),
+        Source::Cpu => CountError::Failed(e.to_string()),
+    })?;
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_string(&mut text);
+            }
+            text
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
     let Some(status) = super::session::wait_for(&mut child, limit) else {
         let _ = child.kill();
         let _ = child.wait();
@@ -270,9 +264,12 @@ fn run(
             "still running after {secs:.0} s"
         )));
     };
-    let said = reader.join().unwrap_or_default();
+    let (printed, said) = (
+        stdout.join().unwrap_or_default(),
+        stderr.join().unwrap_or_default(),
+    );
     if status.success() {
-        return Ok(());
+        return Ok((printed, said));
     }
     // Valgrind's own lines start with `==PID==`; the binary's are the reason.
     let own: Vec<&str> = (said.lines())
@@ -284,8 +281,8 @@ fn run(
     }))
 }
 
-/// The counts dumped into `out`, each benchmark's per iteration.
-fn read(out: &Path) -> Result<BTreeMap<String, Counted>, CountError> {
+/// The counts callgrind dumped into `out`, with their labels.
+fn read(out: &Path) -> Result<Vec<(Dumped, f64)>, CountError> {
     let entries = std::fs::read_dir(out).map_err(|e| CountError::Failed(e.to_string()))?;
     let mut dumps = Vec::new();
     let dumps_only = |p: &PathBuf| {
@@ -298,7 +295,7 @@ fn read(out: &Path) -> Result<BTreeMap<String, Counted>, CountError> {
             dumps.push(d);
         }
     }
-    Ok(per_iteration(&dumps))
+    Ok(dumps)
 }
 
 /// A dump's label and its total instructions; `None` for the dump at the
@@ -343,7 +340,9 @@ pub fn per_iteration(dumps: &[(Dumped, f64)]) -> BTreeMap<String, Counted> {
         let overhead = if kind == "iter" { empty } else { 0.0 };
         let not_telling = match kind.as_str() {
             "threads" => Some(
-                "it runs on several threads, which callgrind counts one after another".to_owned(),
+                "it runs on several threads, whose instructions are not counted as its time \
+                 sees them"
+                    .to_owned(),
             ),
             "custom" => Some(
                 "it times itself (iter_custom): what it counts need not be what it times"
@@ -419,7 +418,7 @@ mod tests {
     #[test]
     fn a_missing_valgrind_is_said() {
         let e = run(
-            Path::new("/nonexistent/valgrind"),
+            &Source::Valgrind(PathBuf::from("/nonexistent/valgrind")),
             (Path::new("/bin/true"), Path::new("."), &[]),
             (&[], Duration::from_secs(5), true),
             Path::new("/nonexistent"),
@@ -430,7 +429,5 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        let shown = CountError::NoValgrind("`x`: not found".into()).to_string();
-        assert_eq!(shown, "could not start Valgrind (`x`: not found)");
     }
 }

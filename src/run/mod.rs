@@ -2,6 +2,7 @@
 
 pub mod affinity;
 pub mod compare;
+pub mod counter;
 pub mod counts;
 pub mod lockstep;
 mod output;

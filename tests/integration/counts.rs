@@ -157,7 +157,7 @@ fn without_valgrind_counting_is_refused_before_anything_is_built() {
     assert_eq!(run.code, 2, "{}", run.all());
     let first = run.stderr.lines().next().unwrap_or_default();
     assert!(
-        first.starts_with("error: --metrics instructions counts under Valgrind")
+        first.starts_with("error: --metrics instructions needs the CPU's instruction counter")
             && first.contains("/nonexistent/valgrind"),
         "{}",
         run.all()
@@ -183,14 +183,39 @@ fn without_valgrind_counting_is_refused_before_anything_is_built() {
 }
 
 #[test]
-fn the_count_mode_outside_valgrind_says_how_to_run_it() {
+fn the_count_mode_outside_valgrind_counts_on_the_cpu_or_says_how_to_run_it() {
     let f = Fixture::new("counts");
     let exe = f.bench_exe("counts");
-    let run = Run::exe(&exe, &f.dir, &["--nbench-count"]);
-    assert_ne!(run.code, 0, "{}", run.all());
-    assert!(
-        run.stderr.contains("valgrind --tool=callgrind"),
-        "{}",
-        run.all()
-    );
+    let run = Run::exe(&exe, &f.dir, &["--nbench-count", "adds/10000"]);
+    let cpu = nbench::__private::perf::probe();
+    if run.code == 0 {
+        assert!(run.stdout.contains("nbench-counted\t"), "{}", run.all());
+    } else {
+        assert!(
+            cpu.is_err(),
+            "a counting CPU, and the count mode failed: {}",
+            run.all()
+        );
+        let said = &run.stderr;
+        assert!(said.contains("valgrind --tool=callgrind"), "{}", run.all());
+        assert!(said.contains("CPU's counter"), "{}", run.all());
+    }
+}
+
+#[test]
+fn a_cpu_counter_counts_a_loop_of_known_additions() {
+    if let Err(why) = nbench::__private::perf::probe() {
+        eprintln!("skipped: no CPU instruction counter here ({why})");
+        return;
+    }
+    let f = Fixture::new("counts");
+    let mut cmd = f.nbench_command(&["--metrics", "time,instructions", "--format", "json"]);
+    cmd.args(["--max-time", "100ms", "adds/10000"])
+        .env("NBENCH_COUNTER", "cpu");
+    let run = Run::from(cmd.output().unwrap());
+    assert_eq!(run.code, 0, "{}", run.all());
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    let adds = instructions(&json, "adds/10000");
+    let per_iter = adds["per_iter"].as_f64().unwrap();
+    assert!((per_iter - 10_000.0).abs() <= 10.0, "{adds}");
 }

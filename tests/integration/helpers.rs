@@ -123,11 +123,14 @@ impl Fixture {
     /// The `cargo nbench <args>` command in `dir` (relative to the fixture), for the real binary.
     pub fn nbench_command_in(&self, dir: &str, args: &[&str]) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-nbench"));
+        // Counting under Valgrind everywhere, a CPU counter or not: the
+        // tests that want the CPU's counter ask for it.
         cmd.arg("nbench")
             .args(args)
             .current_dir(self.dir.join(dir))
             .env_remove("RUSTFLAGS")
-            .env_remove("NO_COLOR");
+            .env_remove("NO_COLOR")
+            .env("NBENCH_COUNTER", "valgrind");
         self.set_target_dir(&mut cmd);
         cmd
     }

@@ -1,5 +1,7 @@
 //! `--nbench-count`: each selected benchmark's measured loop run under
-//! callgrind, its instructions counted and dumped for `cargo nbench` to read.
+//! callgrind, its instructions counted and dumped for `cargo nbench` to read;
+//! or, run on a CPU whose instruction counter counts, counted by it and
+//! printed on stdout ([`COUNTED`] lines).
 //!
 //! `cargo nbench` starts the bench binary as `valgrind --tool=callgrind
 //! --collect-atstart=no … BINARY --nbench-count [FILTER]…`. For each
@@ -8,14 +10,15 @@
 //! ([`label`]); the difference of the two is `n` iterations with the fixed
 //! cost of a sample (reading the clock, entering the loop) gone. The empty
 //! loop is counted the same way once, so that the loop's own instructions
-//! can be taken off, as its time is. Under a real CPU this mode counts
-//! nothing and says so.
+//! can be taken off, as its time is. On a CPU without a counter this mode
+//! counts nothing and says so.
 
 use super::args::Args;
 use crate::bencher::{Declared, Driver, LoopKind};
 use crate::drive::guard::{Finish, run_guarded};
 use crate::engine::Measure;
 use crate::loops::empty_loop;
+use crate::perf::{Counter, Event};
 use crate::registry::Benchmark;
 use crate::select::Selected;
 use crate::valgrind;
@@ -39,6 +42,16 @@ const MOST_ITERS: u64 = 1 << 24;
 /// (`iter`, `batched`, `custom`, `future`, `threads`).
 pub fn label(what: &str, iters: u64, kind: LoopKind, id: &str) -> String {
     format!("nbench-count\t{what}\t{iters}\t{}\t{id}", kind_name(kind))
+}
+
+/// The start of a line a count on the CPU's counter is printed as:
+/// `nbench-counted<TAB>INSTRUCTIONS<TAB>LABEL`.
+pub const COUNTED: &str = "nbench-counted\t";
+
+/// A [`COUNTED`] line's label and instructions; `None` for any other line.
+pub fn parse_counted(line: &str) -> Option<(Dumped, f64)> {
+    let (count, label) = line.strip_prefix(COUNTED)?.split_once('\t')?;
+    Some((parse_label(label)?, count.parse().ok()?))
 }
 
 /// What a dump's label says: what was counted, over how many iterations,
@@ -85,11 +98,12 @@ struct CountDriver<'a> {
     id: &'a str,
     /// `n`, where `cargo nbench` gave it.
     iters: Option<u64>,
+    cpu: Option<&'a Counter>,
 }
 
 impl Driver for CountDriver<'_> {
     fn drive(&mut self, kind: LoopKind, _: &Declared, m: &mut dyn Measure) {
-        count(m, kind, ("body", self.id), self.iters);
+        count(m, (kind, self.cpu), ("body", self.id), self.iters);
     }
 }
 
@@ -97,7 +111,12 @@ impl Driver for CountDriver<'_> {
 /// one uncounted sample of `n` (what a first call does once stays out).
 /// Without `iters`, `n` is where a sample first lasts [`SAMPLE`], the
 /// samples before it uncounted.
-fn count(m: &mut dyn Measure, kind: LoopKind, (what, id): (&str, &str), iters: Option<u64>) {
+fn count(
+    m: &mut dyn Measure,
+    (kind, cpu): (LoopKind, Option<&Counter>),
+    (what, id): (&str, &str),
+    iters: Option<u64>,
+) {
     let n = match iters {
         Some(n) => {
             let n = n.min(MOST_ITERS);
@@ -108,10 +127,18 @@ fn count(m: &mut dyn Measure, kind: LoopKind, (what, id): (&str, &str), iters: O
     };
     for iters in [n, 2 * n] {
         valgrind::zero();
+        if let Some(c) = cpu {
+            c.zero();
+        }
         crate::counting::start();
         m.sample(iters);
         crate::counting::stop();
-        valgrind::dump_at(&label(what, iters, kind, id));
+        let label = label(what, iters, kind, id);
+        match cpu.map(Counter::read) {
+            Some(Ok(counted)) => println!("{COUNTED}{counted}\t{label}"),
+            Some(Err(why)) => eprintln!("{id}: {why}"),
+            None => valgrind::dump_at(&label),
+        }
     }
 }
 
@@ -134,16 +161,29 @@ fn by_the_clock(m: &mut dyn Measure) -> u64 {
 /// id (by position); a benchmark that fails or skips is said on stderr and
 /// left out. Returns whether all ran.
 pub fn run(selected: &[&Benchmark], args: &Args, iters: &[u64]) -> bool {
-    if !valgrind::running() {
-        eprintln!(
-            "error: --nbench-count counts instructions under Valgrind's callgrind: run this \
-             binary as `valgrind --tool=callgrind --collect-atstart=no BINARY --nbench-count`"
-        );
-        return false;
+    // Under Valgrind, callgrind counts; on a CPU, its counter where it has one.
+    let cpu = match valgrind::running() {
+        true => None,
+        false => match Counter::open(Event::INSTRUCTIONS) {
+            Ok(c) => Some(c),
+            Err(why) => {
+                eprintln!(
+                    "error: --nbench-count counts instructions with the CPU's counter, which \
+                     this machine does not give ({why}), or under Valgrind's callgrind: run \
+                     this binary as `valgrind --tool=callgrind --collect-atstart=no BINARY \
+                     --nbench-count`"
+                );
+                return false;
+            }
+        },
+    };
+    if let Some(c) = &cpu {
+        crate::counting::count_with(c);
     }
+    let cpu = cpu.as_ref();
     count(
         &mut empty_loop(),
-        LoopKind::Iter,
+        (LoopKind::Iter, cpu),
         ("loop", ""),
         Some(EMPTY_LOOP_ITERS),
     );
@@ -159,6 +199,7 @@ pub fn run(selected: &[&Benchmark], args: &Args, iters: &[u64]) -> bool {
         let mut driver = CountDriver {
             id: &bench.id,
             iters: given(&bench.id),
+            cpu,
         };
         match run_guarded(bench, &mut driver) {
             Ok(Finish::Timed(_)) => {}
@@ -185,5 +226,9 @@ mod tests {
         assert_eq!(parsed.id, "sort/1000 x\ty");
         assert_eq!(parse_label("Program termination"), None);
         assert_eq!(parse_label("nbench-count\tbody\tmany\titer\tx"), None);
+        let line = format!("{COUNTED}4096\t{text}");
+        assert_eq!(parse_counted(&line), Some((parsed, 4096.0)));
+        assert_eq!(parse_counted("nbench-counted\tmany\tx"), None);
+        assert_eq!(parse_counted(&text), None);
     }
 }
