@@ -14,7 +14,8 @@
 //!   the same build twice: `vec_push/1000` counted +7.8 % when each side's
 //!   three processes found the allocator in another state, time
 //!   −0.56 … +0.35 %);
-//! - time `inconclusive` with no change inside an interval that rules out
+//! - time `inconclusive` with no significant change (as its verdict judges
+//!   significance: adjusted over the run's rows), an interval that rules out
 //!   changes past [`STILL_TIME_REACH`] times the threshold (±3 % at the
 //!   default), and the instructions still (less than half the threshold
 //!   apart, a side's processes within half of it of each other):
@@ -28,6 +29,7 @@
 //! the verdict to time. The row says which signal decided
 //! (`decided_by`), and `words` says what the other one saw.
 
+use crate::compare::rule::significant;
 use crate::model::comparison::{Row, Signal, Verdict};
 
 /// How many times their own spread between processes the counts must move
@@ -88,7 +90,7 @@ pub fn decide(row: &mut Row, threshold: f64) {
     let change = counts.change;
     let reach = STILL_TIME_REACH * threshold;
     let [lo, hi] = row.change_ci;
-    let no_change_in_time = lo <= 0.0 && hi >= 0.0 && lo >= -reach && hi <= reach;
+    let no_change_in_time = !significant(row) && lo >= -reach && hi <= reach;
     row.decided_by = Some(Signal::Time);
     match row.verdict {
         Verdict::Inconclusive | Verdict::Unchanged
@@ -123,6 +125,12 @@ mod tests {
                 change,
                 spread,
                 note: None,
+            }),
+            // Significant where the interval leaves out 0.
+            p_value: Some(if ci[0] > 0.0 || ci[1] < 0.0 {
+                0.01
+            } else {
+                0.5
             }),
             ..Row::example("x", 100.0, (ci[0] + ci[1]) / 2.0, verdict)
         }
@@ -171,9 +179,15 @@ mod tests {
         // Still counts and a time interval holding no change: unchanged.
         let r = row(Inconclusive, [-0.008, 0.009], (0.0, 0.0));
         assert_eq!(decided(r), (Unchanged, Some(Instructions)));
-        // ... but not where time's interval lies past 0,
-        let r = row(Inconclusive, [0.001, 0.02], (0.0, 0.0));
-        assert_eq!(decided(r), (Inconclusive, Some(Time)));
+        // ... but not where time's change is significant,
+        let mut r = row(Inconclusive, [0.001, 0.02], (0.0, 0.0));
+        r.p_adjusted = Some(0.01);
+        assert_eq!(decided(r.clone()), (Inconclusive, Some(Time)));
+        // (an interval past 0 that the run's other rows make
+        // insignificant, as 5 % of intervals are: measured, 5 of 80 A/A
+        // rows with identical counts),
+        r.p_adjusted = Some(0.39);
+        assert_eq!(decided(r), (Unchanged, Some(Instructions)));
         // nor where it cannot rule out a large change (memory, unseen by counts).
         let r = row(Inconclusive, [-0.16, 4.3], (0.0, 0.0));
         assert_eq!(decided(r), (Inconclusive, Some(Time)));
