@@ -224,24 +224,15 @@ mod tests {
             run(&["--list", "--format", "terse"]),
             ["--list", "--format", "terse"]
         );
-        assert_eq!(
-            run(&[
-                "--nbench-count",
-                "--nbench-count-iters",
-                "4,1",
-                "--exact",
-                "--",
-                "a"
-            ]),
-            [
-                "--nbench-count",
-                "--nbench-count-iters",
-                "4,1",
-                "--exact",
-                "--",
-                "a"
-            ]
-        );
+        let counting = [
+            "--nbench-count",
+            "--nbench-count-iters",
+            "4,1",
+            "--exact",
+            "--",
+            "a",
+        ];
+        assert_eq!(run(&counting), counting);
     }
 
     #[test]
