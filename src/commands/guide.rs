@@ -115,6 +115,12 @@ fn the_guide_quotes_the_constants_of_comparing_as_they_are() {
             "revisions.md",
             format!("It is built in {DEFAULT_LAYOUTS} link layouts"),
         ),
+    ]);
+}
+
+#[test]
+fn the_guide_quotes_the_constants_of_counting_as_they_are() {
+    check(&[
         (
             "instructions.md",
             format!("each side is counted in {COUNT_PROCESSES} of its link layouts"),

@@ -29,7 +29,6 @@
 //! the verdict to time. The row says which signal decided
 //! (`decided_by`), and `words` says what the other one saw.
 
-use crate::compare::rule::significant;
 use crate::model::comparison::{Row, Signal, Verdict};
 
 /// How many times their own spread between processes the counts must move
@@ -90,7 +89,7 @@ pub fn decide(row: &mut Row, threshold: f64) {
     let change = counts.change;
     let reach = STILL_TIME_REACH * threshold;
     let [lo, hi] = row.change_ci;
-    let no_change_in_time = !significant(row) && lo >= -reach && hi <= reach;
+    let no_change_in_time = !row.significant() && lo >= -reach && hi <= reach;
     row.decided_by = Some(Signal::Time);
     match row.verdict {
         Verdict::Inconclusive | Verdict::Unchanged

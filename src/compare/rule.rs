@@ -84,19 +84,9 @@ pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
     decide(
         row.change,
         row.change_ci,
-        significant(row),
+        row.significant(),
         row.threshold(threshold),
     )
-}
-
-/// Whether the change of `row` is significant: its p-value, adjusted for
-/// the run's other rows once that is done, below 0.05; without a test
-/// behind it (one epoch's rounds), its interval leaving out 0.
-pub fn significant(row: &Row) -> bool {
-    match row.p_adjusted.or(row.p_value) {
-        Some(p) => p < 0.05,
-        None => row.change_ci[0] > 0.0 || row.change_ci[1] < 0.0,
-    }
 }
 
 /// How many times over a benchmark's time, its loop overhead included, may

@@ -207,6 +207,16 @@ pub enum Signal {
 }
 
 impl Row {
+    /// Whether the change is significant: its p-value, adjusted for the
+    /// run's other rows once that is done, below 0.05; without a test
+    /// behind it (one epoch's rounds), its interval leaving out 0.
+    pub fn significant(&self) -> bool {
+        match self.p_adjusted.or(self.p_value) {
+            Some(p) => p < 0.05,
+            None => self.change_ci[0] > 0.0 || self.change_ci[1] < 0.0,
+        }
+    }
+
     /// The noise threshold that applies to this row (see [`row_threshold`]).
     pub fn threshold(&self, threshold: f64) -> f64 {
         row_threshold(threshold, self.baseline, self.overhead)
