@@ -12,7 +12,7 @@ use crate::model::target::Built;
 use crate::pipeline::measure::{self, Versus};
 use crate::pipeline::publish::{emit, write_html};
 use crate::pipeline::targets::{build, check_counting, discover_targets, gather_context, plans};
-use crate::pipeline::{note, revision, warn};
+use crate::pipeline::{history, note, revision, warn};
 use crate::report::Format;
 use crate::report::progress::Progress;
 use crate::run::{self, Plan};
@@ -152,7 +152,9 @@ fn measure(
         stored: s.compare.stored,
         threshold: s.compare.noise_threshold,
     });
-    measure::measure(targets, plans, versus, context, progress)
+    let (mut records, comparison) = measure::measure(targets, plans, versus, context, progress);
+    history::apply(targets, &prepared.store.history(), &mut records);
+    (records, comparison)
 }
 
 /// Stores the run (and the baseline), reports it, writes the HTML report.
@@ -163,6 +165,11 @@ fn publish(s: &Settings, prepared: &Prepared, record: &RunRecord, targets: &[Bui
         record,
         save.map(|(name, lock)| (name.as_str(), lock, targets)),
     );
+    if kept.run.is_some()
+        && let Err(e) = store.add_history(&history::lines(&record.targets))
+    {
+        warn(&format!("the next run's intervals will not know this run: {e}"));
+    }
     if !s.output.quiet() {
         if kept.run.is_none() && kept.error.is_none() {
             note("nothing was measured, so the run is not stored");

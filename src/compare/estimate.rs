@@ -1,21 +1,23 @@
-//! A fresh run's estimate from its epochs, and intervals never narrower than the clock resolves.
+//! A fresh run's estimate from its epochs, and the interval where the next run's estimate lands.
 //!
 //! One process measured for a fraction of a second is one draw of the
 //! machine's drift and of the process's own bias (where its memory and code
 //! landed): however many samples it takes, the next run lands elsewhere. So a
 //! fresh run measures each benchmark in several epochs, fresh processes at
 //! different moments. The estimate is the fastest epoch's median: a shared
-//! machine's noise only ever adds time (another tenant's slow spell lasts a
-//! second or two and slowed a whole epoch by 37 % here, several epochs in
-//! a row now and then), so the least disturbed epoch is the one that says
-//! what the code costs. Measured with `cargo xtask stability` (README): over
-//! 10 runs, the fastest of 5 epochs moved 0.6 % from run to run (median
-//! over workloads) where their geometric mean moved 21 % and their median
-//! 33 %. Its interval comes from the spread of the faster half of the
-//! epochs, those a slow spell spared: where a rerun's estimate should land,
-//! not how precisely one process saw itself.
+//! machine's noise only ever adds time, so the least disturbed epoch is the
+//! one that says what the code costs.
+//!
+//! Its interval is a prediction interval for the next run of the same build
+//! on this machine ([`NEXT_RUN_LEVEL`]): one run's epochs alone cannot see
+//! how the machine moves from run to run (all of them may fall in one of its
+//! speed states), but the runs before it can. So the interval draws on the
+//! estimates of earlier runs of the same executable (`target/nbench`
+//! keeps them), on how other builds of the benchmark scattered from run to
+//! run, and on this run's fastest epochs. The record of how the rule was
+//! chosen: `docs/notes/2026-11-28-plain-run-intervals.md`.
 
-use nbench::__private::stats::{Interval, log_mean_sd};
+use nbench::__private::stats::{Interval, median_sorted, t_quantile};
 use nbench::__private::timer::{TimerInfo, WallClock};
 use std::sync::OnceLock;
 
@@ -27,80 +29,175 @@ use std::sync::OnceLock;
 /// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 pub const DEFAULT_EPOCHS: usize = 8;
 
-/// The estimate over epochs and its 95 % interval, ns.
+/// How often the next run's estimate should land inside a plain run's interval.
+pub const NEXT_RUN_LEVEL: f64 = 0.90;
+
+/// Earlier runs of the same build an interval draws on, at most (the newest).
+pub const HISTORY_RUNS: usize = 16;
+
+/// Epochs within this share of the fastest ran in its speed state: their
+/// spread is this run's own say on how far the next run's fastest may lie.
+const FAST_BAND: f64 = 0.08;
+
+/// The fastest epochs of that band whose range is taken (the third-fastest
+/// at most: more would reach into the noise above the fastest).
+const FAST_EPOCHS: usize = 3;
+
+/// Degrees of freedom this run's fastest epochs count for beside the runs'.
+const EPOCH_DOF: f64 = 2.0;
+
+/// A run further than this many robust standard deviations from the others
+/// of its build ran in another state of the machine (a slow spell caught
+/// every epoch): it is set aside from the spread, which it would swell for
+/// the next 16 runs, though never from the interval of the run it is.
+const SET_ASIDE_SDS: f64 = 4.0;
+
+/// The normal distribution's MAD as a share of its standard deviation, inverted.
+const MAD_NORMAL: f64 = 1.482_602_218_505_602;
+
+/// The estimate over epochs and its interval, ns.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Estimate {
     /// The fastest epoch's median.
     pub ns: f64,
-    /// Its 95 % interval.
+    /// Where the next run's estimate lands, [`NEXT_RUN_LEVEL`] of the time.
     pub ci: [f64; 2],
+    /// Earlier runs of the same build it drew on.
+    pub earlier_runs: usize,
 }
 
-/// `F_n` for n = 2, 3, …, 16 epochs: the next run's fastest epoch lands
-/// within `F_n · s` of this run's 95 % of the time, `s` the standard
-/// deviation of this run's faster half (on the logarithms, for normal
-/// epochs). Computed by NumPy (`xtask/refdata.py`, `fastest_epoch`; checked
-/// against `harness/tests/data/reference.json` below). More epochs use the
-/// last, a little wider than theirs.
-const FASTEST_FACTOR: [f64; 15] = [
-    15.193159098187433,
-    20.245003410950893,
-    23.01319994951842,
-    6.763773517354178,
-    7.283221349131001,
-    4.8053621183657125,
-    5.05825276666595,
-    4.024868299712597,
-    4.183226315174669,
-    3.604669442323754,
-    3.709855978110605,
-    3.3242739558855106,
-    3.401826174657639,
-    3.1139108832712283,
-    3.1865907524867607,
-];
+/// What earlier runs on this machine say: the estimates of the same build
+/// (oldest first), and those of other builds of the benchmark, each build's
+/// together, for how far runs scatter.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    /// This build's earlier estimates, oldest first.
+    pub same: Vec<f64>,
+    /// Other builds' estimates, a list per build.
+    pub others: Vec<Vec<f64>>,
+}
 
 /// The estimate from each epoch's median (at least two finite ones): the
-/// smallest, with the interval a rerun's estimate should fall in 95 % of
-/// the time: on the logarithms, `min ± F_n · s`, `s` the standard deviation
-/// of the faster half of the epochs (the k = max(2, ⌈n/2⌉) smallest, those a
-/// slow spell spared) and `F_n` from [`FASTEST_FACTOR`]; never narrower than
-/// `floor_ns` either side, and never below 0.
+/// smallest, with the interval the next run's estimate should fall in
+/// [`NEXT_RUN_LEVEL`] of the time. On the logarithms:
 ///
-/// A median below what the clock resolves (`floor_ns`, half a clock step per
-/// iteration; an empty body's median is 0 once the loop overhead is taken
-/// off) is not known any better than "below `floor_ns`": such epochs count as
-/// `floor_ns` in the spread, so the interval stays finite and honest
-/// (`[0, min + floor_ns]` at least) instead of spanning dozens of decades.
-pub fn estimate(epoch_medians: &[f64], floor_ns: f64) -> Option<Estimate> {
+/// - centre: the median of this build's estimates (this run's and up to
+///   [`HISTORY_RUNS`] earlier ones), or this run's alone with fewer than 3;
+/// - spread `s`: pooled over this build's runs, other builds' runs (each
+///   about its own mean), and the range of this run's fastest epochs
+///   (those within [`FAST_BAND`] of the fastest, the first [`FAST_EPOCHS`])
+///   counting for [`EPOCH_DOF`] degrees of freedom; runs further than
+///   [`SET_ASIDE_SDS`] robust standard deviations from their build's median
+///   are set aside;
+/// - half-width: Student's t at that many degrees of freedom, times
+///   `s · √(1 + 1/m)`, `m` this build's runs: a prediction interval for one
+///   more run.
+///
+/// It always holds this run's estimate, and is never narrower than
+/// `floor_ns` either side, never below 0. A median below what the clock
+/// resolves (`floor_ns`, half a clock step per iteration) counts as
+/// `floor_ns`: it is known only to lie below it.
+pub fn estimate(epoch_medians: &[f64], floor_ns: f64, history: &History) -> Option<Estimate> {
     let mut medians: Vec<f64> = epoch_medians
         .iter()
         .copied()
         .filter(|x| x.is_finite() && *x >= 0.0)
         .collect();
-    let n = medians.len();
-    if n < 2 {
+    if medians.len() < 2 {
         return None;
     }
     medians.sort_by(f64::total_cmp);
     let ns = medians[0];
-    let resolved = |x: f64| x.max(floor_ns);
-    let k = n.div_ceil(2).max(2);
-    let faster: Vec<f64> = medians[..k].iter().map(|x| resolved(*x)).collect();
-    let ci = match log_mean_sd(&faster) {
-        Some((_, sd, _)) if resolved(ns) > 0.0 => {
-            let half = FASTEST_FACTOR[(n - 2).min(FASTEST_FACTOR.len() - 1)] * sd;
-            let center = resolved(ns).ln();
+    let logs: Option<Vec<f64>> = medians.iter().map(|x| log(x.max(floor_ns))).collect();
+    let same: Vec<f64> = history.same[history.same.len().saturating_sub(HISTORY_RUNS)..]
+        .iter()
+        .filter_map(|x| log(x.max(floor_ns)))
+        .collect();
+    let others: Vec<Vec<f64>> = (history.others.iter())
+        .map(|build| build.iter().filter_map(|x| log(x.max(floor_ns))).collect())
+        .collect();
+    let ci = match logs {
+        Some(logs) => {
+            let (center, half) = next_run(&logs, &same, &others);
             [(center - half).exp(), (center + half).exp()]
         }
         // Every median is 0 and the clock step unknown: the point itself.
-        _ => [ns, ns],
+        None => [ns, ns],
     };
-    let ci = at_least(ns, ci, floor_ns);
+    let ci = at_least(ns, [ci[0].min(ns), ci[1].max(ns)], floor_ns);
     Some(Estimate {
         ns,
         ci: [ci[0].max(0.0), ci[1]],
+        earlier_runs: same.len(),
     })
+}
+
+fn log(x: f64) -> Option<f64> {
+    (x > 0.0 && x.is_finite()).then(|| x.ln())
+}
+
+/// The interval's centre and half-width on the logarithms, from this run's
+/// sorted epoch logs, this build's earlier estimates and other builds'.
+fn next_run(logs: &[f64], same: &[f64], others: &[Vec<f64>]) -> (f64, f64) {
+    let fast: Vec<f64> = logs
+        .iter()
+        .copied()
+        .take_while(|l| l - logs[0] <= FAST_BAND.ln_1p())
+        .collect();
+    // One epoch in the fastest state: the gap to the next is all this run
+    // knows, and only worth counting when no earlier run knows better.
+    let (range, dof) = match fast.len() {
+        1 if same.is_empty() && others.is_empty() => (logs[1] - logs[0], EPOCH_DOF),
+        1 => (0.0, 0.0),
+        k => (fast[k.min(FAST_EPOCHS) - 1] - fast[0], EPOCH_DOF),
+    };
+    let mut this_build = same.to_vec();
+    this_build.push(logs[0]);
+    let center = match this_build.len() {
+        n if n >= 3 => median_of(&this_build),
+        _ => logs[0],
+    };
+    let (mut squares, mut dof) = (dof * range * range, dof);
+    for build in std::iter::once(&this_build).chain(others) {
+        let (sq, d) = scatter(build, range / 2.0);
+        squares += sq;
+        dof += d;
+    }
+    let s = match dof > 0.0 {
+        true => (squares / dof).sqrt(),
+        false => 0.0,
+    };
+    let m = this_build.len() as f64;
+    let t = t_quantile(0.5 + NEXT_RUN_LEVEL / 2.0, dof.max(1.0));
+    (center, t * s * (1.0 + 1.0 / m).sqrt())
+}
+
+/// One build's runs: the sum of squares about their mean and its degrees
+/// of freedom, runs further than [`SET_ASIDE_SDS`] robust standard
+/// deviations (at least `least`) from their median set aside.
+fn scatter(logs: &[f64], least: f64) -> (f64, f64) {
+    if logs.len() < 2 {
+        return (0.0, 0.0);
+    }
+    let kept: Vec<f64> = match logs.len() {
+        n if n >= 3 => {
+            let c = median_of(logs);
+            let mut dev: Vec<f64> = logs.iter().map(|l| (l - c).abs()).collect();
+            dev.sort_by(f64::total_cmp);
+            let limit = SET_ASIDE_SDS * (MAD_NORMAL * median_sorted(&dev)).max(least).max(1e-9);
+            logs.iter().copied().filter(|l| (l - c).abs() <= limit).collect()
+        }
+        _ => logs.to_vec(),
+    };
+    let mean = kept.iter().sum::<f64>() / kept.len() as f64;
+    let squares = kept.iter().map(|l| (l - mean).powi(2)).sum();
+    (squares, kept.len() as f64 - 1.0)
+}
+
+fn median_of(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    median_sorted(&v)
 }
 
 /// `ci` widened, where needed, to reach at least `half` either side of
@@ -149,84 +246,140 @@ pub(crate) mod tests {
         }
     }
 
-    /// One run's epoch medians: lognormal (σ = 8 %) around a true 1 µs, the
-    /// machine's drift between processes that no epoch sees alone.
-    fn epochs(z: &mut Normal, n: usize) -> Vec<f64> {
-        (0..n).map(|_| 1000.0 * (0.08 * z.next()).exp()).collect()
+    /// One run's epoch medians around its estimate `at`: the fastest three
+    /// spread as far as runs scatter (σ), the rest caught by a slow spell.
+    fn epochs(at: f64, sigma: f64) -> Vec<f64> {
+        let up = |share: f64| at * share.exp();
+        vec![
+            at,
+            up(sigma / 2.0),
+            up(sigma),
+            up(0.4),
+            up(0.45),
+            up(0.5),
+            up(0.35),
+            up(0.3),
+        ]
+    }
+
+    fn none() -> History {
+        History::default()
+    }
+
+    fn just(same: Vec<f64>) -> History {
+        History {
+            same,
+            others: vec![],
+        }
+    }
+
+    /// Half the interval's width on the logarithms.
+    fn width(e: Estimate) -> f64 {
+        (e.ci[1] / e.ci[0]).ln() / 2.0
     }
 
     #[test]
-    fn a_rerun_lands_in_the_interval_95_percent_of_the_time() {
-        for n in [3, 5, 8] {
-            let mut z = Normal(0x2545_F491_4F6C_DD1D + n as u64);
+    fn the_next_run_lands_inside_nine_times_in_ten() {
+        // Runs scatter lognormally by σ = 1 %; each has 8 epochs.
+        for earlier in [2, 4, 16] {
+            let mut z = Normal(0x2545_F491_4F6C_DD1D + earlier as u64);
+            let run = |z: &mut Normal| 1000.0 * (0.01 * z.next()).exp();
             let (trials, mut inside) = (4000, 0);
             for _ in 0..trials {
-                let this = estimate(&epochs(&mut z, n), 0.0).unwrap();
-                let next = estimate(&epochs(&mut z, n), 0.0).unwrap();
-                inside += usize::from(this.ci[0] <= next.ns && next.ns <= this.ci[1]);
+                let same: Vec<f64> = (0..earlier).map(|_| run(&mut z)).collect();
+                let this = estimate(&epochs(run(&mut z), 0.01), 0.0, &just(same)).unwrap();
+                let next = run(&mut z);
+                assert_eq!(this.earlier_runs, earlier);
+                inside += usize::from(this.ci[0] <= next && next <= this.ci[1]);
             }
             let share = inside as f64 / trials as f64;
             assert!(
-                (0.935..0.985).contains(&share),
-                "{n} epochs: next run inside {share}"
+                (0.86..0.95).contains(&share),
+                "{earlier} earlier runs: next run inside {share}"
             );
         }
     }
 
     #[test]
-    fn the_estimate_is_the_fastest_epoch() {
-        // Two: the faster, with both setting the interval: s of the logs = ln 4 / √2.
-        let e = estimate(&[400.0, 100.0], 0.0).unwrap();
+    fn the_estimate_is_the_fastest_epoch_and_slow_epochs_do_not_widen_it() {
+        let e = estimate(&[400.0, 100.0], 0.0, &none()).unwrap();
         assert!((e.ns - 100.0).abs() < 1e-9);
-        let half = FASTEST_FACTOR[0] * 4f64.ln() / 2f64.sqrt();
+        // Alone, two epochs: t(2 dof) · their range · √2 either side.
+        let half = t_quantile(0.95, 2.0) * 4f64.ln() * 2f64.sqrt();
         let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-9;
         assert!(close(e.ci[0], 100.0 * (-half).exp()), "{e:?}");
         assert!(close(e.ci[1], 100.0 * half.exp()), "{e:?}");
-        // Slow spells in two epochs of five move neither the estimate nor,
-        // beyond the spared three, the interval.
-        let spell = estimate(&[393.0, 395.0, 552.0, 394.0, 540.0], 0.0).unwrap();
-        let spared = estimate(&[393.0, 395.0, 394.0, 400.0, 410.0], 0.0).unwrap();
+        // Slow spells in two epochs of five move neither the estimate nor the interval.
+        let spell = estimate(&[393.0, 395.0, 552.0, 394.0, 540.0], 0.0, &none()).unwrap();
+        let spared = estimate(&[393.0, 395.0, 394.0, 430.0, 440.0], 0.0, &none()).unwrap();
         assert!((spell.ns - 393.0).abs() < 1e-9, "{spell:?}");
         assert_eq!(spell.ci, spared.ci);
-        assert!(spell.ci[1] < 400.0, "{spell:?}");
+        assert!(spell.ci[1] < 410.0, "{spell:?}");
     }
 
     #[test]
-    fn the_factors_are_numpys() {
-        let doc: serde_json::Value =
-            serde_json::from_str(include_str!("../../harness/tests/data/reference.json")).unwrap();
-        for (i, f) in FASTEST_FACTOR.iter().enumerate() {
-            let n = (i + 2).to_string();
-            let numpy = doc["fastest_epoch"][&n].as_f64().unwrap();
-            assert!((numpy / f - 1.0).abs() < 1e-14, "{n} epochs: {numpy} {f}");
-        }
+    fn runs_of_the_same_build_steady_the_width() {
+        // Epochs that happen to agree closely say little; twelve runs of the
+        // build 1 % apart say how far the next one lands.
+        let same: Vec<f64> = (0..12)
+            .map(|i| 1000.0 * (1.0 + 0.005 * ((i % 5) as f64 - 2.0)))
+            .collect();
+        let tight = [1000.0, 1000.1, 1000.2, 1400.0];
+        let alone = estimate(&tight, 0.0, &none()).unwrap();
+        let known = estimate(&tight, 0.0, &just(same.clone())).unwrap();
+        assert!(width(alone) < 0.002, "{alone:?}");
+        assert!((0.01..0.03).contains(&width(known)), "{known:?}");
+        assert_eq!(known.earlier_runs, 12);
+        // Other builds scatter as much: a new build's first run knows it too.
+        let others = History {
+            same: vec![],
+            others: vec![same],
+        };
+        let first = estimate(&tight, 0.0, &others).unwrap();
+        assert!((0.01..0.04).contains(&width(first)), "{first:?}");
+        assert_eq!(first.earlier_runs, 0);
+    }
+
+    #[test]
+    fn a_run_the_machine_slowed_throughout_is_set_aside_from_the_spread() {
+        let steady: Vec<f64> = (0..8).map(|i| 1000.0 + (i % 3) as f64).collect();
+        let mut slowed = steady.clone();
+        slowed.push(1350.0);
+        let tight = [1001.0, 1001.5, 1002.0, 1400.0];
+        let after = estimate(&tight, 0.0, &just(slowed)).unwrap();
+        assert!(after.ci[1] < 1010.0, "the slow run swelled it: {after:?}");
+        // The slowed run itself: its estimate, with the interval reaching
+        // down to where this build's runs lie.
+        let slow = estimate(&[1350.0, 1352.0, 1360.0, 1500.0], 0.0, &just(steady)).unwrap();
+        assert!((slow.ns - 1350.0).abs() < 1e-9);
+        assert!(slow.ci[0] < 1001.0 && slow.ci[1] >= 1350.0, "{slow:?}");
     }
 
     #[test]
     fn identical_epochs_still_get_the_clock_step() {
-        let e = estimate(&[250.0, 250.0, 250.0], 0.5).unwrap();
+        let e = estimate(&[250.0, 250.0, 250.0], 0.5, &none()).unwrap();
         assert!((e.ns - 250.0).abs() < 1e-9);
         assert!((e.ci[0] - 249.5).abs() < 1e-9 && (e.ci[1] - 250.5).abs() < 1e-9);
         // A wide interval is left as it is.
         assert_eq!(at_least(10.0, [8.0, 12.0], 0.5), [8.0, 12.0]);
         assert_eq!(at_least(10.0, [9.9, 12.0], 0.5), [9.5, 12.0]);
-        assert!(estimate(&[250.0], 0.5).is_none());
+        assert!(estimate(&[250.0], 0.5, &none()).is_none());
     }
 
     #[test]
     fn medians_below_the_clock_step_get_a_finite_interval() {
         // An empty body: most epochs resolve nothing, one a few picoseconds.
-        let e = estimate(&[0.0, 0.0, 0.004, 0.0, 0.0, 0.0, 0.0, 0.0], 0.02).unwrap();
+        let e = estimate(&[0.0, 0.0, 0.004, 0.0, 0.0, 0.0, 0.0, 0.0], 0.02, &none()).unwrap();
         assert_eq!(e.ns, 0.0);
         assert_eq!(e.ci, [0.0, 0.02], "{e:?}");
-        let e = estimate(&[0.0, 0.3, 0.0], 0.02).unwrap();
+        let e = estimate(&[0.0, 0.3, 0.0], 0.02, &none()).unwrap();
         assert!(e.ci.iter().all(|x| x.is_finite()), "{e:?}");
         assert!(e.ci[0] == 0.0 && e.ci[1] >= 0.02, "{e:?}");
         // Every median 0 and no clock step known: still finite.
-        let e = estimate(&[0.0, 0.0], 0.0).unwrap();
+        let e = estimate(&[0.0, 0.0], 0.0, &none()).unwrap();
         assert_eq!((e.ns, e.ci), (0.0, [0.0, 0.0]));
         // Not a number is left out, as a missing epoch.
-        assert!(estimate(&[f64::NAN, 1.0], 0.0).is_none());
+        assert!(estimate(&[f64::NAN, 1.0], 0.0, &none()).is_none());
     }
 
     #[test]

@@ -154,6 +154,7 @@ mod tests {
                 within: None,
                 besides: Default::default(),
                 floor: None,
+                next_run: None,
             };
             BenchRecord::from_measured(&measured)
         };

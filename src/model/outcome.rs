@@ -19,6 +19,20 @@ pub struct Measured {
     pub besides: crate::model::metric::Besides,
     /// What the clock resolves per iteration, where its median lies below.
     pub floor: Option<f64>,
+    /// Measured in several processes: what its interval is, a prediction
+    /// of where the next run's estimate lands.
+    pub next_run: Option<NextRun>,
+}
+
+/// A plain run's interval: where the next run's estimate of the same build
+/// lands, `level` of the time, drawn from this run's epochs and
+/// `earlier_runs` earlier runs of the same build on this machine.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct NextRun {
+    /// How often the next run should land inside.
+    pub level: f64,
+    /// Earlier runs of the same build it drew on.
+    pub earlier_runs: usize,
 }
 
 /// A benchmark's median and its interval from the samples alone, as one

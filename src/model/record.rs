@@ -3,7 +3,7 @@
 use super::comparison::Comparison;
 use super::context::Context;
 use super::float;
-use super::outcome::{Failure, Measured, Outcome, TargetRun};
+use super::outcome::{Failure, Measured, NextRun, Outcome, TargetRun};
 use super::partition::Partition;
 pub use super::work::ThroughputRecord;
 use nbench::__private::metric::Metric;
@@ -56,6 +56,10 @@ pub struct TargetRecord {
     /// Complexities fitted to the target's families.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fits: Vec<FitRecord>,
+    /// The executable's content hash: runs of the same build share it, and
+    /// a plain run's interval draws on them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<String>,
 }
 
 /// A family's fitted complexity (`Group::complexity`).
@@ -299,10 +303,15 @@ pub struct BenchRecord {
     #[serde(deserialize_with = "float::lenient")]
     #[serde(rename = "median_ns")]
     pub median: f64,
-    /// 95 % CI of the median, [low, high].
+    /// 95 % CI of the median, [low, high]; measured over epochs, where the
+    /// next run's estimate lands instead (`interval` says so).
     #[serde(deserialize_with = "float::lenient")]
     #[serde(rename = "median_ci_ns")]
     pub median_ci: [f64; 2],
+    /// Measured over epochs: `median_ci` is where the next run's estimate
+    /// of the same build lands, this share of the time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<NextRun>,
     /// Mean.
     #[serde(deserialize_with = "float::lenient")]
     #[serde(rename = "mean_ns")]
@@ -423,6 +432,7 @@ impl TargetRecord {
                     fitted: f.fitted,
                 })
                 .collect(),
+            build: None,
         };
         for outcome in &run.outcomes {
             match outcome {
@@ -450,6 +460,7 @@ impl BenchRecord {
             metric: r.metric,
             median: s.median,
             median_ci: [s.median_ci.lo, s.median_ci.hi],
+            interval: m.next_run,
             mean: s.mean,
             mean_ci: [s.mean_ci.lo, s.mean_ci.hi],
             stddev: s.stddev,

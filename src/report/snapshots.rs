@@ -43,6 +43,7 @@ fn measured(id: &str, median: f64, throughput: Option<Throughput>) -> Outcome {
         within: None,
         besides: Default::default(),
         floor: None,
+        next_run: None,
     }))
 }
 

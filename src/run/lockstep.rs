@@ -345,6 +345,7 @@ fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, elapsed: Dura
         within: None,
         besides: Default::default(),
         floor: None,
+        next_run: None,
     }))
 }
 

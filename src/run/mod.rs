@@ -12,7 +12,7 @@ pub mod session;
 
 use crate::compare::estimate;
 use crate::model::observer::Observer;
-use crate::model::outcome::{Failure, Measured, Outcome, TargetRun, Within, scalings};
+use crate::model::outcome::{Failure, Measured, NextRun, Outcome, TargetRun, Within, scalings};
 use crate::model::partition::Partition;
 use crate::model::target::Built;
 use nbench::__private::engine::Settings;
@@ -362,7 +362,7 @@ impl Slot {
             median: s.median,
             median_ci: estimate::at_least(s.median, [s.median_ci.lo, s.median_ci.hi], half),
         };
-        let over_epochs = estimate::estimate(&per_process, half);
+        let over_epochs = estimate::estimate(&per_process, half, &Default::default());
         let (median, ci) = match over_epochs {
             Some(e) => (e.ns, e.ci),
             None => (within.median, within.median_ci),
@@ -376,6 +376,10 @@ impl Slot {
             within,
             besides: Default::default(),
             floor: None,
+            next_run: over_epochs.map(|e| NextRun {
+                level: estimate::NEXT_RUN_LEVEL,
+                earlier_runs: e.earlier_runs,
+            }),
         }))
     }
 }
@@ -429,6 +433,7 @@ pub(crate) fn measure(
             within: None,
             besides: Default::default(),
             floor: None,
+            next_run: None,
         }),
         Ok(Event::Skipped { id, reason }) => Err(Outcome::Skipped { id, reason }),
         Ok(Event::Failed { message, .. }) | Ok(Event::Error { message }) => {

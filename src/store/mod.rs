@@ -1,6 +1,7 @@
 //! `target/nbench/`: every run stored as JSON, written atomically, the last 50 kept; baselines beside them.
 
 pub mod baselines;
+pub mod history;
 mod write;
 
 use crate::error::{Error, Result};
