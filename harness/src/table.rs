@@ -20,6 +20,8 @@ pub struct Table {
     /// The clock's resolution, ns: a fresh result's median below what it
     /// resolves per iteration reads as such ([`Figures::resolved`]).
     resolution: Option<f64>,
+    /// The interval column's header.
+    interval: &'static str,
 }
 
 impl Table {
@@ -37,7 +39,15 @@ impl Table {
             counters: Vec::new(),
             ratio: false,
             resolution: None,
+            interval: "±CI",
         }
+    }
+
+    /// Heads the interval column with `header` (six characters at most)
+    /// instead of `±CI`: `cargo nbench`'s intervals say where the next run lands.
+    pub fn with_interval_header(mut self, header: &'static str) -> Table {
+        self.interval = header;
+        self
     }
 
     /// Gives each counter header a column of its own, after the harness's
@@ -73,7 +83,7 @@ impl Table {
             "benchmark",
             [
                 "median",
-                "±CI",
+                self.interval,
                 "throughput",
                 "samples × iters",
                 "set aside",

@@ -168,7 +168,9 @@ fn publish(s: &Settings, prepared: &Prepared, record: &RunRecord, targets: &[Bui
     if kept.run.is_some()
         && let Err(e) = store.add_history(&history::lines(&record.targets))
     {
-        warn(&format!("the next run's intervals will not know this run: {e}"));
+        warn(&format!(
+            "the next run's intervals will not know this run: {e}"
+        ));
     }
     if !s.output.quiet() {
         if kept.run.is_none() && kept.error.is_none() {

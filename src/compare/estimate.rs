@@ -185,7 +185,10 @@ fn scatter(logs: &[f64], least: f64) -> (f64, f64) {
             let mut dev: Vec<f64> = logs.iter().map(|l| (l - c).abs()).collect();
             dev.sort_by(f64::total_cmp);
             let limit = SET_ASIDE_SDS * (MAD_NORMAL * median_sorted(&dev)).max(least).max(1e-9);
-            logs.iter().copied().filter(|l| (l - c).abs() <= limit).collect()
+            logs.iter()
+                .copied()
+                .filter(|l| (l - c).abs() <= limit)
+                .collect()
         }
         _ => logs.to_vec(),
     };

@@ -32,7 +32,13 @@ pub fn apply(targets: &[Built], history: &[Line], records: &mut [TargetRecord]) 
             let (Some(interval), Some(repeats)) = (bench.interval.as_mut(), &bench.repeats) else {
                 continue;
             };
-            let earlier = earlier(history, &rec.target, &build, repeats.medians.len(), &bench.id);
+            let earlier = earlier(
+                history,
+                &rec.target,
+                &build,
+                repeats.medians.len(),
+                &bench.id,
+            );
             let floor = estimate::half_step_ns(bench.iters_per_sample);
             if let Some(e) = estimate::estimate(&repeats.medians, floor, &earlier) {
                 bench.median_ci = e.ci;
@@ -47,7 +53,10 @@ pub fn apply(targets: &[Built], history: &[Line], records: &mut [TargetRecord]) 
 fn earlier(history: &[Line], target: &str, build: &str, epochs: usize, id: &str) -> History {
     let mut same = Vec::new();
     let mut others: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
-    for line in history.iter().filter(|l| l.target == target && l.epochs == epochs) {
+    for line in history
+        .iter()
+        .filter(|l| l.target == target && l.epochs == epochs)
+    {
         let Some(ns) = line.estimates.get(id) else {
             continue;
         };

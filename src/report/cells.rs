@@ -70,6 +70,19 @@ impl BenchRecord {
         }
     }
 
+    /// What its interval is, in words: where the next run lands (measured
+    /// over epochs), else the interval of its median.
+    pub fn interval_words(&self) -> String {
+        match self.interval {
+            Some(n) => next_run_words(
+                n.level,
+                self.repeats.as_ref().map_or(0, |r| r.medians.len()),
+                (n.earlier_runs, n.earlier_runs),
+            ),
+            None => "95% CI of the median".to_owned(),
+        }
+    }
+
     /// Whether it belongs to a group with a baseline (the ratio column).
     pub fn in_ratio_group(&self) -> bool {
         self.versus.is_some() || self.is_baseline
@@ -131,4 +144,48 @@ pub fn first_appearances(items: impl IntoIterator<Item = String>) -> Vec<String>
         }
     }
     out
+}
+
+/// The interval column's header for a target's rows: `±next` where they
+/// say where the next run lands, else `±CI`.
+pub fn interval_header(benchmarks: &[BenchRecord]) -> &'static str {
+    match benchmarks.iter().any(|b| b.interval.is_some()) {
+        true => "±next",
+        false => "±CI",
+    }
+}
+
+/// What a target's `±next` column is, in one line (`None` when no row has
+/// one): the level, the epochs, and how many earlier runs of this build
+/// it drew on.
+pub fn interval_note(benchmarks: &[BenchRecord]) -> Option<String> {
+    let with: Vec<&BenchRecord> = benchmarks.iter().filter(|b| b.interval.is_some()).collect();
+    let level = with.first()?.interval?.level;
+    let runs = with
+        .iter()
+        .filter_map(|b| b.interval.map(|n| n.earlier_runs));
+    let (least, most) = (runs.clone().min()?, runs.max()?);
+    let epochs = (with.iter())
+        .filter_map(|b| b.repeats.as_ref().map(|r| r.medians.len()))
+        .max()
+        .unwrap_or(0);
+    Some(format!(
+        "±next: {}",
+        next_run_words(level, epochs, (least, most))
+    ))
+}
+
+/// `where the next run lands 90 % of the time, from 8 epochs and 4 earlier
+/// runs of this build`.
+fn next_run_words(level: f64, epochs: usize, (least, most): (usize, usize)) -> String {
+    let runs = match (least, most) {
+        (0, 0) => " alone: the first run of this build".to_owned(),
+        (1, 1) => " and 1 earlier run of this build".to_owned(),
+        (l, m) if l == m => format!(" and {m} earlier runs of this build"),
+        (_, m) => format!(" and up to {m} earlier runs of this build"),
+    };
+    format!(
+        "where the next run's median lands {:.0} % of the time, from {epochs} epochs{runs}",
+        level * 100.0
+    )
 }

@@ -1,6 +1,6 @@
 //! The console report: a table per bench target with the harness's columns, then failures and a summary.
 
-use super::cells::counter_headers;
+use super::cells::{counter_headers, interval_header, interval_note};
 use crate::model::record::{BenchRecord, FitRecord, RunRecord};
 use console::style;
 use nbench::__private::family::FamilyFit;
@@ -43,7 +43,8 @@ pub fn render(run: &RunRecord, unit: Option<TimeUnit>, details: bool) -> String 
         let table = Table::new(ids)
             .with_unit(unit)
             .with_counters(counter_headers(&t.benchmarks))
-            .with_ratio(t.benchmarks.iter().any(BenchRecord::in_ratio_group));
+            .with_ratio(t.benchmarks.iter().any(BenchRecord::in_ratio_group))
+            .with_interval_header(interval_header(&t.benchmarks));
         let _ = writeln!(out, "{}", style(table.header()).dim());
         for b in &t.benchmarks {
             let _ = writeln!(out, "{}", table.figures_row(&b.figures()));
@@ -59,6 +60,9 @@ pub fn render(run: &RunRecord, unit: Option<TimeUnit>, details: bool) -> String 
         for s in &t.skipped {
             let row = table.status_row(&s.id, "skipped", &s.reason);
             let _ = writeln!(out, "{}", style(row).yellow());
+        }
+        if let Some(note) = interval_note(&t.benchmarks) {
+            let _ = writeln!(out, "{}", style(note).dim());
         }
         if details {
             for b in &t.benchmarks {

@@ -52,6 +52,9 @@ struct Columns {
     counters: Vec<(String, bool)>,
     ratio: bool,
     runs: bool,
+    /// Whether some row's interval says where the next run lands (then
+    /// `median_ci_*` are that, at `next_run_level`).
+    next_run: bool,
     comparison: bool,
     /// Whether some row says how much it moves with code placement.
     layout_spread: bool,
@@ -85,6 +88,7 @@ impl Columns {
                 .collect(),
             ratio: all().any(|b| b.in_ratio_group()),
             runs: all().any(|b| b.repeats.is_some()),
+            next_run: all().any(|b| b.interval.is_some()),
             comparison: run.comparison.is_some(),
             layout_spread: run.comparison.iter().any(|c| {
                 c.targets
@@ -136,6 +140,9 @@ impl Columns {
         }
         if self.runs {
             header.extend(["runs", "runs_cv"].map(String::from));
+        }
+        if self.next_run {
+            header.extend(["next_run_level", "earlier_runs"].map(String::from));
         }
         if self.comparison {
             header.push(format!("baseline_{u}"));
@@ -212,6 +219,12 @@ impl Columns {
         if self.runs {
             match &b.repeats {
                 Some(r) => cells.extend([r.medians.len().to_string(), num(r.cv)]),
+                None => cells.extend([String::new(), String::new()]),
+            }
+        }
+        if self.next_run {
+            match b.interval {
+                Some(n) => cells.extend([num(n.level), n.earlier_runs.to_string()]),
                 None => cells.extend([String::new(), String::new()]),
             }
         }

@@ -1,6 +1,6 @@
 //! The run as GitHub-flavoured Markdown: for a PR comment or `$GITHUB_STEP_SUMMARY`.
 
-use super::cells::counter_headers;
+use super::cells::{counter_headers, interval_header, interval_note};
 use crate::compare::words::percent_change as pct;
 use crate::model::comparison::Comparison;
 use crate::model::comparison::{Kind, Row, Verdict};
@@ -64,9 +64,13 @@ fn results(out: &mut String, run: &RunRecord) {
         extra.extend(headers.iter().map(|h| cell(h)));
         extra.extend(ratio.then(|| "ratio to baseline".to_owned()));
         extra.extend(runs.then(|| "runs".to_owned()));
+        let interval = match interval_header(&t.benchmarks) {
+            "±CI" => "95% CI",
+            _ => "next run",
+        };
         let _ = writeln!(
             out,
-            "| benchmark | median | 95% CI | mean | std dev | samples | set aside |{}\n|:--|--:|--:|--:|--:|--:|--:|{}",
+            "| benchmark | median | {interval} | mean | std dev | samples | set aside |{}\n|:--|--:|--:|--:|--:|--:|--:|{}",
             extra.iter().map(|h| format!(" {h} |")).collect::<String>(),
             "--:|".repeat(extra.len())
         );
@@ -100,6 +104,9 @@ fn results(out: &mut String, run: &RunRecord) {
                     .map(|c| format!(" {} |", cell(c)))
                     .collect::<String>()
             );
+        }
+        if let Some(note) = interval_note(&t.benchmarks) {
+            let _ = writeln!(out, "\n{note}");
         }
         if !t.fits.is_empty() {
             let _ = writeln!(

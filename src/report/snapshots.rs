@@ -326,6 +326,62 @@ fn a_metric_beside_time_reaches_every_format_by_its_name() {
     assert!(super::html::render(&rec, &[]).contains("bytes_allocated"));
 }
 
+/// A plain run's interval says in every format that it is where the next
+/// run lands, at what level, and from how many earlier runs.
+#[test]
+fn a_next_run_interval_is_named_as_one_in_every_format() {
+    use crate::model::outcome::NextRun;
+    console::set_colors_enabled(false);
+    let mut runs = runs();
+    for o in &mut runs[0].outcomes {
+        if let Outcome::Measured(m) = o {
+            m.result.repeat_medians = vec![2.25, 2.3, 2.4];
+            m.next_run = Some(NextRun {
+                level: 0.9,
+                earlier_runs: 3,
+            });
+        }
+    }
+    let rec = record(&runs, None);
+    let out = |f: Format| render(f, &rec, None, None, super::Verbosity::Normal);
+    let said = "where the next run's median lands 90 % of the time, from 3 epochs and 3 earlier runs of this build";
+    let console = out(Format::Console);
+    assert!(
+        console.contains("±next") && !console.contains("±CI"),
+        "{console}"
+    );
+    assert!(console.contains(&format!("±next: {said}")), "{console}");
+    let markdown = out(Format::Markdown);
+    assert!(
+        markdown.contains("| next run |") && markdown.contains(said),
+        "{markdown}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&out(Format::Json)).unwrap();
+    let interval = &json["targets"][0]["benchmarks"][0]["interval"];
+    assert_eq!(
+        (
+            interval["level"].as_f64(),
+            interval["earlier_runs"].as_u64()
+        ),
+        (Some(0.9), Some(3))
+    );
+    let csv = out(Format::Csv);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let level = header
+        .iter()
+        .position(|h| *h == "next_run_level")
+        .expect("a column");
+    let runs_column = header
+        .iter()
+        .position(|h| *h == "earlier_runs")
+        .expect("a column");
+    let fnv = csv.lines().find(|l| l.contains("hash/fnv")).unwrap();
+    let row: Vec<&str> = fnv.split(',').collect();
+    assert_eq!((row[level], row[runs_column]), ("0.9", "3"), "{csv}");
+    let html = super::html::render(&rec, &[]);
+    assert!(html.contains(&super::html::escape(said)) && html.contains("next run, 90 %"));
+}
+
 /// A comparison row with counts shows them, and which signal decided, on its HTML card.
 #[test]
 fn the_html_card_of_a_counted_row_names_its_instructions() {

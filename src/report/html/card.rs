@@ -26,8 +26,12 @@ pub fn bench(target: &str, b: &BenchRecord, past: &[PastRun]) -> String {
                 b.figures().median_text(None)
             ),
             None => format!(
-                "{} [{}]",
+                "{} [{}{}]",
                 b.metric.format(b.median),
+                b.interval.map_or_else(String::new, |n| format!(
+                    "next run, {:.0} %: ",
+                    n.level * 100.0
+                )),
                 b.ci_text().replace(" … ", ", ")
             ),
         }),
@@ -37,7 +41,8 @@ pub fn bench(target: &str, b: &BenchRecord, past: &[PastRun]) -> String {
     s += &counters(b);
     s += &ratio(b);
     s += &runs(b);
-    s += &plots::distribution(&b.per_iter, b.median, b.median_ci, b.metric);
+    let what = b.interval_words();
+    s += &plots::distribution(&b.per_iter, b.median, (b.median_ci, &what), b.metric);
     let series = history::series(past, target, &b.id);
     if series.len() >= 2 {
         let _ = write!(

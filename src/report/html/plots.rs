@@ -132,7 +132,12 @@ fn draw_density(p: &mut Plot, s: &Samples, curve: Option<&Curve>, class: &str, w
 }
 
 /// One benchmark's samples: their density, the median and its CI.
-pub fn distribution(samples: &[f64], median: f64, ci: [f64; 2], metric: Metric) -> String {
+pub fn distribution(
+    samples: &[f64],
+    median: f64,
+    (ci, what): ([f64; 2], &str),
+    metric: Metric,
+) -> String {
     let Some(s) = Samples::new(samples) else {
         return String::new();
     };
@@ -143,7 +148,7 @@ pub fn distribution(samples: &[f64], median: f64, ci: [f64; 2], metric: Metric) 
         ci[1],
         "ci",
         &format!(
-            "95% CI of the median: {} to {}",
+            "{what}: {} to {}",
             metric.format(ci[0]),
             metric.format(ci[1])
         ),
@@ -365,7 +370,12 @@ mod tests {
 
     #[test]
     fn samples_without_spread_draw_a_line_not_a_curve() {
-        let svg = distribution(&[5.0, 5.0, 5.0], 5.0, [5.0, 5.0], Metric::WallTime);
+        let svg = distribution(
+            &[5.0, 5.0, 5.0],
+            5.0,
+            ([5.0, 5.0], "95% CI of the median"),
+            Metric::WallTime,
+        );
         assert!(svg.contains(r#"<line class="current""#), "{svg}");
         assert!(!svg.contains("NaN"), "{svg}");
     }
