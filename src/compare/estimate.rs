@@ -40,7 +40,8 @@ pub const HISTORY_RUNS: usize = 16;
 const FAST_BAND: f64 = 0.08;
 
 /// The fastest epochs of that band whose range is taken (the third-fastest
-/// at most: more would reach into the noise above the fastest).
+/// at most: more would reach into the noise above the fastest). The range
+/// of 2 or 3 normal draws is k/√π standard deviations on average.
 const FAST_EPOCHS: usize = 3;
 
 /// Degrees of freedom this run's fastest epochs count for beside the runs'.
@@ -51,6 +52,12 @@ const EPOCH_DOF: f64 = 2.0;
 /// every epoch): it is set aside from the spread, which it would swell for
 /// the next 16 runs, though never from the interval of the run it is.
 const SET_ASIDE_SDS: f64 = 4.0;
+
+/// Runs within this share of their build's median are never set aside: an
+/// estimate may move between two states of the code's placement (a
+/// `sum/u64/16` read 5.98 or 6.18 ns from run to run), which the next run
+/// may land in either of.
+const KEPT_WITHIN: f64 = 0.10;
 
 /// The normal distribution's MAD as a share of its standard deviation, inverted.
 const MAD_NORMAL: f64 = 1.482_602_218_505_602;
@@ -149,7 +156,13 @@ fn next_run(logs: &[f64], same: &[f64], others: &[Vec<f64>]) -> (f64, f64) {
     let (range, dof) = match fast.len() {
         1 if same.is_empty() && others.is_empty() => (logs[1] - logs[0], EPOCH_DOF),
         1 => (0.0, 0.0),
-        k => (fast[k.min(FAST_EPOCHS) - 1] - fast[0], EPOCH_DOF),
+        // Their range over its expectation for normal draws (k/√π for 2 and
+        // 3 of them): a standard deviation's worth.
+        k => {
+            let k = k.min(FAST_EPOCHS);
+            let expected_range = k as f64 / std::f64::consts::PI.sqrt();
+            ((fast[k - 1] - fast[0]) / expected_range, EPOCH_DOF)
+        }
     };
     let mut this_build = same.to_vec();
     this_build.push(logs[0]);
@@ -174,7 +187,7 @@ fn next_run(logs: &[f64], same: &[f64], others: &[Vec<f64>]) -> (f64, f64) {
 
 /// One build's runs: the sum of squares about their mean and its degrees
 /// of freedom, runs further than [`SET_ASIDE_SDS`] robust standard
-/// deviations (at least `least`) from their median set aside.
+/// deviations (at least `least`) and [`KEPT_WITHIN`] from their median set aside.
 fn scatter(logs: &[f64], least: f64) -> (f64, f64) {
     if logs.len() < 2 {
         return (0.0, 0.0);
@@ -184,7 +197,8 @@ fn scatter(logs: &[f64], least: f64) -> (f64, f64) {
             let c = median_of(logs);
             let mut dev: Vec<f64> = logs.iter().map(|l| (l - c).abs()).collect();
             dev.sort_by(f64::total_cmp);
-            let limit = SET_ASIDE_SDS * (MAD_NORMAL * median_sorted(&dev)).max(least).max(1e-9);
+            let robust = SET_ASIDE_SDS * (MAD_NORMAL * median_sorted(&dev)).max(least);
+            let limit = robust.max(KEPT_WITHIN.ln_1p());
             logs.iter()
                 .copied()
                 .filter(|l| (l - c).abs() <= limit)
@@ -250,13 +264,15 @@ pub(crate) mod tests {
     }
 
     /// One run's epoch medians around its estimate `at`: the fastest three
-    /// spread as far as runs scatter (σ), the rest caught by a slow spell.
+    /// spread as three draws scattered by σ do on average (3/√π σ), the rest
+    /// caught by a slow spell.
     fn epochs(at: f64, sigma: f64) -> Vec<f64> {
         let up = |share: f64| at * share.exp();
+        let range = 3.0 / std::f64::consts::PI.sqrt() * sigma;
         vec![
             at,
-            up(sigma / 2.0),
-            up(sigma),
+            up(range / 2.0),
+            up(range),
             up(0.4),
             up(0.45),
             up(0.5),

@@ -4,10 +4,11 @@
 //! Runs the reference workloads (benches/reference.rs) as N separate
 //! `cargo nbench --bench reference` runs for each `--epochs` value asked for,
 //! the values taking turns run by run so that the machine's slow spells fall
-//! on all of them alike. Per workload: the spread of its estimate across runs
-//! ((max − min) / median, and the coefficient of variation), the share of
-//! runs k + 1 whose estimate lies inside run k's 95 % interval, and how many
-//! intervals had zero width.
+//! on all of them alike. The stored history is cleared first, so the first
+//! run is the first of its build, as after a rebuild. Per workload and per
+//! window of five runs: how often run k + 1's estimate lies inside run k's
+//! interval, how far the printed ± swings, and the median interval's width
+//! over the spread of the five estimates.
 
 use crate::{build_nbench, root, runs_arg, verdicts::Nbench};
 use serde_json::Value;
@@ -15,11 +16,36 @@ use std::collections::BTreeMap;
 
 const USAGE: &str = "cargo xtask stability [--runs N] [--epochs E,E,…]";
 
+/// Runs judged together: the goals speak of five back-to-back runs.
+const WINDOW: usize = 5;
+
+/// A run whose estimate lies this far from its window's median ran while
+/// the machine itself was slower (or faster) throughout: a ± that swings
+/// with it is not held against the interval.
+const MACHINE_MOVED: f64 = 0.10;
+
 /// One workload's estimates and intervals, run by run.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Series {
     estimates: Vec<f64>,
     intervals: Vec<[f64; 2]>,
+    /// Half a clock step per iteration, each run: no interval is narrower.
+    steps: Vec<f64>,
+}
+
+/// One window's figures for one workload.
+struct Window {
+    /// (next run inside, pairs).
+    inside: (usize, usize),
+    /// Widest ± over narrowest.
+    swing: f64,
+    /// Whether some run lay [`MACHINE_MOVED`] from the window's median.
+    moved: bool,
+    /// Median interval width over the spread of the estimates.
+    width_over_spread: f64,
+    /// Whether the median interval is as narrow as the clock allows: its
+    /// width then measures the clock, not the rule.
+    at_step: bool,
 }
 
 impl Series {
@@ -77,6 +103,29 @@ impl Series {
     fn zero_width(&self) -> usize {
         self.intervals.iter().filter(|ci| ci[1] <= ci[0]).count()
     }
+
+    /// Consecutive runs `WINDOW` at a time, each with its figures.
+    fn windows(&self) -> Vec<Window> {
+        (0..self.estimates.len() / WINDOW)
+            .map(|w| {
+                let r = w * WINDOW..(w + 1) * WINDOW;
+                let part = Series {
+                    estimates: self.estimates[r.clone()].to_vec(),
+                    intervals: self.intervals[r.clone()].to_vec(),
+                    steps: self.steps[r].to_vec(),
+                };
+                let mid = median(&part.estimates);
+                let step = median(&part.steps) / mid;
+                Window {
+                    inside: part.next_inside(),
+                    swing: part.width_swing(),
+                    moved: (part.estimates.iter()).any(|e| (e / mid - 1.0).abs() >= MACHINE_MOVED),
+                    width_over_spread: part.width_over_spread(),
+                    at_step: median(&part.half_widths()) <= 1.01 * step,
+                }
+            })
+            .collect()
+    }
 }
 
 /// Everything measured for one `--epochs` value.
@@ -86,10 +135,10 @@ struct Config {
     run_s: Vec<f64>,
 }
 
-/// `--epochs E,E,…` (default 1,5), and the other arguments.
+/// `--epochs E,E,…` (default 8, as `cargo nbench`), and the other arguments.
 fn epochs_arg(args: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
     match args.iter().position(|a| a == "--epochs") {
-        None => Ok((vec!["1".into(), "5".into()], args.to_vec())),
+        None => Ok((vec!["8".into()], args.to_vec())),
         Some(i) => {
             let list = args
                 .get(i + 1)
@@ -109,6 +158,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
         target_dir: root().join("target/xtask/stability"),
     };
     nb.output(&["--bench", "reference", "--list"])?;
+    // The first run is the first of its build, as after a rebuild.
+    for stored in ["nbench/history.jsonl", "nbench/runs"] {
+        let path = nb.target_dir.join(stored);
+        let _ = std::fs::remove_file(&path).or_else(|_| std::fs::remove_dir_all(&path));
+    }
     let mut configs: Vec<Config> = epochs.iter().map(|_| Config::default()).collect();
     for round in 1..=runs {
         eprint!("\rrun {round}/{runs}");
@@ -120,7 +174,57 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     eprintln!();
     print(&epochs, &configs, runs);
+    for (e, c) in epochs.iter().zip(&configs) {
+        print_windows(e, c);
+    }
     Ok(())
+}
+
+/// Each workload's windows of [`WINDOW`] runs against the goals, then the totals.
+fn print_windows(epochs: &str, c: &Config) {
+    println!(
+        "\n--epochs {epochs}, windows of {WINDOW} runs: next run inside / ± widest ÷ narrowest \
+         (m: the machine moved) / median width ÷ spread (c: at the clock's step)"
+    );
+    let (mut inside, mut pairs, mut swung, mut windows) = (0, 0, Vec::new(), 0);
+    let (mut ratios, mut stepped) = (Vec::new(), Vec::new());
+    for (id, s) in c.series.iter().filter(|(_, s)| s.timed()) {
+        let cells: Vec<String> = (s.windows().iter())
+            .map(|w| {
+                inside += w.inside.0;
+                pairs += w.inside.1;
+                windows += 1;
+                match w.at_step {
+                    true => stepped.push(id.as_str()),
+                    false => ratios.push((w.width_over_spread, id.as_str())),
+                }
+                if w.swing > 4.0 && !w.moved {
+                    swung.push(id.as_str());
+                }
+                let m = if w.moved { "m" } else { " " };
+                let c = if w.at_step { "c" } else { " " };
+                format!(
+                    "{}/{} {:>5.1}×{m} {:>5.1}{c}",
+                    w.inside.0, w.inside.1, w.swing, w.width_over_spread
+                )
+            })
+            .collect();
+        println!("{id:<20} {}", cells.join("  |  "));
+    }
+    ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let over: Vec<&str> = ratios.iter().filter(|r| r.0 > 2.0).map(|r| r.1).collect();
+    println!(
+        "next run inside: {inside}/{pairs} ({:.0} %, goal ≥ 90 %)\n\
+         ± swinging > 4× while the machine held steady: {} of {windows} windows {swung:?}\n\
+         width ÷ spread: median {:.2} (goal ≤ 2); over 2 in {} of {}: {over:?}\n\
+         as narrow as the clock allows (c; not counted above): {} of {windows} {stepped:?}",
+        inside as f64 / pairs.max(1) as f64 * 100.0,
+        swung.len(),
+        ratios.get(ratios.len() / 2).map_or(f64::NAN, |r| r.0),
+        over.len(),
+        ratios.len(),
+        stepped.len(),
+    );
 }
 
 fn add(config: &mut Config, doc: &Value) {
@@ -138,7 +242,16 @@ fn add(config: &mut Config, doc: &Value) {
             b["median_ci_ns"][1].as_f64().unwrap_or(f64::NAN),
         ];
         s.intervals.push(ci);
+        let iters = b["iters_per_sample"].as_f64().unwrap_or(1.0).max(1.0);
+        s.steps.push(resolution_ns() / (2.0 * iters));
     }
+}
+
+/// The clock's resolution, ns, as `cargo nbench` measures it.
+fn resolution_ns() -> f64 {
+    use nbench::__private::timer::{TimerInfo, WallClock};
+    static RESOLUTION: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    *RESOLUTION.get_or_init(|| TimerInfo::measure(&WallClock::new(), 10_000).resolution_ns)
 }
 
 fn median(v: &[f64]) -> f64 {
