@@ -23,7 +23,7 @@ for f in files:
     runs.append(r)
 ids = [i for i in runs[0] if i != 'empty'] if runs else []
 
-# F_n for n = 2..16 epochs (src/compare/estimate.rs FASTEST_FACTOR).
+# F_n for n = 2..16 epochs: the factors of the rule used until 2026-11-28.
 FF = [15.193, 20.245, 23.013, 6.7638, 7.2832, 4.8054, 5.0583, 4.0249, 4.1832, 3.6047, 3.7099,
       3.3243, 3.4018, 3.1139, 3.1866]
 
@@ -34,7 +34,7 @@ def sd(v):
 
 
 def today(x, hist):
-    """min ± F_n · sd of the faster half (the rule cargo nbench uses)."""
+    """min ± F_n · sd of the faster half (the rule used until 2026-11-28)."""
     l = [math.log(v) for v in x]
     h = FF[min(len(l) - 2, 14)] * sd(l[:max(2, (len(l) + 1) // 2)])
     return [x[0] * math.exp(-h), x[0] * math.exp(h)]
@@ -71,6 +71,41 @@ def history(x, hist, H=4, f0=0.003):
     return [min(hh) * (1 - f0), max(hh) * (1 + f0)]
 
 
+# Student's t, 95th percentile, by degrees of freedom (1..20; more use 20's).
+T95 = [6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812, 1.796, 1.782,
+       1.771, 1.761, 1.753, 1.746, 1.740, 1.734, 1.729, 1.725]
+
+
+def next_run(x, hist, H=16, band=0.08, fast=3, epoch_dof=2, sds=4.0, kept=0.10):
+    """The rule cargo nbench uses (src/compare/estimate.rs), without the clock floor:
+    centre the median of this build's last H runs and this one (3 or more), else
+    this run; spread pooled over those runs (set aside beyond sds robust sds and
+    kept) and the range of the fastest epochs within band over its expectation
+    (k/sqrt(pi)) for epoch_dof; t(0.95, dof) * s * sqrt(1 + 1/m)."""
+    l = [math.log(v) for v in x]
+    C = [v for v in l if v - l[0] <= math.log1p(band)]
+    if len(C) > 1:
+        k = min(fast, len(C))
+        w, wd = (C[k - 1] - C[0]) / (k / math.sqrt(math.pi)), epoch_dof
+    else:
+        w, wd = l[1] - l[0], (epoch_dof if not hist else 0)
+    S = [math.log(v) for v in hist[-H:]] + [l[0]]
+    c = sorted(S)[len(S) // 2] if len(S) % 2 else sum(sorted(S)[len(S) // 2 - 1:len(S) // 2 + 1]) / 2
+    if len(S) < 3:
+        c = l[0]
+    K = S
+    if len(S) >= 3:
+        dev = sorted(abs(v - c) for v in S)
+        mad = dev[len(dev) // 2] if len(dev) % 2 else (dev[len(dev) // 2 - 1] + dev[len(dev) // 2]) / 2
+        K = [v for v in S if abs(v - c) <= max(sds * max(1.4826 * mad, w / 2), math.log1p(kept))]
+    m = len(K)
+    ss = sum((v - sum(K) / m) ** 2 for v in K) if m > 1 else 0.0
+    dof = wd + m - 1
+    s = math.sqrt((wd * w * w + ss) / dof) if dof > 0 else 0.0
+    h = T95[min(max(int(dof), 1), 20) - 1] * s * math.sqrt(1 + 1 / len(S))
+    return [min(math.exp(c - h), x[0]), max(math.exp(c + h), x[0])]
+
+
 def hull(lo, hi, hist, H):
     hh = hist[-H:] if H else []
     return [min([lo] + hh), max([hi] + hh)]
@@ -98,7 +133,7 @@ def evaluate(label, rule):
             sp = (e[-1] - e[0]) / e[2]
             wm = sorted(ws[w0:w0 + 5])[2]
             wos.append(2 * wm / sp if sp > 0 else 99)
-            swings.append(max(ws[w0:w0 + 5]) / min(ws[w0:w0 + 5]))
+            swings.append(max(ws[w0:w0 + 5]) / max(min(ws[w0:w0 + 5]), 1e-12))
     wos.sort()
     print(f'{label}: next run inside {inside}/{tot} ({100 * inside / max(tot, 1):.0f}%), '
           f'width/spread median {wos[len(wos) // 2]:.2f}, '
@@ -108,7 +143,8 @@ def evaluate(label, rule):
 
 
 RULES = [
-    ("today's", today),
+    ("next run (cargo nbench's, since 2026-11-28)", next_run),
+    ("min ± F_n · sd (until 2026-11-28)", today),
     ('cluster range x2, >= 0.5 %', lambda x, h: cluster(x, h)),
     ('the same, hull with the last 8 runs', lambda x, h: cluster(x, h, H=8, single=False)),
     ('cluster range x2, hull with the last 4 runs', lambda x, h: cluster(x, h, H=4)),

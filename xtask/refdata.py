@@ -223,28 +223,6 @@ def density(data):
     return out
 
 
-def fastest_epoch():
-    """The factor of cargo nbench's interval for a run's fastest epoch (src/run/epochs.rs).
-
-    A run of n epochs reports the smallest epoch median; its interval is
-    min ± F_n · s, s the standard deviation of the faster half (the k =
-    max(2, ceil(n/2)) smallest, on the logarithms). F_n is the 95th
-    percentile of |min(Y) − min(X)| / s(X) for X, Y two runs of n standard
-    normal epochs: where the next run's minimum lands 95 % of the time.
-    Monte Carlo, 2,000,000 pairs of runs per n, a fixed seed.
-    """
-    rng = np.random.default_rng(2026)
-    out = {}
-    for n in range(2, 17):
-        k = max(2, (n + 1) // 2)
-        x = rng.standard_normal((2_000_000, n))
-        y = rng.standard_normal((2_000_000, n))
-        s = np.std(np.sort(x, axis=1)[:, :k], axis=1, ddof=1)
-        ratio = np.abs(y.min(axis=1) - x.min(axis=1)) / s
-        out[str(n)] = float(np.quantile(ratio, 0.95))
-    return out
-
-
 WINSOR_MIN = 8
 WINSOR_K = 3.0
 WINSOR_FLOOR = 0.001
@@ -480,7 +458,6 @@ def main():
         "benjamini_hochberg": benjamini_hochberg(),
         "complexity": complexity(),
         "density": density(data),
-        "fastest_epoch": fastest_epoch(),
         "winsorized": winsorized(),
         "placement": placement(),
     }

@@ -48,7 +48,11 @@ impl Store {
         if lines.is_empty() {
             return Ok(());
         }
-        let mut text = String::new();
+        // A line cut off (a run killed while writing) ends without a
+        // newline: this run's lines start on one of their own.
+        let cut =
+            std::fs::read(self.history_path()).is_ok_and(|b| b.last().is_some_and(|c| *c != b'\n'));
+        let mut text = String::from(if cut { "\n" } else { "" });
         for line in lines {
             text.push_str(&serde_json::to_string(line).expect("a history line serialises"));
             text.push('\n');
@@ -88,7 +92,7 @@ mod tests {
         let store = Store::new(&dir);
         assert!(store.history().is_empty(), "no file yet");
         store.add_history(&[line("b1", 1.0)]).unwrap();
-        append(&store.history_path(), b"{\"target\": \"cut off\n").unwrap();
+        append(&store.history_path(), b"{\"target\": \"cut off").unwrap();
         store.add_history(&[line("b1", 2.0)]).unwrap();
         assert_eq!(store.history(), [line("b1", 1.0), line("b1", 2.0)]);
         let many: Vec<Line> = (0..2 * KEEP_LINES).map(|i| line("b2", i as f64)).collect();

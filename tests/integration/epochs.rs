@@ -76,3 +76,63 @@ fn a_fresh_run_measures_in_epochs_and_stores_them() {
         assert!(lo < hi, "never zero width: {b}");
     }
 }
+
+#[test]
+fn the_next_runs_interval_draws_on_the_runs_of_the_same_build_before_it() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    let json = |extra: &[&str]| -> Value {
+        let args: Vec<&str> = ["-p", "tunable", "--format", "json"]
+            .iter()
+            .chain(QUICK)
+            .chain(extra)
+            .copied()
+            .collect();
+        let run = fx.nbench(&args);
+        assert_eq!(run.code, 0, "{}", run.all());
+        serde_json::from_str(&run.stdout).unwrap()
+    };
+    let earlier_runs = |doc: &Value| -> Vec<u64> {
+        (benchmarks(doc).iter())
+            .map(|b| {
+                assert_eq!(b["interval"]["level"], 0.9, "{b}");
+                b["interval"]["earlier_runs"].as_u64().unwrap()
+            })
+            .collect()
+    };
+    let first = json(&[]);
+    let build = first["targets"][0]["build"].as_str().unwrap().to_owned();
+    assert_eq!(build.len(), 16, "the executable's hash: {build}");
+    assert!(earlier_runs(&first).iter().all(|n| *n == 0));
+    // A line cut off (a run killed while writing) is passed over.
+    let history = fx.dir.join("target/nbench/history.jsonl");
+    let mut text = std::fs::read_to_string(&history).unwrap();
+    text.push_str("{\"target\": \"tunable/");
+    std::fs::write(&history, text).unwrap();
+    let second = json(&[]);
+    assert_eq!(second["targets"][0]["build"], build.as_str());
+    assert!(earlier_runs(&second).iter().all(|n| *n == 1), "{second}");
+    // Another number of epochs is another measurement: its own history.
+    assert!(
+        earlier_runs(&json(&["--epochs", "4"]))
+            .iter()
+            .all(|n| *n == 0)
+    );
+    // The console names what the interval is.
+    let args: Vec<&str> = ["-p", "tunable"].iter().chain(QUICK).copied().collect();
+    let run = fx.nbench(&args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(run.stdout.contains("±next"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("±next: where the next run's median lands 90 % of the time, from 8 epochs and 2 earlier runs of this build"),
+        "{}",
+        run.stdout
+    );
+    // One process: an interval of the median, said as such.
+    let one: Vec<&str> = args.iter().copied().chain(["--epochs", "1"]).collect();
+    let run = fx.nbench(&one);
+    assert!(
+        run.stdout.contains("±CI") && !run.stdout.contains("±next"),
+        "{}",
+        run.stdout
+    );
+}
