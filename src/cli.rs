@@ -190,7 +190,7 @@ pub struct Cli {
     /// Samples the summary sets aside: none, top5 (slowest 5%), both5 (slowest and fastest 5%), iqr (beyond Tukey's 1.5×IQR fences) [default: none]
     #[arg(global = true, long, value_name = "MODE", value_parser = outlier_mode, help_heading = "Measurement")]
     pub outliers: Option<OutlierMode>,
-    /// Measure each benchmark in N fresh processes (epochs), interleaved with the target's other benchmarks, each with 1/N of the time limits; the time shown is the fastest epoch's median (the machine's slow spells only add time) and its ±CI where a rerun's should land, from the spread of the faster half; 1 measures in one process [default: 8, fewer when --max-samples is below 16]
+    /// Measure each benchmark in N fresh processes (epochs), interleaved with the target's other benchmarks, each with 1/N of the time limits; the time shown is the fastest epoch's median (the machine's slow spells only add time) and its ±next where the next run's lands 90 % of the time, from the fastest epochs and the earlier runs of the same build; 1 measures in one process [default: 8, fewer when --max-samples is below 16]
     #[arg(global = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64), help_heading = "Measurement")]
     pub epochs: Option<u32>,
     /// What to measure, comma-separated: time (always), and instructions, counted under Valgrind's callgrind (each bench binary runs once more under it, its benchmarks' loops counted; Valgrind must be installed) [default: time]

@@ -3,7 +3,10 @@
 //! constant it names, so a page cannot drift from the code: change a
 //! constant and the page's sentence must change with it.
 
-use crate::compare::estimate::DEFAULT_EPOCHS;
+use crate::compare::estimate::{
+    DEFAULT_EPOCHS, EPOCH_DOF, FAST_BAND, FAST_EPOCHS, HISTORY_RUNS, KEPT_WITHIN, NEXT_RUN_LEVEL,
+    SET_ASIDE_SDS,
+};
 use crate::compare::estimators::FAR_MOST;
 use crate::compare::far::{FAR, FAR_MIN_UNITS};
 use crate::compare::joint::{COUNT_SHARE, MOVED_PAST_SPREAD, STILL_TIME_REACH};
@@ -152,6 +155,35 @@ fn the_guide_quotes_the_constants_of_measuring_as_they_are() {
             format!("(`runs/`, the last {KEEP_RUNS})"),
         ),
         ("settings.md", format!("| `epochs` | {DEFAULT_EPOCHS} |")),
+        (
+            "measuring.md",
+            format!(
+                "where the next run's median lands, {:.0} % of the time",
+                NEXT_RUN_LEVEL * 100.0
+            ),
+        ),
+        (
+            "measuring.md",
+            format!("this run's and up to {HISTORY_RUNS} earlier ones"),
+        ),
+        (
+            "measuring.md",
+            format!(
+                "the range of the {FAST_EPOCHS} fastest within {:.0} % of the fastest",
+                FAST_BAND * 100.0
+            ),
+        ),
+        (
+            "measuring.md",
+            format!("counting for {EPOCH_DOF} degrees of freedom"),
+        ),
+        (
+            "measuring.md",
+            format!(
+                "more than {SET_ASIDE_SDS} robust standard deviations and {:.0} % from its build's median",
+                KEPT_WITHIN * 100.0
+            ),
+        ),
         (
             "settings.md",
             format!("| `layouts` | {DEFAULT_LAYOUTS} for baselines and comparisons |"),

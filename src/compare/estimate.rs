@@ -37,27 +37,27 @@ pub const HISTORY_RUNS: usize = 16;
 
 /// Epochs within this share of the fastest ran in its speed state: their
 /// spread is this run's own say on how far the next run's fastest may lie.
-const FAST_BAND: f64 = 0.08;
+pub const FAST_BAND: f64 = 0.08;
 
 /// The fastest epochs of that band whose range is taken (the third-fastest
 /// at most: more would reach into the noise above the fastest). The range
 /// of 2 or 3 normal draws is k/√π standard deviations on average.
-const FAST_EPOCHS: usize = 3;
+pub const FAST_EPOCHS: usize = 3;
 
 /// Degrees of freedom this run's fastest epochs count for beside the runs'.
-const EPOCH_DOF: f64 = 2.0;
+pub const EPOCH_DOF: f64 = 2.0;
 
 /// A run further than this many robust standard deviations from the others
 /// of its build ran in another state of the machine (a slow spell caught
 /// every epoch): it is set aside from the spread, which it would swell for
 /// the next 16 runs, though never from the interval of the run it is.
-const SET_ASIDE_SDS: f64 = 4.0;
+pub const SET_ASIDE_SDS: f64 = 4.0;
 
 /// Runs within this share of their build's median are never set aside: an
 /// estimate may move between two states of the code's placement (a
 /// `sum/u64/16` read 5.98 or 6.18 ns from run to run), which the next run
 /// may land in either of.
-const KEPT_WITHIN: f64 = 0.10;
+pub const KEPT_WITHIN: f64 = 0.10;
 
 /// The normal distribution's MAD as a share of its standard deviation, inverted.
 const MAD_NORMAL: f64 = 1.482_602_218_505_602;

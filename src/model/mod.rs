@@ -10,6 +10,7 @@ pub mod names;
 pub mod observer;
 pub mod outcome;
 pub mod partition;
+pub mod percentiles;
 pub mod record;
 pub mod samples;
 pub mod shuffle;
