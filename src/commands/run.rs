@@ -44,7 +44,8 @@ pub fn run(s: &Settings) -> Result<u8> {
     }
     let prepared = prepare(s, &found)?;
     let targets = build(s, &found.targets, &mut skipped)?;
-    let plans = plans(s, &targets);
+    let mut plans = plans(s, &targets);
+    let builds = history::attach(&mut plans, &targets, &prepared.store.history());
     let mut progress = Progress::new(s.output.chatty());
     if s.list {
         let mut runs = Vec::new();
@@ -62,7 +63,9 @@ pub fn run(s: &Settings) -> Result<u8> {
     }
     // Measuring only, as libtest's "finished in": the build has its own lines.
     let started = Instant::now();
-    let (records, comparison) = measure(s, &prepared, &targets, &plans, &context, &mut progress);
+    let (mut records, comparison) =
+        measure(s, &prepared, &targets, &plans, &context, &mut progress);
+    history::name_builds(&mut records, &builds);
     let partition = s.plan().partition;
     let duration_s = started.elapsed().as_secs_f64();
     let record = RunRecord::new(
@@ -72,7 +75,7 @@ pub fn run(s: &Settings) -> Result<u8> {
         skipped,
         (comparison, partition),
     );
-    publish(s, &prepared, &record, &targets)
+    publish(s, &prepared, &record, (&targets, &builds))
 }
 
 /// Flags that need another one are refused before any work.
@@ -152,13 +155,16 @@ fn measure(
         stored: s.compare.stored,
         threshold: s.compare.noise_threshold,
     });
-    let (mut records, comparison) = measure::measure(targets, plans, versus, context, progress);
-    history::apply(targets, &prepared.store.history(), &mut records);
-    (records, comparison)
+    measure::measure(targets, plans, versus, context, progress)
 }
 
 /// Stores the run (and the baseline), reports it, writes the HTML report.
-fn publish(s: &Settings, prepared: &Prepared, record: &RunRecord, targets: &[Built]) -> Result<u8> {
+fn publish(
+    s: &Settings,
+    prepared: &Prepared,
+    record: &RunRecord,
+    (targets, builds): (&[Built], &[history::Build]),
+) -> Result<u8> {
     let store = &prepared.store;
     let save = prepared.save.as_ref();
     let kept = store.keep(
@@ -166,7 +172,7 @@ fn publish(s: &Settings, prepared: &Prepared, record: &RunRecord, targets: &[Bui
         save.map(|(name, lock)| (name.as_str(), lock, targets)),
     );
     if kept.run.is_some()
-        && let Err(e) = store.add_history(&history::lines(&record.targets))
+        && let Err(e) = store.add_history(&history::lines(&record.targets, builds))
     {
         warn(&format!(
             "the next run's intervals will not know this run: {e}"

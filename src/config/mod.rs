@@ -427,6 +427,7 @@ fn plan(cli: &Cli) -> Plan {
         partition: cli.partition,
         selected_before: 0,
         instructions: cli.metrics.unwrap_or(false),
+        earlier: Default::default(),
     }
 }
 

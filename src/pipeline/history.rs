@@ -1,15 +1,27 @@
 //! A plain run's intervals drawn on the runs before it: each target's
-//! executable is identified by its content, the stored estimates of the
-//! same build (and how other builds' scattered) widen or narrow each
-//! interval to where the next run lands, and this run's estimates join them.
+//! executable is identified by its content, its plan carries each
+//! benchmark's stored estimates (this build's, and how other builds'
+//! scattered) for the run stage's interval, and this run's estimates join
+//! the history after it.
 
-use crate::compare::estimate::{self, History};
+use crate::compare::estimate::History;
 use crate::model::record::TargetRecord;
 use crate::model::stable_hash::fnv1a;
 use crate::model::target::Built;
+use crate::run::Plan;
 use crate::store::history::Line;
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// A target's build, as the history knows it.
+pub struct Build {
+    /// `package/target`.
+    pub label: String,
+    /// The executable's content hash.
+    pub id: String,
+    /// Epochs its benchmarks are measured in.
+    pub epochs: usize,
+}
 
 /// The executable's content hash, hex; `None` where it cannot be read.
 pub fn build_id(exe: &Path) -> Option<String> {
@@ -17,34 +29,36 @@ pub fn build_id(exe: &Path) -> Option<String> {
     Some(format!("{:016x}", fnv1a(bytes)))
 }
 
-/// Names each record's build, then gives every benchmark measured over
-/// epochs its interval from this run and the stored runs of `history`.
-pub fn apply(targets: &[Built], history: &[Line], records: &mut [TargetRecord]) {
-    for rec in records.iter_mut() {
-        let Some(built) = targets.iter().find(|b| b.target.label() == rec.target) else {
+/// Gives each plan measuring in epochs its benchmarks' earlier estimates
+/// from `history`; the targets' builds (those whose executable was read).
+pub fn attach(plans: &mut [Plan], targets: &[Built], history: &[Line]) -> Vec<Build> {
+    let mut builds = Vec::new();
+    for (plan, built) in plans.iter_mut().zip(targets) {
+        let epochs = plan.schedule.epochs;
+        let Some(id) = build_id(&built.exe).filter(|_| epochs >= 2) else {
             continue;
         };
-        rec.build = build_id(&built.exe);
-        let Some(build) = rec.build.clone() else {
-            continue;
-        };
-        for bench in &mut rec.benchmarks {
-            let (Some(interval), Some(repeats)) = (bench.interval.as_mut(), &bench.repeats) else {
-                continue;
-            };
-            let earlier = earlier(
-                history,
-                &rec.target,
-                &build,
-                repeats.medians.len(),
-                &bench.id,
-            );
-            let floor = estimate::half_step_ns(bench.iters_per_sample);
-            if let Some(e) = estimate::estimate(&repeats.medians, floor, &earlier) {
-                bench.median_ci = e.ci;
-                interval.earlier_runs = e.earlier_runs;
+        let label = built.target.label();
+        let ids = (history.iter())
+            .filter(|l| l.target == label)
+            .flat_map(|l| l.estimates.keys());
+        for bench in ids {
+            if !plan.earlier.contains_key(bench) {
+                let known = earlier(history, &label, &id, epochs, bench);
+                plan.earlier.insert(bench.clone(), known);
             }
         }
+        builds.push(Build { label, id, epochs });
+    }
+    builds
+}
+
+/// Names each record's build.
+pub fn name_builds(records: &mut [TargetRecord], builds: &[Build]) {
+    for rec in records {
+        rec.build = (builds.iter())
+            .find(|b| b.label == rec.target)
+            .map(|b| b.id.clone());
     }
 }
 
@@ -71,25 +85,23 @@ fn earlier(history: &[Line], target: &str, build: &str, epochs: usize, id: &str)
     }
 }
 
-/// This run's estimates, as history lines: benchmarks measured over epochs,
-/// of targets whose build is known.
-pub fn lines(records: &[TargetRecord]) -> Vec<Line> {
+/// This run's estimates, as history lines: benchmarks measured over
+/// epochs, of targets whose build is known.
+pub fn lines(records: &[TargetRecord], builds: &[Build]) -> Vec<Line> {
     let mut lines = Vec::new();
     for rec in records {
-        let Some(build) = &rec.build else { continue };
-        let mut by_epochs: BTreeMap<usize, BTreeMap<String, f64>> = BTreeMap::new();
-        for b in rec.benchmarks.iter().filter(|b| b.interval.is_some()) {
-            let epochs = b.repeats.as_ref().map_or(0, |r| r.medians.len());
-            by_epochs
-                .entry(epochs)
-                .or_default()
-                .insert(b.id.clone(), b.median);
-        }
-        for (epochs, estimates) in by_epochs {
+        let Some(build) = builds.iter().find(|b| b.label == rec.target) else {
+            continue;
+        };
+        let estimates: BTreeMap<String, f64> = (rec.benchmarks.iter())
+            .filter(|b| b.interval.is_some())
+            .map(|b| (b.id.clone(), b.median))
+            .collect();
+        if !estimates.is_empty() {
             lines.push(Line {
                 target: rec.target.clone(),
-                build: build.clone(),
-                epochs,
+                build: build.id.clone(),
+                epochs: build.epochs,
                 estimates,
             });
         }

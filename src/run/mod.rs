@@ -52,6 +52,9 @@ pub struct Plan {
     pub selected_before: usize,
     /// `--metrics time,instructions`: count each benchmark's instructions too.
     pub instructions: bool,
+    /// Each benchmark's estimates in earlier runs on this machine, by id:
+    /// a fresh run's interval draws on them.
+    pub earlier: std::collections::BTreeMap<String, estimate::History>,
 }
 
 impl Plan {
@@ -282,7 +285,10 @@ fn measure_scheduled(
         while let Some((id, _)) = chosen.get(outcomes.len()) {
             match slot_of[outcomes.len()] {
                 None => outcomes.push(Outcome::Ignored(id.clone())),
-                Some(i) if slots[i].left == 0 => outcomes.push(slots[i].finish(id)),
+                Some(i) if slots[i].left == 0 => {
+                    let earlier = plan.earlier.get(id.as_str());
+                    outcomes.push(slots[i].finish(id, earlier.unwrap_or(&Default::default())));
+                }
                 Some(_) => break,
             }
         }
@@ -335,7 +341,7 @@ impl Slot {
     /// Measured in several processes, its median and interval are the
     /// estimate over those processes ([`estimate::estimate`]); the pooled
     /// samples' own are kept as the within-process figures.
-    fn finish(&mut self, id: &str) -> Outcome {
+    fn finish(&mut self, id: &str, earlier: &estimate::History) -> Outcome {
         if let Some(done) = self.done.take() {
             return done;
         }
@@ -362,7 +368,7 @@ impl Slot {
             median: s.median,
             median_ci: estimate::at_least(s.median, [s.median_ci.lo, s.median_ci.hi], half),
         };
-        let over_epochs = estimate::estimate(&per_process, half, &Default::default());
+        let over_epochs = estimate::estimate(&per_process, half, earlier);
         let (median, ci) = match over_epochs {
             Some(e) => (e.ns, e.ci),
             None => (within.median, within.median_ci),
@@ -513,6 +519,7 @@ mod tests {
             partition: None,
             selected_before: 0,
             instructions: false,
+            earlier: Default::default(),
         }
     }
 

@@ -135,4 +135,15 @@ fn the_next_runs_interval_draws_on_the_runs_of_the_same_build_before_it() {
         "{}",
         run.stdout
     );
+    // Streamed as measured, a benchmark's event has the interval the run stores.
+    let jsonl: Vec<&str> = args.iter().copied().chain(["--format", "jsonl"]).collect();
+    let run = fx.nbench(&jsonl);
+    let events: Vec<Value> = (run.stdout.lines())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|e: &Value| e["event"] == "benchmark")
+        .collect();
+    assert!(!events.is_empty(), "{}", run.stdout);
+    for e in &events {
+        assert_eq!(e["interval"]["earlier_runs"], 3, "{e}");
+    }
 }
