@@ -470,7 +470,8 @@ fn context_above_the_table_quiet_and_verbose() {
         quiet.stdout
     );
     let lines: Vec<&str> = quiet.stdout.lines().filter(|l| !l.is_empty()).collect();
-    assert_eq!(lines.len(), 4, "the table only:\n{}", quiet.stdout);
+    // The target, the header, two rows and the line saying what `±next` is.
+    assert_eq!(lines.len(), 5, "the table only:\n{}", quiet.stdout);
     assert!(
         quiet.stderr.is_empty(),
         "nothing on stderr: {}",

@@ -272,7 +272,7 @@ fn merged_runs_print_the_console_table_a_run_prints() {
         .find(|l| l.starts_with("benchmark"))
         .unwrap_or_else(|| panic!("no table header in {table}"));
     assert!(
-        header.contains("median") && header.contains("±CI"),
+        header.contains("median") && header.contains("±next"),
         "{header}"
     );
     for id in ["work/sum/1000", "work/sum/2000"] {

@@ -44,7 +44,8 @@ pub struct PastBench {
     #[serde(deserialize_with = "float::lenient")]
     #[serde(rename = "median_ns")]
     pub median: f64,
-    /// 95 % CI of the median.
+    /// Its interval: where the next run lands (measured over epochs), else
+    /// the 95 % CI of the median.
     #[serde(deserialize_with = "float::lenient")]
     #[serde(rename = "median_ci_ns")]
     pub median_ci: [f64; 2],

@@ -238,7 +238,7 @@ fn short_number(n: f64) -> String {
     }
 }
 
-/// A benchmark's median (and CI) in each stored run that measured it.
+/// A benchmark's median (and its interval) in each stored run that measured it.
 pub fn history(points: &[Point], metric: Metric) -> String {
     let n = points.len();
     let lo = points
