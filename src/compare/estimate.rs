@@ -94,8 +94,8 @@ pub struct History {
 ///   about its own mean), and the range of this run's fastest epochs
 ///   (those within [`FAST_BAND`] of the fastest, the first [`FAST_EPOCHS`])
 ///   counting for [`EPOCH_DOF`] degrees of freedom; runs further than
-///   [`SET_ASIDE_SDS`] robust standard deviations from their build's median
-///   are set aside;
+///   [`SET_ASIDE_SDS`] robust standard deviations and [`KEPT_WITHIN`] from
+///   their build's median are set aside;
 /// - half-width: Student's t at that many degrees of freedom, times
 ///   `s · √(1 + 1/m)`, `m` this build's runs: a prediction interval for one
 ///   more run.
