@@ -70,10 +70,8 @@ impl Registrar<'_> {
                 _ => format!("{id}::t={n}"),
             };
             let f = std::rc::Rc::clone(&f);
-            let mut marks = self.registry.bench(&id, move |b| f(b));
-            if n > 1 {
-                marks = marks.__threads(n);
-            }
+            // Every count is at least 1 (`threads::resolve`).
+            let marks = self.registry.bench(&id, move |b| f(b)).__threads(n);
             if self.ignored {
                 marks.ignore();
             }
