@@ -45,7 +45,6 @@ pub fn run(s: &Settings) -> Result<u8> {
     let prepared = prepare(s, &found)?;
     let targets = build(s, &found.targets, &mut skipped)?;
     let mut plans = plans(s, &targets);
-    let builds = history::attach(&mut plans, &targets, &prepared.store.history());
     let mut progress = Progress::new(s.output.chatty());
     if s.list {
         let mut runs = Vec::new();
@@ -54,6 +53,7 @@ pub fn run(s: &Settings) -> Result<u8> {
         }
         return Ok(print_list(&runs));
     }
+    let builds = history::attach(&mut plans, &targets, &prepared.store.history());
     // Before a revision's side is measured, which pins the driver.
     let context = gather_context(s, &prepared.workspace_root);
     let prepared = with_revision(s, prepared)?;
