@@ -34,43 +34,49 @@ impl Store {
     /// off while writing, an older format) is passed over: the history only
     /// informs intervals, and the runs' own records are kept apart.
     pub fn history(&self) -> Vec<Line> {
-        let Ok(text) = std::fs::read_to_string(self.history_path()) else {
-            return Vec::new();
-        };
-        text.lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect()
+        parse(&std::fs::read_to_string(self.history_path()).unwrap_or_default())
     }
 
     /// Adds `lines`, then keeps the newest [`KEEP_LINES`] once there are
-    /// twice as many.
+    /// twice as many: the file is read once, appended to, or rewritten
+    /// whole when it is pruned.
     pub fn add_history(&self, lines: &[Line]) -> Result<()> {
         if lines.is_empty() {
             return Ok(());
         }
-        // A line cut off (a run killed while writing) ends without a
-        // newline: this run's lines start on one of their own.
-        let cut =
-            std::fs::read(self.history_path()).is_ok_and(|b| b.last().is_some_and(|c| *c != b'\n'));
-        let mut text = String::from(if cut { "\n" } else { "" });
-        for line in lines {
-            text.push_str(&serde_json::to_string(line).expect("a history line serialises"));
-            text.push('\n');
-        }
         std::fs::create_dir_all(&self.root)
             .map_err(|e| crate::error::Error::io("could not create", &self.root, e))?;
-        append(&self.history_path(), text.as_bytes())?;
-        let all = self.history();
-        if all.len() > 2 * KEEP_LINES {
-            let mut kept = String::new();
-            for line in &all[all.len() - KEEP_LINES..] {
-                kept.push_str(&serde_json::to_string(line).expect("a history line serialises"));
-                kept.push('\n');
-            }
-            write_atomic(&self.history_path(), kept.as_bytes())?;
+        let path = self.history_path();
+        let old = std::fs::read_to_string(&path).unwrap_or_default();
+        if old.lines().count() + lines.len() > 2 * KEEP_LINES {
+            let mut all = parse(&old);
+            all.extend_from_slice(lines);
+            return write_atomic(
+                &path,
+                encode(&all[all.len().saturating_sub(KEEP_LINES)..]).as_bytes(),
+            );
         }
-        Ok(())
+        // A line cut off (a run killed while writing) ends without a
+        // newline: this run's lines start on one of their own.
+        let cut = !old.is_empty() && !old.ends_with('\n');
+        let text = if cut { "\n" } else { "" }.to_owned() + &encode(lines);
+        append(&path, text.as_bytes())
     }
+}
+
+/// The lines of `text` that can be read.
+fn parse(text: &str) -> Vec<Line> {
+    (text.lines())
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// Lines as the file holds them, each ending in a newline.
+fn encode(lines: &[Line]) -> String {
+    lines
+        .iter()
+        .map(|l| serde_json::to_string(l).expect("a history line serialises") + "\n")
+        .collect()
 }
 
 #[cfg(test)]
