@@ -1,7 +1,8 @@
 //! The eight reference workloads nbench's engine is tuned and checked against.
 //!
 //! `cargo xtask reference` runs them and reports total time, the empty
-//! body's time and the sum2000 / sum1000 ratio.
+//! body's time and the sum2000 / sum1000 ratio; `cargo xtask stability`
+//! how far their numbers move from run to run.
 
 use nbench::{Registry, Throughput, black_box};
 
@@ -19,7 +20,16 @@ fn fib(n: u64) -> u64 {
     if n < 2 { n } else { fib(n - 1) + fib(n - 2) }
 }
 
+/// A tag `cargo xtask stability` builds in to stand for a new build of
+/// unchanged code (as after an edit elsewhere): another executable, the
+/// same workloads.
+const BUILD: &str = match option_env!("NBENCH_REFERENCE_BUILD") {
+    Some(tag) => tag,
+    None => "",
+};
+
 fn benches(r: &mut Registry) {
+    black_box(BUILD);
     r.bench("empty", |b| b.iter(|| {}));
     r.group("sum")
         .args([16u64, 1000, 2000])

@@ -17,6 +17,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         exe: build_nbench()?,
         fixture: root(),
         target_dir: root().join("target/xtask/front-end"),
+        env: vec![],
     };
     let select = [
         "--bench",

@@ -98,6 +98,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         exe: build_nbench()?,
         fixture: root().join("tests/fixtures/layouts"),
         target_dir: root().join("target/xtask/layouts"),
+        env: vec![],
     };
     let _ = std::fs::remove_dir_all(nb.target_dir.join("nbench"));
     let _ = std::fs::remove_dir_all(nb.target_dir.join("xtask-runs"));

@@ -4,11 +4,13 @@
 //! Runs the reference workloads (benches/reference.rs) as N separate
 //! `cargo nbench --bench reference` runs for each `--epochs` value asked for,
 //! the values taking turns run by run so that the machine's slow spells fall
-//! on all of them alike. The stored history is cleared first, so the first
-//! run is the first of its build, as after a rebuild. Per workload and per
-//! window of five runs: how often run k + 1's estimate lies inside run k's
-//! interval, how far the printed ± swings, and the median interval's width
-//! over the spread of the five estimates.
+//! on all of them alike, in two passes: *fresh*, the stored history cleared
+//! (the first run is the first ever, as in a new checkout), then *rebuilt*,
+//! the same code built anew (as after an edit elsewhere) with the fresh
+//! runs stored as an earlier build's. Per workload and per window of five
+//! runs: how often run k + 1's estimate lies inside run k's interval, how
+//! far the printed ± swings, and the median interval's width over the
+//! spread of the five estimates; the first window of each pass apart.
 
 use crate::{build_nbench, root, runs_arg, verdicts::Nbench};
 use serde_json::Value;
@@ -23,6 +25,10 @@ const WINDOW: usize = 5;
 /// the machine itself was slower (or faster) throughout: a ± that swings
 /// with it is not held against the interval.
 const MACHINE_MOVED: f64 = 0.10;
+
+/// The passes: a name, and the tag built into the reference bench (a new
+/// executable of the same code).
+const PASSES: [(&str, &str); 2] = [("fresh", ""), ("rebuilt", "rebuilt")];
 
 /// One workload's estimates and intervals, run by run.
 #[derive(Default, Clone)]
@@ -41,6 +47,10 @@ struct Window {
     swing: f64,
     /// Whether some run lay [`MACHINE_MOVED`] from the window's median.
     moved: bool,
+    /// Whether some run lay further from the window's median than the
+    /// narrowest ± reached: the medians moved more than it said they
+    /// would, so a wider ± elsewhere in the window is no swing of the rule's own.
+    varied: bool,
     /// Median interval width over the spread of the estimates.
     width_over_spread: f64,
     /// Whether the median interval is as narrow as the clock allows: its
@@ -116,10 +126,15 @@ impl Series {
                 };
                 let mid = median(&part.estimates);
                 let step = median(&part.steps) / mid;
+                let furthest = (part.estimates.iter())
+                    .map(|e| (e / mid - 1.0).abs())
+                    .fold(0.0, f64::max);
+                let narrowest = part.half_widths().into_iter().fold(f64::NAN, f64::min);
                 Window {
                     inside: part.next_inside(),
                     swing: part.width_swing(),
-                    moved: (part.estimates.iter()).any(|e| (e / mid - 1.0).abs() >= MACHINE_MOVED),
+                    moved: furthest >= MACHINE_MOVED,
+                    varied: furthest > narrowest,
                     width_over_spread: part.width_over_spread(),
                     at_step: median(&part.half_widths()) <= 1.01 * step,
                 }
@@ -152,56 +167,127 @@ fn epochs_arg(args: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
 pub fn run(args: &[String]) -> Result<(), String> {
     let (epochs, rest) = epochs_arg(args)?;
     let runs = runs_arg(&rest, 10, USAGE)?;
-    let nb = Nbench {
+    let mut nb = Nbench {
         exe: build_nbench()?,
         fixture: root(),
         target_dir: root().join("target/xtask/stability"),
+        env: vec![],
     };
-    nb.output(&["--bench", "reference", "--list"])?;
-    // The first run is the first of its build, as after a rebuild.
     for stored in ["nbench/history.jsonl", "nbench/runs"] {
         let path = nb.target_dir.join(stored);
         let _ = std::fs::remove_file(&path).or_else(|_| std::fs::remove_dir_all(&path));
     }
-    let mut configs: Vec<Config> = epochs.iter().map(|_| Config::default()).collect();
-    for round in 1..=runs {
-        eprint!("\rrun {round}/{runs}");
-        for (e, config) in epochs.iter().zip(&mut configs) {
-            let doc = nb.run(&["--bench", "reference", "--epochs", e])?;
-            config.run_s.extend(doc["duration_s"].as_f64());
-            add(config, &doc);
+    let mut configs: Vec<(String, Config)> = Vec::new();
+    for (pass, tag) in PASSES {
+        nb.env = vec![("NBENCH_REFERENCE_BUILD", tag.to_owned())];
+        nb.output(&["--bench", "reference", "--list"])?;
+        let first = configs.len();
+        configs.extend(
+            epochs
+                .iter()
+                .map(|e| (format!("{pass}, --epochs {e}"), Config::default())),
+        );
+        for round in 1..=runs {
+            eprint!("\r{pass}: run {round}/{runs}");
+            for (e, (_, config)) in epochs.iter().zip(&mut configs[first..]) {
+                let doc = nb.run(&["--bench", "reference", "--epochs", e])?;
+                config.run_s.extend(doc["duration_s"].as_f64());
+                add(config, &doc);
+            }
         }
+        eprintln!();
     }
-    eprintln!();
-    print(&epochs, &configs, runs);
-    for (e, c) in epochs.iter().zip(&configs) {
-        print_windows(e, c);
+    print(&configs, runs);
+    for (label, c) in &configs {
+        print_windows(label, c);
     }
     Ok(())
 }
 
-/// Each workload's windows of [`WINDOW`] runs against the goals, then the totals.
-fn print_windows(epochs: &str, c: &Config) {
+/// The goals' figures over some windows.
+#[derive(Default)]
+struct Totals<'a> {
+    inside: usize,
+    pairs: usize,
+    windows: usize,
+    /// Workloads whose ± swung more than 4× with neither excuse.
+    swung: Vec<&'a str>,
+    /// ... and those where only the medians' own movement excuses it.
+    swung_with_medians: Vec<&'a str>,
+    ratios: Vec<(f64, &'a str)>,
+    stepped: Vec<&'a str>,
+}
+
+impl<'a> Totals<'a> {
+    fn add(&mut self, id: &'a str, w: &Window) {
+        self.inside += w.inside.0;
+        self.pairs += w.inside.1;
+        self.windows += 1;
+        match w.at_step {
+            true => self.stepped.push(id),
+            false => self.ratios.push((w.width_over_spread, id)),
+        }
+        if w.swing > 4.0 && !w.moved {
+            match w.varied {
+                true => self.swung_with_medians.push(id),
+                false => self.swung.push(id),
+            }
+        }
+    }
+
+    fn print(mut self, what: &str) {
+        self.ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let over: Vec<&str> = (self.ratios.iter().filter(|r| r.0 > 2.0))
+            .map(|r| r.1)
+            .collect();
+        println!(
+            "{what}:\n  next run inside: {}/{} ({:.0} %, goal ≥ 90 %)\n  \
+             ± swinging > 4× while the machine held steady: {} of {} windows {:?}, \
+             and {} more where the medians moved beyond the narrowest ± (v) {:?}\n  \
+             width ÷ spread: median {:.2} (goal ≤ 2); over 2 in {} of {}: {over:?}\n  \
+             as narrow as the clock allows (c; not counted above): {} {:?}",
+            self.inside,
+            self.pairs,
+            self.inside as f64 / self.pairs.max(1) as f64 * 100.0,
+            self.swung.len(),
+            self.windows,
+            self.swung,
+            self.swung_with_medians.len(),
+            self.swung_with_medians,
+            self.ratios
+                .get(self.ratios.len() / 2)
+                .map_or(f64::NAN, |r| r.0),
+            over.len(),
+            self.ratios.len(),
+            self.stepped.len(),
+            self.stepped,
+        );
+    }
+}
+
+/// Each workload's windows of [`WINDOW`] runs against the goals, then the
+/// totals: over the first window (the five runs after a checkout or a
+/// rebuild) and over all.
+fn print_windows(label: &str, c: &Config) {
     println!(
-        "\n--epochs {epochs}, windows of {WINDOW} runs: next run inside / ± widest ÷ narrowest \
-         (m: the machine moved) / median width ÷ spread (c: at the clock's step)"
+        "\n{label}, windows of {WINDOW} runs: next run inside / ± widest ÷ narrowest \
+         (m: the machine moved; v: the medians moved beyond the narrowest ±) / \
+         median width ÷ spread (c: at the clock's step)"
     );
-    let (mut inside, mut pairs, mut swung, mut windows) = (0, 0, Vec::new(), 0);
-    let (mut ratios, mut stepped) = (Vec::new(), Vec::new());
+    let (mut first, mut all) = (Totals::default(), Totals::default());
     for (id, s) in c.series.iter().filter(|(_, s)| s.timed()) {
-        let cells: Vec<String> = (s.windows().iter())
-            .map(|w| {
-                inside += w.inside.0;
-                pairs += w.inside.1;
-                windows += 1;
-                match w.at_step {
-                    true => stepped.push(id.as_str()),
-                    false => ratios.push((w.width_over_spread, id.as_str())),
+        let windows = s.windows();
+        let cells: Vec<String> = (windows.iter().enumerate())
+            .map(|(n, w)| {
+                all.add(id, w);
+                if n == 0 {
+                    first.add(id, w);
                 }
-                if w.swing > 4.0 && !w.moved {
-                    swung.push(id.as_str());
-                }
-                let m = if w.moved { "m" } else { " " };
+                let m = match (w.moved, w.varied) {
+                    (true, _) => "m",
+                    (false, true) => "v",
+                    _ => " ",
+                };
                 let c = if w.at_step { "c" } else { " " };
                 format!(
                     "{}/{} {:>5.1}×{m} {:>5.1}{c}",
@@ -211,20 +297,8 @@ fn print_windows(epochs: &str, c: &Config) {
             .collect();
         println!("{id:<20} {}", cells.join("  |  "));
     }
-    ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let over: Vec<&str> = ratios.iter().filter(|r| r.0 > 2.0).map(|r| r.1).collect();
-    println!(
-        "next run inside: {inside}/{pairs} ({:.0} %, goal ≥ 90 %)\n\
-         ± swinging > 4× while the machine held steady: {} of {windows} windows {swung:?}\n\
-         width ÷ spread: median {:.2} (goal ≤ 2); over 2 in {} of {}: {over:?}\n\
-         as narrow as the clock allows (c; not counted above): {} of {windows} {stepped:?}",
-        inside as f64 / pairs.max(1) as f64 * 100.0,
-        swung.len(),
-        ratios.get(ratios.len() / 2).map_or(f64::NAN, |r| r.0),
-        over.len(),
-        ratios.len(),
-        stepped.len(),
-    );
+    first.print("first window (runs 1–5)");
+    all.print("all windows");
 }
 
 fn add(config: &mut Config, doc: &Value) {
@@ -260,15 +334,15 @@ fn median(v: &[f64]) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-fn print(epochs: &[String], configs: &[Config], runs: usize) {
+fn print(configs: &[(String, Config)], runs: usize) {
     println!(
-        "benches/reference.rs: {runs} separate `cargo nbench --bench reference` runs per setting\n"
+        "benches/reference.rs: {runs} separate `cargo nbench --bench reference` runs per pass and setting\n"
     );
     println!(
-        "{:<8} {:>10} {:>14} {:>12} {:>18} {:>11}",
-        "epochs", "s per run", "spread (med)", "cv (med)", "next run inside", "zero-width"
+        "{:<22} {:>10} {:>14} {:>12} {:>18} {:>11}",
+        "pass, epochs", "s per run", "spread (med)", "cv (med)", "next run inside", "zero-width"
     );
-    for (e, c) in epochs.iter().zip(configs) {
+    for (label, c) in configs {
         // An empty body's estimate is about 0: its spread has no meaning.
         let finite = |v: f64| v.is_finite().then_some(v);
         let spreads: Vec<f64> = c
@@ -284,7 +358,7 @@ fn print(epochs: &[String], configs: &[Config], runs: usize) {
             .fold((0, 0), |(a, b), (x, y)| (a + x, b + y));
         let zero: usize = c.series.values().map(Series::zero_width).sum();
         println!(
-            "{e:<8} {:>10.2} {:>13.1}% {:>11.1}% {:>10}/{pairs} ({:>3.0}%) {zero:>11}",
+            "{label:<22} {:>10.2} {:>13.1}% {:>11.1}% {:>10}/{pairs} ({:>3.0}%) {zero:>11}",
             median(&c.run_s),
             median(&spreads) * 100.0,
             median(&cvs) * 100.0,
@@ -296,11 +370,11 @@ fn print(epochs: &[String], configs: &[Config], runs: usize) {
         "\nper workload, for each setting: spread / next run inside / ± narrowest–widest \
          (how many times) / median width ÷ spread"
     );
-    let ids: Vec<&String> = configs[0].series.keys().collect();
+    let ids: Vec<&String> = configs[0].1.series.keys().collect();
     for id in ids {
         let cells: Vec<String> = configs
             .iter()
-            .map(|c| match c.series.get(id) {
+            .map(|(_, c)| match c.series.get(id) {
                 Some(s) => {
                     let (i, n) = s.next_inside();
                     match s.timed() {

@@ -76,6 +76,8 @@ pub(crate) struct Nbench {
     pub(crate) exe: PathBuf,
     pub(crate) fixture: PathBuf,
     pub(crate) target_dir: PathBuf,
+    /// Environment variables set for each run.
+    pub(crate) env: Vec<(&'static str, String)>,
 }
 
 impl Nbench {
@@ -92,6 +94,7 @@ impl Nbench {
             .args(args)
             .current_dir(&self.fixture)
             .env("CARGO_TARGET_DIR", &self.target_dir)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .output()
             .map_err(|e| e.to_string())?;
         if !out.status.success() {
@@ -140,6 +143,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         exe: build_nbench()?,
         fixture: root().join("tests/fixtures/verdicts"),
         target_dir: root().join("target/xtask/verdicts"),
+        env: vec![],
     };
     let _ = std::fs::remove_dir_all(nb.target_dir.join("nbench"));
     let _ = std::fs::remove_dir_all(nb.target_dir.join("xtask-runs"));
