@@ -116,13 +116,10 @@ pub fn estimate(epoch_medians: &[f64], floor_ns: f64, history: &History) -> Opti
     medians.sort_by(f64::total_cmp);
     let ns = medians[0];
     let logs: Option<Vec<f64>> = medians.iter().map(|x| log(x.max(floor_ns))).collect();
-    let same: Vec<f64> = history.same[history.same.len().saturating_sub(HISTORY_RUNS)..]
-        .iter()
-        .filter_map(|x| log(x.max(floor_ns)))
-        .collect();
-    let others: Vec<Vec<f64>> = (history.others.iter())
-        .map(|build| build.iter().filter_map(|x| log(x.max(floor_ns))).collect())
-        .collect();
+    let logs_of =
+        |runs: &[f64]| -> Vec<f64> { (runs.iter()).filter_map(|x| log(x.max(floor_ns))).collect() };
+    let same = logs_of(&history.same[history.same.len().saturating_sub(HISTORY_RUNS)..]);
+    let others: Vec<Vec<f64>> = history.others.iter().map(|b| logs_of(b)).collect();
     let ci = match logs {
         Some(logs) => {
             let (center, half) = next_run(&logs, &same, &others);
