@@ -7,20 +7,29 @@ median interval's width exceeds the run-to-run spread in 5-run windows, and
 how often the half-width swings more than 4x within a window. `-v` lists the
 misses. The figures are in docs/notes/2026-11-28-plain-run-intervals.md.
 
-Usage: python3 xtask/interval_rules.py [-v]
+`--levels` instead evaluates cargo nbench's rule at several t quantiles, per
+pass of `cargo xtask stability` (fresh, then rebuilt with the fresh runs as
+an earlier build's), the first window of five apart, as the xtask judges
+them: what a wider or narrower interval would trade between the next run
+inside and width over spread. `--resolution NS` (the clock's, as the xtask
+prints it) applies the half-step floor.
+
+Usage: python3 xtask/interval_rules.py [-v] [--levels [--resolution NS]]
 """
-import json, glob, math, sys
+import functools, json, glob, math, sys
 
 files = sorted(glob.glob('target/xtask/stability/nbench/runs/*.json'))
-runs = []
+runs, builds = [], []
 for f in files:
     d = json.load(open(f))
     r = {}
     for t in d['targets']:
         for b in t['benchmarks']:
             if b.get('repeats'):
-                r[b['id']] = (b['median_ns'], b['median_ci_ns'], sorted(b['repeats']['medians_ns']))
+                r[b['id']] = (b['median_ns'], b['median_ci_ns'], sorted(b['repeats']['medians_ns']),
+                              b['iters_per_sample'])
     runs.append(r)
+    builds.append(d['targets'][0].get('build'))
 ids = [i for i in runs[0] if i != 'empty'] if runs else []
 
 # F_n for n = 2..16 epochs: the factors of the rule used until 2026-11-28.
@@ -74,6 +83,112 @@ def history(x, hist, H=4, f0=0.003):
 # Student's t, 95th percentile, by degrees of freedom (1..20; more use 20's).
 T95 = [6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812, 1.796, 1.782,
        1.771, 1.761, 1.753, 1.746, 1.740, 1.734, 1.729, 1.725]
+
+
+@functools.lru_cache(maxsize=None)
+def t_quantile(q, nu):
+    """Student's t quantile by bisection on its CDF (Simpson's rule on the density)."""
+    c = math.gamma((nu + 1) / 2) / (math.sqrt(nu * math.pi) * math.gamma(nu / 2))
+
+    def cdf(t, n=2000):
+        h = t / n
+        f = [c * (1 + (i * h) ** 2 / nu) ** (-(nu + 1) / 2) for i in range(n + 1)]
+        return 0.5 + h / 3 * (f[0] + f[-1] + 4 * sum(f[1:-1:2]) + 2 * sum(f[2:-1:2]))
+
+    lo, hi = 0.0, 60.0
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < q else (lo, mid)
+    return (lo + hi) / 2
+
+
+def scatter(S, least, sds=4.0, kept=0.10):
+    """One build's runs: sum of squares about their mean and its dof, runs set aside as the rule does."""
+    if len(S) < 2:
+        return 0.0, 0
+    K = S
+    if len(S) >= 3:
+        c = median(S)
+        mad = 1.4826 * median([abs(v - c) for v in S])
+        K = [v for v in S if abs(v - c) <= max(sds * max(mad, least), math.log1p(kept))]
+    m = sum(K) / len(K)
+    return sum((v - m) ** 2 for v in K), len(K) - 1
+
+
+def median(v):
+    v = sorted(v)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def next_run_at(q, x, hist, others, floor):
+    """cargo nbench's rule (src/compare/estimate.rs) with the t quantile q, other
+    builds' estimates `others` and the clock's half step `floor`."""
+    l = [math.log(v) for v in x]
+    C = [v for v in l if v - l[0] <= math.log1p(0.08)]
+    if len(C) > 1:
+        k = min(3, len(C))
+        w, wd = (C[k - 1] - C[0]) / (k / math.sqrt(math.pi)), 2
+    else:
+        w, wd = (l[1] - l[0], 2) if not hist and not others else (0, 0)
+    S = [math.log(v) for v in hist[-16:]] + [l[0]]
+    c = median(S) if len(S) >= 3 else l[0]
+    sq, dof = wd * w * w, wd
+    for build in [S] + ([[math.log(v) for v in others]] if others else []):
+        a, d = scatter(build, w / 2)
+        sq, dof = sq + a, dof + d
+    s = math.sqrt(sq / dof) if dof > 0 else 0.0
+    h = t_quantile(q, max(dof, 1)) * s * math.sqrt(1 + 1 / len(S))
+    return [min(math.exp(c - h), x[0], x[0] - floor), max(math.exp(c + h), x[0], x[0] + floor)]
+
+
+def judge(ws, ests, steps):
+    """One window of five: (± swinging > 4x unexcused, its width over spread or None at the clock's step)."""
+    mid = median(ests)
+    furthest = max(abs(e / mid - 1) for e in ests)
+    moved = furthest >= 0.10 or furthest > min(ws)
+    swung = max(ws) / max(min(ws), 1e-12) > 4 and not moved
+    spread = (max(ests) - min(ests)) / mid
+    at_step = median(ws) <= 1.01 * median(steps) / mid
+    return swung, (None if at_step else (2 * median(ws) / spread if spread > 0 else math.inf))
+
+
+def levels(resolution):
+    """The rule at several quantiles, per pass, first window apart."""
+    passes = []
+    for b in builds:
+        if not passes or passes[-1][0] != b:
+            passes.append((b, []))
+    for q in (0.95, 0.965, 0.975):
+        for n, (build, _) in enumerate(passes):
+            own = [r for r, b in zip(runs, builds) if b == build]
+            earlier = [r for r, b in zip(runs, builds) if b != build][:len(own)] if n else []
+            figures = {'first': [0, 0, 0, [], 0], 'all': [0, 0, 0, [], 0]}
+            for i in ids:
+                o = [r[i][0] for r in earlier] or None
+                ws, ests, steps = [], [], []
+                for k, r in enumerate(own):
+                    floor = resolution / (2 * r[i][3])
+                    lo, hi = next_run_at(q, r[i][2], [p[i][0] for p in own[:k]], o, floor)
+                    ws.append((hi - lo) / 2 / r[i][0])
+                    ests.append(r[i][0])
+                    steps.append(floor)
+                    if k % 5 < 4 and k + 1 < len(own):
+                        for key in ('first', 'all') if k < 5 else ('all',):
+                            figures[key][0] += lo <= own[k + 1][i][0] <= hi
+                            figures[key][1] += 1
+                for w0 in range(0, len(own) - 4, 5):
+                    swung, ratio = judge(ws[w0:w0 + 5], ests[w0:w0 + 5], steps[w0:w0 + 5])
+                    for key in ('first', 'all') if w0 == 0 else ('all',):
+                        figures[key][2] += swung
+                        figures[key][4] += 1
+                        if ratio is not None:
+                            figures[key][3].append(ratio)
+            name = 'rebuilt' if n else 'fresh'
+            for key, (inside, pairs, swung, ratios, windows) in figures.items():
+                print(f't({q}) {name:8s} {key:5s} windows: next run inside {inside}/{pairs} '
+                      f'({100 * inside / max(pairs, 1):.1f}%), swinging > 4x {swung} of {windows}, '
+                      f'width/spread median {median(ratios):.2f}')
 
 
 def next_run(x, hist, H=16, band=0.08, fast=3, epoch_dof=2, sds=4.0, kept=0.10):
@@ -155,5 +270,9 @@ RULES = [
 ]
 
 if __name__ == '__main__':
-    for label, rule in RULES:
-        evaluate(label, rule)
+    if '--levels' in sys.argv:
+        at = sys.argv.index('--resolution') + 1 if '--resolution' in sys.argv else None
+        levels(float(sys.argv[at]) if at else 0.0)
+    else:
+        for label, rule in RULES:
+            evaluate(label, rule)

@@ -336,7 +336,9 @@ fn median(v: &[f64]) -> f64 {
 
 fn print(configs: &[(String, Config)], runs: usize) {
     println!(
-        "benches/reference.rs: {runs} separate `cargo nbench --bench reference` runs per pass and setting\n"
+        "benches/reference.rs: {runs} separate `cargo nbench --bench reference` runs per pass and setting \
+         (the clock's resolution: {:.1} ns)\n",
+        resolution_ns()
     );
     println!(
         "{:<22} {:>10} {:>14} {:>12} {:>18} {:>11}",
