@@ -71,6 +71,8 @@ pub struct Estimate {
     pub ci: [f64; 2],
     /// Earlier runs of the same build it drew on.
     pub earlier_runs: usize,
+    /// Runs of other builds whose scatter it drew on.
+    pub other_runs: usize,
 }
 
 /// What earlier runs on this machine say: the estimates of the same build
@@ -133,6 +135,7 @@ pub fn estimate(epoch_medians: &[f64], floor_ns: f64, history: &History) -> Opti
         ns,
         ci: [ci[0].max(0.0), ci[1]],
         earlier_runs: same.len(),
+        other_runs: others.iter().map(Vec::len).sum(),
     })
 }
 
@@ -353,7 +356,8 @@ pub(crate) mod tests {
         };
         let first = estimate(&tight, 0.0, &others).unwrap();
         assert!((0.01..0.04).contains(&width(first)), "{first:?}");
-        assert_eq!(first.earlier_runs, 0);
+        assert_eq!((first.earlier_runs, first.other_runs), (0, 12));
+        assert_eq!(known.other_runs, 0);
     }
 
     #[test]

@@ -25,14 +25,18 @@ pub struct Measured {
 }
 
 /// A plain run's interval: where the next run's estimate of the same build
-/// lands, `level` of the time, drawn from this run's epochs and
-/// `earlier_runs` earlier runs of the same build on this machine.
+/// lands, `level` of the time, drawn from this run's epochs,
+/// `earlier_runs` earlier runs of the same build on this machine and the
+/// scatter of `other_runs` runs of other builds.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NextRun {
     /// How often the next run should land inside.
     pub level: f64,
     /// Earlier runs of the same build it drew on.
     pub earlier_runs: usize,
+    /// Runs of other builds of the benchmark whose scatter it drew on.
+    #[serde(default)]
+    pub other_runs: usize,
 }
 
 /// A benchmark's median and its interval from the samples alone, as one

@@ -78,6 +78,7 @@ impl BenchRecord {
                 n.level,
                 self.repeats.as_ref().map_or(0, |r| r.medians.len()),
                 (n.earlier_runs, n.earlier_runs),
+                n.other_runs,
             ),
             None => "95% CI of the median".to_owned(),
         }
@@ -157,7 +158,7 @@ pub fn interval_header(benchmarks: &[BenchRecord]) -> &'static str {
 
 /// What a target's `±next` column is, in one line (`None` when no row has
 /// one): the level, the epochs, and how many earlier runs of this build
-/// it drew on.
+/// and of other builds it drew on.
 pub fn interval_note(benchmarks: &[BenchRecord]) -> Option<String> {
     let with: Vec<&BenchRecord> = benchmarks.iter().filter(|b| b.interval.is_some()).collect();
     let level = with.first()?.interval?.level;
@@ -165,27 +166,75 @@ pub fn interval_note(benchmarks: &[BenchRecord]) -> Option<String> {
         .iter()
         .filter_map(|b| b.interval.map(|n| n.earlier_runs));
     let (least, most) = (runs.clone().min()?, runs.max()?);
+    let others = (with.iter().filter_map(|b| b.interval.map(|n| n.other_runs)))
+        .max()
+        .unwrap_or(0);
     let epochs = (with.iter())
         .filter_map(|b| b.repeats.as_ref().map(|r| r.medians.len()))
         .max()
         .unwrap_or(0);
     Some(format!(
         "±next: {}",
-        next_run_words(level, epochs, (least, most))
+        next_run_words(level, epochs, (least, most), others)
     ))
 }
 
 /// `where the next run lands 90 % of the time, from 8 epochs and 4 earlier
-/// runs of this build`.
-fn next_run_words(level: f64, epochs: usize, (least, most): (usize, usize)) -> String {
-    let runs = match (least, most) {
-        (0, 0) => " alone: the first run of this build".to_owned(),
-        (1, 1) => " and 1 earlier run of this build".to_owned(),
-        (l, m) if l == m => format!(" and {m} earlier runs of this build"),
-        (_, m) => format!(" and up to {m} earlier runs of this build"),
+/// runs of this build`, and how many runs of other builds (at most) lent
+/// their scatter.
+fn next_run_words(
+    level: f64,
+    epochs: usize,
+    (least, most): (usize, usize),
+    others: usize,
+) -> String {
+    let runs = match (least, most, others) {
+        (0, 0, 0) => " alone: the first run of this build".to_owned(),
+        (0, 0, _) => String::new(),
+        (1, 1, _) => " and 1 earlier run of this build".to_owned(),
+        (l, m, _) if l == m => format!(" and {m} earlier runs of this build"),
+        (_, m, _) => format!(" and up to {m} earlier runs of this build"),
+    };
+    let others = match (others, most) {
+        (0, _) => String::new(),
+        (k, 0) => {
+            format!(" and how {k} runs of other builds scattered (the first run of this build)")
+        }
+        (k, _) => format!(", and how {k} runs of other builds scattered"),
     };
     format!(
-        "where the next run's median lands {:.0} % of the time, from {epochs} epochs{runs}",
+        "where the next run's median lands {:.0} % of the time, from {epochs} epochs{runs}{others}",
         level * 100.0
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_run_words;
+
+    #[test]
+    fn the_next_run_words_name_what_the_interval_drew_on() {
+        let said = |runs, others| next_run_words(0.9, 8, runs, others);
+        let start = "where the next run's median lands 90 % of the time, from 8 epochs";
+        assert_eq!(
+            said((0, 0), 0),
+            format!("{start} alone: the first run of this build")
+        );
+        assert_eq!(
+            said((0, 0), 20),
+            format!(
+                "{start} and how 20 runs of other builds scattered (the first run of this build)"
+            )
+        );
+        assert_eq!(
+            said((1, 1), 0),
+            format!("{start} and 1 earlier run of this build")
+        );
+        assert_eq!(
+            said((2, 5), 7),
+            format!(
+                "{start} and up to 5 earlier runs of this build, and how 7 runs of other builds scattered"
+            )
+        );
+    }
 }

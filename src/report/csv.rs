@@ -142,7 +142,7 @@ impl Columns {
             header.extend(["runs", "runs_cv"].map(String::from));
         }
         if self.next_run {
-            header.extend(["next_run_level", "earlier_runs"].map(String::from));
+            header.extend(["next_run_level", "earlier_runs", "other_runs"].map(String::from));
         }
         if self.comparison {
             header.push(format!("baseline_{u}"));
@@ -224,8 +224,12 @@ impl Columns {
         }
         if self.next_run {
             match b.interval {
-                Some(n) => cells.extend([num(n.level), n.earlier_runs.to_string()]),
-                None => cells.extend([String::new(), String::new()]),
+                Some(n) => cells.extend([
+                    num(n.level),
+                    n.earlier_runs.to_string(),
+                    n.other_runs.to_string(),
+                ]),
+                None => cells.extend([String::new(), String::new(), String::new()]),
             }
         }
         if let Some(row) = row {

@@ -339,12 +339,14 @@ fn a_next_run_interval_is_named_as_one_in_every_format() {
             m.next_run = Some(NextRun {
                 level: 0.9,
                 earlier_runs: 3,
+                other_runs: 20,
             });
         }
     }
     let rec = record(&runs, None);
     let out = |f: Format| render(f, &rec, None, None, super::Verbosity::Normal);
-    let said = "where the next run's median lands 90 % of the time, from 3 epochs and 3 earlier runs of this build";
+    let said = "where the next run's median lands 90 % of the time, from 3 epochs and 3 earlier runs \
+                of this build, and how 20 runs of other builds scattered";
     let console = out(Format::Console);
     assert!(
         console.contains("±next") && !console.contains("±CI"),
@@ -361,9 +363,10 @@ fn a_next_run_interval_is_named_as_one_in_every_format() {
     assert_eq!(
         (
             interval["level"].as_f64(),
-            interval["earlier_runs"].as_u64()
+            interval["earlier_runs"].as_u64(),
+            interval["other_runs"].as_u64()
         ),
-        (Some(0.9), Some(3))
+        (Some(0.9), Some(3), Some(20))
     );
     let csv = out(Format::Csv);
     let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
@@ -371,13 +374,18 @@ fn a_next_run_interval_is_named_as_one_in_every_format() {
         .iter()
         .position(|h| *h == "next_run_level")
         .expect("a column");
-    let runs_column = header
-        .iter()
-        .position(|h| *h == "earlier_runs")
-        .expect("a column");
+    let column = |name: &str| header.iter().position(|h| *h == name).expect("a column");
     let fnv = csv.lines().find(|l| l.contains("hash/fnv")).unwrap();
     let row: Vec<&str> = fnv.split(',').collect();
-    assert_eq!((row[level], row[runs_column]), ("0.9", "3"), "{csv}");
+    assert_eq!(
+        (
+            row[level],
+            row[column("earlier_runs")],
+            row[column("other_runs")]
+        ),
+        ("0.9", "3", "20"),
+        "{csv}"
+    );
     let html = super::html::render(&rec, &[]);
     assert!(html.contains(&super::html::escape(said)) && html.contains("next run, 90 %"));
 }

@@ -385,6 +385,7 @@ impl Slot {
             next_run: over_epochs.map(|e| NextRun {
                 level: estimate::NEXT_RUN_LEVEL,
                 earlier_runs: e.earlier_runs,
+                other_runs: e.other_runs,
             }),
         }))
     }

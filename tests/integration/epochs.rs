@@ -146,4 +146,13 @@ fn the_next_runs_interval_draws_on_the_runs_of_the_same_build_before_it() {
     for e in &events {
         assert_eq!(e["interval"]["earlier_runs"], 3, "{e}");
     }
+    // After a rebuild, the runs so far are another build's: the first run
+    // of this one learns from how they scattered, and says so.
+    let text = std::fs::read_to_string(&history).unwrap();
+    std::fs::write(&history, text.replace(&build, "0123456789abcdef")).unwrap();
+    let rebuilt = json(&[]);
+    for b in benchmarks(&rebuilt) {
+        assert_eq!(b["interval"]["earlier_runs"], 0, "{b}");
+        assert_eq!(b["interval"]["other_runs"], 4, "{b}");
+    }
 }
