@@ -46,10 +46,11 @@ commands:
                          real comparison of tests/fixtures/verdicts, drawn by Chromium
   stability [--runs N] [--epochs E,E,…]
                          run the reference workloads as N separate `cargo nbench`
-                         runs (default 10) per --epochs value (default 1,5), taking
-                         turns; print per workload the spread of the estimate
-                         across runs, how often run k+1 lands in run k's 95 %
-                         interval, zero-width intervals and seconds per run
+                         runs (default 10) per --epochs value (default 8), taking
+                         turns, from an empty history and again rebuilt; print per
+                         workload and window of five runs how often run k+1 lands
+                         in run k's ±next, how far the ± swings, its width over the
+                         runs' spread, and seconds per run
   verdicts [--runs N] [--paired] [-- NBENCH_ARGS]
                          save a baseline of tests/fixtures/verdicts, then compare it N
                          times (default 20) with itself and with builds 1 % and 5 %
