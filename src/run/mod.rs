@@ -400,8 +400,9 @@ impl Slot {
 /// cost once, in 40 ms; caught in a slow moment of the machine (one process
 /// in 8–20 on a shared VM reads 0.42–0.52 ns for a 0.27 ns loop), it takes
 /// too much off every benchmark it measures, and that process's medians
-/// would be the fastest, so the estimate. A median of 0 (the body cost no
-/// more than the overhead) stays 0.
+/// would be the fastest, so the estimate. (A comparison's two sides share
+/// the lower of their estimates for the same reason: `shared_overhead`.)
+/// A median of 0 (the body cost no more than the overhead) stays 0.
 fn even_overhead(parts: &[(usize, Measured)]) -> Vec<f64> {
     let least = (parts.iter())
         .map(|(_, m)| m.result.overhead)
