@@ -148,15 +148,7 @@ mod tests {
                 BenchResult::new(id.into(), m, LoopKind::Custom, 0.0, None, OutlierMode::None)
                     .unwrap();
             result.metric = metric;
-            let measured = Measured {
-                result,
-                elapsed_s: 0.1,
-                within: None,
-                besides: Default::default(),
-                floor: None,
-                next_run: None,
-            };
-            BenchRecord::from_measured(&measured)
+            BenchRecord::from_measured(&Measured::of(result, 0.1))
         };
         let base = [
             record("wall", Metric::WallTime),

@@ -24,6 +24,21 @@ pub struct Measured {
     pub next_run: Option<NextRun>,
 }
 
+impl Measured {
+    /// The harness's result as one measurement gave it: nothing measured
+    /// beside it, no epochs' figures yet.
+    pub fn of(result: BenchResult, elapsed_s: f64) -> Measured {
+        Measured {
+            result,
+            elapsed_s,
+            within: None,
+            besides: Default::default(),
+            floor: None,
+            next_run: None,
+        }
+    }
+}
+
 /// A plain run's interval: where the next run's estimate of the same build
 /// lands, `level` of the time, drawn from this run's epochs,
 /// `earlier_runs` earlier runs of the same build on this machine and the

@@ -37,14 +37,7 @@ fn measured(id: &str, median: f64, throughput: Option<Throughput>) -> Outcome {
         OutlierMode::None,
     )
     .unwrap();
-    Outcome::Measured(Box::new(Measured {
-        result,
-        elapsed_s: 0.5,
-        within: None,
-        besides: Default::default(),
-        floor: None,
-        next_run: None,
-    }))
+    Outcome::Measured(Box::new(Measured::of(result, 0.5)))
 }
 
 fn runs() -> Vec<TargetRun> {

@@ -73,14 +73,7 @@ mod tests {
             OutlierMode::None,
         )
         .unwrap();
-        Measured {
-            result,
-            elapsed_s: 0.1,
-            within: None,
-            besides: Default::default(),
-            floor: None,
-            next_run: None,
-        }
+        Measured::of(result, 0.1)
     }
 
     #[test]

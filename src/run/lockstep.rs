@@ -321,8 +321,8 @@ fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, elapsed: Dura
             });
         }
     };
-    Outcome::Measured(Box::new(Measured {
-        result: BenchResult {
+    Outcome::Measured(Box::new(Measured::of(
+        BenchResult {
             id,
             metric: p.metric,
             summary,
@@ -341,12 +341,8 @@ fn paired_outcome(id: String, p: PairedSamples, mode: OutlierMode, elapsed: Dura
             repeat_medians: Vec::new(),
             cut_short: None,
         },
-        elapsed_s: elapsed.as_secs_f64(),
-        within: None,
-        besides: Default::default(),
-        floor: None,
-        next_run: None,
-    }))
+        elapsed.as_secs_f64(),
+    )))
 }
 
 #[cfg(test)]

@@ -413,14 +413,7 @@ pub(crate) fn measure(
     let _ = s.output.take();
     let began = Instant::now();
     match s.run(id, settings, timeout) {
-        Ok(Event::Result(r)) => Ok(Measured {
-            result: *r,
-            elapsed_s: began.elapsed().as_secs_f64(),
-            within: None,
-            besides: Default::default(),
-            floor: None,
-            next_run: None,
-        }),
+        Ok(Event::Result(r)) => Ok(Measured::of(*r, began.elapsed().as_secs_f64())),
         Ok(Event::Skipped { id, reason }) => Err(Outcome::Skipped { id, reason }),
         Ok(Event::Failed { message, .. }) | Ok(Event::Error { message }) => {
             s.output.settle();
