@@ -46,7 +46,6 @@ fn measure(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<RunReco
     plan.filter.filters = filters.to_vec();
     measure::check_saved_selection(&plan, &s.selection, [(a, &base), (b, &cur)])?;
     let threshold = s.compare.noise_threshold;
-    // Before the driver is pinned to one CPU, which would make the cores look like one.
     let context = Context::gather(
         s.meta.workspace_root.as_std_path(),
         &cur.run.context.profile,

@@ -246,9 +246,7 @@ impl Context {
                 .and_then(|v| v.lines().find_map(|l| l.strip_prefix("host: ")))
                 .map(str::to_owned),
             cpu_model: cpu_model(),
-            cores: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1),
+            cores: cores(),
             hostname: hostname(),
             governor: std::fs::read_to_string(
                 "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -340,6 +338,18 @@ fn run(cmd: &mut Command) -> Option<String> {
     out.status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Logical cores this process may use, as they were before the driver
+/// pinned itself to one CPU (after which the system reports one): read
+/// once, at the first call, which pinning makes first.
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
 }
 
 fn cpu_model() -> Option<String> {

@@ -21,6 +21,8 @@ pub fn bench_cpu() -> Option<usize> {
 /// and waking it there is cheaper than across CPUs (on a VM by far). Called
 /// after the build, which must keep every CPU.
 pub fn pin_driver() {
+    // The machine's cores, as the record states them, read while this process still has them all.
+    crate::model::context::cores();
     if let Some(cpu) = bench_cpu() {
         imp::pin(0, cpu);
     }

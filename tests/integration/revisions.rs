@@ -165,20 +165,27 @@ fn compare_two_revisions_without_the_working_tree() {
     // waits for it and uses it.
     let both: Vec<_> = (0..2)
         .map(|_| {
-            fx.nbench_command(&["compare", "--rev", "HEAD~1", "HEAD", "chain/a", "-q"])
-                .args(crate::helpers::PAIRED)
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap()
+            fx.nbench_command(&[
+                "compare", "--rev", "HEAD~1", "HEAD", "chain/a", "-q", "--format", "json",
+            ])
+            .args(crate::helpers::PAIRED)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
         })
         .collect();
     let both: Vec<Run> = both
         .into_iter()
         .map(|c| Run::from(c.wait_with_output().unwrap()))
         .collect();
+    // The machine's cores, though the driver pinned itself to one CPU
+    // before measuring the second revision.
+    let cores = std::thread::available_parallelism().unwrap().get();
     for run in &both {
         assert_eq!(run.code, 0, "{}", run.all());
+        let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(doc["context"]["cores"], cores, "{}", doc["context"]);
     }
     let built = |r: &Run| r.stderr.matches("building `").count();
     assert_eq!(
