@@ -126,11 +126,15 @@ def next_run_at(q, x, hist, others, floor):
     builds' estimates `others` and the clock's half step `floor`."""
     l = [math.log(v) for v in x]
     C = [v for v in l if v - l[0] <= math.log1p(0.08)]
+    if len(C) == 1 and not hist and not others:
+        # One fast epoch, nothing earlier: from half the band below up to the third fastest.
+        lo, hi = math.exp(l[0] - math.log1p(0.08) / 2), x[min(2, len(x) - 1)]
+        return [min(lo, x[0] - floor), max(hi, x[0] + floor)]
     if len(C) > 1:
         k = min(3, len(C))
         w, wd = (C[k - 1] - C[0]) / (k / math.sqrt(math.pi)), 2
     else:
-        w, wd = (l[1] - l[0], 2) if not hist and not others else (0, 0)
+        w, wd = 0, 0
     S = [math.log(v) for v in hist[-16:]] + [l[0]]
     c = median(S) if len(S) >= 3 else l[0]
     sq, dof = wd * w * w, wd
@@ -199,11 +203,13 @@ def next_run(x, hist, H=16, band=0.08, fast=3, epoch_dof=2, sds=4.0, kept=0.10):
     (k/sqrt(pi)) for epoch_dof; t(0.95, dof) * s * sqrt(1 + 1/m)."""
     l = [math.log(v) for v in x]
     C = [v for v in l if v - l[0] <= math.log1p(band)]
+    if len(C) == 1 and not hist:
+        return [math.exp(l[0] - math.log1p(band) / 2), x[min(2, len(x) - 1)]]
     if len(C) > 1:
         k = min(fast, len(C))
         w, wd = (C[k - 1] - C[0]) / (k / math.sqrt(math.pi)), epoch_dof
     else:
-        w, wd = l[1] - l[0], (epoch_dof if not hist else 0)
+        w, wd = 0, 0
     S = [math.log(v) for v in hist[-H:]] + [l[0]]
     c = sorted(S)[len(S) // 2] if len(S) % 2 else sum(sorted(S)[len(S) // 2 - 1:len(S) // 2 + 1]) / 2
     if len(S) < 3:

@@ -44,6 +44,14 @@ pub const FAST_BAND: f64 = 0.08;
 /// of 2 or 3 normal draws is k/√π standard deviations on average.
 pub const FAST_EPOCHS: usize = 3;
 
+/// Where a first run's interval reaches when one epoch alone ran in the
+/// fastest state: up to the epoch this far down the order (the third
+/// fastest), where the next run lands if it catches that state in none of
+/// its epochs, and half of [`FAST_BAND`] below the fastest. (The gap to the
+/// second epoch read as a standard deviation, with t at 2 degrees of
+/// freedom, made such a row's ± 100–600 % on httparse's first run.)
+pub const SLOWER_REACH: usize = 2;
+
 /// Degrees of freedom this run's fastest epochs count for beside the runs'.
 pub const EPOCH_DOF: f64 = 2.0;
 
@@ -102,6 +110,10 @@ pub struct History {
 ///   `s · √(1 + 1/m)`, `m` this build's runs: a prediction interval for one
 ///   more run.
 ///
+/// A run with one epoch alone in the fastest state and no history has no
+/// spread to go by: its interval reaches from half the band below the
+/// fastest epoch up to the [`SLOWER_REACH`]-th.
+///
 /// It always holds this run's estimate, and is never narrower than
 /// `floor_ns` either side, never below 0. A median below what the clock
 /// resolves (`floor_ns`, half a clock step per iteration) counts as
@@ -124,8 +136,8 @@ pub fn estimate(epoch_medians: &[f64], floor_ns: f64, history: &History) -> Opti
     let others: Vec<Vec<f64>> = history.others.iter().map(|b| logs_of(b)).collect();
     let ci = match logs {
         Some(logs) => {
-            let (center, half) = next_run(&logs, &same, &others);
-            [(center - half).exp(), (center + half).exp()]
+            let [lo, hi] = next_run(&logs, &same, &others);
+            [lo.exp(), hi.exp()]
         }
         // Every median is 0 and the clock step unknown: the point itself.
         None => [ns, ns],
@@ -143,18 +155,23 @@ fn log(x: f64) -> Option<f64> {
     (x > 0.0 && x.is_finite()).then(|| x.ln())
 }
 
-/// The interval's centre and half-width on the logarithms, from this run's
-/// sorted epoch logs, this build's earlier estimates and other builds'.
-fn next_run(logs: &[f64], same: &[f64], others: &[Vec<f64>]) -> (f64, f64) {
+/// The interval's ends on the logarithms, from this run's sorted epoch
+/// logs, this build's earlier estimates and other builds'.
+fn next_run(logs: &[f64], same: &[f64], others: &[Vec<f64>]) -> [f64; 2] {
     let fast: Vec<f64> = logs
         .iter()
         .copied()
         .take_while(|l| l - logs[0] <= FAST_BAND.ln_1p())
         .collect();
-    // One epoch in the fastest state: the gap to the next is all this run
-    // knows, and only worth counting when no earlier run knows better.
+    // One epoch alone in the fastest state, and no earlier run to go by:
+    // the next run catches that state again, or catches it in none of its
+    // epochs and lands among this run's slower ones.
+    if fast.len() == 1 && same.is_empty() && others.is_empty() {
+        let slower = logs[SLOWER_REACH.min(logs.len() - 1)];
+        return [logs[0] - FAST_BAND.ln_1p() / 2.0, slower];
+    }
     let (range, dof) = match fast.len() {
-        1 if same.is_empty() && others.is_empty() => (logs[1] - logs[0], EPOCH_DOF),
+        // With history, the runs say how far the next one lands.
         1 => (0.0, 0.0),
         // Their range over its expectation for normal draws (k/√π for 2 and
         // 3 of them): a standard deviation's worth.
@@ -182,7 +199,8 @@ fn next_run(logs: &[f64], same: &[f64], others: &[Vec<f64>]) -> (f64, f64) {
     };
     let m = this_build.len() as f64;
     let t = t_quantile(0.5 + NEXT_RUN_LEVEL / 2.0, dof.max(1.0));
-    (center, t * s * (1.0 + 1.0 / m).sqrt())
+    let half = t * s * (1.0 + 1.0 / m).sqrt();
+    [center - half, center + half]
 }
 
 /// One build's runs: the sum of squares about their mean and its degrees
@@ -323,17 +341,39 @@ pub(crate) mod tests {
     fn the_estimate_is_the_fastest_epoch_and_slow_epochs_do_not_widen_it() {
         let e = estimate(&[400.0, 100.0], 0.0, &none()).unwrap();
         assert!((e.ns - 100.0).abs() < 1e-9);
-        // Alone, two epochs: t(2 dof) · their range · √2 either side.
-        let half = t_quantile(0.95, 2.0) * 4f64.ln() * 2f64.sqrt();
+        // Two epochs in one state, alone: t(2 dof) · their range / (2/√π) · √2 either side.
+        let two = estimate(&[103.0, 100.0], 0.0, &none()).unwrap();
+        let s = 1.03f64.ln() * std::f64::consts::PI.sqrt() / 2.0;
+        let half = t_quantile(0.95, 2.0) * s * 2f64.sqrt();
         let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-9;
-        assert!(close(e.ci[0], 100.0 * (-half).exp()), "{e:?}");
-        assert!(close(e.ci[1], 100.0 * half.exp()), "{e:?}");
+        assert!(close(two.ci[0], 100.0 * (-half).exp()), "{two:?}");
+        assert!(close(two.ci[1], 100.0 * half.exp()), "{two:?}");
         // Slow spells in two epochs of five move neither the estimate nor the interval.
         let spell = estimate(&[393.0, 395.0, 552.0, 394.0, 540.0], 0.0, &none()).unwrap();
         let spared = estimate(&[393.0, 395.0, 394.0, 430.0, 440.0], 0.0, &none()).unwrap();
         assert!((spell.ns - 393.0).abs() < 1e-9, "{spell:?}");
         assert_eq!(spell.ci, spared.ci);
         assert!(spell.ci[1] < 410.0, "{spell:?}");
+    }
+
+    #[test]
+    fn one_fast_epoch_in_a_first_run_reaches_the_slower_ones_not_beyond() {
+        // The fastest state caught by one epoch of eight: the next run lands
+        // there or among the slower epochs, not six times further.
+        let epochs = [8.94, 16.1, 16.2, 16.3, 16.4, 16.6, 17.0, 18.0];
+        let e = estimate(&epochs, 0.0, &none()).unwrap();
+        assert!((e.ns - 8.94).abs() < 1e-9);
+        assert!((e.ci[1] - 16.2).abs() < 1e-9, "{e:?}");
+        assert!(
+            (e.ci[0] / 8.94 - (-FAST_BAND.ln_1p() / 2.0).exp()).abs() < 1e-9,
+            "{e:?}"
+        );
+        // Two epochs alone: the slower one is the reach.
+        let e = estimate(&[400.0, 100.0], 0.0, &none()).unwrap();
+        assert!((e.ci[1] - 400.0).abs() < 1e-9, "{e:?}");
+        // With runs of the build before it, they say how far the next lands.
+        let e = estimate(&epochs, 0.0, &just(vec![8.95, 8.93, 8.96])).unwrap();
+        assert!(e.ci[1] < 9.5, "{e:?}");
     }
 
     #[test]
