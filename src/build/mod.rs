@@ -151,6 +151,7 @@ impl BuildOptions {
             no_default_features: self.no_default_features,
             layouts: self.layouts.max(1),
             swap: None,
+            benches: Vec::new(),
         }
     }
 }

@@ -82,9 +82,14 @@ pub fn baseline_name(
     format!("rev-{short}-{:08x}", hash >> 32)
 }
 
-/// Whether a saved revision baseline was built as `build` builds it now (compiler, rustflags, target, features, enough link layouts);
-/// else what differs.
-pub fn built_as_now(build: &BuildOptions, saved: &Baseline) -> std::result::Result<(), String> {
+/// Whether a saved revision baseline was built as `build` builds it now
+/// (compiler, rustflags, target, features, enough link layouts) and holds
+/// the bench targets named now (`benches`, empty for all); else what differs.
+pub fn built_as_now(
+    build: &BuildOptions,
+    benches: &[String],
+    saved: &Baseline,
+) -> std::result::Result<(), String> {
     if saved.executables.is_empty() {
         return Err("its baseline has no executables".to_owned());
     }
@@ -92,6 +97,11 @@ pub fn built_as_now(build: &BuildOptions, saved: &Baseline) -> std::result::Resu
     let Some(then) = &context.build else {
         return Err("its baseline does not record how it was built".to_owned());
     };
+    let held = &then.benches;
+    if !held.is_empty() && (benches.is_empty() || benches.iter().any(|b| !held.contains(b))) {
+        let names: Vec<String> = held.iter().map(|b| format!("`{b}`")).collect();
+        return Err(format!("it holds bench target {} only", names.join(", ")));
+    }
     let now = build.record(&std::env::current_dir().unwrap_or_default());
     if then.layouts < now.layouts {
         return Err(format!(

@@ -33,6 +33,8 @@ pub struct FrontEnd {
     pub env: &'static str,
     /// The published dependency line.
     pub published: &'static str,
+    /// Its folder in cargo nbench's repository.
+    pub folder: &'static str,
 }
 
 /// The libraries a revision's suite may use, and what takes their place.
@@ -43,6 +45,7 @@ pub const FRONT_ENDS: [FrontEnd; 2] = [
         package: COMPAT_PACKAGE,
         env: "NBENCH_CRITERION",
         published: COMPAT_DEPENDENCY,
+        folder: "compat/criterion",
     },
     FrontEnd {
         library: "divan",
@@ -50,6 +53,7 @@ pub const FRONT_ENDS: [FrontEnd; 2] = [
         package: DIVAN_PACKAGE,
         env: "NBENCH_DIVAN",
         published: DIVAN_DEPENDENCY,
+        folder: "compat/divan",
     },
 ];
 
@@ -69,20 +73,41 @@ pub struct Source {
 impl Source {
     /// The front end's variable when set; else the source the user's own
     /// checkout gives nbench's crate (a relative path made absolute), where
-    /// it made the swap; else the published line.
-    pub fn find(front: &'static FrontEnd, checkout: &Path) -> Source {
+    /// it made the swap; else the crate beside the source this cargo nbench
+    /// was built from, where that folder is still there; else the published
+    /// line.
+    /// A variable naming a folder that holds no such crate is an error.
+    pub fn find(front: &'static FrontEnd, checkout: &Path) -> Result<Source> {
         if let Some(dir) = std::env::var_os(front.env) {
-            let mut keys = Table::new();
-            keys.insert(
-                "path".into(),
-                Value::String(PathBuf::from(dir).display().to_string()),
-            );
-            return Source { front, keys };
+            let dir = PathBuf::from(dir);
+            return holds(front, &dir).ok_or_else(|| {
+                Error::Usage(format!(
+                    "{} names `{}`, which holds no {} (a Cargo.toml naming it): point it at `{}` \
+                     in cargo nbench's repository",
+                    front.env,
+                    dir.display(),
+                    front.package,
+                    front.folder
+                ))
+            });
         }
-        super::worktree::manifests(checkout)
+        Ok(super::worktree::manifests(checkout)
             .iter()
             .find_map(|m| own_source(front, m))
-            .unwrap_or_else(|| published(front))
+            .or_else(|| {
+                holds(
+                    front,
+                    &Path::new(env!("CARGO_MANIFEST_DIR")).join(front.folder),
+                )
+            })
+            .unwrap_or_else(|| published(front)))
+    }
+
+    /// The crate in folder `dir`.
+    fn at(front: &'static FrontEnd, dir: &Path) -> Source {
+        let mut keys = Table::new();
+        keys.insert("path".into(), Value::String(dir.display().to_string()));
+        Source { front, keys }
     }
 
     /// The dependency line it stands for, as a baseline records it.
@@ -91,6 +116,18 @@ impl Source {
         t.insert("package".into(), Value::String(self.front.package.into()));
         format!("{} = {}", self.front.library, Value::Table(t)).replace('\n', " ")
     }
+}
+
+/// The front end's crate in folder `dir`, if the folder holds it. The
+/// folder beside the source this cargo nbench was built from (a checkout
+/// installed with `--path`, or cargo's own checkout for `--git`) holds the
+/// front end of the same version, taken without the network.
+fn holds(front: &'static FrontEnd, dir: &Path) -> Option<Source> {
+    let manifest: Table =
+        toml::from_str(&std::fs::read_to_string(dir.join("Cargo.toml")).ok()?).ok()?;
+    let name = manifest.get("package")?.get("name")?.as_str()?;
+    let dir = dir.canonicalize().unwrap_or(dir.to_path_buf());
+    (name == front.package).then(|| Source::at(front, &dir))
 }
 
 /// The published source: the `git` of the front end's published line.
@@ -218,7 +255,7 @@ pub fn swap_checkout(dir: &Path, source: &Source) -> std::io::Result<Vec<PathBuf
 pub fn swap_in(top: &Path, checkout: &Path) -> Result<Option<SwapRecord>> {
     let mut record = SwapRecord::default();
     for front in &FRONT_ENDS {
-        let source = Source::find(front, top);
+        let source = Source::find(front, top)?;
         let changed = swap_checkout(checkout, &source)
             .map_err(|e| Error::io("could not put nbench's front end in place in", checkout, e))?;
         if changed.is_empty() {
@@ -262,8 +299,9 @@ pub fn swapped_as_now(
 ) -> std::result::Result<(), String> {
     let now: Vec<String> = (FRONT_ENDS.iter())
         .filter(|f| declares(f, top, commit))
-        .map(|f| Source::find(f, top).describe())
-        .collect();
+        .map(|f| Source::find(f, top).map(|s| s.describe()))
+        .collect::<Result<_>>()
+        .map_err(|e| e.to_string())?;
     let then: Vec<String> = saved.map(|s| s.dependencies.clone()).unwrap_or_default();
     match (then.is_empty(), now.is_empty()) {
         _ if then == now => Ok(()),
@@ -277,6 +315,15 @@ pub fn swapped_as_now(
             now.join("; ")
         )),
     }
+}
+
+/// The front end a swapped build's first error names as its item: cargo
+/// could not get nbench's crate itself (no network for the published
+/// line, a folder that is not there), rather than the suite needing what
+/// the crate lacks.
+pub fn front_end_not_got(error: &str, swap: &SwapRecord) -> Option<&'static FrontEnd> {
+    let item = missing_item(error)?;
+    (FRONT_ENDS.iter()).find(|f| f.package == item && swap.libraries.iter().any(|l| l == f.library))
 }
 
 /// The item a compiler error names first (`` `with_plots` ``), if any.
@@ -411,6 +458,40 @@ mod tests {
         let e = "error[E0599]: no method named `with_foo` found for struct `Criterion` in the current scope";
         assert_eq!(missing_item(e), Some("with_foo"));
         assert_eq!(missing_item("error: linking failed"), None);
+    }
+
+    #[test]
+    fn a_folder_holds_the_front_end_whose_package_its_manifest_names() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for front in &FRONT_ENDS {
+            let folder = repo.join(front.folder);
+            let d = holds(front, &folder)
+                .expect("this repository holds both")
+                .describe();
+            let folder = folder.canonicalize().unwrap();
+            assert!(
+                d.contains(&format!("path = {:?}", folder.display().to_string())),
+                "{d}"
+            );
+        }
+        // A folder that is not there, or holds another package.
+        assert_eq!(holds(&FRONT_ENDS[0], &repo.join("no-such-folder")), None);
+        assert_eq!(holds(&FRONT_ENDS[0], &repo.join("compat/divan")), None);
+    }
+
+    #[test]
+    fn a_first_error_naming_the_front_end_itself_says_it_was_not_got() {
+        let swap = SwapRecord {
+            libraries: vec!["divan".into()],
+            ..SwapRecord::default()
+        };
+        let fetch = ": error: failed to get `nbench-divan` as a dependency of package `b v0.0.0`";
+        assert_eq!(front_end_not_got(fetch, &swap), Some(&FRONT_ENDS[1]));
+        // The suite needing what the front end lacks; a library not swapped.
+        let lacks = ": error[E0599]: no method named `with_foo` found for struct `Divan`";
+        assert_eq!(front_end_not_got(lacks, &swap), None);
+        let other = ": error: failed to get `nbench-criterion` as a dependency of package `b`";
+        assert_eq!(front_end_not_got(other, &swap), None);
     }
 
     #[test]

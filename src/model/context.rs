@@ -77,6 +77,10 @@ pub struct BuildRecord {
     /// in its place in cargo nbench's worktree.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swap: Option<SwapRecord>,
+    /// The bench targets a revision's build was narrowed to (`--bench`),
+    /// sorted; empty: every one it has.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub benches: Vec<String>,
 }
 
 /// The swap a revision's build made: nbench-criterion in criterion's place,

@@ -14,7 +14,7 @@ use super::targets::{build, discover_targets, gather_context, plans};
 use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
 };
-use crate::build::swap::{missing_item, swap_in, swapped_as_now};
+use crate::build::swap::{front_end_not_got, missing_item, swap_in, swapped_as_now};
 use crate::build::worktree::{Worktree, remove_abandoned, short};
 use crate::config::Settings;
 use crate::error::{Error, Result};
@@ -50,7 +50,7 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
     };
     let saved = baselines.load(&name)?;
     let as_now = |b: &crate::store::baselines::Baseline| {
-        built_as_now(&s.build, b)?;
+        built_as_now(&s.build, &s.selection.benches, b)?;
         let swap = b.run.context.build.as_ref().and_then(|r| r.swap.as_ref());
         swapped_as_now(swap, Path::new(&top), &commit)
     };
@@ -110,19 +110,11 @@ fn make(
     // Left by a run that was killed: start clean.
     let _ = std::fs::remove_dir_all(&made);
     let revision = s.for_revision(&manifest, &shared, rev)?;
-    match save_baseline(&revision, name, swap.clone()) {
+    match save_baseline(&revision, name, swap.clone(), &s.selection.benches) {
         Ok(()) => Ok(made),
-        Err(Error::Build(why)) if let Some(swap) = &swap => Err(Error::Swapped {
-            message: format!(
-                "revision `{rev}` ({short}) does not build with {}{}{why}",
-                SwapRecord::places(&swap.libraries),
-                missing_item(&why).map_or(String::new(), |item| format!(": it lacks `{item}`"))
-            ),
-            hint: format!(
-                "its suite uses something nbench's front end does not have (the compiler's output \
-                 is above, each line marked [{rev}]); compare with a revision whose suite builds"
-            ),
-        }),
+        Err(Error::Build(why)) if let Some(swap) = &swap => {
+            Err(swap_failed(rev, short, &why, swap))
+        }
         Err(Error::Build(why)) => Err(Error::Revision {
             message: format!("revision `{rev}` ({short}) failed to build{why}"),
             hint: format!("its build output is above, each line marked [{rev}]"),
@@ -140,12 +132,57 @@ fn make(
     }
 }
 
+/// Why a revision built with nbench's front end in its library's place
+/// failed: cargo could not get the front end, or the suite uses something
+/// the front end lacks.
+fn swap_failed(rev: &str, short: &str, why: &str, swap: &SwapRecord) -> Error {
+    if let Some(front) = front_end_not_got(why, swap) {
+        let from = (swap.libraries.iter().zip(&swap.dependencies))
+            .find(|(l, _)| *l == front.library)
+            .map_or(String::new(), |(_, d)| format!(" from `{d}`"));
+        return Error::Swapped {
+            message: format!(
+                "revision `{rev}` ({short}): could not get {}{from}",
+                front.package
+            ),
+            hint: format!(
+                "cargo's output is above, each line marked [{rev}]; set {} to a folder holding {} \
+                 (`{}` in cargo nbench's repository) to build without the network",
+                front.env, front.package, front.folder
+            ),
+        };
+    }
+    Error::Swapped {
+        message: format!(
+            "revision `{rev}` ({short}) does not build with {}{}{why}",
+            SwapRecord::places(&swap.libraries),
+            missing_item(why).map_or(String::new(), |item| format!(": it lacks `{item}`"))
+        ),
+        hint: format!(
+            "its suite uses something nbench's front end does not have (the compiler's output \
+             is above, each line marked [{rev}]); compare with a revision whose suite builds"
+        ),
+    }
+}
+
 /// Builds and measures what `s` selects and saves it as baseline `name`,
 /// reporting nothing: a revision's side of a comparison (see
-/// [`Settings::for_revision`]). The baseline goes to the store of the
-/// target directory `s` builds in.
-fn save_baseline(s: &Settings, name: &str, swap: Option<SwapRecord>) -> Result<()> {
-    let (found, mut skipped) = discover_targets(s)?;
+/// [`Settings::for_revision`]). Of its bench targets, those named in
+/// `benches` are built, where it has any of them; else all. The baseline
+/// goes to the store of the target directory `s` builds in.
+fn save_baseline(
+    s: &Settings,
+    name: &str,
+    swap: Option<SwapRecord>,
+    benches: &[String],
+) -> Result<()> {
+    let (mut found, mut skipped) = discover_targets(s)?;
+    let named = |t: &crate::model::target::BenchTarget| benches.contains(&t.name);
+    let narrowed = found.targets.iter().any(named);
+    if narrowed {
+        found.targets.retain(named);
+        skipped.retain(|k| benches.iter().any(|b| k.target.ends_with(&format!("/{b}"))));
+    }
     let store = Store::new(&found.target_dir);
     let lock = store.baselines().lock(name)?;
     let targets = build(s, &found.targets, &mut skipped)?;
@@ -153,6 +190,11 @@ fn save_baseline(s: &Settings, name: &str, swap: Option<SwapRecord>) -> Result<(
     let mut context = gather_context(s, &found.workspace_root);
     if let Some(build) = context.build.as_mut() {
         build.swap = swap;
+        if narrowed {
+            build.benches = benches.to_vec();
+            build.benches.sort();
+            build.benches.dedup();
+        }
     }
     crate::run::affinity::pin_driver();
     let started = Instant::now();

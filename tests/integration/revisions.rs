@@ -137,22 +137,7 @@ fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
 #[test]
 fn compare_two_revisions_without_the_working_tree() {
     // The second commit also adds a bench target, which the first lacks.
-    let fx = repository(|dir| {
-        std::fs::write(
-            dir.join("benches/extra.rs"),
-            "fn benches(r: &mut nbench::Registry) {\n    \
-             r.bench(\"extra/one\", |b| b.iter(|| revisions::chain(nbench::black_box(500), 3)));\n}\n\
-             nbench::main!(benches);\n",
-        )
-        .unwrap();
-        let manifest = dir.join("Cargo.toml");
-        let text = std::fs::read_to_string(&manifest).unwrap();
-        std::fs::write(
-            manifest,
-            text + "\n[[bench]]\nname = \"extra\"\nharness = false\n",
-        )
-        .unwrap();
-    });
+    let fx = repository(add_extra_target);
     // The working tree makes b ten times slower; the revisions do not see it.
     edit(
         &fx.dir.join("src/lib.rs"),
@@ -294,6 +279,61 @@ fn compare_two_revisions_without_the_working_tree() {
     );
     assert!(!absent.stderr.contains("Compiling"), "{}", absent.stderr);
     assert_eq!(leftover_worktrees(&fx), Vec::<String>::new());
+}
+
+/// `extra`, a second bench target, written into the fixture at `dir`.
+fn add_extra_target(dir: &Path) {
+    std::fs::write(
+        dir.join("benches/extra.rs"),
+        "fn benches(r: &mut nbench::Registry) {\n    \
+         r.bench(\"extra/one\", |b| b.iter(|| revisions::chain(nbench::black_box(500), 3)));\n}\n\
+         nbench::main!(benches);\n",
+    )
+    .unwrap();
+    let manifest = dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        manifest,
+        text + "\n[[bench]]\nname = \"extra\"\nharness = false\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_revision_is_built_for_the_bench_targets_named_and_again_for_others() {
+    let fx = repository(add_extra_target);
+    let compare = |benches: &[&str]| {
+        let mut args = vec!["--compare-rev", "HEAD", "--layouts", "2"];
+        for b in benches {
+            args.extend(["--bench", b]);
+        }
+        let run = nbench(&fx, &args);
+        assert_eq!(run.code, 0, "{}", run.all());
+        run.stderr
+    };
+    let built = |stderr: &str, targets: &str| {
+        stderr.contains(&format!("[HEAD] building 2 link layouts of {targets}"))
+    };
+    // One target named: the revision builds that one alone.
+    let first = compare(&["extra"]);
+    assert!(built(&first, "1 bench target\n"), "{first}");
+    // Another: built again, saying why.
+    let other = compare(&["revisions"]);
+    assert!(
+        other.contains("is built again: it holds bench target `extra` only"),
+        "{other}"
+    );
+    assert!(built(&other, "1 bench target\n"), "{other}");
+    // None named: all of them; then any one is held.
+    let all = compare(&[]);
+    assert!(
+        all.contains("is built again: it holds bench target `revisions` only"),
+        "{all}"
+    );
+    assert!(built(&all, "2 bench targets"), "{all}");
+    let held = compare(&["extra"]);
+    assert!(held.contains("already built"), "{held}");
+    assert!(!held.contains("[HEAD] building"), "{held}");
 }
 
 #[test]

@@ -164,3 +164,46 @@ fn a_revision_whose_suite_needs_what_nbench_criterion_lacks_fails_naming_it() {
     );
     assert!(r.stderr.contains("[HEAD] error[E0599]"), "{}", r.stderr);
 }
+
+#[test]
+fn a_front_end_cargo_cannot_get_is_named_with_the_variable_that_points_to_one() {
+    let fx = repository();
+    // The working tree's swap names a repository that is not there; the
+    // revisions take their front end from it.
+    let nowhere = format!("file://{}", fx.dir.join("no-such-repository").display());
+    edit(
+        &fx.dir.join("Cargo.toml"),
+        "criterion = { version = \"0.8\", default-features = false }",
+        &format!("criterion = {{ package = \"nbench-criterion\", git = {nowhere:?} }}"),
+    );
+    let r = run(&fx, &["compare", "--rev", "HEAD~1", "HEAD", "-q"], false);
+    assert_eq!(r.code, 3, "{}", r.all());
+    let said = format!(
+        "could not get nbench-criterion from `criterion = {{ git = {nowhere:?}, package = \"nbench-criterion\" }}`"
+    );
+    assert!(r.stderr.contains(&said), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "set NBENCH_CRITERION to a folder holding nbench-criterion (`compat/criterion` in \
+             cargo nbench's repository) to build without the network"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("it lacks"), "{}", r.stderr);
+
+    // A variable naming a folder without the front end: said before building.
+    let mut cmd = fx.nbench_command(&["compare", "--rev", "HEAD~1", "HEAD", "-q"]);
+    let missing = fx.dir.join("no-front-end-here");
+    cmd.args(PAIRED).env("NBENCH_CRITERION", &missing);
+    let r = Run::from(cmd.output().unwrap());
+    assert_eq!(r.code, 2, "{}", r.all());
+    assert!(
+        r.stderr.contains(&format!(
+            "error: NBENCH_CRITERION names `{}`, which holds no nbench-criterion",
+            missing.display()
+        )),
+        "{}",
+        r.stderr
+    );
+}
