@@ -1,10 +1,14 @@
 //! Building the bench targets with cargo and collecting their executables from its JSON messages.
 
 pub mod flags;
+mod layouts;
 mod marked;
+mod relink;
 pub mod revision;
 pub mod swap;
 pub mod worktree;
+
+pub use layouts::build_layouts;
 
 use crate::discover::Manifest;
 use crate::error::{Error, Result};
@@ -370,89 +374,6 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> {
         }
     }
     Ok(ordered)
-}
-
-/// The linker argument that orders functions by `seed`: rust-lld's (and
-/// GNU-compatible lld's) `--shuffle-sections`, through the C compiler driver.
-fn shuffle_arg(seed: u64) -> String {
-    format!("-Clink-arg=-Wl,--shuffle-sections=.text*={seed}")
-}
-
-/// Builds `opts.layouts` link layouts of each target: the same code with
-/// its functions in another order per seed. Each is `cargo rustc` on the
-/// bench target alone, so no dependency is rebuilt. Fills each target's
-/// `layouts`; `Ok(Some(why))` when the linker cannot shuffle (another
-/// linker or platform), with every target left at one layout.
-pub fn build_layouts(opts: &BuildOptions, built: &mut [Built]) -> Result<Option<String>> {
-    if opts.layouts < 2 && opts.layout_seed.is_none() {
-        return Ok(None);
-    }
-    let first_seed = opts.layout_seed.unwrap_or(0);
-    let script = opts.align_sections_script()?;
-    for b in built.iter_mut() {
-        let mut layouts = Vec::new();
-        for i in 1..=opts.layouts as u64 {
-            let mut link = vec![shuffle_arg(first_seed.wrapping_add(i))];
-            link.extend(script.as_deref().into_iter().flat_map(align_sections_args));
-            match build_layout(opts, &b.target, &link)? {
-                Ok(exe) => layouts.push(exe),
-                Err(why) if layouts.is_empty() => {
-                    built.iter_mut().for_each(|b| b.layouts.clear());
-                    return Ok(Some(why));
-                }
-                Err(why) => return Err(Error::Build(format!(" (layout {i}): {why}"))),
-            }
-        }
-        b.layouts = layouts;
-    }
-    Ok(None)
-}
-
-/// One layout of `target`, linked with `link` (the order's seed, the
-/// alignment): its executable, or what cargo said when it failed.
-fn build_layout(
-    opts: &BuildOptions,
-    target: &BenchTarget,
-    link: &[String],
-) -> Result<std::result::Result<PathBuf, String>> {
-    let (mut cmd, cargo) = opts.cargo();
-    let mut args: Vec<String> = ["rustc", "--message-format", "json-render-diagnostics"]
-        .map(str::to_owned)
-        .to_vec();
-    args.extend(["--package".into(), target.spec.clone()]);
-    args.extend(["--bench".into(), target.name.clone()]);
-    args.extend(common_args(opts));
-    if !opts.quiet {
-        args.push("--quiet".to_owned());
-    }
-    args.push("--".into());
-    args.extend(link.iter().cloned());
-    let out = cmd
-        .args(&args)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|source| Error::Spawn {
-            program: cargo.clone(),
-            source,
-        })?;
-    if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let why = stderr
-            .lines()
-            .find(|l| l.contains("error") || l.contains("unknown"))
-            .unwrap_or("cargo rustc failed")
-            .trim()
-            .to_owned();
-        return Ok(Err(why));
-    }
-    let targets = std::slice::from_ref(target);
-    let exe = Message::parse_stream(out.stdout.as_slice())
-        .flatten()
-        .find_map(|m| match m {
-            Message::CompilerArtifact(a) => built_target(&a, targets).map(|b| b.exe),
-            _ => None,
-        });
-    Ok(exe.ok_or_else(|| "cargo reported no executable".to_owned()))
 }
 
 fn built_target(a: &Artifact, targets: &[BenchTarget]) -> Option<Built> {

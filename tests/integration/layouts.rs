@@ -92,13 +92,36 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
             .as_array()
             .unwrap();
         assert_eq!(layouts.len(), 16, "{results}");
+        // And every layout holds the same code, compiled once (the same
+        // functions, names and sizes alike), in an order of its own.
+        let (mut code, mut orders) = (None, std::collections::HashSet::new());
         for name in layouts {
             let exe = saved.join("bin").join(name.as_str().unwrap());
-            let (functions, unaligned) = unaligned_functions(&exe);
-            assert!(functions.iter().any(|f| f.contains("placed")), "{exe:?}");
-            assert!(functions.iter().any(|f| f.contains("raw_vec")), "{exe:?}");
+            let mut functions = functions(&exe);
+            let has = |part: &str| functions.iter().any(|(f, _, _)| f.contains(part));
+            assert!(has("placed") && has("raw_vec"), "{exe:?}");
+            let unaligned: Vec<_> = functions.iter().filter(|(_, at, _)| at % 64 != 0).collect();
             assert!(unaligned.is_empty(), "{exe:?}: {unaligned:?}");
+            functions.sort_by_key(|(_, at, _)| *at);
+            orders.insert(
+                functions
+                    .iter()
+                    .map(|(f, _, _)| f.clone())
+                    .collect::<Vec<_>>(),
+            );
+            let mut sized: Vec<(String, u64)> =
+                functions.into_iter().map(|(f, _, n)| (f, n)).collect();
+            sized.sort();
+            match &code {
+                None => code = Some(sized),
+                Some(first) => assert!(*first == sized, "{exe:?} holds other code"),
+            }
         }
+        assert_eq!(
+            orders.len(),
+            16,
+            "each layout orders its functions its own way"
+        );
     }
     let over = nbench(&fx, &["--compare", "sixteen", "--format", "json"]);
     let over = json(&over);
@@ -233,9 +256,9 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
     );
 }
 
-/// The names of the functions in an ELF64 little-endian executable's
-/// `.text`, and those of them that do not start on a 64-byte boundary.
-fn unaligned_functions(path: &std::path::Path) -> (Vec<String>, Vec<String>) {
+/// The functions in an ELF64 little-endian executable's `.text`: name,
+/// address and size.
+fn functions(path: &std::path::Path) -> Vec<(String, u64, u64)> {
     let b = std::fs::read(path).unwrap();
     let u = |at: usize, n: usize| -> u64 { (0..n).map(|i| u64::from(b[at + i]) << (8 * i)).sum() };
     let (shoff, shentsize) = (u(0x28, 8) as usize, u(0x3a, 2) as usize);
@@ -258,18 +281,14 @@ fn unaligned_functions(path: &std::path::Path) -> (Vec<String>, Vec<String>) {
         .find(|i| section(*i).1 == 2)
         .expect("a symbol table");
     let (_, _, off, size, strtab) = section(symtab);
-    let (mut functions, mut unaligned) = (Vec::new(), Vec::new());
+    let mut functions = Vec::new();
     for s in (off..off + size).step_by(24) {
         let (kind, shndx) = (b[s + 4] & 0xf, u(s + 6, 2) as usize);
         let (value, sym_size) = (u(s + 8, 8), u(s + 16, 8));
         if kind != 2 || shndx != text || sym_size == 0 {
             continue;
         }
-        let name = name_at(strtab, u(s, 4) as usize);
-        if value % 64 != 0 {
-            unaligned.push(format!("{name} at {value:#x}"));
-        }
-        functions.push(name);
+        functions.push((name_at(strtab, u(s, 4) as usize), value, sym_size));
     }
-    (functions, unaligned)
+    functions
 }

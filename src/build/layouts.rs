@@ -1,0 +1,137 @@
+//! Link layouts: the same code with its functions in another order per
+//! seed. The first of each bench target is built by `cargo rustc` on the
+//! target alone (no dependency is rebuilt); the others are linked again
+//! from its link command ([`super::relink`]), or built by cargo the same way
+//! where that cannot be done.
+
+use super::relink::{self, LinkLine, PRINT_LINK};
+use super::{BuildOptions, align_sections_args, built_target, common_args};
+use crate::error::{Error, Result};
+use crate::model::target::{BenchTarget, Built};
+use cargo_metadata::Message;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+/// The linker option that orders functions by `seed`: rust-lld's (and
+/// GNU-compatible lld's) `--shuffle-sections`, through the C compiler driver.
+fn shuffle(seed: u64) -> String {
+    format!("-Wl,--shuffle-sections=.text*={seed}")
+}
+
+/// Builds `opts.layouts` link layouts of each target. Fills each target's
+/// `layouts`; `Ok(Some(why))` when the linker cannot shuffle (another
+/// linker or platform), with every target left at one layout.
+pub fn build_layouts(opts: &BuildOptions, built: &mut [Built]) -> Result<Option<String>> {
+    if opts.layouts < 2 && opts.layout_seed.is_none() {
+        return Ok(None);
+    }
+    let first_seed = opts.layout_seed.unwrap_or(0).wrapping_add(1);
+    let script = opts.align_sections_script()?;
+    for b in built.iter_mut() {
+        let mut layouts = Vec::new();
+        let mut first: Option<LinkLine> = None;
+        for i in 0..opts.layouts as u64 {
+            let seed = first_seed.wrapping_add(i);
+            if let Some(exe) = first.as_ref().and_then(|l| relinked(l, first_seed, seed)) {
+                layouts.push(exe);
+                continue;
+            }
+            let mut link = vec![format!("-Clink-arg={}", shuffle(seed))];
+            link.extend(script.as_deref().into_iter().flat_map(align_sections_args));
+            let deps = b.exe.parent().unwrap_or(Path::new("."));
+            let before = relink::temporary_folders(deps);
+            match build_layout(opts, &b.target, &link, i == 0)? {
+                Ok((exe, line)) => {
+                    relink::remove_left(deps, &before, line.as_ref());
+                    first = first.or(line);
+                    layouts.push(exe);
+                }
+                Err(why) if layouts.is_empty() => {
+                    built.iter_mut().for_each(|b| b.layouts.clear());
+                    return Ok(Some(why));
+                }
+                Err(why) => return Err(Error::Build(format!(" (layout {}): {why}", i + 1))),
+            }
+        }
+        b.layouts = layouts;
+    }
+    Ok(None)
+}
+
+/// Layout `seed` linked from the first layout's command `first` (seed
+/// `first_seed`), or as linked before since that command was kept: its
+/// executable; `None` where the link fails.
+fn relinked(first: &LinkLine, first_seed: u64, seed: u64) -> Option<PathBuf> {
+    let exe = first.output()?;
+    let out = PathBuf::from(format!("{}.layout-{seed}", exe.display()));
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let since = modified(&relink::line_file(exe))?;
+    if modified(&out).is_some_and(|m| m >= since) {
+        return Some(out);
+    }
+    let line = first.with(&shuffle(first_seed), &shuffle(seed), &out)?;
+    line.run().ok()?;
+    Some(out)
+}
+
+/// One layout of `target`, linked with `link` (the order's seed, the
+/// alignment): its executable and, for the `first` layout, its link
+/// command, kept (printed now, or kept when it was last linked); or what
+/// cargo said when it failed.
+fn build_layout(
+    opts: &BuildOptions,
+    target: &BenchTarget,
+    link: &[String],
+    first: bool,
+) -> Result<std::result::Result<(PathBuf, Option<LinkLine>), String>> {
+    let (mut cmd, cargo) = opts.cargo();
+    let mut args: Vec<String> = ["rustc", "--message-format", "json-render-diagnostics"]
+        .map(str::to_owned)
+        .to_vec();
+    args.extend(["--package".into(), target.spec.clone()]);
+    args.extend(["--bench".into(), target.name.clone()]);
+    args.extend(common_args(opts));
+    if !opts.quiet {
+        args.push("--quiet".to_owned());
+    }
+    args.push("--".into());
+    args.extend(link.iter().cloned());
+    if first {
+        args.extend(PRINT_LINK.map(str::to_owned));
+    }
+    let out = cmd
+        .args(&args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|source| Error::Spawn {
+            program: cargo.clone(),
+            source,
+        })?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let why = stderr
+            .lines()
+            .find(|l| l.contains("error") || l.contains("unknown"))
+            .unwrap_or("cargo rustc failed")
+            .trim()
+            .to_owned();
+        return Ok(Err(why));
+    }
+    let targets = std::slice::from_ref(target);
+    let exe = Message::parse_stream(out.stdout.as_slice())
+        .flatten()
+        .find_map(|m| match m {
+            Message::CompilerArtifact(a) => built_target(&a, targets).map(|b| b.exe),
+            _ => None,
+        });
+    let Some(exe) = exe else {
+        return Ok(Err("cargo reported no executable".to_owned()));
+    };
+    let line = first.then(
+        || match LinkLine::find(&String::from_utf8_lossy(&out.stdout), &exe) {
+            Some(printed) => relink::keep(&exe, &printed).then_some(printed),
+            None => relink::kept(&exe),
+        },
+    );
+    Ok(Ok((exe, line.flatten())))
+}
