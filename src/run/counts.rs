@@ -77,25 +77,33 @@ fn scratch_dir() -> PathBuf {
 }
 
 /// Processes each side of a comparison is counted in, each in another of
-/// its link layouts where it has several: where the heap starts may move
-/// with the executable's size, and code that allocates may count
-/// differently in another layout (see `compare::counts`), so each side's
-/// spread is measured. Two, not more: over 10 rounds of the verdicts
-/// fixture counted in 3 layouts a side, no row's layouts counted apart,
-/// and each process costs a Valgrind start and every benchmark's loop.
+/// its link layouts where it has several, and each over twice the
+/// iterations of the one before: where the heap starts may move with the
+/// executable's size, and what an iteration of code that allocates counts
+/// may depend on how many ran before it (toml's `serde_json::document`
+/// counted 6 298 instructions an iteration over 512 of them and 5 607 over
+/// 1 024, in every layout alike), so each side's spread is measured over
+/// both. Two, not more: over 10 rounds of the verdicts fixture counted in
+/// 3 layouts a side, no row's layouts counted apart, and each process costs
+/// a Valgrind start and every benchmark's loop.
 pub const COUNT_PROCESSES: usize = 2;
 
-/// Counts benchmarks `ids` in up to [`COUNT_PROCESSES`] of `exes` (each a
-/// link layout of one side): each id's count in each process, and why it
-/// does not tell where it does not; or why counting failed.
+/// Counts benchmarks `ids` in [`COUNT_PROCESSES`] processes of `exes` (each
+/// a link layout of one side; one executable is counted that many times),
+/// the `k`-th over 2^k times the iterations `ids` give: each id's count in
+/// each process, and why it does not tell where it does not; or why
+/// counting failed.
 pub fn count_side(
     exes: &[PathBuf],
     (dir, ids): (&Path, &ToCount),
     (extra_args, limit): (&[String], Duration),
 ) -> Result<SideCounts, CountError> {
     let mut side = SideCounts::new();
-    for exe in exes.iter().take(COUNT_PROCESSES) {
-        for (id, c) in count(exe, dir, ids, (extra_args, limit))? {
+    for (k, exe) in exes.iter().cycle().take(COUNT_PROCESSES).enumerate() {
+        let ids: Vec<(String, u64)> = (ids.iter())
+            .map(|(id, n)| (id.clone(), n.saturating_mul(1 << k)))
+            .collect();
+        for (id, c) in count(exe, dir, &ids, (extra_args, limit))? {
             side.entry(id).or_default().push(c);
         }
     }

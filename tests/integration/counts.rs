@@ -104,6 +104,14 @@ fn a_comparison_judges_time_and_instructions_together() {
         );
         assert!(r["decided_by"].is_string(), "{r}");
     }
+    // An iteration whose count depends on how many ran before: the same on
+    // both sides, but the second process of each, over twice the
+    // iterations, counts otherwise, so the counts decide nothing.
+    let grows = &same["grows"];
+    assert_eq!(grows["instructions"]["change"], 0.0, "{grows}");
+    let spread = grows["instructions"]["spread"].as_f64().unwrap();
+    assert!(spread > 0.1, "{grows}");
+    assert_eq!(grows["decided_by"], "time", "{grows}");
     // 0.6 % more additions, and reads 512 values apart: the table on
     // stdout, the JSON in a file.
     let out = f.dir.join("changed.json");
