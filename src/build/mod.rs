@@ -156,6 +156,10 @@ impl BuildOptions {
             layouts: self.layouts.max(1),
             swap: None,
             benches: Vec::new(),
+            shuffle: match self.layouts > 1 || self.layout_seed.is_some() {
+                true => layouts::shuffle("SEED"),
+                false => String::new(),
+            },
         }
     }
 }

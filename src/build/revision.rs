@@ -109,6 +109,9 @@ pub fn built_as_now(
             then.layouts, now.layouts
         ));
     }
+    if then.shuffle != now.shuffle && now.layouts > 1 {
+        return Err("its link layouts were ordered another way".to_owned());
+    }
     let rustc = Context::rustc();
     if context.rustc != rustc {
         return Err(format!(

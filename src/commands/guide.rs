@@ -126,7 +126,7 @@ fn the_guide_quotes_the_constants_of_counting_as_they_are() {
     check(&[
         (
             "instructions.md",
-            format!("each side is counted in {COUNT_PROCESSES} of its link layouts"),
+            format!("each side is counted in {COUNT_PROCESSES} processes"),
         ),
         (
             "instructions.md",

@@ -81,6 +81,11 @@ pub struct BuildRecord {
     /// sorted; empty: every one it has.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub benches: Vec<String>,
+    /// The linker options link layouts were ordered with, `SEED` for each
+    /// one's seed; empty: one layout, the linker's own order (or a record
+    /// older than this field).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub shuffle: String,
 }
 
 /// The swap a revision's build made: nbench-criterion in criterion's place,
