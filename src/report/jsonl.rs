@@ -40,7 +40,7 @@ pub fn tail(run: &RunRecord, saved: Option<&std::path::Path>) -> String {
         }
     }
     if let Some(c) = &run.comparison {
-        let mut v = serde_json::to_value(c).expect("comparisons serialise");
+        let mut v = super::json::comparison(c);
         v["event"] = json!("comparison");
         out.push_str(&line(v));
     }

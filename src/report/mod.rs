@@ -7,6 +7,7 @@ pub mod console;
 pub mod csv;
 pub mod header;
 pub mod html;
+pub mod json;
 pub mod jsonl;
 pub mod markdown;
 pub mod progress;
@@ -91,7 +92,7 @@ pub fn render(
                 ),
             }
         }
-        Format::Json => serde_json::to_string_pretty(record).expect("run records serialise") + "\n",
+        Format::Json => json::render(record),
         Format::Jsonl => jsonl::render(record, saved),
         Format::Csv => csv::render(record, unit),
         Format::Markdown => markdown::render(record),

@@ -246,6 +246,25 @@ fn json() {
 }
 
 #[test]
+fn a_comparison_in_json_carries_the_notes_beside_their_rows() {
+    let text = snapshot(Format::Json, None, true);
+    let back: RunRecord = serde_json::from_str(&text).expect("the document reads back");
+    assert!(back.comparison.is_some());
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let rows = &json["comparison"]["targets"][0]["rows"];
+    // The note the console prints under the table, on the row it is about.
+    let parse = &rows[0]["notes"][0];
+    assert!(
+        parse
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("parse, \"quoted\" does 2.4% more work per iteration than the baseline"),
+        "{rows}"
+    );
+    assert!(rows[1]["notes"].is_null(), "{rows}");
+}
+
+#[test]
 fn values_of_another_metric_say_so_in_csv_and_plots() {
     let runs = runs();
     let mut rec = record(&runs, None);
