@@ -41,11 +41,16 @@ pub fn build_layouts(opts: &BuildOptions, built: &mut [Built]) -> Result<Option<
             }
             let mut link = vec![format!("-Clink-arg={}", shuffle(seed))];
             link.extend(script.as_deref().into_iter().flat_map(align_sections_args));
+            // Only the first layout's rustc keeps its temporary folders.
             let deps = b.exe.parent().unwrap_or(Path::new("."));
-            let before = relink::temporary_folders(deps);
-            match build_layout(opts, &b.target, &link, i == 0)? {
+            let before = (i == 0).then(|| relink::temporary_folders(deps));
+            let made = build_layout(opts, &b.target, &link, i == 0)?;
+            if let Some(before) = &before {
+                let line = made.as_ref().ok().and_then(|(_, l)| l.as_ref());
+                relink::remove_left(deps, before, line);
+            }
+            match made {
                 Ok((exe, line)) => {
-                    relink::remove_left(deps, &before, line.as_ref());
                     first = first.or(line);
                     layouts.push(exe);
                 }
@@ -133,7 +138,7 @@ fn build_layout(
     let line = first.then(
         || match LinkLine::find(&String::from_utf8_lossy(&out.stdout), &exe) {
             Some(printed) => relink::keep(&exe, &printed).then_some(printed),
-            None => relink::kept(&exe),
+            None => relink::kept_for(&exe),
         },
     );
     Ok(Ok((exe, line.flatten())))

@@ -134,7 +134,7 @@ impl LinkLine {
 
     /// What it reads that rustc kept for it in the executable's folder
     /// (`-Csave-temps`): its objects, and rustc's temporary folders.
-    fn kept(&self) -> Vec<PathBuf> {
+    fn inputs_kept(&self) -> Vec<PathBuf> {
         let Some(dir) = self.output().and_then(Path::parent) else {
             return Vec::new();
         };
@@ -201,12 +201,12 @@ pub fn line_file(exe: &Path) -> PathBuf {
 /// beside the objects (nothing links them). `false` if it could not be kept.
 pub fn keep(exe: &Path, line: &LinkLine) -> bool {
     let file = line_file(exe);
-    let now = line.kept();
+    let now = line.inputs_kept();
     if let Some(old) = std::fs::read_to_string(&file)
         .ok()
         .and_then(|t| LinkLine::load(&t))
     {
-        for path in old.kept().into_iter().filter(|p| !now.contains(p)) {
+        for path in old.inputs_kept().into_iter().filter(|p| !now.contains(p)) {
             remove(&path);
         }
     }
@@ -223,9 +223,9 @@ pub fn keep(exe: &Path, line: &LinkLine) -> bool {
 }
 
 /// The command kept for `exe`, if everything it links is still there.
-pub fn kept(exe: &Path) -> Option<LinkLine> {
+pub fn kept_for(exe: &Path) -> Option<LinkLine> {
     let line = LinkLine::load(&std::fs::read_to_string(line_file(exe)).ok()?)?;
-    (line.output() == Some(exe) && line.kept().iter().all(|p| p.exists())).then_some(line)
+    (line.output() == Some(exe) && line.inputs_kept().iter().all(|p| p.exists())).then_some(line)
 }
 
 /// The folders rustc makes for itself (`rustc…`, `rmeta…`) in `dir`, which
@@ -244,7 +244,7 @@ pub fn temporary_folders(dir: &Path) -> Vec<PathBuf> {
 /// Removes the folders rustc left in `dir` since `before` was listed that
 /// `line` does not link from.
 pub fn remove_left(dir: &Path, before: &[PathBuf], line: Option<&LinkLine>) {
-    let linked = line.map(LinkLine::kept).unwrap_or_default();
+    let linked = line.map(LinkLine::inputs_kept).unwrap_or_default();
     for path in temporary_folders(dir) {
         if !before.contains(&path) && !linked.contains(&path) {
             remove(&path);
@@ -274,7 +274,7 @@ mod tests {
         assert_eq!(l.args.last().unwrap(), "say \"hi\"\\");
         assert_eq!(l.output(), Some(Path::new("/t/deps/b-40")));
         assert_eq!(
-            l.kept(),
+            l.inputs_kept(),
             [
                 PathBuf::from("/t/deps/b-40.b.1d-cgu.0.rcgu.o"),
                 PathBuf::from("/t/deps/rustcAb12")
