@@ -60,7 +60,7 @@ pub mod __private {
     pub use crate::registry::same_but_last;
     /// The measuring engine: settings, sampling, the pilot's iteration counts.
     pub mod engine {
-        pub use crate::engine::{Hint, Measurement, Open, Settings, Stop, next_iters};
+        pub use crate::engine::{Hint, MAX_ITERS, Measurement, Open, Settings, Stop, next_iters};
     }
     /// What a benchmark's values measure, and their unit.
     pub mod metric {

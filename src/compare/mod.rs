@@ -11,6 +11,7 @@ pub mod counts;
 pub mod estimate;
 pub mod estimators;
 pub mod far;
+pub mod iterations;
 pub mod joint;
 pub mod layouts;
 pub mod merge;

@@ -174,6 +174,7 @@ pub fn row(id: &str, p: &Measured<'_>, layouts: &Assignment, threshold: f64) -> 
             } else {
                 Vec::new()
             },
+            epoch_iters: taken.epoch_iters.clone(),
             unit_ratios: units,
             time_limited: p.time_limited,
             ..Row::new(id, Kind::Paired, p.metric, times, found)

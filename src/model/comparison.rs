@@ -147,6 +147,10 @@ pub struct Row {
     /// the epochs' order, so that the change can be recomputed by layout.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub epoch_layouts: Vec<[usize; 2]>,
+    /// Paired: iterations per sample in each epoch, in the epochs' order
+    /// (the calibrated count and its multiples, taken in turns).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub epoch_iters: Vec<u64>,
     /// Paired, where some epoch's two processes ran in different speed
     /// states: the units of the epochs whose two ran in one (at full speed
     /// for their state), which the change was taken
@@ -333,6 +337,7 @@ impl Row {
             full_speed_units: 0,
             epoch_medians: Vec::new(),
             epoch_layouts: Vec::new(),
+            epoch_iters: Vec::new(),
             inconclusive: None,
             work_per_iter: None,
             instructions: None,

@@ -18,6 +18,8 @@ pub struct Taken {
     /// Per epoch: the copies of its process pair it sampled in (at most `run::paired::COPIES`;
     /// 0 where it sampled in the pair itself).
     pub epoch_copies: Vec<usize>,
+    /// Per epoch: iterations per sample (the calibrated count or a multiple).
+    pub epoch_iters: Vec<u64>,
 }
 
 impl Taken {

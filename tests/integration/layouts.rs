@@ -146,6 +146,20 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
             .all(|l| l.as_u64().is_some_and(|l| l < 16)),
         "{placed}"
     );
+    // The epochs take the calibrated iterations per sample and twice it in
+    // turns, so that a time per iteration that follows the
+    // count is spread between epochs rather than leaning all one way.
+    let calibrated = (over["targets"][0]["benchmarks"].as_array().unwrap().iter())
+        .find(|b| b["id"] == "placed")
+        .and_then(|b| b["iters_per_sample"].as_u64())
+        .expect("the current side's result states its iterations per sample");
+    let counts: Vec<u64> = (placed["epoch_iters"].as_array().unwrap().iter())
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    assert_eq!(counts.len(), pairs.len(), "{placed}");
+    for (epoch, n) in counts.iter().enumerate() {
+        assert_eq!(*n, calibrated * [1, 2][epoch % 2], "{counts:?}");
+    }
     let why = placed["inconclusive"].as_str().unwrap_or_default();
     // Placement named as the cause: alone, or with the machine's noise
     // where too few epochs ran to tell the two apart.

@@ -404,7 +404,8 @@ fn print(configs: &[(String, Config)], runs: usize) {
          next run inside: run k + 1's estimate within run k's printed interval (goal ≥ 90 %);\n\
          ± narrowest–widest: the printed half-widths over the runs (goal: at most 4× apart);\n\
          width ÷ spread: the median interval's width over the spread of the estimates (goal ≤ 2;\n\
-         an exact 95 % interval on ideal normal noise reads 2.46: xtask/interval_bound.py);\n\
+         an exact 90 % interval on ideal normal noise reads 2.06 centred on one run, 1.50 on 17:\n\
+         xtask/interval_bound.py);\n\
          s per run: the whole `cargo nbench` run, build check included."
     );
 }

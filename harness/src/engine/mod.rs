@@ -8,7 +8,7 @@ mod pilot;
 mod sampling;
 mod settings;
 
-pub use pilot::next_iters;
+pub use pilot::{MAX_ITERS, next_iters};
 pub use settings::{Hint, Open, Settings};
 
 use crate::timer::{Clock, TimerInfo};

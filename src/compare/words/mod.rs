@@ -7,6 +7,7 @@ mod work;
 
 pub use reasons::{placement_notes, why_inconclusive};
 
+use crate::compare::iterations;
 use crate::model::comparison::{Row, Verdict};
 
 /// A relative change as a signed percentage; a rounding of zero shows as
@@ -91,6 +92,30 @@ pub fn placement_note(r: &Row) -> Option<RowNote> {
         None => None,
     }
 }
+
+/// For a decided row whose epochs at one count of iterations per sample
+/// disagree with those at another ([`iterations::by_iterations`]): the
+/// change at each, so that a verdict taken over the counts together does
+/// not read as the benchmark's at every count. (An inconclusive row says
+/// it in its reason.)
+pub fn iterations_note(r: &Row, threshold: f64) -> Option<RowNote> {
+    if r.inconclusive.is_some() {
+        return None;
+    }
+    let changes = iterations::by_iterations(r, r.threshold(threshold))?;
+    Some(RowNote::about(
+        &r.id,
+        format!(
+            " reads {}: {FOLLOWS_COUNT}; its verdict is over the counts together",
+            iterations::describe(&changes)
+        ),
+    ))
+}
+
+/// What a change that follows the iterations per sample means.
+pub const FOLLOWS_COUNT: &str = "its time per iteration follows how many iterations a sample \
+     runs (work done once a sample, or inputs made that many at once, landing elsewhere in \
+     memory)";
 
 /// How many times the noise threshold a row's own threshold
 /// ([`crate::model::comparison::row_threshold`]) must exceed before a note
@@ -184,6 +209,7 @@ pub fn row_notes(rows: &[Row], threshold: f64) -> Vec<RowNote> {
         .flat_map(|r| {
             [
                 placement_note(r),
+                iterations_note(r, threshold),
                 floor_note(r, threshold),
                 signal_note(r, threshold),
             ]

@@ -30,6 +30,13 @@ pub fn why_inconclusive(row: &Row, threshold: f64) -> String {
              comparison can tell: give each iteration the same work"
         );
     }
+    if let Some(changes) = crate::compare::iterations::by_iterations(row, threshold) {
+        return format!(
+            "{span}: it reads {}: {}, so it has no one change",
+            crate::compare::iterations::describe(&changes),
+            super::FOLLOWS_COUNT
+        );
+    }
     let cause = match row.kind {
         Kind::Stored => {
             "compared with stored samples, taken at another time (run it paired)".to_owned()
@@ -204,6 +211,7 @@ mod tests {
             full_speed_units: 0,
             epoch_medians: Vec::new(),
             epoch_layouts: Vec::new(),
+            epoch_iters: Vec::new(),
             inconclusive: None,
             work_per_iter: None,
             instructions: None,

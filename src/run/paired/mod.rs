@@ -26,7 +26,8 @@ use std::time::{Duration, Instant};
 /// Samples of both sides, taken in alternation; per-iteration ns, loop overhead removed.
 #[derive(Debug, Clone)]
 pub struct PairedSamples {
-    /// Iterations per sample, the same for both.
+    /// Iterations per sample, the same for both: the calibrated count, the
+    /// fewest any epoch took (`taken.epoch_iters` has each epoch's).
     pub iters: u64,
     /// The samples, and each epoch's figures.
     pub taken: Taken,
@@ -251,7 +252,7 @@ fn run_epochs(
             run.pace.iters = calibrate(&mut p, target, s.max_time)?;
         }
         let overheads = shared_overhead(b.overhead, c.overhead);
-        run.charged += p.epoch(&mut run.pace, overheads, &mut run.taken)?;
+        run.charged += p.epoch(&mut run.pace, epoch, overheads, &mut run.taken)?;
         run.pace.judge_copies(&run.taken.epoch_ratios);
         p.finish()?;
         run.epochs += 1;

@@ -2,7 +2,7 @@
 //! when they sample in copies of their process pair.
 
 use crate::compare::far::robust_sd;
-use nbench::__private::engine::Settings;
+use nbench::__private::engine::{MAX_ITERS, Settings};
 use std::time::Duration;
 
 /// Epochs before the comparison may stop early.
@@ -73,6 +73,19 @@ pub const COPY_MOST_SHARE: f64 = 0.4;
 /// times its loop overhead) is not charged.
 pub const START_ALLOWANCE: Duration = Duration::from_millis(10);
 
+/// Iterations per sample, as multiples of the calibrated count, that a
+/// comparison's epochs take in turn ([`Pace::iters_in`]). A benchmark's
+/// time per iteration can follow how many iterations a sample runs (divan's
+/// `with_inputs` makes that many inputs at once, and they land elsewhere on
+/// the heap): toml's `serde_json::manifest::1-medium`, whose timed code a
+/// compared commit does not touch, read the new build 6 % slower at one
+/// iteration a sample and 6 % faster at two. Calibration picks the count
+/// from the clock once a comparison, so every epoch of a run leaned the
+/// same way and runs of the same executables disagreed at p < 0.001.
+/// Taken in turns, the counts' difference is spread between epochs.
+/// The record: `docs/notes/2026-11-29-toml-real-commit.md`.
+pub const ITERS_STEPS: [u64; 2] = [1, 2];
+
 /// Into how many epochs a comparison with time limit `max_time` is split:
 /// as many as [`EPOCH`] fits, never fewer than 8.
 pub fn epochs_for(max_time: Duration) -> u32 {
@@ -98,7 +111,8 @@ pub(super) struct Pace {
     pub(super) max_samples: usize,
     /// Whether epochs sample in copies of their pair.
     pub(super) copies: Copies,
-    /// Rounds the last epoch took, if one ran.
+    /// Rounds the last epoch took, if one ran, as rounds of the calibrated
+    /// count (an epoch at twice the count that took 10 rounds: 20).
     pub(super) rounds: Option<usize>,
 }
 
@@ -125,14 +139,32 @@ impl Pace {
         }
     }
 
-    /// Copies the next epoch samples in: where they are on, as many as
-    /// [`COPY_ROUNDS`] each fit in the last epoch's rounds, at most
-    /// [`COPIES`]; else one (the pair itself).
-    pub(super) fn copies_next(&self) -> usize {
+    /// Iterations per sample in epoch `epoch`: the calibrated count times
+    /// the epoch's turn of [`ITERS_STEPS`].
+    pub(super) fn iters_in(&self, epoch: u32) -> u64 {
+        self.iters.saturating_mul(self.step(epoch)).min(MAX_ITERS)
+    }
+
+    /// Epoch `epoch`'s turn of [`ITERS_STEPS`].
+    fn step(&self, epoch: u32) -> u64 {
+        ITERS_STEPS[epoch as usize % ITERS_STEPS.len()]
+    }
+
+    /// Copies epoch `epoch` samples in: where they are on, as many as
+    /// [`COPY_ROUNDS`] each fit in the last epoch's rounds (at this epoch's
+    /// iterations per sample), at most [`COPIES`]; else one (the pair itself).
+    pub(super) fn copies_in(&self, epoch: u32) -> usize {
         match (self.copies, self.rounds) {
-            (Copies::On, Some(rounds)) => (rounds / COPY_ROUNDS).clamp(1, COPIES),
+            (Copies::On, Some(rounds)) => {
+                (rounds / self.step(epoch) as usize / COPY_ROUNDS).clamp(1, COPIES)
+            }
             _ => 1,
         }
+    }
+
+    /// Notes that epoch `epoch` took `rounds` rounds.
+    pub(super) fn took(&mut self, epoch: u32, rounds: usize) {
+        self.rounds = Some(rounds * self.step(epoch) as usize);
     }
 
     /// Turns copies on once the epochs `ratios` are [`COPY_AFTER`] and
@@ -166,6 +198,18 @@ pub(super) enum Copies {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn epochs_take_the_calibrated_count_and_its_multiple_in_turns() {
+        let s = Settings::default();
+        let mut pace = Pace::new(&s);
+        pace.iters = 3;
+        let counts: Vec<u64> = (0..6).map(|e| pace.iters_in(e)).collect();
+        assert_eq!(counts, [3, 6, 3, 6, 3, 6]);
+        // Never past what a sample may take.
+        pace.iters = MAX_ITERS;
+        assert_eq!(pace.iters_in(1), MAX_ITERS);
+    }
 
     #[test]
     pub(super) fn epochs_are_many_and_short_but_not_shorter_than_a_pair_is_worth() {

@@ -176,7 +176,7 @@ impl Pair {
     /// One epoch's samples, after a warm-up: rounds in lockstep until the
     /// epoch's time is up and it holds `min_rounds`, or `max_samples` are
     /// held in all. Where both sides copy themselves, the epoch's time is
-    /// split among [`Pace::copies_next`] copies of the pair, one after
+    /// split among [`Pace::copies_in`] copies of the pair, one after
     /// another, each with its own ratio (whose median sets aside the first
     /// round, slower where its writes copy pages); the epoch's ratio is
     /// the copies' median. Returns the time spent sampling, with the
@@ -185,20 +185,22 @@ impl Pair {
     pub(super) fn epoch(
         &mut self,
         pace: &mut Pace,
+        epoch: u32,
         overheads: (f64, f64),
         taken: &mut Taken,
     ) -> Result<Duration, PairedError> {
+        let iters = pace.iters_in(epoch);
         let warm = Instant::now();
         let mut round = 0;
         while warm.elapsed() < pace.warm_up {
-            self.round(pace.iters, round)?;
+            self.round(iters, round)?;
             round += 1;
         }
         let overrun = warm.elapsed().saturating_sub(pace.warm_up);
         let began = Instant::now();
         let first = taken.base.len();
         let copies = match self.base.forks && self.cur.forks {
-            true => pace.copies_next(),
+            true => pace.copies_in(epoch),
             false => 1,
         };
         let mut ratios = Vec::with_capacity(copies);
@@ -214,7 +216,8 @@ impl Pair {
             let last = copy + 1 == copies;
             let until = pace.per_epoch.mul_f64((copy + 1) as f64 / copies as f64);
             let stretch = (began, until, last, first);
-            let (ratio, full) = self.rounds(pace, overheads, taken, stretch, &mut round)?;
+            let (ratio, full) =
+                self.rounds((pace, iters), overheads, taken, stretch, &mut round)?;
             if copied {
                 let ending = Instant::now();
                 self.join_both()?;
@@ -226,7 +229,7 @@ impl Pair {
                 break;
             }
         }
-        pace.rounds = Some(taken.base.len() - first);
+        pace.took(epoch, taken.base.len() - first);
         if copies > 1 && copying.as_secs_f64() > COPY_MOST_SHARE * began.elapsed().as_secs_f64() {
             pace.copies = Copies::Off;
         }
@@ -241,6 +244,7 @@ impl Pair {
             taken.epoch_base_medians.push(median_from(&taken.base));
             taken.epoch_cur_medians.push(median_from(&taken.cur));
             taken.epoch_copies.push(made_copies);
+            taken.epoch_iters.push(iters);
         }
         Ok(began.elapsed() + overrun)
     }
@@ -252,13 +256,13 @@ impl Pair {
     /// ([`balanced_ratio`]), and whether `max_samples` ended them.
     pub(super) fn rounds(
         &mut self,
-        pace: &Pace,
+        (pace, iters): (&Pace, u64),
         (base_over, cur_over): (f64, f64),
         taken: &mut Taken,
         (began, until, last, epoch_first): (Instant, Duration, bool, usize),
         round: &mut u64,
     ) -> Result<(Option<f64>, bool), PairedError> {
-        let per_iter = |ns: f64, over: f64| (ns / pace.iters as f64 - over).max(0.0);
+        let per_iter = |ns: f64, over: f64| (ns / iters as f64 - over).max(0.0);
         let first = taken.base.len();
         // The rounds' ratios by who went first: the baseline, the current side.
         let mut by_order: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
@@ -267,7 +271,7 @@ impl Pair {
             |held: usize| held - first < 2 || (last && held - epoch_first < pace.min_rounds);
         let mut full = false;
         while began.elapsed() < until || short(taken.base.len()) {
-            let (bs, cs) = self.round(pace.iters, *round)?;
+            let (bs, cs) = self.round(iters, *round)?;
             let (bs, cs) = (per_iter(bs, base_over), per_iter(cs, cur_over));
             taken.base.push(bs);
             taken.cur.push(cs);

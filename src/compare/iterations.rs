@@ -1,0 +1,139 @@
+//! Whether a paired row's change follows how many iterations a sample ran.
+//!
+//! A comparison's epochs take the calibrated iterations per sample and its
+//! multiples in turns (`run::paired::pace::ITERS_STEPS`). Where a benchmark's
+//! time per iteration follows the count differently on the two sides
+//! (something done once a sample, inputs made that many at once and landing
+//! elsewhere on the heap), the epochs at one count agree with each other
+//! and not with those at another: the row has no one change to report, and
+//! says so.
+
+use super::far::robust_sd;
+use crate::model::comparison::Row;
+use nbench::__private::stats::median_sorted;
+use std::collections::BTreeMap;
+
+/// Epochs a count needs before it is compared with the others.
+const LEAST_EPOCHS: usize = 3;
+
+/// Standard errors apart the counts' changes must lie (besides `threshold`).
+const APART: f64 = 3.0;
+
+/// The change at each count of iterations per sample the row's epochs
+/// took, where two counts disagree: their epochs' median changes lie more
+/// than `threshold` apart, and more than [`APART`] standard errors of the
+/// epochs' spread within a count. None where the counts agree, or the row
+/// has too few epochs at each to tell.
+pub fn by_iterations(row: &Row, threshold: f64) -> Option<Vec<(u64, f64)>> {
+    let mut groups: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
+    for (m, n) in row.epoch_medians.iter().zip(&row.epoch_iters) {
+        if m[0] > 0.0 && m[1] > 0.0 {
+            groups.entry(*n).or_default().push((m[1] / m[0]).ln());
+        }
+    }
+    groups.retain(|_, logs| logs.len() >= LEAST_EPOCHS);
+    if groups.len() < 2 {
+        return None;
+    }
+    let mut within = Vec::new();
+    let mut counts = Vec::new();
+    for (n, logs) in &mut groups {
+        logs.sort_by(f64::total_cmp);
+        let centre = median_sorted(logs);
+        within.extend(logs.iter().map(|l| l - centre));
+        counts.push((*n, centre, logs.len()));
+    }
+    within.sort_by(f64::total_cmp);
+    let sd = robust_sd(&within);
+    let by_centre = |a: &&(u64, f64, usize), b: &&(u64, f64, usize)| a.1.total_cmp(&b.1);
+    let low = counts.iter().min_by(by_centre)?;
+    let high = counts.iter().max_by(by_centre)?;
+    let gap = high.1 - low.1;
+    let error = sd * (1.0 / low.2 as f64 + 1.0 / high.2 as f64).sqrt();
+    (gap > threshold.ln_1p() && gap > APART * error)
+        .then(|| counts.iter().map(|(n, c, _)| (*n, c.exp_m1())).collect())
+}
+
+/// Whether the counts disagree ([`by_iterations`]) about the change's very
+/// direction: one reads it beyond `threshold` faster, another beyond it
+/// slower. Such a row gets no verdict, whatever its change over the counts
+/// together says.
+pub fn opposed(row: &Row, threshold: f64) -> bool {
+    by_iterations(row, threshold).is_some_and(|changes| {
+        let beyond = |sign: f64| changes.iter().any(|(_, c)| c * sign > threshold);
+        beyond(1.0) && beyond(-1.0)
+    })
+}
+
+/// `+6.0% at 1 iteration a sample, -4.0% at 2 and -4.1% at 4`.
+pub fn describe(changes: &[(u64, f64)]) -> String {
+    let at = |(n, c): &(u64, f64)| format!("{:+.1}% at {n}", c * 100.0);
+    let mut parts: Vec<String> = changes.iter().map(at).collect();
+    if let Some(first) = parts.first_mut() {
+        let unit = match changes[0].0 {
+            1 => "iteration",
+            _ => "iterations",
+        };
+        first.push_str(&format!(" {unit} a sample"));
+    }
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.join(""),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::comparison::{Kind, Row};
+
+    fn row(ratios: &[(u64, f64)]) -> Row {
+        let found = (0.0, [-0.05, 0.05], Some(0.5));
+        let mut row = Row::new("r", Kind::Paired, Default::default(), [1e4, 1e4], found);
+        row.epoch_medians = ratios.iter().map(|(_, r)| [1e4, 1e4 * r]).collect();
+        row.epoch_iters = ratios.iter().map(|(n, _)| *n).collect();
+        row
+    }
+
+    #[test]
+    fn counts_that_disagree_are_told_apart_from_counts_that_scatter() {
+        // toml's `serde_json::manifest::1-medium`: +6 % at one iteration a
+        // sample, -4 % at two and four, each epoch within about 2 %.
+        let wobble = [0.99, 1.01, 1.0, 0.985, 1.015];
+        let epochs: Vec<(u64, f64)> = (0..12)
+            .map(|e| {
+                let (n, r) = [(1, 1.06), (2, 0.96), (4, 0.96)][e % 3];
+                (n, r * wobble[e % wobble.len()])
+            })
+            .collect();
+        let found = by_iterations(&row(&epochs), 0.005).expect("the counts disagree");
+        assert_eq!(found.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 2, 4]);
+        assert!((found[0].1 - 0.06).abs() < 0.01, "{found:?}");
+        assert!((found[1].1 + 0.04).abs() < 0.01, "{found:?}");
+        assert_eq!(
+            describe(&[(1, 0.06), (2, -0.04), (4, -0.041)]),
+            "+6.0% at 1 iteration a sample, -4.0% at 2 and -4.1% at 4"
+        );
+        assert_eq!(
+            describe(&[(8, 0.01), (16, 0.0)]),
+            "+1.0% at 8 iterations a sample and +0.0% at 16"
+        );
+        assert!(opposed(&row(&epochs), 0.005));
+        // Counts that disagree on the size, not the direction.
+        let sizes: Vec<(u64, f64)> = epochs.iter().map(|(n, r)| (*n, r + 0.1)).collect();
+        assert!(by_iterations(&row(&sizes), 0.005).is_some());
+        assert!(!opposed(&row(&sizes), 0.005));
+        // The same spread with no pattern by count: nothing to say.
+        let mixed: Vec<(u64, f64)> = (0..12)
+            .map(|e| ([1, 2, 4][e % 3], [1.06, 0.96][e % 2]))
+            .collect();
+        assert_eq!(by_iterations(&row(&mixed), 0.005), None);
+        // Counts apart by less than the threshold: nothing to say either.
+        let close: Vec<(u64, f64)> = (0..12)
+            .map(|e| ([1, 2, 4][e % 3], [1.003, 1.0, 1.0][e % 3]))
+            .collect();
+        assert_eq!(by_iterations(&row(&close), 0.005), None);
+        // Too few epochs at each count.
+        assert_eq!(by_iterations(&row(&epochs[..5]), 0.005), None);
+    }
+}
