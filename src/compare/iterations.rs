@@ -10,6 +10,7 @@
 
 use super::far::robust_sd;
 use crate::model::comparison::Row;
+use crate::model::samples::Epochs;
 use nbench::__private::stats::median_sorted;
 use std::collections::BTreeMap;
 
@@ -65,6 +66,40 @@ pub fn opposed(row: &Row, threshold: f64) -> bool {
     })
 }
 
+/// The epochs' ratios with each count of iterations per sample's own
+/// level taken out: every epoch's log ratio moved by the median of its
+/// count's epochs less the mean of the counts' medians. The counts are a
+/// factor the comparison sets (`run::paired::pace::ITERS_STEPS`), like a
+/// block of an experiment, so a change that differs a little between them
+/// is the mean over them and does not widen its interval; a count with
+/// fewer than [`LEAST_EPOCHS`] epochs, or one count alone, leaves the
+/// ratios as they are.
+pub fn evened(e: Epochs<'_>) -> Vec<f64> {
+    let mut groups: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
+    for (r, n) in e.ratios.iter().zip(e.iters) {
+        if *r > 0.0 && r.is_finite() {
+            groups.entry(*n).or_default().push(r.ln());
+        }
+    }
+    let whole = groups.len() >= 2 && groups.values().all(|g| g.len() >= LEAST_EPOCHS);
+    if !whole || e.iters.len() != e.ratios.len() {
+        return e.ratios.to_vec();
+    }
+    let centres: BTreeMap<u64, f64> = (groups.into_iter())
+        .map(|(n, mut logs)| {
+            logs.sort_by(f64::total_cmp);
+            (n, median_sorted(&logs))
+        })
+        .collect();
+    let mean = centres.values().sum::<f64>() / centres.len() as f64;
+    (e.ratios.iter().zip(e.iters))
+        .map(|(r, n)| match *r > 0.0 && r.is_finite() {
+            true => (r.ln() - centres[n] + mean).exp(),
+            false => *r,
+        })
+        .collect()
+}
+
 /// `+6.0% at 1 iteration a sample, -4.0% at 2 and -4.1% at 4`.
 pub fn describe(changes: &[(u64, f64)]) -> String {
     let at = |(n, c): &(u64, f64)| format!("{:+.1}% at {n}", c * 100.0);
@@ -93,6 +128,35 @@ mod tests {
         row.epoch_medians = ratios.iter().map(|(_, r)| [1e4, 1e4 * r]).collect();
         row.epoch_iters = ratios.iter().map(|(n, _)| *n).collect();
         row
+    }
+
+    #[test]
+    fn each_counts_level_is_taken_out_and_their_mean_kept() {
+        let ratios = [1.01, 1.03, 1.012, 1.028, 1.008, 1.032];
+        let evened = evened_of(&ratios, &[4, 8, 4, 8, 4, 8]);
+        let ln = |x: f64| x.ln();
+        // The counts' medians: 1.01 and 1.03; their mean level is kept.
+        let mean = (ln(1.01) + ln(1.03)) / 2.0;
+        for (i, r) in evened.iter().enumerate() {
+            let own = if i % 2 == 0 { ln(1.01) } else { ln(1.03) };
+            assert!(
+                (r.ln() - (ln(ratios[i]) - own + mean)).abs() < 1e-12,
+                "{evened:?}"
+            );
+        }
+        // One count alone, or too few epochs at one: as they were.
+        assert_eq!(evened_of(&ratios, &[4; 6]), ratios);
+        assert_eq!(evened_of(&ratios, &[4, 8, 4, 4, 4, 4]), ratios);
+    }
+
+    fn evened_of(ratios: &[f64], iters: &[u64]) -> Vec<f64> {
+        evened(Epochs {
+            ratios,
+            base_medians: &[],
+            cur_medians: &[],
+            copies: &[],
+            iters,
+        })
     }
 
     #[test]

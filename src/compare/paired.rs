@@ -6,6 +6,7 @@
 use super::estimate::{at_least, half_step_ns};
 use super::estimators::{self, Fast};
 use super::far::{FAR_MIN_UNITS, pull_in_far, robust_sd};
+use super::iterations;
 use super::layouts;
 use super::row_threshold;
 use super::rule::Change;
@@ -197,9 +198,14 @@ pub fn row(id: &str, p: &Measured<'_>, layouts: &Assignment, threshold: f64) -> 
         .min_by(f64::total_cmp)
         .unwrap_or_else(|| median(&taken.base));
     let t = row_threshold(threshold, base_median, p.overhead);
-    let units = layouts.units(&taken.epoch_ratios);
-    let mut ch = change(layouts, (taken.epochs(), &units), &taken.round_ratios(), t)?;
-    let (layout_spread, placement_spread) = spreads(layouts, taken.epochs(), &ch, t);
+    let evened = iterations::evened(taken.epochs());
+    let e = Epochs {
+        ratios: &evened,
+        ..taken.epochs()
+    };
+    let units = layouts.units(e.ratios);
+    let mut ch = change(layouts, (e, &units), &taken.round_ratios(), t)?;
+    let (layout_spread, placement_spread) = spreads(layouts, e, &ch, t);
     // No narrower than the clock's step in either side's median.
     let cur_median = median(&taken.cur);
     let rel = |m: f64| {
@@ -334,6 +340,7 @@ mod tests {
                 base_medians: &self.0[1],
                 cur_medians: &self.0[2],
                 copies: &[],
+                iters: &[],
             }
         }
     }
@@ -422,6 +429,7 @@ mod tests {
             base_medians: &base,
             cur_medians: &cur,
             copies: &copies,
+            iters: &[],
         };
         let c = change(&one, (e, &one.units(e.ratios)), &[], 0.005).unwrap();
         assert_eq!(c.verdict, Verdict::Regressed, "{c:?}");
@@ -461,6 +469,7 @@ mod tests {
             base_medians: &same,
             cur_medians: &same,
             copies: &copies,
+            iters: &[],
         };
         let fresh = change(&one, (e, &one.units(e.ratios)), &[], 0.005).unwrap();
         assert_eq!(fresh.full_speed_units, 16, "{fresh:?}");
@@ -491,6 +500,7 @@ mod tests {
             base_medians: &b,
             cur_medians: &c,
             copies: &[],
+            iters: &[],
         };
         assert_eq!(one_state(&one, e), [true, false, false, true, false]);
         // A side that never ran at the other's speed is judged by its own.
@@ -528,6 +538,7 @@ mod tests {
             base_medians: &b,
             cur_medians: &[170.0; 8],
             copies: &[],
+            iters: &[],
         };
         assert!(one_state(&two, e).iter().all(|k| *k));
     }

@@ -39,6 +39,7 @@ impl Taken {
             base_medians: &self.epoch_base_medians,
             cur_medians: &self.epoch_cur_medians,
             copies: &self.epoch_copies,
+            iters: &self.epoch_iters,
         }
     }
 }
@@ -54,4 +55,6 @@ pub struct Epochs<'a> {
     pub cur_medians: &'a [f64],
     /// Per epoch: the copies of its process pair it sampled in (0: none).
     pub copies: &'a [usize],
+    /// Per epoch: iterations per sample.
+    pub iters: &'a [u64],
 }

@@ -110,6 +110,11 @@ impl<'a> Lockstep<'a> {
         if layouts.controlled() && count < early_units(layouts.most()) {
             return false;
         }
+        let evened = crate::compare::iterations::evened(e);
+        let e = Epochs {
+            ratios: &evened,
+            ..e
+        };
         let units = layouts.units(e.ratios);
         change(layouts, (e, &units), &[], threshold).is_some_and(|c| {
             rule::settled(&c, threshold) && estimators::median_agrees(&units, &c, threshold)
