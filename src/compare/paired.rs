@@ -62,11 +62,13 @@ pub fn change(
     });
     // Copies that disagree with fresh processes count nowhere, not even
     // where the change falls back on all units.
-    let fresh = (0..e.ratios.len())
-        .map(|i| e.copies.get(i).is_none_or(|c| *c == 0))
-        .collect::<Vec<bool>>();
     let (units, clusters) = match copied_epochs(e) >= FAR_MIN_UNITS && !copies_agree(e, threshold) {
-        true => layouts.units_of(e.ratios, &fresh),
+        true => {
+            let fresh: Vec<bool> = (0..e.ratios.len())
+                .map(|i| e.copies.get(i).is_none_or(|c| *c == 0))
+                .collect();
+            layouts.units_of(e.ratios, &fresh)
+        }
         false => (units.to_vec(), layouts.unit_layouts(e.ratios.len())),
     };
     let all = layouts::clusters(&clusters);
@@ -104,8 +106,9 @@ const COPIES_APART: f64 = 4.0;
 /// change the epochs of fresh processes tell: their median log ratios lie
 /// within `threshold` of each other, or the copies' within [`COPIES_APART`]
 /// standard errors of the fresh processes' (not of their own: copies that
-/// split between two readings would otherwise pass for uncertain). A copy stands in for a fresh process (its pages its own), but
-/// its pages are scattered where a fresh process's come mostly in order,
+/// split between two readings would otherwise pass for uncertain). A copy
+/// stands in for a fresh process (its pages its own), but its pages are
+/// scattered where a fresh process's come mostly in order,
 /// and where the two sides use memory differently that is not the same
 /// draw: toml's `serde_json::document::1-medium`, whose timed code a
 /// compared commit does not touch, read +0.0 … +0.4 % in fresh processes
