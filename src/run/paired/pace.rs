@@ -83,8 +83,8 @@ pub const START_ALLOWANCE: Duration = Duration::from_millis(10);
 /// from the clock once a comparison, so every epoch of a run leaned the
 /// same way: 66 runs of the same executables, every one significant, 20
 /// regressed and 46 improved. In turns (with `compare::iterations`, which
-/// gives no verdict where the counts disagree on the direction): of 28
-/// runs, 1 regressed, 12 improved (calibrated at two), 15 inconclusive.
+/// gives no verdict where the counts disagree on the direction): of 16
+/// runs, 0 regressed, 7 improved (calibrated at two), 9 inconclusive.
 /// 1 and 2 rather than 1, 2 and 4: a sample four times as long leaves an
 /// epoch a quarter of the rounds, and copies ([`COPIES`]) need rounds.
 /// The record: `docs/notes/2026-11-29-toml-real-commit.md`.
