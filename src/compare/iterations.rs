@@ -31,12 +31,8 @@ const APART: f64 = 4.0;
 /// than [`APART`] by Welch's t. None where the counts agree, or the row has
 /// too few epochs at each ([`LEAST_EPOCHS`]) to tell.
 pub fn by_iterations(row: &Row, threshold: f64) -> Option<Vec<(u64, f64)>> {
-    let mut groups: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
-    for (m, n) in row.epoch_medians.iter().zip(&row.epoch_iters) {
-        if m[0] > 0.0 && m[1] > 0.0 {
-            groups.entry(*n).or_default().push((m[1] / m[0]).ln());
-        }
-    }
+    let ratios = row.epoch_medians.iter().map(|m| m[1] / m[0]);
+    let mut groups = logs_by_count(ratios, &row.epoch_iters);
     groups.retain(|_, logs| logs.len() >= LEAST_EPOCHS);
     if groups.len() < 2 {
         return None;
@@ -87,12 +83,7 @@ pub fn opposed(row: &Row, threshold: f64) -> bool {
 /// fewer than [`LEAST_EPOCHS`] epochs, or one count alone, leaves the
 /// ratios as they are.
 pub fn evened(e: Epochs<'_>) -> Vec<f64> {
-    let mut groups: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
-    for (r, n) in e.ratios.iter().zip(e.iters) {
-        if *r > 0.0 && r.is_finite() {
-            groups.entry(*n).or_default().push(r.ln());
-        }
-    }
+    let groups = logs_by_count(e.ratios.iter().copied(), e.iters);
     let whole = groups.len() >= 2 && groups.values().all(|g| g.len() >= LEAST_EPOCHS);
     if !whole || e.iters.len() != e.ratios.len() {
         return e.ratios.to_vec();
@@ -110,6 +101,18 @@ pub fn evened(e: Epochs<'_>) -> Vec<f64> {
             false => *r,
         })
         .collect()
+}
+
+/// The logarithms of the positive, finite `ratios`, by the count of
+/// iterations per sample each epoch took (`iters`, in the same order).
+fn logs_by_count(ratios: impl Iterator<Item = f64>, iters: &[u64]) -> BTreeMap<u64, Vec<f64>> {
+    let mut groups: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
+    for (r, n) in ratios.zip(iters) {
+        if r > 0.0 && r.is_finite() {
+            groups.entry(*n).or_default().push(r.ln());
+        }
+    }
+    groups
 }
 
 /// `+6.0% at 1 iteration a sample, -4.0% at 2 and -4.1% at 4`.

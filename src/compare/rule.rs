@@ -76,9 +76,10 @@ pub fn units_to_decide(ci: [f64; 2], threshold: f64) -> f64 {
 /// threshold, made a share of the time measured: [`Row::threshold`]):
 /// none where the benchmark's time varies manyfold within a side
 /// ([`unsteady`]) or its change changes direction with the iterations per
-/// sample ([`super::iterations::opposed`]); else significant where its p-value, adjusted for the run's other rows once
-/// that is done, is below 0.05, or, without a test behind it (one epoch's
-/// rounds), where its interval leaves out 0.
+/// sample ([`super::iterations::opposed`]); else significant where its
+/// p-value, adjusted for the run's other rows once that is done, is below
+/// 0.05, or, without a test behind it (one epoch's rounds), where its
+/// interval leaves out 0.
 pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
     if unsteady(row).is_some() || super::iterations::opposed(row, row.threshold(threshold)) {
         return Verdict::Inconclusive;

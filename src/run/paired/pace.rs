@@ -90,6 +90,11 @@ pub const START_ALLOWANCE: Duration = Duration::from_millis(10);
 /// The record: `docs/notes/2026-11-29-toml-real-commit.md`.
 pub const ITERS_STEPS: [u64; 2] = [1, 2];
 
+/// Epoch `epoch`'s turn of [`ITERS_STEPS`].
+fn step(epoch: u32) -> u64 {
+    ITERS_STEPS[epoch as usize % ITERS_STEPS.len()]
+}
+
 /// Into how many epochs a comparison with time limit `max_time` is split:
 /// as many as [`EPOCH`] fits, never fewer than 8.
 pub fn epochs_for(max_time: Duration) -> u32 {
@@ -146,12 +151,7 @@ impl Pace {
     /// Iterations per sample in epoch `epoch`: the calibrated count times
     /// the epoch's turn of [`ITERS_STEPS`].
     pub(super) fn iters_in(&self, epoch: u32) -> u64 {
-        self.iters.saturating_mul(self.step(epoch)).min(MAX_ITERS)
-    }
-
-    /// Epoch `epoch`'s turn of [`ITERS_STEPS`].
-    fn step(&self, epoch: u32) -> u64 {
-        ITERS_STEPS[epoch as usize % ITERS_STEPS.len()]
+        self.iters.saturating_mul(step(epoch)).min(MAX_ITERS)
     }
 
     /// Copies epoch `epoch` samples in: where they are on, as many as
@@ -160,7 +160,7 @@ impl Pace {
     pub(super) fn copies_in(&self, epoch: u32) -> usize {
         match (self.copies, self.rounds) {
             (Copies::On, Some(rounds)) => {
-                (rounds / self.step(epoch) as usize / COPY_ROUNDS).clamp(1, COPIES)
+                (rounds / step(epoch) as usize / COPY_ROUNDS).clamp(1, COPIES)
             }
             _ => 1,
         }
@@ -168,7 +168,7 @@ impl Pace {
 
     /// Notes that epoch `epoch` took `rounds` rounds.
     pub(super) fn took(&mut self, epoch: u32, rounds: usize) {
-        self.rounds = Some(rounds * self.step(epoch) as usize);
+        self.rounds = Some(rounds * step(epoch) as usize);
     }
 
     /// Turns copies on once the epochs `ratios` are [`COPY_AFTER`] and
