@@ -34,10 +34,58 @@ pub struct Measured<'a> {
     pub throughput: (Option<Throughput>, Option<Throughput>),
 }
 
+/// Which epochs a row's change counts, decided once for the change, its
+/// spreads and the units a report lists.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Basis {
+    /// Epochs counted at all: every one, but where enough sampled in
+    /// copies of their processes and the copies disagree with the fresh
+    /// processes ([`copies_agree`]), the fresh ones alone: fresh
+    /// processes are how the program runs, so they decide.
+    counted: Vec<bool>,
+    /// Of those, the ones the change is taken from where they are units
+    /// enough: those that sampled in copies, where enough did and they
+    /// agree; else those whose processes ran in one speed state
+    /// ([`one_state`]).
+    judged: Vec<bool>,
+}
+
+impl Basis {
+    /// The basis of epochs `e` paired by `layouts`.
+    pub fn of(layouts: &Assignment, e: Epochs<'_>, threshold: f64) -> Basis {
+        let n = e.ratios.len();
+        let copy = |i: usize| e.copies.get(i).is_some_and(|c| *c > 0);
+        let all = vec![true; n];
+        if copied_epochs(e) < FAR_MIN_UNITS {
+            let judged = one_state(layouts, e);
+            return Basis {
+                counted: all,
+                judged,
+            };
+        }
+        if copies_agree(e, threshold) {
+            let judged = (0..n).map(copy).collect();
+            return Basis {
+                counted: all,
+                judged,
+            };
+        }
+        let counted: Vec<bool> = (0..n).map(|i| !copy(i)).collect();
+        let judged = (one_state(layouts, e).into_iter().zip(&counted))
+            .map(|(one, fresh)| one && *fresh)
+            .collect();
+        Basis { counted, judged }
+    }
+
+    /// The units ([`Assignment::units_of`]) of the epochs counted.
+    pub fn units(&self, layouts: &Assignment, ratios: &[f64]) -> Vec<f64> {
+        layouts.units_of(ratios, &self.counted).0
+    }
+}
+
 /// The change over epochs `e` paired by `layouts` (see [`estimators::paired_with`]):
-/// from the units whose processes ran in one speed state ([`one_state`])
-/// where some epoch's did not, else from all
-/// `units` (`layouts.units` of the epochs' ratios). Where enough epochs
+/// from the units of the epochs `basis` judges by where some counted epoch
+/// is not among them, else from all counted units. Where enough epochs
 /// ([`FAR_MIN_UNITS`]) sampled in copies of their processes
 /// (`run::paired::COPIES`), from those: each one's ratio is already the
 /// median over several processes' states (its pooled median is no
@@ -50,27 +98,16 @@ pub struct Measured<'a> {
 /// epochs was called 3.9 % slower, [+0.8 %, +7.1 %].
 pub fn change(
     layouts: &Assignment,
-    (e, units): (Epochs<'_>, &[f64]),
+    (e, basis): (Epochs<'_>, &Basis),
     rounds: &[f64],
     threshold: f64,
 ) -> Option<Change> {
-    let keep = judged_by(layouts, e, threshold);
-    let (fast, fast_clusters) = layouts.units_of(e.ratios, &keep);
-    let fast = keep.contains(&false).then_some(Fast {
+    let (fast, fast_clusters) = layouts.units_of(e.ratios, &basis.judged);
+    let fast = basis.judged.contains(&false).then_some(Fast {
         units: &fast,
         clusters: layouts::clusters(&fast_clusters),
     });
-    // Copies that disagree with fresh processes count nowhere, not even
-    // where the change falls back on all units.
-    let (units, clusters) = match copied_epochs(e) >= FAR_MIN_UNITS && !copies_agree(e, threshold) {
-        true => {
-            let fresh: Vec<bool> = (0..e.ratios.len())
-                .map(|i| e.copies.get(i).is_none_or(|c| *c == 0))
-                .collect();
-            layouts.units_of(e.ratios, &fresh)
-        }
-        false => (units.to_vec(), layouts.unit_layouts(e.ratios.len())),
-    };
+    let (units, clusters) = layouts.units_of(e.ratios, &basis.counted);
     let all = layouts::clusters(&clusters);
     estimators::paired_with(&units, all, fast, rounds, threshold)
 }
@@ -78,24 +115,6 @@ pub fn change(
 /// How many epochs sampled in copies of their processes.
 fn copied_epochs(e: Epochs<'_>) -> usize {
     e.copies.iter().filter(|c| **c > 0).count()
-}
-
-/// The epochs [`change`] takes the change from where they are units
-/// enough: those that sampled in copies, where enough did and they tell
-/// the change the fresh processes tell ([`copies_agree`]); else those
-/// whose processes ran in one speed state ([`one_state`]), of fresh
-/// processes alone where copies disagreed.
-fn judged_by(layouts: &Assignment, e: Epochs<'_>, threshold: f64) -> Vec<bool> {
-    if copied_epochs(e) < FAR_MIN_UNITS {
-        return one_state(layouts, e);
-    }
-    let copy = |i: usize| e.copies.get(i).is_some_and(|c| *c > 0);
-    match copies_agree(e, threshold) {
-        true => (0..e.ratios.len()).map(copy).collect(),
-        false => (one_state(layouts, e).into_iter().enumerate())
-            .map(|(i, keep)| keep && !copy(i))
-            .collect(),
-    }
 }
 
 /// Standard errors of the fresh processes' median change past which the
@@ -206,9 +225,9 @@ pub fn row(id: &str, p: &Measured<'_>, layouts: &Assignment, threshold: f64) -> 
         ratios: &evened,
         ..taken.epochs()
     };
-    let units = layouts.units(e.ratios);
-    let mut ch = change(layouts, (e, &units), &taken.round_ratios(), t)?;
-    let (layout_spread, placement_spread) = spreads(layouts, e, &ch, t);
+    let basis = Basis::of(layouts, e, t);
+    let mut ch = change(layouts, (e, &basis), &taken.round_ratios(), t)?;
+    let (layout_spread, placement_spread) = spreads(layouts, e, &ch, &basis);
     // No narrower than the clock's step in either side's median.
     let cur_median = median(&taken.cur);
     let rel = |m: f64| {
@@ -244,7 +263,7 @@ pub fn row(id: &str, p: &Measured<'_>, layouts: &Assignment, threshold: f64) -> 
                 Vec::new()
             },
             epoch_iters: taken.epoch_iters.clone(),
-            unit_ratios: units,
+            unit_ratios: basis.units(layouts, e.ratios),
             time_limited: p.time_limited,
             ..Row::new(id, Kind::Paired, p.metric, times, found)
         }
@@ -257,20 +276,20 @@ pub fn row(id: &str, p: &Measured<'_>, layouts: &Assignment, threshold: f64) -> 
 
 /// The spread between process pairs and placement's part of it
 /// ([`Assignment::spread`], [`layouts::placement_spread`]) over the units
-/// change `ch` was taken from ([`change`]: all, or those of the epochs
-/// [`judged_by`] picks), without the ones far from the rest: so that a
-/// row's cause and its interval speak of the same epochs.
+/// change `ch` was taken from ([`change`]: those `basis` counts, or those
+/// it judges by), without the ones far from the rest: so that a row's
+/// cause and its interval speak of the same epochs.
 fn spreads(
     layouts: &Assignment,
     e: Epochs<'_>,
     ch: &Change,
-    threshold: f64,
+    basis: &Basis,
 ) -> (Option<f64>, Option<f64>) {
     let keep = match ch.full_speed_units {
-        0 => vec![true; e.ratios.len()],
-        _ => judged_by(layouts, e, threshold),
+        0 => &basis.counted,
+        _ => &basis.judged,
     };
-    let (units, labels) = layouts.units_of(e.ratios, &keep);
+    let (units, labels) = layouts.units_of(e.ratios, keep);
     let clipped = pull_in_far(&units).0;
     (
         layouts.spread(&clipped),
@@ -350,8 +369,12 @@ mod tests {
 
     fn judge(layouts: &Assignment, e: &[[f64; 3]]) -> rule::Change {
         let columns = Columns::of(e);
-        let epochs = columns.epochs();
-        change(layouts, (epochs, &layouts.units(epochs.ratios)), &[], 0.005).unwrap()
+        at_half_percent(layouts, columns.epochs())
+    }
+
+    /// The change of epochs `e` at a threshold of 0.5 %.
+    fn at_half_percent(layouts: &Assignment, e: Epochs<'_>) -> rule::Change {
+        change(layouts, (e, &Basis::of(layouts, e, 0.005)), &[], 0.005).unwrap()
     }
 
     #[test]
@@ -391,7 +414,8 @@ mod tests {
         let epochs = columns.epochs();
         let ch = judge(&layouts, &e);
         assert!(ch.full_speed_units > 0, "{ch:?}");
-        let (spread, placement) = spreads(&layouts, epochs, &ch, 0.005);
+        let (spread, placement) =
+            spreads(&layouts, epochs, &ch, &Basis::of(&layouts, epochs, 0.005));
         // Its epochs spread as the drift within a state does (±0.1–0.3 %),
         // not as all epochs do, far ones pulled in.
         let all = layouts.spread(&far::pull_in_far(&layouts.units(epochs.ratios)).0);
@@ -403,7 +427,16 @@ mod tests {
             full_speed_units: 0,
             ..ch
         };
-        assert_eq!(spreads(&layouts, epochs, &from_all, 0.005).0, Some(all));
+        assert_eq!(
+            spreads(
+                &layouts,
+                epochs,
+                &from_all,
+                &Basis::of(&layouts, epochs, 0.005)
+            )
+            .0,
+            Some(all)
+        );
     }
 
     #[test]
@@ -434,7 +467,7 @@ mod tests {
             copies: &copies,
             iters: &[],
         };
-        let c = change(&one, (e, &one.units(e.ratios)), &[], 0.005).unwrap();
+        let c = at_half_percent(&one, e);
         assert_eq!(c.verdict, Verdict::Regressed, "{c:?}");
         assert!(
             c.ci[1] - c.ci[0] < 0.004 && c.full_speed_units == 48,
@@ -443,7 +476,7 @@ mod tests {
         // Judged by full speed instead, the copied epochs would all be
         // left out, and the 16 fresh ones set a wide interval.
         let e = Epochs { copies: &[], ..e };
-        let judged = change(&one, (e, &one.units(e.ratios)), &[], 0.005).unwrap();
+        let judged = at_half_percent(&one, e);
         assert_eq!(judged.full_speed_units, 16, "{judged:?}");
         assert!(
             judged.ci[1] - judged.ci[0] > 4.0 * (c.ci[1] - c.ci[0]),
@@ -455,7 +488,7 @@ mod tests {
             .map(|i| usize::from((16..20).contains(&i)) * 5)
             .collect();
         let e = Epochs { copies: &few, ..e };
-        let stopped = change(&one, (e, &one.units(e.ratios)), &[], 0.005).unwrap();
+        let stopped = at_half_percent(&one, e);
         assert_eq!(stopped.full_speed_units, 16, "{stopped:?}");
         // Copies that tell another change than fresh processes (toml's
         // `serde_json::document::1-medium`: +0 % fresh, +13 % in copies,
@@ -474,8 +507,11 @@ mod tests {
             copies: &copies,
             iters: &[],
         };
-        let fresh = change(&one, (e, &one.units(e.ratios)), &[], 0.005).unwrap();
+        let fresh = at_half_percent(&one, e);
         assert_eq!(fresh.full_speed_units, 16, "{fresh:?}");
+        // ... and the units a report lists are theirs alone.
+        let basis = Basis::of(&one, e, 0.005);
+        assert_eq!(basis.units(&one, e.ratios).len(), 16);
         assert!(fresh.change.abs() < 0.02, "{fresh:?}");
         assert_eq!(fresh.verdict, Verdict::Unchanged, "{fresh:?}");
         // Copies within the threshold of the fresh processes still decide.
@@ -488,7 +524,7 @@ mod tests {
             })
             .collect();
         let e = Epochs { ratios: &near, ..e };
-        let copied = change(&one, (e, &one.units(e.ratios)), &[], 0.005).unwrap();
+        let copied = at_half_percent(&one, e);
         assert_eq!(copied.full_speed_units, 48, "{copied:?}");
     }
 

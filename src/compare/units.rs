@@ -70,17 +70,20 @@ impl Assignment {
         self.base.len() > 1 && self.cur.len() > 1
     }
 
-    /// The epochs' ratios as independent units: the geometric mean of the
-    /// epochs that ran the same pair of layouts, in order of first
-    /// appearance. With one layout on each side the epochs themselves are
-    /// the units (fresh process pairs of the same executables).
+    /// [`Self::units_of`] all epochs.
+    #[cfg(test)]
     pub fn units(&self, epoch_ratios: &[f64]) -> Vec<f64> {
         self.units_of(epoch_ratios, &vec![true; epoch_ratios.len()])
             .0
     }
 
-    /// [`Self::units`] and [`Self::unit_layouts`] of the epochs `keep` marks
-    /// only (the others left out as if they had not run).
+    /// The ratios of the epochs `keep` marks (the others left out as if
+    /// they had not run) as independent units: the geometric mean of the
+    /// epochs that ran the same pair of layouts, in order of first
+    /// appearance. With one layout on each side the epochs themselves are
+    /// the units (fresh process pairs of the same executables). With them,
+    /// the layouts each unit ran, (baseline's, current's), `None` unless
+    /// both sides vary their layout.
     pub fn units_of(&self, epoch_ratios: &[f64], keep: &[bool]) -> (Vec<f64>, Option<UnitLayouts>) {
         let kept = (0..epoch_ratios.len()).filter(|e| keep.get(*e).copied().unwrap_or(false));
         let mut pairs: Vec<(usize, usize)> = Vec::new();
@@ -123,16 +126,17 @@ impl Assignment {
         seen
     }
 
-    /// How many units ([`Self::units`]) the first `epochs` epochs make:
+    /// How many units ([`Self::units_of`]) the first `epochs` epochs make:
     /// the distinct pairs of layouts they ran, or the epochs themselves
     /// with one layout a side.
     pub fn unit_count(&self, epochs: usize) -> usize {
         self.pairs(epochs).len()
     }
 
-    /// The layouts each unit of [`Self::units`] ran, (baseline's, current's)
-    /// in the same order: the clusters a layout's effect is shared within.
-    /// `None` unless both sides vary their layout.
+    /// The layouts each unit of [`Self::units_of`] all epochs ran,
+    /// (baseline's, current's) in the same order: the clusters a layout's
+    /// effect is shared within. `None` unless both sides vary their layout.
+    #[cfg(test)]
     pub fn unit_layouts(&self, epochs: usize) -> Option<(Vec<usize>, Vec<usize>)> {
         if !self.controlled() {
             return None;
@@ -142,7 +146,7 @@ impl Assignment {
 
     /// How much a benchmark moves from one fresh process pair in other
     /// layouts to the next, as a share: the standard deviation of the
-    /// units' log ratios (see [`Self::units`]) over √2 (each ratio holds a
+    /// units' log ratios (see [`Self::units_of`]) over √2 (each ratio holds a
     /// layout of each side). Code placement and the machine's
     /// process-to-process noise together; [`placement_spread`] tells
     /// them apart. `None` unless both sides vary their layout over at

@@ -9,7 +9,7 @@
 use super::Plan;
 use super::paired::{self, Paired, PairedSamples, Side};
 use super::session::{Session, SessionError};
-use crate::compare::paired::{change, row};
+use crate::compare::paired::{Basis, change, row};
 use crate::compare::units::Assignment;
 use crate::compare::{estimators, rule};
 use crate::model::comparison::{NotCompared, Row, TargetComparison, Verdict};
@@ -115,8 +115,9 @@ impl<'a> Lockstep<'a> {
             ratios: &evened,
             ..e
         };
-        let units = layouts.units(e.ratios);
-        change(layouts, (e, &units), &[], threshold).is_some_and(|c| {
+        let basis = Basis::of(layouts, e, threshold);
+        let units = basis.units(layouts, e.ratios);
+        change(layouts, (e, &basis), &[], threshold).is_some_and(|c| {
             rule::settled(&c, threshold) && estimators::median_agrees(&units, &c, threshold)
         })
     }
