@@ -30,6 +30,7 @@ pub fn change(base: &[f64], cur: &[f64]) -> Option<CountChange> {
         change: c / b - 1.0,
         spread: spread(base, b).max(spread(cur, c)),
         note: None,
+        contrary: None,
     })
 }
 
@@ -57,6 +58,7 @@ pub fn attach(cmp: &mut TargetComparison, base: &SideCounts, cur: &SideCounts) {
                 change: 0.0,
                 spread: 0.0,
                 note: None,
+                contrary: None,
             })
         };
         row.instructions = change(&b, &c).or_else(untelling).map(|mut ch| {

@@ -13,7 +13,9 @@
 //!   disagree and time's verdict stands (measured,
 //!   the same build twice: `vec_push/1000` counted +7.8 % when each side's
 //!   three processes found the allocator in another state, time
-//!   −0.56 … +0.35 %);
+//!   −0.56 … +0.35 %). Nor do counts decide where another row of the
+//!   comparison shows that, with this change, counts that move their way
+//!   go with time that moves the other ([`Against`]);
 //! - time `inconclusive` with no significant change (as its verdict judges
 //!   significance: adjusted over the run's rows), an interval that rules out
 //!   changes past [`STILL_TIME_REACH`] times the threshold (±3 % at the
@@ -29,7 +31,7 @@
 //! the verdict to time. The row says which signal decided
 //! (`decided_by`), and `words` says what the other one saw.
 
-use crate::model::comparison::{Row, Signal, Verdict};
+use crate::model::comparison::{Contrary, Row, Signal, Verdict};
 
 /// How many times their own spread between processes the counts must move
 /// before they decide: a side whose processes counted 1.6 % apart (an
@@ -78,15 +80,70 @@ pub fn counts_still(row: &Row, threshold: f64) -> bool {
         .is_some_and(|c| c.note.is_none() && c.change.abs() < within && c.spread <= within)
 }
 
+/// The rows of a comparison whose time, decided, went the other way from
+/// their counts: slower with fewer instructions (`fell`), or faster with
+/// more (`rose`). One such row shows that, with the change compared, counts
+/// that move that way say nothing of the time, and they decide no other
+/// row. Measured, base64's commit f70bad2 (padding symbols configurable):
+/// its decoders counted 0.9–1.2 % fewer instructions; those on 500 B to
+/// 3 KiB timed +0.8 … +1.4 %, regressed; the same decoders on 3–30 MiB,
+/// whose time could not tell (−1.4 … +3.9 %), were called improved by
+/// their counts, and timed +0.4 … +1.7 % with 25 times the sampling.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Against {
+    /// A row that timed slower where its instructions fell.
+    pub fell: Option<Contrary>,
+    /// A row that timed faster where its instructions rose.
+    pub rose: Option<Contrary>,
+}
+
+impl Against {
+    /// Of `rows`, whose time verdicts are made, the first that went against
+    /// its counts each way.
+    pub fn of<'a>(rows: impl IntoIterator<Item = &'a Row>, threshold: f64) -> Against {
+        let mut against = Against::default();
+        for row in rows {
+            let Some(c) = row
+                .instructions
+                .as_ref()
+                .filter(|_| counts_moved(row, threshold))
+            else {
+                continue;
+            };
+            let slot = match (row.verdict, c.change < 0.0) {
+                (Verdict::Regressed, true) => &mut against.fell,
+                (Verdict::Improved, false) => &mut against.rose,
+                _ => continue,
+            };
+            slot.get_or_insert_with(|| Contrary {
+                id: row.id.clone(),
+                counted: c.change,
+                timed: row.change,
+            });
+        }
+        against
+    }
+
+    /// The row that went against counts moving by `change`, if any.
+    fn of_change(&self, change: f64) -> Option<&Contrary> {
+        match change < 0.0 {
+            true => self.fell.as_ref(),
+            false => self.rose.as_ref(),
+        }
+    }
+}
+
 /// Gives `row`, whose time verdict is made, the joint verdict at the run's
 /// noise `threshold`, and says which signal decided (none without counts).
-pub fn decide(row: &mut Row, threshold: f64) {
-    let Some(counts) = &row.instructions else {
+/// `against`: the comparison's rows whose time went against their counts.
+pub fn decide(row: &mut Row, threshold: f64, against: &Against) {
+    let Some(counts) = &mut row.instructions else {
         (row.decided_by, row.time_verdict) = (None, None);
         return;
     };
     row.time_verdict = Some(row.verdict);
     let change = counts.change;
+    counts.contrary = None;
     let reach = STILL_TIME_REACH * threshold;
     let [lo, hi] = row.change_ci;
     let no_change_in_time = !row.significant() && lo >= -reach && hi <= reach;
@@ -95,11 +152,16 @@ pub fn decide(row: &mut Row, threshold: f64) {
         Verdict::Inconclusive | Verdict::Unchanged
             if counts_moved(row, threshold) && time_holds_counts(row, threshold) =>
         {
-            row.verdict = match change > 0.0 {
-                true => Verdict::Regressed,
-                false => Verdict::Improved,
-            };
-            row.decided_by = Some(Signal::Instructions);
+            match (against.of_change(change), row.instructions.as_mut()) {
+                (Some(contrary), Some(c)) => c.contrary = Some(contrary.clone()),
+                _ => {
+                    row.verdict = match change > 0.0 {
+                        true => Verdict::Regressed,
+                        false => Verdict::Improved,
+                    };
+                    row.decided_by = Some(Signal::Instructions);
+                }
+            }
         }
         Verdict::Inconclusive if no_change_in_time && counts_still(row, threshold) => {
             row.verdict = Verdict::Unchanged;
@@ -124,6 +186,7 @@ mod tests {
                 change,
                 spread,
                 note: None,
+                contrary: None,
             }),
             // Significant where the interval leaves out 0.
             p_value: Some(if ci[0] > 0.0 || ci[1] < 0.0 {
@@ -139,7 +202,7 @@ mod tests {
     fn time_decides_where_it_can_and_counts_where_it_cannot() {
         let t = 0.005;
         let decided = |mut r: Row| {
-            decide(&mut r, t);
+            decide(&mut r, t, &Against::default());
             (r.verdict, r.decided_by)
         };
         use Signal::{Instructions, Time};
@@ -202,5 +265,55 @@ mod tests {
         let mut r = row(Inconclusive, [-0.003, 0.012], (0.05, 0.0));
         r.instructions = None;
         assert_eq!(decided(r), (Inconclusive, None));
+    }
+
+    #[test]
+    fn counts_decide_no_row_where_another_timed_against_them() {
+        let t = 0.005;
+        use Verdict::*;
+        // base64's f70bad2: a small input's decoder, fewer instructions and
+        // slower; a large input's, fewer instructions and time that cannot tell.
+        let mut small = row(Regressed, [0.0036, 0.0148], (-0.0099, 0.0));
+        small.id = "decode/3072".into();
+        small.change = 0.0092;
+        let large = row(Inconclusive, [-0.0144, 0.039], (-0.0108, 0.0));
+        // Alone, the counts would call the large one improved.
+        let mut alone = large.clone();
+        decide(&mut alone, t, &Against::default());
+        assert_eq!(alone.verdict, Improved);
+        let against = Against::of([&small, &large], t);
+        assert_eq!(
+            against.fell.as_ref().map(|c| c.id.as_str()),
+            Some("decode/3072")
+        );
+        assert_eq!(against.rose, None);
+        let mut judged = large.clone();
+        decide(&mut judged, t, &against);
+        assert_eq!(judged.verdict, Inconclusive);
+        assert_eq!(judged.decided_by, Some(Signal::Time));
+        let contrary = judged
+            .instructions
+            .as_ref()
+            .and_then(|c| c.contrary.clone());
+        assert_eq!(
+            contrary.map(|c| (c.counted, c.timed)),
+            Some((-0.0099, 0.0092))
+        );
+        // Counts that rose still decide: nothing went against those.
+        let mut rose = row(Inconclusive, [-0.003, 0.012], (0.01, 0.0));
+        decide(&mut rose, t, &against);
+        assert_eq!(
+            (rose.verdict, rose.decided_by),
+            (Regressed, Some(Signal::Instructions))
+        );
+        // A row whose time agrees with its counts, or whose counts did not
+        // move past their spread, goes against nothing.
+        let agrees = row(Regressed, [0.004, 0.015], (0.0099, 0.0));
+        let spread = row(Regressed, [0.004, 0.015], (-0.0099, 0.03));
+        assert_eq!(Against::of([&agrees, &spread], t), Against::default());
+        // Still counts (and time's verdict) are as before.
+        let mut still = row(Inconclusive, [-0.008, 0.009], (0.0, 0.0));
+        decide(&mut still, t, &against);
+        assert_eq!(still.verdict, Unchanged);
     }
 }

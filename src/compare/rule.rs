@@ -141,7 +141,11 @@ pub fn decide_rows(c: &mut Comparison) {
     let threshold = c.noise_threshold;
     for row in c.targets.iter_mut().flat_map(|t| t.rows.iter_mut()) {
         row.verdict = verdict_of(row, threshold);
-        super::joint::decide(row, threshold);
+    }
+    let rows = c.targets.iter().flat_map(|t| &t.rows);
+    let against = super::joint::Against::of(rows, threshold);
+    for row in c.targets.iter_mut().flat_map(|t| t.rows.iter_mut()) {
+        super::joint::decide(row, threshold, &against);
         row.inconclusive = (row.verdict == Verdict::Inconclusive)
             .then(|| why_inconclusive(row, row.threshold(threshold)));
     }

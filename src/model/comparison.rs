@@ -198,6 +198,23 @@ pub struct CountChange {
     /// (a benchmark on several threads): then only time decides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Where counts that moved this way cannot decide: a row of the same
+    /// comparison whose counts moved this way too and whose time, decided,
+    /// moved the other way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contrary: Option<Contrary>,
+}
+
+/// A row whose time went against its counts: decided by time, the other
+/// way from where its instructions moved.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Contrary {
+    /// The row's benchmark.
+    pub id: String,
+    /// Its instructions' change.
+    pub counted: f64,
+    /// Its time's change.
+    pub timed: f64,
 }
 
 /// A signal a verdict can come from.

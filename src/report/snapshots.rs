@@ -415,6 +415,7 @@ fn the_html_card_of_a_counted_row_names_its_instructions() {
         change: 0.01,
         spread: 0.0,
         note: None,
+        contrary: None,
     });
     row.decided_by = Some(Signal::Instructions);
     let rec = record(&runs, Some(c));

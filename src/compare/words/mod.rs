@@ -160,6 +160,24 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
             ": instructions are not compared: {}",
             c.note.as_deref().unwrap_or_default()
         ),
+        _ if let Some(other) = &c.contrary => format!(
+            ": instructions {} ({} → {} an iteration), but they do not decide: in this \
+             comparison `{}` counted {} and timed {}, {}: with this change, {} instructions \
+             need not mean {} time",
+            percent_change(c.change),
+            counted(c.baseline),
+            counted(c.current),
+            other.id,
+            percent_change(other.counted),
+            percent_change(other.timed),
+            if other.timed > 0.0 {
+                "slower"
+            } else {
+                "faster"
+            },
+            if c.change < 0.0 { "fewer" } else { "more" },
+            if c.change < 0.0 { "less" } else { "more" },
+        ),
         Some(Signal::Instructions) => format!(
             " decided by instructions: {} ({} → {} an iteration); time alone could not tell \
              ({} … {})",
@@ -366,6 +384,7 @@ mod tests {
             change,
             spread,
             note: None,
+            contrary: None,
         };
         let mut r = Row::example("stride", 100.0, 1.1, Verdict::Regressed);
         r.instructions = Some(counted(0.0, 0.0));
@@ -388,6 +407,24 @@ mod tests {
         let note = signal_note(&r, 0.005).unwrap().to_string();
         assert!(
             note.starts_with("stride decided by instructions: +1.00%"),
+            "{note}"
+        );
+        // Counts that another row timed against decide nothing, and say why.
+        r.decided_by = Some(Signal::Time);
+        r.verdict = Verdict::Inconclusive;
+        r.instructions = Some(CountChange {
+            contrary: Some(crate::model::comparison::Contrary {
+                id: "decode/3072".into(),
+                counted: -0.0099,
+                timed: 0.0092,
+            }),
+            ..counted(-0.0108, 0.0)
+        });
+        let note = signal_note(&r, 0.005).unwrap().to_string();
+        assert!(
+            note.contains("-1.08%")
+                && note.contains("`decode/3072` counted -0.99% and timed +0.92%, slower")
+                && note.contains("fewer instructions need not mean less time"),
             "{note}"
         );
         r.instructions.as_mut().unwrap().note = Some("threads".into());
