@@ -410,7 +410,7 @@ pub(crate) fn measure(
         *session = Some(start().map_err(|e| failed(id.to_owned(), &e, String::new()))?);
     }
     let s = session.as_mut().expect("a session was just started");
-    let _ = s.output.take();
+    s.output.discard();
     let began = Instant::now();
     match s.run(id, settings, timeout) {
         Ok(Event::Result(r)) => Ok(Measured::of(*r, began.elapsed().as_secs_f64())),
