@@ -80,6 +80,19 @@ pub fn counts_still(row: &Row, threshold: f64) -> bool {
         .is_some_and(|c| c.note.is_none() && c.change.abs() < within && c.spread <= within)
 }
 
+/// Whether `row`'s time, decided, went the other way from its counts,
+/// which moved ([`counts_moved`]): slower with fewer instructions, or
+/// faster with more.
+pub fn goes_against(row: &Row, threshold: f64) -> bool {
+    let fell = row.instructions.as_ref().is_some_and(|c| c.change < 0.0);
+    counts_moved(row, threshold)
+        && match row.verdict {
+            Verdict::Regressed => fell,
+            Verdict::Improved => !fell,
+            _ => false,
+        }
+}
+
 /// The rows of a comparison whose time, decided, went the other way from
 /// their counts: slower with fewer instructions (`fell`), or faster with
 /// more (`rose`). One such row shows that, with the change compared, counts
@@ -102,18 +115,13 @@ impl Against {
     /// its counts each way.
     pub fn of<'a>(rows: impl IntoIterator<Item = &'a Row>, threshold: f64) -> Against {
         let mut against = Against::default();
-        for row in rows {
-            let Some(c) = row
-                .instructions
-                .as_ref()
-                .filter(|_| counts_moved(row, threshold))
-            else {
+        for row in rows.into_iter().filter(|r| goes_against(r, threshold)) {
+            let Some(c) = row.instructions.as_ref() else {
                 continue;
             };
-            let slot = match (row.verdict, c.change < 0.0) {
-                (Verdict::Regressed, true) => &mut against.fell,
-                (Verdict::Improved, false) => &mut against.rose,
-                _ => continue,
+            let slot = match c.change < 0.0 {
+                true => &mut against.fell,
+                false => &mut against.rose,
             };
             slot.get_or_insert_with(|| Contrary {
                 id: row.id.clone(),

@@ -151,7 +151,7 @@ pub fn floor_note(r: &Row, threshold: f64) -> Option<RowNote> {
 /// time, time that decided against still counts (a change outside the
 /// instruction stream), counts too spread or untelling to decide.
 pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
-    use crate::compare::joint::{counts_moved, counts_still, time_holds_counts};
+    use crate::compare::joint::{counts_moved, counts_still, goes_against, time_holds_counts};
     use crate::model::comparison::Signal;
     let c = r.instructions.as_ref()?;
     let counted = |x: f64| nbench::__private::format::count(x);
@@ -197,6 +197,13 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
                 percent_change(c.change)
             )
         }
+        Some(Signal::Time) if goes_against(r, threshold) => format!(
+            ": time {}, instructions {}: they moved opposite ways and time decides; with this \
+             change, counts that {} decide no row of this comparison",
+            percent_change(r.change),
+            percent_change(c.change),
+            if c.change < 0.0 { "fell" } else { "rose" }
+        ),
         Some(Signal::Time) if counts_moved(r, threshold) && !time_holds_counts(r, threshold) => {
             format!(
                 ": instructions {}, but time's interval ({} … {}) rules that out: the signals \
@@ -407,6 +414,17 @@ mod tests {
         let note = signal_note(&r, 0.005).unwrap().to_string();
         assert!(
             note.starts_with("stride decided by instructions: +1.00%"),
+            "{note}"
+        );
+        // A row whose time went against its counts says what that costs the others.
+        r.verdict = Verdict::Regressed;
+        r.change_ci = [0.009, 0.0128];
+        r.decided_by = Some(Signal::Time);
+        r.instructions = Some(counted(-0.0071, 0.0));
+        let note = signal_note(&r, 0.005).unwrap().to_string();
+        assert!(
+            note.contains("moved opposite ways")
+                && note.contains("counts that fell decide no row of this comparison"),
             "{note}"
         );
         // Counts that another row timed against decide nothing, and say why.
