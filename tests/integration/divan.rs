@@ -105,6 +105,8 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
         bench("sum::256")
     );
     assert_eq!(bench("sorts::unstable")["throughput"]["bytes"], 1024);
+    // The runner's own counter (`Divan::items_count`) where a benchmark has none.
+    assert_eq!(bench("add")["throughput"]["items"], 1, "{}", bench("add"));
     // `threads`: a group's two threads each do an item an iteration; a
     // loop divan runs on the current thread only is skipped, saying why.
     assert_eq!(bench("pair::counted")["throughput"]["items"], 2);

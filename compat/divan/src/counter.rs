@@ -87,6 +87,19 @@ impl From<CyclesCount> for Counter {
     }
 }
 
+/// A plain unsigned integer counts items, as in divan.
+macro_rules! items_of {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Counter {
+            fn from(n: $t) -> Counter {
+                Counter::Items(n as u64)
+            }
+        }
+    )*};
+}
+
+items_of!(u8, u16, u32, u64, usize);
+
 impl Counter {
     /// Declares it on the benchmark: bytes and items as its throughput,
     /// characters and cycles as counters per iteration.

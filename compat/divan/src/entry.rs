@@ -44,6 +44,8 @@ pub static GROUPS: [Group];
 /// Registers an entry's benchmarks under its divan path.
 pub struct Registrar<'a> {
     registry: &'a mut nbench::Registry,
+    /// Counters every benchmark declares before its own (`Divan::counter`).
+    counters: &'a [Counter],
     path: String,
     ignored: bool,
     /// The thread counts each benchmark runs on: one, or several each
@@ -63,7 +65,13 @@ impl Registrar<'_> {
             id.push_str("::");
             id.push_str(p);
         }
-        let f = std::rc::Rc::new(f);
+        let counters = self.counters.to_vec();
+        let f = std::rc::Rc::new(move |b: &mut nbench::Bencher<'_>| {
+            for c in &counters {
+                c.declare(b);
+            }
+            f(b)
+        });
         for &n in &self.threads {
             let id = match self.threads.len() {
                 1 => id.clone(),
@@ -172,17 +180,18 @@ pub fn count(b: &mut nbench::Bencher<'_>, counter: impl Into<Counter>) {
     counter.into().declare(b);
 }
 
-/// The bench binary: registers every entry, says once what is not
-/// honoured, runs as the command line asks; the exit code.
-pub fn main() -> i32 {
+/// The bench binary as `divan` configured it: registers every entry, says
+/// once what is not honoured, runs as the command line asks; the exit code.
+pub fn run(divan: &crate::Divan) -> i32 {
     let mut registry = nbench::Registry::new();
-    let mut unhonoured = BTreeSet::new();
+    let mut unhonoured: BTreeSet<&str> = divan.unhonoured.iter().copied().collect();
     let mut entries: Vec<&Entry> = BENCHES.iter().collect();
     entries.sort_by_key(|e| path_of(e));
     for e in entries {
         unhonoured.extend(e.unhonoured.iter().copied());
         let mut r = Registrar {
             registry: &mut registry,
+            counters: &divan.counters,
             path: path_of(e),
             ignored: e.ignored,
             threads: crate::threads::counts_for(e),
@@ -192,7 +201,8 @@ pub fn main() -> i32 {
     for g in GROUPS.iter() {
         unhonoured.extend(g.unhonoured.iter().copied());
     }
-    let args = crate::entry::args::translate(std::env::args().skip(1));
+    let given = std::env::args().skip(1).chain(divan.args.iter().cloned());
+    let args = crate::entry::args::translate(given);
     let protocol = args.iter().any(|a| a.starts_with("--nbench"));
     if !protocol {
         for option in unhonoured {

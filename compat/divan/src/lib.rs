@@ -17,17 +17,19 @@
 mod alloc;
 mod bencher;
 pub mod counter;
+mod divan;
 mod entry;
 mod threads;
 
 pub use alloc::AllocProfiler;
 pub use bencher::{Bencher, BencherWithInputs};
+pub use divan::Divan;
 pub use nbench_divan_macros::{bench, bench_group};
 pub use std::hint::black_box;
 
 /// Runs every `#[divan::bench]` of the program as its command line asks.
 pub fn main() {
-    std::process::exit(entry::main())
+    Divan::default().main()
 }
 
 /// Drops `value` where the compiler cannot see that nothing uses it.
