@@ -326,6 +326,20 @@ pub fn front_end_not_got(error: &str, swap: &SwapRecord) -> Option<&'static Fron
     (FRONT_ENDS.iter()).find(|f| f.package == item && swap.libraries.iter().any(|l| l == f.library))
 }
 
+/// The front end and the feature of it a swapped build's manifests ask for
+/// that it does not have (cargo: "depends on `nbench-divan` with feature
+/// `internal_benches` but `nbench-divan` does not have that feature").
+pub fn feature_not_had<'a>(error: &'a str, swap: &SwapRecord) -> Option<(&'static str, &'a str)> {
+    let start = error.find("with feature `")? + "with feature `".len();
+    let feature = &error[start..start + error[start..].find('`')?];
+    let rest = &error[start..];
+    let front = (FRONT_ENDS.iter()).find(|f| {
+        swap.libraries.iter().any(|l| l == f.library)
+            && rest.contains(&format!("`{}` does not have that feature", f.package))
+    })?;
+    Some((front.package, feature))
+}
+
 /// The item a compiler error names first (`` `with_plots` ``), if any.
 pub fn missing_item(error: &str) -> Option<&str> {
     let start = error.find('`')? + 1;
@@ -492,6 +506,32 @@ mod tests {
         assert_eq!(front_end_not_got(lacks, &swap), None);
         let other = ": error: failed to get `nbench-criterion` as a dependency of package `b`";
         assert_eq!(front_end_not_got(other, &swap), None);
+    }
+
+    #[test]
+    fn a_feature_the_front_end_lacks_is_named() {
+        let swap = SwapRecord {
+            libraries: vec!["divan".into()],
+            ..SwapRecord::default()
+        };
+        // What cargo said building divan's own repository with nbench-divan.
+        let error = "error: failed to select a version for `nbench-divan`.\n    ... required by \
+                     package `internal_benches v0.0.0`\npackage `internal_benches` depends on \
+                     `nbench-divan` with feature `internal_benches` but `nbench-divan` does not \
+                     have that feature.";
+        assert_eq!(
+            feature_not_had(error, &swap),
+            Some(("nbench-divan", "internal_benches"))
+        );
+        let criterion = SwapRecord {
+            libraries: vec!["criterion".into()],
+            ..SwapRecord::default()
+        };
+        assert_eq!(feature_not_had(error, &criterion), None);
+        assert_eq!(
+            feature_not_had("error: failed to get `nbench-divan`", &swap),
+            None
+        );
     }
 
     #[test]

@@ -14,7 +14,9 @@ use super::targets::{build, discover_targets, gather_context, plans};
 use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
 };
-use crate::build::swap::{front_end_not_got, missing_item, swap_in, swapped_as_now};
+use crate::build::swap::{
+    feature_not_had, front_end_not_got, missing_item, swap_in, swapped_as_now,
+};
 use crate::build::worktree::{Worktree, remove_abandoned, short};
 use crate::config::Settings;
 use crate::error::{Error, Result};
@@ -136,6 +138,18 @@ fn make(
 /// failed: cargo could not get the front end, or the suite uses something
 /// the front end lacks.
 fn swap_failed(rev: &str, short: &str, why: &str, swap: &SwapRecord) -> Error {
+    if let Some((package, feature)) = feature_not_had(why, swap) {
+        return Error::Swapped {
+            message: format!(
+                "revision `{rev}` ({short}): its manifests ask {package} for feature \
+                 `{feature}`, which it does not have"
+            ),
+            hint: format!(
+                "{package} has the features of the library it stands in for that a suite \
+                 uses; cargo's output is above, each line marked [{rev}]"
+            ),
+        };
+    }
     if let Some(front) = front_end_not_got(why, swap) {
         let from = (swap.libraries.iter().zip(&swap.dependencies))
             .find(|(l, _)| *l == front.library)
