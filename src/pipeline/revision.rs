@@ -145,8 +145,9 @@ fn swap_failed(rev: &str, short: &str, why: &str, swap: &SwapRecord) -> Error {
                  `{feature}`, which it does not have"
             ),
             hint: format!(
-                "{package} has the features of the library it stands in for that a suite \
-                 uses; cargo's output is above, each line marked [{rev}]"
+                "{package} accepts the public features of the library it stands in for, not \
+                 this one; cargo's output, above with each line marked [{rev}], names the \
+                 package that asks"
             ),
         };
     }
