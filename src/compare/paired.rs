@@ -34,10 +34,13 @@ pub struct Measured<'a> {
     pub throughput: (Option<Throughput>, Option<Throughput>),
 }
 
-/// Which epochs a row's change counts, decided once for the change, its
-/// spreads and the units a report lists.
+/// Which epochs a row's change counts, and their ratios with each
+/// iteration count's own level evened out ([`iterations::evened`]):
+/// decided once for the change, its spreads and the units a report lists.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Basis {
+    /// The epochs' ratios, evened over iteration counts.
+    ratios: Vec<f64>,
     /// Epochs counted at all: every one, but where enough sampled in
     /// copies of their processes and the copies disagree with the fresh
     /// processes ([`copies_agree`]), the fresh ones alone: fresh
@@ -53,40 +56,41 @@ pub struct Basis {
 impl Basis {
     /// The basis of epochs `e` paired by `layouts`.
     pub fn of(layouts: &Assignment, e: Epochs<'_>, threshold: f64) -> Basis {
+        let ratios = iterations::evened(e);
+        let e = Epochs {
+            ratios: &ratios,
+            ..e
+        };
         let n = e.ratios.len();
         let copy = |i: usize| e.copies.get(i).is_some_and(|c| *c > 0);
-        let all = vec![true; n];
-        if copied_epochs(e) < FAR_MIN_UNITS {
-            let judged = one_state(layouts, e);
-            return Basis {
-                counted: all,
-                judged,
-            };
+        let (counted, judged) = if copied_epochs(e) < FAR_MIN_UNITS {
+            (vec![true; n], one_state(layouts, e))
+        } else if copies_agree(e, threshold) {
+            (vec![true; n], (0..n).map(copy).collect())
+        } else {
+            let fresh: Vec<bool> = (0..n).map(|i| !copy(i)).collect();
+            let judged = (one_state(layouts, e).into_iter().zip(&fresh))
+                .map(|(one, fresh)| one && *fresh)
+                .collect();
+            (fresh, judged)
+        };
+        Basis {
+            ratios,
+            counted,
+            judged,
         }
-        if copies_agree(e, threshold) {
-            let judged = (0..n).map(copy).collect();
-            return Basis {
-                counted: all,
-                judged,
-            };
-        }
-        let counted: Vec<bool> = (0..n).map(|i| !copy(i)).collect();
-        let judged = (one_state(layouts, e).into_iter().zip(&counted))
-            .map(|(one, fresh)| one && *fresh)
-            .collect();
-        Basis { counted, judged }
     }
 
     /// The units ([`Assignment::units_of`]) of the epochs counted.
-    pub fn units(&self, layouts: &Assignment, ratios: &[f64]) -> Vec<f64> {
-        layouts.units_of(ratios, &self.counted).0
+    pub fn units(&self, layouts: &Assignment) -> Vec<f64> {
+        layouts.units_of(&self.ratios, &self.counted).0
     }
 }
 
-/// The change over epochs `e` paired by `layouts` (see [`estimators::paired_with`]):
-/// from the units of the epochs `basis` judges by where some counted epoch
-/// is not among them, else from all counted units. Where enough epochs
-/// ([`FAR_MIN_UNITS`]) sampled in copies of their processes
+/// The change over the epochs of `basis`, paired by `layouts` (see
+/// [`estimators::paired_with`]): from the units of the epochs it judges by
+/// where some epoch is not among them, else from all counted units. Where
+/// enough epochs ([`FAR_MIN_UNITS`]) sampled in copies of their processes
 /// (`run::paired::COPIES`), from those: each one's ratio is already the
 /// median over several processes' states (its pooled median is no
 /// process's speed to judge it by), and the epochs before them, in fresh
@@ -98,16 +102,16 @@ impl Basis {
 /// epochs was called 3.9 % slower, [+0.8 %, +7.1 %].
 pub fn change(
     layouts: &Assignment,
-    (e, basis): (Epochs<'_>, &Basis),
+    basis: &Basis,
     rounds: &[f64],
     threshold: f64,
 ) -> Option<Change> {
-    let (fast, fast_clusters) = layouts.units_of(e.ratios, &basis.judged);
+    let (fast, fast_clusters) = layouts.units_of(&basis.ratios, &basis.judged);
     let fast = basis.judged.contains(&false).then_some(Fast {
         units: &fast,
         clusters: layouts::clusters(&fast_clusters),
     });
-    let (units, clusters) = layouts.units_of(e.ratios, &basis.counted);
+    let (units, clusters) = layouts.units_of(&basis.ratios, &basis.counted);
     let all = layouts::clusters(&clusters);
     estimators::paired_with(&units, all, fast, rounds, threshold)
 }
@@ -220,14 +224,9 @@ pub fn row(id: &str, p: &Measured<'_>, layouts: &Assignment, threshold: f64) -> 
         .min_by(f64::total_cmp)
         .unwrap_or_else(|| median(&taken.base));
     let t = row_threshold(threshold, base_median, p.overhead);
-    let evened = iterations::evened(taken.epochs());
-    let e = Epochs {
-        ratios: &evened,
-        ..taken.epochs()
-    };
-    let basis = Basis::of(layouts, e, t);
-    let mut ch = change(layouts, (e, &basis), &taken.round_ratios(), t)?;
-    let (layout_spread, placement_spread) = spreads(layouts, e, &ch, &basis);
+    let basis = Basis::of(layouts, taken.epochs(), t);
+    let mut ch = change(layouts, &basis, &taken.round_ratios(), t)?;
+    let (layout_spread, placement_spread) = spreads(layouts, &ch, &basis);
     // No narrower than the clock's step in either side's median.
     let cur_median = median(&taken.cur);
     let rel = |m: f64| {
@@ -263,7 +262,7 @@ pub fn row(id: &str, p: &Measured<'_>, layouts: &Assignment, threshold: f64) -> 
                 Vec::new()
             },
             epoch_iters: taken.epoch_iters.clone(),
-            unit_ratios: basis.units(layouts, e.ratios),
+            unit_ratios: basis.units(layouts),
             time_limited: p.time_limited,
             ..Row::new(id, Kind::Paired, p.metric, times, found)
         }
@@ -279,17 +278,12 @@ pub fn row(id: &str, p: &Measured<'_>, layouts: &Assignment, threshold: f64) -> 
 /// change `ch` was taken from ([`change`]: those `basis` counts, or those
 /// it judges by), without the ones far from the rest: so that a row's
 /// cause and its interval speak of the same epochs.
-fn spreads(
-    layouts: &Assignment,
-    e: Epochs<'_>,
-    ch: &Change,
-    basis: &Basis,
-) -> (Option<f64>, Option<f64>) {
+fn spreads(layouts: &Assignment, ch: &Change, basis: &Basis) -> (Option<f64>, Option<f64>) {
     let keep = match ch.full_speed_units {
         0 => &basis.counted,
         _ => &basis.judged,
     };
-    let (units, labels) = layouts.units_of(e.ratios, keep);
+    let (units, labels) = layouts.units_of(&basis.ratios, keep);
     let clipped = pull_in_far(&units).0;
     (
         layouts.spread(&clipped),
@@ -374,7 +368,7 @@ mod tests {
 
     /// The change of epochs `e` at a threshold of 0.5 %.
     fn at_half_percent(layouts: &Assignment, e: Epochs<'_>) -> rule::Change {
-        change(layouts, (e, &Basis::of(layouts, e, 0.005)), &[], 0.005).unwrap()
+        change(layouts, &Basis::of(layouts, e, 0.005), &[], 0.005).unwrap()
     }
 
     #[test]
@@ -414,8 +408,7 @@ mod tests {
         let epochs = columns.epochs();
         let ch = judge(&layouts, &e);
         assert!(ch.full_speed_units > 0, "{ch:?}");
-        let (spread, placement) =
-            spreads(&layouts, epochs, &ch, &Basis::of(&layouts, epochs, 0.005));
+        let (spread, placement) = spreads(&layouts, &ch, &Basis::of(&layouts, epochs, 0.005));
         // Its epochs spread as the drift within a state does (±0.1–0.3 %),
         // not as all epochs do, far ones pulled in.
         let all = layouts.spread(&far::pull_in_far(&layouts.units(epochs.ratios)).0);
@@ -428,13 +421,7 @@ mod tests {
             ..ch
         };
         assert_eq!(
-            spreads(
-                &layouts,
-                epochs,
-                &from_all,
-                &Basis::of(&layouts, epochs, 0.005)
-            )
-            .0,
+            spreads(&layouts, &from_all, &Basis::of(&layouts, epochs, 0.005)).0,
             Some(all)
         );
     }
@@ -511,7 +498,7 @@ mod tests {
         assert_eq!(fresh.full_speed_units, 16, "{fresh:?}");
         // ... and the units a report lists are theirs alone.
         let basis = Basis::of(&one, e, 0.005);
-        assert_eq!(basis.units(&one, e.ratios).len(), 16);
+        assert_eq!(basis.units(&one).len(), 16);
         assert!(fresh.change.abs() < 0.02, "{fresh:?}");
         assert_eq!(fresh.verdict, Verdict::Unchanged, "{fresh:?}");
         // Copies within the threshold of the fresh processes still decide.

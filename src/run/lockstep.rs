@@ -110,14 +110,9 @@ impl<'a> Lockstep<'a> {
         if layouts.controlled() && count < early_units(layouts.most()) {
             return false;
         }
-        let evened = crate::compare::iterations::evened(e);
-        let e = Epochs {
-            ratios: &evened,
-            ..e
-        };
         let basis = Basis::of(layouts, e, threshold);
-        let units = basis.units(layouts, e.ratios);
-        change(layouts, (e, &basis), &[], threshold).is_some_and(|c| {
+        let units = basis.units(layouts);
+        change(layouts, &basis, &[], threshold).is_some_and(|c| {
             rule::settled(&c, threshold) && estimators::median_agrees(&units, &c, threshold)
         })
     }
