@@ -93,10 +93,9 @@ impl Divan {
         d
     }
 
+    /// Notes `option` as accepted and not honoured (said once by `entry::run`).
     fn unhonoured(mut self, option: &'static str) -> Self {
-        if !self.unhonoured.contains(&option) {
-            self.unhonoured.push(option);
-        }
+        self.unhonoured.push(option);
         self
     }
 }
