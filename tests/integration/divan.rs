@@ -7,12 +7,13 @@ use crate::helpers::{DIVAN_LINE, Fixture, QUICK};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
-const IDS: [&str; 19] = [
+const IDS: [&str; 20] = [
     "add",
     "chars::ab",
     "chars::abcdef",
     "contended::t=1",
     "contended::t=2",
+    "counted_twice",
     "fill::1",
     "fill::8",
     "fill::64",
@@ -105,8 +106,10 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
         bench("sum::256")
     );
     assert_eq!(bench("sorts::unstable")["throughput"]["bytes"], 1024);
-    // The runner's own counter (`Divan::items_count`) where a benchmark has none.
+    // The runner's own counter (`Divan::items_count`) where a benchmark has
+    // none, and over its attribute's (`items_count = 5`), as in divan.
     assert_eq!(bench("add")["throughput"]["items"], 1, "{}", bench("add"));
+    assert_eq!(bench("counted_twice")["throughput"]["items"], 1);
     // `threads`: a group's two threads each do an item an iteration; a
     // loop divan runs on the current thread only is skipped, saying why.
     assert_eq!(bench("pair::counted")["throughput"]["items"], 2);
@@ -162,6 +165,45 @@ fn cargo_bench_and_cargo_test_take_divans_command_line_and_say_what_they_ignore(
     let test = fx.cargo(&["test", "--benches"]);
     assert_eq!(test.code, 0, "{}", test.all());
     assert!(test.stdout.contains("sorts::unstable"), "{}", test.stdout);
+}
+
+#[test]
+fn divans_own_flags_set_threads_and_counters_and_bad_values_stop_the_run() {
+    let fx = Fixture::new("divan");
+    // `--threads` stands over each benchmark's own, as in divan.
+    let list = fx.cargo(&[
+        "bench",
+        "--bench",
+        "suite",
+        "--",
+        "--list",
+        "--threads",
+        "1,3",
+    ]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    for id in [
+        "add::t=3: benchmark",
+        "contended::t=3: benchmark",
+        "pair::counted::t=1: benchmark",
+    ] {
+        assert!(list.stdout.contains(id), "{id}\n{}", list.stdout);
+    }
+    assert!(!list.stdout.contains("t=2"), "{}", list.stdout);
+    for (flag, said) in [
+        (
+            "--threads=x",
+            "error: divan's `--threads`: `x` is not a thread count",
+        ),
+        (
+            "--bytes-count=-1",
+            "error: divan's `--bytes-count`: `-1` is not a count",
+        ),
+    ] {
+        let bad = fx.cargo(&["bench", "--bench", "suite", "--", "--list", flag]);
+        assert_ne!(bad.code, 0, "{}", bad.all());
+        assert!(bad.stderr.contains(said), "{said}\n{}", bad.stderr);
+        assert!(!bad.stderr.contains("panicked"), "{}", bad.stderr);
+    }
 }
 
 #[test]

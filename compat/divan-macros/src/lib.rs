@@ -271,13 +271,16 @@ impl Shape<'_> {
         }
     }
 
-    /// The nbench benchmark's closure: counters declared, then the call.
+    /// The nbench benchmark's closure: the attribute's counters declared,
+    /// then the runner's (which stand over them, as in divan), then the call.
     fn body(&self, generic: &Tokens, konst: &Tokens) -> Tokens {
         let run = self.call(generic, konst);
         let counters = &self.w.counters;
         quote! {
-            move |b: &mut ::divan::__private::nbench::Bencher<'_>| {
+            move |b: &mut ::divan::__private::nbench::Bencher<'_>,
+                  runner: &[::divan::counter::Counter]| {
                 #( ::divan::__private::count(b, #counters); )*
+                ::divan::__private::count_all(b, runner);
                 #run
             }
         }

@@ -44,8 +44,8 @@ pub static GROUPS: [Group];
 /// Registers an entry's benchmarks under its divan path.
 pub struct Registrar<'a> {
     registry: &'a mut nbench::Registry,
-    /// Counters every benchmark declares before its own (`Divan::counter`).
-    counters: &'a [Counter],
+    /// The runner's: counters, benchmarks left out.
+    divan: &'a crate::Divan,
     path: String,
     ignored: bool,
     /// The thread counts each benchmark runs on: one, or several each
@@ -55,23 +55,23 @@ pub struct Registrar<'a> {
 
 impl Registrar<'_> {
     /// A benchmark named by the entry's path and `parts` (type, constant,
-    /// argument, each if there is one), once per thread count.
+    /// argument, each if there is one), once per thread count, unless the
+    /// runner leaves it out. `f` declares the attribute's counters, then
+    /// the runner's it is given, then runs.
     pub fn add<F>(&mut self, parts: &[Option<&str>], f: F)
     where
-        F: Fn(&mut nbench::Bencher<'_>) + 'static,
+        F: Fn(&mut nbench::Bencher<'_>, &[Counter]) + 'static,
     {
         let mut id = self.path.clone();
         for p in parts.iter().flatten() {
             id.push_str("::");
             id.push_str(p);
         }
-        let counters = self.counters.to_vec();
-        let f = std::rc::Rc::new(move |b: &mut nbench::Bencher<'_>| {
-            for c in &counters {
-                c.declare(b);
-            }
-            f(b)
-        });
+        if self.divan.skips.iter().any(|s| s.leaves_out(&id)) {
+            return;
+        }
+        let counters = self.divan.counters.to_vec();
+        let f = std::rc::Rc::new(move |b: &mut nbench::Bencher<'_>| f(b, &counters));
         for &n in &self.threads {
             let id = match self.threads.len() {
                 1 => id.clone(),
@@ -180,9 +180,27 @@ pub fn count(b: &mut nbench::Bencher<'_>, counter: impl Into<Counter>) {
     counter.into().declare(b);
 }
 
+/// Declares the runner's counters, after the attribute's (so they stand
+/// over those of their kind, as in divan).
+pub fn count_all(b: &mut nbench::Bencher<'_>, runner: &[Counter]) {
+    for c in runner {
+        c.declare(b);
+    }
+}
+
 /// The bench binary as `divan` configured it: registers every entry, says
 /// once what is not honoured, runs as the command line asks; the exit code.
 pub fn run(divan: &crate::Divan) -> i32 {
+    let divan = match divan.read {
+        true => divan.clone(),
+        false => crate::cli::read(divan.clone(), std::env::args().skip(1)),
+    };
+    if !divan.faults.is_empty() {
+        for fault in &divan.faults {
+            eprintln!("error: {fault}");
+        }
+        return 2;
+    }
     let mut registry = nbench::Registry::new();
     let mut unhonoured: BTreeSet<&str> = divan.unhonoured.iter().copied().collect();
     let mut entries: Vec<&Entry> = BENCHES.iter().collect();
@@ -191,19 +209,17 @@ pub fn run(divan: &crate::Divan) -> i32 {
         unhonoured.extend(e.unhonoured.iter().copied());
         let mut r = Registrar {
             registry: &mut registry,
-            counters: &divan.counters,
+            divan: &divan,
             path: path_of(e),
             ignored: e.ignored,
-            threads: crate::threads::counts_for(e),
+            threads: crate::threads::counts_for(e, divan.threads.as_deref()),
         };
         (e.register)(&mut r);
     }
     for g in GROUPS.iter() {
         unhonoured.extend(g.unhonoured.iter().copied());
     }
-    let given = std::env::args().skip(1).chain(divan.args.iter().cloned());
-    let args = crate::entry::args::translate(given);
-    let protocol = args.iter().any(|a| a.starts_with("--nbench"));
+    let protocol = divan.args.iter().any(|a| a.starts_with("--nbench"));
     if !protocol {
         for option in unhonoured {
             eprintln!(
@@ -212,49 +228,10 @@ pub fn run(divan: &crate::Divan) -> i32 {
             );
         }
     }
-    let code = nbench::__private::modes::run(&registry, args);
+    let code = nbench::__private::modes::run(&registry, divan.args.clone());
     if code == std::process::ExitCode::SUCCESS {
         0
     } else {
         1
-    }
-}
-
-pub(crate) mod args {
-    //! divan's command line, turned into nbench's: libtest's flags and
-    //! nbench's own pass on; divan's own are honoured where nbench has them
-    //! and said once where it does not.
-
-    /// divan's flags with a value that nbench has no use for.
-    const IGNORED_WITH_VALUE: &[&str] = &[
-        "--sample-count",
-        "--sample-size",
-        "--timer",
-        "--bytes-format",
-        "--items-count",
-    ];
-    /// divan's flags without a value that nbench has no use for.
-    const IGNORED: &[&str] = &["--skip-ext-time"];
-
-    pub fn translate(args: impl Iterator<Item = String>) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut args = args.peekable();
-        while let Some(a) = args.next() {
-            let (flag, inline) = match a.split_once('=') {
-                Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
-                _ => (a.clone(), None),
-            };
-            if IGNORED_WITH_VALUE.contains(&flag.as_str()) {
-                if inline.is_none() {
-                    args.next();
-                }
-                eprintln!("note: divan's `{flag}` is accepted and not honoured under nbench");
-            } else if IGNORED.contains(&flag.as_str()) {
-                eprintln!("note: divan's `{flag}` is accepted and not honoured under nbench");
-            } else {
-                out.push(a);
-            }
-        }
-        out
     }
 }

@@ -16,20 +16,23 @@
 
 mod alloc;
 mod bencher;
+mod cli;
 pub mod counter;
 mod divan;
 mod entry;
+mod skip;
 mod threads;
 
 pub use alloc::AllocProfiler;
 pub use bencher::{Bencher, BencherWithInputs};
 pub use divan::Divan;
 pub use nbench_divan_macros::{bench, bench_group};
+pub use skip::IntoRegex;
 pub use std::hint::black_box;
 
 /// Runs every `#[divan::bench]` of the program as its command line asks.
 pub fn main() {
-    Divan::default().main()
+    Divan::from_args().main()
 }
 
 /// Drops `value` where the compiler cannot see that nothing uses it.
@@ -41,7 +44,7 @@ pub fn black_box_drop<T>(value: T) {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::entry::{
-        BENCHES, ByDebug, ByDisplay, Entry, GROUPS, Group, Registrar, Shown, count, pass,
+        BENCHES, ByDebug, ByDisplay, Entry, GROUPS, Group, Registrar, Shown, count, count_all, pass,
     };
     pub use crate::threads::{threads_of, time};
     pub use linkme;

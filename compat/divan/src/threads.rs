@@ -14,18 +14,20 @@ where
     counts.into_iter().map(|n| *n.borrow()).collect()
 }
 
-/// The thread counts `entry` runs on: its own `threads`, else those of the
-/// nearest `#[bench_group]` around it that has some, else one thread;
-/// 0 made the available parallelism, sorted, each once (as divan does).
-pub fn counts_for(entry: &Entry) -> Vec<usize> {
+/// The thread counts `entry` runs on: the runner's (`runner`) where it
+/// has some, else its own `threads`, else those of the nearest
+/// `#[bench_group]` around it that has some, else one thread; 0 made the
+/// available parallelism, sorted, each once (as divan does).
+pub fn counts_for(entry: &Entry, runner: Option<&[usize]>) -> Vec<usize> {
     let enclosing = GROUPS
         .iter()
         .filter(|g| g.threads.is_some() && within(entry.module, g.module))
         .max_by_key(|g| g.module.len());
-    let wanted = entry
-        .threads
-        .or_else(|| enclosing.and_then(|g| g.threads))
-        .map_or_else(Vec::new, |f| f());
+    let own = entry.threads.or_else(|| enclosing.and_then(|g| g.threads));
+    let wanted = match runner {
+        Some(counts) => counts.to_vec(),
+        None => own.map_or_else(Vec::new, |f| f()),
+    };
     resolve(wanted, || {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     })
