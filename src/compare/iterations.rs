@@ -23,7 +23,7 @@ const LEAST_EPOCHS: usize = 3;
 /// suite compared with itself, a robust three standard errors flagged two
 /// rows of 54 in one run (`sort/stable/8192` -1.1 % against +0.8 %, Welch's
 /// t under 3); toml's `serde_json::manifest::1-medium` reads t = 8–9.
-const APART: f64 = 4.0;
+pub(super) const APART: f64 = 4.0;
 
 /// The change at each count of iterations per sample the row's epochs
 /// took, where two counts disagree: the medians of the counts furthest
@@ -52,7 +52,7 @@ pub fn by_iterations(row: &Row, threshold: f64) -> Option<Vec<(u64, f64)>> {
 
 /// Welch's t of the difference between the means of `a` and `b` (at least
 /// two values each), as a magnitude; infinite where neither varies.
-fn welch_t(a: &[f64], b: &[f64]) -> f64 {
+pub(super) fn welch_t(a: &[f64], b: &[f64]) -> f64 {
     let moments = |x: &[f64]| {
         let n = x.len() as f64;
         let mean = x.iter().sum::<f64>() / n;

@@ -17,6 +17,7 @@ pub mod layouts;
 pub mod merge;
 pub mod paired;
 pub mod rule;
+pub mod speeds;
 pub mod stored;
 pub mod units;
 pub mod words;

@@ -75,13 +75,19 @@ pub fn units_to_decide(ci: [f64; 2], threshold: f64) -> f64 {
 /// A row's verdict at its own threshold (`threshold`, the run's noise
 /// threshold, made a share of the time measured: [`Row::threshold`]):
 /// none where the benchmark's time varies manyfold within a side
-/// ([`unsteady`]) or its change changes direction with the iterations per
-/// sample ([`super::iterations::opposed`]); else significant where its
+/// ([`unsteady`]), its change changes direction with the iterations per
+/// sample ([`super::iterations::opposed`]), or the epochs at full speed
+/// would not give the verdict the slowed ones carry
+/// ([`super::speeds::split`]); else significant where its
 /// p-value, adjusted for the run's other rows once that is done, is below
 /// 0.05, or, without a test behind it (one epoch's rounds), where its
 /// interval leaves out 0.
 pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
-    if unsteady(row).is_some() || super::iterations::opposed(row, row.threshold(threshold)) {
+    let t = row.threshold(threshold);
+    if unsteady(row).is_some()
+        || super::iterations::opposed(row, t)
+        || super::speeds::split(row, t).is_some()
+    {
         return Verdict::Inconclusive;
     }
     decide(

@@ -9,6 +9,16 @@ use crate::model::comparison::{Kind, Row, TargetComparison, Verdict};
 /// would narrow it.
 pub fn why_inconclusive(row: &Row, threshold: f64) -> String {
     let pct = |x: f64| format!("{:+.1}%", x * 100.0);
+    if let Some(s) = crate::compare::speeds::split(row, threshold) {
+        return format!(
+            "over all epochs the change lies in {} … {}, but it {}: its change follows the \
+             machine's speed (memory traffic weighs more on a slowed machine), so no one \
+             verdict holds; measure again on a quieter machine",
+            pct(row.change_ci[0]),
+            pct(row.change_ci[1]),
+            s.describe()
+        );
+    }
     if let Some(why) = lost_to_adjustment(row, threshold) {
         return format!(
             "the change lies in {} … {}, {why}",
