@@ -110,6 +110,11 @@ impl<'a> Lockstep<'a> {
         if layouts.controlled() && count < early_units(layouts.most()) {
             return false;
         }
+        // Most epochs slowed by the machine, outvoting those at full speed:
+        // measure on while the time allows.
+        if crate::compare::speeds::outvoted(e, threshold) {
+            return false;
+        }
         let basis = Basis::of(layouts, e, threshold);
         let units = basis.units(layouts);
         change(layouts, &basis, &[], threshold).is_some_and(|c| {
