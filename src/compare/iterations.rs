@@ -52,7 +52,7 @@ pub fn by_iterations(row: &Row, threshold: f64) -> Option<Vec<(u64, f64)>> {
 
 /// Welch's t of the difference between the means of `a` and `b` (at least
 /// two values each), as a magnitude; infinite where neither varies.
-pub(super) fn welch_t(a: &[f64], b: &[f64]) -> f64 {
+fn welch_t(a: &[f64], b: &[f64]) -> f64 {
     let moments = |x: &[f64]| {
         let n = x.len() as f64;
         let mean = x.iter().sum::<f64>() / n;
