@@ -170,16 +170,13 @@ fn cargo_bench_and_cargo_test_take_divans_command_line_and_say_what_they_ignore(
 #[test]
 fn divans_own_flags_set_threads_and_counters_and_bad_values_stop_the_run() {
     let fx = Fixture::new("divan");
+    let bench = |args: &str| {
+        let mut line = vec!["bench", "--bench", "suite", "--", "--list"];
+        line.extend(args.split(' '));
+        fx.cargo(&line)
+    };
     // `--threads` stands over each benchmark's own, as in divan.
-    let list = fx.cargo(&[
-        "bench",
-        "--bench",
-        "suite",
-        "--",
-        "--list",
-        "--threads",
-        "1,3",
-    ]);
+    let list = bench("--threads 1,3");
     assert_eq!(list.code, 0, "{}", list.all());
     for id in [
         "add::t=3: benchmark",
@@ -199,7 +196,7 @@ fn divans_own_flags_set_threads_and_counters_and_bad_values_stop_the_run() {
             "error: divan's `--bytes-count`: `-1` is not a count",
         ),
     ] {
-        let bad = fx.cargo(&["bench", "--bench", "suite", "--", "--list", flag]);
+        let bad = bench(flag);
         assert_ne!(bad.code, 0, "{}", bad.all());
         assert!(bad.stderr.contains(said), "{said}\n{}", bad.stderr);
         assert!(!bad.stderr.contains("panicked"), "{}", bad.stderr);

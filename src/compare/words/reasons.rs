@@ -8,24 +8,10 @@ use crate::model::comparison::{Kind, Row, TargetComparison, Verdict};
 /// words: the interval, then the cause the row's figures point to and what
 /// would narrow it.
 pub fn why_inconclusive(row: &Row, threshold: f64) -> String {
+    if let Some(why) = no_one_change(row, threshold) {
+        return why;
+    }
     let pct = |x: f64| format!("{:+.1}%", x * 100.0);
-    if let Some(s) = crate::compare::speeds::split(row, threshold) {
-        return format!(
-            "over all epochs the change lies in {} … {}, but it {}: its change follows the \
-             machine's speed (memory traffic weighs more on a slowed machine), so no one \
-             verdict holds; measure again on a quieter machine",
-            pct(row.change_ci[0]),
-            pct(row.change_ci[1]),
-            s.describe()
-        );
-    }
-    if let Some(why) = lost_to_adjustment(row, threshold) {
-        return format!(
-            "the change lies in {} … {}, {why}",
-            pct(row.change_ci[0]),
-            pct(row.change_ci[1])
-        );
-    }
     let span = format!(
         "the change lies somewhere in {} … {}, wider than ±{:.1}%",
         pct(row.change_ci[0]),
@@ -33,20 +19,6 @@ pub fn why_inconclusive(row: &Row, threshold: f64) -> String {
         threshold * 100.0
     );
     let half = (row.change_ci[1] - row.change_ci[0]) / 2.0;
-    if let Some(times) = crate::compare::rule::unsteady(row) {
-        return format!(
-            "{span}: its time varies {times:.0} times over between processes of the same \
-             build, so it does different work in each (random or stateful inputs?) and no \
-             comparison can tell: give each iteration the same work"
-        );
-    }
-    if let Some(changes) = crate::compare::iterations::by_iterations(row, threshold) {
-        return format!(
-            "{span}: it reads {}: {}, so it has no one change",
-            crate::compare::iterations::describe(&changes),
-            super::FOLLOWS_COUNT
-        );
-    }
     let cause = match row.kind {
         Kind::Stored => {
             "compared with stored samples, taken at another time (run it paired)".to_owned()
@@ -96,6 +68,44 @@ pub fn why_inconclusive(row: &Row, threshold: f64) -> String {
         (0, _) => format!("{span}: {cause}"),
         (k, n) => format!("{span}: {cause} ({k} of {n} epochs ran far from the rest)"),
     }
+}
+
+/// Why a row has no verdict whatever its interval: its change follows
+/// the machine's speed, it was significant only before the adjustment for
+/// the other rows, its work differs between processes, or its change
+/// follows the iterations per sample. None where the interval's width is
+/// the reason.
+fn no_one_change(row: &Row, threshold: f64) -> Option<String> {
+    let pct = |x: f64| format!("{:+.1}%", x * 100.0);
+    let [lo, hi] = row.change_ci.map(pct);
+    if let Some(s) = crate::compare::speeds::split(row, threshold) {
+        return Some(format!(
+            "over all epochs the change lies in {lo} … {hi}, but it {}: its change follows \
+             the machine's speed (memory traffic weighs more on a slowed machine), so no one \
+             verdict holds; measure again on a quieter machine",
+            s.describe()
+        ));
+    }
+    if let Some(why) = lost_to_adjustment(row, threshold) {
+        return Some(format!("the change lies in {lo} … {hi}, {why}"));
+    }
+    let span = format!(
+        "the change lies somewhere in {lo} … {hi}, wider than ±{:.1}%",
+        threshold * 100.0
+    );
+    if let Some(times) = crate::compare::rule::unsteady(row) {
+        return Some(format!(
+            "{span}: its time varies {times:.0} times over between processes of the same \
+             build, so it does different work in each (random or stateful inputs?) and no \
+             comparison can tell: give each iteration the same work"
+        ));
+    }
+    let changes = crate::compare::iterations::by_iterations(row, threshold)?;
+    Some(format!(
+        "{span}: it reads {}: {}, so it has no one change",
+        crate::compare::iterations::describe(&changes),
+        super::FOLLOWS_COUNT
+    ))
 }
 
 /// The epochs a row's change was taken from, in words: `32 epochs`, or
