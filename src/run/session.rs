@@ -129,7 +129,7 @@ impl Session {
             affinity::pin(child.id(), cpu);
         }
         let output = Captured::attach(&mut child, echo);
-        let stream = match accept(&listener, &mut child, limit) {
+        let stream = match accept(&listener, &mut child, limit, &output) {
             Ok(s) => s,
             Err(e) => {
                 kill(&mut child);
@@ -299,10 +299,14 @@ fn command_channel<W: Write>(socket: W) -> BufWriter<W> {
     BufWriter::new(socket)
 }
 
+/// The bench binary's connection; where it exits first, an error that
+/// gives what it printed last (a front end refusing its configuration
+/// says why there), or else asks whether it is an nbench target.
 fn accept(
     listener: &TcpListener,
     child: &mut Child,
     limit: Duration,
+    output: &Captured,
 ) -> Result<TcpStream, SessionError> {
     listener
         .set_nonblocking(true)
@@ -325,10 +329,17 @@ fn accept(
             }
         }
         if let Ok(Some(status)) = child.try_wait() {
-            return Err(SessionError::Start(format!(
-                "the bench binary exited before connecting ({}); is it an nbench target?",
-                ended(status)
-            )));
+            output.settle();
+            return Err(SessionError::Start(match last_words(&output.take()) {
+                Some(said) => format!(
+                    "the bench binary exited before connecting ({}): {said}",
+                    ended(status)
+                ),
+                None => format!(
+                    "the bench binary exited before connecting ({}); is it an nbench target?",
+                    ended(status)
+                ),
+            }));
         }
         if start.elapsed() > limit {
             return Err(SessionError::Start(format!(
@@ -338,6 +349,17 @@ fn accept(
         }
         pause.sleep();
     }
+}
+
+/// The last line a process printed that says something, where it printed
+/// one: what it was saying as it ended.
+fn last_words(printed: &str) -> Option<String> {
+    let line = printed
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())?;
+    Some(line.to_owned())
 }
 
 /// A time limit as people write it: `2.99 s`, `120 s`, `250 ms`.
@@ -517,6 +539,15 @@ pub fn ended(status: ExitStatus) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_binary_that_ends_early_is_quoted_by_its_last_line() {
+        assert_eq!(
+            last_words("warming\nerror: no such pattern\n\n  \n"),
+            Some("error: no such pattern".into())
+        );
+        assert_eq!(last_words(" \n"), None);
+    }
 
     #[test]
     fn a_command_reaches_the_socket_in_one_write() {

@@ -3,7 +3,7 @@
 //! `cargo bench` and `cargo test --benches`, saying once what it accepts
 //! and does not honour.
 
-use crate::helpers::{DIVAN_LINE, Fixture, QUICK};
+use crate::helpers::{DIVAN_LINE, Fixture, QUICK, Run};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
@@ -201,6 +201,18 @@ fn divans_own_flags_set_threads_and_counters_and_bad_values_stop_the_run() {
         assert!(bad.stderr.contains(said), "{said}\n{}", bad.stderr);
         assert!(!bad.stderr.contains("panicked"), "{}", bad.stderr);
     }
+    // A pattern that is none, under cargo nbench: the binary's own words.
+    let mut cmd = fx.nbench_command(&["--list"]);
+    let listed = Run::from(cmd.env("SUITE_SKIP", "(left_out").output().unwrap());
+    assert_ne!(listed.code, 0, "{}", listed.all());
+    assert!(
+        listed.stderr.contains(
+            "the bench binary exited before connecting (exited with code 2): error: divan's \
+             `skip_regex`: `(left_out` is not a regular expression"
+        ),
+        "{}",
+        listed.stderr
+    );
 }
 
 #[test]
