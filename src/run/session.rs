@@ -331,6 +331,12 @@ fn accept(
         if let Ok(Some(status)) = child.try_wait() {
             output.settle();
             return Err(SessionError::Start(match last_words(&output.take()) {
+                // A binary that does not know the protocol's flag says so.
+                Some(said) if said.contains(PROTOCOL_FLAG) => format!(
+                    "the bench binary exited before connecting ({}): {said}; is it an nbench \
+                     target?",
+                    ended(status)
+                ),
                 Some(said) => format!(
                     "the bench binary exited before connecting ({}): {said}",
                     ended(status)
