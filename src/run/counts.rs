@@ -212,7 +212,7 @@ fn run(
             cmd
         }
     };
-    super::session::not_randomized(&mut cmd);
+    super::child::not_randomized(&mut cmd);
     let each: Vec<String> = ids.iter().map(|(_, n)| n.to_string()).collect();
     let each = [
         nbench::__private::protocol::COUNT_ITERS_FLAG.to_owned(),

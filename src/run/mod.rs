@@ -1,6 +1,7 @@
 //! Running the built bench binaries: one protocol session per binary, restarted past any benchmark that kills it.
 
 pub mod affinity;
+mod child;
 pub mod compare;
 pub mod counter;
 pub mod counts;
