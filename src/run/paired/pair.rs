@@ -208,7 +208,8 @@ impl Pair {
         let mut made_copies = 0;
         for copy in 0..copies {
             let made = Instant::now();
-            let copied = copies > 1 && pace.copies == Copies::On && self.copy_both()?;
+            let leading = first_in(u64::from(epoch) + copy as u64);
+            let copied = copies > 1 && pace.copies == Copies::On && self.copy_both(leading)?;
             if copies > 1 && !copied {
                 pace.copies = Copies::Off;
             }
@@ -287,19 +288,24 @@ impl Pair {
         Ok((balanced_ratio(by_order), full))
     }
 
-    /// Has both sides go on in copies of themselves ([`Command::Fork`]):
+    /// Has both sides go on in copies of themselves ([`Command::Fork`]),
+    /// side `first` copied first (the sides take turns, as in starting):
     /// true if both did; false if either could not (none is left running).
-    pub(super) fn copy_both(&mut self) -> Result<bool, PairedError> {
+    pub(super) fn copy_both(&mut self, first: Side) -> Result<bool, PairedError> {
         let copy = |p: &mut Pair, side| match p.ask(side, &Command::Fork)? {
             Event::Forked => Ok(true),
             Event::Unforked { .. } => Ok(false),
             other => Err(PairedError::new(side, unexpected(other))),
         };
-        if !copy(self, Side::Baseline)? {
+        let second = match first {
+            Side::Baseline => Side::Current,
+            Side::Current => Side::Baseline,
+        };
+        if !copy(self, first)? {
             return Ok(false);
         }
-        if !copy(self, Side::Current)? {
-            self.join(Side::Baseline)?;
+        if !copy(self, second)? {
+            self.join(first)?;
             return Ok(false);
         }
         Ok(true)
