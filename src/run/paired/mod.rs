@@ -20,7 +20,7 @@ use nbench::__private::engine::Stop;
 use nbench::__private::metric::Metric;
 use nbench::{Counter, Throughput};
 use pace::{MIN_EPOCHS, Pace, START_ALLOWANCE};
-use pair::{Answer, Pair, Ready, calibrate, first_in, shared_overhead};
+use pair::{Answer, Pair, Ready, calibrate, shared_overhead, starts_first};
 use std::time::{Duration, Instant};
 
 /// Samples of both sides, taken in alternation; per-iteration ns, loop overhead removed.
@@ -223,14 +223,14 @@ fn run_epochs(
     while run.epochs < most_epochs(s.max_time) {
         let epoch = run.epochs;
         let starting = Instant::now();
-        // The sides take turns starting first, epoch by epoch: the process
+        // The sides take turns starting first (`starts_first`): the process
         // started second finds the machine (its free memory, its caches) as
         // the first one left it, and a fixed order was a fixed bias
         // (measured: the same executables on both sides read one side
         // +2.4 … +4.3 % slower in 3 of 4 comparisons of `channel/encode/run`).
         let mut started =
             |side: Side| start(side, epoch as usize).map_err(|e| PairedError::new(side, e));
-        let (base, cur) = match first_in(u64::from(epoch)) {
+        let (base, cur) = match starts_first(epoch) {
             Side::Baseline => {
                 let base = started(Side::Baseline)?;
                 (base, started(Side::Current)?)

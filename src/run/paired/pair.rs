@@ -50,6 +50,23 @@ pub(super) fn first_in(round: u64) -> Side {
     }
 }
 
+/// Which side's process starts first in epoch `epoch` (and copies first
+/// in its first copy; the sides then take turns): each side in every other
+/// pair of epochs, so that each count of iterations per sample, which
+/// epochs take in turns ([`super::pace::ITERS_STEPS`]), has as many
+/// epochs of each order.
+pub(super) fn starts_first(epoch: u32) -> Side {
+    first_in(u64::from(epoch / 2))
+}
+
+/// The other side.
+fn other(side: Side) -> Side {
+    match side {
+        Side::Baseline => Side::Current,
+        Side::Current => Side::Baseline,
+    }
+}
+
 /// An epoch's ratio (current / baseline): the median of its rounds' ratios,
 /// with as many rounds of each order (see [`first_in`]) in it
 /// ([`even_orders`]: a surplus round of one order is left out), the
@@ -208,7 +225,10 @@ impl Pair {
         let mut made_copies = 0;
         for copy in 0..copies {
             let made = Instant::now();
-            let leading = first_in(u64::from(epoch) + copy as u64);
+            let leading = match copy % 2 {
+                0 => starts_first(epoch),
+                _ => other(starts_first(epoch)),
+            };
             let copied = copies > 1 && pace.copies == Copies::On && self.copy_both(leading)?;
             if copies > 1 && !copied {
                 pace.copies = Copies::Off;
@@ -297,10 +317,7 @@ impl Pair {
             Event::Unforked { .. } => Ok(false),
             other => Err(PairedError::new(side, unexpected(other))),
         };
-        let second = match first {
-            Side::Baseline => Side::Current,
-            Side::Current => Side::Baseline,
-        };
+        let second = other(first);
         if !copy(self, first)? {
             return Ok(false);
         }
@@ -385,6 +402,16 @@ pub(super) fn calibrate(p: &mut Pair, target: f64, limit: Duration) -> Result<u6
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_count_of_iterations_has_both_orders_of_start() {
+        let firsts: Vec<Side> = (0..8).map(starts_first).collect();
+        for count in 0..2 {
+            let of_count: Vec<Side> = firsts.iter().skip(count).step_by(2).copied().collect();
+            let base = of_count.iter().filter(|s| **s == Side::Baseline).count();
+            assert_eq!(base * 2, of_count.len(), "{firsts:?}");
+        }
+    }
 
     #[test]
     pub(super) fn a_lean_from_who_went_first_cancels_with_the_orders_even() {
