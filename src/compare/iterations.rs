@@ -10,7 +10,7 @@
 
 use crate::model::comparison::Row;
 use crate::model::samples::Epochs;
-use nbench::__private::stats::median_sorted;
+use nbench::__private::stats::{mean, median_sorted, variance};
 use std::collections::BTreeMap;
 
 /// Epochs a count needs before it is compared with the others.
@@ -53,14 +53,9 @@ pub fn by_iterations(row: &Row, threshold: f64) -> Option<Vec<(u64, f64)>> {
 /// Welch's t of the difference between the means of `a` and `b` (at least
 /// two values each), as a magnitude; infinite where neither varies.
 fn welch_t(a: &[f64], b: &[f64]) -> f64 {
-    let moments = |x: &[f64]| {
-        let n = x.len() as f64;
-        let mean = x.iter().sum::<f64>() / n;
-        let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        (mean, var / n)
-    };
-    let ((ma, va), (mb, vb)) = (moments(a), moments(b));
-    (ma - mb).abs() / (va + vb).sqrt()
+    let (ma, mb) = (mean(a), mean(b));
+    let error = |x: &[f64], m: f64| variance(x, m) / x.len() as f64;
+    (ma - mb).abs() / (error(a, ma) + error(b, mb)).sqrt()
 }
 
 /// Whether the counts disagree ([`by_iterations`]) about the change's very

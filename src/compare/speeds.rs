@@ -16,7 +16,7 @@ use super::far::{FAR, FAR_FLOOR, robust_sd};
 use super::iterations::APART;
 use crate::model::comparison::Row;
 use crate::model::samples::Epochs;
-use nbench::__private::stats::median_sorted;
+use nbench::__private::stats::{mean, median_sorted, variance};
 
 /// How far past its side's fastest epoch each process of an epoch runs
 /// for the epoch to count as slowed by the machine.
@@ -164,14 +164,9 @@ impl States {
 /// spreading ±3 %) do not pass for a state of their own. Infinite where
 /// neither varies.
 fn apart_t(a: &[f64], b: &[f64]) -> f64 {
-    let moments = |x: &[f64]| {
-        let n = x.len() as f64;
-        let mean = x.iter().sum::<f64>() / n;
-        let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        (mean, var, n)
-    };
-    let ((ma, va, na), (mb, vb, nb)) = (moments(a), moments(b));
-    let var = va.max(vb);
+    let (ma, mb) = (mean(a), mean(b));
+    let var = variance(a, ma).max(variance(b, mb));
+    let (na, nb) = (a.len() as f64, b.len() as f64);
     (ma - mb).abs() / (var * (1.0 / na + 1.0 / nb)).sqrt()
 }
 

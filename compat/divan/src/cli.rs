@@ -32,19 +32,16 @@ const COUNTERS: [CounterFlag; 4] = [
 /// after these.
 pub fn read(mut divan: Divan, args: impl Iterator<Item = String>) -> Divan {
     let mut from_line = Divan::default();
-    let mut threads = Vec::new();
     if let Ok(v) = std::env::var("DIVAN_THREADS") {
-        from_line.threads_from("DIVAN_THREADS", &v, &mut threads);
+        from_line.threads_from("DIVAN_THREADS", &v);
     }
-    for (flag, var, _) in COUNTERS {
+    for (_, var, make) in COUNTERS {
         if let Ok(v) = std::env::var(var) {
-            from_line.counter_from(var, flag, &v);
+            from_line.counter_from(var, make, &v);
         }
     }
-    from_line.flags(args, &mut threads);
-    if !threads.is_empty() && divan.threads.is_none() {
-        divan.threads = Some(threads);
-    }
+    from_line.flags(args);
+    divan.threads = divan.threads.or(from_line.threads);
     from_line.counters.append(&mut divan.counters);
     divan.counters = from_line.counters;
     divan.args.append(&mut from_line.args);
@@ -55,7 +52,7 @@ pub fn read(mut divan: Divan, args: impl Iterator<Item = String>) -> Divan {
 
 impl Divan {
     /// Takes divan's own flags from `args`; the rest go to `self.args`.
-    fn flags(&mut self, args: impl Iterator<Item = String>, threads: &mut Vec<usize>) {
+    fn flags(&mut self, args: impl Iterator<Item = String>) {
         let mut args = args.peekable();
         while let Some(a) = args.next() {
             if a == "--" {
@@ -81,31 +78,31 @@ impl Divan {
                 (false, _) => String::new(),
             };
             if flag == "--threads" {
-                self.threads_from(&flag, &value, threads);
-            } else if let Some((flag, ..)) = counter {
-                self.counter_from(flag, flag, &value);
+                self.threads_from(&flag, &value);
+            } else if let Some((flag, _, make)) = counter {
+                self.counter_from(flag, *make, &value);
             } else if IGNORED_WITH_VALUE.contains(&flag.as_str()) {
                 if !a.contains('=') {
                     args.next();
                 }
-                self.note(&flag);
+                not_honoured(&flag);
             } else if flag == "--skip-ext-time" {
                 // Its value is optional.
                 if !a.contains('=') {
                     args.next_if(|v| v == "true" || v == "false");
                 }
-                self.note(&flag);
+                not_honoured(&flag);
             } else {
                 self.args.push(a);
             }
         }
     }
 
-    /// `--threads 1,4` (or `DIVAN_THREADS`): counts added to `threads`.
-    fn threads_from(&mut self, from: &str, value: &str, threads: &mut Vec<usize>) {
+    /// `--threads 1,4` (or `DIVAN_THREADS`): counts added to the runner's.
+    fn threads_from(&mut self, from: &str, value: &str) {
         for n in value.split(',') {
             match n.trim().parse() {
-                Ok(n) => threads.push(n),
+                Ok(n) => self.threads.get_or_insert_with(Vec::new).push(n),
                 Err(_) => {
                     (self.faults).push(format!("divan's `{from}`: `{n}` is not a thread count"))
                 }
@@ -114,17 +111,17 @@ impl Divan {
     }
 
     /// `--items-count N` and the like: a counter for every benchmark.
-    fn counter_from(&mut self, from: &str, flag: &str, value: &str) {
-        let make = COUNTERS.iter().find(|c| c.0 == flag).map(|c| c.2);
-        match (value.trim().parse(), make) {
-            (Ok(n), Some(make)) => self.counters.push(make(n)),
-            _ => (self.faults).push(format!("divan's `{from}`: `{value}` is not a count")),
+    fn counter_from(&mut self, from: &str, make: fn(u64) -> Counter, value: &str) {
+        match value.trim().parse() {
+            Ok(n) => self.counters.push(make(n)),
+            Err(_) => (self.faults).push(format!("divan's `{from}`: `{value}` is not a count")),
         }
     }
+}
 
-    fn note(&mut self, flag: &str) {
-        eprintln!("note: divan's `{flag}` is accepted and not honoured under nbench");
-    }
+/// Says once that divan's `flag` is taken and changes nothing.
+fn not_honoured(flag: &str) {
+    eprintln!("note: divan's `{flag}` is accepted and not honoured under nbench");
 }
 
 #[cfg(test)]

@@ -11,13 +11,7 @@ pub fn why_inconclusive(row: &Row, threshold: f64) -> String {
     if let Some(why) = no_one_change(row, threshold) {
         return why;
     }
-    let pct = |x: f64| format!("{:+.1}%", x * 100.0);
-    let span = format!(
-        "the change lies somewhere in {} … {}, wider than ±{:.1}%",
-        pct(row.change_ci[0]),
-        pct(row.change_ci[1]),
-        threshold * 100.0
-    );
+    let span = span(row, threshold);
     let half = (row.change_ci[1] - row.change_ci[0]) / 2.0;
     let cause = match row.kind {
         Kind::Stored => {
@@ -70,13 +64,26 @@ pub fn why_inconclusive(row: &Row, threshold: f64) -> String {
     }
 }
 
+/// The interval of an inconclusive row, and that it is wider than the threshold.
+fn span(row: &Row, threshold: f64) -> String {
+    let [lo, hi] = row.change_ci.map(pct);
+    format!(
+        "the change lies somewhere in {lo} … {hi}, wider than ±{:.1}%",
+        threshold * 100.0
+    )
+}
+
+/// A change as a signed percentage with one decimal: `+1.2%`.
+fn pct(x: f64) -> String {
+    format!("{:+.1}%", x * 100.0)
+}
+
 /// Why a row has no verdict whatever its interval: its change follows
 /// the machine's speed, it was significant only before the adjustment for
 /// the other rows, its work differs between processes, or its change
 /// follows the iterations per sample. None where the interval's width is
 /// the reason.
 fn no_one_change(row: &Row, threshold: f64) -> Option<String> {
-    let pct = |x: f64| format!("{:+.1}%", x * 100.0);
     let [lo, hi] = row.change_ci.map(pct);
     if let Some(s) = crate::compare::speeds::split(row, threshold) {
         return Some(format!(
@@ -89,10 +96,7 @@ fn no_one_change(row: &Row, threshold: f64) -> Option<String> {
     if let Some(why) = lost_to_adjustment(row, threshold) {
         return Some(format!("the change lies in {lo} … {hi}, {why}"));
     }
-    let span = format!(
-        "the change lies somewhere in {lo} … {hi}, wider than ±{:.1}%",
-        threshold * 100.0
-    );
+    let span = span(row, threshold);
     if let Some(times) = crate::compare::rule::unsteady(row) {
         return Some(format!(
             "{span}: its time varies {times:.0} times over between processes of the same \

@@ -20,6 +20,16 @@ pub enum Side {
     Current,
 }
 
+impl Side {
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::Baseline => Side::Current,
+            Side::Current => Side::Baseline,
+        }
+    }
+}
+
 /// A side that failed, how, and what it printed.
 #[derive(Debug)]
 pub struct PairedError {
@@ -57,14 +67,6 @@ pub(super) fn first_in(round: u64) -> Side {
 /// epochs of each order.
 pub(super) fn starts_first(epoch: u32) -> Side {
     first_in(u64::from(epoch / 2))
-}
-
-/// The other side.
-fn other(side: Side) -> Side {
-    match side {
-        Side::Baseline => Side::Current,
-        Side::Current => Side::Baseline,
-    }
 }
 
 /// An epoch's ratio (current / baseline): the median of its rounds' ratios,
@@ -227,7 +229,7 @@ impl Pair {
             let made = Instant::now();
             let leading = match copy % 2 {
                 0 => starts_first(epoch),
-                _ => other(starts_first(epoch)),
+                _ => starts_first(epoch).other(),
             };
             let copied = copies > 1 && pace.copies == Copies::On && self.copy_both(leading)?;
             if copies > 1 && !copied {
@@ -317,11 +319,10 @@ impl Pair {
             Event::Unforked { .. } => Ok(false),
             other => Err(PairedError::new(side, unexpected(other))),
         };
-        let second = other(first);
         if !copy(self, first)? {
             return Ok(false);
         }
-        if !copy(self, second)? {
+        if !copy(self, first.other())? {
             self.join(first)?;
             return Ok(false);
         }
