@@ -55,14 +55,24 @@ pub fn chromium() -> PathBuf {
         .expect("no Chromium found: CI must install it (`apt-get install chromium`)")
 }
 
+/// Chromium on `page`, headless, with a profile of its own beside the page
+/// and none of its own network traffic (a closed network refuses it, many
+/// connections at a time).
 fn headless(browser: &Path, args: &[&str], page: &Path) -> std::process::Output {
+    let profile = page.with_file_name("chromium-profile");
+    let _ = std::fs::remove_dir_all(&profile);
     Command::new(browser)
         .args([
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
             "--hide-scrollbars",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
         ])
+        .arg(format!("--user-data-dir={}", profile.display()))
         .args(["--window-size=1280,1600", "--virtual-time-budget=10000"])
         .args(args)
         .arg(format!("file://{}", page.display()))
