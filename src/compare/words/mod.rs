@@ -178,6 +178,8 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
             if c.change < 0.0 { "fewer" } else { "more" },
             if c.change < 0.0 { "less" } else { "more" },
         ),
+        // Its reason says what both signals saw.
+        _ if crate::compare::joint::held_back(r) => return None,
         Some(Signal::Instructions) => format!(
             " decided by instructions: {} ({} → {} an iteration); time alone could not tell \
              ({} … {})",
@@ -398,6 +400,20 @@ mod tests {
         r.decided_by = Some(Signal::Time);
         let note = signal_note(&r, 0.005).unwrap().to_string();
         assert!(note.contains("outside the instruction stream"), "{note}");
+        // A change so small that relinking moves it: held back, its reason
+        // says both, and no note repeats it.
+        let mut small = Row::example("btreeset/256", 2576.0, -0.0094, Verdict::Improved);
+        (small.change_ci, small.p_value) = ([-0.0134, -0.0056], Some(0.0001));
+        small.instructions = Some(counted(0.0, 0.0008));
+        crate::compare::joint::decide(&mut small, 0.005, &Default::default());
+        assert_eq!(small.verdict, Verdict::Inconclusive);
+        assert_eq!(signal_note(&small, 0.005), None);
+        assert_eq!(
+            why_inconclusive(&small, 0.005),
+            "time reads -1.3% … -0.6%, but both builds run the same instructions (+0.000%), and \
+             a change within ±3% in the same code is what relinking it moves (code and data \
+             placement): it is not claimed"
+        );
         r.verdict = Verdict::Unchanged;
         r.change_ci = [-0.0056, 0.0035];
         r.instructions = Some(counted(0.078, 0.0008));

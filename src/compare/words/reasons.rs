@@ -85,6 +85,16 @@ fn pct(x: f64) -> String {
 /// the reason.
 fn no_one_change(row: &Row, threshold: f64) -> Option<String> {
     let [lo, hi] = row.change_ci.map(pct);
+    if crate::compare::joint::held_back(row) {
+        let counted = (row.instructions.as_ref()).map_or(0.0, |c| c.change);
+        return Some(format!(
+            "time reads {lo} … {hi}, but both builds run the same instructions ({:+.3}%), and a \
+             change within ±{:.0}% in the same code is what relinking it moves (code and data \
+             placement): it is not claimed",
+            counted * 100.0,
+            crate::compare::joint::STILL_TIME_REACH * threshold * 100.0,
+        ));
+    }
     if let Some(s) = crate::compare::speeds::split(row, threshold) {
         return Some(format!(
             "over all epochs the change lies in {lo} … {hi}, but it {}: its change follows \
