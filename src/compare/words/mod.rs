@@ -206,7 +206,14 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
             percent_change(c.change),
             if c.change < 0.0 { "fell" } else { "rose" }
         ),
-        Some(Signal::Time) if counts_moved(r, threshold) && !time_holds_counts(r, threshold) => {
+        // Both decided the same way, by different amounts (chrono's
+        // ebc808e8: RFC 3339 parsing timed −66 % and counted −54 %): no
+        // disagreement worth a note.
+        Some(Signal::Time)
+            if counts_moved(r, threshold)
+                && !time_holds_counts(r, threshold)
+                && !went_with_counts(r) =>
+        {
             format!(
                 ": instructions {}, but time's interval ({} … {}) rules that out: the signals \
              disagree and time decides (instructions that cost no time here, or counts that \
@@ -225,6 +232,17 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
         _ => return None,
     };
     Some(RowNote::about(&r.id, text))
+}
+
+/// Whether `row`'s time verdict claims the change its counts moved:
+/// regressed with more instructions, improved with fewer.
+fn went_with_counts(row: &Row) -> bool {
+    let counted = row.instructions.as_ref().map_or(0.0, |c| c.change);
+    match row.verdict {
+        Verdict::Regressed => counted > 0.0,
+        Verdict::Improved => counted < 0.0,
+        _ => false,
+    }
 }
 
 /// The notes under a target's comparison table, at noise threshold
@@ -422,6 +440,12 @@ mod tests {
             note.contains("+7.80%") && note.contains("disagree"),
             "{note}"
         );
+        // Decided the way the counts moved, by another amount: no note.
+        let mut parse = Row::example("parse_from_rfc3339", 81.5, -0.66, Verdict::Improved);
+        parse.change_ci = [-0.6685, -0.6505];
+        parse.instructions = Some(counted(-0.5443, 0.0));
+        parse.decided_by = Some(Signal::Time);
+        assert_eq!(signal_note(&parse, 0.005), None);
         r.instructions = Some(counted(0.01, 0.034));
         let note = signal_note(&r, 0.005).unwrap().to_string();
         assert!(note.contains("3.4% apart"), "{note}");
