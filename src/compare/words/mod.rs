@@ -160,24 +160,7 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
             ": instructions are not compared: {}",
             c.note.as_deref().unwrap_or_default()
         ),
-        _ if let Some(other) = &c.contrary => format!(
-            ": instructions {} ({} → {} an iteration), but they do not decide: in this \
-             comparison `{}` counted {} and timed {}, {}: with this change, {} instructions \
-             need not mean {} time",
-            percent_change(c.change),
-            counted(c.baseline),
-            counted(c.current),
-            other.id,
-            percent_change(other.counted),
-            percent_change(other.timed),
-            if other.timed > 0.0 {
-                "slower"
-            } else {
-                "faster"
-            },
-            if c.change < 0.0 { "fewer" } else { "more" },
-            if c.change < 0.0 { "less" } else { "more" },
-        ),
+        _ if let Some(other) = &c.contrary => overruled(c, other),
         // Its reason says what both signals saw.
         _ if crate::compare::joint::held_back(r) => return None,
         Some(Signal::Instructions) => format!(
@@ -232,6 +215,35 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
         _ => return None,
     };
     Some(RowNote::about(&r.id, text))
+}
+
+/// Why counts that moved decide nothing: `other`, a row of the same
+/// comparison, timed the other way from counts moving this way.
+fn overruled(
+    c: &crate::model::comparison::CountChange,
+    other: &crate::model::comparison::Contrary,
+) -> String {
+    let counted = |x: f64| nbench::__private::format::count(x);
+    let (fewer, less) = match c.change < 0.0 {
+        true => ("fewer", "less"),
+        false => ("more", "more"),
+    };
+    format!(
+        ": instructions {} ({} → {} an iteration), but they do not decide: in this comparison \
+         `{}` counted {} and timed {}, {}: with this change, {fewer} instructions need not \
+         mean {less} time",
+        percent_change(c.change),
+        counted(c.baseline),
+        counted(c.current),
+        other.id,
+        percent_change(other.counted),
+        percent_change(other.timed),
+        if other.timed > 0.0 {
+            "slower"
+        } else {
+            "faster"
+        },
+    )
 }
 
 /// Whether `row`'s time verdict claims the change its counts moved:
