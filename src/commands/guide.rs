@@ -9,7 +9,7 @@ use crate::compare::estimate::{
 };
 use crate::compare::estimators::FAR_MOST;
 use crate::compare::far::{FAR, FAR_MIN_UNITS};
-use crate::compare::joint::{COUNT_SHARE, MOVED_PAST_SPREAD, STILL_TIME_REACH};
+use crate::compare::joint::{COUNT_SHARE, MOVED_PAST_SPREAD, SAME_COUNT, STILL_TIME_REACH};
 use crate::compare::rule::UNSTEADY;
 use crate::config::DEFAULT_LAYOUTS;
 use crate::run::counts::COUNT_PROCESSES;
@@ -131,6 +131,14 @@ fn the_guide_quotes_the_constants_of_counting_as_they_are() {
         (
             "instructions.md",
             format!("rules out ±{} %", STILL_TIME_REACH * NOISE_THRESHOLD_PCT),
+        ),
+        (
+            "instructions.md",
+            format!("the same (within {} %)", SAME_COUNT * 100.0),
+        ),
+        (
+            "deciding.md",
+            format!("instructions (within {} %)", SAME_COUNT * 100.0),
         ),
         (
             "instructions.md",
