@@ -306,6 +306,19 @@ pub struct NotCompared {
 }
 
 impl NotCompared {
+    /// The benchmark `id` that a saved side holds and its executable no
+    /// longer registers: an id made of a time or a random value, which
+    /// no two runs share (chrono's `delayed_format/with_display/<the
+    /// time the suite started>`).
+    pub fn unfound(id: &str) -> NotCompared {
+        NotCompared {
+            id: id.to_owned(),
+            reason: "its saved executable registers it no more: is the id made from a time or \
+                     a random value? no two runs share such an id"
+                .to_owned(),
+        }
+    }
+
     /// The benchmark `id` whose baseline measures `base` and current side `cur`.
     pub fn metrics(id: &str, base: Metric, cur: Metric) -> NotCompared {
         NotCompared {

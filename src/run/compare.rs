@@ -6,7 +6,7 @@ use super::lockstep::{Compared, Doubt, Lockstep};
 use super::session::{Session, SessionError};
 use super::{Hints, Plan, counts, measure, open, run_target};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
-use crate::model::comparison::TargetComparison;
+use crate::model::comparison::{NotCompared, TargetComparison};
 use crate::model::observer::Observer;
 use crate::model::outcome::{Outcome, TargetRun};
 use crate::model::record::TargetRecord;
@@ -56,6 +56,9 @@ pub fn compare_target(
     };
     let chosen = opened.picked.chosen;
     let mut cmp = TargetComparison::empty(&label);
+    cmp.not_compared = (opened.picked.unfound.iter())
+        .map(|id| NotCompared::unfound(id))
+        .collect();
     let saved = saved_ids(against.stored, &base_ids);
     cmp.gone = gone_here(&label, &saved, &chosen, &opened.picked.elsewhere, plan);
     cmp.layouts = Some([base_exes.len(), cur_exes.len()]);

@@ -71,6 +71,10 @@ impl Plan {
     /// Which of target `label`'s listed benchmarks this run measures.
     pub fn select(&self, label: &str, listed: Vec<Listed>) -> Picked {
         let total = listed.len();
+        let unfound = (self.held.iter().flatten())
+            .filter(|h| !listed.iter().any(|b| b.id == **h) && self.reports_gone(label, h))
+            .cloned()
+            .collect();
         let (mut chosen, mut elsewhere) = (Vec::new(), Vec::new());
         for b in listed {
             let verdict = self.filter.verdict(&b.id, b.ignored);
@@ -90,6 +94,7 @@ impl Plan {
             filtered_out: total - chosen.len() - elsewhere.len(),
             chosen,
             elsewhere,
+            unfound,
         }
     }
 }
@@ -127,6 +132,9 @@ pub struct Picked {
     pub filtered_out: usize,
     /// Selected, but another shard's (`--partition`).
     pub elsewhere: Vec<String>,
+    /// Held by the saved side ([`Plan::held`]) and selected, but not
+    /// registered by its executable now.
+    pub unfound: Vec<String>,
 }
 
 /// A bench target's first session, and what listing its benchmarks told.
@@ -495,6 +503,26 @@ mod tests {
             instructions: false,
             earlier: Default::default(),
         }
+    }
+
+    #[test]
+    fn a_held_id_its_executable_no_longer_registers_is_unfound() {
+        let mut p = plan(Open::ALL);
+        let ids = ["dated/12:03:40", "kept", "filtered"];
+        p.held = Some(ids.map(String::from).to_vec());
+        p.filter.skip = vec!["filtered".into()];
+        let listed = ["dated/12:05:10", "kept"].map(|id| Listed {
+            id: id.to_owned(),
+            ignored: false,
+            scaling: None,
+            hint: None,
+        });
+        let picked = p.select("t", listed.to_vec());
+        let chosen: Vec<&str> = picked.chosen.iter().map(|(id, _)| id.as_str()).collect();
+        assert_eq!(chosen, ["kept"]);
+        // Registered but not held: filtered out, as before.
+        assert_eq!(picked.filtered_out, 1);
+        assert_eq!(picked.unfound, ["dated/12:03:40"]);
     }
 
     #[test]

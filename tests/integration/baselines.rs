@@ -404,6 +404,22 @@ fn filtered_baselines_compare_only_what_they_hold() {
     assert_eq!(t["new"], serde_json::json!(["work/sum/2000"]), "{t}");
     assert_eq!(t["rows"], serde_json::json!([]), "{t}");
     assert!(t["unpaired_because"].is_null(), "{t}");
+
+    // An id its executable registers no more (one made from the time the
+    // suite started, say): not compared, and said why.
+    let path = results(&fx, "b");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    doc["run"]["targets"][0]["benchmarks"][0]["id"] = "work/sum/1000/12:03:40".into();
+    std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let cmp = fx.nbench(&[&["compare", "a", "b", "--format", "json"][..], PAIRED].concat());
+    assert_eq!(cmp.code, 0, "{}", cmp.all());
+    let doc: serde_json::Value = serde_json::from_str(&cmp.stdout).unwrap();
+    let t = &doc["comparison"]["targets"][0];
+    assert_eq!(t["not_compared"][0]["id"], "work/sum/1000/12:03:40", "{t}");
+    let why = t["not_compared"][0]["reason"].as_str().unwrap();
+    assert!(why.contains("registers it no more"), "{why}");
+    assert_eq!(t["gone"], serde_json::json!(["work/sum/1000"]), "{t}");
 }
 
 #[test]
