@@ -2,7 +2,7 @@
 
 use super::Format;
 use super::render;
-use crate::model::comparison::{Comparison, Row, TargetComparison, Verdict};
+use crate::model::comparison::{Comparison, NotCompared, Row, TargetComparison, Verdict};
 use crate::model::context::{Context, SettingsRecord};
 use crate::model::outcome::{Failure, Measured, Outcome, TargetRun};
 use crate::model::record::{RunRecord, SCHEMA_VERSION, TargetRecord};
@@ -169,7 +169,7 @@ fn comparison() -> Comparison {
             gone: vec![],
             unpaired_because: None,
             layouts: None,
-            not_compared: Vec::new(),
+            not_compared: vec![NotCompared::unfound("format/2026-11-29 12:03:40")],
         }],
     }
 }

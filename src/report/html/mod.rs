@@ -132,6 +132,10 @@ fn comparison(run: &RunRecord, c: &Comparison) -> String {
         for note in crate::compare::words::row_notes(&t.rows, c.noise_threshold) {
             let _ = write!(s, "<p class=\"note\">{}</p>", escape(&note.to_string()));
         }
+        for n in &t.not_compared {
+            let what = format!("{}: not compared: {}", n.id, n.reason);
+            let _ = write!(s, "<p class=\"note\">{}</p>", escape(&what));
+        }
         for (ids, what) in [
             (&t.new, "new, not in the baseline"),
             (&t.gone, "in the baseline only"),
