@@ -120,6 +120,17 @@ pub fn goes_against(row: &Row, threshold: f64) -> bool {
         }
 }
 
+/// Whether `row`'s time verdict claims the change its counts moved:
+/// regressed with more instructions, improved with fewer.
+pub fn goes_with(row: &Row) -> bool {
+    let counted = row.instructions.as_ref().map_or(0.0, |c| c.change);
+    match row.verdict {
+        Verdict::Regressed => counted > 0.0,
+        Verdict::Improved => counted < 0.0,
+        _ => false,
+    }
+}
+
 /// The rows of a comparison whose time, decided, went the other way from
 /// their counts: slower with fewer instructions (`fell`), or faster with
 /// more (`rose`). One such row shows that, with the change compared, counts

@@ -151,7 +151,9 @@ pub fn floor_note(r: &Row, threshold: f64) -> Option<RowNote> {
 /// time, time that decided against still counts (a change outside the
 /// instruction stream), counts too spread or untelling to decide.
 pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
-    use crate::compare::joint::{counts_moved, counts_still, goes_against, time_holds_counts};
+    use crate::compare::joint::{
+        counts_moved, counts_still, goes_against, goes_with, time_holds_counts,
+    };
     use crate::model::comparison::Signal;
     let c = r.instructions.as_ref()?;
     let counted = |x: f64| nbench::__private::format::count(x);
@@ -193,9 +195,7 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
         // ebc808e8: RFC 3339 parsing timed −66 % and counted −54 %): no
         // disagreement worth a note.
         Some(Signal::Time)
-            if counts_moved(r, threshold)
-                && !time_holds_counts(r, threshold)
-                && !went_with_counts(r) =>
+            if counts_moved(r, threshold) && !time_holds_counts(r, threshold) && !goes_with(r) =>
         {
             format!(
                 ": instructions {}, but time's interval ({} … {}) rules that out: the signals \
@@ -244,17 +244,6 @@ fn overruled(
             "faster"
         },
     )
-}
-
-/// Whether `row`'s time verdict claims the change its counts moved:
-/// regressed with more instructions, improved with fewer.
-fn went_with_counts(row: &Row) -> bool {
-    let counted = row.instructions.as_ref().map_or(0.0, |c| c.change);
-    match row.verdict {
-        Verdict::Regressed => counted > 0.0,
-        Verdict::Improved => counted < 0.0,
-        _ => false,
-    }
 }
 
 /// The notes under a target's comparison table, at noise threshold
