@@ -4,7 +4,7 @@
 
 use super::lockstep::{Compared, Doubt, Lockstep};
 use super::session::{Session, SessionError};
-use super::{Hints, Plan, counts, measure, open, run_target};
+use super::{Hints, Picked, Plan, counts, measure, open, run_target};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
 use crate::model::comparison::{NotCompared, TargetComparison};
 use crate::model::observer::Observer;
@@ -54,14 +54,10 @@ pub fn compare_target(
         Ok(o) => o,
         Err(failed) => return (failed, TargetComparison::empty(&label)),
     };
-    let chosen = opened.picked.chosen;
-    let mut cmp = TargetComparison::empty(&label);
-    cmp.not_compared = (opened.picked.unfound.iter())
-        .map(|id| NotCompared::unfound(id))
-        .collect();
     let saved = saved_ids(against.stored, &base_ids);
-    cmp.gone = gone_here(&label, &saved, &chosen, &opened.picked.elsewhere, plan);
+    let mut cmp = before_rows(&label, &opened.picked, &saved, plan);
     cmp.layouts = Some([base_exes.len(), cur_exes.len()]);
+    let chosen = opened.picked.chosen;
     // Kept for benchmarks the baseline does not have, measured on their own.
     let mut cur = Some(opened.session);
     let to_measure = chosen.iter().filter(|(_, v)| *v == Selected::Run).count();
@@ -242,6 +238,18 @@ fn share(spare: Duration, left: usize, wants: Option<Duration>) -> Duration {
 
 /// The baseline's benchmarks ([`gone`]) that neither `chosen` here nor
 /// another shard (`elsewhere`) measures.
+/// A target's comparison before its rows: the baseline's benchmarks this
+/// side lacks (gone), and those this side holds and its saved executable
+/// registers no more (not compared).
+fn before_rows(label: &str, picked: &Picked, saved: &[String], plan: &Plan) -> TargetComparison {
+    let mut cmp = TargetComparison::empty(label);
+    cmp.gone = gone_here(label, saved, &picked.chosen, &picked.elsewhere, plan);
+    cmp.not_compared = (picked.unfound.iter())
+        .map(|id| NotCompared::unfound(id))
+        .collect();
+    cmp
+}
+
 fn gone_here(
     label: &str,
     base_ids: &[String],
