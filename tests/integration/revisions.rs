@@ -596,3 +596,45 @@ fn a_killed_compare_rev_leaves_a_worktree_that_the_next_run_removes() {
     );
     drop(lock);
 }
+
+#[test]
+fn a_revision_is_counted_by_the_comparison_not_while_it_is_saved() {
+    let fx = repository(|_| {});
+    let run = nbench(
+        &fx,
+        &[
+            "--compare-rev",
+            "HEAD~1",
+            "--layouts",
+            "2",
+            "--metrics",
+            "time,instructions",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
+    assert!(!rows.is_empty(), "{doc}");
+    for row in rows {
+        let counted = row["instructions"]["baseline"].as_f64().unwrap_or_default();
+        assert!(counted > 0.0, "{row}");
+    }
+    // Its saved samples hold none: counting them there was Valgrind's time
+    // spent twice.
+    let dir = fx.dir.join("target/nbench/baselines");
+    let saved: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path().join("results.json"))
+        .filter(|p| p.is_file())
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let stored: Value = serde_json::from_slice(&std::fs::read(&saved[0]).unwrap()).unwrap();
+    for b in stored["run"]["targets"][0]["benchmarks"]
+        .as_array()
+        .unwrap()
+    {
+        assert!(b["metrics"].get("instructions").is_none(), "{b}");
+    }
+}
