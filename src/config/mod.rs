@@ -127,9 +127,9 @@ impl Config {
     /// ([`REVISION_SAMPLING`]), and no instructions counted: its
     /// executables are what count, measured in lockstep and counted by
     /// the comparison; its stored samples stand in only where they cannot
-    /// start. (Counting them while saving took Valgrind some 0.6 s a
-    /// benchmark: itertools' 985 `specializations`, some 10 minutes a
-    /// revision before a comparison of 30 of them.)
+    /// start. (Counting them while saving takes Valgrind about 0.6 s a
+    /// benchmark: for itertools' 985 `specializations`, some 10 minutes a
+    /// revision before a comparison of a few dozen of them.)
     pub(super) fn for_revision(&self) -> Config {
         let mut c = self.clone();
         let line = &mut c.line;
