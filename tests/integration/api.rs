@@ -511,8 +511,7 @@ fn repetitions_launches_and_interleaved_slices_are_pooled() {
         "--format",
         "json",
     ]));
-    assert_eq!(run.code, 0, "{}", run.all());
-    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let doc = run.json();
     assert_eq!(repeat_medians(&doc["targets"][0]), each(4));
     let settings = &doc["context"]["settings"];
     assert_eq!(

@@ -288,8 +288,7 @@ fn a_benchmark_named_after_a_clock_reading_is_measured_and_compared_as_new() {
         "--format",
         "json",
     ]);
-    assert_eq!(cmp.code, 0, "{}", cmp.all());
-    let v: Value = serde_json::from_str(&cmp.stdout).unwrap();
+    let v = cmp.json();
     let target = &v["comparison"]["targets"][0];
     let new: Vec<String> = (target["new"].as_array().unwrap().iter())
         .map(|id| id.as_str().unwrap().to_owned())

@@ -234,6 +234,13 @@ impl Run {
         )
     }
 
+    /// The JSON document on stdout of a run that succeeded (`--format json`).
+    pub fn json(&self) -> serde_json::Value {
+        assert_eq!(self.code, 0, "{}", self.all());
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.all()))
+    }
+
     /// Stdout and stderr together, for failure messages.
     pub fn all(&self) -> String {
         format!("--- stdout\n{}\n--- stderr\n{}", self.stdout, self.stderr)

@@ -600,21 +600,12 @@ fn a_killed_compare_rev_leaves_a_worktree_that_the_next_run_removes() {
 #[test]
 fn a_revision_is_counted_by_the_comparison_not_while_it_is_saved() {
     let fx = repository(|_| {});
-    let run = nbench(
+    let counted = ["--metrics", "time,instructions", "--format", "json"];
+    let doc = nbench(
         &fx,
-        &[
-            "--compare-rev",
-            "HEAD~1",
-            "--layouts",
-            "2",
-            "--metrics",
-            "time,instructions",
-            "--format",
-            "json",
-        ],
-    );
-    assert_eq!(run.code, 0, "{}", run.all());
-    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+        &[&["--compare-rev", "HEAD~1", "--layouts", "2"], &counted[..]].concat(),
+    )
+    .json();
     let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
     assert!(!rows.is_empty(), "{doc}");
     for row in rows {
