@@ -107,8 +107,21 @@ pub const UNSTEADY: f64 = 3.0;
 
 /// How many times over a side's epoch medians spread among the epochs that
 /// ran the same link layout of it (placement, which moves a benchmark
-/// between layouts, is left out), where that is past [`UNSTEADY`].
+/// between layouts, is left out), where that is past [`UNSTEADY`] and the
+/// epochs' changes (current over baseline) spread past it too. A host that
+/// slows both processes of an epoch alike (a build running beside them)
+/// moves each side's time manyfold and leaves the change where it was: the
+/// comparison still tells.
 pub fn unsteady(row: &Row) -> Option<f64> {
+    let changes = (row.epoch_medians.iter())
+        .map(|e| (e[1] + row.overhead) / (e[0] + row.overhead))
+        .filter(|c| c.is_finite() && *c > 0.0);
+    let (lo, hi) = changes.fold((f64::INFINITY, 0.0_f64), |(lo, hi), c| {
+        (lo.min(c), hi.max(c))
+    });
+    if hi / lo <= UNSTEADY {
+        return None;
+    }
     let mut most = 1.0_f64;
     for side in 0..2 {
         let layout = |i: usize| row.epoch_layouts.get(i).map_or(0, |l| l[side]);
@@ -189,6 +202,22 @@ mod tests {
         row.epoch_medians = vec![[6.3e6, 6.2e6], [10.0e6, 9.9e6], [6.2e6, 6.5e6]];
         assert_eq!(unsteady(&row), None);
         assert_eq!(verdict_of(&row, 0.005), Verdict::Regressed);
+        // Nor is one that slows both sides of an epoch 3.3 times (measured:
+        // a benchmark twice as slow, beside the test suite's builds): each
+        // side varies manyfold, the change holds.
+        let base = [1330.4, 626.9, 443.7, 397.8, 461.3, 518.1, 631.8, 412.0];
+        row.epoch_medians = base.iter().map(|b| [*b, b * 2.05]).collect();
+        row.epoch_layouts = vec![
+            [2, 2],
+            [1, 1],
+            [0, 3],
+            [3, 0],
+            [2, 1],
+            [1, 3],
+            [0, 0],
+            [3, 2],
+        ];
+        assert_eq!(unsteady(&row), None);
     }
 
     #[test]

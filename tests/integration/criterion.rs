@@ -312,6 +312,39 @@ fn a_benchmark_named_after_a_clock_reading_is_measured_and_compared_as_new() {
 }
 
 #[test]
+fn a_benchmark_runs_its_own_functions_code_not_the_whole_suites() {
+    // A group's code outside its closures (building inputs) runs once in the
+    // listing, and again only for the benchmarks it holds: measuring
+    // `small/steady` does not build what `stamped` builds.
+    let fx = Fixture::new("criterion");
+    let exe = fx.bench_exe("second");
+    let log = fx.dir.join("ran.txt");
+    let ran = |args: &[&str]| -> Vec<String> {
+        let _ = std::fs::remove_file(&log);
+        let out = std::process::Command::new(&exe)
+            .args(args)
+            .current_dir(&fx.dir)
+            .env("CRIT_RAN", &log)
+            .output()
+            .unwrap();
+        let run = Run::from(out);
+        assert_eq!(run.code, 0, "{}", run.all());
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        text.lines().map(str::to_owned).collect()
+    };
+    assert_eq!(ran(&["--list"]), ["small", "stamped"]);
+    assert_eq!(
+        ran(&["--test", "small/steady"]),
+        ["small", "stamped", "small"]
+    );
+    assert_eq!(
+        ran(&["--test", "stamped/"]),
+        ["small", "stamped", "stamped", "stamped"],
+        "the clock's id is not found by its name, and then by its place in `stamped`"
+    );
+}
+
+#[test]
 fn a_slower_criterion_benchmark_is_the_only_one_called_regressed() {
     let fx = Fixture::new("criterion");
     let run_paired = |extra: &[&str]| fx.nbench(&paired(extra));
@@ -399,7 +432,8 @@ fn a_criterion_suite_compares_with_a_git_revision() {
     let chain = run.line("work/chain ");
     assert!(
         chain.contains("regressed") && chain.contains("paired"),
-        "{chain}"
+        "{}",
+        run.all()
     );
     assert!(
         !run.line("work/steady ").contains("regressed"),

@@ -20,16 +20,17 @@ pub fn main(groups: &'static [fn()]) -> ExitCode {
     let mut registry = nbench::Registry::new();
     // The program makes the ids as it runs: one may hold a clock reading.
     registry.__ids_may_change();
-    for (place, f) in found.into_iter().enumerate() {
-        let aim = f.id.clone();
-        let marks = registry.bench(&f.id, move |b| {
-            if !walk::aimed_at(groups, (&aim, place), b) {
+    for f in found {
+        let hint = f.limits.hint();
+        let marks = registry.bench(&f.id.clone(), move |b| {
+            if !walk::aimed_at(groups, &f, b) {
                 panic!(
-                    "`{aim}` was listed but not reached again: the program reaches other benchmarks each time its groups run"
+                    "`{}` was listed but not reached again: the program reaches other benchmarks each time its groups run",
+                    f.id
                 );
             }
         });
-        if let Some(hint) = f.limits.hint() {
+        if let Some(hint) = hint {
             marks.__hint(hint);
         }
     }

@@ -176,7 +176,8 @@ macro_rules! criterion_group {
         /// Runs this group's benchmark functions (as nbench's walk asks).
         pub fn $name() {
             let mut criterion: $crate::Criterion<_> = $config.configure_from_args();
-            $( $target(&mut criterion); )+
+            let mut targets = $crate::__private::Targets::default();
+            $( if targets.enter() { $target(&mut criterion); } )+
         }
     };
     ($name:ident, $( $target:path ),+ $(,)*) => {
@@ -203,4 +204,17 @@ macro_rules! criterion_main {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::entry::main;
+
+    /// Counts `criterion_group!`'s benchmark functions as its function
+    /// calls them, and says which to call (all but in a walk aimed at one).
+    #[derive(Default)]
+    pub struct Targets(usize);
+
+    impl Targets {
+        /// Whether to call the next benchmark function.
+        pub fn enter(&mut self) -> bool {
+            self.0 += 1;
+            crate::walk::enter_target(self.0 - 1)
+        }
+    }
 }

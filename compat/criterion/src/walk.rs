@@ -18,9 +18,17 @@
 //! aimed at it, so `cargo nbench` (and the standalone table) decides which
 //! run, in which order, in which process, paired in lockstep or not; the
 //! closure still runs inside the frame that owns its borrows.
+//!
+//! An aimed walk calls only the group function, and inside it only the
+//! benchmark function (`criterion_group!`'s target, see [`enter_target`]),
+//! where the listing reached its benchmark: what the other functions do
+//! besides benchmarking (building their inputs) is not done again for it.
+//! Only where that narrow walk does not reach it (a group function written
+//! by hand that reaches other benchmarks each time) is the whole program
+//! walked.
 
 use crate::limits::Limits;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 /// One benchmark the listing walk reached.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +37,20 @@ pub(crate) struct Found {
     pub id: String,
     /// What its configuration says of how long it takes.
     pub limits: Limits,
+    /// Where the program reached it.
+    pub spot: Spot,
+    /// Its place in the listing, and the place of the first benchmark
+    /// listed at its spot.
+    pub place: (usize, usize),
+}
+
+/// Where in the program a walk is: which group function (by its place in
+/// `criterion_main!`) and which of its benchmark functions, where
+/// `criterion_group!` wrote it (a group function written by hand says not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Spot {
+    pub group: usize,
+    pub target: Option<usize>,
 }
 
 /// What the walk in progress on this thread is doing.
@@ -42,6 +64,9 @@ enum Walk {
         id: String,
         /// Where to look: by its id, or by its place (see [`aimed_at`]).
         by: Aim,
+        /// The one benchmark function to enter, where the walk is narrowed
+        /// to one.
+        target: Option<usize>,
         /// Benchmarks reached so far in this walk.
         seen: usize,
         /// nbench's `Bencher`, alive for the whole walk (see [`aimed_at`]).
@@ -63,6 +88,7 @@ enum Aim {
 
 thread_local! {
     static WALK: RefCell<Walk> = const { RefCell::new(Walk::Idle) };
+    static SPOT: Cell<Spot> = const { Cell::new(Spot { group: 0, target: None }) };
 }
 
 /// Puts the thread back to [`Walk::Idle`] when a walk ends, also when a
@@ -79,9 +105,7 @@ impl Drop for EndOfWalk {
 pub(crate) fn list(groups: &[fn()]) -> Vec<Found> {
     WALK.with(|w| *w.borrow_mut() = Walk::Listing(Vec::new()));
     let end = EndOfWalk;
-    for group in groups {
-        group();
-    }
+    call(groups, 0..groups.len());
     let found = WALK.with(
         |w| match std::mem::replace(&mut *w.borrow_mut(), Walk::Idle) {
             Walk::Listing(found) => found,
@@ -92,8 +116,47 @@ pub(crate) fn list(groups: &[fn()]) -> Vec<Found> {
     found
 }
 
-/// Walks `groups` until benchmark `id`, listed `place`-th, which is called
-/// with `bencher`; returns whether it was reached.
+/// Calls the group functions `which` of `groups`, each with the walk's spot
+/// set to it.
+fn call(groups: &[fn()], which: std::ops::Range<usize>) {
+    for (group, f) in groups
+        .iter()
+        .enumerate()
+        .skip(which.start)
+        .take(which.len())
+    {
+        SPOT.with(|s| {
+            s.set(Spot {
+                group,
+                target: None,
+            })
+        });
+        f();
+    }
+}
+
+/// `criterion_group!`'s function is about to call its benchmark function
+/// `target` (counted from 0): whether to. Every one is called but where a
+/// walk is aimed at a benchmark listed in another.
+pub(crate) fn enter_target(target: usize) -> bool {
+    SPOT.with(|s| {
+        s.set(Spot {
+            target: Some(target),
+            ..s.get()
+        })
+    });
+    WALK.with(|w| match &*w.borrow() {
+        Walk::Aimed {
+            target: Some(t), ..
+        } => *t == target,
+        _ => true,
+    })
+}
+
+/// Walks `groups` until benchmark `found`, which is called with `bencher`;
+/// returns whether it was reached. The walk is narrowed to where the
+/// listing reached it first, and goes through all of `groups` only where
+/// that does not reach it.
 ///
 /// A benchmark whose id carries a value that changes each time the program
 /// runs (criterion suites name benchmarks after a clock reading, as in
@@ -101,11 +164,7 @@ pub(crate) fn list(groups: &[fn()]) -> Vec<Found> {
 /// its listed id. When no benchmark has that id, a second walk calls the one
 /// reached at the same place if its id differs in the last part only (the
 /// same group and function); it is measured under the listed id.
-pub(crate) fn aimed_at(
-    groups: &[fn()],
-    (id, place): (&str, usize),
-    bencher: &mut nbench::Bencher<'_>,
-) -> bool {
+pub(crate) fn aimed_at(groups: &[fn()], found: &Found, bencher: &mut nbench::Bencher<'_>) -> bool {
     // SAFETY: only the lifetime is erased. The pointer lives in this
     // thread's walk state, which `EndOfWalk` clears before `walk` returns
     // (or unwinds), while `bencher` is still mutably borrowed here; `reach`
@@ -114,26 +173,53 @@ pub(crate) fn aimed_at(
     let bencher = unsafe {
         std::mem::transmute::<*mut nbench::Bencher<'_>, *mut nbench::Bencher<'static>>(bencher)
     };
-    [Aim::Id, Aim::Place(place)]
-        .into_iter()
-        .any(|by| walk(groups, id, by, bencher))
+    let (place, first) = found.place;
+    let narrow = Narrow {
+        groups: found.spot.group..found.spot.group + 1,
+        target: found.spot.target,
+        seen: first,
+    };
+    let whole = Narrow {
+        groups: 0..groups.len(),
+        target: None,
+        seen: 0,
+    };
+    [narrow, whole].into_iter().any(|within| {
+        [Aim::Id, Aim::Place(place)]
+            .into_iter()
+            .any(|by| walk(groups, (&found.id, by), within.clone(), bencher))
+    })
 }
 
-/// One aimed walk through `groups`; whether it reached its benchmark.
-fn walk(groups: &[fn()], id: &str, by: Aim, bencher: *mut nbench::Bencher<'static>) -> bool {
+/// The part of the program an aimed walk goes through: some group
+/// functions, maybe one benchmark function in them, and how many benchmarks
+/// the listing reached before it.
+#[derive(Clone)]
+struct Narrow {
+    groups: std::ops::Range<usize>,
+    target: Option<usize>,
+    seen: usize,
+}
+
+/// One aimed walk through `within`; whether it reached its benchmark.
+fn walk(
+    groups: &[fn()],
+    (id, by): (&str, Aim),
+    within: Narrow,
+    bencher: *mut nbench::Bencher<'static>,
+) -> bool {
     WALK.with(|w| {
         *w.borrow_mut() = Walk::Aimed {
             id: id.to_owned(),
             by,
-            seen: 0,
+            target: within.target,
+            seen: within.seen,
             bencher,
             reached: false,
         }
     });
     let end = EndOfWalk;
-    for group in groups {
-        group();
-    }
+    call(groups, within.groups);
     let reached = WALK.with(|w| matches!(*w.borrow(), Walk::Aimed { reached: true, .. }));
     drop(end);
     reached
@@ -159,9 +245,14 @@ pub(crate) fn reach(
     let bencher = WALK.with(|w| match &mut *w.borrow_mut() {
         Walk::Idle => Err(Reached::Outside),
         Walk::Listing(found) => {
+            let spot = SPOT.with(Cell::get);
+            let place = found.len();
+            let first = found.iter().position(|f| f.spot == spot).unwrap_or(place);
             found.push(Found {
                 id: id.to_owned(),
                 limits,
+                spot,
+                place: (place, first),
             });
             Err(Reached::Passed)
         }
@@ -171,6 +262,7 @@ pub(crate) fn reach(
             seen,
             bencher,
             reached,
+            ..
         } => {
             let place = *seen;
             *seen += 1;
