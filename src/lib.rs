@@ -24,7 +24,9 @@ use std::process::ExitCode;
 /// Parses the command line, runs the command, and turns the outcome into an exit code.
 pub fn main() -> ExitCode {
     let args = std::env::args_os().collect();
-    match config::resolve(args).and_then(|settings| commands::dispatch(&settings)) {
+    let done = config::resolve(args).and_then(|settings| commands::dispatch(&settings));
+    run::listings::remove();
+    match done {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             report_error(&e);

@@ -213,6 +213,7 @@ fn run(
         }
     };
     super::child::not_randomized(&mut cmd);
+    super::listings::share(&mut cmd);
     let each: Vec<String> = ids.iter().map(|(_, n)| n.to_string()).collect();
     let each = [
         nbench::__private::protocol::COUNT_ITERS_FLAG.to_owned(),

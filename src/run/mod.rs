@@ -6,6 +6,7 @@ pub mod compare;
 pub mod counter;
 pub mod counts;
 mod epochs;
+pub mod listings;
 pub mod lockstep;
 mod output;
 pub mod paired;

@@ -345,6 +345,45 @@ fn a_benchmark_runs_its_own_functions_code_not_the_whole_suites() {
 }
 
 #[test]
+fn the_processes_of_a_run_list_the_suite_once_for_each_executable() {
+    // Listing runs every benchmark function's code; a comparison starts a
+    // fresh pair of processes for each of its epochs. The first process of
+    // each executable keeps its listing for the others, in a directory of
+    // the run's own that is gone when the run ends.
+    let fx = Fixture::new("criterion");
+    let log = fx.dir.join("ran.txt");
+    let tmp = fx.dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut cmd = fx.nbench_command(&paired(&["--bench", "second", "small/steady"]));
+    cmd.env("CRIT_RAN", &log).env("TMPDIR", &tmp);
+    let run = Run::from(cmd.output().unwrap());
+    assert_eq!(run.code, 0, "{}", run.all());
+    let text = std::fs::read_to_string(&log).unwrap();
+    let count = |f: &str| text.lines().filter(|l| *l == f).count();
+    // `stamped` runs only where a process lists: once for each of the
+    // executables (the build and its link layouts); `small` there too, and
+    // in each process that measured `small/steady`.
+    let layouts: usize = run
+        .stderr
+        .split("building ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("how many layouts?\n{}", run.stderr));
+    let (listings, measured) = (count("stamped"), count("small") - count("stamped"));
+    assert!(
+        (1..=layouts + 1).contains(&listings) && measured >= 8,
+        "{listings} listings, {measured} processes measured, {layouts} layouts:\n{}",
+        run.all()
+    );
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
 fn a_slower_criterion_benchmark_is_the_only_one_called_regressed() {
     let fx = Fixture::new("criterion");
     let run_paired = |extra: &[&str]| fx.nbench(&paired(extra));

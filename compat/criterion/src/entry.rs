@@ -1,13 +1,13 @@
 //! The bench target's `main`, as `criterion_main!` writes it.
 
-use crate::{args, walk};
+use crate::{args, listing, walk};
 use std::process::ExitCode;
 
 /// Lists the benchmarks `groups` reach, registers each with nbench as a
 /// walk aimed at it, and runs them as the command line (criterion's, read
 /// by `args::translate`) asks.
 pub fn main(groups: &'static [fn()]) -> ExitCode {
-    let found = walk::list(groups);
+    let found = listing::listed(groups);
     let ids: Vec<String> = found.iter().map(|f| f.id.clone()).collect();
     let args = match args::translate(std::env::args().skip(1), &ids) {
         Ok(args::Translated::Run(args)) => args,

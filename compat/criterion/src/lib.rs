@@ -22,6 +22,7 @@ mod criterion;
 mod entry;
 mod group;
 mod limits;
+mod listing;
 pub mod measurement;
 mod notice;
 pub mod profiler;

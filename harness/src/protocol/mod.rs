@@ -38,6 +38,12 @@ pub const COUNT_ITERS_FLAG: &str = "--nbench-count-iters";
 /// Environment variable carrying the token the binary must echo in its hello, so
 /// `cargo nbench` talks only to the process it started.
 pub const TOKEN_ENV: &str = "NBENCH_PROTOCOL_TOKEN";
+/// Environment variable naming a directory where the processes of one
+/// `cargo nbench` run may keep what they found once for the others: a
+/// front end that must run the program to list its benchmarks (criterion's
+/// closures) lists in the first process and reads the list in the rest.
+/// The directory is the run's own and is removed when it ends.
+pub const LISTINGS_ENV: &str = "NBENCH_LISTINGS";
 /// Bytes present in every executable that links this harness: `cargo nbench`
 /// looks for them to tell nbench bench targets from criterion, divan or
 /// hand-written ones without running them.
