@@ -358,8 +358,7 @@ fn filtered_baselines_compare_only_what_they_hold() {
     }
     // Both hold one benchmark; their executables register three.
     let cmp = fx.nbench(&[&["compare", "a", "b", "--format", "json"][..], PAIRED].concat());
-    assert_eq!(cmp.code, 0, "{}", cmp.all());
-    let doc: serde_json::Value = serde_json::from_str(&cmp.stdout).unwrap();
+    let doc = cmp.json();
     let measured: Vec<_> = doc["targets"][0]["benchmarks"]
         .as_array()
         .unwrap()
@@ -398,8 +397,7 @@ fn filtered_baselines_compare_only_what_they_hold() {
         "--format",
         "json",
     ]));
-    assert_eq!(other.code, 0, "{}", other.all());
-    let doc: serde_json::Value = serde_json::from_str(&other.stdout).unwrap();
+    let doc = other.json();
     let t = &doc["comparison"]["targets"][0];
     assert_eq!(t["new"], serde_json::json!(["work/sum/2000"]), "{t}");
     assert_eq!(t["rows"], serde_json::json!([]), "{t}");
@@ -413,8 +411,7 @@ fn filtered_baselines_compare_only_what_they_hold() {
     doc["run"]["targets"][0]["benchmarks"][0]["id"] = "work/sum/1000/12:03:40".into();
     std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
     let cmp = fx.nbench(&[&["compare", "a", "b", "--format", "json"][..], PAIRED].concat());
-    assert_eq!(cmp.code, 0, "{}", cmp.all());
-    let doc: serde_json::Value = serde_json::from_str(&cmp.stdout).unwrap();
+    let doc = cmp.json();
     let t = &doc["comparison"]["targets"][0];
     assert_eq!(t["not_compared"][0]["id"], "work/sum/1000/12:03:40", "{t}");
     let why = t["not_compared"][0]["reason"].as_str().unwrap();

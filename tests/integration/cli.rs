@@ -216,8 +216,7 @@ fn json_output_and_the_stored_run() {
         "both5",
         "add",
     ]));
-    assert_eq!(run.code, 0, "{}", run.all());
-    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let doc = run.json();
     let bench = &doc["targets"][0]["benchmarks"][0];
     assert_eq!(bench["outlier_mode"], "both5");
     let all = bench["per_iter_ns"].as_array().unwrap().len() as u64;

@@ -34,8 +34,7 @@ fn a_loop_of_known_additions_counts_the_instructions_it_executes() {
     let f = Fixture::new("counts");
     let args = ["--metrics", "time,instructions", "--max-time", "100ms"];
     let run = f.nbench(&[&args[..], &["--format", "json"]].concat());
-    assert_eq!(run.code, 0, "{}", run.all());
-    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    let json = run.json();
     // Ten thousand additions, and the call around them: within ±0.1 %.
     let adds = instructions(&json, "adds/10000");
     let per_iter = adds["per_iter"].as_f64().unwrap();
@@ -93,8 +92,7 @@ fn a_comparison_judges_time_and_instructions_together() {
     ];
     // The same source: the counts do not move, and nothing is claimed.
     let same = f.nbench(&[&quick[..], &counted[..]].concat());
-    assert_eq!(same.code, 0, "{}", same.all());
-    let same = rows(&serde_json::from_str(&same.stdout).unwrap());
+    let same = rows(&same.json());
     for id in ["adds/10000", "adds/after_setup", "stride"] {
         let r = &same[id];
         assert_eq!(r["instructions"]["change"], 0.0, "{r}");
@@ -221,8 +219,7 @@ fn a_cpu_counter_counts_a_loop_of_known_additions() {
     cmd.args(["--max-time", "100ms", "adds/10000"])
         .env("NBENCH_COUNTER", "cpu");
     let run = Run::from(cmd.output().unwrap());
-    assert_eq!(run.code, 0, "{}", run.all());
-    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    let json = run.json();
     let adds = instructions(&json, "adds/10000");
     let per_iter = adds["per_iter"].as_f64().unwrap();
     assert!((per_iter - 10_000.0).abs() <= 10.0, "{adds}");

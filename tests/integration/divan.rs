@@ -69,8 +69,7 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
     let mut args = vec!["--format", "json"];
     args.extend_from_slice(QUICK);
     let run = fx.nbench(&args);
-    assert_eq!(run.code, 0, "{}", run.all());
-    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let doc = run.json();
     let target = &doc["targets"][0];
     let measured: Vec<&str> = target["benchmarks"]
         .as_array()

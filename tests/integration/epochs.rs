@@ -17,8 +17,7 @@ fn a_fresh_run_measures_in_epochs_and_stores_them() {
         .copied()
         .collect();
     let run = fx.nbench(&args);
-    assert_eq!(run.code, 0, "{}", run.all());
-    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let doc = run.json();
     assert_eq!(doc["context"]["settings"]["epochs"], 8);
     let benches = benchmarks(&doc);
     assert!(!benches.is_empty());
@@ -64,8 +63,7 @@ fn a_fresh_run_measures_in_epochs_and_stores_them() {
     // One process: no epochs, no within-process figures, an interval all the same.
     let one: Vec<&str> = args.iter().copied().chain(["--epochs", "1"]).collect();
     let run = fx.nbench(&one);
-    assert_eq!(run.code, 0, "{}", run.all());
-    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let doc = run.json();
     for b in benchmarks(&doc) {
         assert!(
             b["repeats"].is_null() && b["within_process"].is_null(),
@@ -88,8 +86,7 @@ fn the_next_runs_interval_draws_on_the_runs_of_the_same_build_before_it() {
             .copied()
             .collect();
         let run = fx.nbench(&args);
-        assert_eq!(run.code, 0, "{}", run.all());
-        serde_json::from_str(&run.stdout).unwrap()
+        run.json()
     };
     let earlier_runs = |doc: &Value| -> Vec<u64> {
         (benchmarks(doc).iter())

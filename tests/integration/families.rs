@@ -23,8 +23,7 @@ fn complexity_is_fitted_standalone_and_under_cargo_nbench() {
     ];
     args.extend_from_slice(QUICK);
     let run = fx.nbench(&args);
-    assert_eq!(run.code, 0, "{}", run.all());
-    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let doc = run.json();
     let fits = doc["targets"][0]["fits"]
         .as_array()
         .expect("fits in the record");

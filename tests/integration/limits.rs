@@ -2,7 +2,6 @@
 //! connect wait within `--timeout`, and no bench process outliving a killed `cargo nbench`.
 
 use crate::helpers::Fixture;
-use serde_json::Value;
 use std::time::{Duration, Instant};
 
 /// The 300 ms benchmark alone, in one process, with the shortest warm-up.
@@ -23,8 +22,7 @@ fn the_time_limit_wins_over_the_minimum_sample_count() {
     let fx = Fixture::new("limits").own_target_dir();
     let args = [SLOW, &["--max-time", "200ms", "--min-samples", "10"]].concat();
     let run = fx.nbench(&[&args[..], &["--format", "json"]].concat());
-    assert_eq!(run.code, 0, "{}", run.all());
-    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let doc = run.json();
     let slow = &doc["targets"][0]["benchmarks"][0];
     assert_eq!(slow["stop"], "too_few_samples", "{slow}");
     assert!(slow["samples"].as_u64().unwrap() < 10, "{slow}");
@@ -194,8 +192,7 @@ fn the_time_limit_bounds_every_epoch_together() {
         "json",
     ];
     let run = fx.nbench(&args);
-    assert_eq!(run.code, 0, "{}", run.all());
-    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let doc = run.json();
     let slow = &doc["targets"][0]["benchmarks"][0];
     // One epoch: the first call, the calibration and a sample, about 1 s;
     // eight took 8 s.
@@ -227,8 +224,7 @@ fn a_pair_slow_to_start_counts_its_start_against_the_time_limit() {
     let saved = fx.nbench(&[&base[..], &["--save-baseline", "start"]].concat());
     assert_eq!(saved.code, 0, "{}", saved.all());
     let run = fx.nbench(&[&base[..], &["--compare", "start", "--format", "json"]].concat());
-    assert_eq!(run.code, 0, "{}", run.all());
-    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let doc = run.json();
     let row = &doc["comparison"]["targets"][0]["rows"][0];
     let bench = &doc["targets"][0]["benchmarks"][0];
     // Each pair spends 200 ms in setup before its 25 ms of sampling: past
@@ -259,8 +255,7 @@ fn compare_copies(fx: &crate::helpers::Fixture, id: &str) -> (crate::helpers::Ru
 fn epochs_that_spread_go_on_in_copies_of_their_processes() {
     let fx = Fixture::new("limits").own_target_dir();
     let (run, _) = compare_copies(&fx, "per_process");
-    assert_eq!(run.code, 0, "{}", run.all());
-    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let doc = run.json();
     let row = &doc["comparison"]["targets"][0]["rows"][0];
     // 16 epochs of fresh processes spread past 1 %: the next samples in
     // copies of its pair, and so do the rest while copies cost little

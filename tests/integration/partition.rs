@@ -157,8 +157,7 @@ fn merged_shards_report_as_one_run_with_one_adjustment() {
     let nbench =
         |args: Vec<String>| fx.nbench(&args.iter().map(String::as_str).collect::<Vec<_>>());
     let merged = nbench(args(&["--format", "json"]));
-    assert_eq!(merged.code, 0, "{}", merged.all());
-    let doc: Value = serde_json::from_str(&merged.stdout).unwrap();
+    let doc = merged.json();
     let (mine, one_run) = (rows(&doc), rows(&whole));
     let ids = |r: &[(String, f64, f64)]| r.iter().map(|x| x.0.clone()).collect::<Vec<_>>();
     assert_eq!(ids(&mine), ids(&one_run), "the rows one run has");

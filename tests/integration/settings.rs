@@ -68,8 +68,7 @@ fn flags_beat_variables_beat_the_file_beat_defaults_and_bench_tables_beat_the_re
         "3s",
     ];
     let run = fx.nbench(&args);
-    assert_eq!(run.code, 0, "{}", run.all());
-    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let doc = run.json();
     assert_eq!(doc["context"]["settings"]["min_samples"], 25);
     for t in doc["targets"].as_array().unwrap() {
         for b in t["benchmarks"].as_array().unwrap() {
