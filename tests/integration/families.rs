@@ -2,14 +2,37 @@
 
 use crate::helpers::{Fixture, QUICK, Run};
 
+/// The first of at most three runs of `measure` (a result and the largest
+/// RMS of its fits, as a share) whose fits all lie within 5 % of their
+/// points, else the last. A busy machine can slow one benchmark manyfold
+/// for tens of milliseconds, which bends a fit: measured once in CI,
+/// `scale/quadratic/64` … `/256` ran 5–12 times slow and read O(N³) at
+/// RMS 8.8 % (an undisturbed run: 0.1–2.7 %).
+fn undisturbed<T>(mut measure: impl FnMut() -> (T, f64)) -> T {
+    let mut tries = 0;
+    loop {
+        let (result, rms) = measure();
+        tries += 1;
+        if rms <= 0.05 || tries == 3 {
+            return result;
+        }
+    }
+}
+
 #[test]
 fn complexity_is_fitted_standalone_and_under_cargo_nbench() {
     let fx = Fixture::new("basic");
     let exe = fx.bench_exe("scaling");
     let mut args = vec!["--bench"];
     args.extend_from_slice(QUICK);
-    let run = Run::exe(&exe, &fx.dir, &args);
-    assert_eq!(run.code, 0, "{}", run.stdout);
+    let run = undisturbed(|| {
+        let run = Run::exe(&exe, &fx.dir, &args);
+        assert_eq!(run.code, 0, "{}", run.stdout);
+        let rms = (run.stdout.lines())
+            .filter_map(|l| l.split("RMS ").nth(1)?.trim_end_matches('%').parse().ok())
+            .fold(0.0_f64, f64::max);
+        (run, rms / 100.0)
+    });
     // The shapes are far apart (N against N log N and N², 256–64 k steps of
     // arithmetic with no memory traffic, so no cache effects), so Auto
     // cannot confuse them.
@@ -22,11 +45,17 @@ fn complexity_is_fitted_standalone_and_under_cargo_nbench() {
         "--bench", "scaling", "--format", "json", "--epochs", "1", "scale/",
     ];
     args.extend_from_slice(QUICK);
-    let run = fx.nbench(&args);
-    let doc = run.json();
-    let fits = doc["targets"][0]["fits"]
-        .as_array()
-        .expect("fits in the record");
+    let doc = undisturbed(|| {
+        let doc = fx.nbench(&args).json();
+        let fits = doc["targets"][0]["fits"]
+            .as_array()
+            .expect("fits in the record");
+        let rms = (fits.iter())
+            .filter_map(|f| f["rms"].as_f64())
+            .fold(0.0_f64, f64::max);
+        (doc, rms)
+    });
+    let fits = doc["targets"][0]["fits"].as_array().unwrap();
     let shapes: Vec<(&str, &str)> = fits
         .iter()
         .map(|f| {
