@@ -162,8 +162,14 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
     }
     let why = placed["inconclusive"].as_str().unwrap_or_default();
     // Placement named as the cause: alone, or with the machine's noise
-    // where too few epochs ran to tell the two apart.
-    assert!(why.contains("code placement"), "{why}");
+    // where too few epochs ran to tell the two apart. On a busy machine the
+    // interval can lean one way far enough to be significant alone (once in
+    // a clean-clone CI run: +2.5 … +49.8 %, p = 0.030), and then what is
+    // said is that the adjustment for the other rows takes it back.
+    assert!(
+        why.contains("code placement") || why.contains("not once adjusted"),
+        "{why}"
+    );
     let steady = row(&over, "steady")["verdict"].as_str().unwrap_or_default();
     assert!(
         ["unchanged", "inconclusive"].contains(&steady),
