@@ -236,8 +236,6 @@ fn share(spare: Duration, left: usize, wants: Option<Duration>) -> Duration {
     wants.map_or(equal, |w| w.min(spare).max(equal))
 }
 
-/// The baseline's benchmarks ([`gone`]) that neither `chosen` here nor
-/// another shard (`elsewhere`) measures.
 /// A target's comparison before its rows: the baseline's benchmarks this
 /// side lacks (gone), and those this side holds and its saved executable
 /// registers no more (not compared).
@@ -250,6 +248,8 @@ fn before_rows(label: &str, picked: &Picked, saved: &[String], plan: &Plan) -> T
     cmp
 }
 
+/// The baseline's benchmarks ([`gone`]) that neither `chosen` here nor
+/// another shard (`elsewhere`) measures.
 fn gone_here(
     label: &str,
     base_ids: &[String],

@@ -119,19 +119,14 @@ pub(crate) fn list(groups: &[fn()]) -> Vec<Found> {
 /// Calls the group functions `which` of `groups`, each with the walk's spot
 /// set to it.
 fn call(groups: &[fn()], which: std::ops::Range<usize>) {
-    for (group, f) in groups
-        .iter()
-        .enumerate()
-        .skip(which.start)
-        .take(which.len())
-    {
+    for group in which {
         SPOT.with(|s| {
             s.set(Spot {
                 group,
                 target: None,
             })
         });
-        f();
+        groups[group]();
     }
 }
 
@@ -247,7 +242,11 @@ pub(crate) fn reach(
         Walk::Listing(found) => {
             let spot = SPOT.with(Cell::get);
             let place = found.len();
-            let first = found.iter().position(|f| f.spot == spot).unwrap_or(place);
+            // A spot's benchmarks are listed one after another.
+            let first = match found.last() {
+                Some(last) if last.spot == spot => last.place.1,
+                _ => place,
+            };
             found.push(Found {
                 id: id.to_owned(),
                 limits,
