@@ -6,7 +6,7 @@
 //! invisible to them. Counts decide where time cannot:
 //! - time `inconclusive` or `unchanged`, the instructions moved by half the
 //!   threshold or more ([`COUNT_SHARE`]: they carry no noise) and past
-//!   twice their own spread between a side's processes
+//!   twice their spread between processes
 //!   ([`MOVED_PAST_SPREAD`]), and time's interval, reaching a threshold
 //!   further either way, holds their change: `regressed` or `improved`.
 //!   Where time's interval rules the counted change out, the signals
@@ -20,7 +20,7 @@
 //!   significance: adjusted over the run's rows), an interval that rules out
 //!   changes past [`STILL_TIME_REACH`] times the threshold (±3 % at the
 //!   default), and the instructions still (less than half the threshold
-//!   apart, a side's processes within half of it of each other):
+//!   apart, in each pair of processes within half of it of each other):
 //!   `unchanged`. Counts cannot see memory, so time must at least rule out
 //!   a large change: a build reading memory 512 values apart, 111 % slower
 //!   with the same instructions, measured over two link layouts a side,
@@ -44,9 +44,10 @@
 
 use crate::model::comparison::{Contrary, Row, Signal, Verdict};
 
-/// How many times their own spread between processes the counts must move
-/// before they decide: a side whose processes counted 1.6 % apart (an
-/// allocator in another state) cannot tell a 1 % change.
+/// How many times their spread between processes the counts must move
+/// before they decide: a change that reads 1.6 % more in one pair of
+/// processes than in the other (an allocator in another state) cannot tell
+/// a 1 % change.
 pub const MOVED_PAST_SPREAD: f64 = 2.0;
 
 /// The share of the noise threshold counts are held to. Time carries the
@@ -83,7 +84,7 @@ pub fn time_holds_counts(row: &Row, threshold: f64) -> bool {
 }
 
 /// Whether the counts of `row` stayed still: less than [`COUNT_SHARE`] of
-/// `threshold` apart, each side's processes within that of each other.
+/// `threshold` apart, in each pair of processes within that of each other.
 pub fn counts_still(row: &Row, threshold: f64) -> bool {
     let within = COUNT_SHARE * threshold;
     row.instructions
@@ -100,7 +101,7 @@ pub fn counts_still(row: &Row, threshold: f64) -> bool {
 pub const SAME_COUNT: f64 = 1e-4;
 
 /// Whether both sides of `row` ran the same instructions: their counts
-/// within [`SAME_COUNT`] of each other, each side's processes within
+/// within [`SAME_COUNT`] of each other, in each pair of processes within
 /// [`COUNT_SHARE`] of `threshold`.
 pub fn counts_same(row: &Row, threshold: f64) -> bool {
     counts_still(row, threshold)
@@ -308,7 +309,7 @@ mod tests {
         // slower, `sort/2000` timed −0.59 … +0.89 %).
         let r = row(Inconclusive, [-0.0059, 0.0089], (0.01, 0.0));
         assert_eq!(decided(r), (Regressed, Some(Instructions)));
-        // Moved, but the processes' counts lie further apart: time's verdict stays.
+        // Moved, but the pairs of processes' changes lie further apart: time's verdict stays.
         let r = row(Inconclusive, [-0.003, 0.012], (0.01, 0.034));
         assert_eq!(decided(r), (Inconclusive, Some(Time)));
         // Still counts and a time interval holding no change: unchanged.

@@ -207,8 +207,8 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
             )
         }
         _ if c.change.abs() > threshold && !counts_moved(r, threshold) => format!(
-            ": instructions {}, but one side's processes counted {:.1}% apart (code that \
-             allocates meets the allocator in another state): they do not decide",
+            ": instructions {}, but from process to process the change lay {:.1}% apart \
+             (code that allocates meets the allocator in another state): they do not decide",
             percent_change(c.change),
             c.spread * 100.0
         ),
