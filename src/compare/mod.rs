@@ -28,12 +28,13 @@ use crate::model::context::Context;
 pub use crate::model::comparison::row_threshold;
 
 /// The comparison of a run, each row decided once its p-value is adjusted
-/// over all its rows ([`rule::decide_rows`]).
+/// over all its rows ([`rule::decide_rows`]); `counted`: whether
+/// instructions were asked for.
 pub fn finish(
-    baseline: String,
-    noise_threshold: f64,
+    (baseline, noise_threshold): (String, f64),
     warnings: Vec<String>,
     targets: Vec<TargetComparison>,
+    counted: bool,
 ) -> Comparison {
     let notes = words::placement_notes(&baseline, &targets);
     let mut c = Comparison {
@@ -44,6 +45,9 @@ pub fn finish(
         targets,
     };
     rule::decide_rows(&mut c);
+    if !counted {
+        c.notes.extend(words::counts_note(&c.targets));
+    }
     c
 }
 

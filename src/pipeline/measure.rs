@@ -57,7 +57,8 @@ pub fn measure(
     }
     let warnings = context_warnings(&v.baseline.run.context, context);
     let name = v.baseline.name.clone();
-    let comparison = finish(name, v.threshold, warnings, compared);
+    let counted = plans.iter().any(|p| p.instructions);
+    let comparison = finish((name, v.threshold), warnings, compared, counted);
     (records(&runs), Some(comparison))
 }
 
@@ -197,7 +198,8 @@ pub fn compare_saved(
     let gone = gone_targets(base, cur, &plan);
     targets.extend(gone.into_iter().filter(|t| selection.picks(&t.target)));
     let warnings = context_warnings(&base.run.context, &cur.run.context);
-    let comparison = finish(base.name.clone(), threshold, warnings, targets);
+    let base_name = (base.name.clone(), threshold);
+    let comparison = finish(base_name, warnings, targets, plan.instructions);
     (records, comparison)
 }
 

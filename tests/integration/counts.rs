@@ -91,8 +91,11 @@ fn a_comparison_judges_time_and_instructions_together() {
         "json",
     ];
     // The same source: the counts do not move, and nothing is claimed.
-    let same = f.nbench(&[&quick[..], &counted[..]].concat());
-    let same = rows(&same.json());
+    let same = f.nbench(&[&quick[..], &counted[..]].concat()).json();
+    // Counted: no note suggests counting.
+    let notes = same["comparison"]["notes"].to_string();
+    assert!(!notes.contains("on time alone"), "{notes}");
+    let same = rows(&same);
     for id in ["adds/10000", "adds/after_setup", "stride", "grows"] {
         let r = &same[id];
         assert_eq!(r["instructions"]["change"], 0.0, "{r}");

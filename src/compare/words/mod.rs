@@ -5,7 +5,7 @@
 mod reasons;
 mod work;
 
-pub use reasons::{placement_notes, why_inconclusive};
+pub use reasons::{counts_note, placement_notes, why_inconclusive};
 
 use crate::compare::iterations;
 use crate::model::comparison::{Row, Verdict};
