@@ -189,7 +189,8 @@ impl Error {
             Error::NoTargets => Some(format!(
                 "add `nbench` to [dev-dependencies] and a [[bench]] target with `harness = false` \
                  whose main is `nbench::main!(...)`; a criterion suite runs unchanged with \
-                 `{}`",
+                 `{}`, and `cargo nbench compare --rev HEAD~1 HEAD` compares two commits of a \
+                 criterion or divan suite with no edit at all",
                 COMPAT_DEPENDENCY
             )),
             Error::Config { hint, .. } => hint.clone(),
