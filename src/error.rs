@@ -113,6 +113,15 @@ pub enum Error {
         /// What to do.
         hint: String,
     },
+    /// A revision whose build failed because cargo could not get one of
+    /// its dependencies (no network, a source that is gone).
+    #[error("{message}")]
+    Dependency {
+        /// What cargo could not get, naming the revision.
+        message: String,
+        /// What to do.
+        hint: String,
+    },
     /// `merge`: shards that cannot be read or do not belong together.
     #[error("{message}")]
     Merge {
@@ -160,7 +169,9 @@ impl Error {
             | Error::NoValgrind(_)
             | Error::Merge { .. } => exit::USAGE,
             Error::InUse { .. } => exit::ERROR,
-            Error::Build(_) | Error::Swapped { .. } => exit::BUILD_FAILED,
+            Error::Build(_) | Error::Swapped { .. } | Error::Dependency { .. } => {
+                exit::BUILD_FAILED
+            }
             Error::Metadata(_)
             | Error::Spawn { .. }
             | Error::Io { .. }
@@ -194,9 +205,10 @@ impl Error {
                 COMPAT_DEPENDENCY
             )),
             Error::Config { hint, .. } => hint.clone(),
-            Error::Revision { hint, .. } | Error::Merge { hint, .. } | Error::Swapped { hint, .. } => {
-                Some(hint.clone())
-            }
+            Error::Revision { hint, .. }
+            | Error::Merge { hint, .. }
+            | Error::Swapped { hint, .. }
+            | Error::Dependency { hint, .. } => Some(hint.clone()),
             Error::NoRuns(_) => Some(
                 "run `cargo nbench` first: every run is stored there and the report is made from them"
                     .to_owned(),

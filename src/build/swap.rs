@@ -340,6 +340,16 @@ pub fn feature_not_had<'a>(error: &'a str, swap: &SwapRecord) -> Option<(&'stati
     Some((front.package, feature))
 }
 
+/// The package cargo could not get, where that is what a build failed on
+/// (cargo: "failed to get `mozjs` as a dependency of package `…`"): the
+/// network, or a source that is gone, not the code.
+pub fn dependency_not_got(error: &str) -> Option<&str> {
+    const SAID: &str = "failed to get `";
+    let start = error.find(SAID)? + SAID.len();
+    let len = error[start..].find('`')?;
+    Some(&error[start..start + len])
+}
+
 /// The item a compiler error names first (`` `with_plots` ``), if any.
 pub fn missing_item(error: &str) -> Option<&str> {
     let start = error.find('`')? + 1;
@@ -350,6 +360,18 @@ pub fn missing_item(error: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dependency_cargo_could_not_get_is_named() {
+        // As cargo said it of pulldown-cmark's fuzz member, with no network.
+        let said = ": error: failed to get `mozjs` as a dependency of package \
+                    `pulldown-cmark-fuzz v0.0.0 (/tmp/pdc/fuzz)`";
+        assert_eq!(dependency_not_got(said), Some("mozjs"));
+        assert_eq!(
+            dependency_not_got(": error[E0599]: no `Regex` in `x`"),
+            None
+        );
+    }
 
     fn swapped(manifest: &str) -> (bool, Table) {
         let mut t: Table = toml::from_str(manifest).unwrap();

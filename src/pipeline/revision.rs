@@ -15,7 +15,7 @@ use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
 };
 use crate::build::swap::{
-    feature_not_had, front_end_not_got, missing_item, swap_in, swapped_as_now,
+    dependency_not_got, feature_not_had, front_end_not_got, missing_item, swap_in, swapped_as_now,
 };
 use crate::build::worktree::{Worktree, remove_abandoned, short};
 use crate::config::Settings;
@@ -114,13 +114,7 @@ fn make(
     let revision = s.for_revision(&manifest, &shared, rev)?;
     match save_baseline(&revision, name, swap.clone(), &s.selection.benches) {
         Ok(()) => Ok(made),
-        Err(Error::Build(why)) if let Some(swap) = &swap => {
-            Err(swap_failed(rev, short, &why, swap))
-        }
-        Err(Error::Build(why)) => Err(Error::Revision {
-            message: format!("revision `{rev}` ({short}) failed to build{why}"),
-            hint: format!("its build output is above, each line marked [{rev}]"),
-        }),
+        Err(Error::Build(why)) => Err(build_failed(rev, short, &why, swap.as_ref())),
         // The selected packages or bench targets are not there.
         Err(e @ (Error::Usage(_) | Error::NoTargets)) => {
             Err(at(format!("what this command selects ({e})")))
@@ -134,12 +128,50 @@ fn make(
     }
 }
 
+/// Why revision `rev` failed to build (`why`, cargo's first error): cargo
+/// could not get a dependency, or, built with nbench's front end in its
+/// library's place (`swap`), the suite uses something the front end lacks.
+fn build_failed(rev: &str, short: &str, why: &str, swap: Option<&SwapRecord>) -> Error {
+    let swapped = swap.and_then(|swap| swap_failed(rev, short, why, swap));
+    if let Some(e) = swapped {
+        return e;
+    }
+    if let Some(package) = dependency_not_got(why) {
+        return Error::Dependency {
+            message: format!("revision `{rev}` ({short}): cargo could not get `{package}`"),
+            hint: format!(
+                "cargo's output is above, each line marked [{rev}]; the revision builds where \
+                 cargo can reach `{package}`'s source (the network, or cargo's cache with \
+                 --offline)"
+            ),
+        };
+    }
+    match swap {
+        Some(swap) => Error::Swapped {
+            message: format!(
+                "revision `{rev}` ({short}) does not build with {}{}{why}",
+                SwapRecord::places(&swap.libraries),
+                missing_item(why).map_or(String::new(), |item| format!(": it lacks `{item}`"))
+            ),
+            hint: format!(
+                "its suite uses something nbench's front end does not have (the compiler's \
+                 output is above, each line marked [{rev}]); compare with a revision whose \
+                 suite builds"
+            ),
+        },
+        None => Error::Revision {
+            message: format!("revision `{rev}` ({short}) failed to build{why}"),
+            hint: format!("its build output is above, each line marked [{rev}]"),
+        },
+    }
+}
+
 /// Why a revision built with nbench's front end in its library's place
-/// failed: cargo could not get the front end, or the suite uses something
-/// the front end lacks.
-fn swap_failed(rev: &str, short: &str, why: &str, swap: &SwapRecord) -> Error {
+/// failed, where the front end is to blame: cargo could not get it, or the
+/// suite asks it for a feature it lacks.
+fn swap_failed(rev: &str, short: &str, why: &str, swap: &SwapRecord) -> Option<Error> {
     if let Some((package, feature)) = feature_not_had(why, swap) {
-        return Error::Swapped {
+        return Some(Error::Swapped {
             message: format!(
                 "revision `{rev}` ({short}): its manifests ask {package} for feature \
                  `{feature}`, which it does not have"
@@ -149,13 +181,13 @@ fn swap_failed(rev: &str, short: &str, why: &str, swap: &SwapRecord) -> Error {
                  this one; cargo's output, above with each line marked [{rev}], names the \
                  package that asks"
             ),
-        };
+        });
     }
     if let Some(front) = front_end_not_got(why, swap) {
         let from = (swap.libraries.iter().zip(&swap.dependencies))
             .find(|(l, _)| *l == front.library)
             .map_or(String::new(), |(_, d)| format!(" from `{d}`"));
-        return Error::Swapped {
+        return Some(Error::Swapped {
             message: format!(
                 "revision `{rev}` ({short}): could not get {}{from}",
                 front.package
@@ -165,19 +197,9 @@ fn swap_failed(rev: &str, short: &str, why: &str, swap: &SwapRecord) -> Error {
                  (`{}` in cargo nbench's repository) to build without the network",
                 front.env, front.package, front.folder
             ),
-        };
+        });
     }
-    Error::Swapped {
-        message: format!(
-            "revision `{rev}` ({short}) does not build with {}{}{why}",
-            SwapRecord::places(&swap.libraries),
-            missing_item(why).map_or(String::new(), |item| format!(": it lacks `{item}`"))
-        ),
-        hint: format!(
-            "its suite uses something nbench's front end does not have (the compiler's output \
-             is above, each line marked [{rev}]); compare with a revision whose suite builds"
-        ),
-    }
+    None
 }
 
 /// Builds and measures what `s` selects and saves it as baseline `name`,

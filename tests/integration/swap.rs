@@ -166,6 +166,40 @@ fn a_revision_whose_suite_needs_what_nbench_criterion_lacks_fails_naming_it() {
 }
 
 #[test]
+fn a_revision_whose_dependency_cargo_cannot_get_says_so() {
+    let fx = repository();
+    // The newer revision takes a dependency from a repository that is not
+    // there (as a git source is, with no network).
+    let nowhere = format!("file://{}", fx.dir.join("no-such-repository").display());
+    edit(
+        &fx.dir.join("member/Cargo.toml"),
+        "[dev-dependencies]",
+        &format!("[dev-dependencies]\nghost = {{ git = {nowhere:?} }}"),
+    );
+    git(
+        &fx.dir,
+        &["commit", "--quiet", "-am", "a dependency from elsewhere"],
+    );
+    // Built first, so that nothing else is built.
+    let r = run(&fx, &["compare", "--rev", "HEAD", "HEAD~1", "-q"], true);
+    assert_eq!(r.code, 3, "{}", r.all());
+    assert!(
+        r.stderr.contains("error: revision `HEAD` (")
+            && r.stderr.contains("): cargo could not get `ghost`"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("the revision builds where cargo can reach `ghost`'s source"),
+        "{}",
+        r.stderr
+    );
+    // Not blamed on the front end.
+    assert!(!r.stderr.contains("it lacks"), "{}", r.stderr);
+}
+
+#[test]
 fn a_front_end_cargo_cannot_get_is_named_with_the_variable_that_points_to_one() {
     let fx = repository();
     // The working tree's swap names a repository that is not there; the
