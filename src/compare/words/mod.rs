@@ -151,9 +151,7 @@ pub fn floor_note(r: &Row, threshold: f64) -> Option<RowNote> {
 /// time, time that decided against still counts (a change outside the
 /// instruction stream), counts too spread or untelling to decide.
 pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
-    use crate::compare::joint::{
-        counts_moved, counts_still, goes_against, goes_with, time_holds_counts,
-    };
+    use crate::compare::joint::{counts_moved, counts_still, goes_against, goes_with, time_agrees};
     use crate::model::comparison::Signal;
     let c = r.instructions.as_ref()?;
     let counted = |x: f64| nbench::__private::format::count(x);
@@ -198,7 +196,7 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
         // ebc808e8: RFC 3339 parsing timed −66 % and counted −54 %): no
         // disagreement worth a note.
         Some(Signal::Time)
-            if counts_moved(r, threshold) && !time_holds_counts(r, threshold) && !goes_with(r) =>
+            if counts_moved(r, threshold) && !time_agrees(r, threshold) && !goes_with(r) =>
         {
             format!(
                 ": instructions {}, but time's interval ({} … {}) rules that out: the signals \
