@@ -199,9 +199,9 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
             if counts_moved(r, threshold) && !time_agrees(r, threshold) && !goes_with(r) =>
         {
             format!(
-                ": instructions {}, but time's interval ({} … {}) rules that out: the signals \
-             disagree and time decides (instructions that cost no time here, or counts that \
-             differ from process to process)",
+                ": instructions {}, further than time's interval ({} … {}) reaches: time \
+                 decides (an instruction need not cost the time of another, and some cost \
+                 none)",
                 percent_change(c.change),
                 percent_change(r.change_ci[0]),
                 percent_change(r.change_ci[1])
@@ -439,7 +439,7 @@ mod tests {
         r.instructions = Some(counted(0.078, 0.0008));
         let note = signal_note(&r, 0.005).unwrap().to_string();
         assert!(
-            note.contains("+7.80%") && note.contains("disagree"),
+            note.contains("+7.80%") && note.contains("further than time's interval"),
             "{note}"
         );
         // Decided the way the counts moved, by another amount: no note.
