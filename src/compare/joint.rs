@@ -11,8 +11,8 @@
 //!   further either way, holds their change, or lies wholly past the
 //!   threshold the way they moved ([`time_agrees`]): `regressed` or
 //!   `improved`.
-//!   Where time's interval rules the counted change out, the signals
-//!   disagree and time's verdict stands (measured,
+//!   Where time's interval neither holds the counted change nor lies past
+//!   the threshold its way, time's verdict stands (measured,
 //!   the same build twice: `vec_push/1000` counted +7.8 % when each side's
 //!   three processes found the allocator in another state, time
 //!   −0.56 … +0.35 %). Nor do counts decide where another row of the
