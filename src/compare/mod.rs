@@ -31,7 +31,8 @@ pub use crate::model::comparison::row_threshold;
 /// over all its rows ([`rule::decide_rows`]); `counted`: whether
 /// instructions were asked for.
 pub fn finish(
-    (baseline, noise_threshold): (String, f64),
+    baseline: String,
+    noise_threshold: f64,
     warnings: Vec<String>,
     targets: Vec<TargetComparison>,
     counted: bool,

@@ -183,7 +183,7 @@ mod tests {
                 .contains("wall time, this build cpu time")
         );
         assert!(cmp.new.is_empty() && cmp.gone.is_empty(), "{cmp:?}");
-        let whole = crate::compare::finish(("b".into(), 0.005), Vec::new(), vec![cmp], true);
+        let whole = crate::compare::finish("b".into(), 0.005, Vec::new(), vec![cmp], true);
         assert!(
             whole.counts().sentence().ends_with(", 1 not compared"),
             "{}",

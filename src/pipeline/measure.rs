@@ -58,7 +58,7 @@ pub fn measure(
     let warnings = context_warnings(&v.baseline.run.context, context);
     let name = v.baseline.name.clone();
     let counted = plans.iter().any(|p| p.instructions);
-    let comparison = finish((name, v.threshold), warnings, compared, counted);
+    let comparison = finish(name, v.threshold, warnings, compared, counted);
     (records(&runs), Some(comparison))
 }
 
@@ -198,8 +198,8 @@ pub fn compare_saved(
     let gone = gone_targets(base, cur, &plan);
     targets.extend(gone.into_iter().filter(|t| selection.picks(&t.target)));
     let warnings = context_warnings(&base.run.context, &cur.run.context);
-    let base_name = (base.name.clone(), threshold);
-    let comparison = finish(base_name, warnings, targets, plan.instructions);
+    let name = base.name.clone();
+    let comparison = finish(name, threshold, warnings, targets, plan.instructions);
     (records, comparison)
 }
 
