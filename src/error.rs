@@ -113,11 +113,11 @@ pub enum Error {
         /// What to do.
         hint: String,
     },
-    /// A revision whose build failed because cargo could not get one of
-    /// its dependencies (no network, a source that is gone).
+    /// A revision that did not build, not for the front end: its own code,
+    /// or a dependency cargo could not get (no network, a source that is gone).
     #[error("{message}")]
-    Dependency {
-        /// What cargo could not get, naming the revision.
+    RevisionBuild {
+        /// What failed, naming the revision.
         message: String,
         /// What to do.
         hint: String,
@@ -169,7 +169,7 @@ impl Error {
             | Error::NoValgrind(_)
             | Error::Merge { .. } => exit::USAGE,
             Error::InUse { .. } => exit::ERROR,
-            Error::Build(_) | Error::Swapped { .. } | Error::Dependency { .. } => {
+            Error::Build(_) | Error::Swapped { .. } | Error::RevisionBuild { .. } => {
                 exit::BUILD_FAILED
             }
             Error::Metadata(_)
@@ -208,7 +208,7 @@ impl Error {
             Error::Revision { hint, .. }
             | Error::Merge { hint, .. }
             | Error::Swapped { hint, .. }
-            | Error::Dependency { hint, .. } => Some(hint.clone()),
+            | Error::RevisionBuild { hint, .. } => Some(hint.clone()),
             Error::NoRuns(_) => Some(
                 "run `cargo nbench` first: every run is stored there and the report is made from them"
                     .to_owned(),

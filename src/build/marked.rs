@@ -1,22 +1,23 @@
 //! A revision's build output, each line marked with the revision's name.
 
-/// Shows each line of `output` on stderr after `[mark]`; returns the
-/// compiler's first error line (with the feature cargo names below a
-/// failed selection).
+/// Shows each line of `output` on stderr after `[mark]`; returns why the
+/// build failed, as [`why`] words it: the compiler's first error line
+/// (with the feature cargo names below a failed selection), and the first
+/// unit cargo could not compile.
 pub fn show(output: impl std::io::Read, mark: &str) -> Option<String> {
     use std::io::BufRead;
     let mark = console::style(format!("[{mark}]")).dim();
-    let mut first_error = None;
+    let (mut first_error, mut unit) = (None, None);
     for line in std::io::BufReader::new(output)
         .lines()
         .map_while(|l| l.ok())
     {
         eprintln!("{mark} {line}");
         let plain = console::strip_ansi_codes(&line).into_owned();
-        if first_error.is_none()
-            && plain.starts_with("error")
-            && !plain.starts_with("error: could not compile")
-        {
+        if let Some(failed) = plain.strip_prefix(COULD_NOT) {
+            let failed = failed.split(" due to ").next().unwrap_or(failed);
+            unit.get_or_insert_with(|| failed.trim().to_owned());
+        } else if first_error.is_none() && plain.starts_with("error") {
             first_error = Some(plain);
         } else if plain.contains("does not have that feature")
             && let Some(first) = first_error.as_mut()
@@ -26,7 +27,28 @@ pub fn show(output: impl std::io::Read, mark: &str) -> Option<String> {
             first.push_str(plain.trim());
         }
     }
-    first_error
+    first_error.map(|e| why(&e, unit.as_deref()))
+}
+
+const COULD_NOT: &str = "error: could not compile ";
+const IN: &str = " (compiling ";
+
+/// A failed build's reason: its first error, and the unit cargo could not
+/// compile (`` `base64` (lib) ``) where it named one.
+fn why(first_error: &str, unit: Option<&str>) -> String {
+    match unit {
+        Some(unit) => format!("{first_error}{IN}{unit})"),
+        None => first_error.to_owned(),
+    }
+}
+
+/// The unit a failed build's reason (as [`show`] gave it) names: its
+/// package and kind (`lib`, `bench "x"`, `build script`, …).
+pub fn failed_unit(why: &str) -> Option<(&str, &str)> {
+    let unit = why.rsplit_once(IN)?.1.strip_suffix(')')?;
+    let (package, kind) = unit.split_once(" (")?;
+    let kind = kind.strip_suffix(')')?;
+    Some((package.trim_matches('`'), kind))
 }
 
 #[cfg(test)]
@@ -46,6 +68,29 @@ mod tests {
         assert_eq!(
             super::show(plain.as_bytes(), "HEAD").as_deref(),
             Some("error[E0425]: cannot find value `y`")
+        );
+    }
+
+    #[test]
+    fn the_unit_cargo_could_not_compile_is_named_and_read_back() {
+        // As cargo said it of base64's 2023 code under rustc 1.95.
+        let cargo = "error: unexpected `cfg` condition value: `cargo-clippy`\n\
+                     error: hiding a lifetime that's elided elsewhere is confusing\n\
+                     error: could not compile `base64` (lib) due to 2 previous errors\n\
+                     error: could not compile `base64` (bench \"benchmarks\") due to 1 previous error\n";
+        let why = super::show(cargo.as_bytes(), "HEAD~1").unwrap();
+        assert_eq!(
+            why,
+            "error: unexpected `cfg` condition value: `cargo-clippy` (compiling `base64` (lib))"
+        );
+        assert_eq!(super::failed_unit(&why), Some(("base64", "lib")));
+        let bench = "error[E0432]: unresolved import `criterion::x`\n\
+                     error: could not compile `a` (bench \"b\") due to 1 previous error\n";
+        let why = super::show(bench.as_bytes(), "HEAD").unwrap();
+        assert_eq!(super::failed_unit(&why), Some(("a", "bench \"b\"")));
+        assert_eq!(
+            super::failed_unit("error: failed to select a version"),
+            None
         );
     }
 }

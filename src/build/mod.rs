@@ -123,8 +123,9 @@ pub struct BuildOptions {
     /// Where a placement-stable build goes (`target/nbench/build`), so
     /// that the user's own build, with other flags, is not rebuilt by it.
     pub stable_dir: Option<PathBuf>,
-    /// Marks every line of cargo's output (`[main]` for a revision's build).
-    pub mark: Option<String>,
+    /// A revision's build, named as every line of cargo's output is marked
+    /// (`[main]`). Its lints are capped at warnings ([`CAP_LINTS`]).
+    pub revision: Option<String>,
 }
 
 impl BuildOptions {
@@ -224,19 +225,31 @@ impl BuildOptions {
     /// A cargo command with the environment this build needs: with
     /// placement-stable code, the user's rustflags and nbench's, joined
     /// (cargo would take either, never both).
+    /// A revision's build also caps lints ([`CAP_LINTS`]).
     fn cargo(&self) -> (Command, String) {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
         let mut cmd = Command::new(&cargo);
-        if self.placement == Placement::Stable {
+        let capped = self.revision.is_some();
+        if self.placement == Placement::Stable || capped {
             let cwd = std::env::current_dir().unwrap_or_default();
             let user = flags::user_flags(&cwd);
             let added = self.added_flags(&user);
-            let all: Vec<String> = user.flags.into_iter().chain(added).collect();
+            let cap = capped.then(|| CAP_LINTS.to_owned());
+            let all: Vec<String> = user.flags.into_iter().chain(added).chain(cap).collect();
             cmd.env("CARGO_ENCODED_RUSTFLAGS", all.join("\x1f"));
         }
         (cmd, cargo)
     }
 }
+
+/// What a revision's build adds to the rustflags: a lint the revision
+/// denies is a warning. An older revision that denied warnings meets lints
+/// a newer compiler added (`#![deny(warnings)]` under rustc 1.95: base64's
+/// 2023 code stops at `unexpected_cfgs`). Lints change no code, so both
+/// sides of a comparison still run what the compiler makes of the same
+/// flags; nor does the build's record take it, which would set a revision
+/// apart from the working tree's build it is checked against.
+pub const CAP_LINTS: &str = "--cap-lints=warn";
 
 /// The `cargo bench --no-run` command line for `targets` under the user's flags.
 pub fn cargo_args(cli: &BuildOptions, targets: &[BenchTarget]) -> Vec<String> {
@@ -326,7 +339,7 @@ pub fn build_benches(
 /// Builds `targets`; cargo's progress and diagnostics go to stderr as cargo shows them.
 fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> {
     let (mut cmd, cargo) = cli.cargo();
-    let stderr = match cli.mark {
+    let stderr = match cli.revision {
         Some(_) => Stdio::piped(),
         None => Stdio::inherit(),
     };
@@ -343,7 +356,7 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> {
     let marked = child
         .stderr
         .take()
-        .zip(cli.mark.clone())
+        .zip(cli.revision.clone())
         .map(|(err, mark)| std::thread::spawn(move || marked::show(err, &mark)));
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut built = Vec::new();

@@ -340,6 +340,21 @@ pub fn feature_not_had<'a>(error: &'a str, swap: &SwapRecord) -> Option<(&'stati
     Some((front.package, feature))
 }
 
+/// Whether a swapped build failed in code that does not use the front end:
+/// a library, binary or build script of a package not nbench's own (cargo
+/// builds those without dev-dependencies). A revision whose own code no
+/// longer builds is not the front end's doing.
+pub fn failed_without_front_end(error: &str) -> bool {
+    let Some((package, kind)) = super::marked::failed_unit(error) else {
+        return false;
+    };
+    let dev = ["test", "bench", "example"]
+        .iter()
+        .any(|k| kind.contains(k));
+    let ours = package == "nbench" || FRONT_ENDS.iter().any(|f| f.package == package);
+    !dev && !ours
+}
+
 /// The package cargo could not get, where that is what a build failed on
 /// (cargo: "failed to get `mozjs` as a dependency of package `…`"): the
 /// network, or a source that is gone, not the code.
@@ -360,6 +375,19 @@ pub fn missing_item(error: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failure_outside_the_suite_is_not_the_front_ends() {
+        let said = |unit: &str| format!("error: unexpected `cfg` (compiling {unit})");
+        assert!(failed_without_front_end(&said("`base64` (lib)")));
+        assert!(failed_without_front_end(&said("`x` (build script)")));
+        assert!(failed_without_front_end(&said("`x` (bin \"x\")")));
+        assert!(!failed_without_front_end(&said("`x` (bench \"b\")")));
+        assert!(!failed_without_front_end(&said("`x` (lib test)")));
+        assert!(!failed_without_front_end(&said("`x` (example \"e\")")));
+        assert!(!failed_without_front_end(&said("`nbench-criterion` (lib)")));
+        assert!(!failed_without_front_end("error[E0432]: unresolved import"));
+    }
 
     #[test]
     fn a_dependency_cargo_could_not_get_is_named() {

@@ -196,7 +196,7 @@ impl Settings {
                     .stable_dir
                     .as_ref()
                     .map(|_| target_dir.join("nbench/build")),
-                mark: Some(mark.to_owned()),
+                revision: Some(mark.to_owned()),
                 ..self.build.clone()
             },
             plans: self.revision_plans.clone(),
@@ -267,7 +267,7 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             placement: cli.placement.into(),
             stable_dir: (Placement::from(cli.placement) == Placement::Stable)
                 .then(|| discover::target_dir(&manifest(&cli), &meta).join("nbench/build")),
-            mark: None,
+            revision: None,
         },
         plans,
         revision_plans: layers.for_revision().plans()?,

@@ -15,7 +15,8 @@ use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
 };
 use crate::build::swap::{
-    dependency_not_got, feature_not_had, front_end_not_got, missing_item, swap_in, swapped_as_now,
+    dependency_not_got, failed_without_front_end, feature_not_had, front_end_not_got, missing_item,
+    swap_in, swapped_as_now,
 };
 use crate::build::worktree::{Worktree, remove_abandoned, short};
 use crate::config::Settings;
@@ -137,7 +138,7 @@ fn build_failed(rev: &str, short: &str, why: &str, swap: Option<&SwapRecord>) ->
         return e;
     }
     if let Some(package) = dependency_not_got(why) {
-        return Error::Dependency {
+        return Error::RevisionBuild {
             message: format!("revision `{rev}` ({short}): cargo could not get `{package}`"),
             hint: format!(
                 "cargo's output is above, each line marked [{rev}]; the revision builds where \
@@ -146,7 +147,7 @@ fn build_failed(rev: &str, short: &str, why: &str, swap: Option<&SwapRecord>) ->
             ),
         };
     }
-    match swap {
+    match swap.filter(|_| !failed_without_front_end(why)) {
         Some(swap) => Error::Swapped {
             message: format!(
                 "revision `{rev}` ({short}) does not build with {}{}{why}",
@@ -159,9 +160,12 @@ fn build_failed(rev: &str, short: &str, why: &str, swap: Option<&SwapRecord>) ->
                  suite builds"
             ),
         },
-        None => Error::Revision {
+        None => Error::RevisionBuild {
             message: format!("revision `{rev}` ({short}) failed to build{why}"),
-            hint: format!("its build output is above, each line marked [{rev}]"),
+            hint: format!(
+                "its build output is above, each line marked [{rev}]; compare with a revision \
+                 that builds with this toolchain"
+            ),
         },
     }
 }

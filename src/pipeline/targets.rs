@@ -67,7 +67,7 @@ pub fn build(
             nbench_targets.len(),
             if nbench_targets.len() == 1 { "" } else { "s" }
         );
-        match &s.build.mark {
+        match &s.build.revision {
             Some(mark) => eprintln!("{}", style(format!("[{mark}] {what}")).dim()),
             None => eprintln!("{}", style(what).dim()),
         }

@@ -347,14 +347,16 @@ fn a_revision_that_fails_to_build_is_named_and_cleaned_up() {
         "x ^= x >> 29;",
     );
     let run = fx.nbench(&["--compare-rev", "HEAD"]);
-    assert_eq!(run.code, 2, "{}", run.all());
+    assert_eq!(run.code, 3, "{}", run.all());
     let error = run
         .stderr
         .lines()
         .find(|l| l.starts_with("error:"))
         .unwrap();
     assert!(
-        error.contains("revision `HEAD`") && error.contains("failed to build"),
+        error.contains("revision `HEAD`")
+            && error.contains("failed to build")
+            && error.ends_with("(compiling `revisions` (lib))"),
         "{error}"
     );
     // The compiler's own words, marked with the revision.

@@ -63,14 +63,31 @@ fn verdicts(json: &str) -> Vec<(String, String)> {
 #[test]
 fn two_revisions_of_an_untouched_criterion_project_compare_with_the_swap_said() {
     let fx = repository();
+    // The newer revision denies warnings and has one: a compiler newer than
+    // its code meets lints it did not know. It still builds, as a warning.
+    let lib = fx.dir.join("member/src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(
+        &lib,
+        format!("#![deny(warnings)]\nfn never_called() {{}}\n{text}"),
+    )
+    .unwrap();
+    git(&fx.dir, &["commit", "--quiet", "-am", "denies warnings"]);
     let status = |dir: &Path| git(dir, &["status", "--porcelain", "--untracked-files=all"]);
     let before = status(&fx.dir);
     let r = run(
         &fx,
-        &["compare", "--rev", "HEAD~1", "HEAD", "--format", "json"],
+        &["compare", "--rev", "HEAD~2", "HEAD", "--format", "json"],
         true,
     );
     assert_eq!(r.code, 0, "{}", r.all());
+    assert!(
+        r.stderr
+            .lines()
+            .any(|l| l.starts_with("[HEAD] warning: function `never_called` is never used")),
+        "{}",
+        r.stderr
+    );
     assert!(
         r.stderr.contains(
             "uses criterion: building it with nbench-criterion in criterion's place \
@@ -100,7 +117,7 @@ fn two_revisions_of_an_untouched_criterion_project_compare_with_the_swap_said() 
     assert_eq!(status(&fx.dir), before, "the checkout was touched");
 
     // The same revisions again: the swapped baselines are reused, as built.
-    let again = run(&fx, &["compare", "--rev", "HEAD~1", "HEAD", "-q"], true);
+    let again = run(&fx, &["compare", "--rev", "HEAD~2", "HEAD", "-q"], true);
     assert_eq!(again.code, 0, "{}", again.all());
     assert!(!again.stderr.contains("building `HEAD"), "{}", again.stderr);
 }
@@ -163,6 +180,29 @@ fn a_revision_whose_suite_needs_what_nbench_criterion_lacks_fails_naming_it() {
         r.stderr
     );
     assert!(r.stderr.contains("[HEAD] error[E0599]"), "{}", r.stderr);
+
+    // A revision whose own library does not compile: its code, not the front end.
+    edit(
+        &fx.dir.join("member/src/lib.rs"),
+        "x ^= x >> 29;",
+        "x ^= x >> 29 +;",
+    );
+    git(&fx.dir, &["commit", "--quiet", "-am", "a typo"]);
+    let r = run(&fx, &["compare", "--rev", "HEAD", "HEAD~1", "-q"], true);
+    assert_eq!(r.code, 3, "{}", r.all());
+    let error = r.stderr.lines().find(|l| l.starts_with("error:")).unwrap();
+    assert!(
+        error.contains("error: revision `HEAD` (")
+            && error.contains("failed to build: error: expected expression")
+            && error.ends_with("(compiling `shapes-member` (lib))"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("nbench-criterion in criterion's place"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
