@@ -94,6 +94,7 @@ pub mod __private {
     /// prints counted by the CPU (`--nbench-count`).
     pub mod count {
         pub use crate::modes::count::{Dumped, parse_counted, parse_label};
+        pub use crate::valgrind::INSTRUMENTS_ITSELF;
     }
     /// The CPU's instruction counter: whether this machine has one that counts.
     pub mod perf {

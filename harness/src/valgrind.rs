@@ -17,7 +17,18 @@ mod code {
     pub const ZERO_STATS: usize = CALLGRIND + 1;
     pub const TOGGLE_COLLECT: usize = CALLGRIND + 2;
     pub const DUMP_STATS_AT: usize = CALLGRIND + 3;
+    pub const START_INSTRUMENTATION: usize = CALLGRIND + 4;
+    pub const STOP_INSTRUMENTATION: usize = CALLGRIND + 5;
 }
+
+/// Found in every binary whose counting switches callgrind's
+/// instrumentation on around each benchmark's counted loop
+/// ([`instrument`]): `cargo nbench` runs those under
+/// `--instr-atstart=no`, so that the rest (the process's start, a
+/// benchmark's setup: base64's 30 MB random inputs) runs several times
+/// faster, uninstrumented. An older binary would count nothing so.
+pub const INSTRUMENTS_ITSELF: &[u8] =
+    b"nbench count: switches callgrind's instrumentation on around each count";
 
 /// Sends client request `request` with `args`; Valgrind's answer, or
 /// `default` on a real CPU.
@@ -96,6 +107,17 @@ pub fn toggle_collect() {
     request(0, code::TOGGLE_COLLECT, [0; 5]);
 }
 
+/// Callgrind's instrumentation on (`true`) or off. It is on where a run
+/// did not start it off (`--instr-atstart=no`); switching it to the state
+/// it is in does nothing.
+pub fn instrument(on: bool) {
+    let code = match on {
+        true => code::START_INSTRUMENTATION,
+        false => code::STOP_INSTRUMENTATION,
+    };
+    request(0, code, [0; 5]);
+}
+
 /// Callgrind's counts since the last zero or dump written to a new part of
 /// its output file, with `label` as its trigger
 /// (`desc: Trigger: Client Request: LABEL`).
@@ -114,6 +136,8 @@ mod tests {
         assert!(!super::running());
         super::zero();
         super::toggle_collect();
+        super::instrument(true);
+        super::instrument(false);
         super::dump_at("nothing\nhere");
         assert_eq!(super::request(7, 0xFFFF, [1, 2, 3, 4, 5]), 7);
     }

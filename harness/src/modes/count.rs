@@ -117,13 +117,21 @@ fn count(
     (what, id): (&str, &str),
     iters: Option<u64>,
 ) {
+    // What runs uncounted before (the process's start, the benchmark's
+    // setup, a first sample of `n`) runs uninstrumented where cargo nbench
+    // started callgrind so; the clock's samples are instrumented, as the
+    // counted ones are, so that `n` is the same either way.
     let n = match iters {
         Some(n) => {
             let n = n.min(MOST_ITERS);
             m.sample(n);
+            valgrind::instrument(true);
             n
         }
-        None => by_the_clock(m),
+        None => {
+            valgrind::instrument(true);
+            by_the_clock(m)
+        }
     };
     for iters in [n, 2 * n] {
         valgrind::zero();
@@ -140,6 +148,7 @@ fn count(
             None => valgrind::dump_at(&label),
         }
     }
+    valgrind::instrument(false);
 }
 
 /// Runs `m` (uncounted) on 1, 2, 4, … iterations until a sample lasts
@@ -161,6 +170,7 @@ fn by_the_clock(m: &mut dyn Measure) -> u64 {
 /// id (by position); a benchmark that fails or skips is said on stderr and
 /// left out. Returns whether all ran.
 pub fn run(selected: &[&Benchmark], args: &Args, iters: &[u64]) -> bool {
+    std::hint::black_box(valgrind::INSTRUMENTS_ITSELF);
     // Under Valgrind, callgrind counts; on a CPU, its counter where it has one.
     let cpu = match valgrind::running() {
         true => None,
