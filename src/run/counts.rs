@@ -387,6 +387,21 @@ pub fn per_iteration(dumps: &[(Dumped, f64)]) -> BTreeMap<String, Counted> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn only_a_binary_that_says_it_switches_instrumentation_starts_without_it() {
+        let dir = scratch_dir();
+        std::fs::create_dir_all(&dir).unwrap();
+        let marker = nbench::__private::count::INSTRUMENTS_ITSELF;
+        let new = dir.join("new");
+        std::fs::write(&new, [&b"\x7fELF..."[..], marker, b"..."].concat()).unwrap();
+        let old = dir.join("old");
+        std::fs::write(&old, &marker[..marker.len() - 1]).unwrap();
+        assert!(instruments_itself(&new));
+        assert!(!instruments_itself(&old));
+        assert!(!instruments_itself(&dir.join("missing")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     fn dump(label: &str, total: u64) -> String {
         format!(
             "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\npid: 7\ncmd: x\npart: 1\n\n\
