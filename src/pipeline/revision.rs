@@ -239,7 +239,13 @@ fn save_baseline(
     }
     crate::run::affinity::pin_driver();
     let started = Instant::now();
-    let records = measure::measure_each(&targets, &plans, &mut Progress::new(false));
+    // Shown as the comparison's own measuring is: a suite of hundreds of
+    // benchmarks takes minutes here, which must not look like a hang.
+    let mut progress = Progress::new(s.output.chatty());
+    if let Some(rev) = &s.build.revision {
+        progress = progress.marked(rev);
+    }
+    let records = measure::measure_each(&targets, &plans, &mut progress);
     let duration_s = started.elapsed().as_secs_f64();
     let record = RunRecord::new(context, duration_s, records, skipped, (None, None));
     store.baselines().save(name, &record, &targets, &lock)?;

@@ -316,6 +316,11 @@ fn a_revision_is_built_for_the_bench_targets_named_and_again_for_others() {
     // One target named: the revision builds that one alone.
     let first = compare(&["extra"]);
     assert!(built(&first, "1 bench target\n"), "{first}");
+    // Its baseline's measuring shows, marked, as the comparison's does.
+    assert!(
+        first.contains("[HEAD] measuring [1/") && first.contains("\nmeasuring [1/"),
+        "{first}"
+    );
     // Another: built again, saying why.
     let other = compare(&["revisions"]);
     assert!(
