@@ -224,8 +224,8 @@ impl BuildOptions {
 
     /// A cargo command with the environment this build needs: with
     /// placement-stable code, the user's rustflags and nbench's, joined
-    /// (cargo would take either, never both).
-    /// A revision's build also caps lints ([`CAP_LINTS`]).
+    /// (cargo would take either, never both). A revision's build also caps
+    /// lints ([`CAP_LINTS`]).
     fn cargo(&self) -> (Command, String) {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
         let mut cmd = Command::new(&cargo);
