@@ -39,7 +39,7 @@ fn list(baselines: &Baselines) -> Result<u8> {
                 b.run
                     .targets
                     .iter()
-                    .map(|t| t.benchmarks.len())
+                    .map(|t| t.held_ids().count())
                     .sum::<usize>()
             ),
             Err(e) => {

@@ -84,17 +84,6 @@ pub struct Config {
     root: PathBuf,
 }
 
-/// A revision's warm-up, least and most sampling time a benchmark when
-/// its baseline is saved (`Config::for_revision`). At the defaults
-/// (0.1 s, 0.4 s, 0.8 s) saving a revision measured its whole suite once
-/// more than the comparison does: ordsearch's 960 benchmarks took 7–9
-/// minutes a revision for a 56-second comparison of 42 of them.
-const REVISION_SAMPLING: [std::time::Duration; 3] = [
-    std::time::Duration::from_millis(20),
-    std::time::Duration::from_millis(50),
-    std::time::Duration::from_millis(100),
-];
-
 impl Config {
     /// The command line `line`, as clap found it in `matches`, over the
     /// workspace's settings file.
@@ -121,15 +110,13 @@ impl Config {
     }
 
     /// The layers a revision's side of `--compare-rev` is resolved from:
-    /// these, with nothing filtered or left out (its baseline holds every
+    /// these, with nothing filtered or left out (its baseline lists every
     /// benchmark of its packages, so that a later comparison selecting
-    /// others reuses it), one epoch and the shortest sampling
-    /// ([`REVISION_SAMPLING`]), and no instructions counted: its
-    /// executables are what count, measured in lockstep and counted by
-    /// the comparison; its stored samples stand in only where they cannot
-    /// start. (Counting them while saving takes Valgrind about 0.6 s a
-    /// benchmark: for itertools' 985 `specializations`, some 10 minutes a
-    /// revision before a comparison of a few dozen of them.)
+    /// others reuses it), and no instructions counted. Its baseline is
+    /// listed, not measured: its executables are what a comparison runs,
+    /// in lockstep, and counts. (Measured briefly, 20–100 ms a benchmark,
+    /// saving took 81–91 s a revision for itertools' 927 benchmarks and
+    /// over 10 minutes for range-set-blaze's 222 of one target.)
     pub(super) fn for_revision(&self) -> Config {
         let mut c = self.clone();
         let line = &mut c.line;
@@ -140,16 +127,10 @@ impl Config {
         line.ignored = false;
         line.include_ignored = false;
         line.list = false;
-        line.epochs = Some(1);
         line.metrics = Some(false);
-        let [warm_up, min_time, max_time] = REVISION_SAMPLING;
-        (line.warm_up, line.min_time, line.max_time) =
-            (Some(warm_up), Some(min_time), Some(max_time));
-        for name in ["epochs", "warm-up", "min-time", "max-time", "metrics"] {
-            let key = Key::named(name).expect("a key");
-            c.given.retain(|(k, _)| *k != key);
-            c.given.push((key, Source::Flag));
-        }
+        let key = Key::named("metrics").expect("a key");
+        c.given.retain(|(k, _)| *k != key);
+        c.given.push((key, Source::Flag));
         c
     }
 

@@ -171,7 +171,7 @@ impl Settings {
     /// and saved with: this run's, for the revision checked out at
     /// `manifest` and built in `target_dir` (which every revision shares,
     /// so dependencies compile once), its build output marked `[mark]`;
-    /// every benchmark of the selected packages, measured in one epoch,
+    /// every benchmark of the selected packages, listed (not measured),
     /// nothing reported.
     pub fn for_revision(&self, manifest: &Path, target_dir: &Path, mark: &str) -> Result<Settings> {
         let manifest = Manifest {

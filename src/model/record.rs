@@ -61,6 +61,10 @@ pub struct TargetRecord {
     /// a plain run's interval draws on them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build: Option<String>,
+    /// Ids its executable registers, held without samples: a revision's
+    /// baseline is listed, not measured (a comparison runs its executables).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub listed: Vec<String>,
 }
 
 /// A family's fitted complexity (`Group::complexity`).
@@ -370,6 +374,7 @@ impl TargetRecord {
                 })
                 .collect(),
             build: None,
+            listed: Vec::new(),
         };
         for outcome in &run.outcomes {
             match outcome {
@@ -380,10 +385,16 @@ impl TargetRecord {
                     id: id.clone(),
                     reason: reason.clone(),
                 }),
-                Outcome::Listed(_) => {}
+                Outcome::Listed(id) => rec.listed.push(id.clone()),
             }
         }
         rec
+    }
+
+    /// The ids it holds: measured, or listed without samples.
+    pub fn held_ids(&self) -> impl Iterator<Item = &str> {
+        (self.benchmarks.iter().map(|b| b.id.as_str()))
+            .chain(self.listed.iter().map(String::as_str))
     }
 }
 

@@ -75,6 +75,16 @@ pub fn measure_each(
     records(&runs)
 }
 
+/// Each of `targets` listed, not measured, with its plan: the record of a
+/// revision's baseline, whose executables a comparison runs.
+pub fn list_each(targets: &[Built], plans: &[Plan]) -> Vec<TargetRecord> {
+    let mut quiet = crate::report::progress::Progress::new(false);
+    let runs: Vec<TargetRun> = (targets.iter().zip(plans))
+        .map(|(b, plan)| crate::run::run_target(b, plan, true, &mut quiet))
+        .collect();
+    records(&runs)
+}
+
 fn records(runs: &[TargetRun]) -> Vec<TargetRecord> {
     runs.iter().map(TargetRecord::from_run).collect()
 }
@@ -114,7 +124,7 @@ pub fn check_saved_selection(
     let [(a, _), (b, _)] = sides;
     let targets = || sides.iter().flat_map(|(_, x)| &x.run.targets);
     let ids: Vec<String> = targets()
-        .flat_map(|t| t.benchmarks.iter().map(|x| x.id.clone()))
+        .flat_map(|t| t.held_ids().map(str::to_owned))
         .collect();
     if let [first, ..] = plan.filter.unmatched(&ids).as_slice() {
         return Err(Error::Usage(format!(
@@ -169,12 +179,11 @@ pub fn compare_saved(
         // With --partition slice, shards count the benchmarks the current side holds.
         plan.selected_before = before;
         before += held
-            .benchmarks
-            .iter()
-            .filter(|x| plan.filter.verdict(&x.id, false) != Selected::FilteredOut)
+            .held_ids()
+            .filter(|id| plan.filter.verdict(id, false) != Selected::FilteredOut)
             .count();
         // Its executable may register more than it holds.
-        plan.held = Some(held.benchmarks.iter().map(|x| x.id.clone()).collect());
+        plan.held = Some(held.held_ids().map(str::to_owned).collect());
         let Ok(cur_exes) = baselines.executables_for(cur, &held.target, false) else {
             let why = format!(
                 "baseline `{}` has no saved executable for this target",
@@ -212,7 +221,7 @@ fn gone_targets(base: &Baseline, cur: &Baseline, plan: &Plan) -> Vec<TargetCompa
         .map(|gone| {
             let mut cmp = TargetComparison::empty(&gone.target);
             let reported = |id: &str| plan.reports_gone(&gone.target, id);
-            let ids = gone.benchmarks.iter().map(|x| x.id.as_str());
+            let ids = gone.held_ids();
             cmp.gone = crate::compare::stored::gone(ids, &[], &reported);
             cmp
         })

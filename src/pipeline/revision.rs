@@ -23,7 +23,6 @@ use crate::config::Settings;
 use crate::error::{Error, Result};
 use crate::model::context::SwapRecord;
 use crate::model::record::RunRecord;
-use crate::report::progress::Progress;
 use crate::store::Store;
 use console::style;
 use std::path::{Path, PathBuf};
@@ -206,7 +205,7 @@ fn swap_failed(rev: &str, short: &str, why: &str, swap: &SwapRecord) -> Option<E
     None
 }
 
-/// Builds and measures what `s` selects and saves it as baseline `name`,
+/// Builds and lists what `s` selects and saves it as baseline `name`,
 /// reporting nothing: a revision's side of a comparison (see
 /// [`Settings::for_revision`]). Of its bench targets, those named in
 /// `benches` are built, where it has any of them; else all. The baseline
@@ -237,15 +236,8 @@ fn save_baseline(
             build.benches.dedup();
         }
     }
-    crate::run::affinity::pin_driver();
     let started = Instant::now();
-    // Shown as the comparison's own measuring is: a suite of hundreds of
-    // benchmarks takes minutes here, which must not look like a hang.
-    let mut progress = Progress::new(s.output.chatty());
-    if let Some(rev) = &s.build.revision {
-        progress = progress.marked(rev);
-    }
-    let records = measure::measure_each(&targets, &plans, &mut progress);
+    let records = measure::list_each(&targets, &plans);
     let duration_s = started.elapsed().as_secs_f64();
     let record = RunRecord::new(context, duration_s, records, skipped, (None, None));
     store.baselines().save(name, &record, &targets, &lock)?;

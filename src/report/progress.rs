@@ -25,8 +25,6 @@ pub struct Progress {
     target: (String, Instant),
     /// Streaming events: how many outcomes of the current target were written.
     events: Option<(String, usize)>,
-    /// Put before each line: `[main] ` while a revision's baseline is made.
-    mark: String,
 }
 
 impl Progress {
@@ -47,14 +45,7 @@ impl Progress {
             started: Instant::now(),
             target: (String::new(), Instant::now()),
             events: None,
-            mark: String::new(),
         }
-    }
-
-    /// Each line begins `[mark]`, as a revision's build output does.
-    pub fn marked(mut self, mark: &str) -> Progress {
-        self.mark = format!("{} ", console::style(format!("[{mark}]")).dim());
-        self
     }
 
     /// Also writes each outcome to stdout as a JSON line, as soon as it is known.
@@ -92,11 +83,10 @@ impl Observer for Progress {
         let left = eta(self.target.1.elapsed().as_secs_f64(), n, of);
         match &self.display {
             Display::Off => {}
-            Display::Plain => eprintln!("{}measuring [{n}/{of}] {target} › {id}{left}", self.mark),
+            Display::Plain => eprintln!("measuring [{n}/{of}] {target} › {id}{left}"),
             Display::Line(t) => {
                 let line = format!(
-                    "{}{} [{n}/{of}] {target} › {id}  {:.1}s{left}",
-                    self.mark,
+                    "{} [{n}/{of}] {target} › {id}  {:.1}s{left}",
                     console::style("Measuring").cyan().bold(),
                     self.started.elapsed().as_secs_f64()
                 );

@@ -271,7 +271,7 @@ fn gone_here(
 fn saved_ids(stored: Option<&TargetRecord>, listed: &[String]) -> Vec<String> {
     stored.map_or_else(
         || listed.to_vec(),
-        |t| t.benchmarks.iter().map(|b| b.id.clone()).collect(),
+        |t| t.held_ids().map(str::to_owned).collect(),
     )
 }
 
@@ -281,7 +281,7 @@ fn held(listed: Vec<String>, stored: Option<&TargetRecord>) -> Vec<String> {
     match stored {
         Some(t) => listed
             .into_iter()
-            .filter(|id| t.benchmarks.iter().any(|b| &b.id == id))
+            .filter(|id| t.held_ids().any(|h| h == id))
             .collect(),
         None => listed,
     }
@@ -384,20 +384,93 @@ fn with_stored<'a>(
     threshold: f64,
 ) -> TargetComparison {
     let mut cmp = TargetComparison::empty(label);
-    cmp.unpaired_because = Some(why);
+    cmp.unpaired_because = Some(why.clone());
     let base = stored.map(|t| t.benchmarks.as_slice()).unwrap_or_default();
     let reported = |id: &str| plan.reports_gone(label, id);
+    let current: Vec<Current> = current.into_iter().collect();
+    let present: Vec<String> = (current.iter().map(|c| c.id.to_owned()))
+        .chain(elsewhere.iter().cloned())
+        .collect();
     let scope = Scope {
         elsewhere,
         reported: &reported,
     };
     against_stored(&mut cmp, current, base, scope, threshold);
+    // Listed without samples (a revision's baseline): neither new nor
+    // compared, once its executable cannot run; gone where not here.
+    let listed = stored.map(|t| t.listed.as_slice()).unwrap_or_default();
+    let (unsampled, new) = std::mem::take(&mut cmp.new)
+        .into_iter()
+        .partition(|id| listed.contains(id));
+    cmp.new = new;
+    cmp.not_compared
+        .extend(unsampled.into_iter().map(|id| NotCompared {
+            id,
+            reason: format!("its baseline holds no samples of it, only its executable, and {why}"),
+        }));
+    (cmp.gone).extend(gone(listed.iter().map(String::as_str), &present, &reported));
     cmp
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_listed_baseline_whose_executable_cannot_run_compares_nothing_and_says_why() {
+        // A revision's baseline: two ids listed, no samples.
+        let run = TargetRun {
+            label: "p/t".into(),
+            outcomes: ["a", "b"].map(|id| Outcome::Listed(id.into())).to_vec(),
+            filtered_out: 0,
+            elsewhere: Vec::new(),
+            scalings: Vec::new(),
+        };
+        let stored = TargetRecord::from_run(&run);
+        assert_eq!(stored.held_ids().collect::<Vec<_>>(), ["a", "b"]);
+        let samples = [10.0, 11.0, 10.5];
+        let current = ["a", "c"].map(|id| Current {
+            id,
+            median: 10.5,
+            per_iter: &samples,
+            metric: Metric::WallTime,
+            throughput: None,
+            instructions: None,
+        });
+        let plan = crate::run::Plan {
+            filter: Default::default(),
+            settings: Default::default(),
+            open: nbench::__private::engine::Open::ALL,
+            timeout: Duration::from_secs(1),
+            extra_args: Vec::new(),
+            nocapture: false,
+            schedule: Default::default(),
+            held: None,
+            partition: None,
+            selected_before: 0,
+            instructions: false,
+            earlier: Default::default(),
+        };
+        let why = "the baseline executable did not start: gone".to_owned();
+        let cmp = with_stored("p/t", why, current, Some(&stored), &[], &plan, 0.005);
+        assert!(cmp.rows.is_empty());
+        assert_eq!(
+            cmp.new,
+            ["c"],
+            "only what the baseline does not list is new"
+        );
+        assert_eq!(cmp.not_compared.len(), 1);
+        assert_eq!(cmp.not_compared[0].id, "a");
+        assert!(
+            cmp.not_compared[0]
+                .reason
+                .contains("holds no samples of it")
+                && cmp.not_compared[0].reason.ends_with("did not start: gone"),
+            "{:?}",
+            cmp.not_compared
+        );
+        assert_eq!(cmp.gone, ["b"].map(String::from));
+    }
 
     #[test]
     fn a_doubt_that_can_be_decided_takes_what_it_wants_of_the_spare_time() {
