@@ -33,12 +33,16 @@ pub struct Scope<'a> {
     pub elsewhere: &'a [String],
     /// Whether the filters and the shard report benchmark `id`.
     pub reported: &'a dyn Fn(&str) -> bool,
+    /// Ids the baseline lists without samples (a revision's), and why its
+    /// executable does not run them: neither new nor compared.
+    pub listed: (&'a [String], &'a str),
 }
 
 /// Compares `current` with the baseline's stored `base` benchmarks into
-/// `cmp`: a row for each that the baseline has, "new" for the others, and
-/// "gone" for the baseline's that `scope` reports and neither `current`
-/// nor `scope.elsewhere` holds.
+/// `cmp`: a row for each that the baseline has, "not compared" for those
+/// it only lists (`scope.listed`), "new" for the others, and "gone" for
+/// the baseline's (stored or listed) that `scope` reports and neither
+/// `current` nor `scope.elsewhere` holds.
 pub fn against_stored<'a>(
     cmp: &mut TargetComparison,
     current: impl IntoIterator<Item = Current<'a>>,
@@ -46,10 +50,14 @@ pub fn against_stored<'a>(
     scope: Scope<'_>,
     threshold: f64,
 ) {
+    let (listed, why) = scope.listed;
     let mut present = Vec::new();
     for c in current {
         present.push(c.id.to_owned());
         match base.iter().find(|b| b.id == c.id) {
+            None if listed.iter().any(|l| l == c.id) => {
+                cmp.not_compared.push(NotCompared::unsampled(c.id, why))
+            }
             None => cmp.new.push(c.id.to_owned()),
             Some(b) if !b.metric.comparable(c.metric) => cmp
                 .not_compared
@@ -63,7 +71,8 @@ pub fn against_stored<'a>(
         }
     }
     present.extend(scope.elsewhere.iter().cloned());
-    cmp.gone = gone(base.iter().map(|b| b.id.as_str()), &present, scope.reported);
+    let held = (base.iter().map(|b| b.id.as_str())).chain(listed.iter().map(String::as_str));
+    cmp.gone = gone(held, &present, scope.reported);
     // Nothing compared with stored samples: nothing to say they were.
     if cmp.rows.is_empty() {
         cmp.unpaired_because = None;
@@ -167,6 +176,7 @@ mod tests {
         let scope = Scope {
             elsewhere: &[],
             reported: &all,
+            listed: (&[], ""),
         };
         let now = [
             current("wall", Metric::WallTime),

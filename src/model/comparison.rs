@@ -321,6 +321,15 @@ impl NotCompared {
         }
     }
 
+    /// The benchmark `id` a baseline lists without samples, whose
+    /// executable cannot run it (`why`).
+    pub fn unsampled(id: &str, why: &str) -> NotCompared {
+        NotCompared {
+            id: id.to_owned(),
+            reason: format!("its baseline holds no samples of it, only its executable, and {why}"),
+        }
+    }
+
     /// The benchmark `id` whose baseline measures `base` and current side `cur`.
     pub fn metrics(id: &str, base: Metric, cur: Metric) -> NotCompared {
         NotCompared {

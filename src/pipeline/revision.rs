@@ -128,9 +128,10 @@ fn make(
     }
 }
 
-/// Why revision `rev` failed to build (`why`, cargo's first error): cargo
-/// could not get a dependency, or, built with nbench's front end in its
-/// library's place (`swap`), the suite uses something the front end lacks.
+/// Why revision `rev` failed to build (`why`, cargo's first error and the
+/// unit it failed in): cargo could not get a dependency; built with
+/// nbench's front end in its library's place (`swap`), the suite uses
+/// something the front end lacks; or its own code does not build.
 fn build_failed(rev: &str, short: &str, why: &str, swap: Option<&SwapRecord>) -> Error {
     let swapped = swap.and_then(|swap| swap_failed(rev, short, why, swap));
     if let Some(e) = swapped {

@@ -384,31 +384,16 @@ fn with_stored<'a>(
     threshold: f64,
 ) -> TargetComparison {
     let mut cmp = TargetComparison::empty(label);
-    cmp.unpaired_because = Some(why.clone());
     let base = stored.map(|t| t.benchmarks.as_slice()).unwrap_or_default();
+    let listed = stored.map(|t| t.listed.as_slice()).unwrap_or_default();
     let reported = |id: &str| plan.reports_gone(label, id);
-    let current: Vec<Current> = current.into_iter().collect();
-    let present: Vec<String> = (current.iter().map(|c| c.id.to_owned()))
-        .chain(elsewhere.iter().cloned())
-        .collect();
     let scope = Scope {
         elsewhere,
         reported: &reported,
+        listed: (listed, &why),
     };
+    cmp.unpaired_because = Some(why.clone());
     against_stored(&mut cmp, current, base, scope, threshold);
-    // Listed without samples (a revision's baseline): neither new nor
-    // compared, once its executable cannot run; gone where not here.
-    let listed = stored.map(|t| t.listed.as_slice()).unwrap_or_default();
-    let (unsampled, new) = std::mem::take(&mut cmp.new)
-        .into_iter()
-        .partition(|id| listed.contains(id));
-    cmp.new = new;
-    cmp.not_compared
-        .extend(unsampled.into_iter().map(|id| NotCompared {
-            id,
-            reason: format!("its baseline holds no samples of it, only its executable, and {why}"),
-        }));
-    (cmp.gone).extend(gone(listed.iter().map(String::as_str), &present, &reported));
     cmp
 }
 

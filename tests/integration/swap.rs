@@ -30,6 +30,12 @@ fn edit(file: &Path, from: &str, to: &str) {
     std::fs::write(file, text.replace(from, to)).unwrap();
 }
 
+/// A `file://` address of a git repository that is not there, as a git
+/// source is with no network.
+fn nowhere(fx: &Fixture) -> String {
+    format!("file://{}", fx.dir.join("no-such-repository").display())
+}
+
 fn compat() -> String {
     repo_root().join("compat/criterion").display().to_string()
 }
@@ -210,7 +216,7 @@ fn a_revision_whose_dependency_cargo_cannot_get_says_so() {
     let fx = repository();
     // The newer revision takes a dependency from a repository that is not
     // there (as a git source is, with no network).
-    let nowhere = format!("file://{}", fx.dir.join("no-such-repository").display());
+    let nowhere = nowhere(&fx);
     edit(
         &fx.dir.join("member/Cargo.toml"),
         "[dev-dependencies]",
@@ -244,7 +250,7 @@ fn a_front_end_cargo_cannot_get_is_named_with_the_variable_that_points_to_one() 
     let fx = repository();
     // The working tree's swap names a repository that is not there; the
     // revisions take their front end from it.
-    let nowhere = format!("file://{}", fx.dir.join("no-such-repository").display());
+    let nowhere = nowhere(&fx);
     edit(
         &fx.dir.join("Cargo.toml"),
         "criterion = { version = \"0.8\", default-features = false }",
