@@ -7,6 +7,9 @@ use super::outcome::Outcome;
 pub trait Observer {
     /// A benchmark starts: the `n`th of `of` in `target`.
     fn start(&mut self, target: &str, id: &str, n: usize, of: usize);
+    /// A comparison its first pass left undecided is measured further, with
+    /// the time others left unused: the `k`th of the `of` such in `target`.
+    fn further(&mut self, target: &str, id: &str, k: usize, of: usize);
     /// The outcomes of `target` so far, in listed order (each call repeats the earlier ones).
     fn observe(&mut self, target: &str, outcomes: &[Outcome]);
     /// The target is done: anything drawn in place is removed.

@@ -77,17 +77,43 @@ impl Observer for Progress {
 
     /// A benchmark starts: the `n`th of `of` in `target`.
     fn start(&mut self, target: &str, id: &str, n: usize, of: usize) {
+        self.show(("measuring", "Measuring"), (target, id), n, of);
+    }
+
+    /// A comparison in doubt is measured further: the `k`th of `of`.
+    fn further(&mut self, target: &str, id: &str, k: usize, of: usize) {
+        self.show(
+            ("measuring further", "Measuring further"),
+            (target, id),
+            k,
+            of,
+        );
+    }
+
+    /// Removes the line.
+    fn clear(&mut self) {
+        if let Display::Line(t) = &self.display {
+            let _ = t.clear_line();
+        }
+    }
+}
+
+impl Progress {
+    /// Shows the `n`th benchmark of `of` that `verb` (as a plain line, and
+    /// as the terminal's line) takes in `target`. Its time left counts from
+    /// the first of the `of`.
+    fn show(&mut self, verb: (&str, &str), (target, id): (&str, &str), n: usize, of: usize) {
         if self.target.0 != target || n <= 1 {
             self.target = (target.to_owned(), Instant::now());
         }
         let left = eta(self.target.1.elapsed().as_secs_f64(), n, of);
         match &self.display {
             Display::Off => {}
-            Display::Plain => eprintln!("measuring [{n}/{of}] {target} › {id}{left}"),
+            Display::Plain => eprintln!("{} [{n}/{of}] {target} › {id}{left}", verb.0),
             Display::Line(t) => {
                 let line = format!(
                     "{} [{n}/{of}] {target} › {id}  {:.1}s{left}",
-                    console::style("Measuring").cyan().bold(),
+                    console::style(verb.1).cyan().bold(),
                     self.started.elapsed().as_secs_f64()
                 );
                 let width = usize::from(t.size().1).max(20);
@@ -95,13 +121,6 @@ impl Observer for Progress {
                 let _ = t.clear_line();
                 let _ = t.write_str(&line);
             }
-        }
-    }
-
-    /// Removes the line.
-    fn clear(&mut self) {
-        if let Display::Line(t) = &self.display {
-            let _ = t.clear_line();
         }
     }
 }

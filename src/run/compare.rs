@@ -62,13 +62,15 @@ pub fn compare_target(
     let mut cur = Some(opened.session);
     let to_measure = chosen.iter().filter(|(_, v)| *v == Selected::Run).count();
     let mut pass = Pass::default();
-    for (n, (id, verdict)) in chosen.into_iter().enumerate() {
+    let mut started = 0;
+    for (id, verdict) in chosen {
         if verdict == Selected::Ignored {
             pass.push(Outcome::Ignored(id), Compared::Nothing);
             continue;
         }
+        started += 1;
         observer.observe(&label, &pass.outcomes);
-        observer.start(&label, &id, n + 1, to_measure);
+        observer.start(&label, &id, started, to_measure);
         let settings = opened.hints.settings(plan, &id);
         if !base_ids.contains(&id) {
             cmp.new.push(id.clone());
@@ -82,12 +84,12 @@ pub fn compare_target(
         let judged = lockstep.compare(id, (plan, &settings), against.threshold);
         pass.spare += judged.unused;
         if let Some(doubt) = judged.doubt {
-            pass.doubts.push((pass.outcomes.len(), n, doubt));
+            pass.doubts.push((pass.outcomes.len(), doubt));
         }
         pass.push(judged.outcome, judged.compared);
     }
     let how = (plan, &opened.hints, against.threshold);
-    pass.resolve_doubts(&label, how, (observer, to_measure));
+    pass.resolve_doubts(&label, how, observer);
     let mut outcomes = pass.outcomes;
     for c in pass.compared {
         c.add_to(&mut cmp);
@@ -190,8 +192,8 @@ struct Pass<'a> {
     outcomes: Vec<Outcome>,
     /// In the order of `outcomes`: what each gives the comparison.
     compared: Vec<Compared>,
-    /// Comparisons the time limit ended unsettled: (position, number, doubt).
-    doubts: Vec<(usize, usize, Doubt<'a>)>,
+    /// Comparisons the time limit ended unsettled: (position, doubt).
+    doubts: Vec<(usize, Doubt<'a>)>,
     /// Sampling time benchmarks that settled early left unused.
     spare: Duration,
 }
@@ -211,14 +213,14 @@ impl Pass<'_> {
         &mut self,
         label: &str,
         (plan, hints, threshold): (&Plan, &Hints, f64),
-        (observer, to_measure): (&mut dyn Observer, usize),
+        observer: &mut dyn Observer,
     ) {
         let mut doubts = std::mem::take(&mut self.doubts);
-        doubts.sort_by(|a, b| a.2.need().total_cmp(&b.2.need()));
+        doubts.sort_by(|a, b| a.1.need().total_cmp(&b.1.need()));
         let in_doubt = doubts.len();
-        for (k, (at, n, doubt)) in doubts.into_iter().enumerate() {
+        for (k, (at, doubt)) in doubts.into_iter().enumerate() {
             observer.observe(label, &self.outcomes);
-            observer.start(label, doubt.id(), n + 1, to_measure);
+            observer.further(label, doubt.id(), k + 1, in_doubt);
             let settings = hints.settings(plan, doubt.id());
             let share = share(self.spare, in_doubt - k, doubt.wants(&settings));
             let (judged, took) = doubt.resolve((plan, &settings), threshold, share);

@@ -283,3 +283,49 @@ fn a_benchmark_that_fails_in_a_copy_fails_at_once_and_leaves_nothing_running() {
     assert!(took < Duration::from_secs(60), "{took:?}");
     assert!(bench_processes_under(&fx.dir.join("target")).is_empty());
 }
+
+#[test]
+fn a_comparison_in_doubt_is_measured_further_and_says_so() {
+    let fx = Fixture::new("limits").own_target_dir();
+    let base = [
+        "--bench",
+        "copies",
+        "steady",
+        "per_process",
+        "--layouts",
+        "1",
+        "--min-time",
+        "100ms",
+        "--max-time",
+        "400ms",
+    ];
+    let saved = fx.nbench(&[&base[..], &["--save-baseline", "doubt"]].concat());
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    let run = fx.nbench(&[&base[..], &["--compare", "doubt"]].concat());
+    assert_eq!(run.code, 0, "{}", run.all());
+    // The first pass numbers every benchmark once, in order.
+    let first: Vec<&str> = (run.stderr.lines())
+        .filter(|l| l.starts_with("measuring ["))
+        .collect();
+    assert_eq!(first.len(), 2, "{}", run.stderr);
+    assert!(first[0].starts_with("measuring [1/2] limits/copies › per_process"));
+    assert!(first[1].starts_with("measuring [2/2] limits/copies › steady"));
+    // `steady` settles at once (the same 1 µs on both sides) and leaves
+    // time that `per_process` (processes 0–10 % apart) is given when its
+    // first pass leaves it in doubt: a pass of its own, numbered anew.
+    assert!(run.line("steady ").contains("unchanged"), "{}", run.stdout);
+    let further: Vec<&str> = (run.stderr.lines())
+        .filter(|l| l.starts_with("measuring further"))
+        .collect();
+    if run.line("per_process ").contains("inconclusive") {
+        assert_eq!(
+            further,
+            ["measuring further [1/1] limits/copies › per_process"],
+            "{}",
+            run.stderr
+        );
+    } else {
+        // Decided by chance in its first pass (about one run in twenty).
+        assert!(further.is_empty(), "{}", run.stderr);
+    }
+}
