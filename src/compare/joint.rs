@@ -102,6 +102,14 @@ pub fn time_agrees(row: &Row, threshold: f64) -> bool {
         })
 }
 
+/// Whether time's interval of `row` lies within [`STILL_TIME_REACH`]
+/// thresholds either side of 0: as far as still counts may vouch for it.
+pub fn time_within_reach(row: &Row, threshold: f64) -> bool {
+    let reach = STILL_TIME_REACH * threshold;
+    let [lo, hi] = row.change_ci;
+    lo >= -reach && hi <= reach
+}
+
 /// Whether the counts of `row` stayed still: less than [`COUNT_SHARE`] of
 /// `threshold` apart, in each pair of processes within that of each other.
 pub fn counts_still(row: &Row, threshold: f64) -> bool {
@@ -217,9 +225,8 @@ pub fn decide(row: &mut Row, threshold: f64, against: &Against) {
     row.time_verdict = Some(row.verdict);
     let change = counts.change;
     counts.contrary = None;
-    let reach = STILL_TIME_REACH * threshold;
-    let [lo, hi] = row.change_ci;
-    let no_change_in_time = !row.significant() && lo >= -reach && hi <= reach;
+    let within_reach = time_within_reach(row, threshold);
+    let no_change_in_time = !row.significant() && within_reach;
     row.decided_by = Some(Signal::Time);
     match row.verdict {
         Verdict::Inconclusive | Verdict::Unchanged
@@ -240,9 +247,7 @@ pub fn decide(row: &mut Row, threshold: f64, against: &Against) {
             row.verdict = Verdict::Unchanged;
             row.decided_by = Some(Signal::Instructions);
         }
-        Verdict::Regressed | Verdict::Improved
-            if lo >= -reach && hi <= reach && counts_same(row, threshold) =>
-        {
+        Verdict::Regressed | Verdict::Improved if within_reach && counts_same(row, threshold) => {
             row.verdict = Verdict::Inconclusive;
             row.decided_by = Some(Signal::Instructions);
         }

@@ -207,6 +207,22 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
                 percent_change(r.change_ci[1])
             )
         }
+        // Still counts but a time interval too wide for them to vouch for:
+        // base64's decoders of 3–30 MiB (+0.00 % counted, time ±5 … ±260 %).
+        Some(Signal::Time)
+            if r.verdict == Verdict::Inconclusive
+                && counts_still(r, threshold)
+                && !crate::compare::joint::time_within_reach(r, threshold) =>
+        {
+            format!(
+                ": instructions {}, but time reads {} … {}, past the ±{:.0}% within which \
+                 the same instructions say unchanged: counts cannot see memory or caches",
+                percent_change(c.change),
+                percent_change(r.change_ci[0]),
+                percent_change(r.change_ci[1]),
+                crate::compare::joint::STILL_TIME_REACH * threshold * 100.0
+            )
+        }
         _ if c.change.abs() > threshold && !counts_moved(r, threshold) => format!(
             ": instructions {}, but from process to process the change lay {:.1}% apart \
              (code that allocates meets the allocator in another state): they do not decide",
@@ -465,6 +481,24 @@ mod tests {
         still.instructions = Some(counted(0.0, 0.0));
         still.decided_by = Some(Signal::Instructions);
         assert_eq!(signal_note(&still, 0.005), None);
+        // Still counts, time too unsure for them to vouch for (base64's
+        // `decode/30000000`): the note says why the counts did not decide.
+        let mut wide = Row::example("decode/30000000", 9e6, 0.02, Verdict::Inconclusive);
+        wide.change_ci = [-0.05, 0.09];
+        wide.instructions = Some(counted(0.0, 0.0));
+        crate::compare::joint::decide(&mut wide, 0.005, &Default::default());
+        assert_eq!(wide.verdict, Verdict::Inconclusive);
+        assert_eq!(
+            signal_note(&wide, 0.005).unwrap().to_string(),
+            "decode/30000000: instructions +0.00%, but time reads -5.00% … +9.00%, past the ±3% \
+             within which the same instructions say unchanged: counts cannot see memory or caches"
+        );
+        // Within that reach they say unchanged, and the row needs no note.
+        (wide.change_ci, wide.p_value) = ([-0.02, 0.029], Some(0.5));
+        wide.verdict = Verdict::Inconclusive;
+        crate::compare::joint::decide(&mut wide, 0.005, &Default::default());
+        assert_eq!(wide.verdict, Verdict::Unchanged);
+        assert_eq!(signal_note(&wide, 0.005), None);
         // A row whose time went against its counts says what that costs the others.
         r.verdict = Verdict::Regressed;
         r.change_ci = [0.009, 0.0128];
