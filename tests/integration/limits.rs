@@ -329,3 +329,37 @@ fn a_comparison_in_doubt_is_measured_further_and_says_so() {
         assert!(further.is_empty(), "{}", run.stderr);
     }
 }
+
+#[test]
+fn the_sides_set_up_in_turns() {
+    let fx = Fixture::new("limits").own_target_dir();
+    let base = [
+        "--bench",
+        "copies",
+        "order_of_setup",
+        "--layouts",
+        "1",
+        "--max-time",
+        "400ms",
+    ];
+    let saved = fx.nbench(&[&base[..], &["--save-baseline", "order"]].concat());
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    let run = fx.nbench(&[&base[..], &["--compare", "order", "--format", "json"]].concat());
+    let doc = run.json();
+    let row = &doc["comparison"]["targets"][0]["rows"][0];
+    // The same executable on both sides, 1 % slower in whichever process
+    // of an epoch sets up first. Set up always in the same order, one side
+    // read 1 % slower in every epoch: "regressed" (as ropey's
+    // `index_convert/byte_to_line` read +0.1 … +1.7 % in 6 runs of 6).
+    // In turns, half its epochs read +1 % and half −1 %.
+    let ratios: Vec<f64> = (row["unit_ratios"].as_array().unwrap().iter())
+        .map(|r| r.as_f64().unwrap())
+        .collect();
+    let slower = ratios.iter().filter(|r| **r > 1.0).count();
+    assert!(
+        slower * 4 >= ratios.len() && slower * 4 <= 3 * ratios.len(),
+        "{ratios:?}"
+    );
+    let verdict = row["verdict"].as_str().unwrap();
+    assert!(!["regressed", "improved"].contains(&verdict), "{row}");
+}

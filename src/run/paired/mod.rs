@@ -242,14 +242,25 @@ fn run_epochs(
             deadline,
         };
         let known = run.known.as_ref();
-        // The current side first: when both skip, its reason is the one to show.
-        let c = match p.ready(Side::Current, id, known.map(|k| k.1.overhead))? {
-            Answer::Ready(c) => c,
-            Answer::Skipped(why) => return Ok(Some(Paired::Skipped(Side::Current, why))),
+        // The sides set up in the order they started (each first in turn):
+        // the side that sets up last starts sampling with its data freshest.
+        // When both skip, the current side's reason is the one shown.
+        let overhead_of = |side: Side| {
+            known.map(|k| match side {
+                Side::Baseline => k.0.overhead,
+                Side::Current => k.1.overhead,
+            })
         };
-        let b = match p.ready(Side::Baseline, id, known.map(|k| k.0.overhead))? {
-            Answer::Ready(b) => b,
-            Answer::Skipped(why) => return Ok(Some(Paired::Skipped(Side::Baseline, why))),
+        let one = p.ready(first, id, overhead_of(first))?;
+        let two = p.ready(first.other(), id, overhead_of(first.other()))?;
+        let (b, c) = match first {
+            Side::Baseline => (one, two),
+            Side::Current => (two, one),
+        };
+        let (b, c) = match (b, c) {
+            (Answer::Ready(b), Answer::Ready(c)) => (b, c),
+            (_, Answer::Skipped(why)) => return Ok(Some(Paired::Skipped(Side::Current, why))),
+            (Answer::Skipped(why), _) => return Ok(Some(Paired::Skipped(Side::Baseline, why))),
         };
         if !b.metric.comparable(c.metric) {
             return Ok(Some(Paired::Metrics(b.metric, c.metric)));

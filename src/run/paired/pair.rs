@@ -60,8 +60,9 @@ pub(super) fn first_in(round: u64) -> Side {
     }
 }
 
-/// Which side's process starts first in epoch `epoch` (and copies first
-/// in its first copy; the sides then take turns): each side in every other
+/// Which side's process starts first in epoch `epoch`, and sets the
+/// benchmark up first (and copies first in its first copy; the sides then
+/// take turns): each side in every other
 /// pair of epochs, so that each count of iterations per sample, which
 /// epochs take in turns ([`super::pace::ITERS_STEPS`]), has as many
 /// epochs of each order.
