@@ -4,8 +4,8 @@
 //!
 //! A count is the executable's, but not always the same in every process:
 //! what an iteration of code that allocates counts may depend on how many
-//! ran before it, and the `k`-th process of each side runs 2^k times the
-//! iterations (`run/counts.rs`). So the `k`-th processes of the two sides
+//! ran before it, and the second process of each side runs twice the
+//! iterations of the others (`run/counts.rs`). So the `k`-th processes of the two sides
 //! are paired, and the spread kept beside the change is how far their
 //! changes lie apart: counts that differ only with the iterations, alike
 //! on both sides, are the same work.
@@ -54,6 +54,29 @@ fn paired_spread(base: &[f64], cur: &[f64]) -> Option<f64> {
     Some(hi - lo)
 }
 
+/// How far apart one side's processes that ran the same iterations
+/// counted (the range over the median, the widest such group): a
+/// benchmark that does the same work in every process counts it alike
+/// to the last instruction, and one that draws its inputs at random in
+/// each counts other work in each (ropey's `get/char`: 0.3–0.9 % apart),
+/// which two pairs of processes can agree on by chance. 0 where no two
+/// ran the same iterations.
+fn same_iters_spread(side: &[Counted]) -> f64 {
+    let mut widest: f64 = 0.0;
+    for (k, c) in side.iter().enumerate() {
+        let alike: Vec<f64> = (side[k..].iter())
+            .filter(|o| o.iters == c.iters && o.per_iter.is_finite())
+            .map(|o| o.per_iter)
+            .collect();
+        let (lo, hi) =
+            (alike.iter()).fold((f64::MAX, f64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        if let Some(m) = median(&alike).filter(|m| alike.len() > 1 && *m > 0.0) {
+            widest = widest.max((hi - lo) / m);
+        }
+    }
+    widest
+}
+
 fn median(x: &[f64]) -> Option<f64> {
     let mut v: Vec<f64> = x.iter().copied().filter(|v| v.is_finite()).collect();
     v.sort_by(f64::total_cmp);
@@ -65,10 +88,10 @@ pub fn attach(cmp: &mut TargetComparison, base: &SideCounts, cur: &SideCounts) {
     let per_iter = |c: &[Counted]| c.iter().map(|c| c.per_iter).collect::<Vec<f64>>();
     let note = |c: &[Counted]| c.iter().find_map(|c| c.not_telling.clone());
     for row in &mut cmp.rows {
-        let (Some(b), Some(c)) = (base.get(&row.id), cur.get(&row.id)) else {
+        let (Some(bc), Some(cc)) = (base.get(&row.id), cur.get(&row.id)) else {
             continue;
         };
-        let (b, c, why) = (per_iter(b), per_iter(c), note(c).or_else(|| note(b)));
+        let (b, c, why) = (per_iter(bc), per_iter(cc), note(cc).or_else(|| note(bc)));
         // Counts that do not tell are kept with why, even where there is
         // nothing to divide by (the waiting thread of a team counts 0).
         let untelling = || {
@@ -81,8 +104,10 @@ pub fn attach(cmp: &mut TargetComparison, base: &SideCounts, cur: &SideCounts) {
                 contrary: None,
             })
         };
+        let own = same_iters_spread(bc).max(same_iters_spread(cc));
         row.instructions = change(&b, &c).or_else(untelling).map(|mut ch| {
             ch.note = why.clone();
+            ch.spread = ch.spread.max(own);
             ch
         });
     }
@@ -104,6 +129,37 @@ mod tests {
         assert!(change(&[], &[1.0]).is_none());
         assert!(change(&[0.0], &[1.0]).is_none());
         assert_eq!(median(&[3.0, 1.0]), Some(2.0));
+    }
+
+    #[test]
+    fn a_side_whose_processes_count_other_work_at_the_same_iterations_is_spread() {
+        use crate::model::comparison::{Row, Verdict};
+        let counted = |per_iter: f64, iters: u64| Counted {
+            per_iter,
+            overhead: 2.0,
+            not_telling: None,
+            iters,
+        };
+        let side = |v: [f64; 3]| vec![counted(v[0], 64), counted(v[1], 128), counted(v[2], 64)];
+        let compared = |b: [f64; 3], c: [f64; 3]| {
+            let mut cmp = TargetComparison::empty("t");
+            cmp.rows
+                .push(Row::example("get/char", 229.0, 0.0, Verdict::Inconclusive));
+            let one = |v| SideCounts::from([("get/char".to_owned(), side(v))]);
+            attach(&mut cmp, &one(b), &one(c));
+            cmp.rows[0].instructions.clone().unwrap()
+        };
+        // Random inputs (ropey's `get/char`, the same build on both sides):
+        // each pair of processes reads about +0.7 %, but a side's processes
+        // of the same iterations lay 1.1 % apart.
+        let c = compared([436.0, 440.0, 441.0], [439.0, 443.0, 444.0]);
+        assert!((c.change - 0.0068).abs() < 0.0001, "{c:?}");
+        assert!((c.spread - 5.0 / 438.5).abs() < 1e-9, "{c:?}");
+        // The same work in every process: the pairs' range alone.
+        let c = compared([436.0, 441.0, 436.0], [439.0, 444.0, 439.0]);
+        assert!(c.spread < 0.0001, "{c:?}");
+        assert_eq!(same_iters_spread(&side([1.0, 5.0, 1.0])), 0.0);
+        assert_eq!(same_iters_spread(&[counted(1.0, 64)]), 0.0);
     }
 
     #[test]

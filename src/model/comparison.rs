@@ -193,8 +193,9 @@ pub struct CountChange {
     /// How far the change lay apart between the sides' paired processes
     /// (the range of their ratios; each pair ran the same iterations), or,
     /// where they cannot be paired, how far one side's counts lay apart as
-    /// a share of their median (the larger side's). 0 where each counted
-    /// once or alike.
+    /// a share of their median (the larger side's); at least as far as one
+    /// side's processes that ran the same iterations lay apart (random
+    /// inputs). 0 where each counted once or alike.
     pub spread: f64,
     /// Why the counts do not tell what the time does, where they do not
     /// (a benchmark on several threads): then only time decides.

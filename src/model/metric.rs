@@ -34,6 +34,9 @@ pub struct Counted {
     pub overhead: f64,
     /// Why the count does not tell what the time does, where it does not.
     pub not_telling: Option<String>,
+    /// Iterations the count was taken over (its longer dump): processes
+    /// given the same iterations ran the same work, if the benchmark does.
+    pub iters: u64,
 }
 
 /// One side's counts of each benchmark, one for each process it was counted in.

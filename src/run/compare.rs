@@ -148,9 +148,10 @@ fn count_both(
     let how = (plan.extra_args.as_slice(), limit);
     let dir = built.target.package_root.as_path();
     // Counts do not depend on what else runs: both sides at once.
+    let n = counts::COUNT_PROCESSES;
     let sides = std::thread::scope(|s| -> Result<_, crate::run::counter::CountError> {
-        let base = s.spawn(|| counts::count_side(base_exes, (dir, &ids), how));
-        let cur = counts::count_side(cur_exes, (dir, &ids), how);
+        let base = s.spawn(|| counts::count_side(base_exes, (dir, &ids), how, n));
+        let cur = counts::count_side(cur_exes, (dir, &ids), how, n);
         let base = base.join().unwrap_or_else(|_| {
             Err(crate::run::counter::CountError::Failed(
                 "the counting thread panicked".to_owned(),

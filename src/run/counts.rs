@@ -87,37 +87,50 @@ fn scratch_dir() -> PathBuf {
 }
 
 /// Processes each side of a comparison is counted in, each in another of
-/// its link layouts where it has several, and each over twice the
-/// iterations of the one before: where the heap starts may move with the
+/// its link layouts where it has several, the second over twice the
+/// iterations of the others: where the heap starts may move with the
 /// executable's size, and what an iteration of code that allocates counts
 /// may depend on how many ran before it (toml's `serde_json::document`
 /// counted 6 298 instructions an iteration over 512 of them and 5 607 over
 /// 1 024, in every layout alike), so each side's spread is measured over
-/// both. Two, not more: over 10 rounds of the verdicts fixture counted in
-/// 3 layouts a side, no row's layouts counted apart, and each process costs
-/// a Valgrind start and every benchmark's loop.
-pub const COUNT_PROCESSES: usize = 2;
+/// both. Three, not two: a benchmark whose inputs are drawn at random in
+/// each process counts other work in each (ropey's `get/*` rows: 435 to
+/// 441 instructions an iteration over three processes of one executable),
+/// and two pairs of processes agreed on a change of such noise by chance:
+/// the same build read +0.68 % in both pairs, "regressed by instructions"
+/// (for noise alike in every process, a change past twice the pairs' range
+/// comes by chance to 15.5 % of such rows). The third runs the first's
+/// iterations, so a side's processes that count other work for the same
+/// iterations show it (`compare/counts.rs`), at a third more cost.
+pub const COUNT_PROCESSES: usize = 3;
 
-/// Counts benchmarks `ids` in [`COUNT_PROCESSES`] processes of `exes` (each
-/// a link layout of one side; one executable is counted that many times),
-/// the `k`-th over 2^k times the iterations `ids` give: each id's count in
-/// each process, and why it does not tell where it does not; or why
-/// counting failed.
+/// Counts benchmarks `ids` in `processes` processes of `exes` (each a link
+/// layout of one side; one executable is counted that many times), the
+/// second over twice the iterations `ids` give, the others over those
+/// ([`COUNT_PROCESSES`]): each id's count in each process, and why it does
+/// not tell where it does not; or why counting failed.
 pub fn count_side(
     exes: &[PathBuf],
     (dir, ids): (&Path, &ToCount),
     (extra_args, limit): (&[String], Duration),
+    processes: usize,
 ) -> Result<SideCounts, CountError> {
     let mut side = SideCounts::new();
-    for (k, exe) in exes.iter().cycle().take(COUNT_PROCESSES).enumerate() {
+    for (k, exe) in exes.iter().cycle().take(processes).enumerate() {
         let ids: Vec<(String, u64)> = (ids.iter())
-            .map(|(id, n)| (id.clone(), n.saturating_mul(1 << k)))
+            .map(|(id, n)| (id.clone(), n.saturating_mul(iterations_factor(k))))
             .collect();
         for (id, c) in count(exe, dir, &ids, (extra_args, limit))? {
             side.entry(id).or_default().push(c);
         }
     }
     Ok(side)
+}
+
+/// How many times the given iterations the `k`-th counting process runs:
+/// twice for the second, once for the others.
+fn iterations_factor(k: usize) -> u64 {
+    if k == 1 { 2 } else { 1 }
 }
 
 /// Counts the instructions of each benchmark of `built` measured in
@@ -139,7 +152,8 @@ pub fn count_into(built: &Built, plan: &Plan, outcomes: &mut [Outcome]) {
     let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
     let dir = built.target.package_root.as_path();
     let exe = std::slice::from_ref(&built.exe);
-    match count_side(exe, (dir, &ids), (&plan.extra_args, limit)) {
+    // A run without a comparison shows one count.
+    match count_side(exe, (dir, &ids), (&plan.extra_args, limit), 1) {
         Ok(side) => besides_from(outcomes, &side),
         Err(e) => besides_failed(outcomes, &e.to_string()),
     }
@@ -338,7 +352,7 @@ pub fn dumped(text: &str) -> Option<(Dumped, f64)> {
 /// Each benchmark's instructions per iteration from its two dumps (and
 /// the empty loop's, taken off `iter` loops).
 pub fn per_iteration(dumps: &[(Dumped, f64)]) -> BTreeMap<String, Counted> {
-    let slope = |what: &str, id: &str| -> Option<(f64, String)> {
+    let slope = |what: &str, id: &str| -> Option<(f64, String, u64)> {
         let mut two: Vec<&(Dumped, f64)> = (dumps.iter())
             .filter(|(d, _)| d.what == what && d.id == id)
             .collect();
@@ -347,9 +361,9 @@ pub fn per_iteration(dumps: &[(Dumped, f64)]) -> BTreeMap<String, Counted> {
             return None;
         };
         let di = b.iters.checked_sub(a.iters).filter(|d| *d > 0)? as f64;
-        Some(((tb - ta) / di, a.kind.clone()))
+        Some(((tb - ta) / di, a.kind.clone(), b.iters))
     };
-    let empty = slope("loop", "").map_or(0.0, |(s, _)| s.max(0.0));
+    let empty = slope("loop", "").map_or(0.0, |(s, ..)| s.max(0.0));
     let mut ids: Vec<&str> = (dumps.iter())
         .filter(|(d, _)| d.what == "body")
         .map(|(d, _)| d.id.as_str())
@@ -357,7 +371,7 @@ pub fn per_iteration(dumps: &[(Dumped, f64)]) -> BTreeMap<String, Counted> {
     ids.dedup();
     let mut counts = BTreeMap::new();
     for id in ids {
-        let Some((body, kind)) = slope("body", id) else {
+        let Some((body, kind, iters)) = slope("body", id) else {
             continue;
         };
         let overhead = if kind == "iter" { empty } else { 0.0 };
@@ -377,6 +391,7 @@ pub fn per_iteration(dumps: &[(Dumped, f64)]) -> BTreeMap<String, Counted> {
             per_iter: (body - overhead).max(0.0),
             overhead,
             not_telling,
+            iters,
         };
         counts.insert(id.to_owned(), counted);
     }

@@ -225,7 +225,8 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
         }
         _ if c.change.abs() > threshold && !counts_moved(r, threshold) => format!(
             ": instructions {}, but from process to process the change lay {:.1}% apart \
-             (code that allocates meets the allocator in another state): they do not decide",
+             (code that allocates meets the allocator in another state, or inputs drawn at \
+             random): they do not decide",
             percent_change(c.change),
             c.spread * 100.0
         ),
