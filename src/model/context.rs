@@ -111,7 +111,14 @@ impl SwapRecord {
 
     /// Which sides of a comparison were revisions built with nbench-criterion
     /// in criterion's place, and where: the front end each side ran on.
+    /// Nothing where both sides were swapped alike: both ran on the same
+    /// front end (and each build said so as it was made).
     pub fn say(base: Option<SwapRecord>, now: Option<SwapRecord>) -> Option<String> {
+        if let (Some(b), Some(n)) = (&base, &now)
+            && b.libraries == n.libraries
+        {
+            return None;
+        }
         let libs = base.iter().chain(&now).flat_map(|s| s.libraries.clone());
         let mut libs: Vec<String> = libs.collect();
         libs.sort();
@@ -429,5 +436,21 @@ mod tests {
             rfc3339(UNIX_EPOCH + Duration::from_secs(1_795_350_906)),
             "2026-11-22T12:35:06Z"
         );
+    }
+
+    #[test]
+    fn a_swap_is_worth_a_word_only_where_the_sides_ran_on_other_front_ends() {
+        let swapped = |libs: &[&str]| SwapRecord {
+            libraries: libs.iter().map(|l| l.to_string()).collect(),
+            dependencies: Vec::new(),
+            manifests: vec!["Cargo.toml".to_owned()],
+        };
+        let crit = || Some(swapped(&["criterion"]));
+        assert_eq!(SwapRecord::say(crit(), crit()), None);
+        assert_eq!(SwapRecord::say(None, None), None);
+        let one = SwapRecord::say(crit(), None).unwrap();
+        assert!(one.starts_with("the baseline is a revision"), "{one}");
+        let other = SwapRecord::say(crit(), Some(swapped(&["criterion", "divan"]))).unwrap();
+        assert!(other.starts_with("both sides are revisions"), "{other}");
     }
 }
