@@ -62,15 +62,12 @@ pub fn compare_target(
     let mut cur = Some(opened.session);
     let to_measure = chosen.iter().filter(|(_, v)| *v == Selected::Run).count();
     let mut pass = Pass::default();
-    let mut started = 0;
     for (id, verdict) in chosen {
         if verdict == Selected::Ignored {
             pass.push(Outcome::Ignored(id), Compared::Nothing);
             continue;
         }
-        started += 1;
-        observer.observe(&label, &pass.outcomes);
-        observer.start(&label, &id, started, to_measure);
+        pass.begin(observer, (&label, &id), to_measure);
         let settings = opened.hints.settings(plan, &id);
         if !base_ids.contains(&id) {
             cmp.new.push(id.clone());
@@ -197,9 +194,18 @@ struct Pass<'a> {
     doubts: Vec<(usize, Doubt<'a>)>,
     /// Sampling time benchmarks that settled early left unused.
     spare: Duration,
+    /// Benchmarks begun (ignored ones are not).
+    started: usize,
 }
 
 impl Pass<'_> {
+    /// Benchmark `id` of `label` starts: the next of `of` to measure.
+    fn begin(&mut self, observer: &mut dyn Observer, (label, id): (&str, &str), of: usize) {
+        self.started += 1;
+        observer.observe(label, &self.outcomes);
+        observer.start(label, id, self.started, of);
+    }
+
     fn push(&mut self, outcome: Outcome, compared: Compared) {
         self.outcomes.push(outcome);
         self.compared.push(compared);

@@ -207,21 +207,12 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
                 percent_change(r.change_ci[1])
             )
         }
-        // Still counts but a time interval too wide for them to vouch for:
-        // base64's decoders of 3–30 MiB (+0.00 % counted, time ±5 … ±260 %).
         Some(Signal::Time)
             if r.verdict == Verdict::Inconclusive
                 && counts_still(r, threshold)
                 && !crate::compare::joint::time_within_reach(r, threshold) =>
         {
-            format!(
-                ": instructions {}, but time reads {} … {}, past the ±{:.0}% within which \
-                 the same instructions say unchanged: counts cannot see memory or caches",
-                percent_change(c.change),
-                percent_change(r.change_ci[0]),
-                percent_change(r.change_ci[1]),
-                crate::compare::joint::STILL_TIME_REACH * threshold * 100.0
-            )
+            too_unsure_for_still_counts(r, c, threshold)
         }
         _ if c.change.abs() > threshold && !counts_moved(r, threshold) => format!(
             ": instructions {}, but from process to process the change lay {:.1}% apart \
@@ -233,6 +224,24 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
         _ => return None,
     };
     Some(RowNote::about(&r.id, text))
+}
+
+/// Why still counts did not call `r` unchanged: its time interval reaches
+/// past where they may vouch for it (base64's decoders of 3–30 MiB:
+/// +0.00 % counted, time ±5 … ±260 %).
+fn too_unsure_for_still_counts(
+    r: &Row,
+    c: &crate::model::comparison::CountChange,
+    threshold: f64,
+) -> String {
+    format!(
+        ": instructions {}, but time reads {} … {}, past the ±{:.0}% within which the same \
+         instructions say unchanged: counts cannot see memory or caches",
+        percent_change(c.change),
+        percent_change(r.change_ci[0]),
+        percent_change(r.change_ci[1]),
+        crate::compare::joint::STILL_TIME_REACH * threshold * 100.0
+    )
 }
 
 /// Why counts that moved decide nothing: `other`, a row of the same

@@ -241,22 +241,9 @@ fn run_epochs(
             cur,
             deadline,
         };
-        let known = run.known.as_ref();
-        // The sides set up in the order they started (each first in turn):
-        // the side that sets up last starts sampling with its data freshest.
+        let overheads = (run.known.as_ref()).map(|k| (k.0.overhead, k.1.overhead));
+        let (b, c) = p.ready_in_turn(first, id, overheads)?;
         // When both skip, the current side's reason is the one shown.
-        let overhead_of = |side: Side| {
-            known.map(|k| match side {
-                Side::Baseline => k.0.overhead,
-                Side::Current => k.1.overhead,
-            })
-        };
-        let one = p.ready(first, id, overhead_of(first))?;
-        let two = p.ready(first.other(), id, overhead_of(first.other()))?;
-        let (b, c) = match first {
-            Side::Baseline => (one, two),
-            Side::Current => (two, one),
-        };
         let (b, c) = match (b, c) {
             (Answer::Ready(b), Answer::Ready(c)) => (b, c),
             (_, Answer::Skipped(why)) => return Ok(Some(Paired::Skipped(Side::Current, why))),
