@@ -48,7 +48,9 @@ pub fn compare_target(
         Ok(found) => found,
         Err(why) => return unpaired(built, &against, plan, observer, why),
     };
-    let cur_exes = built.comparison_exes();
+    // Both sides from paths of one length (`staged`), for the comparison's life.
+    let staged = super::staged::Staged::new(&base_exes, &built.comparison_exes());
+    let (base_exes, cur_exes) = (&staged.base, &staged.cur);
     let start_cur = || start(&built.exe);
     let opened = match open(&label, &start_cur, plan) {
         Ok(o) => o,
@@ -95,7 +97,7 @@ pub fn compare_target(
     super::mark_floors(&mut outcomes);
     count_both(
         built,
-        (&base_exes, &cur_exes),
+        (base_exes, cur_exes),
         plan,
         (&mut outcomes, &mut cmp),
     );

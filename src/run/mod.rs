@@ -12,6 +12,7 @@ mod output;
 pub mod paired;
 pub mod schedule;
 pub mod session;
+mod staged;
 
 use crate::compare::estimate;
 use crate::model::observer::Observer;

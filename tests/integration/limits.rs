@@ -361,5 +361,38 @@ fn the_sides_set_up_in_turns() {
         "{ratios:?}"
     );
     let verdict = row["verdict"].as_str().unwrap();
-    assert!(!["regressed", "improved"].contains(&verdict), "{row}");
+    assert!(
+        !["regressed", "improved"].contains(&verdict),
+        "{verdict} {}",
+        row["change"]
+    );
+}
+
+#[test]
+fn both_sides_run_from_paths_of_one_length() {
+    let fx = Fixture::new("limits").own_target_dir();
+    let base = [
+        "--bench",
+        "copies",
+        "path_length",
+        "--layouts",
+        "1",
+        "--max-time",
+        "200ms",
+    ];
+    // Two baselines of the same executable whose folders' names differ by
+    // one byte: their executables' paths are of other lengths.
+    for name in ["a", "ab"] {
+        let saved = fx.nbench(&[&base[..], &["--save-baseline", name]].concat());
+        assert_eq!(saved.code, 0, "{}", saved.all());
+    }
+    let run = fx.nbench(&["compare", "a", "ab", "--format", "json"]);
+    let doc = run.json();
+    let row = &doc["comparison"]["targets"][0]["rows"][0];
+    // The routine takes 1 % longer where its path is of odd length: run
+    // from their own paths, one side read 1 % slower in every epoch.
+    assert_eq!(row["id"], "path_length");
+    let verdict = row["verdict"].as_str().unwrap();
+    assert_eq!(row["change"].as_f64(), Some(0.0), "{verdict}");
+    assert!(!["regressed", "improved"].contains(&verdict), "{verdict}");
 }
