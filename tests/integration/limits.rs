@@ -221,8 +221,7 @@ fn a_pair_slow_to_start_counts_its_start_against_the_time_limit() {
         "--max-time",
         "400ms",
     ];
-    let saved = fx.nbench(&[&base[..], &["--save-baseline", "start"]].concat());
-    assert_eq!(saved.code, 0, "{}", saved.all());
+    save(&fx, &base, "start");
     let run = fx.nbench(&[&base[..], &["--compare", "start", "--format", "json"]].concat());
     let doc = run.json();
     let row = &doc["comparison"]["targets"][0]["rows"][0];
@@ -244,8 +243,7 @@ fn a_pair_slow_to_start_counts_its_start_against_the_time_limit() {
 fn compare_copies(fx: &crate::helpers::Fixture, id: &str) -> (crate::helpers::Run, Duration) {
     let times = ["--min-time", "800ms", "--max-time", "800ms"];
     let base = [&["--bench", "copies", id, "--layouts", "1"][..], &times].concat();
-    let saved = fx.nbench(&[&base[..], &["--save-baseline", "copies"]].concat());
-    assert_eq!(saved.code, 0, "{}", saved.all());
+    save(fx, &base, "copies");
     let began = Instant::now();
     let run = fx.nbench(&[&base[..], &["--compare", "copies", "--format", "json"]].concat());
     (run, began.elapsed())
@@ -299,8 +297,7 @@ fn a_comparison_in_doubt_is_measured_further_and_says_so() {
         "--max-time",
         "400ms",
     ];
-    let saved = fx.nbench(&[&base[..], &["--save-baseline", "doubt"]].concat());
-    assert_eq!(saved.code, 0, "{}", saved.all());
+    save(&fx, &base, "doubt");
     let run = fx.nbench(&[&base[..], &["--compare", "doubt"]].concat());
     assert_eq!(run.code, 0, "{}", run.all());
     // The first pass numbers every benchmark once, in order.
@@ -342,8 +339,7 @@ fn the_sides_set_up_in_turns() {
         "--max-time",
         "400ms",
     ];
-    let saved = fx.nbench(&[&base[..], &["--save-baseline", "order"]].concat());
-    assert_eq!(saved.code, 0, "{}", saved.all());
+    save(&fx, &base, "order");
     let run = fx.nbench(&[&base[..], &["--compare", "order", "--format", "json"]].concat());
     let doc = run.json();
     let row = &doc["comparison"]["targets"][0]["rows"][0];
@@ -383,8 +379,7 @@ fn both_sides_run_from_paths_of_one_length() {
     // Two baselines of the same executable whose folders' names differ by
     // one byte: their executables' paths are of other lengths.
     for name in ["a", "ab"] {
-        let saved = fx.nbench(&[&base[..], &["--save-baseline", name]].concat());
-        assert_eq!(saved.code, 0, "{}", saved.all());
+        save(&fx, &base, name);
     }
     let run = fx.nbench(&["compare", "a", "ab", "--format", "json"]);
     let doc = run.json();
@@ -395,4 +390,10 @@ fn both_sides_run_from_paths_of_one_length() {
     let verdict = row["verdict"].as_str().unwrap();
     assert_eq!(row["change"].as_f64(), Some(0.0), "{verdict}");
     assert!(!["regressed", "improved"].contains(&verdict), "{verdict}");
+}
+
+/// Saves baseline `name` of the benchmarks `args` select, which must succeed.
+fn save(fx: &crate::helpers::Fixture, args: &[&str], name: &str) {
+    let saved = fx.nbench(&[args, &["--save-baseline", name]].concat());
+    assert_eq!(saved.code, 0, "{}", saved.all());
 }
