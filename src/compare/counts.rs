@@ -22,15 +22,12 @@ pub fn change(base: &[f64], cur: &[f64]) -> Option<CountChange> {
     if b <= 0.0 {
         return None;
     }
-    let spread = |x: &[f64], m: f64| {
-        let (lo, hi) = (x.iter().copied()).fold((m, m), |(lo, hi), v| (lo.min(v), hi.max(v)));
-        if m > 0.0 { (hi - lo) / m } else { 0.0 }
-    };
     Some(CountChange {
         baseline: b,
         current: c,
         change: c / b - 1.0,
-        spread: paired_spread(base, cur).unwrap_or_else(|| spread(base, b).max(spread(cur, c))),
+        spread: paired_spread(base, cur)
+            .unwrap_or_else(|| relative_range(base).max(relative_range(cur))),
         note: None,
         contrary: None,
     })
@@ -62,19 +59,30 @@ fn paired_spread(base: &[f64], cur: &[f64]) -> Option<f64> {
 /// which two pairs of processes can agree on by chance. 0 where no two
 /// ran the same iterations.
 fn same_iters_spread(side: &[Counted]) -> f64 {
-    let mut widest: f64 = 0.0;
-    for (k, c) in side.iter().enumerate() {
-        let alike: Vec<f64> = (side[k..].iter())
-            .filter(|o| o.iters == c.iters && o.per_iter.is_finite())
-            .map(|o| o.per_iter)
-            .collect();
-        let (lo, hi) =
-            (alike.iter()).fold((f64::MAX, f64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-        if let Some(m) = median(&alike).filter(|m| alike.len() > 1 && *m > 0.0) {
-            widest = widest.max((hi - lo) / m);
-        }
-    }
-    widest
+    let mut iters: Vec<u64> = side.iter().map(|c| c.iters).collect();
+    iters.sort_unstable();
+    iters.dedup();
+    (iters.into_iter())
+        .map(|n| {
+            let alike: Vec<f64> = (side.iter())
+                .filter(|c| c.iters == n)
+                .map(|c| c.per_iter)
+                .collect();
+            relative_range(&alike)
+        })
+        .fold(0.0, f64::max)
+}
+
+/// How far apart the finite counts `x` lie, as a share of their median;
+/// 0 where the median is not above 0.
+fn relative_range(x: &[f64]) -> f64 {
+    let Some(m) = median(x).filter(|m| *m > 0.0) else {
+        return 0.0;
+    };
+    let (lo, hi) = (x.iter().copied())
+        .filter(|v| v.is_finite())
+        .fold((m, m), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    (hi - lo) / m
 }
 
 fn median(x: &[f64]) -> Option<f64> {

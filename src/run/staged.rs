@@ -37,8 +37,9 @@ impl Staged {
         let Some(parent) = cur.first().and_then(|e| e.parent()) else {
             return unstaged();
         };
+        remove_abandoned(parent);
         let n = N.fetch_add(1, Ordering::Relaxed);
-        let dir = parent.join(format!(".nbench-run-{}-{n:04}", std::process::id()));
+        let dir = parent.join(format!("{PREFIX}{}-{n:04}", std::process::id()));
         if std::fs::create_dir_all(&dir).is_err() {
             return unstaged();
         }
@@ -53,6 +54,25 @@ impl Staged {
             dir: Some(dir),
         }
     }
+}
+
+/// How a comparison's folder of links begins; the run's process id follows.
+const PREFIX: &str = ".nbench-run-";
+
+/// Removes the folders of links in `parent` whose run is gone (killed
+/// before it could remove them): hard links keep nothing else alive, but
+/// they are litter.
+fn remove_abandoned(parent: &Path) {
+    #[cfg(target_os = "linux")]
+    for entry in std::fs::read_dir(parent).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let pid = (name.strip_prefix(PREFIX)).and_then(|rest| rest.split('-').next());
+        if pid.is_some_and(|pid| !Path::new("/proc").join(pid).exists()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = parent;
 }
 
 /// `exe` linked at `at`, or `exe` itself where it cannot be.
@@ -100,6 +120,15 @@ mod tests {
         let dir = staged.base[0].parent().unwrap().to_path_buf();
         drop(staged);
         assert!(!dir.exists());
+        // A folder a killed run left is removed by the next.
+        #[cfg(target_os = "linux")]
+        {
+            let left = c.join(format!("{PREFIX}{}-0000", u32::MAX));
+            std::fs::create_dir_all(&left).unwrap();
+            let staged = Staged::new(&base, &cur);
+            assert!(!left.exists());
+            drop(staged);
+        }
         assert!(
             base.iter().chain(&cur).all(|e| e.exists()),
             "the executables stay"
