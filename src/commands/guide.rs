@@ -10,7 +10,7 @@ use crate::compare::estimate::{
 use crate::compare::estimators::FAR_MOST;
 use crate::compare::far::{FAR, FAR_MIN_UNITS};
 use crate::compare::joint::{COUNT_SHARE, MOVED_PAST_SPREAD, SAME_COUNT, STILL_TIME_REACH};
-use crate::compare::rule::UNSTEADY;
+use crate::compare::rule::{EARLY_CLAIM_WIDENING, UNSTEADY};
 use crate::config::DEFAULT_LAYOUTS;
 use crate::run::counts::COUNT_PROCESSES;
 use crate::run::lockstep::EARLY_UNITS;
@@ -105,6 +105,10 @@ fn the_guide_quotes_the_constants_of_comparing_as_they_are() {
         (
             "deciding.md",
             format!("varies more than {UNSTEADY} times over"),
+        ),
+        (
+            "deciding.md",
+            format!("past it on one side even made {EARLY_CLAIM_WIDENING} times as wide"),
         ),
         (
             "comparing.md",

@@ -299,14 +299,14 @@ mod tests {
         let c = paired(&same, None, &[], 0.005).unwrap();
         assert_eq!(c.verdict, Verdict::Unchanged);
         assert!(
-            c.ci[0] < 0.0 && c.ci[1] > 0.0 && settled(&c, 0.005),
+            c.ci[0] < 0.0 && c.ci[1] > 0.0 && settled(&c, 0.005, Look::Final),
             "{c:?}"
         );
         let slower: Vec<f64> = same.iter().map(|r| r * 1.05).collect();
         let c = paired(&slower, None, &[], 0.005).unwrap();
         assert_eq!(c.verdict, Verdict::Regressed);
         assert!((c.change - 0.05).abs() < 0.005 && c.ci[0] > 0.04, "{c:?}");
-        assert!(c.p_value.unwrap() < 1e-6 && settled(&c, 0.005));
+        assert!(c.p_value.unwrap() < 1e-6 && settled(&c, 0.005, Look::Final));
         let faster: Vec<f64> = same.iter().map(|r| r * 0.9).collect();
         assert_eq!(
             paired(&faster, None, &[], 0.005).unwrap().verdict,
@@ -326,7 +326,7 @@ mod tests {
         let spread = [1.03, 0.99, 1.02, 1.0];
         let c = paired(&spread, None, &[], 0.005).unwrap();
         assert_eq!(c.verdict, Verdict::Inconclusive);
-        assert!(!settled(&c, 0.005), "{c:?}");
+        assert!(!settled(&c, 0.005, Look::Final), "{c:?}");
     }
 
     #[test]
@@ -448,7 +448,7 @@ mod tests {
         let units: Vec<f64> = near.iter().map(spread).chain(slowed).collect();
         let c = paired(&units, None, &[], 0.005).unwrap();
         assert!(
-            settled(&c, 0.005) && c.verdict == Verdict::Regressed,
+            settled(&c, 0.005, Look::Final) && c.verdict == Verdict::Regressed,
             "{c:?}"
         );
         assert!(!median_agrees(&units, &c, 0.005));
@@ -458,7 +458,7 @@ mod tests {
             .collect();
         let c = paired(&slower, None, &[], 0.005).unwrap();
         assert!(
-            settled(&c, 0.005) && median_agrees(&slower, &c, 0.005),
+            settled(&c, 0.005, Look::Final) && median_agrees(&slower, &c, 0.005),
             "{c:?}"
         );
         let faster: Vec<f64> = slower.iter().map(|r| 1.0 / r).collect();

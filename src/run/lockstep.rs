@@ -9,9 +9,10 @@
 use super::Plan;
 use super::paired::{self, Paired, PairedSamples, Side};
 use super::session::{Session, SessionError};
+use crate::compare::estimators;
 use crate::compare::paired::{Basis, change, row};
+use crate::compare::rule::{self, Look};
 use crate::compare::units::Assignment;
-use crate::compare::{estimators, rule};
 use crate::model::comparison::{NotCompared, Row, TargetComparison, Verdict};
 use crate::model::outcome::{Failure, Measured, Outcome};
 use crate::model::samples::Epochs;
@@ -96,8 +97,9 @@ impl<'a> Lockstep<'a> {
         }
     }
 
-    /// Whether the epochs so far decide the verdict at `threshold`.
-    fn settled(&self, e: Epochs<'_>, threshold: f64) -> bool {
+    /// Whether the epochs so far decide the verdict at `threshold`, at
+    /// `look` ([`Look`]).
+    fn settled(&self, e: Epochs<'_>, threshold: f64, look: Look) -> bool {
         let layouts = &self.layouts;
         // Over layouts, stop early only once every layout of each side ran,
         // and [`EARLY_UNITS`] units at least (or every layout twice, where
@@ -118,7 +120,7 @@ impl<'a> Lockstep<'a> {
         let basis = Basis::of(layouts, e, threshold);
         let units = basis.units(layouts);
         change(layouts, &basis, &[], threshold).is_some_and(|c| {
-            rule::settled(&c, threshold) && estimators::median_agrees(&units, &c, threshold)
+            rule::settled(&c, threshold, look) && estimators::median_agrees(&units, &c, threshold)
         })
     }
 
@@ -131,7 +133,7 @@ impl<'a> Lockstep<'a> {
         threshold: f64,
     ) -> Judged<'a> {
         let began = Instant::now();
-        let settled = |e: Epochs<'_>| self.settled(e, threshold);
+        let settled = |e: Epochs<'_>| self.settled(e, threshold, Look::Early);
         let mut start = |side: Side, epoch: usize| self.start(side, epoch);
         let measured = paired::measure(&mut start, &id, settings, plan.timeout, &settled);
         self.judge(id, measured, (settings, threshold), began.elapsed())
@@ -179,7 +181,8 @@ impl<'a> Lockstep<'a> {
             });
         let compared = row.map_or(Compared::Nothing, |r| Compared::Row(Box::new(r)));
         let unused = settings.max_time.saturating_sub(p.charged);
-        let in_doubt = p.stop == Stop::TimeLimit && !self.settled(p.epochs(), threshold);
+        let in_doubt =
+            p.stop == Stop::TimeLimit && !self.settled(p.epochs(), threshold, Look::Final);
         // The samples go to the outcome, and a copy to the doubt, if any.
         let (outcome, doubt) = if in_doubt {
             let outcome = paired_outcome(id.clone(), p.clone(), settings.outliers, elapsed);
@@ -268,7 +271,7 @@ impl<'a> Doubt<'a> {
         let before = self.samples.charged;
         let lockstep = self.lockstep;
         let measured = {
-            let settled = |e: Epochs<'_>| lockstep.settled(e, threshold);
+            let settled = |e: Epochs<'_>| lockstep.settled(e, threshold, Look::Early);
             let mut start = |side: Side, epoch: usize| lockstep.start(side, epoch);
             let times = (plan.timeout, extra);
             paired::more(
