@@ -12,6 +12,46 @@ const USAGE: &str = "cargo xtask verdicts [--runs N] [--paired] [-- NBENCH_ARGS]
 /// API and through criterion's (on nbench-criterion), measured in the same runs.
 const FRONT_ENDS: [&str; 2] = ["verdicts/verdicts", "verdicts/criterion"];
 
+/// Benchmarks whose inputs each process draws afresh (the fixture's
+/// `random/…`): counted apart from the headline, whose rows do the same
+/// work in every process.
+const RANDOM: &str = "random/";
+
+/// Verdicts counted by kind.
+#[derive(Default)]
+struct Tally {
+    regressed: usize,
+    improved: usize,
+    unchanged: usize,
+    inconclusive: usize,
+}
+
+impl Tally {
+    fn add(&mut self, verdict: &str) {
+        match verdict {
+            "regressed" => self.regressed += 1,
+            "improved" => self.improved += 1,
+            "inconclusive" => self.inconclusive += 1,
+            _ => self.unchanged += 1,
+        }
+    }
+
+    fn total(&self) -> usize {
+        self.regressed + self.improved + self.unchanged + self.inconclusive
+    }
+
+    /// The share of verdicts that matter: any change for A/A (`aa`),
+    /// "regressed" otherwise.
+    fn headline(&self, aa: bool) -> f64 {
+        let hits = if aa {
+            self.regressed + self.improved
+        } else {
+            self.regressed
+        };
+        hits as f64 / self.total().max(1) as f64 * 100.0
+    }
+}
+
 /// One build compared with the baseline, by one kind of comparison, on one front end.
 struct Case {
     name: &'static str,
@@ -21,10 +61,10 @@ struct Case {
     stored: bool,
     /// A new link seed for the current side every round: new layouts of its build.
     relink: bool,
-    regressed: usize,
-    improved: usize,
-    unchanged: usize,
-    inconclusive: usize,
+    /// Rows that do the same work in every process.
+    verdicts: Tally,
+    /// Rows whose inputs each process draws afresh ([`RANDOM`]).
+    random: Tally,
     changes: Vec<f64>,
     measuring_s: Vec<f64>,
     /// Wall seconds of each comparison (every front end's rows together).
@@ -44,10 +84,8 @@ impl Case {
             features,
             stored,
             relink: false,
-            regressed: 0,
-            improved: 0,
-            unchanged: 0,
-            inconclusive: 0,
+            verdicts: Tally::default(),
+            random: Tally::default(),
             changes: Vec::new(),
             measuring_s: Vec::new(),
             compare_s: Vec::new(),
@@ -56,18 +94,8 @@ impl Case {
         }
     }
 
-    fn total(&self) -> usize {
-        self.regressed + self.improved + self.unchanged + self.inconclusive
-    }
-
-    /// The share of verdicts that matter for this case: any change for A/A, "regressed" otherwise.
-    fn headline(&self) -> f64 {
-        let hits = if self.features.is_none() {
-            self.regressed + self.improved
-        } else {
-            self.regressed
-        };
-        hits as f64 / self.total().max(1) as f64 * 100.0
+    fn aa(&self) -> bool {
+        self.features.is_none()
     }
 }
 
@@ -355,14 +383,7 @@ fn tally(case: &mut Case, run: &Value) {
     let rows = of_target(&run["comparison"]["targets"], case.target)["rows"].as_array();
     for row in rows.into_iter().flatten() {
         let change = row["change"].as_f64().unwrap_or(f64::NAN);
-        case.changes.push(change);
         let verdict = row["verdict"].as_str().unwrap_or("unchanged");
-        match verdict {
-            "regressed" => case.regressed += 1,
-            "improved" => case.improved += 1,
-            "inconclusive" => case.inconclusive += 1,
-            _ => case.unchanged += 1,
-        }
         let id = row["id"].as_str().unwrap_or("?").to_owned();
         let hits = |verdict: &str| match case.features {
             None => verdict == "regressed" || verdict == "improved",
@@ -371,7 +392,13 @@ fn tally(case: &mut Case, run: &Value) {
         // Where instructions were counted, the row says what time alone gave.
         let by_time = row["time_verdict"].as_str().unwrap_or(verdict);
         let (hit, time_hit) = (hits(verdict), hits(by_time));
-        case.time_hits += usize::from(time_hit);
+        if id.starts_with(RANDOM) {
+            case.random.add(verdict);
+        } else {
+            case.verdicts.add(verdict);
+            case.changes.push(change);
+            case.time_hits += usize::from(time_hit);
+        }
         let entry = case.per_bench.entry(id).or_default();
         entry.0 += usize::from(hit);
         entry.1 += 1;
@@ -393,6 +420,30 @@ fn front_end(c: &Case) -> &'static str {
         "nbench"
     } else {
         "criterion"
+    }
+}
+
+/// The rows with inputs drawn afresh in each process, apart: their
+/// verdicts per case, the headline's share beside them.
+fn print_random(cases: &[Case]) {
+    if cases.iter().all(|c| c.random.total() == 0) {
+        return;
+    }
+    println!("\ninputs drawn afresh in each process ({RANDOM}…), not in the table above:");
+    for c in cases {
+        let t = &c.random;
+        println!(
+            "{:<10} {:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>5.1}% {}",
+            front_end(c),
+            c.name,
+            if c.stored { "stored" } else { "paired" },
+            t.regressed,
+            t.improved,
+            t.unchanged,
+            t.inconclusive,
+            t.headline(c.aa()),
+            if c.aa() { "changed" } else { "caught" }
+        );
     }
 }
 
@@ -420,27 +471,24 @@ fn print(cases: &[Case], runs: usize) {
         let (m, sd) = mean_sd(&c.changes);
         let (t, _) = mean_sd(&c.measuring_s);
         let (wall, _) = mean_sd(&c.compare_s);
-        let what = if c.features.is_none() {
-            "changed"
-        } else {
-            "caught"
-        };
+        let what = if c.aa() { "changed" } else { "caught" };
         println!(
             "{:<10} {:<18} {:<8} {:>9} {:>9} {:>9} {:>12} {:>5.1}% {what:<7} {:>9.1}% {:>+6.2}±{:.2}% {:>8.2} {wall:>9.1}",
             front_end(c),
             c.name,
             if c.stored { "stored" } else { "paired" },
-            c.regressed,
-            c.improved,
-            c.unchanged,
-            c.inconclusive,
-            c.headline(),
-            c.time_hits as f64 / c.total().max(1) as f64 * 100.0,
+            c.verdicts.regressed,
+            c.verdicts.improved,
+            c.verdicts.unchanged,
+            c.verdicts.inconclusive,
+            c.verdicts.headline(c.aa()),
+            c.time_hits as f64 / c.verdicts.total().max(1) as f64 * 100.0,
             m * 100.0,
             sd * 100.0,
             t
         );
     }
+    print_random(cases);
     println!("\nper benchmark: headline share, and the change's mean ± sd");
     for c in cases {
         let cells: Vec<String> = c
