@@ -75,15 +75,14 @@ pub const EARLY_CLAIM_WIDENING: f64 = 1.5;
 /// wholly within it.
 pub fn settled(c: &Change, threshold: f64, look: Look) -> bool {
     let [lo, hi] = c.ci;
-    let widen = match look {
-        Look::Early => EARLY_CLAIM_WIDENING,
-        Look::Final => 1.0,
+    let [claim_lo, claim_hi] = match look {
+        Look::Early => [
+            c.change - EARLY_CLAIM_WIDENING * (c.change - lo),
+            c.change + EARLY_CLAIM_WIDENING * (hi - c.change),
+        ],
+        Look::Final => c.ci,
     };
-    let (wide_lo, wide_hi) = (
-        c.change - widen * (c.change - lo),
-        c.change + widen * (hi - c.change),
-    );
-    wide_lo > threshold || wide_hi < -threshold || (lo >= -threshold && hi <= threshold)
+    claim_lo > threshold || claim_hi < -threshold || (lo >= -threshold && hi <= threshold)
 }
 
 /// How many times the units it has a comparison needs for its interval

@@ -17,39 +17,42 @@ const FRONT_ENDS: [&str; 2] = ["verdicts/verdicts", "verdicts/criterion"];
 /// work in every process.
 const RANDOM: &str = "random/";
 
-/// Verdicts counted by kind.
+/// Verdicts counted by kind, and how many of them a case counts as hits
+/// ([`hit`]).
 #[derive(Default)]
 struct Tally {
     regressed: usize,
     improved: usize,
     unchanged: usize,
     inconclusive: usize,
+    hits: usize,
 }
 
 impl Tally {
-    fn add(&mut self, verdict: &str) {
+    fn add(&mut self, verdict: &str, hit: bool) {
         match verdict {
             "regressed" => self.regressed += 1,
             "improved" => self.improved += 1,
             "inconclusive" => self.inconclusive += 1,
             _ => self.unchanged += 1,
         }
+        self.hits += usize::from(hit);
     }
 
     fn total(&self) -> usize {
         self.regressed + self.improved + self.unchanged + self.inconclusive
     }
 
-    /// The share of verdicts that matter: any change for A/A (`aa`),
-    /// "regressed" otherwise.
-    fn headline(&self, aa: bool) -> f64 {
-        let hits = if aa {
-            self.regressed + self.improved
-        } else {
-            self.regressed
-        };
-        hits as f64 / self.total().max(1) as f64 * 100.0
+    /// The share of verdicts that are hits.
+    fn headline(&self) -> f64 {
+        self.hits as f64 / self.total().max(1) as f64 * 100.0
     }
+}
+
+/// Whether `verdict` is what a case counts: any change for A/A (`aa`),
+/// "regressed" for a slower build.
+fn hit(aa: bool, verdict: &str) -> bool {
+    verdict == "regressed" || (aa && verdict == "improved")
 }
 
 /// One build compared with the baseline, by one kind of comparison, on one front end.
@@ -385,17 +388,13 @@ fn tally(case: &mut Case, run: &Value) {
         let change = row["change"].as_f64().unwrap_or(f64::NAN);
         let verdict = row["verdict"].as_str().unwrap_or("unchanged");
         let id = row["id"].as_str().unwrap_or("?").to_owned();
-        let hits = |verdict: &str| match case.features {
-            None => verdict == "regressed" || verdict == "improved",
-            Some(_) => verdict == "regressed",
-        };
         // Where instructions were counted, the row says what time alone gave.
         let by_time = row["time_verdict"].as_str().unwrap_or(verdict);
-        let (hit, time_hit) = (hits(verdict), hits(by_time));
+        let (hit, time_hit) = (hit(case.aa(), verdict), hit(case.aa(), by_time));
         if id.starts_with(RANDOM) {
-            case.random.add(verdict);
+            case.random.add(verdict, hit);
         } else {
-            case.verdicts.add(verdict);
+            case.verdicts.add(verdict, hit);
             case.changes.push(change);
             case.time_hits += usize::from(time_hit);
         }
@@ -441,7 +440,7 @@ fn print_random(cases: &[Case]) {
             t.improved,
             t.unchanged,
             t.inconclusive,
-            t.headline(c.aa()),
+            t.headline(),
             if c.aa() { "changed" } else { "caught" }
         );
     }
@@ -481,7 +480,7 @@ fn print(cases: &[Case], runs: usize) {
             c.verdicts.improved,
             c.verdicts.unchanged,
             c.verdicts.inconclusive,
-            c.verdicts.headline(c.aa()),
+            c.verdicts.headline(),
             c.time_hits as f64 / c.verdicts.total().max(1) as f64 * 100.0,
             m * 100.0,
             sd * 100.0,
