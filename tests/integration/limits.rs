@@ -314,16 +314,13 @@ fn a_comparison_in_doubt_is_measured_further_and_says_so() {
     let further: Vec<&str> = (run.stderr.lines())
         .filter(|l| l.starts_with("measuring further"))
         .collect();
+    let once = ["measuring further [1/1] limits/copies › per_process"];
     if run.line("per_process ").contains("inconclusive") {
-        assert_eq!(
-            further,
-            ["measuring further [1/1] limits/copies › per_process"],
-            "{}",
-            run.stderr
-        );
+        assert_eq!(further, once, "{}", run.stderr);
     } else {
-        // Decided by chance in its first pass (about one run in twenty).
-        assert!(further.is_empty(), "{}", run.stderr);
+        // Decided by chance in its first pass (about one run in twenty),
+        // or in the pass of its own.
+        assert!(further.is_empty() || further == once, "{}", run.stderr);
     }
 }
 
