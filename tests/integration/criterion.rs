@@ -10,6 +10,7 @@ use serde_json::Value;
 const SUITE: &[&str] = &[
     "work/chain",
     "work/steady",
+    "work/twice",
     "fib/12",
     "borrowed/sum",
     "borrowed/mutated",
@@ -133,6 +134,14 @@ fn cargo_nbench_runs_a_criterion_suite_with_criterions_ids() {
     // The group's throughput reaches the record.
     let sort = suite.iter().find(|b| b["id"] == "sort/custom").unwrap();
     assert_eq!(sort["throughput"]["items"], 256, "{sort}");
+    // A closure with two timing calls is timed by its first (the same work
+    // as `work/steady`), not failed and not by its 100 times longer second.
+    let median = |id: &str| {
+        let b = suite.iter().find(|b| b["id"] == id).unwrap();
+        b["median_ns"].as_f64().unwrap()
+    };
+    let (twice, steady) = (median("work/twice"), median("work/steady"));
+    assert!(twice < 10.0 * steady, "{twice} ns against {steady} ns");
 
     // Two shards measure the suite between them, each benchmark once.
     let mut shards: Vec<String> = Vec::new();

@@ -7,27 +7,54 @@ use std::future::Future;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-/// What a benchmark's closure receives: call one of its timing methods, once.
+/// What a benchmark's closure receives: call one of its timing methods.
 ///
 /// Unlike criterion, which calls the closure many times with growing
 /// iteration counts, nbench calls it once; the timing method samples the
 /// routine as often as nbench's engine (or `cargo nbench`, in lockstep
 /// with another build) asks.
+///
+/// A closure that calls timing methods more than once is timed by its
+/// first call; each later call runs its routine once, untimed, and a note
+/// says so. (criterion keeps the last call's time: either way one routine
+/// of several is timed. Give each its own `bench_function` to time each.)
 pub struct Bencher<'a, M: Measurement = WallTime> {
     pub(crate) inner: &'a mut nbench::Bencher<'static>,
     pub(crate) measurement: &'a M,
+    /// Timing calls made so far in this run of the closure.
+    pub(crate) calls: u32,
 }
 
+/// Said when a closure calls a second timing method.
+const LATER_CALLS: &str = "a benchmark that calls timing methods more than once is timed by the first call; the later ones run once, untimed (criterion timed the last): give each routine its own bench_function to time each";
+
 impl<'a, M: Measurement> Bencher<'a, M> {
+    /// Whether this timing call is the one nbench times: the closure's first.
+    fn times_this_call(&mut self) -> bool {
+        self.calls += 1;
+        if self.calls == 2 {
+            crate::notice::once(LATER_CALLS);
+        }
+        self.calls == 1
+    }
+
     /// Times `routine`, called repeatedly in a tight loop; its output goes
     /// through `black_box` and its drop is timed.
-    pub fn iter<O, R: FnMut() -> O>(&mut self, routine: R) {
-        self.inner.iter(routine);
+    pub fn iter<O, R: FnMut() -> O>(&mut self, mut routine: R) {
+        if self.times_this_call() {
+            self.inner.iter(routine);
+        } else {
+            black_box(routine());
+        }
     }
 
     /// Lets `routine` time `iters` iterations itself and return the
     /// measured value (a `Duration` for wall time).
     pub fn iter_custom<R: FnMut(u64) -> M::Value>(&mut self, mut routine: R) {
+        if !self.times_this_call() {
+            routine(1);
+            return;
+        }
         let m = self.measurement;
         self.inner
             .iter_custom(|iters| as_duration(m, &routine(iters)));
@@ -50,11 +77,15 @@ impl<'a, M: Measurement> Bencher<'a, M> {
 
     /// Times `routine` on inputs made by `setup` in batches (`size`); making
     /// the inputs and dropping inputs and outputs are not timed.
-    pub fn iter_batched<I, O, S, R>(&mut self, setup: S, routine: R, size: BatchSize)
+    pub fn iter_batched<I, O, S, R>(&mut self, mut setup: S, mut routine: R, size: BatchSize)
     where
         S: FnMut() -> I,
         R: FnMut(I) -> O,
     {
+        if !self.times_this_call() {
+            black_box(routine(black_box(setup())));
+            return;
+        }
         self.inner
             .batch_size(size.as_nbench())
             .iter_batched(setup, routine);
@@ -67,12 +98,11 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         S: FnMut() -> I,
         R: FnMut(&mut I) -> O,
     {
-        self.inner
-            .batch_size(size.as_nbench())
-            .iter_batched(setup, |mut input| {
-                let out = routine(&mut input);
-                (input, out)
-            });
+        let by_value = |mut input| {
+            let out = routine(&mut input);
+            (input, out)
+        };
+        self.iter_batched(setup, by_value, size);
     }
 
     /// Times futures on `runner`, an [`AsyncExecutor`].
@@ -90,12 +120,16 @@ pub struct AsyncBencher<'a, 'b, A: AsyncExecutor, M: Measurement = WallTime> {
 
 impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
     /// Times the future `routine` returns, awaited repeatedly.
-    pub fn iter<O, R, F>(&mut self, routine: R)
+    pub fn iter<O, R, F>(&mut self, mut routine: R)
     where
         R: FnMut() -> F,
         F: Future<Output = O>,
     {
         let runner = &self.runner;
+        if !self.b.times_this_call() {
+            black_box(runner.block_on(routine()));
+            return;
+        }
         self.b
             .inner
             .iter_future(|sample| runner.block_on(sample), routine);
@@ -107,6 +141,10 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         R: FnMut(u64) -> F,
         F: Future<Output = M::Value>,
     {
+        if !self.b.times_this_call() {
+            self.runner.block_on(routine(1));
+            return;
+        }
         let (runner, m) = (&self.runner, self.b.measurement);
         self.b
             .inner
@@ -150,6 +188,10 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         F: Future<Output = O>,
     {
         let runner = &self.runner;
+        if !self.b.times_this_call() {
+            black_box(runner.block_on(routine(black_box(setup()))));
+            return;
+        }
         let batch = size.as_nbench().inputs();
         self.b.inner.iter_custom(|iters| {
             in_batches(iters, batch, &mut setup, |inputs, outputs| {

@@ -218,7 +218,11 @@ impl<M: Measurement> Criterion<M> {
             if let Some(t) = throughput {
                 inner.throughput(t.as_nbench());
             }
-            f(&mut Bencher { inner, measurement });
+            f(&mut Bencher {
+                inner,
+                measurement,
+                calls: 0,
+            });
         });
         if let walk::Reached::Outside = reached {
             notice::once(
