@@ -42,9 +42,11 @@ impl<'a, M: Measurement> Bencher<'a, M> {
     /// through `black_box` and its drop is timed.
     pub fn iter<O, R: FnMut() -> O>(&mut self, mut routine: R) {
         if self.times_this_call() {
-            self.inner.iter(routine);
+            // By reference: a closure holding a large array is not copied
+            // down the stack on its way (the time crate's hold megabytes).
+            self.inner.iter(&mut routine);
         } else {
-            black_box(routine());
+            untimed(routine);
         }
     }
 
@@ -52,8 +54,7 @@ impl<'a, M: Measurement> Bencher<'a, M> {
     /// measured value (a `Duration` for wall time).
     pub fn iter_custom<R: FnMut(u64) -> M::Value>(&mut self, mut routine: R) {
         if !self.times_this_call() {
-            routine(1);
-            return;
+            return untimed(|| routine(1));
         }
         let m = self.measurement;
         self.inner
@@ -62,12 +63,12 @@ impl<'a, M: Measurement> Bencher<'a, M> {
 
     /// Times `routine` on a fresh input from `setup` each call, one call per
     /// timed stretch (criterion's `BatchSize::PerIteration`).
-    pub fn iter_with_setup<I, O, S, R>(&mut self, setup: S, routine: R)
+    pub fn iter_with_setup<I, O, S, R>(&mut self, mut setup: S, mut routine: R)
     where
         S: FnMut() -> I,
         R: FnMut(I) -> O,
     {
-        self.iter_batched(setup, routine, BatchSize::PerIteration);
+        self.iter_batched(&mut setup, &mut routine, BatchSize::PerIteration);
     }
 
     /// Times `routine` with its outputs dropped outside the timing.
@@ -83,17 +84,16 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         R: FnMut(I) -> O,
     {
         if !self.times_this_call() {
-            black_box(routine(black_box(setup())));
-            return;
+            return untimed(|| routine(black_box(setup())));
         }
         self.inner
             .batch_size(size.as_nbench())
-            .iter_batched(setup, routine);
+            .iter_batched(&mut setup, &mut routine);
     }
 
     /// [`iter_batched`](Self::iter_batched) with the routine taking its
     /// input by reference; the input is dropped outside the timing.
-    pub fn iter_batched_ref<I, O, S, R>(&mut self, setup: S, mut routine: R, size: BatchSize)
+    pub fn iter_batched_ref<I, O, S, R>(&mut self, mut setup: S, mut routine: R, size: BatchSize)
     where
         S: FnMut() -> I,
         R: FnMut(&mut I) -> O,
@@ -102,7 +102,7 @@ impl<'a, M: Measurement> Bencher<'a, M> {
             let out = routine(&mut input);
             (input, out)
         };
-        self.iter_batched(setup, by_value, size);
+        self.iter_batched(&mut setup, by_value, size);
     }
 
     /// Times futures on `runner`, an [`AsyncExecutor`].
@@ -127,12 +127,11 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
     {
         let runner = &self.runner;
         if !self.b.times_this_call() {
-            black_box(runner.block_on(routine()));
-            return;
+            return untimed(|| runner.block_on(routine()));
         }
         self.b
             .inner
-            .iter_future(|sample| runner.block_on(sample), routine);
+            .iter_future(|sample| runner.block_on(sample), &mut routine);
     }
 
     /// Lets the future `routine` returns time `iters` iterations itself.
@@ -142,8 +141,7 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         F: Future<Output = M::Value>,
     {
         if !self.b.times_this_call() {
-            self.runner.block_on(routine(1));
-            return;
+            return untimed(|| self.runner.block_on(routine(1)));
         }
         let (runner, m) = (&self.runner, self.b.measurement);
         self.b
@@ -152,13 +150,13 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
     }
 
     /// [`Bencher::iter_with_setup`] for futures.
-    pub fn iter_with_setup<I, O, S, R, F>(&mut self, setup: S, routine: R)
+    pub fn iter_with_setup<I, O, S, R, F>(&mut self, mut setup: S, mut routine: R)
     where
         S: FnMut() -> I,
         R: FnMut(I) -> F,
         F: Future<Output = O>,
     {
-        self.iter_batched(setup, routine, BatchSize::PerIteration);
+        self.iter_batched(&mut setup, &mut routine, BatchSize::PerIteration);
     }
 
     /// [`Bencher::iter_with_large_drop`] for futures.
@@ -171,13 +169,13 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
     }
 
     #[doc(hidden)]
-    pub fn iter_with_large_setup<I, O, S, R, F>(&mut self, setup: S, routine: R)
+    pub fn iter_with_large_setup<I, O, S, R, F>(&mut self, mut setup: S, mut routine: R)
     where
         S: FnMut() -> I,
         R: FnMut(I) -> F,
         F: Future<Output = O>,
     {
-        self.iter_batched(setup, routine, BatchSize::NumBatches(1));
+        self.iter_batched(&mut setup, &mut routine, BatchSize::NumBatches(1));
     }
 
     /// [`Bencher::iter_batched`] for futures.
@@ -189,8 +187,7 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
     {
         let runner = &self.runner;
         if !self.b.times_this_call() {
-            black_box(runner.block_on(routine(black_box(setup()))));
-            return;
+            return untimed(|| runner.block_on(routine(black_box(setup()))));
         }
         let batch = size.as_nbench().inputs();
         self.b.inner.iter_custom(|iters| {
@@ -208,14 +205,14 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
 
     /// [`Bencher::iter_batched_ref`] for futures: the input is kept beside
     /// the output, and dropped with it outside the timing.
-    pub fn iter_batched_ref<I, O, S, R, F>(&mut self, setup: S, mut routine: R, size: BatchSize)
+    pub fn iter_batched_ref<I, O, S, R, F>(&mut self, mut setup: S, mut routine: R, size: BatchSize)
     where
         S: FnMut() -> I,
         R: FnMut(&mut I) -> F,
         F: Future<Output = O>,
     {
         self.iter_batched(
-            setup,
+            &mut setup,
             |mut input| {
                 let future = routine(&mut input);
                 async move { (future.await, input) }
@@ -223,6 +220,16 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
             size,
         );
     }
+}
+
+/// Runs a later timing call's routine once, in a frame of its own: inlined
+/// into the timing method, a routine whose frame holds megabytes (the time
+/// crate's copy whole arrays) would add them to the stack below the timed
+/// call, and overflow it.
+#[inline(never)]
+#[cold]
+fn untimed<O>(run: impl FnOnce() -> O) {
+    black_box(run());
 }
 
 /// Runs `iters` iterations in batches of at most `batch` inputs made by
