@@ -57,7 +57,7 @@ use std::process::ExitCode;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::bencher::{Declared, LoopKind};
-    pub use crate::registry::same_but_last;
+    pub use crate::registry::{numbered, same_but_last};
     /// The measuring engine: settings, sampling, the pilot's iteration counts.
     pub mod engine {
         pub use crate::engine::{Hint, MAX_ITERS, Measurement, Open, Settings, Stop, next_iters};

@@ -57,6 +57,20 @@ pub fn same_but_last(a: &str, b: &str) -> bool {
     }
 }
 
+/// `id`, or where `taken` says another benchmark has it, `id #2` (`#3`, …
+/// the first one free), as criterion titles benchmarks given one id: each
+/// is listed, measured and compared apart. The one rule the registry and
+/// nbench-criterion's listing go by.
+pub fn numbered(id: &str, taken: impl Fn(&str) -> bool) -> String {
+    if !taken(id) {
+        return id.to_owned();
+    }
+    (2..)
+        .map(|k| format!("{id} #{k}"))
+        .find(|title| !taken(title))
+        .unwrap_or_default()
+}
+
 /// The benchmarks of one bench target, in registration order.
 ///
 /// ```
@@ -125,7 +139,10 @@ impl Registry {
         }
     }
 
+    /// Registers a benchmark; an id registered already is numbered
+    /// ([`numbered`]) rather than shadowed.
     pub(crate) fn push(&mut self, id: String, func: BenchFn, scaling: Option<Scaling>) {
+        let id = numbered(&id, |id| self.benches.iter().any(|b| b.id == id));
         self.benches.push(Benchmark {
             id,
             ignored: false,
@@ -240,6 +257,20 @@ impl<'r> Marks<'r> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_id_registered_again_is_numbered_not_shadowed() {
+        let mut r = Registry::new();
+        for id in ["a", "b", "a", "a", "a #2"] {
+            r.bench(id, |b| b.iter(|| ()));
+        }
+        r.group("g").args([1, 1]).bench("f", |b, _| b.iter(|| ()));
+        assert_eq!(
+            r.ids(),
+            ["a", "b", "a #2", "a #3", "a #2 #2", "g/f/1", "g/f/1 #2"]
+        );
+        assert_eq!(r.find("a #3").map(|b| b.id.as_str()), Some("a #3"));
+    }
 
     #[test]
     fn ids_and_ignore_marks() {

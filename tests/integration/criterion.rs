@@ -11,6 +11,7 @@ const SUITE: &[&str] = &[
     "work/chain",
     "work/steady",
     "work/twice",
+    "work/same_id",
     "fib/12",
     "borrowed/sum",
     "borrowed/mutated",
@@ -34,6 +35,7 @@ const SUITE: &[&str] = &[
     "async/batched_ref",
     "async/with_setup",
     "async/large_drop",
+    "work/same_id #2",
     "measured/custom",
     "measured/iter",
     "measured/wall",
@@ -142,6 +144,10 @@ fn cargo_nbench_runs_a_criterion_suite_with_criterions_ids() {
     };
     let (twice, steady) = (median("work/twice"), median("work/steady"));
     assert!(twice < 10.0 * steady, "{twice} ns against {steady} ns");
+    // An id given twice is two benchmarks, each measured: the second does
+    // ten times the first's work.
+    let (first, second) = (median("work/same_id"), median("work/same_id #2"));
+    assert!(second > 3.0 * first, "{second} ns against {first} ns");
 
     // Two shards measure the suite between them, each benchmark once.
     let mut shards: Vec<String> = Vec::new();

@@ -82,7 +82,9 @@ enum Aim {
     /// The benchmark with the listed id.
     Id,
     /// The benchmark reached at this place in the program's order (as
-    /// listed), if its id differs from the listed one in its last part only.
+    /// listed), if its id differs from the listed one in its last part
+    /// only, or is the listed one without the ` #2` the listing added to
+    /// an id given twice.
     Place(usize),
 }
 
@@ -179,9 +181,12 @@ pub(crate) fn aimed_at(groups: &[fn()], found: &Found, bencher: &mut nbench::Ben
         target: None,
         seen: 0,
     };
+    // An id the listing numbered (`x #2`) is not the program's: look by place.
+    let by_id = (first_name(&found.id) == found.id).then_some(Aim::Id);
     [narrow, whole].into_iter().any(|within| {
-        [Aim::Id, Aim::Place(place)]
+        [by_id, Some(Aim::Place(place))]
             .into_iter()
+            .flatten()
             .any(|by| walk(groups, (&found.id, by), within.clone(), bencher))
     })
 }
@@ -220,6 +225,16 @@ fn walk(
     reached
 }
 
+/// `id` without the ` #2` the listing may have added: the id the program
+/// gives the benchmark. (Found at its place only, so a benchmark named so
+/// by the program itself is not mistaken.)
+fn first_name(id: &str) -> &str {
+    match id.rsplit_once(" #") {
+        Some((name, k)) if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => name,
+        _ => id,
+    }
+}
+
 /// What the walk did with a benchmark the program reached.
 pub(crate) enum Reached {
     /// It was called.
@@ -248,7 +263,9 @@ pub(crate) fn reach(
                 _ => place,
             };
             found.push(Found {
-                id: id.to_owned(),
+                // criterion's title for an id given again (`x #2`), so
+                // that each is measured, not the first one twice.
+                id: nbench::__private::numbered(id, |id| found.iter().any(|f| f.id == id)),
                 limits,
                 spot,
                 place: (place, first),
@@ -267,7 +284,12 @@ pub(crate) fn reach(
             *seen += 1;
             let this = match *by {
                 Aim::Id => aim == id,
-                Aim::Place(p) => p == place && nbench::__private::same_but_last(aim, id),
+                Aim::Place(p) => {
+                    p == place
+                        && (aim == id
+                            || first_name(aim) == id
+                            || nbench::__private::same_but_last(aim, id))
+                }
             };
             if *reached || !this {
                 Err(Reached::Passed)
@@ -286,5 +308,31 @@ pub(crate) fn reach(
             Reached::Called
         }
         Err(other) => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_id_given_again_is_numbered_as_criterion_titles_it() {
+        let mut found: Vec<Found> = Vec::new();
+        for id in ["a", "b", "a", "a", "a #2"] {
+            let id = nbench::__private::numbered(id, |id| found.iter().any(|f| f.id == id));
+            found.push(Found {
+                id,
+                limits: Limits::default(),
+                spot: Spot::default(),
+                place: (found.len(), 0),
+            });
+        }
+        let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["a", "b", "a #2", "a #3", "a #2 #2"]);
+        assert_eq!(first_name("a #3"), "a");
+        assert_eq!(first_name("a #2 #2"), "a #2");
+        for kept in ["a", "a #", "a #x", "issue #12a", "#3"] {
+            assert_eq!(first_name(kept), kept);
+        }
     }
 }
