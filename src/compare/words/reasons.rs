@@ -106,6 +106,11 @@ fn no_one_change(row: &Row, threshold: f64) -> Option<String> {
     if let Some(why) = lost_to_adjustment(row, threshold) {
         return Some(format!("the change lies in {lo} … {hi}, {why}"));
     }
+    if row.kind == Kind::Paired && row.epochs == Some(1) {
+        return Some(format!(
+            "one process a side fit in the time limit: its samples read {lo} … {hi}, but              how far another pair of processes reads from this one is unknown, so one epoch              decides nothing (raise --max-time)"
+        ));
+    }
     let span = span(row, threshold);
     if let Some(times) = crate::compare::rule::unsteady(row) {
         return Some(format!(
@@ -383,6 +388,16 @@ mod tests {
         assert!(why_inconclusive(&row, 0.005).ends_with("(raise --max-time)"));
         row.epochs = Some(2);
         assert!(why_inconclusive(&row, 0.005).contains("only 2 epochs"));
+        // One epoch: its interval is one pair of processes', however narrow.
+        row.epochs = Some(1);
+        assert!(
+            why_inconclusive(&row, 0.005).starts_with(
+                "one process a side fit in the time limit: its samples read -1.7% … +2.4%, but"
+            ),
+            "{}",
+            why_inconclusive(&row, 0.005)
+        );
+        row.epochs = Some(2);
         row.kind = Kind::Stored;
         assert!(why_inconclusive(&row, 0.005).contains("stored samples"));
         // Measured: sum/16 of a build 1 % slower, 17 epochs, p 0.049
