@@ -213,10 +213,7 @@ pub fn paired_with(
 }
 
 /// One epoch: the median of its per-round ratios and their sign-test
-/// interval, with no verdict. The rounds are one process a side: how far
-/// another pair of processes reads from this one is not in them (tokio's
-/// `contention_resubscribe/1000`, 260 ms an iteration, fit one epoch of two
-/// rounds and read identical executables 12 % faster, [−24 %, −1 %]).
+/// interval, with no verdict ([`super::rule::one_epoch`]).
 fn within_one_epoch(rounds: &[f64]) -> Option<Change> {
     if rounds.is_empty() {
         return None;

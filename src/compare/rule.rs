@@ -3,7 +3,7 @@
 //! row's verdict is given here once, by [`decide_rows`], after its interval is final.
 
 use super::words::why_inconclusive;
-use crate::model::comparison::{Comparison, Row, Verdict};
+use crate::model::comparison::{Comparison, Kind, Row, Verdict};
 
 /// The estimate of current / baseline − 1 with its 95 % CI, and the
 /// verdict it alone would give (what early stopping and the time left
@@ -111,13 +111,14 @@ pub fn units_to_decide(ci: [f64; 2], threshold: f64) -> f64 {
 /// ([`unsteady`]), its change changes direction with the iterations per
 /// sample ([`super::iterations::opposed`]), or the epochs at full speed
 /// would not give the verdict the slowed ones carry
-/// ([`super::speeds::split`]); else significant where its
-/// p-value, adjusted for the run's other rows once that is done, is below
-/// 0.05, or, without a test behind it (one epoch's rounds), where its
-/// interval leaves out 0.
+/// ([`super::speeds::split`]), or it was measured in one epoch
+/// ([`one_epoch`]); else significant where its p-value, adjusted for the
+/// run's other rows once that is done, is below 0.05, or, without a test
+/// behind it, where its interval leaves out 0.
 pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
     let t = row.threshold(threshold);
-    if unsteady(row).is_some()
+    if one_epoch(row)
+        || unsteady(row).is_some()
         || super::iterations::opposed(row, t)
         || super::speeds::split(row, t).is_some()
     {
@@ -129,6 +130,16 @@ pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
         row.significant(),
         row.threshold(threshold),
     )
+}
+
+/// Whether a paired row was measured in one epoch (a benchmark so slow
+/// that one fit its time limit): its interval is its rounds', one process a
+/// side, and how far another pair of processes reads from this one is not
+/// in them. tokio's `contention_resubscribe/1000`, 260 ms an iteration,
+/// read identical executables 12 % faster, [−24 %, −1 %], from one epoch of
+/// two rounds; `copy_mem_to_slow_hdd` "unchanged" from one.
+pub fn one_epoch(row: &Row) -> bool {
+    row.kind == Kind::Paired && row.epochs == Some(1)
 }
 
 /// How many times over a benchmark's time, its loop overhead included, may
@@ -232,6 +243,27 @@ mod tests {
         let still = c(0.001, [-0.002, 0.004]);
         assert!(settled(&still, 0.005, Look::Early) && settled(&still, 0.005, Look::Final));
         assert!(!settled(&c(0.004, [0.001, 0.007]), 0.005, Look::Early));
+    }
+
+    #[test]
+    fn a_row_measured_in_one_epoch_gets_no_verdict() {
+        // tokio's `contention_resubscribe/1000`, identical executables: one
+        // epoch of two rounds, 12 % faster by them.
+        let found = (-0.125, [-0.2375, -0.0123], None);
+        let metric = Default::default();
+        let mut row = Row::new("slow", Kind::Paired, metric, [2.95e8, 2.58e8], found);
+        row.epochs = Some(1);
+        assert_eq!(verdict_of(&row, 0.005), Verdict::Inconclusive);
+        // Nor "unchanged", however narrow its rounds.
+        row.change_ci = [0.0001, 0.0015];
+        assert_eq!(verdict_of(&row, 0.005), Verdict::Inconclusive);
+        let why = crate::compare::words::why_inconclusive(&row, 0.005);
+        assert!(
+            why.starts_with("one process a side fit in the time limit"),
+            "{why}"
+        );
+        row.epochs = Some(2);
+        assert_eq!(verdict_of(&row, 0.005), Verdict::Unchanged);
     }
 
     #[test]

@@ -106,9 +106,11 @@ fn no_one_change(row: &Row, threshold: f64) -> Option<String> {
     if let Some(why) = lost_to_adjustment(row, threshold) {
         return Some(format!("the change lies in {lo} … {hi}, {why}"));
     }
-    if row.kind == Kind::Paired && row.epochs == Some(1) {
+    if crate::compare::rule::one_epoch(row) {
         return Some(format!(
-            "one process a side fit in the time limit: its samples read {lo} … {hi}, but              how far another pair of processes reads from this one is unknown, so one epoch              decides nothing (raise --max-time)"
+            "one process a side fit in the time limit: its samples read {lo} … {hi}, but \
+             how far another pair of processes reads from this one is unknown, so one epoch \
+             decides nothing (raise --max-time)"
         ));
     }
     let span = span(row, threshold);
