@@ -404,10 +404,10 @@ impl<'a> Bencher<'a> {
             self.declared = self.declared.on_threads(self.threads);
             // The coordinating thread only waits: its own CPU time says nothing.
             let clocks = self.clocks.map(|(_, drives)| (CpuTime::Process, drives));
-            let (driver, declared) = (&mut *self.driver, &self.declared);
+            let (driver, declared, threads) = (&mut *self.driver, &self.declared, self.threads);
             let mut out = Ok(None);
-            crate::threads::with_team(self.threads, &make, |m| {
-                out = drive(driver, clocks, LoopKind::Threads, declared, m);
+            crate::threads::with_team(threads, &make, |m| {
+                out = drive(driver, (clocks, threads), LoopKind::Threads, declared, m);
             });
             self.record(out);
         }
@@ -423,7 +423,7 @@ impl<'a> Bencher<'a> {
                 ));
                 return;
             }
-            let out = drive(&mut *self.driver, self.clocks, kind, &self.declared, m);
+            let out = drive(&mut *self.driver, (self.clocks, 1), kind, &self.declared, m);
             self.record(out);
         }
     }
@@ -443,15 +443,18 @@ impl<'a> Bencher<'a> {
     }
 }
 
-/// Hands `m` to the driver, read by a CPU clock too when `clocks` asks;
-/// returns the other clock's column.
+/// Hands `m`, run on `threads` threads, to the driver, read by a CPU clock
+/// too when `clocks` asks; returns the other clock's column. A benchmark
+/// with threads runs on every CPU `cargo nbench` may use meanwhile
+/// ([`crate::spread`]).
 fn drive(
     driver: &mut dyn Driver,
-    clocks: Option<(CpuTime, bool)>,
+    (clocks, threads): (Option<(CpuTime, bool)>, usize),
     kind: LoopKind,
     declared: &Declared,
     m: &mut dyn Measure,
 ) -> Result<Option<Counter>, String> {
+    let _spread = crate::spread::spread_if_threaded(threads);
     let Some((cpu, cpu_drives)) = clocks else {
         driver.drive(kind, declared, m);
         return Ok(None);

@@ -51,13 +51,6 @@ mod imp {
     const PR_SET_PDEATHSIG: i32 = 1;
     const SIGKILL: std::ffi::c_ulong = 9;
 
-    /// The threads of this process, from `/proc/self/status`.
-    fn threads() -> Option<usize> {
-        let status = std::fs::read_to_string("/proc/self/status").ok()?;
-        let line = status.lines().find(|l| l.starts_with("Threads:"))?;
-        line["Threads:".len()..].trim().parse().ok()
-    }
-
     /// Why a copy of this process could behave otherwise than the process
     /// itself, if it could: it holds a connection or a device besides the
     /// channel to `cargo nbench` (a copy would talk on it in the process's
@@ -101,7 +94,7 @@ mod imp {
     }
 
     pub fn fork_process() -> Fork {
-        match threads() {
+        match crate::spread::threads() {
             Some(1) => {}
             Some(n) => return Fork::Refused(format!("the process has {n} threads")),
             None => return Fork::Refused("its threads cannot be counted".into()),

@@ -23,6 +23,7 @@ mod protocol;
 mod registry;
 mod result;
 mod select;
+mod spread;
 mod stats;
 mod table;
 mod threads;
@@ -58,6 +59,7 @@ use std::process::ExitCode;
 pub mod __private {
     pub use crate::bencher::{Declared, LoopKind};
     pub use crate::registry::{numbered, same_but_last};
+    pub use crate::spread::SPREAD_ENV;
     /// The measuring engine: settings, sampling, the pilot's iteration counts.
     pub mod engine {
         pub use crate::engine::{Hint, MAX_ITERS, Measurement, Open, Settings, Stop, next_iters};

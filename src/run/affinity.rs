@@ -12,8 +12,27 @@
 /// The CPU bench processes are pinned to, if pinning is possible here;
 /// chosen once (it reads sysfs per CPU), before this process pins itself.
 pub fn bench_cpu() -> Option<usize> {
-    static CHOSEN: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
-    *CHOSEN.get_or_init(imp::bench_cpu)
+    cpus().0
+}
+
+/// The CPUs this process could run on before it pinned itself, as a list
+/// (`0,1`): those a benchmark with threads of its own spreads over
+/// (`nbench::__private::SPREAD_ENV`), where pinning is possible here.
+pub fn spread_cpus() -> Option<&'static str> {
+    bench_cpu()?;
+    Some(cpus().1.as_str())
+}
+
+/// The bench CPU and the list of allowed ones, read once.
+fn cpus() -> &'static (Option<usize>, String) {
+    static CHOSEN: std::sync::OnceLock<(Option<usize>, String)> = std::sync::OnceLock::new();
+    CHOSEN.get_or_init(|| {
+        let allowed = imp::allowed();
+        let list = (allowed.iter().map(usize::to_string))
+            .collect::<Vec<_>>()
+            .join(",");
+        (imp::bench_cpu(&allowed), list)
+    })
 }
 
 /// Pins the driver (the calling thread, and the threads and processes it
@@ -45,17 +64,23 @@ mod imp {
         fn sched_setaffinity(pid: c_int, size: usize, mask: *const u64) -> c_int;
     }
 
-    pub fn bench_cpu() -> Option<usize> {
+    /// The CPUs this process may run on.
+    pub fn allowed() -> Vec<usize> {
         let mut mask = [0u64; WORDS];
         // SAFETY: the kernel writes at most `size` bytes into `mask`, which has that many.
         let ok = unsafe { sched_getaffinity(0, size_of_val(&mask), mask.as_mut_ptr()) } == 0;
         if !ok {
-            return None;
+            return Vec::new();
         }
-        let allowed = (0..WORDS * 64).filter(|&cpu| mask[cpu / 64] & (1 << (cpu % 64)) != 0);
+        (0..WORDS * 64)
+            .filter(|&cpu| mask[cpu / 64] & (1 << (cpu % 64)) != 0)
+            .collect()
+    }
+
+    pub fn bench_cpu(allowed: &[usize]) -> Option<usize> {
         // On a hybrid CPU the fast cores have the highest maximum frequency;
         // where there is no cpufreq (most VMs) all tie and the last one wins.
-        allowed.max_by_key(|&cpu| (max_freq(cpu), cpu))
+        (allowed.iter().copied()).max_by_key(|&cpu| (max_freq(cpu), cpu))
     }
 
     fn max_freq(cpu: usize) -> u64 {
@@ -79,7 +104,11 @@ mod imp {
 
 #[cfg(not(target_os = "linux"))]
 mod imp {
-    pub fn bench_cpu() -> Option<usize> {
+    pub fn allowed() -> Vec<usize> {
+        Vec::new()
+    }
+
+    pub fn bench_cpu(_: &[usize]) -> Option<usize> {
         None
     }
 

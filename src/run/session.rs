@@ -123,6 +123,10 @@ impl Session {
         if place.is_some() {
             super::child::same_addresses(&mut cmd);
         }
+        // Pinned below; a benchmark with threads of its own spreads over these.
+        if let Some(cpus) = affinity::spread_cpus() {
+            cmd.env(nbench::__private::SPREAD_ENV, cpus);
+        }
         let mut child = cmd
             .spawn()
             .map_err(|e| SessionError::Start(format!("cannot start {}: {e}", exe.display())))?;

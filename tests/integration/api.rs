@@ -277,6 +277,37 @@ fn counter(t: &Value, id: &str, name: &str) -> Option<(String, f64)> {
         })
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn a_benchmark_with_threads_runs_on_every_cpu_the_rest_on_one() {
+    let fx = Fixture::new("api").own_target_dir();
+    let log = fx.dir.join("cpus.txt");
+    let mut cmd = fx.nbench_command(&args(&["--bench", "threads", "cpus/"]));
+    cmd.env("NBENCH_FIXTURE_CPUS", &log);
+    let run = Run::from(cmd.output().expect("cargo nbench runs"));
+    assert_eq!(run.code, 0, "{}", run.all());
+    let noted = std::fs::read_to_string(&log).unwrap();
+    let cpus = |what: &str| -> Vec<String> {
+        (noted.lines())
+            .filter_map(|l| l.strip_prefix(what))
+            .map(|c| c.trim().to_owned())
+            .collect()
+    };
+    // The CPUs this test may run on, as the kernel lists them (`0-1`).
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let here = (status.lines())
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .unwrap()
+        .trim()
+        .to_owned();
+    let (alone, threads) = (cpus("alone "), cpus("threads "));
+    assert!(!alone.is_empty() && !threads.is_empty(), "{noted}");
+    // One thread: one CPU, so both sides of a comparison share a core.
+    assert!(alone.iter().all(|c| c.parse::<usize>().is_ok()), "{noted}");
+    // Two threads: every CPU the test had (on one, they would take turns).
+    assert!(threads.iter().all(|c| *c == here), "{here}: {noted}");
+}
+
 #[test]
 fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
     let fx = Fixture::new("api").own_target_dir();
