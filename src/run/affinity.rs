@@ -47,9 +47,14 @@ pub fn pin_driver() {
     }
 }
 
-/// Pins process `pid` to `cpu`; false if that was refused.
-pub fn pin(pid: u32, cpu: usize) -> bool {
-    imp::pin(pid, cpu)
+/// Pins the process `cmd` starts to the bench CPU, where pinning is
+/// possible here, from its first instruction: pinned once started, a bench
+/// process could run its first benchmarks before the pin reached it (the
+/// test suite's busy machine saw a one-thread benchmark on both CPUs).
+pub fn pin_at_start(cmd: &mut std::process::Command) {
+    if let Some(cpu) = bench_cpu() {
+        imp::pin_at_start(cmd, cpu);
+    }
 }
 
 #[cfg(target_os = "linux")]
@@ -100,6 +105,24 @@ mod imp {
         // SAFETY: the kernel reads `size` bytes from `mask`, which has that many.
         unsafe { sched_setaffinity(pid, size_of_val(&mask), mask.as_ptr()) == 0 }
     }
+
+    pub fn pin_at_start(cmd: &mut std::process::Command, cpu: usize) {
+        use std::os::unix::process::CommandExt;
+        if cpu >= WORDS * 64 {
+            return;
+        }
+        let mut mask = [0u64; WORDS];
+        mask[cpu / 64] = 1 << (cpu % 64);
+        // SAFETY: runs in the child between fork and exec, calling only an
+        // async-signal-safe system call on a mask made before the fork; a
+        // refusal leaves the child unpinned, as elsewhere.
+        unsafe {
+            cmd.pre_exec(move || {
+                sched_setaffinity(0, size_of_val(&mask), mask.as_ptr());
+                Ok(())
+            });
+        }
+    }
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -115,6 +138,8 @@ mod imp {
     pub fn pin(_: u32, _: usize) -> bool {
         false
     }
+
+    pub fn pin_at_start(_: &mut std::process::Command, _: usize) {}
 }
 
 #[cfg(all(test, target_os = "linux"))]
@@ -124,11 +149,10 @@ mod tests {
     #[test]
     fn a_child_is_pinned_to_the_chosen_cpu() {
         let cpu = bench_cpu().expect("this process may run somewhere");
-        let mut child = std::process::Command::new("sleep")
-            .arg("5")
-            .spawn()
-            .unwrap();
-        assert!(pin(child.id(), cpu));
+        let mut cmd = std::process::Command::new("sleep");
+        cmd.arg("5");
+        pin_at_start(&mut cmd);
+        let mut child = cmd.spawn().unwrap();
         let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
         let _ = child.kill();
         let _ = child.wait();

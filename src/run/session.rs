@@ -123,16 +123,14 @@ impl Session {
         if place.is_some() {
             super::child::same_addresses(&mut cmd);
         }
-        // Pinned below; a benchmark with threads of its own spreads over these.
+        // Pinned from its start; a benchmark with threads of its own spreads over these.
+        affinity::pin_at_start(&mut cmd);
         if let Some(cpus) = affinity::spread_cpus() {
             cmd.env(nbench::__private::SPREAD_ENV, cpus);
         }
         let mut child = cmd
             .spawn()
             .map_err(|e| SessionError::Start(format!("cannot start {}: {e}", exe.display())))?;
-        if let Some(cpu) = affinity::bench_cpu() {
-            affinity::pin(child.id(), cpu);
-        }
         let output = Captured::attach(&mut child, echo);
         let stream = match accept(&listener, &mut child, limit, &output) {
             Ok(s) => s,
