@@ -407,7 +407,7 @@ impl<'a> Bencher<'a> {
             let (driver, declared, threads) = (&mut *self.driver, &self.declared, self.threads);
             let mut out = Ok(None);
             crate::threads::with_team(threads, &make, |m| {
-                out = drive(driver, (clocks, threads), LoopKind::Threads, declared, m);
+                out = drive(driver, clocks, threads, LoopKind::Threads, declared, m);
             });
             self.record(out);
         }
@@ -423,7 +423,7 @@ impl<'a> Bencher<'a> {
                 ));
                 return;
             }
-            let out = drive(&mut *self.driver, (self.clocks, 1), kind, &self.declared, m);
+            let out = drive(&mut *self.driver, self.clocks, 1, kind, &self.declared, m);
             self.record(out);
         }
     }
@@ -449,7 +449,8 @@ impl<'a> Bencher<'a> {
 /// ([`crate::spread`]).
 fn drive(
     driver: &mut dyn Driver,
-    (clocks, threads): (Option<(CpuTime, bool)>, usize),
+    clocks: Option<(CpuTime, bool)>,
+    threads: usize,
     kind: LoopKind,
     declared: &Declared,
     m: &mut dyn Measure,
