@@ -455,7 +455,8 @@ fn drive(
     declared: &Declared,
     m: &mut dyn Measure,
 ) -> Result<Option<Counter>, String> {
-    let _spread = crate::spread::spread_if_threaded(threads);
+    let mut spreading = crate::spread::Spreading::new(m, threads);
+    let m: &mut dyn Measure = &mut spreading;
     let Some((cpu, cpu_drives)) = clocks else {
         driver.drive(kind, declared, m);
         return Ok(None);

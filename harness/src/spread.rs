@@ -6,11 +6,12 @@
 //! before. On one CPU a benchmark's threads take turns: a sum on two
 //! threads read 68.9 ns there and 32.4 ns on two CPUs, as `cargo bench`
 //! runs it; tokio's multi-threaded runtime timed its workers queueing. So
-//! where the process has more than one thread when a benchmark's timing
-//! starts (a runtime or pool its setup made), or the benchmark runs on
-//! several ([`Bencher::iter_threads`](crate::Bencher::iter_threads)), every
-//! thread of it may run on any of those CPUs until the timing ends; then
-//! they are pinned back.
+//! where the benchmark runs on several threads
+//! ([`Bencher::iter_threads`](crate::Bencher::iter_threads)), the process
+//! has more than one when its timing starts (a runtime or pool its setup
+//! made), or its first call ran work on another thread (a pool made on
+//! first use, a thread started by each call), every thread of it may run on
+//! any of those CPUs until the timing ends; then they are pinned back.
 
 /// The variable `cargo nbench` sets to the CPUs (`0,1,…`) a benchmark with
 /// threads may spread over.
@@ -18,30 +19,90 @@ pub const SPREAD_ENV: &str = "NBENCH_SPREAD_CPUS";
 
 /// While alive, this process's threads may run on the CPUs of
 /// [`SPREAD_ENV`]; dropped, they are pinned back where they were.
-pub(crate) struct Spread {
+struct Spread {
     #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
-    home: Option<imp::Mask>,
-}
-
-/// Spreads this process's threads where the benchmark about to be timed
-/// runs on `threads` threads or the process has more than one already.
-pub(crate) fn spread_if_threaded(threads: usize) -> Spread {
-    let home = imp::spread(threads);
-    Spread { home }
+    home: imp::Mask,
 }
 
 impl Drop for Spread {
     fn drop(&mut self) {
-        if let Some(home) = &self.home {
-            imp::pin_all(home);
+        imp::pin_all(&self.home);
+    }
+}
+
+/// A benchmark's samples, taken with its process's threads spread over the
+/// CPUs of [`SPREAD_ENV`] where the benchmark runs on threads of its own:
+/// from the start where it runs on `threads` threads or the process has
+/// more than one already (a runtime or pool its setup made), else from its
+/// second sample where the first ran work on other threads (a pool made
+/// the first time the routine asks for it, threads the routine starts each
+/// time). Pinned back when dropped.
+pub(crate) struct Spreading<'m> {
+    inner: &'m mut dyn Measure,
+    spread: Option<Spread>,
+    watched: bool,
+}
+
+impl<'m> Spreading<'m> {
+    pub fn new(inner: &'m mut dyn Measure, threads: usize) -> Self {
+        // Threads ending (joined, their exit not done: the kernel lists them
+        // a while, longer on a busy CPU) are not the benchmark's, and would
+        // run beside its timing.
+        let waited = std::time::Instant::now();
+        while imp::ending_threads().is_some_and(|n| n > 0)
+            && waited.elapsed() < std::time::Duration::from_secs(1)
+        {
+            std::thread::sleep(std::time::Duration::from_micros(20));
+        }
+        let threaded = threads > 1 || imp::threads().is_some_and(|n| n > 1);
+        let spread = if threaded { imp::spread() } else { None };
+        Spreading {
+            watched: spread.is_some(),
+            spread: spread.map(|home| Spread { home }),
+            inner,
         }
     }
 }
 
-/// The threads of this process, where the platform says.
+impl Measure for Spreading<'_> {
+    fn sample(&mut self, iters: u64) -> f64 {
+        if self.watched {
+            return self.inner.sample(iters);
+        }
+        self.watched = true;
+        let before = on_other_threads();
+        let t = self.inner.sample(iters);
+        // CPU time another thread surely used during the sample: the
+        // harness runs no thread of its own.
+        if let (Some([_, a]), Some([b, _])) = (before, on_other_threads())
+            && b > a
+        {
+            self.spread = imp::spread().map(|home| Spread { home });
+        }
+        t
+    }
+}
+
+/// Bounds on the CPU time this process's threads but the calling one have
+/// used (the ended ones' too), in nanoseconds: the process's clock read
+/// between two readings of the thread's, which go on while it is read.
+fn on_other_threads() -> Option<[u64; 2]> {
+    let before = CpuTime::Thread.now_ns()?;
+    let process = CpuTime::Process.now_ns()?;
+    let after = CpuTime::Thread.now_ns()?;
+    Some([
+        process.saturating_sub(after),
+        process.saturating_sub(before),
+    ])
+}
+
+/// The threads of this process that are not ending, where the platform says.
 pub(crate) fn threads() -> Option<usize> {
     imp::threads()
 }
+
+use crate::cpu::CpuTime;
+use crate::engine::Measure;
 
 /// The CPUs a list such as `0,1,4` names (anything else is left out).
 fn parse_cpus(list: &str) -> Vec<usize> {
@@ -63,17 +124,42 @@ mod imp {
         fn sched_setaffinity(pid: c_int, size: usize, mask: *const u64) -> c_int;
     }
 
+    /// The threads of this process that are not ending.
     pub fn threads() -> Option<usize> {
-        let status = std::fs::read_to_string("/proc/self/status").ok()?;
-        let line = status.lines().find(|l| l.starts_with("Threads:"))?;
-        line["Threads:".len()..].trim().parse().ok()
+        let (all, ending) = count()?;
+        Some(all - ending)
     }
 
-    /// Spreads every thread over the CPUs of `SPREAD_ENV` where it applies
-    /// ([`super::spread_if_threaded`]); the calling thread's CPUs before.
-    pub fn spread(threads: usize) -> Option<Mask> {
+    /// The threads of this process that are ending: joined, or returned
+    /// from, with their exit not done (the kernel's `PF_EXITING`).
+    pub fn ending_threads() -> Option<usize> {
+        Some(count()?.1)
+    }
+
+    /// This process's threads, and how many of them are ending.
+    fn count() -> Option<(usize, usize)> {
+        const PF_EXITING: u64 = 0x4;
+        let (mut all, mut ending) = (0, 0);
+        for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+            // A thread gone since the listing is neither.
+            let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+                continue;
+            };
+            // After the name in parentheses: state, ppid, pgrp, session,
+            // tty, tpgid, flags.
+            let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+            let flags: u64 = rest.split_whitespace().nth(6)?.parse().ok()?;
+            all += 1;
+            ending += usize::from(flags & PF_EXITING != 0);
+        }
+        Some((all, ending))
+    }
+
+    /// Spreads every thread over the CPUs of `SPREAD_ENV`, where it names
+    /// two or more; the calling thread's CPUs before.
+    pub fn spread() -> Option<Mask> {
         let cpus = super::parse_cpus(&std::env::var(super::SPREAD_ENV).ok()?);
-        if cpus.len() < 2 || (threads < 2 && self::threads()? < 2) {
+        if cpus.len() < 2 {
             return None;
         }
         let mut home = [0u64; WORDS];
@@ -112,7 +198,11 @@ mod imp {
         None
     }
 
-    pub fn spread(_: usize) -> Option<Mask> {
+    pub fn ending_threads() -> Option<usize> {
+        None
+    }
+
+    pub fn spread() -> Option<Mask> {
         None
     }
 

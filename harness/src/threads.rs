@@ -90,26 +90,6 @@ impl Drop for TeamMeasure<'_> {
     }
 }
 
-/// Dropped after a team's threads are joined: waits (50 ms at most) until
-/// the process counts as many threads as before the team, so that the next
-/// benchmark does not count them. The kernel lists a joined thread until
-/// its exit is done; a one-thread benchmark measured next under a busy
-/// machine was counted with threads and spread over every CPU
-/// ([`crate::spread`]), and a copy of its process would be refused.
-struct TeamGone(Option<usize>);
-
-impl Drop for TeamGone {
-    fn drop(&mut self) {
-        let Some(before) = self.0 else { return };
-        let waited = Instant::now();
-        while crate::spread::threads().is_some_and(|n| n > before)
-            && waited.elapsed() < std::time::Duration::from_millis(50)
-        {
-            std::thread::sleep(std::time::Duration::from_micros(20));
-        }
-    }
-}
-
 /// Runs `drive` with a [`Measure`] whose every sample runs the routine on
 /// `threads` threads at once, each thread's routine made by `make(index)`
 /// on that thread. A panic on a worker (in `make` or the routine) becomes
@@ -132,8 +112,6 @@ where
         failure: Mutex::new(None),
         failed: AtomicBool::new(false),
     };
-    let before = crate::spread::threads();
-    let _gone = TeamGone(before);
     std::thread::scope(|s| {
         for index in 0..threads {
             let team = &team;
