@@ -13,6 +13,9 @@
 //! first use, a thread started by each call), every thread of it may run on
 //! any of those CPUs until the timing ends; then they are pinned back.
 
+use crate::cpu::CpuTime;
+use crate::engine::Measure;
+
 /// The variable `cargo nbench` sets to the CPUs (`0,1,…`) a benchmark with
 /// threads may spread over.
 pub const SPREAD_ENV: &str = "NBENCH_SPREAD_CPUS";
@@ -49,12 +52,17 @@ impl<'m> Spreading<'m> {
         // a while, longer on a busy CPU) are not the benchmark's, and would
         // run beside its timing.
         let waited = std::time::Instant::now();
-        while imp::ending_threads().is_some_and(|n| n > 0)
-            && waited.elapsed() < std::time::Duration::from_secs(1)
-        {
-            std::thread::sleep(std::time::Duration::from_micros(20));
-        }
-        let threaded = threads > 1 || imp::threads().is_some_and(|n| n > 1);
+        let live = loop {
+            match imp::count() {
+                Some((_, ending))
+                    if ending > 0 && waited.elapsed() < std::time::Duration::from_secs(1) =>
+                {
+                    std::thread::sleep(std::time::Duration::from_micros(20));
+                }
+                counted => break counted.map(|(all, ending)| all - ending),
+            }
+        };
+        let threaded = threads > 1 || live.is_some_and(|n| n > 1);
         let spread = if threaded { imp::spread() } else { None };
         Spreading {
             watched: spread.is_some(),
@@ -101,9 +109,6 @@ pub(crate) fn threads() -> Option<usize> {
     imp::threads()
 }
 
-use crate::cpu::CpuTime;
-use crate::engine::Measure;
-
 /// The CPUs a list such as `0,1,4` names (anything else is left out).
 fn parse_cpus(list: &str) -> Vec<usize> {
     list.split(',')
@@ -130,14 +135,10 @@ mod imp {
         Some(all - ending)
     }
 
-    /// The threads of this process that are ending: joined, or returned
-    /// from, with their exit not done (the kernel's `PF_EXITING`).
-    pub fn ending_threads() -> Option<usize> {
-        Some(count()?.1)
-    }
-
-    /// This process's threads, and how many of them are ending.
-    fn count() -> Option<(usize, usize)> {
+    /// This process's threads, and how many of them are ending: joined,
+    /// or returned from, with their exit not done (the kernel's
+    /// `PF_EXITING`).
+    pub fn count() -> Option<(usize, usize)> {
         const PF_EXITING: u64 = 0x4;
         let (mut all, mut ending) = (0, 0);
         for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
@@ -198,7 +199,7 @@ mod imp {
         None
     }
 
-    pub fn ending_threads() -> Option<usize> {
+    pub fn count() -> Option<(usize, usize)> {
         None
     }
 

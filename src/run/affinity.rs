@@ -96,23 +96,26 @@ mod imp {
             .unwrap_or(0)
     }
 
+    /// The mask of `cpu` alone, where it has room.
+    fn only(cpu: usize) -> Option<[u64; WORDS]> {
+        let mut mask = [0u64; WORDS];
+        *mask.get_mut(cpu / 64)? = 1 << (cpu % 64);
+        Some(mask)
+    }
+
     pub fn pin(pid: u32, cpu: usize) -> bool {
-        let (Ok(pid), true) = (c_int::try_from(pid), cpu < WORDS * 64) else {
+        let (Ok(pid), Some(mask)) = (c_int::try_from(pid), only(cpu)) else {
             return false;
         };
-        let mut mask = [0u64; WORDS];
-        mask[cpu / 64] = 1 << (cpu % 64);
         // SAFETY: the kernel reads `size` bytes from `mask`, which has that many.
         unsafe { sched_setaffinity(pid, size_of_val(&mask), mask.as_ptr()) == 0 }
     }
 
     pub fn pin_at_start(cmd: &mut std::process::Command, cpu: usize) {
         use std::os::unix::process::CommandExt;
-        if cpu >= WORDS * 64 {
+        let Some(mask) = only(cpu) else {
             return;
-        }
-        let mut mask = [0u64; WORDS];
-        mask[cpu / 64] = 1 << (cpu % 64);
+        };
         // SAFETY: runs in the child between fork and exec, calling only an
         // async-signal-safe system call on a mask made before the fork; a
         // refusal leaves the child unpinned, as elsewhere.
