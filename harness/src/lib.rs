@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+mod affinity;
 pub mod alloc;
 mod bencher;
 mod catch;
@@ -57,6 +58,7 @@ use std::process::ExitCode;
 /// user's bench: a second crate would be one more dependency for each.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::affinity::Mask;
     pub use crate::bencher::{Declared, LoopKind};
     pub use crate::registry::{numbered, same_but_last};
     pub use crate::spread::SPREAD_ENV;

@@ -7,12 +7,14 @@
 //! threads read 68.9 ns there and 32.4 ns on two CPUs, as `cargo bench`
 //! runs it; tokio's multi-threaded runtime timed its workers queueing. So
 //! where the benchmark runs on several threads
-//! ([`Bencher::iter_threads`](crate::Bencher::iter_threads)), the process
-//! has more than one when its timing starts (a runtime or pool its setup
-//! made), or its first call ran work on another thread (a pool made on
-//! first use, a thread started by each call), every thread of it may run on
-//! any of those CPUs until the timing ends; then they are pinned back.
+//! ([`Bencher::iter_threads`](crate::Bencher::iter_threads)) or its first
+//! call ran work on another thread (a runtime or pool its setup made or its
+//! first call made, a thread started by each call), every thread of it may
+//! run on any of those CPUs until the timing ends; then they are pinned
+//! back. Threads that merely exist do not count: a benchmark before it in
+//! the process may have left some that are idle, or still on their way out.
 
+use crate::affinity::Mask;
 use crate::cpu::CpuTime;
 use crate::engine::Measure;
 
@@ -23,23 +25,35 @@ pub const SPREAD_ENV: &str = "NBENCH_SPREAD_CPUS";
 /// While alive, this process's threads may run on the CPUs of
 /// [`SPREAD_ENV`]; dropped, they are pinned back where they were.
 struct Spread {
-    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
-    home: imp::Mask,
+    home: Mask,
+}
+
+impl Spread {
+    /// Spreads every thread over the CPUs of [`SPREAD_ENV`], where it
+    /// names two or more and the calling thread's CPUs can be read.
+    fn new() -> Option<Spread> {
+        let wide = Mask::of(parse_cpus(&std::env::var(SPREAD_ENV).ok()?));
+        if wide.cpus().len() < 2 {
+            return None;
+        }
+        let home = Mask::current()?;
+        wide.set_all();
+        Some(Spread { home })
+    }
 }
 
 impl Drop for Spread {
     fn drop(&mut self) {
-        imp::pin_all(&self.home);
+        self.home.set_all();
     }
 }
 
 /// A benchmark's samples, taken with its process's threads spread over the
 /// CPUs of [`SPREAD_ENV`] where the benchmark runs on threads of its own:
-/// from the start where it runs on `threads` threads or the process has
-/// more than one already (a runtime or pool its setup made), else from its
-/// second sample where the first ran work on other threads (a pool made
-/// the first time the routine asks for it, threads the routine starts each
-/// time). Pinned back when dropped.
+/// from the start where it runs on `threads` threads, else from its second
+/// sample where the first ran work on other threads (a runtime its setup
+/// made, a pool made the first time the routine asks for it, threads the
+/// routine starts each time). Pinned back when dropped.
 pub(crate) struct Spreading<'m> {
     inner: &'m mut dyn Measure,
     spread: Option<Spread>,
@@ -52,21 +66,15 @@ impl<'m> Spreading<'m> {
         // a while, longer on a busy CPU) are not the benchmark's, and would
         // run beside its timing.
         let waited = std::time::Instant::now();
-        let live = loop {
-            match imp::count() {
-                Some((_, ending))
-                    if ending > 0 && waited.elapsed() < std::time::Duration::from_secs(1) =>
-                {
-                    std::thread::sleep(std::time::Duration::from_micros(20));
-                }
-                counted => break counted.map(|(all, ending)| all - ending),
-            }
-        };
-        let threaded = threads > 1 || live.is_some_and(|n| n > 1);
-        let spread = if threaded { imp::spread() } else { None };
+        while imp::count().is_some_and(|(_, ending)| ending > 0)
+            && waited.elapsed() < std::time::Duration::from_secs(1)
+        {
+            std::thread::sleep(std::time::Duration::from_micros(20));
+        }
+        let spread = if threads > 1 { Spread::new() } else { None };
         Spreading {
             watched: spread.is_some(),
-            spread: spread.map(|home| Spread { home }),
+            spread,
             inner,
         }
     }
@@ -85,7 +93,7 @@ impl Measure for Spreading<'_> {
         if let (Some([_, a]), Some([b, _])) = (before, on_other_threads())
             && b > a
         {
-            self.spread = imp::spread().map(|home| Spread { home });
+            self.spread = Spread::new();
         }
         t
     }
@@ -118,17 +126,6 @@ fn parse_cpus(list: &str) -> Vec<usize> {
 
 #[cfg(target_os = "linux")]
 mod imp {
-    use std::os::raw::c_int;
-
-    /// Room for 1024 CPUs, as glibc's `cpu_set_t`.
-    const WORDS: usize = 16;
-    pub type Mask = [u64; WORDS];
-
-    unsafe extern "C" {
-        fn sched_getaffinity(pid: c_int, size: usize, mask: *mut u64) -> c_int;
-        fn sched_setaffinity(pid: c_int, size: usize, mask: *const u64) -> c_int;
-    }
-
     /// The threads of this process that are not ending.
     pub fn threads() -> Option<usize> {
         let (all, ending) = count()?;
@@ -155,46 +152,10 @@ mod imp {
         }
         Some((all, ending))
     }
-
-    /// Spreads every thread over the CPUs of `SPREAD_ENV`, where it names
-    /// two or more; the calling thread's CPUs before.
-    pub fn spread() -> Option<Mask> {
-        let cpus = super::parse_cpus(&std::env::var(super::SPREAD_ENV).ok()?);
-        if cpus.len() < 2 {
-            return None;
-        }
-        let mut home = [0u64; WORDS];
-        // SAFETY: the kernel writes at most `size` bytes into `home`, which has that many.
-        if unsafe { sched_getaffinity(0, size_of_val(&home), home.as_mut_ptr()) } != 0 {
-            return None;
-        }
-        let mut wide = [0u64; WORDS];
-        for cpu in cpus.into_iter().filter(|&c| c < WORDS * 64) {
-            wide[cpu / 64] |= 1 << (cpu % 64);
-        }
-        pin_all(&wide);
-        Some(home)
-    }
-
-    /// Sets every thread of this process to run on `mask`.
-    pub fn pin_all(mask: &Mask) {
-        let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
-            return;
-        };
-        for tid in tasks
-            .flatten()
-            .filter_map(|t| t.file_name().to_str()?.parse().ok())
-        {
-            // SAFETY: the kernel reads `size` bytes from `mask`, which has that many.
-            unsafe { sched_setaffinity(tid, size_of_val(mask), mask.as_ptr()) };
-        }
-    }
 }
 
 #[cfg(not(target_os = "linux"))]
 mod imp {
-    pub type Mask = ();
-
     pub fn threads() -> Option<usize> {
         None
     }
@@ -202,12 +163,6 @@ mod imp {
     pub fn count() -> Option<(usize, usize)> {
         None
     }
-
-    pub fn spread() -> Option<Mask> {
-        None
-    }
-
-    pub fn pin_all(_: &Mask) {}
 }
 
 #[cfg(test)]
