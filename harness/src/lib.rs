@@ -59,7 +59,7 @@ use std::process::ExitCode;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::affinity::Mask;
-    pub use crate::bencher::{Declared, LoopKind};
+    pub use crate::bencher::{Declared, LoopKind, later_calls_run_once};
     pub use crate::registry::{numbered, same_but_last};
     pub use crate::spread::SPREAD_ENV;
     /// The measuring engine: settings, sampling, the pilot's iteration counts.

@@ -6,6 +6,7 @@ mod marked;
 mod relink;
 pub mod revision;
 pub mod swap;
+mod units;
 pub mod worktree;
 
 pub use layouts::build_layouts;
@@ -133,7 +134,7 @@ impl BuildOptions {
     /// its configuration), as baselines record it.
     pub fn record(&self, cwd: &std::path::Path) -> BuildRecord {
         let user = flags::user_flags(cwd);
-        let added = self.added_flags(&user);
+        let added = self.added_flags(&user, cwd);
         let mut features: Vec<String> = self
             .features
             .iter()
@@ -166,13 +167,20 @@ impl BuildOptions {
 }
 
 impl BuildOptions {
-    /// The flags nbench adds to the user's: those of a placement-stable
-    /// build that the user does not give already (an LLVM option given
-    /// twice stops the build).
-    fn added_flags(&self, user: &flags::UserFlags) -> Vec<String> {
+    /// The flags nbench adds to the user's, for a cargo command run in
+    /// `cwd`: those of a placement-stable build that the user does not give
+    /// already (an LLVM option given twice stops the build), and one
+    /// codegen unit where the user chose no number ([`units`]).
+    fn added_flags(&self, user: &flags::UserFlags, cwd: &std::path::Path) -> Vec<String> {
         if self.placement != Placement::Stable {
             return Vec::new();
         }
+        let manifest_dir = (self.manifest.manifest_path.as_deref())
+            .and_then(std::path::Path::parent)
+            .filter(|d| !d.as_os_str().is_empty());
+        let dir = cwd.join(manifest_dir.unwrap_or(cwd));
+        let one_unit =
+            (!units::chosen(&self.profile, &dir, &user.flags)).then(|| units::ONE_UNIT.to_owned());
         let target = user.target_or_host();
         // An LLVM option's name: `-align-loops` of `-Cllvm-args=-align-loops=64`
         // (or of `llvm-args=…` after a separate `-C`).
@@ -187,6 +195,7 @@ impl BuildOptions {
         stable_flags(&target)
             .into_iter()
             .filter(|f| !given.contains(&name(f)))
+            .chain(one_unit)
             .collect()
     }
 
@@ -233,7 +242,7 @@ impl BuildOptions {
         if self.placement == Placement::Stable || capped {
             let cwd = std::env::current_dir().unwrap_or_default();
             let user = flags::user_flags(&cwd);
-            let added = self.added_flags(&user);
+            let added = self.added_flags(&user, &cwd);
             let cap = capped.then(|| CAP_LINTS.to_owned());
             let all: Vec<String> = user.flags.into_iter().chain(added).chain(cap).collect();
             cmd.env("CARGO_ENCODED_RUSTFLAGS", all.join("\x1f"));
@@ -441,8 +450,10 @@ mod tests {
             source: flags::Source::Env,
             target: Some("x86_64-unknown-linux-gnu".into()),
         };
-        let added = opts.added_flags(&user);
-        assert_eq!(added.len(), 2, "{added:?}");
+        let nowhere = std::path::Path::new("/");
+        let added = opts.added_flags(&user, nowhere);
+        assert_eq!(added.len(), 3, "{added:?}");
+        assert_eq!(added[2], units::ONE_UNIT, "no profile here chose a number");
         assert!(
             added
                 .iter()
@@ -453,7 +464,7 @@ mod tests {
             placement: Placement::Linker,
             ..BuildOptions::default()
         };
-        assert!(linker.added_flags(&user).is_empty());
+        assert!(linker.added_flags(&user, nowhere).is_empty());
     }
 
     #[test]

@@ -29,33 +29,29 @@ pub struct Bencher<'a, M: Measurement = WallTime> {
 const LATER_CALLS: &str = "a benchmark that calls timing methods more than once is timed by the first call; the later ones run once, untimed (criterion timed the last): give each routine its own bench_function to time each";
 
 impl<'a, M: Measurement> Bencher<'a, M> {
-    /// Whether this timing call is the one nbench times: the closure's first.
-    fn times_this_call(&mut self) -> bool {
+    /// Counts a timing call; the second is said once. nbench times the
+    /// first and runs each later one's routine once, untimed
+    /// ([`nbench::__private::later_calls_run_once`]).
+    fn count_call(&mut self) {
         self.calls += 1;
         if self.calls == 2 {
             crate::notice::once(LATER_CALLS);
         }
-        self.calls == 1
     }
 
     /// Times `routine`, called repeatedly in a tight loop; its output goes
     /// through `black_box` and its drop is timed.
     pub fn iter<O, R: FnMut() -> O>(&mut self, mut routine: R) {
-        if self.times_this_call() {
-            // By reference: a closure holding a large array is not copied
-            // down the stack on its way (the time crate's hold megabytes).
-            self.inner.iter(&mut routine);
-        } else {
-            untimed(routine);
-        }
+        self.count_call();
+        // By reference: a closure holding a large array is not copied down
+        // the stack on its way (the time crate's hold megabytes).
+        self.inner.iter(&mut routine);
     }
 
     /// Lets `routine` time `iters` iterations itself and return the
     /// measured value (a `Duration` for wall time).
     pub fn iter_custom<R: FnMut(u64) -> M::Value>(&mut self, mut routine: R) {
-        if !self.times_this_call() {
-            return untimed(|| routine(1));
-        }
+        self.count_call();
         let m = self.measurement;
         self.inner
             .iter_custom(|iters| as_duration(m, &routine(iters)));
@@ -83,9 +79,7 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         S: FnMut() -> I,
         R: FnMut(I) -> O,
     {
-        if !self.times_this_call() {
-            return untimed(|| routine(black_box(setup())));
-        }
+        self.count_call();
         self.inner
             .batch_size(size.as_nbench())
             .iter_batched(&mut setup, &mut routine);
@@ -126,9 +120,7 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         F: Future<Output = O>,
     {
         let runner = &self.runner;
-        if !self.b.times_this_call() {
-            return untimed(|| runner.block_on(routine()));
-        }
+        self.b.count_call();
         self.b
             .inner
             .iter_future(|sample| runner.block_on(sample), &mut routine);
@@ -140,9 +132,7 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         R: FnMut(u64) -> F,
         F: Future<Output = M::Value>,
     {
-        if !self.b.times_this_call() {
-            return untimed(|| self.runner.block_on(routine(1)));
-        }
+        self.b.count_call();
         let (runner, m) = (&self.runner, self.b.measurement);
         self.b
             .inner
@@ -186,9 +176,7 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         F: Future<Output = O>,
     {
         let runner = &self.runner;
-        if !self.b.times_this_call() {
-            return untimed(|| runner.block_on(routine(black_box(setup()))));
-        }
+        self.b.count_call();
         let batch = size.as_nbench().inputs();
         self.b.inner.iter_custom(|iters| {
             in_batches(iters, batch, &mut setup, |inputs, outputs| {
@@ -220,16 +208,6 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
             size,
         );
     }
-}
-
-/// Runs a later timing call's routine once, in a frame of its own: inlined
-/// into the timing method, a routine whose frame holds megabytes (the time
-/// crate's copy whole arrays) would add them to the stack below the timed
-/// call, and overflow it.
-#[inline(never)]
-#[cold]
-fn untimed<O>(run: impl FnOnce() -> O) {
-    black_box(run());
 }
 
 /// Runs `iters` iterations in batches of at most `batch` inputs made by

@@ -218,6 +218,7 @@ impl<M: Measurement> Criterion<M> {
             if let Some(t) = throughput {
                 inner.throughput(t.as_nbench());
             }
+            nbench::__private::later_calls_run_once(inner);
             f(&mut Bencher {
                 inner,
                 measurement,

@@ -26,6 +26,7 @@ pub fn run_guarded(bench: &Benchmark, driver: &mut dyn Driver) -> Result<Finish,
         (0, Some(reason)) => Ok(Finish::Skipped(reason)),
         (_, Some(_)) => Err("called skip and a timing method; call one of them".to_owned()),
         (1, None) => Ok(Finish::Timed(b.declared)),
+        (_, None) if b.timed > 1 && b.later_run_once => Ok(Finish::Timed(b.declared)),
         (0, None) => Err(
             "never called a timing method (iter, iter_batched, iter_custom, …) or skip".to_owned(),
         ),
@@ -92,5 +93,30 @@ mod tests {
                 .unwrap_err()
                 .contains("skip and a timing method")
         );
+    }
+
+    #[test]
+    fn a_front_end_may_let_later_timing_calls_run_once_untimed() {
+        use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+        static FIRST: AtomicU32 = AtomicU32::new(0);
+        static LATER: AtomicU32 = AtomicU32::new(0);
+        let mut r = Registry::new();
+        r.bench("each input", |b| {
+            crate::bencher::later_calls_run_once(b);
+            b.iter(|| FIRST.fetch_add(1, Relaxed));
+            b.iter(|| LATER.fetch_add(1, Relaxed));
+            b.iter(|| LATER.fetch_add(1, Relaxed));
+        });
+        struct Samples;
+        impl Driver for Samples {
+            fn drive(&mut self, _: crate::bencher::LoopKind, _: &Declared, m: &mut dyn Measure) {
+                m.sample(10);
+                m.sample(10);
+            }
+        }
+        let out = run_guarded(&r.benches[0], &mut Samples);
+        assert_eq!(out, Ok(Finish::Timed(Declared::default())));
+        assert_eq!(FIRST.load(Relaxed), 20, "the first call is sampled");
+        assert_eq!(LATER.load(Relaxed), 2, "each later one runs once");
     }
 }
