@@ -369,6 +369,15 @@ fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
     );
 
     for (doc, paired) in fresh_and_paired(&fx, "threads", 1) {
+        // Built in one codegen unit: the fixture's profile chose no number.
+        let added = &doc["context"]["build"]["added"];
+        assert!(
+            added
+                .as_array()
+                .unwrap()
+                .contains(&"-Ccodegen-units=1".into()),
+            "{added}"
+        );
         let t = &doc["targets"][0];
         let failures = ids(t, "failures");
         assert_eq!(failures, ["misuse/iter/threads=2", "panics/one/threads=2"]);

@@ -134,6 +134,11 @@ fn the_shapes_of_real_repositories_run_save_compare_and_compare_revisions() {
         serde_json::json!(["--cfg", "shapes_flag"]),
         "{build}"
     );
+    // Its bench profile chose its codegen units: none added.
+    assert!(
+        !build["added"].to_string().contains("codegen-units"),
+        "{build}"
+    );
     assert!(ws.join("build-out/nbench/runs").is_dir());
     assert!(
         !ws.join("target").exists(),
