@@ -44,6 +44,47 @@ pub fn not_randomized(cmd: &mut Command) {
     }
 }
 
+/// The stack a bench process's main thread may grow to, where the hard
+/// limit allows: one codegen unit inlines more into a benchmark's frame
+/// than cargo's 16 do (the time crate's `Date` benchmarks, which copy
+/// 2.3 MB arrays, overflowed 8 MiB), and the pages are only taken as used.
+/// Below 128 MiB the kernel lays out the address space as it would at
+/// 8 MiB.
+pub const STACK_BYTES: u64 = 64 << 20;
+
+/// Lets the child's main stack grow to [`STACK_BYTES`] (Linux's
+/// `RLIMIT_STACK`, raised up to its hard limit, never lowered).
+#[cfg(target_os = "linux")]
+pub fn room_for_stack(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    #[repr(C)]
+    struct Rlimit {
+        current: u64,
+        max: u64,
+    }
+    unsafe extern "C" {
+        fn getrlimit(resource: i32, limit: *mut Rlimit) -> i32;
+        fn setrlimit(resource: i32, limit: *const Rlimit) -> i32;
+    }
+    const RLIMIT_STACK: i32 = 3;
+    // SAFETY: runs in the child between fork and exec, calling only
+    // async-signal-safe system calls on a value of its own; a refusal
+    // leaves the limit as it was.
+    unsafe {
+        cmd.pre_exec(|| {
+            let mut limit = Rlimit { current: 0, max: 0 };
+            if getrlimit(RLIMIT_STACK, &mut limit) == 0 && limit.current < STACK_BYTES {
+                limit.current = STACK_BYTES.min(limit.max);
+                setrlimit(RLIMIT_STACK, &limit);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn room_for_stack(_: &mut Command) {}
+
 #[cfg(not(target_os = "linux"))]
 pub fn same_addresses(_: &mut Command) {}
 
@@ -80,3 +121,33 @@ pub fn die_with_parent(cmd: &mut Command) {
 /// Elsewhere the bench process notices a closed channel at its next command.
 #[cfg(not(target_os = "linux"))]
 pub fn die_with_parent(_: &mut Command) {}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_child_may_grow_its_stack_to_the_room_given_or_the_hard_limit() {
+        let limit = |flag: &str, room: bool| -> String {
+            let mut cmd = Command::new("sh");
+            cmd.args(["-c", &format!("ulimit {flag}")]);
+            if room {
+                room_for_stack(&mut cmd);
+            }
+            let out = cmd.output().expect("sh runs");
+            String::from_utf8_lossy(&out.stdout).trim().to_owned()
+        };
+        let hard = limit("-Hs", false);
+        let hard_kib: Option<u64> = hard.parse().ok();
+        let before: Option<u64> = limit("-Ss", false).parse().ok();
+        let soft = limit("-Ss", true);
+        let wanted = STACK_BYTES / 1024;
+        match (before, hard_kib) {
+            // Unlimited, or already more: left as it was.
+            (None, _) => assert_eq!(soft, "unlimited"),
+            (Some(b), _) if b >= wanted => assert_eq!(soft, b.to_string()),
+            (Some(_), Some(h)) => assert_eq!(soft, wanted.min(h).to_string()),
+            (Some(_), None) => assert_eq!(soft, wanted.to_string()),
+        }
+    }
+}

@@ -229,6 +229,8 @@ fn run(
                     "--compress-strings=no",
                     "--compress-pos=no",
                 ])
+                // Valgrind gives the program's main thread a stack of its own.
+                .arg(format!("--main-stacksize={}", super::child::STACK_BYTES))
                 .arg(format!(
                     "--callgrind-out-file={}",
                     out.join("cg.out").display()
@@ -238,6 +240,7 @@ fn run(
         }
     };
     super::child::not_randomized(&mut cmd);
+    super::child::room_for_stack(&mut cmd);
     super::listings::share(&mut cmd);
     let each: Vec<String> = ids.iter().map(|(_, n)| n.to_string()).collect();
     let each = [

@@ -119,6 +119,7 @@ impl Session {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         super::child::die_with_parent(&mut cmd);
+        super::child::room_for_stack(&mut cmd);
         super::listings::share(&mut cmd);
         if place.is_some() {
             super::child::same_addresses(&mut cmd);
