@@ -6,6 +6,24 @@ use std::process::Command;
 /// The `argv[0]` every placed process gets, whatever its executable's path.
 pub const PLACED_ARG0: &str = "nbench-bench";
 
+/// `struct rlimit` of `getrlimit`: `rlim_t` is an `unsigned long`.
+#[cfg(target_os = "linux")]
+#[repr(C)]
+struct Rlimit {
+    current: std::ffi::c_ulong,
+    max: std::ffi::c_ulong,
+}
+
+// The C library's calls a child makes between fork and exec.
+#[cfg(target_os = "linux")]
+unsafe extern "C" {
+    fn personality(persona: u64) -> i32;
+    fn prctl(option: i32, ...) -> i32;
+    fn getppid() -> i32;
+    fn getrlimit(resource: i32, limit: *mut Rlimit) -> i32;
+    fn setrlimit(resource: i32, limit: *const Rlimit) -> i32;
+}
+
 /// Turns address-space randomisation off for the child (Linux
 /// `personality(ADDR_NO_RANDOMIZE)`); where the system refuses, the child
 /// runs randomised, as any other. Its `argv[0]` is [`PLACED_ARG0`]: the
@@ -27,9 +45,6 @@ pub fn same_addresses(cmd: &mut Command) {
 #[cfg(target_os = "linux")]
 pub fn not_randomized(cmd: &mut Command) {
     use std::os::unix::process::CommandExt;
-    unsafe extern "C" {
-        fn personality(persona: u64) -> i32;
-    }
     const ADDR_NO_RANDOMIZE: u64 = 0x0040000;
     // SAFETY: runs in the child between fork and exec, calling only an
     // async-signal-safe system call; its failure is ignored.
@@ -57,15 +72,6 @@ pub const STACK_BYTES: u64 = 64 << 20;
 #[cfg(target_os = "linux")]
 pub fn room_for_stack(cmd: &mut Command) {
     use std::os::unix::process::CommandExt;
-    #[repr(C)]
-    struct Rlimit {
-        current: u64,
-        max: u64,
-    }
-    unsafe extern "C" {
-        fn getrlimit(resource: i32, limit: *mut Rlimit) -> i32;
-        fn setrlimit(resource: i32, limit: *const Rlimit) -> i32;
-    }
     const RLIMIT_STACK: i32 = 3;
     // SAFETY: runs in the child between fork and exec, calling only
     // async-signal-safe system calls on a value of its own; a refusal
@@ -73,8 +79,9 @@ pub fn room_for_stack(cmd: &mut Command) {
     unsafe {
         cmd.pre_exec(|| {
             let mut limit = Rlimit { current: 0, max: 0 };
-            if getrlimit(RLIMIT_STACK, &mut limit) == 0 && limit.current < STACK_BYTES {
-                limit.current = STACK_BYTES.min(limit.max);
+            let room = STACK_BYTES as std::ffi::c_ulong;
+            if getrlimit(RLIMIT_STACK, &mut limit) == 0 && limit.current < room {
+                limit.current = room.min(limit.max);
                 setrlimit(RLIMIT_STACK, &limit);
             }
             Ok(())
@@ -97,10 +104,6 @@ pub fn not_randomized(_: &mut Command) {}
 #[cfg(target_os = "linux")]
 pub fn die_with_parent(cmd: &mut Command) {
     use std::os::unix::process::CommandExt;
-    unsafe extern "C" {
-        fn prctl(option: i32, ...) -> i32;
-        fn getppid() -> i32;
-    }
     const PR_SET_PDEATHSIG: i32 = 1;
     const SIGKILL: u64 = 9;
     let parent = std::process::id() as i32;
