@@ -24,6 +24,23 @@ pub fn chosen(profile: &str, dir: &Path, rustflags: &[String]) -> bool {
     if rustflags.iter().any(|f| f.contains("codegen-units")) {
         return true;
     }
+    // Read once per profile and directory: a comparison runs cargo for
+    // every link layout.
+    type Found = Vec<((String, std::path::PathBuf), bool)>;
+    static FOUND: std::sync::Mutex<Found> = std::sync::Mutex::new(Vec::new());
+    let mut found = FOUND.lock().unwrap_or_else(|e| e.into_inner());
+    let key = (profile.to_owned(), dir.to_path_buf());
+    if let Some((_, set)) = found.iter().find(|(k, _)| *k == key) {
+        return *set;
+    }
+    let set = set_for_cargo(profile, dir);
+    found.push((key, set));
+    set
+}
+
+/// Whether cargo's configuration, the workspace's `Cargo.toml` or a
+/// variable sets the codegen units of `profile` or one it inherits from.
+fn set_for_cargo(profile: &str, dir: &Path) -> bool {
     let configs: Vec<toml::Table> = super::flags::config_files(dir)
         .iter()
         .chain(workspace_manifest(dir).as_ref())
@@ -102,15 +119,15 @@ mod tests {
         let member = root.join("member");
         write(&root, "[workspace]\nmembers = [\"member\"]\n");
         write(&member, "[package]\nname = \"member\"\n");
-        assert!(!chosen("bench", &member, &[]));
+        assert!(!set_for_cargo("bench", &member));
         assert!(chosen("bench", &member, &["-Ccodegen-units=4".to_owned()]));
         write(&root, "[workspace]\n[profile.release]\ncodegen-units = 1\n");
-        assert!(chosen("bench", &member, &[]), "bench inherits release");
+        assert!(set_for_cargo("bench", &member), "bench inherits release");
         write(
             &root,
             "[workspace]\n[profile.perf]\ninherits = \"bench\"\n[profile.dev]\ncodegen-units = 2\n",
         );
-        assert!(!chosen("perf", &member, &[]), "dev is not in perf's line");
+        assert!(!set_for_cargo("perf", &member), "dev is not in perf's line");
         assert_eq!(
             chain(
                 "perf",
@@ -124,7 +141,7 @@ mod tests {
             &member,
             "[package]\nname = \"member\"\n[profile.release]\ncodegen-units = 3\n",
         );
-        assert!(!chosen("bench", &member, &[]));
+        assert!(!set_for_cargo("bench", &member));
         std::fs::remove_dir_all(&root).unwrap();
     }
 }
