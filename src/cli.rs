@@ -138,7 +138,7 @@ pub struct Cli {
         help_heading = "Compilation Options"
     )]
     pub target_dir: Option<PathBuf>,
-    /// Where code lands in bench builds: stable (functions, loops and jump targets aligned to 64 bytes and, on x86, no branch across a 32-byte boundary, so that code placement no longer moves benchmarks; one codegen unit per crate unless your profile or rustflags set one; built in target/nbench/build, beside your own build) or linker (where the compiler and linker put it, in cargo's target folder)
+    /// Where code lands in bench builds: stable (functions, loops and jump targets aligned to 64 bytes and, on x86, no branch across a 32-byte boundary, so that code placement no longer moves benchmarks; the workspace's own crates in one codegen unit unless your profile or rustflags set a number; built in target/nbench/build, beside your own build) or linker (where the compiler and linker put it, in cargo's target folder)
     #[arg(global = true, long, value_enum, value_name = "HOW", default_value_t = PlacementArg::Stable, help_heading = "Compilation Options")]
     pub placement: PlacementArg,
     /// Number of parallel build jobs

@@ -160,6 +160,23 @@ pub fn target_dir(cli: &Manifest, meta: &Metadata) -> PathBuf {
     }
 }
 
+/// The packages a change to the workspace can touch: its members and the
+/// path dependencies they name (a crate beside them, in the same
+/// repository), each once.
+pub fn own_packages(meta: &Metadata) -> Vec<String> {
+    let members = meta.workspace_packages();
+    let paths = (members.iter())
+        .flat_map(|p| &p.dependencies)
+        .filter(|d| d.path.is_some())
+        .map(|d| d.name.clone());
+    let mut names: Vec<String> = (members.iter().map(|p| p.name.to_string()))
+        .chain(paths)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// The package a criterion suite runs on, under criterion's name.
 pub const COMPAT_PACKAGE: &str = "nbench-criterion";
 

@@ -127,6 +127,11 @@ pub struct BuildOptions {
     /// A revision's build, named as every line of cargo's output is marked
     /// (`[main]`). Its lints are capped at warnings ([`CAP_LINTS`]).
     pub revision: Option<String>,
+    /// The root of the workspace built, whose manifest holds its profiles.
+    pub workspace_root: PathBuf,
+    /// The packages a change to the workspace can touch, built in one
+    /// codegen unit where placement is stable ([`units`]).
+    pub own_packages: Vec<String>,
 }
 
 impl BuildOptions {
@@ -134,7 +139,10 @@ impl BuildOptions {
     /// its configuration), as baselines record it.
     pub fn record(&self, cwd: &std::path::Path) -> BuildRecord {
         let user = flags::user_flags(cwd);
-        let added = self.added_flags(&user, cwd);
+        let mut added = self.added_flags(&user);
+        if self.one_unit(&user, cwd) {
+            added.push(units::RECORDED.to_owned());
+        }
         let mut features: Vec<String> = self
             .features
             .iter()
@@ -144,7 +152,6 @@ impl BuildOptions {
             .collect();
         features.sort();
         features.dedup();
-        let mut added = added;
         if self.aligns_layouts(&user) {
             added.extend(align_sections_args(ALIGN_SECTIONS_FILE.as_ref()));
         }
@@ -167,20 +174,13 @@ impl BuildOptions {
 }
 
 impl BuildOptions {
-    /// The flags nbench adds to the user's, for a cargo command run in
-    /// `cwd`: those of a placement-stable build that the user does not give
-    /// already (an LLVM option given twice stops the build), and one
-    /// codegen unit where the user chose no number ([`units`]).
-    fn added_flags(&self, user: &flags::UserFlags, cwd: &std::path::Path) -> Vec<String> {
+    /// The rustflags nbench adds to the user's: those of a placement-stable
+    /// build that the user does not give already (an LLVM option given
+    /// twice stops the build).
+    fn added_flags(&self, user: &flags::UserFlags) -> Vec<String> {
         if self.placement != Placement::Stable {
             return Vec::new();
         }
-        let manifest_dir = (self.manifest.manifest_path.as_deref())
-            .and_then(std::path::Path::parent)
-            .filter(|d| !d.as_os_str().is_empty());
-        let dir = cwd.join(manifest_dir.unwrap_or(cwd));
-        let one_unit =
-            (!units::chosen(&self.profile, &dir, &user.flags)).then(|| units::ONE_UNIT.to_owned());
         let target = user.target_or_host();
         // An LLVM option's name: `-align-loops` of `-Cllvm-args=-align-loops=64`
         // (or of `llvm-args=…` after a separate `-C`).
@@ -195,8 +195,15 @@ impl BuildOptions {
         stable_flags(&target)
             .into_iter()
             .filter(|f| !given.contains(&name(f)))
-            .chain(one_unit)
             .collect()
+    }
+
+    /// Whether the workspace's own packages are built in one codegen unit
+    /// ([`units`]): placement-stable, and the user chose no number, for a
+    /// cargo command run in `cwd`.
+    fn one_unit(&self, user: &flags::UserFlags, cwd: &std::path::Path) -> bool {
+        self.placement == Placement::Stable
+            && !units::chosen(&self.profile, cwd, &self.workspace_root, &user.flags)
     }
 
     /// Whether link layouts get every function aligned ([`ALIGN_SECTIONS`]):
@@ -233,16 +240,19 @@ impl BuildOptions {
 
     /// A cargo command with the environment this build needs: with
     /// placement-stable code, the user's rustflags and nbench's, joined
-    /// (cargo would take either, never both). A revision's build also caps
-    /// lints ([`CAP_LINTS`]).
+    /// (cargo would take either, never both), and the own packages in one
+    /// codegen unit. A revision's build also caps lints ([`CAP_LINTS`]).
     fn cargo(&self) -> (Command, String) {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
         let mut cmd = Command::new(&cargo);
         let capped = self.revision.is_some();
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let user = flags::user_flags(&cwd);
+        if self.one_unit(&user, &cwd) {
+            cmd.args(units::config_args(&self.profile, &self.own_packages));
+        }
         if self.placement == Placement::Stable || capped {
-            let cwd = std::env::current_dir().unwrap_or_default();
-            let user = flags::user_flags(&cwd);
-            let added = self.added_flags(&user, &cwd);
+            let added = self.added_flags(&user);
             let cap = capped.then(|| CAP_LINTS.to_owned());
             let all: Vec<String> = user.flags.into_iter().chain(added).chain(cap).collect();
             cmd.env("CARGO_ENCODED_RUSTFLAGS", all.join("\x1f"));
@@ -450,10 +460,8 @@ mod tests {
             source: flags::Source::Env,
             target: Some("x86_64-unknown-linux-gnu".into()),
         };
-        let nowhere = std::path::Path::new("/");
-        let added = opts.added_flags(&user, nowhere);
-        assert_eq!(added.len(), 3, "{added:?}");
-        assert_eq!(added[2], units::ONE_UNIT, "no profile here chose a number");
+        let added = opts.added_flags(&user);
+        assert_eq!(added.len(), 2, "{added:?}");
         assert!(
             added
                 .iter()
@@ -464,7 +472,13 @@ mod tests {
             placement: Placement::Linker,
             ..BuildOptions::default()
         };
-        assert!(linker.added_flags(&user, nowhere).is_empty());
+        assert!(linker.added_flags(&user).is_empty());
+        let nowhere = std::path::Path::new("/");
+        assert!(
+            opts.one_unit(&user, nowhere),
+            "no profile here chose a number"
+        );
+        assert!(!linker.one_unit(&user, nowhere));
     }
 
     #[test]

@@ -197,6 +197,8 @@ impl Settings {
                     .as_ref()
                     .map(|_| target_dir.join("nbench/build")),
                 revision: Some(mark.to_owned()),
+                workspace_root: meta.workspace_root.clone().into(),
+                own_packages: discover::own_packages(&meta),
                 ..self.build.clone()
             },
             plans: self.revision_plans.clone(),
@@ -268,6 +270,8 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             stable_dir: (Placement::from(cli.placement) == Placement::Stable)
                 .then(|| discover::target_dir(&manifest(&cli), &meta).join("nbench/build")),
             revision: None,
+            workspace_root: meta.workspace_root.clone().into(),
+            own_packages: discover::own_packages(&meta),
         },
         plans,
         revision_plans: layers.for_revision().plans()?,

@@ -360,8 +360,34 @@ fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
     );
     assert!(run.stdout.contains("test panics/one/threads=2 ... FAILED"));
 
-    let run = fx.nbench(&args(&["--bench", "threads", "--save-baseline", "base"]));
+    // cargo runs through a script that notes its arguments.
+    let log = fx.dir.join("cargo-args.log");
+    let wrapper = fx.dir.join("cargo-wrapper.sh");
+    let real = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    std::fs::write(
+        &wrapper,
+        format!("#!/bin/sh\necho \"$*\" >> {log:?}\nexec {real:?} \"$@\"\n"),
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .args(["+x", wrapper.to_str().unwrap()])
+        .status()
+        .unwrap();
+    let mut cmd = fx.nbench_command(&args(&["--bench", "threads", "--save-baseline", "base"]));
+    let run = Run::from(cmd.env("CARGO", &wrapper).output().unwrap());
     assert_eq!(run.code, 1, "{}", run.all());
+    // The fixture's own package and its path dependency are built in one
+    // codegen unit (its profile chose no number); nothing else is.
+    let logged = std::fs::read_to_string(&log).unwrap();
+    let build = (logged.lines())
+        .find(|l| l.contains("bench --no-run"))
+        .unwrap_or_else(|| panic!("{logged}"));
+    let unit = |p: &str| format!("--config profile.\"bench\".package.\"{p}\".codegen-units=1");
+    assert!(
+        build.contains(&unit("api")) && build.contains(&unit("nbench")),
+        "{build}"
+    );
+    assert_eq!(build.matches("codegen-units").count(), 2, "{build}");
     let header = run.line("benchmark ");
     assert!(
         header.contains("  cpu  ") && header.contains("  wall  "),
@@ -369,13 +395,11 @@ fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
     );
 
     for (doc, paired) in fresh_and_paired(&fx, "threads", 1) {
-        // Built in one codegen unit: the fixture's profile chose no number.
+        // Recorded as built in one codegen unit.
         let added = &doc["context"]["build"]["added"];
         assert!(
-            added
-                .as_array()
-                .unwrap()
-                .contains(&"-Ccodegen-units=1".into()),
+            (added.as_array().unwrap())
+                .contains(&"codegen-units=1 (the workspace's own packages)".into()),
             "{added}"
         );
         let t = &doc["targets"][0];
