@@ -6,7 +6,7 @@ use serde_json::Value;
 
 /// Whether Valgrind runs here. CI installs it (`.ci/run`), so there its
 /// absence fails the test instead of skipping it.
-fn valgrind_here() -> bool {
+pub fn valgrind_here() -> bool {
     let found = std::process::Command::new("valgrind")
         .arg("--version")
         .output()

@@ -1,7 +1,8 @@
 //! Limits that must hold whatever a benchmark does: the time limit over the sample count, the
-//! connect wait within `--timeout`, and no bench process outliving a killed `cargo nbench`.
+//! connect wait within `--timeout`, no bench process outliving a killed `cargo nbench`, room
+//! for a deep stack.
 
-use crate::helpers::Fixture;
+use crate::helpers::{Fixture, QUICK, Run};
 use std::time::{Duration, Instant};
 
 /// The 300 ms benchmark alone, in one process, with the shortest warm-up.
@@ -410,4 +411,60 @@ fn both_sides_run_from_paths_of_one_length() {
 fn save(fx: &crate::helpers::Fixture, args: &[&str], name: &str) {
     let saved = fx.nbench(&[args, &["--save-baseline", name]].concat());
     assert_eq!(saved.code, 0, "{}", saved.all());
+}
+
+/// `cmd` run under a shell that first sets the stack's soft limit to 8 MiB,
+/// the usual start on Linux, whatever the test machine's own; the hard
+/// limit, which a process may raise its soft limit to, stays.
+fn with_usual_stack(cmd: &std::process::Command) -> Run {
+    let mut sh = std::process::Command::new("sh");
+    sh.args(["-c", "ulimit -S -s 8192 && exec \"$@\"", "sh"])
+        .arg(cmd.get_program())
+        .args(cmd.get_args());
+    for (key, value) in cmd.get_envs() {
+        match value {
+            Some(v) => sh.env(key, v),
+            None => sh.env_remove(key),
+        };
+    }
+    sh.current_dir(cmd.get_current_dir().unwrap());
+    Run::from(sh.output().unwrap())
+}
+
+#[test]
+fn a_routine_that_needs_a_deep_stack_is_measured_and_counted() {
+    let fx = Fixture::new("limits").own_target_dir();
+    // Run alone, with the stack a process usually starts with, it overflows.
+    let exe = fx.bench_exe("stack");
+    let mut alone = std::process::Command::new(&exe);
+    alone.arg("--bench").current_dir(&fx.dir);
+    let alone = with_usual_stack(&alone);
+    assert_ne!(alone.code, 0, "{}", alone.all());
+    assert!(
+        alone.all().contains("overflowed its stack"),
+        "{}",
+        alone.all()
+    );
+    // cargo nbench gives its bench processes room, Valgrind's included, up
+    // to the hard limit.
+    let hard = std::process::Command::new("sh")
+        .args(["-c", "ulimit -H -s"])
+        .output()
+        .unwrap();
+    let hard = String::from_utf8_lossy(&hard.stdout).trim().to_owned();
+    if hard.parse::<u64>().is_ok_and(|kib| kib < 64 << 10) {
+        eprintln!("skipped: the stack's hard limit here is {hard} KiB");
+        return;
+    }
+    let counted = crate::counts::valgrind_here();
+    let metrics = if counted { "time,instructions" } else { "time" };
+    let args = ["--bench", "stack", "--metrics", metrics, "--format", "json"];
+    let run = with_usual_stack(&fx.nbench_command(&[&args[..], QUICK].concat()));
+    assert_eq!(run.code, 0, "{}", run.all());
+    let deep = &run.json()["targets"][0]["benchmarks"][0];
+    assert_eq!(deep["id"], "deep", "{deep}");
+    if counted {
+        let per_iter = &deep["metrics"]["instructions"]["per_iter"];
+        assert!(per_iter.as_f64().is_some_and(|n| n > 0.0), "{deep}");
+    }
 }
