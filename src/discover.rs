@@ -113,6 +113,9 @@ pub struct Discovery {
     pub target_dir: PathBuf,
     /// The workspace root.
     pub workspace_root: PathBuf,
+    /// The nbench packages the targets' packages depend on (`nbench`,
+    /// `nbench-criterion`, `nbench-divan`), sorted: the front ends they run on.
+    pub front_ends: Vec<String>,
 }
 
 /// `cargo metadata --no-deps` for the workspace these flags name.
@@ -194,6 +197,7 @@ pub fn discover(
 
     let mut targets = Vec::new();
     let mut skipped = Vec::new();
+    let mut front_ends: Vec<String> = Vec::new();
     let mut unmatched: Vec<&String> = cli.benches.iter().collect();
     for pkg in packages {
         let harness_off = harness_false_benches(pkg.manifest_path.as_std_path())?;
@@ -231,6 +235,10 @@ pub fn discover(
             } else {
                 None
             };
+            if reason.is_none() {
+                let names = ["nbench", COMPAT_PACKAGE, DIVAN_PACKAGE];
+                front_ends.extend(names.into_iter().filter(|n| depends(n)).map(str::to_owned));
+            }
             match reason {
                 Some(reason) => skipped.push(Skipped { label, reason }),
                 None => targets.push(BenchTarget {
@@ -251,9 +259,12 @@ pub fn discover(
             "no bench target named `{name}` in the selected packages"
         )));
     }
+    front_ends.sort();
+    front_ends.dedup();
     Ok(Discovery {
         targets,
         skipped,
+        front_ends,
         target_dir: target_dir(manifest, meta),
         workspace_root: meta.workspace_root.as_std_path().to_path_buf(),
     })

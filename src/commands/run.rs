@@ -55,7 +55,7 @@ pub fn run(s: &Settings) -> Result<u8> {
     }
     let builds = history::attach(&mut plans, &targets, &prepared.store.history());
     // Before a revision's side is measured, which pins the driver.
-    let context = gather_context(s, &prepared.workspace_root);
+    let context = gather_context(s, &found);
     let prepared = with_revision(s, prepared)?;
     run::affinity::pin_driver();
     if s.output.format == Format::Jsonl {

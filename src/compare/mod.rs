@@ -68,8 +68,8 @@ pub fn context_warnings(base: &Context, now: &Context) -> Vec<String> {
     check("host", &base.host, &now.host);
     check("host name", &base.hostname, &now.hostname);
     check("rustc", &base.rustc, &now.rustc);
-    let swap = |c: &Context| c.build.as_ref().and_then(|b| b.swap.clone());
-    if let Some(said) = crate::model::context::SwapRecord::say(swap(base), swap(now)) {
+    let (a, b) = (base.build.as_ref(), now.build.as_ref());
+    if let Some(said) = crate::model::context::SwapRecord::say(a, b) {
         w.push(said);
     }
     match (&base.build, &now.build) {

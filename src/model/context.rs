@@ -77,6 +77,11 @@ pub struct BuildRecord {
     /// in its place in cargo nbench's worktree.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swap: Option<SwapRecord>,
+    /// The nbench packages the built suites depend on (`nbench-criterion`,
+    /// …), sorted, after any swap: the front ends they ran on. Empty in a
+    /// record older than this field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub front_ends: Vec<String>,
     /// The bench targets a revision's build was narrowed to (`--bench`),
     /// sorted; empty: every one it has.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -109,11 +114,18 @@ impl SwapRecord {
         each.join(" and ")
     }
 
-    /// Which sides of a comparison were revisions built with nbench-criterion
-    /// in criterion's place, and where: the front end each side ran on.
-    /// Nothing where both sides were swapped alike: both ran on the same
-    /// front end (and each build said so as it was made).
-    pub fn say(base: Option<SwapRecord>, now: Option<SwapRecord>) -> Option<String> {
+    /// Which sides of a comparison, built as `base` and `now`, were
+    /// revisions built with nbench-criterion in criterion's place, and
+    /// where: the front end each side ran on. Nothing where both ran on the
+    /// same front ends: both swapped alike, or one swapped by cargo nbench
+    /// and the other by its own manifest (each build said so as it was made).
+    pub fn say(base: Option<&BuildRecord>, now: Option<&BuildRecord>) -> Option<String> {
+        let fronts = |b: Option<&BuildRecord>| b.map(|b| b.front_ends.clone()).unwrap_or_default();
+        if !fronts(base).is_empty() && fronts(base) == fronts(now) {
+            return None;
+        }
+        let swap = |b: Option<&BuildRecord>| b.and_then(|b| b.swap.clone());
+        let (base, now) = (swap(base), swap(now));
         if let (Some(b), Some(n)) = (&base, &now)
             && b.libraries == n.libraries
         {
@@ -445,12 +457,29 @@ mod tests {
             dependencies: Vec::new(),
             manifests: vec!["Cargo.toml".to_owned()],
         };
-        let crit = || Some(swapped(&["criterion"]));
-        assert_eq!(SwapRecord::say(crit(), crit()), None);
-        assert_eq!(SwapRecord::say(None, None), None);
-        let one = SwapRecord::say(crit(), None).unwrap();
+        let built = |swap: Option<SwapRecord>, fronts: &[&str]| BuildRecord {
+            swap,
+            front_ends: fronts.iter().map(|f| f.to_string()).collect(),
+            ..BuildRecord::default()
+        };
+        let crit = || built(Some(swapped(&["criterion"])), &[]);
+        let say = |a: &BuildRecord, b: &BuildRecord| SwapRecord::say(Some(a), Some(b));
+        assert_eq!(say(&crit(), &crit()), None);
+        assert_eq!(say(&built(None, &[]), &built(None, &[])), None);
+        // Old records, which do not say what the sides ran on.
+        let one = say(&crit(), &built(None, &[])).unwrap();
         assert!(one.starts_with("the baseline is a revision"), "{one}");
-        let other = SwapRecord::say(crit(), Some(swapped(&["criterion", "divan"]))).unwrap();
+        let both = built(Some(swapped(&["criterion", "divan"])), &[]);
+        let other = say(&crit(), &both).unwrap();
         assert!(other.starts_with("both sides are revisions"), "{other}");
+        // A revision swapped by cargo nbench against a working tree whose
+        // manifest names nbench-criterion: the same front end.
+        let swapped_rev = built(Some(swapped(&["criterion"])), &["nbench-criterion"]);
+        let by_hand = built(None, &["nbench-criterion"]);
+        assert_eq!(say(&swapped_rev, &by_hand), None);
+        // Against a suite rewritten on nbench's own API: said.
+        let native = built(None, &["nbench"]);
+        let said = say(&swapped_rev, &native).unwrap();
+        assert!(said.starts_with("the baseline is a revision"), "{said}");
     }
 }

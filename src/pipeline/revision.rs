@@ -228,7 +228,7 @@ fn save_baseline(
     let lock = store.baselines().lock(name)?;
     let targets = build(s, &found.targets, &mut skipped)?;
     let plans = plans(s, &targets);
-    let mut context = gather_context(s, &found.workspace_root);
+    let mut context = gather_context(s, &found);
     if let Some(build) = context.build.as_mut() {
         build.swap = swap;
         if narrowed {

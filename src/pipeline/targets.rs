@@ -101,13 +101,15 @@ pub fn plans(s: &Settings, targets: &[Built]) -> Vec<Plan> {
 /// What is stored with the run of `s`: gathered before the driver is
 /// pinned to one CPU, which would make the cores available look like one,
 /// and when the run starts.
-pub fn gather_context(s: &Settings, workspace_root: &std::path::Path) -> Context {
+pub fn gather_context(s: &Settings, found: &discover::Discovery) -> Context {
     let mut context = Context::gather(
-        workspace_root,
+        &found.workspace_root,
         &s.build.profile,
         settings_record(s.plan()),
         &s.output.context,
     );
-    context.build = Some(s.build.record(&std::env::current_dir().unwrap_or_default()));
+    let mut build = s.build.record(&std::env::current_dir().unwrap_or_default());
+    build.front_ends = found.front_ends.clone();
+    context.build = Some(build);
     context
 }
