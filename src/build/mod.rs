@@ -241,21 +241,20 @@ impl BuildOptions {
 
     /// A cargo command with the environment this build needs: with
     /// placement-stable code, the user's rustflags and nbench's, joined
-    /// (cargo would take either, never both), lints capped ([`CAP_LINTS`]),
-    /// and the own packages in one codegen unit. A revision's build caps
-    /// lints whatever the placement.
+    /// (cargo would take either, never both), and the own packages in one
+    /// codegen unit. A revision's build also caps lints ([`CAP_LINTS`]).
     fn cargo(&self) -> (Command, String) {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
         let mut cmd = Command::new(&cargo);
-        let capped = self.revision.is_some() || self.placement == Placement::Stable;
+        let capped = self.revision.is_some();
         let cwd = std::env::current_dir().unwrap_or_default();
         let user = flags::user_flags(&cwd);
         if self.one_unit(&user, &cwd) {
             cmd.args(units::config_args(&self.profile, &self.own_packages));
         }
-        if capped {
+        if self.placement == Placement::Stable || capped {
             let added = self.added_flags(&user);
-            let cap = Some(CAP_LINTS.to_owned());
+            let cap = capped.then(|| CAP_LINTS.to_owned());
             let all: Vec<String> = user.flags.into_iter().chain(added).chain(cap).collect();
             cmd.env("CARGO_ENCODED_RUSTFLAGS", all.join("\x1f"));
         }
@@ -263,15 +262,13 @@ impl BuildOptions {
     }
 }
 
-/// What a revision's build, and every placement-stable build, adds to the
-/// rustflags: a lint the code denies is a warning. An older revision that
-/// denied warnings meets lints a newer compiler added (`#![deny(warnings)]`
-/// under rustc 1.95: base64's 2023 code stops at `unexpected_cfgs`). The
-/// working tree's placement-stable build caps them too, so that its
-/// dependencies are the very ones a revision's build uses, in the same
-/// folder, compiled once. Lints change no code, so both sides of a
-/// comparison still run what the compiler makes of the same flags; nor
-/// does the build's record take it.
+/// What a revision's build adds to the rustflags: a lint the revision
+/// denies is a warning. An older revision that denied warnings meets lints
+/// a newer compiler added (`#![deny(warnings)]` under rustc 1.95: base64's
+/// 2023 code stops at `unexpected_cfgs`). Lints change no code, so both
+/// sides of a comparison still run what the compiler makes of the same
+/// flags; nor does the build's record take it, which would set a revision
+/// apart from the working tree's build it is checked against.
 pub const CAP_LINTS: &str = "--cap-lints=warn";
 
 /// The `cargo bench --no-run` command line for `targets` under the user's flags.

@@ -169,10 +169,8 @@ impl Settings {
 
     /// The settings a revision's side of `--compare-rev` is built, measured
     /// and saved with: this run's, for the revision checked out at
-    /// `manifest`, saved in `target_dir` (which every revision shares) and
-    /// built in this run's placement-stable folder (so dependencies compile
-    /// once for every side; in `target_dir` with `--placement linker`), its
-    /// build output marked `[mark]`;
+    /// `manifest` and built in `target_dir` (which every revision shares,
+    /// so dependencies compile once), its build output marked `[mark]`;
     /// every benchmark of the selected packages, listed (not measured),
     /// nothing reported.
     pub fn for_revision(&self, manifest: &Path, target_dir: &Path, mark: &str) -> Result<Settings> {
@@ -193,9 +191,11 @@ impl Settings {
             },
             build: BuildOptions {
                 manifest: manifest.clone(),
-                // The working tree's placement-stable folder: dependencies
-                // built for either side serve both.
-                stable_dir: self.build.stable_dir.clone(),
+                stable_dir: self
+                    .build
+                    .stable_dir
+                    .as_ref()
+                    .map(|_| target_dir.join("nbench/build")),
                 revision: Some(mark.to_owned()),
                 workspace_root: meta.workspace_root.clone().into(),
                 own_packages: discover::own_packages(&meta),
