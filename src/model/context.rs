@@ -119,8 +119,18 @@ impl SwapRecord {
     /// where: the front end each side ran on. Nothing where both ran on the
     /// same front ends: both swapped alike, or one swapped by cargo nbench
     /// and the other by its own manifest (each build said so as it was made).
+    /// A record older than `front_ends` that swapped ran on what it swapped in.
     pub fn say(base: Option<&BuildRecord>, now: Option<&BuildRecord>) -> Option<String> {
-        let fronts = |b: Option<&BuildRecord>| b.map(|b| b.front_ends.clone()).unwrap_or_default();
+        let fronts = |b: Option<&BuildRecord>| match b {
+            Some(b) if b.front_ends.is_empty() => {
+                let swapped = b.swap.iter().flat_map(|s| &s.libraries);
+                let mut fronts: Vec<String> = swapped.map(|l| format!("nbench-{l}")).collect();
+                fronts.sort();
+                fronts
+            }
+            Some(b) => b.front_ends.clone(),
+            None => Vec::new(),
+        };
         if !fronts(base).is_empty() && fronts(base) == fronts(now) {
             return None;
         }
@@ -466,7 +476,7 @@ mod tests {
         let say = |a: &BuildRecord, b: &BuildRecord| SwapRecord::say(Some(a), Some(b));
         assert_eq!(say(&crit(), &crit()), None);
         assert_eq!(say(&built(None, &[]), &built(None, &[])), None);
-        // Old records, which do not say what the sides ran on.
+        // A record that does not say what its side ran on.
         let one = say(&crit(), &built(None, &[])).unwrap();
         assert!(one.starts_with("the baseline is a revision"), "{one}");
         let both = built(Some(swapped(&["criterion", "divan"])), &[]);
@@ -477,6 +487,8 @@ mod tests {
         let swapped_rev = built(Some(swapped(&["criterion"])), &["nbench-criterion"]);
         let by_hand = built(None, &["nbench-criterion"]);
         assert_eq!(say(&swapped_rev, &by_hand), None);
+        // The same, the revision saved before builds recorded front ends.
+        assert_eq!(say(&crit(), &by_hand), None);
         // Against a suite rewritten on nbench's own API: said.
         let native = built(None, &["nbench"]);
         let said = say(&swapped_rev, &native).unwrap();
