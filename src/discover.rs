@@ -201,56 +201,30 @@ pub fn discover(
     let mut unmatched: Vec<&String> = cli.benches.iter().collect();
     for pkg in packages {
         let harness_off = harness_false_benches(pkg.manifest_path.as_std_path())?;
-        let depends = |name: &str| pkg.dependencies.iter().any(|d| d.name == name);
-        let uses_nbench = depends("nbench") || depends(COMPAT_PACKAGE) || depends(DIVAN_PACKAGE);
-        let uses_criterion = depends("criterion") || depends("codspeed-criterion-compat");
-        let uses_divan = depends("divan") || depends("codspeed-divan-compat");
         for t in pkg.targets.iter().filter(|t| t.is_bench()) {
             if !cli.benches.is_empty() && !cli.benches.contains(&t.name) {
                 continue;
             }
             unmatched.retain(|b| **b != t.name);
             let label = format!("{}/{}", pkg.name, t.name);
-            let missing = features.missing(pkg, &t.required_features);
-            let reason = if !harness_off.contains(&t.name) {
-                Some("uses libtest's bench harness (no `harness = false`)".to_owned())
-            } else if !uses_nbench && uses_criterion {
-                Some(format!(
-                    "it uses criterion; to run it unchanged, put {COMPAT_PACKAGE} in criterion's place: \
-                     `{}`",
-                    crate::error::COMPAT_DEPENDENCY
-                ))
-            } else if !uses_nbench && uses_divan {
-                Some(format!(
-                    "it uses divan; to run it unchanged, put {DIVAN_PACKAGE} in divan's place: `{}`",
-                    crate::error::DIVAN_DEPENDENCY
-                ))
-            } else if !uses_nbench {
-                Some("its package does not depend on nbench".to_owned())
-            } else if !missing.is_empty() {
-                Some(format!(
-                    "its required features are off: add `--features {}`",
-                    missing.join(",")
-                ))
-            } else {
-                None
-            };
-            if reason.is_none() {
-                let names = ["nbench", COMPAT_PACKAGE, DIVAN_PACKAGE];
-                front_ends.extend(names.into_iter().filter(|n| depends(n)).map(str::to_owned));
-            }
-            match reason {
+            match left_out(pkg, t, &harness_off, features) {
                 Some(reason) => skipped.push(Skipped { label, reason }),
-                None => targets.push(BenchTarget {
-                    package: pkg.name.to_string(),
-                    spec: pkg.id.repr.clone(),
-                    name: t.name.clone(),
-                    package_root: pkg
-                        .manifest_path
-                        .parent()
-                        .map(|p| p.as_std_path().to_path_buf())
-                        .unwrap_or_default(),
-                }),
+                None => {
+                    let names = ["nbench", COMPAT_PACKAGE, DIVAN_PACKAGE];
+                    let depends = |n: &str| pkg.dependencies.iter().any(|d| d.name == n);
+                    let used = names.into_iter().filter(|n| depends(n));
+                    front_ends.extend(used.map(str::to_owned));
+                    targets.push(BenchTarget {
+                        package: pkg.name.to_string(),
+                        spec: pkg.id.repr.clone(),
+                        name: t.name.clone(),
+                        package_root: pkg
+                            .manifest_path
+                            .parent()
+                            .map(|p| p.as_std_path().to_path_buf())
+                            .unwrap_or_default(),
+                    })
+                }
             }
         }
     }
@@ -268,6 +242,44 @@ pub fn discover(
         target_dir: target_dir(manifest, meta),
         workspace_root: meta.workspace_root.as_std_path().to_path_buf(),
     })
+}
+
+/// Why bench target `t` of `pkg` is left out, if it is: `harness_off`
+/// names the package's targets declared with `harness = false`.
+fn left_out(
+    pkg: &Package,
+    t: &cargo_metadata::Target,
+    harness_off: &[String],
+    features: Features,
+) -> Option<String> {
+    let depends = |name: &str| pkg.dependencies.iter().any(|d| d.name == name);
+    let uses_nbench = depends("nbench") || depends(COMPAT_PACKAGE) || depends(DIVAN_PACKAGE);
+    let uses_criterion = depends("criterion") || depends("codspeed-criterion-compat");
+    let uses_divan = depends("divan") || depends("codspeed-divan-compat");
+    let missing = features.missing(pkg, &t.required_features);
+    if !harness_off.contains(&t.name) {
+        Some("uses libtest's bench harness (no `harness = false`)".to_owned())
+    } else if !uses_nbench && uses_criterion {
+        Some(format!(
+            "it uses criterion; to run it unchanged, put {COMPAT_PACKAGE} in criterion's place: \
+             `{}`",
+            crate::error::COMPAT_DEPENDENCY
+        ))
+    } else if !uses_nbench && uses_divan {
+        Some(format!(
+            "it uses divan; to run it unchanged, put {DIVAN_PACKAGE} in divan's place: `{}`",
+            crate::error::DIVAN_DEPENDENCY
+        ))
+    } else if !uses_nbench {
+        Some("its package does not depend on nbench".to_owned())
+    } else if !missing.is_empty() {
+        Some(format!(
+            "its required features are off: add `--features {}`",
+            missing.join(",")
+        ))
+    } else {
+        None
+    }
 }
 
 /// The packages cargo would build for `-p` / `--workspace` / `--exclude`, or by default.
