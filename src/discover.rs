@@ -210,10 +210,7 @@ pub fn discover(
             match left_out(pkg, t, &harness_off, features) {
                 Some(reason) => skipped.push(Skipped { label, reason }),
                 None => {
-                    let names = ["nbench", COMPAT_PACKAGE, DIVAN_PACKAGE];
-                    let depends = |n: &str| pkg.dependencies.iter().any(|d| d.name == n);
-                    let used = names.into_iter().filter(|n| depends(n));
-                    front_ends.extend(used.map(str::to_owned));
+                    front_ends.extend(front_ends_of(pkg).map(str::to_owned));
                     targets.push(BenchTarget {
                         package: pkg.name.to_string(),
                         spec: pkg.id.repr.clone(),
@@ -244,6 +241,18 @@ pub fn discover(
     })
 }
 
+/// Whether `pkg` depends on the package `name`.
+fn depends(pkg: &Package, name: &str) -> bool {
+    pkg.dependencies.iter().any(|d| d.name == name)
+}
+
+/// The nbench packages `pkg` depends on: the front ends its suites run on.
+fn front_ends_of(pkg: &Package) -> impl Iterator<Item = &'static str> + '_ {
+    ["nbench", COMPAT_PACKAGE, DIVAN_PACKAGE]
+        .into_iter()
+        .filter(|n| depends(pkg, n))
+}
+
 /// Why bench target `t` of `pkg` is left out, if it is: `harness_off`
 /// names the package's targets declared with `harness = false`.
 fn left_out(
@@ -252,8 +261,8 @@ fn left_out(
     harness_off: &[String],
     features: Features,
 ) -> Option<String> {
-    let depends = |name: &str| pkg.dependencies.iter().any(|d| d.name == name);
-    let uses_nbench = depends("nbench") || depends(COMPAT_PACKAGE) || depends(DIVAN_PACKAGE);
+    let depends = |name: &str| depends(pkg, name);
+    let uses_nbench = front_ends_of(pkg).next().is_some();
     let uses_criterion = depends("criterion") || depends("codspeed-criterion-compat");
     let uses_divan = depends("divan") || depends("codspeed-divan-compat");
     let missing = features.missing(pkg, &t.required_features);

@@ -17,7 +17,7 @@
 //! same way, and what it puts into the bench crate (generic code) is
 //! compiled there, in that crate's one unit. Building the dependencies in
 //! one unit too made a first build of this repository's benches 158 s
-//! against 127 s (16 units: 118 s).
+//! against 127 s (16 units: 119 s).
 
 use std::path::Path;
 

@@ -131,7 +131,8 @@ impl SwapRecord {
             Some(b) => b.front_ends.clone(),
             None => Vec::new(),
         };
-        if !fronts(base).is_empty() && fronts(base) == fronts(now) {
+        let ran_on = fronts(base);
+        if !ran_on.is_empty() && ran_on == fronts(now) {
             return None;
         }
         let swap = |b: Option<&BuildRecord>| b.and_then(|b| b.swap.clone());
