@@ -8,7 +8,8 @@
 //! bytes apart) read bumpalo's `extend 331 bytes/extend_from_slice_copy`
 //! −48 % and `alloc-try-with-err/big, small` +9.9 %, in every epoch;
 //! under two names of one length, −0.06 % and −0.15 %. So both sides run
-//! through links of one length in one folder.
+//! through links of one length in one folder, and are read into memory
+//! alike (`page_cache`).
 
 use std::path::{Path, PathBuf};
 
@@ -25,8 +26,11 @@ pub struct Staged {
 impl Staged {
     /// Links `base` and `cur` (hard links, so that a process's own path is
     /// the link's; symbolic ones where the two lie on other file systems).
-    /// Where no folder can be made, the executables as they are.
+    /// Where no folder can be made, the executables as they are. Both
+    /// sides are read from disk afresh when they next run
+    /// ([`read_afresh`](super::page_cache::read_afresh)).
     pub fn new(base: &[PathBuf], cur: &[PathBuf]) -> Staged {
+        super::page_cache::read_afresh(&[base, cur].concat());
         use std::sync::atomic::{AtomicU32, Ordering};
         static N: AtomicU32 = AtomicU32::new(0);
         let unstaged = || Staged {
