@@ -197,10 +197,6 @@ pub fn run_target(
     observer: &mut dyn Observer,
 ) -> TargetRun {
     let label = built.target.label();
-    if !list_only {
-        // As a comparison's sides are: each run reads it from disk alike.
-        page_cache::read_afresh(std::slice::from_ref(&built.exe));
-    }
     let start = || {
         Session::start(
             &built.exe,
