@@ -51,7 +51,7 @@ pub struct Worktree {
 impl Worktree {
     /// Checks `commit` of the repository at `repo` out in a folder of its own under `under`.
     pub fn add(repo: &Path, under: &Path, commit: &str) -> Result<Worktree> {
-        // Worktrees of runs that are gone were removed by `baseline_for` already.
+        // Worktrees of runs that are gone were removed by `revision::prepare` already.
         std::fs::create_dir_all(under).map_err(|e| Error::io("could not create", under, e))?;
         // One per process: two runs at once never share a checkout.
         let stem = format!("{}-{}", short(commit), std::process::id());

@@ -30,6 +30,8 @@ struct Prepared {
     save: Option<(String, Lock)>,
     /// `--compare`: the baseline.
     compare_with: Option<Baseline>,
+    /// `--compare-rev`: its baseline, checked out to be built where it is not saved.
+    revision: Option<revision::Pending>,
 }
 
 /// Builds, measures, stores and reports.
@@ -116,24 +118,28 @@ fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
         Some(name) => Some(store.baselines().get(name)?),
         None => None,
     };
-    // A revision that cannot be had is said before anything is built.
-    if let Some(rev) = s.compare.rev.as_ref().filter(|_| !s.list) {
-        crate::build::revision::check(&s.manifest, rev, &found.workspace_root)?;
-    }
+    // A revision that cannot be had, or checked out, is said before
+    // anything is built. Listing compares nothing: no revision for it.
+    let revision = match s.compare.rev.as_ref().filter(|_| !s.list) {
+        Some(rev) => {
+            crate::build::revision::check(&s.manifest, rev, &found.workspace_root)?;
+            Some(revision::prepare(s, rev, &store, &found.workspace_root)?)
+        }
+        None => None,
+    };
     Ok(Prepared {
         store,
         workspace_root: found.workspace_root.clone(),
         save,
         compare_with,
+        revision,
     })
 }
 
 /// `--compare-rev`: the revision's baseline, built now unless it was before.
-/// Listing compares nothing: the revision is not built for it.
 fn with_revision(s: &Settings, mut prepared: Prepared) -> Result<Prepared> {
-    if let Some(rev) = s.compare.rev.as_ref().filter(|_| !s.list) {
-        let root = &prepared.workspace_root;
-        let name = revision::baseline_for(s, rev, &prepared.store, root)?;
+    if let Some(pending) = prepared.revision.take() {
+        let name = pending.finish(s, &prepared.store)?;
         prepared.compare_with = Some(prepared.store.baselines().get(&name)?);
     }
     Ok(prepared)

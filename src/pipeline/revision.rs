@@ -6,7 +6,9 @@
 //! compile once) and saved, by the same functions that save any baseline,
 //! as baseline `rev-HASH`.
 //! A second comparison with the same commit finds the baseline and builds
-//! nothing for it.
+//! nothing for it. The revision is checked out before the working tree is
+//! built ([`prepare`]) and built after it ([`Pending::finish`]), so what
+//! can go wrong with the checkout is said at once.
 
 use super::measure;
 use super::note;
@@ -24,6 +26,7 @@ use crate::error::{Error, Result};
 use crate::model::context::SwapRecord;
 use crate::model::record::RunRecord;
 use crate::store::Store;
+use crate::store::baselines::Lock;
 use console::style;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -31,13 +34,39 @@ use std::time::Instant;
 /// The name of the baseline holding revision `rev`, made now if it is not
 /// saved with its executables yet.
 pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<String> {
+    prepare(s, rev, store, root)?.finish(s, store)
+}
+
+/// A revision's baseline on its way: saved already, or checked out (and
+/// its front end swapped in) with its build still to come.
+pub struct Pending {
+    name: String,
+    checkout: Option<Checkout>,
+}
+
+/// A revision checked out in a worktree, held until it is built and saved.
+struct Checkout {
+    rev: String,
+    commit: String,
+    manifest: PathBuf,
+    swap: Option<SwapRecord>,
+    /// Removed when dropped, built or not.
+    _worktree: Worktree,
+    lock: Lock,
+}
+
+/// Everything about revision `rev` that can fail before it is built: it
+/// is found, its baseline reused where it was built as now, or else
+/// checked out (a missing object, a manifest it lacks, a front end that
+/// cannot be swapped in are said now, not after the working tree's build).
+pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pending> {
     let (top, commit) = commit_of(root, rev)?;
     remove_abandoned(Path::new(&top), &store.root().join("worktrees"));
     let short = short(&commit);
     let relative = relative_manifest(&s.manifest, root, Path::new(&top));
     let name = baseline_name((&s.selection, &s.build), &commit, &relative);
     let baselines = store.baselines();
-    // Held while the revision is made: a second run for the same commit
+    // Held until the revision is made: a second run for the same commit
     // waits, then finds it made.
     let lock = match baselines.lock(&name) {
         Err(Error::InUse { .. }) => {
@@ -63,68 +92,89 @@ pub fn baseline_for(s: &Settings, rev: &str, store: &Store, root: &Path) -> Resu
                     "comparing with `{rev}` ({short}): baseline `{name}`, already built"
                 ));
             }
-            return Ok(name);
+            return Ok(Pending {
+                name,
+                checkout: None,
+            });
         }
         Some(Err(why)) if !s.output.quiet() => {
             note(&format!("`{rev}` ({short}) is built again: {why}"));
         }
         _ => {}
     }
-    if !s.output.quiet() {
-        let what = format!("building `{rev}` ({short}) in a worktree, saved as baseline `{name}`");
-        eprintln!("{}", style(what).dim());
+    let top = PathBuf::from(top);
+    let worktree = Worktree::add(&top, &store.root().join("worktrees"), &commit)?;
+    let manifest = worktree.path.join(&relative);
+    if !manifest.is_file() {
+        return Err(missing_at(&format!("`{}`", relative.display()), rev, short));
     }
-    let made = make(s, rev, &commit, &name, store, (Path::new(&top), &relative))?;
-    baselines.adopt(&made, &name, &lock)?;
-    Ok(name)
+    let swap = swap_in(&top, &worktree.path)?;
+    let checkout = Checkout {
+        rev: rev.to_owned(),
+        commit,
+        manifest,
+        swap,
+        _worktree: worktree,
+        lock,
+    };
+    Ok(Pending {
+        name,
+        checkout: Some(checkout),
+    })
 }
 
-/// Checks `commit` out in a worktree, builds and saves it there as baseline
-/// `name` (in the target directory every revision shares); returns where
-/// the baseline was made. The last argument: the repository's top and the manifest's
-/// path below it.
-fn make(
-    s: &Settings,
-    rev: &str,
-    commit: &str,
-    name: &str,
-    store: &Store,
-    (top, relative): (&Path, &Path),
-) -> Result<PathBuf> {
-    let short = short(commit);
-    let worktree = Worktree::add(top, &store.root().join("worktrees"), commit)?;
-    let manifest = worktree.path.join(relative);
-    let at = |what: String| missing_at(&what, rev, short);
-    if !manifest.is_file() {
-        return Err(at(format!("`{}`", relative.display())));
+impl Pending {
+    /// The baseline's name, built and saved first where it is not yet.
+    pub fn finish(self, s: &Settings, store: &Store) -> Result<String> {
+        let Some(checkout) = self.checkout else {
+            return Ok(self.name);
+        };
+        let made = checkout.make(s, &self.name, store)?;
+        store.baselines().adopt(&made, &self.name, &checkout.lock)?;
+        Ok(self.name)
     }
-    let swap = swap_in(top, &worktree.path)?;
-    if let Some(swap) = swap.as_ref().filter(|_| !s.output.quiet()) {
-        note(&format!(
-            "`{rev}` ({short}) uses {}: building it with {} ({})",
-            swap.libraries.join(" and "),
-            SwapRecord::places(&swap.libraries),
-            swap.manifests.join(", ")
-        ));
-    }
-    let shared = store.root().join("rev-target");
-    let made = shared.join("nbench/baselines").join(name);
-    // Left by a run that was killed: start clean.
-    let _ = std::fs::remove_dir_all(&made);
-    let revision = s.for_revision(&manifest, &shared, rev)?;
-    match save_baseline(&revision, name, swap.clone(), &s.selection.benches) {
-        Ok(()) => Ok(made),
-        Err(Error::Build(why)) => Err(build_failed(rev, short, &why, swap.as_ref())),
-        // The selected packages or bench targets are not there.
-        Err(e @ (Error::Usage(_) | Error::NoTargets)) => {
-            Err(at(format!("what this command selects ({e})")))
+}
+
+impl Checkout {
+    /// Builds and saves the checkout as baseline `name` (in the target
+    /// directory every revision shares); returns where the baseline was made.
+    fn make(&self, s: &Settings, name: &str, store: &Store) -> Result<PathBuf> {
+        let (rev, short) = (self.rev.as_str(), short(&self.commit));
+        if !s.output.quiet() {
+            let what =
+                format!("building `{rev}` ({short}) in a worktree, saved as baseline `{name}`");
+            eprintln!("{}", style(what).dim());
         }
-        Err(e) => Err(Error::Revision {
-            message: format!("revision `{rev}` ({short}) could not be measured and saved: {e}"),
-            hint: e
-                .hint()
-                .unwrap_or_else(|| "run again with -v to see more".to_owned()),
-        }),
+        if let Some(swap) = self.swap.as_ref().filter(|_| !s.output.quiet()) {
+            note(&format!(
+                "`{rev}` ({short}) uses {}: building it with {} ({})",
+                swap.libraries.join(" and "),
+                SwapRecord::places(&swap.libraries),
+                swap.manifests.join(", ")
+            ));
+        }
+        let shared = store.root().join("rev-target");
+        let made = shared.join("nbench/baselines").join(name);
+        // Left by a run that was killed: start clean.
+        let _ = std::fs::remove_dir_all(&made);
+        let revision = s.for_revision(&self.manifest, &shared, rev)?;
+        let swap = self.swap.as_ref();
+        match save_baseline(&revision, name, swap.cloned(), &s.selection.benches) {
+            Ok(()) => Ok(made),
+            Err(Error::Build(why)) => Err(build_failed(rev, short, &why, swap)),
+            // The selected packages or bench targets are not there.
+            Err(e @ (Error::Usage(_) | Error::NoTargets)) => Err(missing_at(
+                &format!("what this command selects ({e})"),
+                rev,
+                short,
+            )),
+            Err(e) => Err(Error::Revision {
+                message: format!("revision `{rev}` ({short}) could not be measured and saved: {e}"),
+                hint: e
+                    .hint()
+                    .unwrap_or_else(|| "run again with -v to see more".to_owned()),
+            }),
+        }
     }
 }
 

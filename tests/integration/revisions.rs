@@ -384,6 +384,41 @@ fn a_revision_that_fails_to_build_is_named_and_cleaned_up() {
 }
 
 #[test]
+fn a_revision_that_cannot_be_checked_out_is_said_before_the_working_tree_is_built() {
+    let fx = repository(|dir| std::fs::write(dir.join("data.txt"), "data\n").unwrap());
+    // The revision's `data.txt` is lost from the repository (as in a
+    // partial copy), and the working tree does not build: a build before
+    // the checkout would say the compiler's error instead.
+    let blob = git(&fx.dir, &["rev-parse", "HEAD:data.txt"]);
+    let blob = blob.trim();
+    let object = fx
+        .dir
+        .join(".git/objects")
+        .join(&blob[..2])
+        .join(&blob[2..]);
+    std::fs::remove_file(&object).unwrap();
+    edit(
+        &fx.dir.join("src/lib.rs"),
+        "x ^= x >> 29;",
+        "x ^= x >> 29 +;",
+    );
+    let run = fx.nbench(&["--compare-rev", "HEAD"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    let error = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .unwrap_or_default();
+    assert!(error.contains("could not check out"), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("Compiling revisions") && !run.stderr.contains("expected expression"),
+        "the working tree was built first:\n{}",
+        run.stderr
+    );
+    assert_eq!(leftover_worktrees(&fx), Vec::<String>::new());
+}
+
+#[test]
 fn compare_two_revisions_checks_both_before_building_either() {
     let fx = repository(|_| {});
     for args in [["HEAD", "no-such-branch"], ["no-such-branch", "HEAD"]] {
