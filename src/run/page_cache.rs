@@ -4,9 +4,9 @@
 //! How a file's pages came into the page cache outlives the write: the
 //! same bytes, copied into a baseline's folder, ran clap's `startup`
 //! benchmarks 2–5 % faster than as the linker had written them, in every
-//! epoch, until the cache was dropped (Linux 6.18, ext4; why, I did not
-//! pin down: the kernel may keep a copied file in pages of other sizes
-//! than one the linker wrote or one read back). A baseline is always a
+//! epoch, until the cache was dropped (Linux 6.18, ext4; the cause is not
+//! known: the kernel may keep a copied file in pages of other sizes than
+//! one the linker wrote or one read back). A baseline is always a
 //! copy and the current side never is, so a comparison of one build with
 //! itself read "regressed" on 6 of 31 rows. Dropping both sides' cached
 //! pages before they run makes each read back by the same path, the
