@@ -7,8 +7,8 @@
 //! epoch, until the cache was dropped. On Linux 6.18 (ext4) a file
 //! written with `write` is cached in large folios (412 of a 1.7 MB
 //! executable's 413 pages, `/proc/kpageflags`), one read back by a
-//! process's page faults in single 4 KiB pages, and code spread over fewer,
-//! larger pages costs fewer address translations. A baseline is always a
+//! process's page faults in single 4 KiB pages (code over fewer, larger
+//! pages likely costs fewer address translations). A baseline is always a
 //! copy and the current side never is, so a comparison of one build with
 //! itself read "regressed" on 6 of 31 rows. Dropping both sides' cached
 //! pages before they run makes each read back by the same path, the
