@@ -140,11 +140,7 @@ fn a_corrupt_baseline_is_reported_and_left_alone() {
     for extra in [["--save-baseline", "main"], ["--compare", "main"]] {
         let run = fx.nbench(&args(&extra));
         assert_eq!(run.code, 2, "{}", run.all());
-        let first = run
-            .stderr
-            .lines()
-            .find(|l| l.starts_with("error"))
-            .unwrap_or_default();
+        let first = run.error_line();
         assert!(
             first.contains("results.json") && first.contains("corrupt"),
             "{}",

@@ -223,6 +223,13 @@ impl From<Output> for Run {
 }
 
 impl Run {
+    /// The first line of its error output that begins `error:` (empty if none).
+    pub fn error_line(&self) -> &str {
+        (self.stderr.lines())
+            .find(|l| l.starts_with("error:"))
+            .unwrap_or_default()
+    }
+
     /// Runs `exe` with `args` in `dir`.
     pub fn exe(exe: &Path, dir: &Path, args: &[&str]) -> Run {
         Run::from(

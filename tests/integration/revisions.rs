@@ -266,11 +266,7 @@ fn compare_two_revisions_without_the_working_tree() {
     .unwrap();
     let absent = fx.nbench_in("sub", &["--compare-rev", "HEAD~1"]);
     assert_eq!(absent.code, 2, "{}", absent.all());
-    let error = absent
-        .stderr
-        .lines()
-        .find(|l| l.starts_with("error:"))
-        .unwrap_or_default();
+    let error = absent.error_line();
     assert!(
         error.contains("`sub/Cargo.toml` does not exist at `HEAD~1`"),
         "{}",
@@ -353,11 +349,7 @@ fn a_revision_that_fails_to_build_is_named_and_cleaned_up() {
     );
     let run = fx.nbench(&["--compare-rev", "HEAD"]);
     assert_eq!(run.code, 3, "{}", run.all());
-    let error = run
-        .stderr
-        .lines()
-        .find(|l| l.starts_with("error:"))
-        .unwrap();
+    let error = run.error_line();
     assert!(
         error.contains("revision `HEAD`")
             && error.contains("failed to build")
@@ -404,11 +396,7 @@ fn a_revision_that_cannot_be_checked_out_is_said_before_the_working_tree_is_buil
     );
     let run = fx.nbench(&["--compare-rev", "HEAD"]);
     assert_eq!(run.code, 2, "{}", run.all());
-    let error = run
-        .stderr
-        .lines()
-        .find(|l| l.starts_with("error:"))
-        .unwrap_or_default();
+    let error = run.error_line();
     assert!(error.contains("could not check out"), "{}", run.stderr);
     assert!(
         !run.stderr.contains("Compiling revisions") && !run.stderr.contains("expected expression"),

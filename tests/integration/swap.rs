@@ -189,7 +189,7 @@ fn a_revision_whose_suite_needs_what_nbench_criterion_lacks_fails_naming_it() {
     git(&fx.dir, &["commit", "--quiet", "-am", "a typo"]);
     let r = run(&fx, &["compare", "--rev", "HEAD", "HEAD~1", "-q"], true);
     assert_eq!(r.code, 3, "{}", r.all());
-    let error = r.stderr.lines().find(|l| l.starts_with("error:")).unwrap();
+    let error = r.error_line();
     assert!(
         error.contains("error: revision `HEAD` (")
             && error.contains("failed to build: error: expected expression")
