@@ -101,15 +101,26 @@ impl Measure for Spreading<'_> {
 
 /// Bounds on the CPU time this process's threads but the calling one have
 /// used (the ended ones' too), in nanoseconds: the process's clock read
-/// between two readings of the thread's, which go on while it is read.
+/// between two readings of the thread's, which go on while it is read. The
+/// narrowest of three reads: one read before a benchmark's first call ran
+/// 7 µs wide at the median and up to 33 µs, later ones 1.5 µs, and a worker
+/// thread may do less than that in one call (its work went unseen in 3 of
+/// 320 processes with one read, none of 480 with three).
 fn on_other_threads() -> Option<[u64; 2]> {
-    let before = CpuTime::Thread.now_ns()?;
-    let process = CpuTime::Process.now_ns()?;
-    let after = CpuTime::Thread.now_ns()?;
-    Some([
-        process.saturating_sub(after),
-        process.saturating_sub(before),
-    ])
+    let mut narrowest: Option<[u64; 2]> = None;
+    for _ in 0..3 {
+        let before = CpuTime::Thread.now_ns()?;
+        let process = CpuTime::Process.now_ns()?;
+        let after = CpuTime::Thread.now_ns()?;
+        let read = [
+            process.saturating_sub(after),
+            process.saturating_sub(before),
+        ];
+        if narrowest.is_none_or(|n| read[1] - read[0] < n[1] - n[0]) {
+            narrowest = Some(read);
+        }
+    }
+    narrowest
 }
 
 /// The threads of this process that are not ending, where the platform says.
@@ -174,5 +185,21 @@ mod tests {
         assert_eq!(parse_cpus("0,1,4"), [0, 1, 4]);
         assert_eq!(parse_cpus(" 3 ,x,"), [3]);
         assert!(parse_cpus("").is_empty());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn work_on_another_thread_lifts_the_bounds_clear_of_the_last() {
+        let [lo, hi] = on_other_threads().unwrap();
+        assert!(lo <= hi);
+        let spin = |ms| {
+            let t = std::time::Instant::now();
+            while t.elapsed() < std::time::Duration::from_millis(ms) {
+                std::hint::black_box(0);
+            }
+        };
+        std::thread::spawn(move || spin(2)).join().unwrap();
+        let [after, _] = on_other_threads().unwrap();
+        assert!(after > hi, "{after} not above {hi}");
     }
 }
