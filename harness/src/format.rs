@@ -202,6 +202,32 @@ pub fn width(text: &str) -> usize {
     text.chars().map(char_width).sum()
 }
 
+/// `text` on one line, for a terminal or a Markdown cell: control
+/// characters (newlines in an id a group made from a multi-line string
+/// literal, tabs) written as Rust writes them in a string, the rest as it
+/// is.
+///
+/// ```
+/// use nbench::__private::format::one_line;
+/// assert_eq!(one_line("fill\n    /19"), "fill\\n    /19");
+/// assert_eq!(one_line("a\tb\u{1b}"), "a\\tb\\u{1b}");
+/// assert_eq!(one_line("排序/10 \"x\""), "排序/10 \"x\"");
+/// ```
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// `text` followed by spaces up to `columns` terminal columns (as [`width`] counts them).
 ///
 /// ```

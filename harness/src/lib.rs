@@ -72,7 +72,9 @@ pub mod __private {
     }
     /// Formatting times, rates and counts for reports.
     pub mod format {
-        pub use crate::format::{NOT_A_NUMBER, TimeUnit, count, pad, rate, time, time_in, width};
+        pub use crate::format::{
+            NOT_A_NUMBER, TimeUnit, count, one_line, pad, rate, time, time_in, width,
+        };
     }
     /// The statistics both halves use, each checked against SciPy / NumPy
     /// reference values (`harness/tests/data/reference.json`): summaries,

@@ -29,7 +29,7 @@ impl Table {
     pub fn new<'a>(ids: impl IntoIterator<Item = &'a str>) -> Table {
         let id_width = ids
             .into_iter()
-            .map(crate::format::width)
+            .map(|id| crate::format::width(&crate::format::one_line(id)))
             .max()
             .unwrap_or(0)
             .max("benchmark".len());
@@ -166,7 +166,7 @@ impl Table {
         let w = self.id_width;
         let mut line = format!(
             "{}  {median:>10}  {ci:>6}  {rate:>14}  {samples:>17}  {outliers:>9}",
-            crate::format::pad(id, w)
+            crate::format::pad(&crate::format::one_line(id), w)
         );
         for (cell, header) in counters.iter().zip(&self.counters) {
             let w = header.chars().count().max(COUNTER_WIDTH);
@@ -313,9 +313,14 @@ mod tests {
     use crate::engine::Measurement;
 
     #[test]
-    fn wide_characters_keep_the_columns_aligned() {
-        let ids = ["排序/10", "🚀/launch", "plain"];
+    fn wide_characters_and_ids_over_two_lines_keep_the_columns_aligned() {
+        let ids = ["排序/10", "🚀/launch", "plain", "two\n  lines/1"];
         let t = Table::new(ids);
+        let row = t.status_row(ids[3], "FAILED", "");
+        assert!(
+            row.starts_with("two\\n  lines/1  ") && !row.contains('\n'),
+            "{row}"
+        );
         let columns: Vec<usize> = ids
             .iter()
             .map(|id| {
@@ -323,7 +328,7 @@ mod tests {
                 crate::format::width(&line[..line.find("FAILED").unwrap()])
             })
             .collect();
-        assert_eq!(columns, vec![columns[0]; 3], "{columns:?}");
+        assert_eq!(columns, vec![columns[0]; 4], "{columns:?}");
         let header = t.header();
         let median = crate::format::width(&header[..header.find("median").unwrap()]);
         assert_eq!(median + "median".len(), columns[0] + "FAILED".len());

@@ -217,7 +217,9 @@ fn print_list(runs: &[TargetRun]) -> u8 {
     for r in runs {
         for o in &r.outcomes {
             match o {
-                Outcome::Listed(id) => println!("{}: {id}", r.label),
+                Outcome::Listed(id) => {
+                    println!("{}: {}", r.label, nbench::__private::format::one_line(id))
+                }
                 Outcome::Failed(f) => {
                     failed = true;
                     eprintln!(

@@ -38,7 +38,7 @@ pub fn render(c: &Comparison) -> String {
             .iter()
             .map(|r| r.id.as_str())
             .chain(t.new.iter().chain(&t.gone).map(String::as_str))
-            .map(format::width)
+            .map(|id| format::width(&format::one_line(id)))
             .chain([9])
             .max()
             .unwrap_or(9);
@@ -53,18 +53,23 @@ pub fn render(c: &Comparison) -> String {
         }
         for r in &t.rows {
             if let Some(why) = &r.inconclusive {
-                let _ = writeln!(out, "  {} {}: {why}", style("inconclusive:").yellow(), r.id);
+                let _ = writeln!(
+                    out,
+                    "  {} {}: {why}",
+                    style("inconclusive:").yellow(),
+                    format::one_line(&r.id)
+                );
             }
         }
         for n in &t.not_compared {
             let what = format!("not compared: {}", n.reason);
-            let _ = writeln!(out, "{}  {}", format::pad(&n.id, w), style(what).yellow());
+            let _ = writeln!(out, "{}  {}", first_column(&n.id, w), style(what).yellow());
         }
         for id in &t.new {
             let _ = writeln!(
                 out,
                 "{}  {}",
-                format::pad(id, w),
+                first_column(id, w),
                 style("new (not in the baseline)").cyan()
             );
         }
@@ -72,7 +77,7 @@ pub fn render(c: &Comparison) -> String {
             let _ = writeln!(
                 out,
                 "{}  {}",
-                format::pad(id, w),
+                first_column(id, w),
                 style("gone (only in the baseline)").yellow()
             );
         }
@@ -153,12 +158,17 @@ fn row_line(r: &Row, w: usize, counted: bool) -> String {
     let pad = " ".repeat(12usize.saturating_sub(verdict.len()));
     format!(
         "{}  {:>10}  {:>10}  {:>8}  {:>20}  {instructions}{styled}{pad}  {kind}\n",
-        format::pad(&r.id, w),
+        first_column(&r.id, w),
         r.metric.format(r.baseline),
         r.metric.format(r.current),
         pct(r.change),
         ci
     )
+}
+
+/// An id in the first column, `w` wide, on one line.
+fn first_column(id: &str, w: usize) -> String {
+    format::pad(&format::one_line(id), w)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use super::cells::{counter_headers, interval_header, interval_note};
 use crate::model::record::{BenchRecord, FitRecord, RunRecord};
 use console::style;
 use nbench::__private::family::FamilyFit;
-use nbench::__private::format::{TimeUnit, time};
+use nbench::__private::format::{TimeUnit, one_line, time};
 use nbench::__private::table::Table;
 use std::fmt::Write;
 
@@ -68,7 +68,7 @@ pub fn render(run: &RunRecord, unit: Option<TimeUnit>, details: bool) -> String 
             for b in &t.benchmarks {
                 let line = format!(
                     "  {}: first call {}, loop overhead {}/iter, {} samples × {} iterations, {:.2}s",
-                    b.id,
+                    one_line(&b.id),
                     time(b.cold),
                     time(b.overhead),
                     b.per_iter.len(),
@@ -109,7 +109,7 @@ pub fn render_failures(run: &RunRecord) -> String {
             let what = if f.id.is_empty() {
                 format!("bench target {}", t.target)
             } else {
-                format!("{} › {}", t.target, f.id)
+                format!("{} › {}", t.target, one_line(&f.id))
             };
             let _ = writeln!(
                 out,

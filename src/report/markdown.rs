@@ -20,7 +20,7 @@ pub fn render(run: &RunRecord) -> String {
         .flat_map(|t| {
             t.failures.iter().map(move |f| match f.id.as_str() {
                 "" => format!("- `{}`: {}", t.target, f.reason),
-                id => format!("- `{}` `{id}`: {}", t.target, f.reason),
+                id => format!("- `{}` `{}`: {}", t.target, id_cell(id), f.reason),
             })
         })
         .collect();
@@ -34,7 +34,7 @@ pub fn render(run: &RunRecord) -> String {
             let target = cell(&t.target);
             t.skipped
                 .iter()
-                .map(move |s| format!("- `{target}` `{}`: {}", cell(&s.id), cell(&s.reason)))
+                .map(move |s| format!("- `{target}` `{}`: {}", id_cell(&s.id), cell(&s.reason)))
         })
         .collect();
     if !skipped.is_empty() {
@@ -46,6 +46,11 @@ pub fn render(run: &RunRecord) -> String {
 /// Escapes what would break a table cell.
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// A benchmark's id in a cell: on one line as the console shows it.
+fn id_cell(id: &str) -> String {
+    cell(&nbench::__private::format::one_line(id))
 }
 
 fn results(out: &mut String, run: &RunRecord) {
@@ -91,7 +96,7 @@ fn results(out: &mut String, run: &RunRecord) {
             let _ = writeln!(
                 out,
                 "| `{}` | {} | {} | {} | {} | {} | {} ({}) |{}",
-                cell(&b.id),
+                id_cell(&b.id),
                 b.figures().median_text(None),
                 b.ci_text(),
                 b.metric.format(b.mean),
@@ -134,13 +139,13 @@ fn results(out: &mut String, run: &RunRecord) {
 fn notes(out: &mut String, rows: &[Row], threshold: f64) {
     for note in crate::compare::words::row_notes(rows, threshold) {
         let _ = match &note.id {
-            Some(id) => writeln!(out, "`{}`{}\n", cell(id), cell(&note.text)),
+            Some(id) => writeln!(out, "`{}`{}\n", id_cell(id), cell(&note.text)),
             None => writeln!(out, "{}\n", cell(&note.text)),
         };
     }
     for r in rows {
         if let Some(why) = &r.inconclusive {
-            let _ = writeln!(out, "`{}` is inconclusive: {}\n", cell(&r.id), cell(why));
+            let _ = writeln!(out, "`{}` is inconclusive: {}\n", id_cell(&r.id), cell(why));
         }
     }
 }
@@ -180,7 +185,7 @@ fn comparison(out: &mut String, c: &Comparison) {
         }
         for n in &t.not_compared {
             let what = format!("not compared: {}", cell(&n.reason));
-            let _ = writeln!(out, "| `{}` | | | | | |{blank} {what} |", cell(&n.id));
+            let _ = writeln!(out, "| `{}` | | | | | |{blank} {what} |", id_cell(&n.id));
         }
         for id in &t.new {
             let _ = writeln!(out, "| `{}` | | | | | |{blank} new |", cell(id));
@@ -226,7 +231,7 @@ fn row_line(r: &Row, counted: bool) -> String {
     let p = (r.p_adjusted.or(r.p_value)).map_or(String::new(), super::p_value);
     format!(
         "| `{}` | {} | {} | {} | {} … {} | {p} |{instructions} {verdict}{by} |",
-        cell(&r.id),
+        id_cell(&r.id),
         r.metric.format(r.baseline),
         r.metric.format(r.current),
         pct(r.change),

@@ -107,6 +107,7 @@ impl Progress {
             self.target = (target.to_owned(), Instant::now());
         }
         let left = eta(self.target.1.elapsed().as_secs_f64(), n, of);
+        let id = nbench::__private::format::one_line(id);
         match &self.display {
             Display::Off => {}
             Display::Plain => eprintln!("{} [{n}/{of}] {target} › {id}{left}", verb.0),

@@ -330,6 +330,43 @@ fn a_benchmark_named_after_a_clock_reading_is_measured_and_compared_as_new() {
 }
 
 #[test]
+fn an_id_over_two_lines_is_shown_on_one_and_kept_whole() {
+    // A group named by a string literal that runs over two lines.
+    let fx = Fixture::new("criterion");
+    let shown = r"lines\n    /two";
+    let list = fx.nbench(&["--list", "--bench", "second", "lines"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    assert_eq!(list.stdout.trim_end(), format!("crit/second: {shown}"));
+    let run = fx.nbench(&quick(&["--bench", "second", "lines"]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    let row = run.line(shown);
+    assert!(row.contains(" ns ") || row.contains(" µs "), "{row}");
+    let progress = (run.stderr.lines()).find(|l| l.starts_with("measuring"));
+    assert!(
+        progress.is_some_and(|l| l.ends_with(shown)),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.all().lines().any(|l| l.starts_with("    /two")),
+        "{}",
+        run.all()
+    );
+    let markdown = fx.nbench(&quick(&[
+        "--bench", "second", "lines", "--format", "markdown",
+    ]));
+    assert_eq!(markdown.code, 0, "{}", markdown.all());
+    assert!(
+        markdown.line(&format!("| `{shown}` |")).contains(" | "),
+        "{}",
+        markdown.stdout
+    );
+    // The id itself is kept: in JSON, and so in the store.
+    let json = fx.nbench(&quick(&["--bench", "second", "lines", "--format", "json"]));
+    assert_eq!(ids(&json.stdout, "crit/second"), ["lines\n    /two"]);
+}
+
+#[test]
 fn a_benchmark_runs_its_own_functions_code_not_the_whole_suites() {
     // A group's code outside its closures (building inputs) runs once in the
     // listing, and again only for the benchmarks it holds: measuring

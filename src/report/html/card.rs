@@ -4,6 +4,7 @@
 use super::history::{self, PastRun};
 use super::{escape, plots, strips};
 use crate::model::record::BenchRecord;
+use nbench::__private::format::one_line;
 use std::fmt::Write;
 
 /// The card of `target`'s benchmark `b`, with its history across `past`.
@@ -19,7 +20,7 @@ pub fn bench(target: &str, b: &BenchRecord, past: &[PastRun]) -> String {
     let mut s = format!(
         "<article class=\"card\" id=\"{}\"><h4>{}</h4><p>median {} · mean {} · {} samples{set_aside}{throughput}</p>",
         escape(&format!("{target}::{}", b.id)),
-        escape(&b.id),
+        escape(&one_line(&b.id)),
         escape(&match b.floor {
             Some(_) => format!(
                 "{} (below what the clock resolves)",

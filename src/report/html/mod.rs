@@ -12,6 +12,7 @@ use crate::model::comparison::{Comparison, Row};
 use crate::model::record::{RunRecord, TargetRecord};
 use crate::report::p_value;
 use history::PastRun;
+use nbench::__private::format::one_line;
 use std::fmt::Write;
 
 const STYLE: &str = include_str!("style.css");
@@ -133,7 +134,7 @@ fn comparison(run: &RunRecord, c: &Comparison) -> String {
             let _ = write!(s, "<p class=\"note\">{}</p>", escape(&note.to_string()));
         }
         for n in &t.not_compared {
-            let what = format!("{}: not compared: {}", n.id, n.reason);
+            let what = format!("{}: not compared: {}", one_line(&n.id), n.reason);
             let _ = write!(s, "<p class=\"note\">{}</p>", escape(&what));
         }
         for (ids, what) in [
@@ -170,7 +171,7 @@ fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> St
     format!(
         "<article class=\"card {verdict}\"><h4>{}</h4><p><span class=\"verdict\">{verdict}</span> \
          {} [{}, {}] · {} → {} · p (BH) {}{counted}</p>{}{}{}</article>",
-        escape(&row.id),
+        escape(&one_line(&row.id)),
         percent_change(row.change),
         percent_change(row.change_ci[0]),
         percent_change(row.change_ci[1]),
@@ -192,14 +193,14 @@ fn target(t: &TargetRecord, past: &[PastRun]) -> String {
     let mut s = format!("<section class=\"target\"><h2>{}</h2>", escape(&t.target));
     for f in &t.failures {
         let id = if f.id.is_empty() {
-            "the bench target"
+            "the bench target".into()
         } else {
-            &f.id
+            one_line(&f.id)
         };
         let _ = write!(
             s,
             "<p class=\"failure\">{} failed: {}</p>",
-            escape(id),
+            escape(&id),
             escape(&f.reason)
         );
     }
@@ -207,7 +208,7 @@ fn target(t: &TargetRecord, past: &[PastRun]) -> String {
         let _ = write!(
             s,
             "<p class=\"note\">{} skipped: {}</p>",
-            escape(&sk.id),
+            escape(&one_line(&sk.id)),
             escape(&sk.reason)
         );
     }
