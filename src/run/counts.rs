@@ -16,6 +16,7 @@ use crate::model::metric::{Beside, Counted, SideCounts};
 use crate::model::outcome::Outcome;
 use crate::model::target::Built;
 use nbench::__private::count::{Dumped, parse_counted, parse_label};
+use nbench::__private::format::one_line;
 use nbench::__private::metric::Metric;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -65,7 +66,8 @@ pub fn count(
         let out = scratch_dir();
         std::fs::create_dir_all(&out).map_err(|e| CountError::Failed(e.to_string()))?;
         let how = (extra_args, limit, iters);
-        let result = run(&source, (exe, dir, ids), how, &out).map(|d| per_iteration(&d));
+        let result =
+            run(&source, (exe, dir, ids), how, &out).map(|d| by_id(per_iteration(&d), ids));
         let _ = std::fs::remove_dir_all(&out);
         result
     };
@@ -352,6 +354,22 @@ pub fn dumped(text: &str) -> Option<(Dumped, f64)> {
     Some((label, total))
 }
 
+/// `counted`, keyed by the ids of the labels, under the ids asked for: a
+/// label carries its id on one line (`one_line`: an id holding a newline
+/// came back cut at it, and went uncounted). Two ids asked for that read
+/// the same on one line cannot be told apart, and get no count.
+fn by_id(mut counted: BTreeMap<String, Counted>, ids: &ToCount) -> BTreeMap<String, Counted> {
+    let line = |id: &str| one_line(id).into_owned();
+    let mut readings: BTreeMap<String, usize> = BTreeMap::new();
+    for (id, _) in ids {
+        *readings.entry(line(id)).or_default() += 1;
+    }
+    (ids.iter())
+        .filter(|(id, _)| readings[&line(id)] == 1)
+        .filter_map(|(id, _)| Some((id.clone(), counted.remove(&line(id))?)))
+        .collect()
+}
+
 /// Each benchmark's instructions per iteration from its two dumps (and
 /// the empty loop's, taken off `iter` loops).
 pub fn per_iteration(dumps: &[(Dumped, f64)]) -> BTreeMap<String, Counted> {
@@ -457,6 +475,31 @@ mod tests {
         // One dump is no count.
         assert!(!counts.contains_key("lone"));
         assert_eq!(dumped(&dump("Program termination", 5)), None);
+    }
+
+    #[test]
+    fn an_id_over_two_lines_is_counted_under_its_own_id() {
+        // As the harness labels a dump: the id on one line.
+        let label = |iters, id| format!("nbench-count\tbody\t{iters}\titer\t{}", one_line(id));
+        let texts = [
+            dump(&label(8, "fill\n    /2"), 80),
+            dump(&label(16, "fill\n    /2"), 160),
+            dump(&label(8, "a\nb"), 8),
+            dump(&label(16, "a\nb"), 16),
+            dump(&label(8, "a\\nb"), 8),
+            dump(&label(16, "a\\nb"), 16),
+        ];
+        let dumps: Vec<(Dumped, f64)> = texts.iter().filter_map(|t| dumped(t)).collect();
+        assert_eq!(dumps.len(), 6, "{dumps:?}");
+        let asked = [
+            ("fill\n    /2".to_owned(), 8),
+            ("a\nb".to_owned(), 8),
+            ("a\\nb".to_owned(), 8),
+        ];
+        let counts = by_id(per_iteration(&dumps), &asked);
+        assert_eq!(counts["fill\n    /2"].per_iter, 10.0, "{counts:?}");
+        // `a` newline `b` and `a\\nb` read alike: neither is counted.
+        assert_eq!(counts.len(), 1, "{counts:?}");
     }
 
     #[test]

@@ -361,9 +361,24 @@ fn an_id_over_two_lines_is_shown_on_one_and_kept_whole() {
         "{}",
         markdown.stdout
     );
-    // The id itself is kept: in JSON, and so in the store.
-    let json = fx.nbench(&quick(&["--bench", "second", "lines", "--format", "json"]));
+    // The id itself is kept: in JSON, and so in the store; and it is
+    // counted (a count is labelled with the id on one line).
+    let json = fx.nbench(&quick(&[
+        "--bench",
+        "second",
+        "lines",
+        "--metrics",
+        "time,instructions",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(json.code, 0, "{}", json.all());
     assert_eq!(ids(&json.stdout, "crit/second"), ["lines\n    /two"]);
+    let counted = &benchmarks(&json.stdout, "crit/second")[0]["metrics"]["instructions"];
+    assert!(
+        counted["per_iter"].as_f64().is_some_and(|n| n > 100.0),
+        "{counted}"
+    );
 }
 
 #[test]

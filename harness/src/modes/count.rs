@@ -39,8 +39,11 @@ const MOST_ITERS: u64 = 1 << 24;
 
 /// The trigger label of a dump: `nbench-count<TAB>WHAT<TAB>ITERS<TAB>KIND<TAB>ID`,
 /// `WHAT` `body` or `loop` (the empty loop, id empty), `KIND` the loop kind
-/// (`iter`, `batched`, `custom`, `future`, `threads`).
+/// (`iter`, `batched`, `custom`, `future`, `threads`). A label is read back
+/// as a line, so `ID` is the id on one line
+/// ([`one_line`](crate::format::one_line)), as `cargo nbench` looks it up.
 pub fn label(what: &str, iters: u64, kind: LoopKind, id: &str) -> String {
+    let id = crate::format::one_line(id);
     format!("nbench-count\t{what}\t{iters}\t{}\t{id}", kind_name(kind))
 }
 
@@ -229,11 +232,14 @@ mod tests {
 
     #[test]
     fn a_label_names_what_was_counted_and_how_many_times() {
-        let text = label("body", 64, LoopKind::Batched, "sort/1000 x\ty");
-        assert_eq!(text, "nbench-count\tbody\t64\tbatched\tsort/1000 x\ty");
+        let text = label("body", 64, LoopKind::Batched, "sort/1000 x y");
+        assert_eq!(text, "nbench-count\tbody\t64\tbatched\tsort/1000 x y");
         let parsed = parse_label(&text).unwrap();
         assert_eq!((parsed.iters, parsed.kind.as_str()), (64, "batched"));
-        assert_eq!(parsed.id, "sort/1000 x\ty");
+        assert_eq!(parsed.id, "sort/1000 x y");
+        // Read back as a line: an id over two lines is written on one.
+        let two = label("body", 64, LoopKind::Iter, "fill\n  /2\t");
+        assert_eq!(parse_label(&two).unwrap().id, "fill\\n  /2\\t");
         assert_eq!(parse_label("Program termination"), None);
         assert_eq!(parse_label("nbench-count\tbody\tmany\titer\tx"), None);
         let line = format!("{COUNTED}4096\t{text}");
