@@ -48,16 +48,19 @@ pub fn render(c: &Comparison) -> String {
         for r in &t.rows {
             out.push_str(&row_line(r, w, counted));
         }
+        // Notes and reasons may name other rows: on one line, as the table shows their ids.
         for note in crate::compare::words::row_notes(&t.rows, c.noise_threshold) {
+            let note = format::one_line(&note.to_string()).into_owned();
             let _ = writeln!(out, "  {} {note}", style("note:").cyan());
         }
         for r in &t.rows {
             if let Some(why) = &r.inconclusive {
                 let _ = writeln!(
                     out,
-                    "  {} {}: {why}",
+                    "  {} {}: {}",
                     style("inconclusive:").yellow(),
-                    format::one_line(&r.id)
+                    format::one_line(&r.id),
+                    format::one_line(why)
                 );
             }
         }
@@ -212,5 +215,33 @@ mod tests {
         }
         assert_eq!(format::width(wide), 7);
         assert_eq!(format::width(gone), 9);
+    }
+
+    #[test]
+    fn an_id_over_two_lines_reads_on_one_in_rows_and_reasons() {
+        console::set_colors_enabled(false);
+        let two = "fill\n    /1";
+        let mut t = TargetComparison::empty("demo/bench");
+        let mut doubtful = row(two);
+        doubtful.verdict = Verdict::Inconclusive;
+        doubtful.inconclusive = Some(format!("as `{two}` shows"));
+        t.rows = vec![doubtful, row("plain")];
+        t.new = vec![format!("{two}/new")];
+        let c = Comparison {
+            baseline: "main".into(),
+            noise_threshold: 0.005,
+            warnings: Vec::new(),
+            notes: Vec::new(),
+            targets: vec![t],
+        };
+        let text = render(&c);
+        assert!(!text.contains("\n    /"), "{text}");
+        let shown = format::one_line(two);
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{shown}  "))),
+            "{text}"
+        );
+        assert!(text.contains(&format!(": as `{shown}` shows")), "{text}");
+        assert!(text.contains(&format!("{shown}/new  ")), "{text}");
     }
 }

@@ -48,7 +48,8 @@ fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
-/// A benchmark's id in a cell: on one line as the console shows it.
+/// A benchmark's id, or a sentence that names some, in a cell: on one
+/// line, as the console shows ids.
 fn id_cell(id: &str) -> String {
     cell(&nbench::__private::format::one_line(id))
 }
@@ -139,13 +140,19 @@ fn results(out: &mut String, run: &RunRecord) {
 fn notes(out: &mut String, rows: &[Row], threshold: f64) {
     for note in crate::compare::words::row_notes(rows, threshold) {
         let _ = match &note.id {
-            Some(id) => writeln!(out, "`{}`{}\n", id_cell(id), cell(&note.text)),
-            None => writeln!(out, "{}\n", cell(&note.text)),
+            // Its text may name other rows: their ids as the table shows them.
+            Some(id) => writeln!(out, "`{}`{}\n", id_cell(id), id_cell(&note.text)),
+            None => writeln!(out, "{}\n", id_cell(&note.text)),
         };
     }
     for r in rows {
         if let Some(why) = &r.inconclusive {
-            let _ = writeln!(out, "`{}` is inconclusive: {}\n", id_cell(&r.id), cell(why));
+            let _ = writeln!(
+                out,
+                "`{}` is inconclusive: {}\n",
+                id_cell(&r.id),
+                id_cell(why)
+            );
         }
     }
 }
