@@ -1,7 +1,7 @@
 //! The comparison table: baseline, current, change with its CI, verdict, and how it was measured.
 
 use crate::compare::words::percent_change as pct;
-use crate::model::comparison::{Comparison, Kind, Row, Verdict};
+use crate::model::comparison::{Comparison, Kind, Row, TargetComparison, Verdict};
 use console::style;
 use nbench::__private::format;
 use std::fmt::Write;
@@ -32,62 +32,68 @@ pub fn render(c: &Comparison) -> String {
                 style("note:").cyan()
             );
         }
-        // Every id of the table, new and gone ones too, sets its first column.
-        let w = t
-            .rows
-            .iter()
-            .map(|r| r.id.as_str())
-            .chain(t.new.iter().chain(&t.gone).map(String::as_str))
-            .map(|id| format::width(&format::one_line(id)))
-            .chain([9])
-            .max()
-            .unwrap_or(9);
-        // Where instructions were counted, their change beside time's.
-        let counted = t.rows.iter().any(|r| r.instructions.is_some());
-        let _ = writeln!(out, "{}", style(header(w, counted)).dim());
-        for r in &t.rows {
-            out.push_str(&row_line(r, w, counted));
-        }
-        // Notes and reasons may name other rows: on one line, as the table shows their ids.
-        for note in crate::compare::words::row_notes(&t.rows, c.noise_threshold) {
-            let note = format::one_line(&note.to_string()).into_owned();
-            let _ = writeln!(out, "  {} {note}", style("note:").cyan());
-        }
-        for r in &t.rows {
-            if let Some(why) = &r.inconclusive {
-                let _ = writeln!(
-                    out,
-                    "  {} {}: {}",
-                    style("inconclusive:").yellow(),
-                    format::one_line(&r.id),
-                    format::one_line(why)
-                );
-            }
-        }
-        for n in &t.not_compared {
-            let what = format!("not compared: {}", n.reason);
-            let _ = writeln!(out, "{}  {}", first_column(&n.id, w), style(what).yellow());
-        }
-        for id in &t.new {
-            let _ = writeln!(
-                out,
-                "{}  {}",
-                first_column(id, w),
-                style("new (not in the baseline)").cyan()
-            );
-        }
-        for id in &t.gone {
-            let _ = writeln!(
-                out,
-                "{}  {}",
-                first_column(id, w),
-                style("gone (only in the baseline)").yellow()
-            );
-        }
+        table(&mut out, t, c.noise_threshold);
         out.push('\n');
     }
     out.push_str(&summary(c));
     out
+}
+
+/// A target's table: its rows, the notes and reasons under them, then the
+/// rows not compared, new and gone.
+fn table(out: &mut String, t: &TargetComparison, noise_threshold: f64) {
+    // Every id of the table, new and gone ones too, sets its first column.
+    let w = t
+        .rows
+        .iter()
+        .map(|r| r.id.as_str())
+        .chain(t.new.iter().chain(&t.gone).map(String::as_str))
+        .map(|id| format::width(&format::one_line(id)))
+        .chain([9])
+        .max()
+        .unwrap_or(9);
+    // Where instructions were counted, their change beside time's.
+    let counted = t.rows.iter().any(|r| r.instructions.is_some());
+    let _ = writeln!(out, "{}", style(header(w, counted)).dim());
+    for r in &t.rows {
+        out.push_str(&row_line(r, w, counted));
+    }
+    // Notes and reasons may name other rows: on one line, as the table shows their ids.
+    for note in crate::compare::words::row_notes(&t.rows, noise_threshold) {
+        let note = format::one_line(&note.to_string()).into_owned();
+        let _ = writeln!(out, "  {} {note}", style("note:").cyan());
+    }
+    for r in &t.rows {
+        if let Some(why) = &r.inconclusive {
+            let _ = writeln!(
+                out,
+                "  {} {}: {}",
+                style("inconclusive:").yellow(),
+                format::one_line(&r.id),
+                format::one_line(why)
+            );
+        }
+    }
+    for n in &t.not_compared {
+        let what = format!("not compared: {}", n.reason);
+        let _ = writeln!(out, "{}  {}", first_column(&n.id, w), style(what).yellow());
+    }
+    for id in &t.new {
+        let _ = writeln!(
+            out,
+            "{}  {}",
+            first_column(id, w),
+            style("new (not in the baseline)").cyan()
+        );
+    }
+    for id in &t.gone {
+        let _ = writeln!(
+            out,
+            "{}  {}",
+            first_column(id, w),
+            style("gone (only in the baseline)").yellow()
+        );
+    }
 }
 
 /// The table's header, `w` the width of the id column, with a column for
@@ -177,7 +183,16 @@ fn first_column(id: &str, w: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::comparison::TargetComparison;
+
+    fn comparison(t: TargetComparison) -> Comparison {
+        Comparison {
+            baseline: "main".into(),
+            noise_threshold: 0.005,
+            warnings: Vec::new(),
+            notes: Vec::new(),
+            targets: vec![t],
+        }
+    }
 
     fn row(id: &str) -> Row {
         Row {
@@ -196,13 +211,7 @@ mod tests {
         t.rows = vec![row(wide), row("plain")];
         t.new = vec![new.into()];
         t.gone = vec![gone.into()];
-        let c = Comparison {
-            baseline: "main".into(),
-            noise_threshold: 0.005,
-            warnings: Vec::new(),
-            notes: Vec::new(),
-            targets: vec![t],
-        };
+        let c = comparison(t);
         let text = render(&c);
         let w = format::width(new);
         for id in [wide, "plain", new, gone] {
@@ -227,13 +236,7 @@ mod tests {
         doubtful.inconclusive = Some(format!("as `{two}` shows"));
         t.rows = vec![doubtful, row("plain")];
         t.new = vec![format!("{two}/new")];
-        let c = Comparison {
-            baseline: "main".into(),
-            noise_threshold: 0.005,
-            warnings: Vec::new(),
-            notes: Vec::new(),
-            targets: vec![t],
-        };
+        let c = comparison(t);
         let text = render(&c);
         assert!(!text.contains("\n    /"), "{text}");
         let shown = format::one_line(two);
