@@ -264,7 +264,8 @@ pub struct Cli {
     /// Coloring: auto, always, never (NO_COLOR is honoured)
     #[arg(global = true, long, value_enum, value_name = "WHEN", default_value_t = Color::Auto, help_heading = "Output")]
     pub color: Color,
-    /// Show the benchmarks' own stdout and stderr as they run
+    /// Show the benchmarks' own stdout and stderr as they run (else they are kept to show for a
+    /// benchmark that fails, and what a benchmark writes to stdout while timed goes to /dev/null)
     #[arg(global = true, long, help_heading = "Output")]
     pub nocapture: bool,
     /// Add KEY=VALUE to the run's context (shown above the table, stored with the run); repeatable

@@ -462,7 +462,7 @@ pub fn later_calls_run_once(b: &mut Bencher) {
 /// Hands `m`, run on `threads` threads, to the driver, read by a CPU clock
 /// too when `clocks` asks; returns the other clock's column. A benchmark
 /// with threads runs on every CPU `cargo nbench` may use meanwhile
-/// ([`crate::spread`]).
+/// ([`crate::spread`]), and its stdout may go to `/dev/null` ([`crate::quiet`]).
 fn drive(
     driver: &mut dyn Driver,
     clocks: Option<(CpuTime, bool)>,
@@ -471,6 +471,7 @@ fn drive(
     declared: &Declared,
     m: &mut dyn Measure,
 ) -> Result<Option<Counter>, String> {
+    let _quiet = crate::quiet::Quiet::new();
     let mut spreading = crate::spread::Spreading::new(m, threads);
     let m: &mut dyn Measure = &mut spreading;
     let Some((cpu, cpu_drives)) = clocks else {

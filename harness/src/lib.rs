@@ -21,6 +21,7 @@ mod modes;
 pub mod params;
 mod perf;
 mod protocol;
+mod quiet;
 mod registry;
 mod result;
 mod select;
@@ -60,6 +61,7 @@ use std::process::ExitCode;
 pub mod __private {
     pub use crate::affinity::Mask;
     pub use crate::bencher::{Declared, LoopKind, later_calls_run_once};
+    pub use crate::quiet::QUIET_ENV;
     pub use crate::registry::{numbered, same_but_last};
     pub use crate::spread::SPREAD_ENV;
     /// The measuring engine: settings, sampling, the pilot's iteration counts.

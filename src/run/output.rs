@@ -1,4 +1,6 @@
-//! Capturing what a bench process prints, to show it for a benchmark that fails.
+//! Capturing what a bench process prints, to show it for a benchmark that
+//! fails (its stdout while a benchmark is timed goes to `/dev/null` unless
+//! shown: `nbench::__private::QUIET_ENV`).
 
 use std::io::{Read, Write};
 use std::process::Child;

@@ -129,6 +129,11 @@ impl Session {
         if let Some(cpus) = affinity::spread_cpus() {
             cmd.env(nbench::__private::SPREAD_ENV, cpus);
         }
+        // What a benchmark writes to stdout while timed is not read here
+        // unless shown: it would time this process reading it.
+        if !echo {
+            cmd.env(nbench::__private::QUIET_ENV, "1");
+        }
         let mut child = cmd
             .spawn()
             .map_err(|e| SessionError::Start(format!("cannot start {}: {e}", exe.display())))?;

@@ -321,6 +321,42 @@ fn a_benchmark_with_threads_runs_on_every_cpu_the_rest_on_one() {
     assert!(worker.iter().all(|c| *c == here), "{here}: {noted}");
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn what_a_benchmark_writes_to_stdout_while_timed_goes_nowhere_unless_shown() {
+    let fx = Fixture::new("api");
+    let log = fx.dir.join("stdout.txt");
+    // Where its stdout went, in each process: (while it set up, while timed).
+    let where_to = |extra: &[&str]| -> Vec<(String, String)> {
+        let _ = std::fs::remove_file(&log);
+        let mut cmd = fx.nbench_command(&args(&[&["--bench", "threads", "out/"], extra].concat()));
+        let run = Run::from(cmd.env("NBENCH_FIXTURE_CPUS", &log).output().unwrap());
+        assert_eq!(run.code, 0, "{}", run.all());
+        let noted = std::fs::read_to_string(&log).unwrap();
+        let lines: Vec<&str> = noted.lines().collect();
+        (lines.chunks(2))
+            .map(|two| match two {
+                [setup, timed] => (
+                    setup.trim_start_matches("setup ").to_owned(),
+                    timed.trim_start_matches("timed ").to_owned(),
+                ),
+                _ => panic!("{noted}"),
+            })
+            .collect()
+    };
+    let hidden = where_to(&[]);
+    assert!(
+        !hidden.is_empty()
+            && (hidden.iter()).all(|(s, t)| s.starts_with("pipe:") && t == "/dev/null"),
+        "{hidden:?}"
+    );
+    let shown = where_to(&["--nocapture"]);
+    assert!(
+        !shown.is_empty() && (shown.iter()).all(|(s, t)| s.starts_with("pipe:") && t == s),
+        "{shown:?}"
+    );
+}
+
 #[test]
 fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
     let fx = Fixture::new("api").own_target_dir();
