@@ -110,6 +110,15 @@ impl Source {
         Source { front, keys }
     }
 
+    /// What the folder it names holds, as one hash
+    /// ([`super::fingerprint::of_folder`]); empty for a source not in a folder.
+    pub fn contents(&self) -> String {
+        match self.keys.get("path").and_then(Value::as_str) {
+            Some(dir) => super::fingerprint::of_folder(Path::new(dir)),
+            None => String::new(),
+        }
+    }
+
     /// The dependency line it stands for, as a baseline records it.
     pub fn describe(&self) -> String {
         let mut t = self.keys.clone();
@@ -263,6 +272,7 @@ pub fn swap_in(top: &Path, checkout: &Path) -> Result<Option<SwapRecord>> {
         }
         record.libraries.push(front.library.to_owned());
         record.dependencies.push(source.describe());
+        record.contents.push(source.contents());
         for m in changed {
             let m = m.display().to_string();
             if !record.manifests.contains(&m) {
@@ -297,14 +307,25 @@ pub fn swapped_as_now(
     top: &Path,
     commit: &str,
 ) -> std::result::Result<(), String> {
-    let now: Vec<String> = (FRONT_ENDS.iter())
+    let sources: Vec<Source> = (FRONT_ENDS.iter())
         .filter(|f| declares(f, top, commit))
-        .map(|f| Source::find(f, top).map(|s| s.describe()))
+        .map(|f| Source::find(f, top))
         .collect::<Result<_>>()
         .map_err(|e| e.to_string())?;
+    let now: Vec<String> = sources.iter().map(Source::describe).collect();
     let then: Vec<String> = saved.map(|s| s.dependencies.clone()).unwrap_or_default();
     match (then.is_empty(), now.is_empty()) {
-        _ if then == now => Ok(()),
+        _ if then == now => {
+            // The same lines; a folder they name may hold other code since.
+            let contents: Vec<String> = sources.iter().map(Source::contents).collect();
+            match saved.is_none_or(|s| s.contents == contents) {
+                true => Ok(()),
+                false => Err(format!(
+                    "the code of `{}` (or of the harness it takes) is not what it was built with",
+                    now.join("; ")
+                )),
+            }
+        }
         (true, false) => {
             Err("it was built without nbench's front end in its library's place".into())
         }

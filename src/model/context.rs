@@ -103,6 +103,12 @@ pub struct SwapRecord {
     pub dependencies: Vec<String>,
     /// The manifests changed, relative to the repository's top.
     pub manifests: Vec<String>,
+    /// For each dependency line, the hash of what the folder it names held
+    /// (the front end and the packages it names by path, the harness among
+    /// them); empty for a line naming no folder. Empty in a record older
+    /// than this field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contents: Vec<String>,
 }
 
 impl SwapRecord {
@@ -467,6 +473,7 @@ mod tests {
             libraries: libs.iter().map(|l| l.to_string()).collect(),
             dependencies: Vec::new(),
             manifests: vec!["Cargo.toml".to_owned()],
+            contents: Vec::new(),
         };
         let built = |swap: Option<SwapRecord>, fronts: &[&str]| BuildRecord {
             swap,
