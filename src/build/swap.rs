@@ -307,25 +307,32 @@ pub fn swapped_as_now(
     top: &Path,
     commit: &str,
 ) -> std::result::Result<(), String> {
-    let sources: Vec<Source> = (FRONT_ENDS.iter())
+    let now: Vec<(String, String)> = (FRONT_ENDS.iter())
         .filter(|f| declares(f, top, commit))
-        .map(|f| Source::find(f, top))
+        .map(|f| Source::find(f, top).map(|s| (s.describe(), s.contents())))
         .collect::<Result<_>>()
         .map_err(|e| e.to_string())?;
-    let now: Vec<String> = sources.iter().map(Source::describe).collect();
+    same_swap(saved, &now)
+}
+
+/// Whether a build swapped as `saved` was swapped as one would be now,
+/// with `now`'s dependency lines and the contents of the folders they name
+/// ([`Source::contents`]); `Err` says how it differs.
+fn same_swap(
+    saved: Option<&SwapRecord>,
+    now: &[(String, String)],
+) -> std::result::Result<(), String> {
+    let (lines, contents): (Vec<String>, Vec<String>) = now.iter().cloned().unzip();
     let then: Vec<String> = saved.map(|s| s.dependencies.clone()).unwrap_or_default();
-    match (then.is_empty(), now.is_empty()) {
-        _ if then == now => {
-            // The same lines; a folder they name may hold other code since.
-            let contents: Vec<String> = sources.iter().map(Source::contents).collect();
-            match saved.is_none_or(|s| s.contents == contents) {
-                true => Ok(()),
-                false => Err(format!(
-                    "the code of `{}` (or of the harness it takes) is not what it was built with",
-                    now.join("; ")
-                )),
-            }
-        }
+    match (then.is_empty(), lines.is_empty()) {
+        // The same lines; a folder they name may hold other code since.
+        _ if then == lines => match saved.is_none_or(|s| s.contents == contents) {
+            true => Ok(()),
+            false => Err(format!(
+                "the code of `{}` (or of the harness it takes) is not what it was built with",
+                lines.join("; ")
+            )),
+        },
         (true, false) => {
             Err("it was built without nbench's front end in its library's place".into())
         }
@@ -333,7 +340,7 @@ pub fn swapped_as_now(
         _ => Err(format!(
             "it was built with `{}` (now `{}`)",
             then.join("; "),
-            now.join("; ")
+            lines.join("; ")
         )),
     }
 }
@@ -396,6 +403,36 @@ pub fn missing_item(error: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_swap_is_the_same_with_the_same_lines_and_the_same_code() {
+        let line = "divan = { package = \"nbench-divan\", path = \"/x\" }".to_owned();
+        let saved = SwapRecord {
+            libraries: vec!["divan".into()],
+            dependencies: vec![line.clone()],
+            manifests: vec!["Cargo.toml".into()],
+            contents: vec!["aaaa".into()],
+        };
+        assert_eq!(
+            same_swap(Some(&saved), &[(line.clone(), "aaaa".into())]),
+            Ok(())
+        );
+        let changed = same_swap(Some(&saved), &[(line.clone(), "bbbb".into())]).unwrap_err();
+        assert!(
+            changed.contains("is not what it was built with"),
+            "{changed}"
+        );
+        // A record from before contents were kept: built again, once.
+        let older = SwapRecord {
+            contents: Vec::new(),
+            ..saved.clone()
+        };
+        assert!(same_swap(Some(&older), &[(line.clone(), "aaaa".into())]).is_err());
+        let other = same_swap(Some(&saved), &[("other".into(), "aaaa".into())]).unwrap_err();
+        assert!(other.contains("(now `other`)"), "{other}");
+        assert_eq!(same_swap(None, &[]), Ok(()));
+        assert!(same_swap(None, &[(line, "aaaa".into())]).is_err());
+    }
 
     #[test]
     fn a_failure_outside_the_suite_is_not_the_front_ends() {
