@@ -9,8 +9,9 @@
 //!   twice their spread between processes
 //!   ([`MOVED_PAST_SPREAD`]), and time's interval, reaching a threshold
 //!   further either way, holds their change, or lies wholly past the
-//!   threshold the way they moved ([`time_agrees`]): `regressed` or
-//!   `improved`.
+//!   threshold the way they moved ([`time_agrees`]), and rules out a
+//!   change past [`STILL_TIME_REACH`] thresholds the other way
+//!   ([`time_bounds_counts`]): `regressed` or `improved`.
 //!   Where time's interval neither holds the counted change nor lies past
 //!   the threshold its way, time's verdict stands (measured,
 //!   the same build twice: `vec_push/1000` counted +7.8 % when each side's
@@ -100,6 +101,24 @@ pub fn time_agrees(row: &Row, threshold: f64) -> bool {
             true => lo > threshold,
             false => hi < -threshold,
         })
+}
+
+/// Whether time's interval of `row` rules out a change past
+/// [`STILL_TIME_REACH`] thresholds against its counts: no further than
+/// that slower where they fell, or faster where they rose. Counts cannot
+/// see memory or branches, so, as for still counts, time must at least
+/// rule out a large change the other way. Measured on coreutils' cut,
+/// 8d48201 ("speed up the multibyte character path") against its parent:
+/// `cut_characters_long_lines` counted −1.05 % and timed +11 … +23 %; where
+/// its time read −19.5 … +23.8 % (its output timed through a pipe) the
+/// counts alone had called it improved.
+pub fn time_bounds_counts(row: &Row, threshold: f64) -> bool {
+    let reach = STILL_TIME_REACH * threshold;
+    let [lo, hi] = row.change_ci;
+    (row.instructions.as_ref()).is_some_and(|c| match c.change < 0.0 {
+        true => hi <= reach,
+        false => lo >= -reach,
+    })
 }
 
 /// Whether time's interval of `row` lies within [`STILL_TIME_REACH`]
@@ -230,7 +249,9 @@ pub fn decide(row: &mut Row, threshold: f64, against: &Against) {
     row.decided_by = Some(Signal::Time);
     match row.verdict {
         Verdict::Inconclusive | Verdict::Unchanged
-            if counts_moved(row, threshold) && time_agrees(row, threshold) =>
+            if counts_moved(row, threshold)
+                && time_agrees(row, threshold)
+                && time_bounds_counts(row, threshold) =>
         {
             match (against.of_change(change), row.instructions.as_mut()) {
                 (Some(contrary), Some(c)) => c.contrary = Some(contrary.clone()),
@@ -379,6 +400,30 @@ mod tests {
     }
 
     #[test]
+    fn counts_decide_only_where_time_rules_out_a_large_change_the_other_way() {
+        let t = 0.005;
+        use Verdict::*;
+        // cut's 8d48201: fewer instructions, time through a pipe that
+        // could not tell; timed without it, +11 … +23 %.
+        let mut long_lines = row(Inconclusive, [-0.195, 0.238], (-0.0105, 0.0));
+        decide(&mut long_lines, t, &Against::default());
+        assert_eq!(
+            (long_lines.verdict, long_lines.decided_by),
+            (Inconclusive, Some(Signal::Time))
+        );
+        // Far the way they moved is no bar: only the other way.
+        let mut faster = row(Inconclusive, [-0.195, 0.029], (-0.0105, 0.0));
+        decide(&mut faster, t, &Against::default());
+        assert_eq!(faster.verdict, Improved);
+        let mut rose = row(Inconclusive, [-0.031, 0.2], (0.0091, 0.0));
+        decide(&mut rose, t, &Against::default());
+        assert_eq!(rose.verdict, Inconclusive);
+        let mut rose = row(Inconclusive, [-0.0083, 0.2], (0.0091, 0.0));
+        decide(&mut rose, t, &Against::default());
+        assert_eq!(rose.verdict, Regressed);
+    }
+
+    #[test]
     fn counts_decide_no_row_where_another_timed_against_them() {
         let t = 0.005;
         use Verdict::*;
@@ -387,7 +432,10 @@ mod tests {
         let mut small = row(Regressed, [0.0036, 0.0148], (-0.0099, 0.0));
         small.id = "decode/3072".into();
         small.change = 0.0092;
-        let large = row(Inconclusive, [-0.0144, 0.039], (-0.0108, 0.0));
+        // Its interval read −1.44 … +3.9 %, past what lets counts decide
+        // (below); narrowed here to within it, so that only the other row
+        // stops them.
+        let large = row(Inconclusive, [-0.0144, 0.029], (-0.0108, 0.0));
         // Alone, the counts would call the large one improved.
         let mut alone = large.clone();
         decide(&mut alone, t, &Against::default());

@@ -214,6 +214,22 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
         {
             too_unsure_for_still_counts(r, c, threshold)
         }
+        Some(Signal::Time)
+            if counts_moved(r, threshold)
+                && !crate::compare::joint::time_bounds_counts(r, threshold)
+                && !goes_with(r) =>
+        {
+            format!(
+                ": instructions {}, but time reads {} … {}, reaching past the {:.0}% {} within \
+                 which it must lie for counts to decide: counts cannot see memory, caches or \
+                 branches",
+                percent_change(c.change),
+                percent_change(r.change_ci[0]),
+                percent_change(r.change_ci[1]),
+                crate::compare::joint::STILL_TIME_REACH * threshold * 100.0,
+                if c.change < 0.0 { "slower" } else { "faster" }
+            )
+        }
         _ if c.change.abs() > threshold && !counts_moved(r, threshold) => format!(
             ": instructions {}, but from process to process the change lay {:.1}% apart \
              (code that allocates meets the allocator in another state, or inputs drawn at \
@@ -502,6 +518,19 @@ mod tests {
             signal_note(&wide, 0.005).unwrap().to_string(),
             "decode/30000000: instructions +0.00%, but time reads -5.00% … +9.00%, past the ±3% \
              within which the same instructions say unchanged: counts cannot see memory or caches"
+        );
+        // Counts that moved, time reaching far the other way (cut's
+        // `cut_characters_long_lines`): the note says why they did not decide.
+        let mut long = Row::example("long_lines", 1e7, 0.0, Verdict::Inconclusive);
+        long.change_ci = [-0.195, 0.238];
+        long.instructions = Some(counted(-0.0105, 0.0));
+        crate::compare::joint::decide(&mut long, 0.005, &Default::default());
+        assert_eq!(long.verdict, Verdict::Inconclusive);
+        assert_eq!(
+            signal_note(&long, 0.005).unwrap().to_string(),
+            "long_lines: instructions -1.05%, but time reads -19.50% … +23.80%, reaching past \
+             the 3% slower within which it must lie for counts to decide: counts cannot see \
+             memory, caches or branches"
         );
         // Within that reach they say unchanged, and the row needs no note.
         (wide.change_ci, wide.p_value) = ([-0.02, 0.029], Some(0.5));
