@@ -60,12 +60,16 @@ impl Filter {
         }
     }
 
-    /// Whether `id` matches one filter or skip `pattern` (whole, with `exact`).
+    /// Whether `id` matches one filter or skip `pattern` (whole, with
+    /// `exact`): as it is, or as a report shows it on one line
+    /// ([`one_line`](crate::format::one_line)), `\n` for a newline, so that
+    /// an id copied from a report finds its benchmark.
     fn matches(&self, id: &str, pattern: &str) -> bool {
+        let shown = crate::format::one_line(id);
         if self.exact {
-            id == pattern
+            id == pattern || shown == pattern
         } else {
-            id.contains(pattern)
+            id.contains(pattern) || shown.contains(pattern)
         }
     }
 
@@ -99,6 +103,20 @@ mod tests {
             .collect();
         let out = all.len() - chosen.len();
         (chosen, out)
+    }
+
+    #[test]
+    fn an_id_over_two_lines_is_found_as_reports_show_it() {
+        let args = |line: &str| Args::parse(line.split('|').map(str::to_owned)).unwrap();
+        let two = "fill\n  /19";
+        for line in ["fill\\n  /19|--exact", "fill\n  /19|--exact", "\\n  /1"] {
+            let a = args(line);
+            assert_eq!(a.filter.verdict(two, false), Selected::Run, "{line}");
+        }
+        assert_eq!(
+            args("fill\\n  /2").filter.verdict(two, false),
+            Selected::FilteredOut
+        );
     }
 
     #[test]
