@@ -7,6 +7,7 @@ mod marked;
 mod relink;
 pub mod revision;
 pub mod swap;
+pub mod swapped;
 mod units;
 pub mod worktree;
 

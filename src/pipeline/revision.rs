@@ -18,8 +18,9 @@ use crate::build::revision::{
 };
 use crate::build::swap::{
     dependency_not_got, failed_without_front_end, feature_not_had, front_end_not_got, missing_item,
-    swap_in, swapped_as_now,
+    swap_in,
 };
+use crate::build::swapped::swapped_as_now;
 use crate::build::worktree::{Worktree, remove_abandoned, short};
 use crate::config::Settings;
 use crate::error::{Error, Result};

@@ -118,22 +118,7 @@ impl Session {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        super::child::die_with_parent(&mut cmd);
-        super::child::room_for_stack(&mut cmd);
-        super::listings::share(&mut cmd);
-        if place.is_some() {
-            super::child::same_addresses(&mut cmd);
-        }
-        // Pinned from its start; a benchmark with threads of its own spreads over these.
-        affinity::pin_at_start(&mut cmd);
-        if let Some(cpus) = affinity::spread_cpus() {
-            cmd.env(nbench::__private::SPREAD_ENV, cpus);
-        }
-        // What a benchmark writes to stdout while timed is not read here
-        // unless shown: it would time this process reading it.
-        if !echo {
-            cmd.env(nbench::__private::QUIET_ENV, "1");
-        }
+        as_measured(&mut cmd, echo, place.is_some());
         let mut child = cmd
             .spawn()
             .map_err(|e| SessionError::Start(format!("cannot start {}: {e}", exe.display())))?;
@@ -383,6 +368,28 @@ fn seconds(d: Duration) -> String {
         format!("{} s", (d.as_secs_f64() * 100.0).round() / 100.0)
     } else {
         format!("{} ms", d.as_millis())
+    }
+}
+
+/// Sets up `cmd`, a bench process, as measured processes run: it dies with
+/// this one, has room for deep stacks, shares its run's listings, starts
+/// at the same addresses each time where `placed`, is pinned to one CPU
+/// (a benchmark with threads of its own spreads over those named), and,
+/// unless its output is shown (`echo`), writes to `/dev/null` while timed:
+/// read here, it would time this process reading it.
+fn as_measured(cmd: &mut Process, echo: bool, placed: bool) {
+    super::child::die_with_parent(cmd);
+    super::child::room_for_stack(cmd);
+    super::listings::share(cmd);
+    if placed {
+        super::child::same_addresses(cmd);
+    }
+    affinity::pin_at_start(cmd);
+    if let Some(cpus) = affinity::spread_cpus() {
+        cmd.env(nbench::__private::SPREAD_ENV, cpus);
+    }
+    if !echo {
+        cmd.env(nbench::__private::QUIET_ENV, "1");
     }
 }
 

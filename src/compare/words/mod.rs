@@ -154,7 +154,6 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
     use crate::compare::joint::{counts_moved, counts_still, goes_against, goes_with, time_agrees};
     use crate::model::comparison::Signal;
     let c = r.instructions.as_ref()?;
-    let counted = |x: f64| nbench::__private::format::count(x);
     let text = match r.decided_by {
         _ if c.note.is_some() => format!(
             ": instructions are not compared: {}",
@@ -166,15 +165,7 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
         // Still counts and time's interval, both in the row: nothing to add
         // (on quick-xml's suite, 48 of 67 rows).
         Some(Signal::Instructions) if r.verdict == Verdict::Unchanged => return None,
-        Some(Signal::Instructions) => format!(
-            " decided by instructions: {} ({} → {} an iteration); time alone could not tell \
-             ({} … {})",
-            percent_change(c.change),
-            counted(c.baseline),
-            counted(c.current),
-            percent_change(r.change_ci[0]),
-            percent_change(r.change_ci[1])
-        ),
+        Some(Signal::Instructions) => decided_by_counts(r, c),
         _ if matches!(r.verdict, Verdict::Regressed | Verdict::Improved)
             && counts_still(r, threshold) =>
         {
@@ -219,16 +210,7 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
                 && !crate::compare::joint::time_bounds_counts(r, threshold)
                 && !goes_with(r) =>
         {
-            format!(
-                ": instructions {}, but time reads {} … {}, reaching past the {:.0}% {} within \
-                 which it must lie for counts to decide: counts cannot see memory, caches or \
-                 branches",
-                percent_change(c.change),
-                percent_change(r.change_ci[0]),
-                percent_change(r.change_ci[1]),
-                crate::compare::joint::STILL_TIME_REACH * threshold * 100.0,
-                if c.change < 0.0 { "slower" } else { "faster" }
-            )
+            too_unsure_for_moved_counts(r, c, threshold)
         }
         _ if c.change.abs() > threshold && !counts_moved(r, threshold) => format!(
             ": instructions {}, but from process to process the change lay {:.1}% apart \
@@ -240,6 +222,39 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
         _ => return None,
     };
     Some(RowNote::about(&r.id, text))
+}
+
+/// `… decided by instructions: …; time alone could not tell (…)`.
+fn decided_by_counts(r: &Row, c: &crate::model::comparison::CountChange) -> String {
+    let counted = |x: f64| nbench::__private::format::count(x);
+    format!(
+        " decided by instructions: {} ({} → {} an iteration); time alone could not tell \
+         ({} … {})",
+        percent_change(c.change),
+        counted(c.baseline),
+        counted(c.current),
+        percent_change(r.change_ci[0]),
+        percent_change(r.change_ci[1])
+    )
+}
+
+/// Why counts that moved did not decide `r`: its time interval reaches
+/// past where they may, the other way ([`crate::compare::joint::time_bounds_counts`]).
+fn too_unsure_for_moved_counts(
+    r: &Row,
+    c: &crate::model::comparison::CountChange,
+    threshold: f64,
+) -> String {
+    format!(
+        ": instructions {}, but time reads {} … {}, reaching past the {:.0}% {} within \
+         which it must lie for counts to decide: counts cannot see memory, caches or \
+         branches",
+        percent_change(c.change),
+        percent_change(r.change_ci[0]),
+        percent_change(r.change_ci[1]),
+        crate::compare::joint::STILL_TIME_REACH * threshold * 100.0,
+        if c.change < 0.0 { "slower" } else { "faster" }
+    )
 }
 
 /// Why still counts did not call `r` unchanged: its time interval reaches
