@@ -99,9 +99,9 @@ pub mod __private {
         pub use crate::modes::{EXIT_FAILED, EXIT_USAGE, args, run};
     }
     /// The labels of the counts a bench binary dumps under callgrind, or
-    /// prints counted by the CPU (`--nbench-count`).
+    /// writes counted by the CPU (`--nbench-count`).
     pub mod count {
-        pub use crate::modes::count::{Dumped, parse_counted, parse_label};
+        pub use crate::modes::count::{COUNTED_TO_ENV, Dumped, parse_counted, parse_label};
         pub use crate::valgrind::INSTRUMENTS_ITSELF;
     }
     /// The CPU's instruction counter: whether this machine has one that counts.

@@ -1,6 +1,6 @@
 //! Instructions per iteration: the bench binary runs once more, as
 //! `BINARY --nbench-count --exact ID…`, on the CPU where its instruction
-//! counter counts (printing each count), else under Valgrind's callgrind
+//! counter counts (each count written to a file in its scratch folder), else under Valgrind's callgrind
 //! (`valgrind --tool=callgrind --collect-atstart=no …`, dumping each under
 //! a label); see [`super::counter`] for which. The counts are read back here.
 //!
@@ -244,6 +244,12 @@ fn run(
     super::child::not_randomized(&mut cmd);
     super::child::room_for_stack(&mut cmd);
     super::listings::share(&mut cmd);
+    // What a benchmark prints while counted is not shown: it goes nowhere.
+    cmd.env(nbench::__private::QUIET_ENV, "1");
+    let counted_to = out.join("counted");
+    if let Source::Cpu = source {
+        cmd.env(nbench::__private::count::COUNTED_TO_ENV, &counted_to);
+    }
     let each: Vec<String> = ids.iter().map(|(_, n)| n.to_string()).collect();
     let each = [
         nbench::__private::protocol::COUNT_ITERS_FLAG.to_owned(),
@@ -261,9 +267,18 @@ fn run(
         .stderr(Stdio::piped());
     let (printed, _) = finish(cmd, source, limit)?;
     match source {
-        Source::Cpu => Ok(printed.lines().filter_map(parse_counted).collect()),
+        Source::Cpu => Ok(counted_lines(&counted_to, &printed)),
         Source::Valgrind(_) => read(out),
     }
+}
+
+/// The counts written to the file `to`, and those printed on stdout (where
+/// a harness from before that file wrote them): each with its label.
+fn counted_lines(to: &Path, printed: &str) -> Vec<(Dumped, f64)> {
+    let written = std::fs::read_to_string(to).unwrap_or_default();
+    (written.lines().chain(printed.lines()))
+        .filter_map(parse_counted)
+        .collect()
 }
 
 /// Runs `cmd` for at most `limit`: what it printed on stdout and stderr
@@ -512,6 +527,26 @@ mod tests {
         assert_eq!(iterations_for(5e9), 1);
         assert_eq!(iterations_for(0.0), 1 << 21);
         assert_eq!(iterations_for(f64::NAN), 1 << 21);
+    }
+
+    #[test]
+    fn counts_on_the_cpu_are_read_from_their_file_whatever_stdout_holds() {
+        let dir = scratch_dir();
+        std::fs::create_dir_all(&dir).unwrap();
+        let to = dir.join("counted");
+        let label = "nbench-count\tbody\t8\titer\tsum";
+        std::fs::write(&to, format!("nbench-counted\t4096\t{label}\n")).unwrap();
+        // A benchmark's line without its end, and an older harness's count.
+        let printed =
+            "partial nbench-counted\t1\tx\nnbench-counted\t64\tnbench-count\tloop\t8\titer\t\n";
+        let read = counted_lines(&to, printed);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let ids: Vec<_> = read
+            .iter()
+            .map(|(d, n)| (d.what.as_str(), d.id.as_str(), *n))
+            .collect();
+        assert_eq!(ids, [("body", "sum", 4096.0), ("loop", "", 64.0)]);
+        assert!(counted_lines(&dir.join("none"), "").is_empty());
     }
 
     #[test]

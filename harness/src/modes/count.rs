@@ -1,7 +1,8 @@
 //! `--nbench-count`: each selected benchmark's measured loop run under
 //! callgrind, its instructions counted and dumped for `cargo nbench` to read;
 //! or, run on a CPU whose instruction counter counts, counted by it and
-//! printed on stdout ([`COUNTED`] lines).
+//! written as [`COUNTED`] lines to the file [`COUNTED_TO_ENV`] names (on
+//! stdout without it).
 //!
 //! `cargo nbench` starts the bench binary as `valgrind --tool=callgrind
 //! --collect-atstart=no … BINARY --nbench-count [FILTER]…`. For each
@@ -22,6 +23,9 @@ use crate::perf::{Counter, Event};
 use crate::registry::Benchmark;
 use crate::select::Selected;
 use crate::valgrind;
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// How long the first of a benchmark's two counted samples should run
@@ -50,6 +54,13 @@ pub fn label(what: &str, iters: u64, kind: LoopKind, id: &str) -> String {
 /// The start of a line a count on the CPU's counter is printed as:
 /// `nbench-counted<TAB>INSTRUCTIONS<TAB>LABEL`.
 pub const COUNTED: &str = "nbench-counted\t";
+
+/// The environment variable naming the file the [`COUNTED`] lines are
+/// appended to. `cargo nbench` sets it: a benchmark's own output on stdout
+/// could run into a line there (one that ends without a newline), and
+/// stdout goes to `/dev/null` while a benchmark runs
+/// ([`QUIET_ENV`](crate::quiet::QUIET_ENV)).
+pub const COUNTED_TO_ENV: &str = "NBENCH_COUNTED_TO";
 
 /// A [`COUNTED`] line's label and instructions; `None` for any other line.
 pub fn parse_counted(line: &str) -> Option<(Dumped, f64)> {
@@ -101,7 +112,7 @@ struct CountDriver<'a> {
     id: &'a str,
     /// `n`, where `cargo nbench` gave it.
     iters: Option<u64>,
-    cpu: Option<&'a Counter>,
+    cpu: Option<&'a OnCpu>,
 }
 
 impl Driver for CountDriver<'_> {
@@ -116,7 +127,7 @@ impl Driver for CountDriver<'_> {
 /// samples before it uncounted.
 fn count(
     m: &mut dyn Measure,
-    (kind, cpu): (LoopKind, Option<&Counter>),
+    (kind, cpu): (LoopKind, Option<&OnCpu>),
     (what, id): (&str, &str),
     iters: Option<u64>,
 ) {
@@ -139,19 +150,74 @@ fn count(
     for iters in [n, 2 * n] {
         valgrind::zero();
         if let Some(c) = cpu {
-            c.zero();
+            c.counter.zero();
         }
         crate::counting::start();
         m.sample(iters);
         crate::counting::stop();
         let label = label(what, iters, kind, id);
-        match cpu.map(Counter::read) {
-            Some(Ok(counted)) => println!("{COUNTED}{counted}\t{label}"),
-            Some(Err(why)) => eprintln!("{id}: {why}"),
+        match cpu {
+            Some(c) => c.report(&label, id),
             None => valgrind::dump_at(&label),
         }
     }
     valgrind::instrument(false);
+}
+
+/// The CPU's instruction counter, and where its counts are written.
+struct OnCpu {
+    counter: Counter,
+    /// The file [`COUNTED_TO_ENV`] names; stdout without it.
+    to: Option<File>,
+}
+
+impl OnCpu {
+    /// Opens the counter and the file its counts go to, or says why not.
+    fn open() -> Result<OnCpu, String> {
+        let counter = Counter::open(Event::INSTRUCTIONS).map_err(|why| {
+            format!(
+                "--nbench-count counts instructions with the CPU's counter, which this \
+                 machine does not give ({why}), or under Valgrind's callgrind: run this binary \
+                 as `valgrind --tool=callgrind --collect-atstart=no BINARY --nbench-count`"
+            )
+        })?;
+        let to = match std::env::var_os(COUNTED_TO_ENV) {
+            None => None,
+            Some(path) => Some(counted_file(Path::new(&path))?),
+        };
+        Ok(OnCpu { counter, to })
+    }
+
+    /// Writes the count since the counter was zeroed, under `label`.
+    fn report(&self, label: &str, id: &str) {
+        let counted = match self.counter.read() {
+            Ok(n) => n,
+            Err(why) => return eprintln!("{id}: {why}"),
+        };
+        if let Err(why) = write_counted(self.to.as_ref(), counted, label) {
+            eprintln!("{id}: its count was not written: {why}");
+        }
+    }
+}
+
+/// Writes `counted` under `label` as one [`COUNTED`] line, in one write, to
+/// `to` or else stdout.
+fn write_counted(to: Option<&File>, counted: u64, label: &str) -> std::io::Result<()> {
+    let line = format!("{COUNTED}{counted}\t{label}\n");
+    match to {
+        Some(mut file) => file.write_all(line.as_bytes()),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(line.as_bytes()).and_then(|()| out.flush())
+        }
+    }
+}
+
+/// The file at `path`, opened to append [`COUNTED`] lines to.
+fn counted_file(path: &Path) -> Result<File, String> {
+    (std::fs::OpenOptions::new().create(true).append(true))
+        .open(path)
+        .map_err(|e| format!("cannot write counts to {}: {e}", path.display()))
 }
 
 /// Runs `m` (uncounted) on 1, 2, 4, … iterations until a sample lasts
@@ -177,21 +243,16 @@ pub fn run(selected: &[&Benchmark], args: &Args, iters: &[u64]) -> bool {
     // Under Valgrind, callgrind counts; on a CPU, its counter where it has one.
     let cpu = match valgrind::running() {
         true => None,
-        false => match Counter::open(Event::INSTRUCTIONS) {
+        false => match OnCpu::open() {
             Ok(c) => Some(c),
             Err(why) => {
-                eprintln!(
-                    "error: --nbench-count counts instructions with the CPU's counter, which \
-                     this machine does not give ({why}), or under Valgrind's callgrind: run \
-                     this binary as `valgrind --tool=callgrind --collect-atstart=no BINARY \
-                     --nbench-count`"
-                );
+                eprintln!("error: {why}");
                 return false;
             }
         },
     };
     if let Some(c) = &cpu {
-        crate::counting::count_with(c);
+        crate::counting::count_with(&c.counter);
     }
     let cpu = cpu.as_ref();
     count(
@@ -246,5 +307,23 @@ mod tests {
         assert_eq!(parse_counted(&line), Some((parsed, 4096.0)));
         assert_eq!(parse_counted("nbench-counted\tmany\tx"), None);
         assert_eq!(parse_counted(&text), None);
+    }
+
+    #[test]
+    fn counts_are_appended_to_the_named_file_a_line_each() {
+        let path = std::env::temp_dir().join(format!("nbench-counted-{}", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let a = label("body", 8, LoopKind::Iter, "a\nb");
+        let b = label("loop", 16, LoopKind::Iter, "");
+        write_counted(Some(&counted_file(&path).unwrap()), 100, &a).unwrap();
+        // A second process of the same run appends to what the first wrote.
+        write_counted(Some(&counted_file(&path).unwrap()), 250, &b).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let lines: Vec<_> = text.lines().map(parse_counted).collect();
+        let parsed = |l: &str, n| Some((parse_label(l).unwrap(), n));
+        assert_eq!(lines, [parsed(&a, 100.0), parsed(&b, 250.0)]);
+        let nowhere = counted_file(Path::new("/nonexistent-nbench/x")).unwrap_err();
+        assert!(nowhere.starts_with("cannot write counts to /nonexistent-nbench/x: "));
     }
 }
