@@ -51,7 +51,9 @@ fn measure(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<RunReco
         &cur.run.context.profile,
         settings_record(&plan),
         &s.output.context,
-    );
+    )
+    // The current side's code is the baseline's, not the working tree's.
+    .code_of(&cur.run.context);
     affinity::pin_driver();
     let mut progress = Progress::new(s.output.chatty());
     let (records, comparison) = measure::compare_saved(

@@ -264,6 +264,21 @@ fn is_one(n: &usize) -> bool {
 }
 
 impl Context {
+    /// This context with the code of `built`: its commit, compiler and
+    /// build, for a run that measured executables `built` describes (a
+    /// baseline's, `compare A B`) rather than the working tree's.
+    pub fn code_of(self, built: &Context) -> Context {
+        Context {
+            git_commit: built.git_commit.clone(),
+            git_no_commits: built.git_no_commits,
+            git_dirty: built.git_dirty,
+            rustc: built.rustc.clone(),
+            profile: built.profile.clone(),
+            build: built.build.clone(),
+            ..self
+        }
+    }
+
     /// Gathers the context for a run in `workspace`.
     pub fn gather(
         workspace: &Path,

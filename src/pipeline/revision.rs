@@ -280,6 +280,9 @@ fn save_baseline(
     let targets = build(s, &found.targets, &mut skipped)?;
     let plans = plans(s, &targets);
     let mut context = gather_context(s, &found);
+    // The worktree holds the commit; what else it holds is cargo nbench's
+    // (the swap, recorded below) or cargo's (a lock file it wrote).
+    context.git_dirty = context.git_commit.as_ref().map(|_| false);
     if let Some(build) = context.build.as_mut() {
         build.swap = swap;
         if narrowed {

@@ -167,9 +167,18 @@ fn compare_two_revisions_without_the_working_tree() {
     // The machine's cores, though the driver pinned itself to one CPU
     // before measuring the second revision.
     let cores = std::thread::available_parallelism().unwrap().get();
+    let head = crate::helpers::git(&fx.dir, &["rev-parse", "HEAD"]);
     for run in &both {
         let doc = run.json();
         assert_eq!(doc["context"]["cores"], cores, "{}", doc["context"]);
+        // The code measured is HEAD's, as committed; not the edited checkout's.
+        assert_eq!(
+            doc["context"]["git_commit"],
+            head.trim(),
+            "{}",
+            doc["context"]
+        );
+        assert_eq!(doc["context"]["git_dirty"], false, "{}", doc["context"]);
     }
     let built = |r: &Run| r.stderr.matches("building `").count();
     assert_eq!(
