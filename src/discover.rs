@@ -107,6 +107,10 @@ impl Features<'_> {
 pub struct Discovery {
     /// Targets to build and run.
     pub targets: Vec<BenchTarget>,
+    /// Every package selected, as cargo's `--package` names it: cargo
+    /// turns features on over all of them, as `cargo bench` would (another
+    /// member may turn on the feature a bench target needs).
+    pub packages: Vec<String>,
     /// Targets left out.
     pub skipped: Vec<Skipped>,
     /// cargo's target directory (`--target-dir` or the workspace's).
@@ -194,6 +198,7 @@ pub fn discover(
     meta: &Metadata,
 ) -> Result<Discovery> {
     let packages = select_packages(meta, cli, manifest)?;
+    let specs = packages.iter().map(|p| p.id.repr.clone()).collect();
 
     let mut targets = Vec::new();
     let mut skipped = Vec::new();
@@ -234,6 +239,7 @@ pub fn discover(
     front_ends.dedup();
     Ok(Discovery {
         targets,
+        packages: specs,
         skipped,
         front_ends,
         target_dir: target_dir(manifest, meta),

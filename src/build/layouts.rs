@@ -7,7 +7,7 @@
 use super::relink::{self, LinkLine, PRINT_LINK};
 use super::{BuildOptions, align_sections_args, built_target, common_args};
 use crate::error::{Error, Result};
-use crate::model::target::{BenchTarget, Built};
+use crate::model::target::Built;
 use cargo_metadata::Message;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -44,7 +44,7 @@ pub fn build_layouts(opts: &BuildOptions, built: &mut [Built]) -> Result<Option<
             // Only the first layout's rustc keeps its temporary folders.
             let deps = b.exe.parent().unwrap_or(Path::new("."));
             let before = (i == 0).then(|| relink::temporary_folders(deps));
-            let made = build_layout(opts, &b.target, &link, i == 0)?;
+            let made = build_layout(opts, b, &link, i == 0)?;
             if let Some(before) = &before {
                 let line = made.as_ref().ok().and_then(|(_, l)| l.as_ref());
                 relink::remove_left(deps, before, line);
@@ -88,16 +88,22 @@ fn relinked(first: &LinkLine, first_seed: u64, seed: u64) -> Option<PathBuf> {
 /// cargo said when it failed.
 fn build_layout(
     opts: &BuildOptions,
-    target: &BenchTarget,
+    built: &Built,
     link: &[String],
     first: bool,
 ) -> Result<std::result::Result<(PathBuf, Option<LinkLine>), String>> {
+    let target = &built.target;
     let (mut cmd, cargo) = opts.cargo();
     let mut args: Vec<String> = ["rustc", "--message-format", "json-render-diagnostics"]
         .map(str::to_owned)
         .to_vec();
     args.extend(["--package".into(), target.spec.clone()]);
     args.extend(["--bench".into(), target.name.clone()]);
+    // Built for its package alone: with the features it was built with
+    // among every package selected.
+    if !built.features.is_empty() {
+        args.extend(["--features".into(), built.features.join(",")]);
+    }
     args.extend(common_args(opts));
     if !opts.quiet {
         args.push("--quiet".to_owned());

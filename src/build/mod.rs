@@ -273,8 +273,10 @@ impl BuildOptions {
 /// apart from the working tree's build it is checked against.
 pub const CAP_LINTS: &str = "--cap-lints=warn";
 
-/// The `cargo bench --no-run` command line for `targets` under the user's flags.
-pub fn cargo_args(cli: &BuildOptions, targets: &[BenchTarget]) -> Vec<String> {
+/// The `cargo bench --no-run` command line for `targets` under the user's
+/// flags, with every package selected (`packages`, which hold the
+/// targets') named, so that cargo turns on the features `cargo bench` would.
+pub fn cargo_args(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Vec<String> {
     let mut args: Vec<String> = [
         "bench",
         "--no-run",
@@ -283,7 +285,10 @@ pub fn cargo_args(cli: &BuildOptions, targets: &[BenchTarget]) -> Vec<String> {
     ]
     .map(str::to_owned)
     .to_vec();
-    let mut packages: Vec<&str> = targets.iter().map(|t| t.spec.as_str()).collect();
+    let mut packages: Vec<&str> = (packages.iter().map(String::as_str))
+        .chain(targets.iter().map(|t| t.spec.as_str()))
+        .collect();
+    packages.sort_unstable();
     packages.dedup();
     let mut names: Vec<&str> = targets.iter().map(|t| t.name.as_str()).collect();
     names.sort_unstable();
@@ -339,12 +344,14 @@ fn common_args(cli: &BuildOptions) -> Vec<String> {
 
 /// Builds `targets` and keeps those whose executable links the nbench
 /// harness; the others are left out, with why.
+/// `packages` are every package selected, which cargo turns features on over.
 pub fn build_benches(
     opts: &BuildOptions,
     targets: &[BenchTarget],
+    packages: &[String],
 ) -> Result<(Vec<Built>, Vec<SkippedRecord>)> {
     let (mut nbench, mut others) = (Vec::new(), Vec::new());
-    for b in build(opts, targets)? {
+    for b in build(opts, targets, packages)? {
         match is_nbench_binary(&b.exe) {
             Ok(true) => nbench.push(b),
             Ok(false) => others.push(SkippedRecord {
@@ -359,14 +366,14 @@ pub fn build_benches(
 }
 
 /// Builds `targets`; cargo's progress and diagnostics go to stderr as cargo shows them.
-fn build(cli: &BuildOptions, targets: &[BenchTarget]) -> Result<Vec<Built>> {
+fn build(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Result<Vec<Built>> {
     let (mut cmd, cargo) = cli.cargo();
     let stderr = match cli.revision {
         Some(_) => Stdio::piped(),
         None => Stdio::inherit(),
     };
     let mut child = cmd
-        .args(cargo_args(cli, targets))
+        .args(cargo_args(cli, targets, packages))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(stderr)
@@ -427,6 +434,7 @@ fn built_target(a: &Artifact, targets: &[BenchTarget]) -> Option<Built> {
     Some(Built {
         target: target.clone(),
         exe: exe.as_std_path().to_path_buf(),
+        features: a.features.clone(),
         layouts: Vec::new(),
     })
 }
@@ -543,12 +551,15 @@ mod tests {
             name: n.into(),
             package_root: PathBuf::from(p),
         };
-        let args = cargo_args(&cli, &[t("x", "b1"), t("x", "b2"), t("y", "b1")]).join(" ");
+        let targets = [t("x", "b1"), t("x", "b2"), t("y", "b1")];
+        // `z`, selected too, has no bench target: it is named all the same.
+        let packages = ["x", "y", "z"].map(String::from);
+        let args = cargo_args(&cli, &targets, &packages).join(" ");
         assert_eq!(
             args,
             "bench --no-run --message-format json-render-diagnostics --package x --package y \
-             --bench b1 --bench b2 --features a,b --all-features --locked --profile bench \
-             --target-dir t --jobs 3"
+             --package z --bench b1 --bench b2 --features a,b --all-features --locked \
+             --profile bench --target-dir t --jobs 3"
         );
     }
 }

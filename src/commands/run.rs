@@ -45,7 +45,7 @@ pub fn run(s: &Settings) -> Result<u8> {
         ));
     }
     let prepared = prepare(s, &found)?;
-    let targets = build(s, &found.targets, &mut skipped)?;
+    let targets = build(s, &found, &mut skipped)?;
     let mut plans = plans(s, &targets);
     let mut progress = Progress::new(s.output.chatty());
     if s.list {

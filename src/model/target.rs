@@ -40,6 +40,10 @@ pub struct Built {
     pub target: BenchTarget,
     /// Its executable, as cargo linked it.
     pub exe: PathBuf,
+    /// The features its package was built with, as cargo turned them on
+    /// over every package selected: its link layouts, built for it alone,
+    /// are built with the same.
+    pub features: Vec<String>,
     /// The same code linked with its functions in other orders, for
     /// comparisons over layouts (empty: only `exe`).
     pub layouts: Vec<PathBuf>,

@@ -248,6 +248,7 @@ fn saved_target(meta: &cargo_metadata::Metadata, label: &str, mut exes: Vec<Path
             package_root,
         },
         exe: exes[0].clone(),
+        features: Vec::new(),
         layouts: if exes.len() > 1 {
             std::mem::take(&mut exes)
         } else {

@@ -277,7 +277,7 @@ fn save_baseline(
     }
     let store = Store::new(&found.target_dir);
     let lock = store.baselines().lock(name)?;
-    let targets = build(s, &found.targets, &mut skipped)?;
+    let targets = build(s, &found, &mut skipped)?;
     let plans = plans(s, &targets);
     let mut context = gather_context(s, &found);
     // The worktree holds the commit; what else it holds is cargo nbench's

@@ -48,10 +48,11 @@ fn note_skipped(skipped: &[SkippedRecord]) {
 /// `skipped`. Then the filters are checked and the link layouts built.
 pub fn build(
     s: &Settings,
-    targets: &[crate::model::target::BenchTarget],
+    found: &discover::Discovery,
     skipped: &mut Vec<SkippedRecord>,
 ) -> Result<Vec<Built>> {
-    let (mut nbench_targets, others) = crate::build::build_benches(&s.build, targets)?;
+    let (mut nbench_targets, others) =
+        crate::build::build_benches(&s.build, &found.targets, &found.packages)?;
     skipped.extend(others);
     note_skipped(skipped);
     if nbench_targets.is_empty() {

@@ -201,11 +201,22 @@ fn the_shapes_of_real_repositories_run_save_compare_and_compare_revisions() {
         "{warnings}"
     );
 
-    // Two revisions, one package's one target.
+    // Two revisions, one package's one target; its feature that `tools`
+    // turns on is off with that package alone, as under `cargo bench -p`.
     let two = json(&nbench(
         &fx,
         &[
-            "compare", "--rev", "HEAD", "HEAD", "-p", "twice", "--bench", "speed", "--format",
+            "compare",
+            "--rev",
+            "HEAD",
+            "HEAD",
+            "-p",
+            "twice",
+            "--features",
+            "extra",
+            "--bench",
+            "speed",
+            "--format",
             "json",
         ],
     ));
