@@ -60,8 +60,8 @@ pub fn compare_target(
     let mut cmp = before_rows(&label, &opened.picked, &saved, plan);
     cmp.layouts = Some([base_exes.len(), cur_exes.len()]);
     let chosen = opened.picked.chosen;
-    // Kept for benchmarks the baseline does not have, measured on their own.
-    let mut cur = Some(opened.session);
+    // Started for benchmarks the baseline does not have, measured on their own.
+    let mut cur = None;
     let to_measure = chosen.iter().filter(|(_, v)| *v == Selected::Run).count();
     let mut pass = Pass::default();
     for (id, verdict) in chosen {

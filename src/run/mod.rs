@@ -140,10 +140,8 @@ pub struct Picked {
     pub unfound: Vec<String>,
 }
 
-/// A bench target's first session, and what listing its benchmarks told.
+/// What listing a bench target's benchmarks told.
 pub(crate) struct Opened {
-    /// The session that listed them, for the first measurement.
-    pub session: Session,
     /// Which of them this run measures.
     pub picked: Picked,
     /// Family members, by id.
@@ -166,8 +164,14 @@ pub fn list_ids(built: &Built, plan: &Plan) -> Result<Vec<String>, SessionError>
     Ok(listed.into_iter().map(|l| l.id).collect())
 }
 
-/// Starts a target's binary and lists its benchmarks; `Err` is the target's
-/// failure when it cannot be started or listed at all.
+/// Starts a target's binary and lists its benchmarks, in a process of its
+/// own; `Err` is the target's failure when it cannot be started or listed
+/// at all.
+///
+/// Its benchmarks are measured in fresh processes: listing
+/// nbench-criterion's benchmarks runs the program's benchmark functions
+/// whole, and what they do once per process (tracing's suite sets a global
+/// default, which panics when done twice) is left for the measuring.
 pub(crate) fn open(
     label: &str,
     start: &dyn Fn() -> Result<Session, SessionError>,
@@ -177,10 +181,10 @@ pub(crate) fn open(
     let listed = session
         .list(plan.timeout)
         .map_err(|e| target_failed(label, &e))?;
+    session.finish();
     let scalings = scalings(&listed);
     let hints = Hints::new(&listed);
     Ok(Opened {
-        session,
         picked: plan.select(label, listed),
         scalings,
         hints,
@@ -211,7 +215,6 @@ pub fn run_target(
         Err(failed) => return failed,
     };
     let mut outcomes = if list_only {
-        opened.session.finish();
         opened
             .picked
             .chosen
@@ -219,9 +222,8 @@ pub fn run_target(
             .map(|(id, _)| Outcome::Listed(id))
             .collect()
     } else {
-        let session = Some(opened.session);
         let chosen = (opened.picked.chosen.as_slice(), &opened.hints);
-        measure_scheduled(&label, session, chosen, &start, plan, observer)
+        measure_scheduled(&label, chosen, &start, plan, observer)
     };
     mark_floors(&mut outcomes);
     if plan.instructions && !list_only {
@@ -240,7 +242,6 @@ pub fn run_target(
 /// says; returns every chosen benchmark's outcome in listed order.
 fn measure_scheduled(
     label: &str,
-    mut session: Option<Session>,
     (chosen, hints): (&[(String, Selected)], &Hints),
     start: &dyn Fn() -> Result<Session, SessionError>,
     plan: &Plan,
@@ -268,6 +269,7 @@ fn measure_scheduled(
         .map(|((id, _), _)| id.as_str())
         .collect();
     let mut outcomes = Vec::new();
+    let mut session: Option<Session> = None;
     let mut launch = 0;
     for (n, task) in tasks.iter().enumerate() {
         let (slot, id) = (&mut slots[task.slot], ids[task.slot]);
@@ -281,15 +283,27 @@ fn measure_scheduled(
             // for fewer measurements than planned.
             slot.cut = true;
         } else if slot.done.is_none() {
-            if task.launch != launch {
+            if task.launch != launch || slot.alone {
                 // A new launch: the next measurement starts a fresh process.
                 launch = task.launch;
-                if let Some(s) = session.take() {
-                    s.finish();
-                }
+                end(&mut session);
             }
             observer.start(label, id, n + 1, tasks.len());
-            match measure(&mut session, start, id, &settings, plan.timeout) {
+            let shared = session.is_some();
+            let mut got = measure(&mut session, start, id, &settings, plan.timeout);
+            if shared && session.is_some() && matches!(got, Err(Outcome::Failed(_))) {
+                // It panicked where other benchmarks ran before it: what
+                // they left (a global the program sets once per process,
+                // nbench-criterion's walks going past it) may be why. It is
+                // measured in processes of its own from now on.
+                slot.alone = true;
+                end(&mut session);
+                got = measure(&mut session, start, id, &settings, plan.timeout);
+            }
+            if slot.alone {
+                end(&mut session);
+            }
+            match got {
                 Ok(m) => slot.parts.push((task.launch, m)),
                 Err(outcome) => slot.done = Some(outcome),
             }
@@ -332,6 +346,16 @@ struct Slot {
     planned: usize,
     /// Whether the time limit left some of them untaken.
     cut: bool,
+    /// Whether it is measured in processes of its own: it failed in one
+    /// where other benchmarks had run, and not in one of its own.
+    alone: bool,
+}
+
+/// Ends the session, if there is one.
+fn end(session: &mut Option<Session>) {
+    if let Some(s) = session.take() {
+        s.finish();
+    }
 }
 
 impl Slot {

@@ -415,6 +415,36 @@ fn a_benchmark_runs_its_own_functions_code_not_the_whole_suites() {
 }
 
 #[test]
+fn a_global_a_benchmark_function_sets_once_per_process_is_set_once_for_each_benchmark() {
+    // `once/before` runs before the global is set, `once/after` and
+    // `once/later` after; setting it twice in one process panics. Each is
+    // measured: the listing has a process of its own, a walk ends at its
+    // benchmark, and `later`, which fails where `after` ran before it, is
+    // measured in processes of its own.
+    let fx = Fixture::new("criterion");
+    let run = fx.nbench(&quick(&[
+        "--features",
+        "once",
+        "--bench",
+        "once",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(run.code, 0, "{}", run.all());
+    let measured: Vec<String> = benchmarks(&run.stdout, "crit/once")
+        .iter()
+        .filter(|b| b["median_ns"].as_f64().is_some())
+        .map(|b| b["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        measured,
+        ["once/before", "once/after", "once/later"],
+        "{}",
+        run.all()
+    );
+}
+
+#[test]
 fn the_processes_of_a_run_list_the_suite_once_for_each_executable() {
     // Listing runs every benchmark function's code; a comparison starts a
     // fresh pair of processes for each of its epochs. The first process of

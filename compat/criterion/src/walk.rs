@@ -19,6 +19,11 @@
 //! run, in which order, in which process, paired in lockstep or not; the
 //! closure still runs inside the frame that owns its borrows.
 //!
+//! An aimed walk ends where its benchmark has run (where panics unwind):
+//! what the program does after it (a `set_global_default(..).expect(..)`
+//! before its next benchmark, as tracing's suite does, which panics when
+//! done twice in one process) is not done for it.
+//!
 //! An aimed walk calls only the group function, and inside it only the
 //! benchmark function (`criterion_group!`'s target, see [`enter_target`]),
 //! where the listing reached its benchmark: what the other functions do
@@ -219,10 +224,29 @@ fn walk(
         }
     });
     let end = EndOfWalk;
-    call(groups, within.groups);
+    let walked =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| call(groups, within.groups)));
+    if let Err(payload) = walked
+        && !payload.is::<Done>()
+    {
+        std::panic::resume_unwind(payload);
+    }
     let reached = WALK.with(|w| matches!(*w.borrow(), Walk::Aimed { reached: true, .. }));
     drop(end);
     reached
+}
+
+/// What ends an aimed walk where its benchmark has run: unwound out of the
+/// program's functions (their locals dropped, as on return), caught by
+/// [`walk`]. Where panics abort, the walk runs on to the program's end.
+struct Done;
+
+/// Ends the aimed walk in progress, its benchmark run ([`Done`]).
+fn end_walk() {
+    if cfg!(panic = "unwind") {
+        // `resume_unwind`: no panic hook, nothing printed.
+        std::panic::resume_unwind(Box::new(Done));
+    }
 }
 
 /// `id` without the ` #2` the listing may have added: the id the program
@@ -305,6 +329,7 @@ pub(crate) fn reach(
             // in progress (it is what called us), and the borrow of the
             // walk state is released before the closure runs.
             call(unsafe { &mut *bencher });
+            end_walk();
             Reached::Called
         }
         Err(other) => other,
