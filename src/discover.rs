@@ -184,6 +184,20 @@ pub fn own_packages(meta: &Metadata) -> Vec<String> {
     names
 }
 
+/// `pkg`'s dependencies by path, each by the name its features are turned
+/// on by (its rename, if it has one) and its folder; not itself.
+fn path_deps(pkg: &Package) -> Vec<(String, PathBuf)> {
+    let own = pkg.manifest_path.parent();
+    (pkg.dependencies.iter())
+        .filter_map(|d| Some((d, d.path.as_ref()?)))
+        .filter(|(_, path)| Some(path.as_path()) != own)
+        .map(|(d, path)| {
+            let name = d.rename.clone().unwrap_or_else(|| d.name.clone());
+            (name, path.as_std_path().to_path_buf())
+        })
+        .collect()
+}
+
 /// The package a criterion suite runs on, under criterion's name.
 pub const COMPAT_PACKAGE: &str = "nbench-criterion";
 
@@ -225,6 +239,7 @@ pub fn discover(
                             .parent()
                             .map(|p| p.as_std_path().to_path_buf())
                             .unwrap_or_default(),
+                        path_deps: path_deps(pkg),
                     })
                 }
             }

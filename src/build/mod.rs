@@ -389,12 +389,17 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Re
         .map(|(err, mark)| std::thread::spawn(move || marked::show(err, &mark)));
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut built = Vec::new();
+    let mut libs = Vec::new();
     for message in Message::parse_stream(BufReader::new(stdout)).flatten() {
-        if let Message::CompilerArtifact(a) = message
-            && let Some(b) = built_target(&a, targets)
-        {
-            built.push(b);
+        if let Message::CompilerArtifact(a) = message {
+            match built_target(&a, targets) {
+                Some(b) => built.push(b),
+                None => libs.extend(lib_features(&a)),
+            }
         }
+    }
+    for b in &mut built {
+        b.features.extend(dependency_features(&b.target, &libs));
     }
     let status = child.wait().map_err(|source| Error::Spawn {
         program: cargo,
@@ -437,6 +442,35 @@ fn built_target(a: &Artifact, targets: &[BenchTarget]) -> Option<Built> {
         features: a.features.clone(),
         layouts: Vec::new(),
     })
+}
+
+/// A library's folder and the features it was built with.
+fn lib_features(a: &Artifact) -> Option<(PathBuf, Vec<String>)> {
+    let t = &a.target;
+    let lib = t.is_lib() || t.is_rlib() || t.is_proc_macro();
+    let dir = a.manifest_path.parent()?.as_std_path();
+    lib.then(|| (canonical(dir), a.features.clone()))
+}
+
+/// `dir` as the file system names it, where it can.
+fn canonical(dir: &std::path::Path) -> PathBuf {
+    dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf())
+}
+
+/// `dep?/feature` for each feature `libs` (as built) gave each of
+/// `target`'s dependencies by path.
+fn dependency_features(target: &BenchTarget, libs: &[(PathBuf, Vec<String>)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, dir) in &target.path_deps {
+        let dir = canonical(dir);
+        let built = libs.iter().filter(|(d, _)| *d == dir);
+        for f in built.flat_map(|(_, f)| f) {
+            out.push(format!("{name}?/{f}"));
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// Whether `exe` links the nbench harness (without running it).
@@ -550,6 +584,7 @@ mod tests {
             spec: p.into(),
             name: n.into(),
             package_root: PathBuf::from(p),
+            path_deps: Vec::new(),
         };
         let targets = [t("x", "b1"), t("x", "b2"), t("y", "b1")];
         // `z`, selected too, has no bench target: it is named all the same.

@@ -15,6 +15,9 @@ pub struct BenchTarget {
     pub name: String,
     /// The directory holding the package's Cargo.toml: the benchmark's working directory.
     pub package_root: PathBuf,
+    /// The package's dependencies by path (dev-dependencies too): each by
+    /// the name its features are turned on by, and its folder.
+    pub path_deps: Vec<(String, PathBuf)>,
 }
 
 impl BenchTarget {
@@ -40,9 +43,10 @@ pub struct Built {
     pub target: BenchTarget,
     /// Its executable, as cargo linked it.
     pub exe: PathBuf,
-    /// The features its package was built with, as cargo turned them on
-    /// over every package selected: its link layouts, built for it alone,
-    /// are built with the same.
+    /// What a build of its package alone takes as `--features` to turn on
+    /// what cargo turned on over every package selected: the package's own
+    /// features, and `dep?/feature` for those of its dependencies by path.
+    /// Its link layouts are built so.
     pub features: Vec<String>,
     /// The same code linked with its functions in other orders, for
     /// comparisons over layouts (empty: only `exe`).

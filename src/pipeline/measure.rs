@@ -246,6 +246,7 @@ fn saved_target(meta: &cargo_metadata::Metadata, label: &str, mut exes: Vec<Path
             spec: member.map_or_else(|| package.to_owned(), |p| p.id.repr.clone()),
             name: name.to_owned(),
             package_root,
+            path_deps: Vec::new(),
         },
         exe: exes[0].clone(),
         features: Vec::new(),

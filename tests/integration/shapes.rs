@@ -108,7 +108,11 @@ fn the_shapes_of_real_repositories_run_save_compare_and_compare_revisions() {
         "{}",
         list.all()
     );
-    let gated = fx.nbench_in("ws", &["-p", "suite", "--features", "gate", "--list"]);
+    // `suite` alone: `twice`'s feature `extra` that `tools` turns on is off.
+    let gated = fx.nbench_in(
+        "ws",
+        &["-p", "suite", "--features", "gate,twice/extra", "--list"],
+    );
     assert!(
         gated.stdout.contains("suite/gated: gated_work"),
         "{}",
