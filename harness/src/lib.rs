@@ -3,6 +3,7 @@
 
 mod affinity;
 pub mod alloc;
+mod apart;
 mod bencher;
 mod catch;
 mod counter;
@@ -60,6 +61,7 @@ use std::process::ExitCode;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::affinity::Mask;
+    pub use crate::apart::in_copy;
     pub use crate::bencher::{Declared, LoopKind, later_calls_run_once};
     pub use crate::quiet::QUIET_ENV;
     pub use crate::registry::{numbered, same_but_last};

@@ -418,9 +418,10 @@ fn a_benchmark_runs_its_own_functions_code_not_the_whole_suites() {
 fn a_global_a_benchmark_function_sets_once_per_process_is_set_once_for_each_benchmark() {
     // `once/before` runs before the global is set, `once/after` and
     // `once/later` after; setting it twice in one process panics. Each is
-    // measured: the listing has a process of its own, a walk ends at its
-    // benchmark, and `later`, which fails where `after` ran before it, is
-    // measured in processes of its own.
+    // measured: the listing is walked for in a copy of the process (and in
+    // a process of its own), a walk ends at its benchmark, and `later`,
+    // which fails where `after` ran before it, is measured in processes of
+    // its own.
     let fx = Fixture::new("criterion");
     let run = fx.nbench(&quick(&[
         "--features",
@@ -442,6 +443,17 @@ fn a_global_a_benchmark_function_sets_once_per_process_is_set_once_for_each_benc
         "{}",
         run.all()
     );
+
+    // Compared: each process of a pair is the first of its executable (a
+    // link layout, copied), and lists the suite in a copy of itself.
+    let once = ["--features", "once", "--bench", "once", "--layouts", "2"];
+    let saved = fx.nbench(&[PAIRED, &once, &["--save-baseline", "once"]].concat());
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    let compared = fx.nbench(&[PAIRED, &once, &["--compare", "once", "--format", "json"]].concat());
+    assert_eq!(compared.code, 0, "{}", compared.all());
+    let doc: Value = serde_json::from_str(&compared.stdout).unwrap();
+    let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{}", doc["comparison"]);
 }
 
 #[test]

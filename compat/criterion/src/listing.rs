@@ -11,6 +11,7 @@
 
 use crate::limits::Limits;
 use crate::walk::{self, Found, Spot};
+use nbench::__private::in_copy;
 use nbench::__private::protocol::LISTINGS_ENV;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
@@ -23,19 +24,33 @@ const HEADER: &str = "nbench-criterion listing 1";
 /// run, else walked for (and kept, where the run keeps listings).
 pub(crate) fn listed(groups: &[fn()]) -> Vec<Found> {
     let Some(path) = kept_at() else {
-        return walk::list(groups);
+        return apart(groups);
     };
     let kept = std::fs::read_to_string(&path).ok();
     if let Some(found) = kept.as_deref().and_then(parse) {
         return found;
     }
-    let found = walk::list(groups);
+    let found = apart(groups);
     // Written whole, then renamed: a process reading it never sees a part.
     let part = path.with_extension(format!("part{}", std::process::id()));
     if std::fs::write(&part, write(&found)).is_ok() {
         let _ = std::fs::rename(&part, &path);
     }
     found
+}
+
+/// The benchmarks `groups` reach, walked for in a copy of the process
+/// where one can be made ([`in_copy`]): what the program's functions do
+/// once per process (tracing's suite sets its global default, and panics
+/// where one was set) is then left for the walks that measure. Elsewhere,
+/// walked for here.
+fn apart(groups: &[fn()]) -> Vec<Found> {
+    let copy = in_copy(|| write(&walk::list(groups)).into_bytes());
+    let text = copy.and_then(|bytes| String::from_utf8(bytes).ok());
+    match text.as_deref().and_then(parse) {
+        Some(found) => found,
+        None => walk::list(groups),
+    }
 }
 
 /// Where this executable's listing is kept in this run, if the run keeps
