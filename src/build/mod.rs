@@ -1,5 +1,6 @@
 //! Building the bench targets with cargo and collecting their executables from its JSON messages.
 
+mod features;
 mod fingerprint;
 pub mod flags;
 mod layouts;
@@ -394,12 +395,13 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Re
         if let Message::CompilerArtifact(a) = message {
             match built_target(&a, targets) {
                 Some(b) => built.push(b),
-                None => libs.extend(lib_features(&a)),
+                None => libs.extend(features::of_lib(&a)),
             }
         }
     }
     for b in &mut built {
-        b.features.extend(dependency_features(&b.target, &libs));
+        b.features
+            .extend(features::of_dependencies(&b.target, &libs));
     }
     let status = child.wait().map_err(|source| Error::Spawn {
         program: cargo,
@@ -442,35 +444,6 @@ fn built_target(a: &Artifact, targets: &[BenchTarget]) -> Option<Built> {
         features: a.features.clone(),
         layouts: Vec::new(),
     })
-}
-
-/// A library's folder and the features it was built with.
-fn lib_features(a: &Artifact) -> Option<(PathBuf, Vec<String>)> {
-    let t = &a.target;
-    let lib = t.is_lib() || t.is_rlib() || t.is_proc_macro();
-    let dir = a.manifest_path.parent()?.as_std_path();
-    lib.then(|| (canonical(dir), a.features.clone()))
-}
-
-/// `dir` as the file system names it, where it can.
-fn canonical(dir: &std::path::Path) -> PathBuf {
-    dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf())
-}
-
-/// `dep?/feature` for each feature `libs` (as built) gave each of
-/// `target`'s dependencies by path.
-fn dependency_features(target: &BenchTarget, libs: &[(PathBuf, Vec<String>)]) -> Vec<String> {
-    let mut out = Vec::new();
-    for (name, dir) in &target.path_deps {
-        let dir = canonical(dir);
-        let built = libs.iter().filter(|(d, _)| *d == dir);
-        for f in built.flat_map(|(_, f)| f) {
-            out.push(format!("{name}?/{f}"));
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
 }
 
 /// Whether `exe` links the nbench harness (without running it).

@@ -289,21 +289,7 @@ fn measure_scheduled(
                 end(&mut session);
             }
             observer.start(label, id, n + 1, tasks.len());
-            let shared = session.is_some();
-            let mut got = measure(&mut session, start, id, &settings, plan.timeout);
-            if shared && session.is_some() && matches!(got, Err(Outcome::Failed(_))) {
-                // It panicked where other benchmarks ran before it: what
-                // they left (a global the program sets once per process,
-                // nbench-criterion's walks going past it) may be why. It is
-                // measured in processes of its own from now on.
-                slot.alone = true;
-                end(&mut session);
-                got = measure(&mut session, start, id, &settings, plan.timeout);
-            }
-            if slot.alone {
-                end(&mut session);
-            }
-            match got {
+            match measure_in_turn(slot, &mut session, start, id, (&settings, plan.timeout)) {
                 Ok(m) => slot.parts.push((task.launch, m)),
                 Err(outcome) => slot.done = Some(outcome),
             }
@@ -349,6 +335,31 @@ struct Slot {
     /// Whether it is measured in processes of its own: it failed in one
     /// where other benchmarks had run, and not in one of its own.
     alone: bool,
+}
+
+/// Measures `slot`'s benchmark `id` once in `session` (see [`measure`]).
+/// One that panics where other benchmarks ran before it is measured again
+/// in a process of its own, and in processes of its own from then on: what
+/// they left (a global the program sets once per process, which
+/// nbench-criterion's walk to it sets again) may be why.
+fn measure_in_turn(
+    slot: &mut Slot,
+    session: &mut Option<Session>,
+    start: &dyn Fn() -> Result<Session, SessionError>,
+    id: &str,
+    (settings, timeout): (&Settings, Duration),
+) -> Result<Measured, Outcome> {
+    let shared = session.is_some();
+    let mut got = measure(session, start, id, settings, timeout);
+    if shared && session.is_some() && matches!(got, Err(Outcome::Failed(_))) {
+        slot.alone = true;
+        end(session);
+        got = measure(session, start, id, settings, timeout);
+    }
+    if slot.alone {
+        end(session);
+    }
+    got
 }
 
 /// Ends the session, if there is one.
