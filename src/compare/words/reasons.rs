@@ -121,12 +121,28 @@ fn no_one_change(row: &Row, threshold: f64) -> Option<String> {
              comparison can tell: give each iteration the same work"
         ));
     }
-    let changes = crate::compare::iterations::by_iterations(row, threshold)?;
-    Some(format!(
-        "{span}: it reads {}: {}, so it has no one change",
-        crate::compare::iterations::describe(&changes),
-        super::FOLLOWS_COUNT
-    ))
+    if let Some(changes) = crate::compare::iterations::by_iterations(row, threshold) {
+        return Some(format!(
+            "{span}: it reads {}: {}, so it has no one change",
+            crate::compare::iterations::describe(&changes),
+            super::FOLLOWS_COUNT
+        ));
+    }
+    let claimed = crate::compare::rule::decide(
+        row.change,
+        row.change_ci,
+        row.significant(),
+        row.threshold(threshold),
+    );
+    if let Some([mlo, mhi]) = crate::compare::rule::median_against(row, claimed) {
+        return Some(format!(
+            "the mean of its epochs reads {lo} … {hi}, but their median lies in {} … {}: \
+             a few epochs carry the change, which the others do not show (raise --max-time)",
+            pct(mlo),
+            pct(mhi)
+        ));
+    }
+    None
 }
 
 /// The epochs a row's change was taken from, in words: `32 epochs`, or
