@@ -333,7 +333,7 @@ struct Slot {
     /// Whether the time limit left some of them untaken.
     cut: bool,
     /// Whether it is measured in processes of its own: it failed in one
-    /// where other benchmarks had run, and not in one of its own.
+    /// where other benchmarks had run.
     alone: bool,
 }
 
