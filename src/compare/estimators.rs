@@ -4,10 +4,11 @@
 
 use super::far::{FAR_MIN_UNITS, pull_in_far, winsorized_t_test};
 use super::layouts::{Clusters, far_layouts, widened_by_layouts};
+use super::median::{by_median, on_side};
 use super::rule::{Change, decide};
 use crate::model::comparison::Verdict;
 use nbench::__private::stats::{
-    RESAMPLES, RatioTest, median_ci_sorted, median_ratio_ci, median_sorted, sign_test,
+    RESAMPLES, RatioTest, median_ci_sorted, median_ratio_ci, median_sorted,
 };
 
 /// The change over epochs, its interval and p-value, and how many epochs
@@ -144,30 +145,6 @@ struct Over {
 /// the median epoch instead of the winsorized mean.
 pub const FAR_MOST: f64 = 1.0 / 3.0;
 
-/// The median of the units as a change, the interval of the median from
-/// the order statistics ([`median_ci_sorted`]), and the sign test's
-/// p-value; `t` is not a t statistic here (NaN).
-pub fn by_median(units: &[f64]) -> Option<RatioTest> {
-    let mut logs: Vec<f64> = units
-        .iter()
-        .filter(|r| **r > 0.0 && r.is_finite())
-        .map(|r| r.ln())
-        .collect();
-    if logs.is_empty() {
-        return None;
-    }
-    logs.sort_by(f64::total_cmp);
-    let ci = median_ci_sorted(&logs, 0.95);
-    let above = logs.iter().filter(|x| **x > 0.0).count();
-    let below = logs.iter().filter(|x| **x < 0.0).count();
-    Some(RatioTest {
-        change: median_sorted(&logs).exp_m1(),
-        ci: [ci.lo.exp_m1(), ci.hi.exp_m1()],
-        t: f64::NAN,
-        p: sign_test(above, below),
-    })
-}
-
 /// From a paired measurement: one ratio (current / baseline, the median of
 /// its rounds) per epoch, each epoch a fresh pair of processes. The change is
 /// the geometric mean of the epoch ratios (those far from the rest pulled
@@ -247,10 +224,10 @@ fn within_one_epoch(rounds: &[f64]) -> Option<Change> {
 /// The figures' record: `docs/notes/2026-11-27-measuring-and-comparing.md`.
 pub fn median_agrees(units: &[f64], c: &Change, threshold: f64) -> bool {
     let [lo, hi] = c.ci;
-    let median = || by_median(units).map(|m| m.ci);
+    let median = |upward| by_median(units).is_some_and(|m| on_side(m.ci, upward));
     match (lo > threshold, hi < -threshold) {
-        (true, _) => median().is_some_and(|[lo, _]| lo > 0.0),
-        (_, true) => median().is_some_and(|[_, hi]| hi < 0.0),
+        (true, _) => median(true),
+        (_, true) => median(false),
         _ => true,
     }
 }

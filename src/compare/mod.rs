@@ -14,6 +14,7 @@ pub mod far;
 pub mod iterations;
 pub mod joint;
 pub mod layouts;
+pub mod median;
 pub mod merge;
 pub mod paired;
 pub mod rule;

@@ -140,7 +140,7 @@ pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
 /// sign test's interval of a paired row's median unit reaches 0 or past
 /// it): that interval. The claim is then carried by a few epochs, which
 /// the median is not moved by; as an early stop waits for the median
-/// ([`super::estimators::median_agrees`]), so does the final verdict. In a
+/// (`estimators::median_agrees`), so does the final verdict. In a
 /// comparison of tracing's suite with itself, two rows of 8 threads each
 /// were called changed by 15–16 % from 17 and 29 epochs whose ratios ran
 /// 0.06 to 1.6; their medians' intervals held 0.
@@ -148,13 +148,13 @@ pub fn median_against(row: &Row, verdict: Verdict) -> Option<[f64; 2]> {
     if row.kind != Kind::Paired || row.unit_ratios.is_empty() {
         return None;
     }
-    let ci = super::estimators::by_median(&row.unit_ratios)?.ci;
-    let held = match verdict {
-        Verdict::Regressed => ci[0] > 0.0,
-        Verdict::Improved => ci[1] < 0.0,
-        _ => true,
+    let upward = match verdict {
+        Verdict::Regressed => true,
+        Verdict::Improved => false,
+        _ => return None,
     };
-    (!held).then_some(ci)
+    let ci = super::median::by_median(&row.unit_ratios)?.ci;
+    (!super::median::on_side(ci, upward)).then_some(ci)
 }
 
 /// Whether a paired row was measured in one epoch (a benchmark so slow
