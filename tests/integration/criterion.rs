@@ -454,6 +454,35 @@ fn a_global_a_benchmark_function_sets_once_per_process_is_set_once_for_each_benc
     let doc: Value = serde_json::from_str(&compared.stdout).unwrap();
     let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 3, "{}", doc["comparison"]);
+
+    // `cargo bench` and `cargo test --benches` run a target's benchmarks in
+    // one process, as criterion does: `later` fails there after `after`,
+    // and runs again in a fresh process of its own.
+    let cargo = |mode: &str, tail: &[&str]| {
+        let head = [mode, "--features", "once", "--bench", "once", "--"];
+        fx.cargo(&[&head[..], tail].concat())
+    };
+    let table = cargo("bench", &["--max-time", "50ms"]);
+    assert_eq!(table.code, 0, "{}", table.all());
+    for id in ["once/before", "once/after", "once/later"] {
+        assert!(
+            table.line(&format!("{id} ")).contains("s "),
+            "{id}: {}",
+            table.stdout
+        );
+    }
+    assert!(
+        table.stdout.contains("3 measured; 0 failed"),
+        "{}",
+        table.all()
+    );
+    let tested = cargo("test", &[]);
+    assert_eq!(tested.code, 0, "{}", tested.all());
+    assert!(
+        tested.stdout.contains("test once/later ... ok"),
+        "{}",
+        tested.all()
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `--bench`: measure each selected benchmark with the engine and print the table.
 
+use super::alone;
 use super::args::{Args, Output};
 use crate::drive::engine::{Taken, loop_overhead, measure_one};
 use crate::family::fit_families;
@@ -13,21 +14,36 @@ use crate::timer::{TimerInfo, WallClock};
 use std::io::Write;
 use std::time::Instant;
 
-/// [`measure_one`] `args.repetitions` times, pooled; the first failure or skip ends it.
+/// [`measure_one`] `args.repetitions` times, pooled; the first failure or
+/// skip ends it. `shared` says whether a benchmark was measured in this
+/// process before: a measurement that fails after one is taken again in a
+/// fresh process ([`alone`]), and so are the ones after it.
 fn measure_repeated(
     bench: &Benchmark,
     all: &[Benchmark],
     args: &Args,
-    timer: TimerInfo,
-    overhead: f64,
+    (timer, overhead): (TimerInfo, f64),
+    shared: &mut bool,
 ) -> Result<Taken, String> {
     let mut parts = Vec::new();
     let settings = match bench.hint {
         Some(hint) => hint.apply(&args.settings, args.open),
         None => args.settings.clone(),
     };
+    let mut apart = false;
     for _ in 0..args.repetitions {
-        match measure_one(bench, all, &settings, timer, overhead)? {
+        let mut taken = apart
+            .then(|| alone::measured(&bench.id, &settings))
+            .flatten()
+            .unwrap_or_else(|| measure_one(bench, all, &settings, timer, overhead));
+        if taken.is_err() && *shared && !apart {
+            if let Some(again) = alone::measured(&bench.id, &settings) {
+                apart = true;
+                taken = again;
+            }
+        }
+        *shared = true;
+        match taken? {
             Taken::Result(r) => parts.push(*r),
             skipped => return Ok(skipped),
         }
@@ -140,12 +156,19 @@ pub fn run(all: &[Benchmark], selected: &[&Benchmark], filtered_out: usize, args
     out.line(&first);
     let (mut measured, mut failed, mut ignored, mut skipped) = (0, Vec::new(), 0, 0);
     let mut scaled = Vec::new();
+    let mut shared = false;
     for bench in selected {
         let id = bench.id.as_str();
         let taken = if args.filter.verdict(id, bench.ignored) == Selected::Ignored {
             None
         } else {
-            Some(measure_repeated(bench, all, args, timer, overhead))
+            Some(measure_repeated(
+                bench,
+                all,
+                args,
+                (timer, overhead),
+                &mut shared,
+            ))
         };
         let event = match &taken {
             None => Event::Ignored,

@@ -1,5 +1,6 @@
 //! What a bench binary does with its command line: measure, smoke-test, or list.
 
+mod alone;
 pub mod args;
 mod bench;
 pub mod count;

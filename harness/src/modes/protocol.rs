@@ -61,6 +61,7 @@ pub fn run(registry: &Registry, addr: &str) -> bool {
                 let overhead = || *overhead.get_or_insert_with(|| loop_overhead(&timer));
                 run_one(registry, id, &settings, timer, overhead)
             }
+            Ok(Some(Command::Once { id })) => once(registry, id),
             Ok(Some(Command::Paired {
                 id,
                 overhead: known,
@@ -116,6 +117,20 @@ fn run_one(
             Event::Result(r)
         }
         Ok(Taken::Skipped(reason)) => Event::Skipped { id, reason },
+        Err(message) => Event::Failed { id, message },
+    }
+}
+
+/// Runs benchmark `id` once, as `cargo test --benches` runs it.
+fn once(registry: &Registry, id: String) -> Event {
+    let Some(bench) = registry.find(&id) else {
+        return Event::Error {
+            message: format!("no benchmark with id `{id}`"),
+        };
+    };
+    match run_guarded(bench, &mut super::test::OnceDriver) {
+        Ok(Finish::Timed(_)) => Event::Done { id },
+        Ok(Finish::Skipped(reason)) => Event::Skipped { id, reason },
         Err(message) => Event::Failed { id, message },
     }
 }

@@ -1,5 +1,6 @@
 //! No `--bench` (`cargo test --benches`): each benchmark runs once, reported like libtest.
 
+use super::alone;
 use super::args::Args;
 use crate::bencher::{Declared, Driver, LoopKind};
 use crate::drive::guard::{Finish, run_guarded};
@@ -18,6 +19,23 @@ impl Driver for OnceDriver {
     }
 }
 
+/// Runs `bench` once. `shared` says whether a benchmark ran in this process
+/// before: one that fails after one is run again in a fresh process
+/// ([`alone`]).
+fn tried(bench: &Benchmark, shared: &mut bool) -> Result<Finish, String> {
+    let here = run_guarded(bench, &mut OnceDriver);
+    let again = (here.is_err() && *shared)
+        .then(|| alone::tried(&bench.id))
+        .flatten();
+    *shared = true;
+    match again {
+        None => here,
+        Some(Err(why)) => Err(why),
+        Some(Ok(None)) => Ok(Finish::Timed(Declared::default())),
+        Some(Ok(Some(reason))) => Ok(Finish::Skipped(reason)),
+    }
+}
+
 /// Runs every selected benchmark once; returns whether all passed.
 pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
     let started = Instant::now();
@@ -25,12 +43,13 @@ pub fn run(selected: &[&Benchmark], filtered_out: usize, args: &Args) -> bool {
     let plural = if selected.len() == 1 { "" } else { "s" };
     let _ = writeln!(out, "\nrunning {} benchmark{plural} once", selected.len());
     let (mut passed, mut ignored, mut failures) = (0, 0, Vec::new());
+    let mut shared = false;
     for bench in selected {
         let status = if args.filter.verdict(&bench.id, bench.ignored) == Selected::Ignored {
             ignored += 1;
             "ignored".to_owned()
         } else {
-            match run_guarded(bench, &mut OnceDriver) {
+            match tried(bench, &mut shared) {
                 Ok(Finish::Timed(_)) => {
                     passed += 1;
                     "ok".to_owned()

@@ -427,6 +427,7 @@ impl Message for Command {
                 ("id", s(id)),
                 ("settings", settings_to_json(settings)),
             ]),
+            Command::Once { id } => obj(vec![("cmd", s("once")), ("id", s(id))]),
             Command::Paired { id, overhead } => {
                 let mut f = vec![("cmd", s("paired")), ("id", s(id))];
                 if let Some(o) = overhead {
@@ -450,6 +451,9 @@ impl Message for Command {
             "run" => Ok(Command::Run {
                 id: get_str(v, "id")?,
                 settings: settings_from_json(field(v, "settings")?)?,
+            }),
+            "once" => Ok(Command::Once {
+                id: get_str(v, "id")?,
             }),
             "paired" => Ok(Command::Paired {
                 id: get_str(v, "id")?,
@@ -647,6 +651,7 @@ mod tests {
         round_trip(Command::Finish);
         round_trip(Command::Fork);
         round_trip(Command::Join);
+        round_trip(Command::Once { id: "g/a b".into() });
         round_trip(Event::Ready {
             id: "p".into(),
             cold: 10.5,

@@ -75,6 +75,14 @@ pub enum Command {
         /// How to measure it.
         settings: Settings,
     },
+    /// Run benchmark `id` once, to see that it works, as `cargo test
+    /// --benches` runs it: answered by [`Event::Done`], [`Event::Skipped`]
+    /// or [`Event::Failed`]. Sent by a bench binary's own smoke test to a
+    /// fresh process of itself (`modes::alone`).
+    Once {
+        /// The benchmark's id.
+        id: String,
+    },
     /// Start benchmark `id` in lockstep: its routine is set up, called once
     /// (cold), and then sampled only when told, so that `cargo nbench` can
     /// alternate samples between two processes. Answered by [`Event::Ready`]
@@ -165,7 +173,8 @@ pub enum Event {
         /// Nanoseconds for the requested iterations.
         ns: f64,
     },
-    /// In lockstep: the benchmark finished cleanly.
+    /// In lockstep, or after [`Command::Once`]: the benchmark finished
+    /// cleanly.
     Done {
         /// The benchmark's id.
         id: String,
