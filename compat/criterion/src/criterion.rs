@@ -4,7 +4,6 @@ use crate::group::{BenchmarkGroup, BenchmarkId};
 use crate::limits::Limits;
 use crate::measurement::{Measurement, WallTime};
 use crate::notice;
-use crate::profiler::Profiler;
 use crate::{Bencher, PlottingBackend, Throughput, walk};
 use std::path::Path;
 use std::time::Duration;
@@ -57,8 +56,12 @@ impl<M: Measurement> Criterion<M> {
         }
     }
 
-    /// Accepted and ignored: nbench has no profiling mode.
-    pub fn with_profiler<P: Profiler + 'static>(self, _: P) -> Criterion<M> {
+    /// Accepted and ignored: nbench has no profiling mode. Any profiler is
+    /// taken, not only those implementing this crate's
+    /// [`Profiler`](crate::profiler::Profiler): a profiler crate written
+    /// for criterion (pprof's `PProfProfiler`) implements criterion's trait,
+    /// which its build still links.
+    pub fn with_profiler<P: 'static>(self, _: P) -> Criterion<M> {
         notice::once(
             "with_profiler is ignored: nbench has no profiling mode; run a profiler on the bench binary with `--bench <filter>`",
         );
@@ -230,5 +233,20 @@ impl<M: Measurement> Criterion<M> {
                 "benchmarks run from `criterion_main!`: a benchmark reached from a `main` of the program's own is not run (write `criterion_group!` and `criterion_main!`)",
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_profiler_written_for_criterion_itself_is_taken() {
+        // Implements no trait of this crate, as pprof's `PProfProfiler`
+        // implements criterion's own (this does not compile where
+        // `with_profiler` asks for this crate's `Profiler`).
+        struct Foreign;
+        let c = Criterion::default().with_profiler(Foreign);
+        assert_eq!(c.limits, Criterion::default().limits);
     }
 }
