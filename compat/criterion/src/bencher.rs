@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 /// first call; each later call runs its routine once, untimed, and a note
 /// says so. (criterion keeps the last call's time: either way one routine
 /// of several is timed. Give each its own `bench_function` to time each.)
-pub struct Bencher<'a, M: Measurement = WallTime> {
+pub struct Bencher<'a, M = WallTime> {
     pub(crate) inner: &'a mut nbench::Bencher<'static>,
     pub(crate) measurement: &'a M,
     /// Timing calls made so far in this run of the closure.
@@ -28,7 +28,7 @@ pub struct Bencher<'a, M: Measurement = WallTime> {
 /// Said when a closure calls a second timing method.
 const LATER_CALLS: &str = "a benchmark that calls timing methods more than once is timed by the first call; the later ones run once, untimed (criterion timed the last): give each routine its own bench_function to time each";
 
-impl<'a, M: Measurement> Bencher<'a, M> {
+impl<'a, M> Bencher<'a, M> {
     /// Counts a timing call; the second is said once. nbench times the
     /// first and runs each later one's routine once, untimed
     /// ([`nbench::__private::later_calls_run_once`]).
@@ -46,15 +46,6 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         // By reference: a closure holding a large array is not copied down
         // the stack on its way (the time crate's hold megabytes).
         self.inner.iter(&mut routine);
-    }
-
-    /// Lets `routine` time `iters` iterations itself and return the
-    /// measured value (a `Duration` for wall time).
-    pub fn iter_custom<R: FnMut(u64) -> M::Value>(&mut self, mut routine: R) {
-        self.count_call();
-        let m = self.measurement;
-        self.inner
-            .iter_custom(|iters| as_duration(m, &routine(iters)));
     }
 
     /// Times `routine` on a fresh input from `setup` each call, one call per
@@ -105,14 +96,28 @@ impl<'a, M: Measurement> Bencher<'a, M> {
     }
 }
 
+/// The timing method that needs the measurement's own values: only for a
+/// measurement with this crate's [`Measurement`] (one written for
+/// criterion itself, as `CyclesPerByte`, takes the others).
+impl<M: Measurement> Bencher<'_, M> {
+    /// Lets `routine` time `iters` iterations itself and return the
+    /// measured value (a `Duration` for wall time).
+    pub fn iter_custom<R: FnMut(u64) -> M::Value>(&mut self, mut routine: R) {
+        self.count_call();
+        let m = self.measurement;
+        self.inner
+            .iter_custom(|iters| as_duration(m, &routine(iters)));
+    }
+}
+
 /// [`Bencher`] for futures, from [`Bencher::to_async`]: the routine's
 /// futures are awaited on the executor, with the clock started inside it.
-pub struct AsyncBencher<'a, 'b, A: AsyncExecutor, M: Measurement = WallTime> {
+pub struct AsyncBencher<'a, 'b, A: AsyncExecutor, M = WallTime> {
     b: &'b mut Bencher<'a, M>,
     runner: A,
 }
 
-impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
+impl<A: AsyncExecutor, M> AsyncBencher<'_, '_, A, M> {
     /// Times the future `routine` returns, awaited repeatedly.
     pub fn iter<O, R, F>(&mut self, mut routine: R)
     where
@@ -124,19 +129,6 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         self.b
             .inner
             .iter_future(|sample| runner.block_on(sample), &mut routine);
-    }
-
-    /// Lets the future `routine` returns time `iters` iterations itself.
-    pub fn iter_custom<R, F>(&mut self, mut routine: R)
-    where
-        R: FnMut(u64) -> F,
-        F: Future<Output = M::Value>,
-    {
-        self.b.count_call();
-        let (runner, m) = (&self.runner, self.b.measurement);
-        self.b
-            .inner
-            .iter_custom(|iters| as_duration(m, &runner.block_on(routine(iters))));
     }
 
     /// [`Bencher::iter_with_setup`] for futures.
@@ -207,6 +199,21 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
             },
             size,
         );
+    }
+}
+
+impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
+    /// Lets the future `routine` returns time `iters` iterations itself.
+    pub fn iter_custom<R, F>(&mut self, mut routine: R)
+    where
+        R: FnMut(u64) -> F,
+        F: Future<Output = M::Value>,
+    {
+        self.b.count_call();
+        let (runner, m) = (&self.runner, self.b.measurement);
+        self.b
+            .inner
+            .iter_custom(|iters| as_duration(m, &runner.block_on(routine(iters))));
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::group::{BenchmarkGroup, BenchmarkId};
 use crate::limits::Limits;
-use crate::measurement::{Measurement, WallTime};
+use crate::measurement::WallTime;
 use crate::notice;
 use crate::{Bencher, PlottingBackend, Throughput, walk};
 use std::path::Path;
@@ -29,7 +29,7 @@ pub enum BenchmarkFilter {
 /// `measurement_time`, `warm_up_time`) tell nbench how slow the
 /// benchmarks are (see the crate's README), the others are ignored with a
 /// note on stderr, once.
-pub struct Criterion<M: Measurement = WallTime> {
+pub struct Criterion<M = WallTime> {
     pub(crate) measurement: M,
     pub(crate) limits: Limits,
 }
@@ -43,10 +43,10 @@ impl Default for Criterion {
     }
 }
 
-impl<M: Measurement> Criterion<M> {
+impl<M> Criterion<M> {
     /// Uses `m` where the program times itself (`iter_custom`); nbench
     /// measures wall time everywhere else.
-    pub fn with_measurement<M2: Measurement>(self, m: M2) -> Criterion<M2> {
+    pub fn with_measurement<M2>(self, m: M2) -> Criterion<M2> {
         notice::once(
             "with_measurement: nbench measures wall time; the custom measurement's values count only where the program times itself (iter_custom), read as nanoseconds",
         );
@@ -248,5 +248,29 @@ mod tests {
         struct Foreign;
         let c = Criterion::default().with_profiler(Foreign);
         assert_eq!(c.limits, Criterion::default().limits);
+    }
+
+    /// A measurement written for criterion itself (as `CyclesPerByte`
+    /// implements criterion's trait): a type with no trait of this crate.
+    struct Cycles;
+
+    /// A benchmark function written for [`Cycles`], as such suites write
+    /// them; never called (this does not compile where `Criterion`,
+    /// `BenchmarkGroup` or `Bencher` ask for this crate's `Measurement`).
+    fn with_cycles(c: &mut Criterion<Cycles>) {
+        let mut group = c.benchmark_group("g");
+        group.bench_function("f", |b| b.iter(|| 1 + 1));
+        group.bench_with_input("i", &3, |b, &n| {
+            b.iter_batched(|| n, |n| n * 2, crate::BatchSize::SmallInput)
+        });
+        group.finish();
+        c.bench_function("top", |b| b.iter(|| 2));
+    }
+
+    #[test]
+    fn a_measurement_written_for_criterion_itself_is_taken() {
+        let c = Criterion::default().with_measurement(Cycles);
+        assert_eq!(c.limits, Criterion::default().limits);
+        let _: fn(&mut Criterion<Cycles>) = with_cycles;
     }
 }

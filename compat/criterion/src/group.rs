@@ -1,7 +1,6 @@
 //! `BenchmarkGroup` and `BenchmarkId`: benchmarks named `group/function/parameter`.
 
 use crate::limits::Limits;
-use crate::measurement::Measurement;
 use crate::{Bencher, Criterion, PlotConfiguration, SamplingMode, Throughput, notice};
 use std::fmt::Display;
 use std::time::Duration;
@@ -67,14 +66,14 @@ impl<S: Into<String>> IntoBenchmarkId for S {
 /// benchmarks are (see the crate's README). Accepted with a note on stderr,
 /// once: `sampling_mode`, `noise_threshold`, `confidence_level`,
 /// `significance_level`, `nresamples`; `plot_config` silently.
-pub struct BenchmarkGroup<'a, M: Measurement> {
+pub struct BenchmarkGroup<'a, M> {
     criterion: &'a mut Criterion<M>,
     name: String,
     limits: Limits,
     throughput: Option<Throughput>,
 }
 
-impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
+impl<'a, M> BenchmarkGroup<'a, M> {
     pub(crate) fn new(criterion: &'a mut Criterion<M>, name: String) -> Self {
         let limits = criterion.limits;
         BenchmarkGroup {
