@@ -4,6 +4,7 @@ mod features;
 mod fingerprint;
 pub mod flags;
 mod layouts;
+pub mod lockfile;
 mod marked;
 mod relink;
 pub mod revision;
@@ -173,6 +174,7 @@ impl BuildOptions {
                 true => layouts::shuffle("SEED"),
                 false => String::new(),
             },
+            lock: String::new(),
         }
     }
 }

@@ -91,6 +91,10 @@ pub struct BuildRecord {
     /// older than this field).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub shuffle: String,
+    /// A revision whose commit keeps no `Cargo.lock`: the hash of the
+    /// working tree's, which it was built with; empty: its own (or none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub lock: String,
 }
 
 /// The swap a revision's build made: nbench-criterion in criterion's place,

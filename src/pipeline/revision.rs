@@ -13,6 +13,7 @@
 use super::measure;
 use super::note;
 use super::targets::{build, discover_targets, gather_context, plans};
+use crate::build::lockfile::{Carried, to_carry};
 use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
 };
@@ -51,8 +52,12 @@ struct Checkout {
     commit: String,
     manifest: PathBuf,
     swap: Option<SwapRecord>,
+    /// The working tree's workspace folder and the repository's top: where
+    /// a lock file for a commit that keeps none is taken from, once the
+    /// working tree is built (its build may write it).
+    lock_from: (PathBuf, PathBuf),
     /// Removed when dropped, built or not.
-    _worktree: Worktree,
+    worktree: Worktree,
     lock: Lock,
 }
 
@@ -81,10 +86,16 @@ pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pe
         other => other?,
     };
     let saved = baselines.load(&name)?;
+    let carried = to_carry(root, Path::new(&top), &commit);
     let as_now = |b: &crate::store::baselines::Baseline| {
         built_as_now(&s.build, &s.selection.benches, b)?;
-        let swap = b.run.context.build.as_ref().and_then(|r| r.swap.as_ref());
-        swapped_as_now(swap, Path::new(&top), &commit)
+        let record = b.run.context.build.as_ref();
+        locked_as_now(record.map(|r| r.lock.as_str()), carried.as_ref())?;
+        swapped_as_now(
+            record.and_then(|r| r.swap.as_ref()),
+            Path::new(&top),
+            &commit,
+        )
     };
     match saved.as_ref().map(as_now) {
         Some(Ok(())) => {
@@ -115,7 +126,8 @@ pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pe
         commit,
         manifest,
         swap,
-        _worktree: worktree,
+        lock_from: (root.to_path_buf(), top),
+        worktree,
         lock,
     };
     Ok(Pending {
@@ -154,13 +166,26 @@ impl Checkout {
                 swap.manifests.join(", ")
             ));
         }
+        let (root, top) = &self.lock_from;
+        let carried = to_carry(root, top, &self.commit);
+        if let Some(lock) = &carried {
+            lock.put_in(&self.worktree.path)?;
+        }
+        if carried.is_some() && !s.output.quiet() {
+            note(&format!(
+                "`{rev}` ({short}) keeps no Cargo.lock: building it with the working tree's, \
+                 so that both sides take the same versions of their dependencies"
+            ));
+        }
         let shared = store.root().join("rev-target");
         let made = shared.join("nbench/baselines").join(name);
         // Left by a run that was killed: start clean.
         let _ = std::fs::remove_dir_all(&made);
         let revision = s.for_revision(&self.manifest, &shared, rev)?;
         let swap = self.swap.as_ref();
-        match save_baseline(&revision, name, swap.cloned(), &s.selection.benches) {
+        let lock = carried.map(|c| c.hash);
+        let record = (swap.cloned(), lock.unwrap_or_default());
+        match save_baseline(&revision, name, record, &s.selection.benches) {
             Ok(()) => Ok(made),
             Err(Error::Build(why)) => Err(build_failed(rev, short, &why, swap)),
             // The selected packages or bench targets are not there.
@@ -257,15 +282,30 @@ fn swap_failed(rev: &str, short: &str, why: &str, swap: &SwapRecord) -> Option<E
     None
 }
 
+/// Whether a revision's baseline, built with the lock file whose hash is
+/// `then` (empty: its own), was built with the one it would take now;
+/// `Err` says how it differs.
+fn locked_as_now(then: Option<&str>, now: Option<&Carried>) -> std::result::Result<(), String> {
+    match (then.unwrap_or_default(), now.map(|c| c.hash.as_str())) {
+        ("", None) => Ok(()),
+        (then, Some(now)) if then == now => Ok(()),
+        ("", Some(_)) => Err("the working tree's Cargo.lock is to hold its dependencies".into()),
+        (_, None) => Err("it was built with a Cargo.lock the working tree no longer has".into()),
+        _ => Err("the working tree's Cargo.lock, which it was built with, changed".into()),
+    }
+}
+
 /// Builds and lists what `s` selects and saves it as baseline `name`,
 /// reporting nothing: a revision's side of a comparison (see
-/// [`Settings::for_revision`]). Of its bench targets, those named in
-/// `benches` are built, where it has any of them; else all. The baseline
-/// goes to the store of the target directory `s` builds in.
+/// [`Settings::for_revision`]), recording its `swap` and the hash of the
+/// working tree's lock file it was built with (`lock`, empty for none). Of
+/// its bench targets, those named in `benches` are built, where it has any
+/// of them; else all. The baseline goes to the store of the target
+/// directory `s` builds in.
 fn save_baseline(
     s: &Settings,
     name: &str,
-    swap: Option<SwapRecord>,
+    (swap, lock_file): (Option<SwapRecord>, String),
     benches: &[String],
 ) -> Result<()> {
     let (mut found, mut skipped) = discover_targets(s)?;
@@ -285,6 +325,7 @@ fn save_baseline(
     context.git_dirty = context.git_commit.as_ref().map(|_| false);
     if let Some(build) = context.build.as_mut() {
         build.swap = swap;
+        build.lock = lock_file;
         if narrowed {
             build.benches = benches.to_vec();
             build.benches.sort();
@@ -297,4 +338,33 @@ fn save_baseline(
     let record = RunRecord::new(context, duration_s, records, skipped, (None, None));
     store.baselines().save(name, &record, &targets, &lock)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_revision_is_built_again_when_the_lock_file_it_takes_is_another() {
+        let root = std::env::temp_dir().join(format!("nbench-locked-{}", std::process::id()));
+        std::fs::create_dir_all(&root).unwrap();
+        // Two lock files the working tree had, as a revision would carry them.
+        let carried = |text: &str| {
+            std::fs::write(root.join("Cargo.lock"), text).unwrap();
+            to_carry(&root, &root, "HEAD").expect("no repository here: no lock kept")
+        };
+        let (one, two) = (carried("version = 4\n"), carried("version = 3\n"));
+        assert_eq!(locked_as_now(None, None), Ok(()));
+        assert_eq!(locked_as_now(Some(""), None), Ok(()));
+        assert_eq!(locked_as_now(Some(&one.hash), Some(&one)), Ok(()));
+        for (then, now) in [
+            (Some(one.hash.as_str()), Some(&two)),
+            (Some(""), Some(&one)),
+            (None, Some(&one)),
+            (Some(one.hash.as_str()), None),
+        ] {
+            assert!(locked_as_now(then, now).is_err(), "{then:?} {now:?}");
+        }
+        let _ = std::fs::remove_dir_all(&root);
+    }
 }

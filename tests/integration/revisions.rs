@@ -86,6 +86,14 @@ fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
     );
     assert_eq!(run.code, 4, "{}", run.all());
     assert!(run.stderr.contains("building `HEAD~1`"), "{}", run.stderr);
+    // The repository ignores Cargo.lock: the working tree's, written by
+    // its build, holds the revision's dependencies too.
+    assert!(
+        run.stderr
+            .contains("keeps no Cargo.lock: building it with the working tree's"),
+        "{}",
+        run.stderr
+    );
     let doc: Value = serde_json::from_str(&run.stdout).unwrap();
     let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
     let verdict = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap()["verdict"].clone();
