@@ -671,3 +671,49 @@ fn group_settings_reach_cargo_nbench_as_hints_on_its_limits() {
     // The `configured` group's config: sample_size(10).
     assert_eq!(hint("measured/iter").map(|h| h.samples), Some(0.1));
 }
+
+#[test]
+fn criterion_0_3_definitions_run_under_the_ids_criterion_0_3_gave_them() {
+    // `Benchmark`, `ParameterizedBenchmark`, `Fun` and the `Criterion`
+    // methods that run them, removed in criterion 0.4.
+    let fx = Fixture::new("criterion");
+    let legacy = ["--features", "legacy", "--bench", "legacy"];
+    let run = fx.nbench(&quick(&[&legacy[..], &["--format", "json"]].concat()));
+    assert_eq!(run.code, 0, "{}", run.all());
+    let rows = benchmarks(&run.stdout, "crit/legacy");
+    let ids: Vec<&str> = rows.iter().map(|b| b["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "sum/small",
+            "sum/large",
+            "over/8",
+            "over/64",
+            "bytes/sum/64",
+            "bytes/sum/256",
+            "strings/copy",
+            "strings/own",
+        ],
+        "{}",
+        run.all()
+    );
+    for row in &rows {
+        assert!(row["median_ns"].as_f64().is_some(), "{row}");
+    }
+    // The parameter's throughput, per parameter.
+    let bytes = |id: &str| rows.iter().find(|b| b["id"] == id).unwrap()["throughput"].clone();
+    assert_ne!(
+        bytes("bytes/sum/64"),
+        bytes("bytes/sum/256"),
+        "{}",
+        run.stdout
+    );
+
+    let tested = fx.cargo(&["test", "--features", "legacy", "--bench", "legacy"]);
+    assert_eq!(tested.code, 0, "{}", tested.all());
+    assert!(
+        tested.stdout.contains("test strings/own ... ok"),
+        "{}",
+        tested.all()
+    );
+}

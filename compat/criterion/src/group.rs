@@ -139,7 +139,7 @@ impl<'a, M> BenchmarkGroup<'a, M> {
 
     /// Accepted and ignored: nbench chooses iteration counts itself.
     pub fn sampling_mode(&mut self, _: SamplingMode) -> &mut Self {
-        notice::once("sampling_mode is ignored: nbench chooses iteration counts itself");
+        notice::once(notice::SAMPLING_MODE);
         self
     }
 

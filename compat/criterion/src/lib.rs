@@ -21,6 +21,7 @@ mod bencher;
 mod criterion;
 mod entry;
 mod group;
+mod legacy;
 mod limits;
 mod listing;
 pub mod measurement;
@@ -32,6 +33,7 @@ mod walk;
 pub use bencher::{AsyncBencher, Bencher};
 pub use criterion::{BenchmarkFilter, Criterion};
 pub use group::{BenchmarkGroup, BenchmarkId, IntoBenchmarkId};
+pub use legacy::{Benchmark, BenchmarkDefinition, Fun, ParameterizedBenchmark};
 
 /// Keeps the compiler from optimising a value away (`std::hint::black_box`).
 pub fn black_box<T>(dummy: T) -> T {

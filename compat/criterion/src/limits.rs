@@ -29,6 +29,15 @@ pub(crate) struct Limits {
 }
 
 impl Limits {
+    /// These limits where set, `base`'s elsewhere.
+    pub fn over(self, base: Limits) -> Limits {
+        Limits {
+            sample_size: self.sample_size.or(base.sample_size),
+            measurement_time: self.measurement_time.or(base.measurement_time),
+            warm_up_time: self.warm_up_time.or(base.warm_up_time),
+        }
+    }
+
     /// The factors on nbench's limits; `None` when the program set none of these.
     pub fn hint(&self) -> Option<Hint> {
         if *self == Limits::default() {

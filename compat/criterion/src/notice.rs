@@ -23,3 +23,6 @@ pub(crate) const CONFIDENCE_LEVEL: &str =
     "confidence_level is ignored: nbench's intervals are 95 %";
 /// Said by both `Criterion`'s and a group's setter.
 pub(crate) const SIGNIFICANCE_LEVEL: &str = "significance_level is ignored: cargo nbench decides significance over the whole run (false-discovery control)";
+/// Said by a group's setter and a criterion 0.3 definition's.
+pub(crate) const SAMPLING_MODE: &str =
+    "sampling_mode is ignored: nbench chooses iteration counts itself";
