@@ -15,6 +15,8 @@ use std::time::Duration;
 
 /// A closure taking the bencher and the parameter, named.
 type Routine<T, M> = (String, Box<dyn FnMut(&mut Bencher<'_, M>, &T)>);
+/// The work one iteration does on a parameter.
+type PerValue<T> = Box<dyn Fn(&T) -> Throughput>;
 
 /// What [`Criterion::bench`] runs (criterion 0.3's trait).
 pub trait BenchmarkDefinition<M>: Sized {
@@ -34,7 +36,7 @@ pub struct ParameterizedBenchmark<T, M = WallTime> {
     routines: Vec<Routine<T, M>>,
     values: Vec<T>,
     limits: Limits,
-    throughput: Option<Box<dyn Fn(&T) -> Throughput>>,
+    throughput: Option<PerValue<T>>,
 }
 
 /// A named function for [`Criterion::bench_functions`] (criterion 0.3).
