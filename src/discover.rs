@@ -240,6 +240,7 @@ pub fn discover(
                             .map(|p| p.as_std_path().to_path_buf())
                             .unwrap_or_default(),
                         path_deps: path_deps(pkg),
+                        front_ends: front_ends_of(pkg).map(str::to_owned).collect(),
                     })
                 }
             }

@@ -55,6 +55,7 @@ mod tests {
                 dep("renamed", "/nonexistent-ws/twice"),
                 dep("absent", "/nonexistent-ws/none"),
             ],
+            front_ends: Vec::new(),
         };
         let lib = |dir: &str, f: &[&str]| {
             (

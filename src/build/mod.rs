@@ -359,8 +359,7 @@ pub fn build_benches(
             Ok(true) => nbench.push(b),
             Ok(false) => others.push(SkippedRecord {
                 target: b.target.label(),
-                reason: "its executable does not link the nbench harness (criterion, divan or a hand-written main?)"
-                    .to_owned(),
+                reason: b.target.unlinked(),
             }),
             Err(e) => return Err(Error::io("could not read", &b.exe, e)),
         }
@@ -560,6 +559,7 @@ mod tests {
             name: n.into(),
             package_root: PathBuf::from(p),
             path_deps: Vec::new(),
+            front_ends: Vec::new(),
         };
         let targets = [t("x", "b1"), t("x", "b2"), t("y", "b1")];
         // `z`, selected too, has no bench target: it is named all the same.

@@ -18,12 +18,36 @@ pub struct BenchTarget {
     /// The package's dependencies by path (dev-dependencies too): each by
     /// the name its features are turned on by, and its folder.
     pub path_deps: Vec<(String, PathBuf)>,
+    /// The nbench packages its package depends on (`nbench`,
+    /// `nbench-criterion`, `nbench-divan`): which entry its `main` should call.
+    pub front_ends: Vec<String>,
 }
 
 impl BenchTarget {
     /// `package/target`, how reports name it.
     pub fn label(&self) -> String {
         format!("{}/{}", self.package, self.name)
+    }
+
+    /// Why its executable, built, did not link the nbench harness: its
+    /// `main` is not the one its front end writes.
+    pub fn unlinked(&self) -> String {
+        let uses = |p: &str| self.front_ends.iter().any(|f| f == p);
+        if uses("nbench-criterion") {
+            "it uses nbench-criterion, but its `main` is its own: nbench-criterion runs the \
+             benchmarks `criterion_main!` reaches (put `criterion_group!` and \
+             `criterion_main!` in place of the `main`)"
+                .to_owned()
+        } else if uses("nbench-divan") {
+            "it uses nbench-divan, but its `main` does not call `divan::main()`".to_owned()
+        } else if uses("nbench") {
+            "it uses nbench, but its `main` is its own (end the file with `nbench::main!(...)`)"
+                .to_owned()
+        } else {
+            "its executable does not link the nbench harness (criterion, divan or a \
+             hand-written main?)"
+                .to_owned()
+        }
     }
 }
 

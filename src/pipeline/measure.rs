@@ -247,6 +247,7 @@ fn saved_target(meta: &cargo_metadata::Metadata, label: &str, mut exes: Vec<Path
             name: name.to_owned(),
             package_root,
             path_deps: Vec::new(),
+            front_ends: Vec::new(),
         },
         exe: exes[0].clone(),
         features: Vec::new(),

@@ -717,3 +717,17 @@ fn criterion_0_3_definitions_run_under_the_ids_criterion_0_3_gave_them() {
         tested.all()
     );
 }
+
+#[test]
+fn a_suite_with_a_main_of_its_own_is_skipped_with_what_to_write() {
+    let fx = Fixture::new("criterion");
+    let run = fx.nbench(&quick(&["--features", "own_main", "--bench", "own_main"]));
+    assert_ne!(run.code, 0, "{}", run.all());
+    assert!(
+        run.stderr.contains(
+            "skipped bench target `crit/own_main`: it uses nbench-criterion, but its `main` is its own"
+        ) && run.stderr.contains("put `criterion_group!` and `criterion_main!` in place"),
+        "{}",
+        run.all()
+    );
+}
