@@ -87,3 +87,26 @@ impl Built {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_target_that_did_not_link_the_harness_is_told_what_its_front_end_needs() {
+        let on = |front_ends: &[&str]| BenchTarget {
+            package: "p".into(),
+            spec: "p".into(),
+            name: "b".into(),
+            package_root: PathBuf::from("p"),
+            path_deps: Vec::new(),
+            front_ends: front_ends.iter().map(|f| f.to_string()).collect(),
+        };
+        let said = |front_ends: &[&str]| on(front_ends).unlinked();
+        assert!(said(&["nbench-criterion"]).contains("`criterion_main!`"));
+        assert!(said(&["nbench", "nbench-criterion"]).contains("`criterion_main!`"));
+        assert!(said(&["nbench-divan"]).contains("`divan::main()`"));
+        assert!(said(&["nbench"]).contains("`nbench::main!(...)`"));
+        assert!(said(&[]).contains("does not link the nbench harness"));
+    }
+}
