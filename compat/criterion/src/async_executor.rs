@@ -34,6 +34,22 @@ impl AsyncExecutor for SmolExecutor {
     }
 }
 
+/// criterion's async-std executor (feature `async_std`, criterion 0.3 to
+/// 0.7): runs the future with smol's `block_on`, the reactor loop
+/// async-std's own `block_on` is built on (async-std is no longer
+/// maintained). Its tasks and I/O run as under async-std; its task-locals
+/// are not set up.
+#[cfg(feature = "async_std")]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AsyncStdExecutor;
+
+#[cfg(feature = "async_std")]
+impl AsyncExecutor for AsyncStdExecutor {
+    fn block_on<T>(&self, future: impl Future<Output = T>) -> T {
+        smol::block_on(future)
+    }
+}
+
 #[cfg(feature = "async_tokio")]
 impl AsyncExecutor for tokio::runtime::Runtime {
     fn block_on<T>(&self, future: impl Future<Output = T>) -> T {
@@ -59,5 +75,25 @@ impl AsyncExecutor for tokio::runtime::Handle {
 impl AsyncExecutor for &tokio::runtime::Handle {
     fn block_on<T>(&self, future: impl Future<Output = T>) -> T {
         (*self).block_on(future)
+    }
+}
+
+#[cfg(all(test, feature = "async_std"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_async_std_executor_runs_a_future_to_its_end() {
+        let ready = async { 6 * 7 };
+        assert_eq!(AsyncStdExecutor.block_on(ready), 42);
+        let yielding = async {
+            let mut n = 0;
+            for _ in 0..3 {
+                n += 1;
+                smol::future::yield_now().await;
+            }
+            n
+        };
+        assert_eq!(AsyncStdExecutor.block_on(yielding), 3);
     }
 }
