@@ -216,7 +216,6 @@ pub fn discover(
 
     let mut targets = Vec::new();
     let mut skipped = Vec::new();
-    let mut front_ends: Vec<String> = Vec::new();
     let mut unmatched: Vec<&String> = cli.benches.iter().collect();
     for pkg in packages {
         let harness_off = harness_false_benches(pkg.manifest_path.as_std_path())?;
@@ -228,21 +227,18 @@ pub fn discover(
             let label = format!("{}/{}", pkg.name, t.name);
             match left_out(pkg, t, &harness_off, features) {
                 Some(reason) => skipped.push(Skipped { label, reason }),
-                None => {
-                    front_ends.extend(front_ends_of(pkg).map(str::to_owned));
-                    targets.push(BenchTarget {
-                        package: pkg.name.to_string(),
-                        spec: pkg.id.repr.clone(),
-                        name: t.name.clone(),
-                        package_root: pkg
-                            .manifest_path
-                            .parent()
-                            .map(|p| p.as_std_path().to_path_buf())
-                            .unwrap_or_default(),
-                        path_deps: path_deps(pkg),
-                        front_ends: front_ends_of(pkg).map(str::to_owned).collect(),
-                    })
-                }
+                None => targets.push(BenchTarget {
+                    package: pkg.name.to_string(),
+                    spec: pkg.id.repr.clone(),
+                    name: t.name.clone(),
+                    package_root: pkg
+                        .manifest_path
+                        .parent()
+                        .map(|p| p.as_std_path().to_path_buf())
+                        .unwrap_or_default(),
+                    path_deps: path_deps(pkg),
+                    front_ends: front_ends_of(pkg).map(str::to_owned).collect(),
+                }),
             }
         }
     }
@@ -251,6 +247,10 @@ pub fn discover(
             "no bench target named `{name}` in the selected packages"
         )));
     }
+    // The run's front ends: those of the targets it builds.
+    let mut front_ends: Vec<String> = (targets.iter())
+        .flat_map(|t: &BenchTarget| t.front_ends.iter().cloned())
+        .collect();
     front_ends.sort();
     front_ends.dedup();
     Ok(Discovery {

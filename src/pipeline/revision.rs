@@ -86,10 +86,10 @@ pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pe
         other => other?,
     };
     let saved = baselines.load(&name)?;
-    let carried = to_carry(root, Path::new(&top), &commit);
     let as_now = |b: &crate::store::baselines::Baseline| {
         built_as_now(&s.build, &s.selection.benches, b)?;
         let record = b.run.context.build.as_ref();
+        let carried = to_carry(root, Path::new(&top), &commit);
         locked_as_now(record.map(|r| r.lock.as_str()), carried.as_ref())?;
         swapped_as_now(
             record.and_then(|r| r.swap.as_ref()),

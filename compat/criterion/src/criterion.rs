@@ -73,47 +73,7 @@ impl<M> Criterion<M> {
         self
     }
 
-    /// Samples criterion would take: read as how slow the benchmarks are.
-    pub fn sample_size(mut self, n: usize) -> Criterion<M> {
-        self.limits.sample_size = Some(n);
-        self
-    }
-
-    /// criterion's warm-up time: read as how slow the benchmarks are.
-    pub fn warm_up_time(mut self, dur: Duration) -> Criterion<M> {
-        self.limits.warm_up_time = Some(dur);
-        self
-    }
-
-    /// criterion's measurement time: read as how slow the benchmarks are.
-    pub fn measurement_time(mut self, dur: Duration) -> Criterion<M> {
-        self.limits.measurement_time = Some(dur);
-        self
-    }
-
-    /// Accepted and ignored: nbench's intervals do not resample this way.
-    pub fn nresamples(self, _: usize) -> Criterion<M> {
-        notice::once(notice::NRESAMPLES);
-        self
-    }
-
-    /// Accepted and ignored: `cargo nbench --threshold` (or `nbench.toml`) sets it.
-    pub fn noise_threshold(self, _: f64) -> Criterion<M> {
-        notice::once(notice::NOISE_THRESHOLD);
-        self
-    }
-
-    /// Accepted and ignored: nbench's intervals are 95 %.
-    pub fn confidence_level(self, _: f64) -> Criterion<M> {
-        notice::once(notice::CONFIDENCE_LEVEL);
-        self
-    }
-
-    /// Accepted and ignored: `cargo nbench` decides significance over the whole run.
-    pub fn significance_level(self, _: f64) -> Criterion<M> {
-        notice::once(notice::SIGNIFICANCE_LEVEL);
-        self
-    }
+    crate::limits::settings!([mut] self -> Self);
 
     /// Accepted and ignored: nbench draws no plots.
     pub fn with_plots(self) -> Criterion<M> {

@@ -1,9 +1,8 @@
 //! `BenchmarkGroup` and `BenchmarkId`: benchmarks named `group/function/parameter`.
 
 use crate::limits::Limits;
-use crate::{Bencher, Criterion, PlotConfiguration, SamplingMode, Throughput, notice};
+use crate::{Bencher, Criterion, Throughput};
 use std::fmt::Display;
-use std::time::Duration;
 
 /// A benchmark's name within its group: a function name, a parameter, or both.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -84,62 +83,11 @@ impl<'a, M> BenchmarkGroup<'a, M> {
         }
     }
 
-    /// Samples criterion would take: read as how slow the benchmarks are.
-    pub fn sample_size(&mut self, n: usize) -> &mut Self {
-        self.limits.sample_size = Some(n);
-        self
-    }
-
-    /// criterion's warm-up time: read as how slow the benchmarks are.
-    pub fn warm_up_time(&mut self, dur: Duration) -> &mut Self {
-        self.limits.warm_up_time = Some(dur);
-        self
-    }
-
-    /// criterion's measurement time: read as how slow the benchmarks are.
-    pub fn measurement_time(&mut self, dur: Duration) -> &mut Self {
-        self.limits.measurement_time = Some(dur);
-        self
-    }
-
-    /// Accepted and ignored: nbench's intervals do not resample this way.
-    pub fn nresamples(&mut self, _: usize) -> &mut Self {
-        notice::once(notice::NRESAMPLES);
-        self
-    }
-
-    /// Accepted and ignored: `cargo nbench --threshold` (or `nbench.toml`) sets it.
-    pub fn noise_threshold(&mut self, _: f64) -> &mut Self {
-        notice::once(notice::NOISE_THRESHOLD);
-        self
-    }
-
-    /// Accepted and ignored: nbench's intervals are 95 %.
-    pub fn confidence_level(&mut self, _: f64) -> &mut Self {
-        notice::once(notice::CONFIDENCE_LEVEL);
-        self
-    }
-
-    /// Accepted and ignored: `cargo nbench` decides significance over the whole run.
-    pub fn significance_level(&mut self, _: f64) -> &mut Self {
-        notice::once(notice::SIGNIFICANCE_LEVEL);
-        self
-    }
-
-    /// Accepted and ignored: nbench draws no plots.
-    pub fn plot_config(&mut self, _: PlotConfiguration) -> &mut Self {
-        self
-    }
+    crate::limits::settings!([&mut] self -> &mut Self, plots);
 
     /// The work one iteration of the group's benchmarks does, shown as a rate.
     pub fn throughput(&mut self, throughput: Throughput) -> &mut Self {
         self.throughput = Some(throughput);
-        self
-    }
-
-    /// Accepted and ignored: nbench chooses iteration counts itself.
-    pub fn sampling_mode(&mut self, _: SamplingMode) -> &mut Self {
-        notice::once(notice::SAMPLING_MODE);
         self
     }
 

@@ -9,9 +9,8 @@
 use crate::criterion::Criterion;
 use crate::limits::Limits;
 use crate::measurement::WallTime;
-use crate::{Bencher, PlotConfiguration, SamplingMode, Throughput, notice};
+use crate::{Bencher, Throughput};
 use std::fmt::Debug;
-use std::time::Duration;
 
 /// A closure taking the bencher and the parameter, named.
 type Routine<T, M> = (String, Box<dyn FnMut(&mut Bencher<'_, M>, &T)>);
@@ -56,66 +55,8 @@ impl<I, M> Fun<I, M> {
     }
 }
 
-/// The settings criterion 0.3 let a definition take, as a group takes them.
-macro_rules! settings {
-    () => {
-        /// Samples criterion would take: read as how slow the benchmarks are.
-        pub fn sample_size(mut self, n: usize) -> Self {
-            self.limits.sample_size = Some(n);
-            self
-        }
-
-        /// criterion's warm-up time: read as how slow the benchmarks are.
-        pub fn warm_up_time(mut self, dur: Duration) -> Self {
-            self.limits.warm_up_time = Some(dur);
-            self
-        }
-
-        /// criterion's measurement time: read as how slow the benchmarks are.
-        pub fn measurement_time(mut self, dur: Duration) -> Self {
-            self.limits.measurement_time = Some(dur);
-            self
-        }
-
-        /// Accepted and ignored: nbench's intervals do not resample this way.
-        pub fn nresamples(self, _: usize) -> Self {
-            notice::once(notice::NRESAMPLES);
-            self
-        }
-
-        /// Accepted and ignored: `cargo nbench --threshold` (or `nbench.toml`) sets it.
-        pub fn noise_threshold(self, _: f64) -> Self {
-            notice::once(notice::NOISE_THRESHOLD);
-            self
-        }
-
-        /// Accepted and ignored: nbench's intervals are 95 %.
-        pub fn confidence_level(self, _: f64) -> Self {
-            notice::once(notice::CONFIDENCE_LEVEL);
-            self
-        }
-
-        /// Accepted and ignored: `cargo nbench` decides significance over the whole run.
-        pub fn significance_level(self, _: f64) -> Self {
-            notice::once(notice::SIGNIFICANCE_LEVEL);
-            self
-        }
-
-        /// Accepted and ignored: nbench draws no plots.
-        pub fn plot_config(self, _: PlotConfiguration) -> Self {
-            self
-        }
-
-        /// Accepted and ignored: nbench chooses iteration counts itself.
-        pub fn sampling_mode(self, _: SamplingMode) -> Self {
-            notice::once(notice::SAMPLING_MODE);
-            self
-        }
-    };
-}
-
 impl<M> Benchmark<M> {
-    settings!();
+    crate::limits::settings!([mut] self -> Self, plots);
 
     /// Benchmark `id`: `f` is called with a [`Bencher`] when it is measured.
     pub fn new<S, F>(id: S, f: F) -> Benchmark<M>
@@ -150,7 +91,7 @@ impl<M> Benchmark<M> {
 }
 
 impl<T: Debug, M> ParameterizedBenchmark<T, M> {
-    settings!();
+    crate::limits::settings!([mut] self -> Self, plots);
 
     /// Benchmark `id` on each of `parameters`.
     pub fn new<S, F, I>(id: S, f: F, parameters: I) -> ParameterizedBenchmark<T, M>

@@ -28,6 +28,79 @@ pub(crate) struct Limits {
     pub warm_up_time: Option<Duration>,
 }
 
+/// criterion's setters of how long benchmarks take (read as [`Limits`])
+/// and of its statistics (ignored, with a note), as a `Criterion`, a group
+/// and a criterion 0.3 definition take them: by value (`[mut] self ->
+/// Self`) or by reference (`[&mut] self -> &mut Self`); with `plots`, also
+/// `plot_config` and `sampling_mode`. (The receiver's `self` is the
+/// caller's token, so that the bodies may name it.)
+macro_rules! settings {
+    ([$($m:tt)+] $s:ident -> $ret:ty) => {
+        /// Samples criterion would take: read as how slow the benchmarks are.
+        pub fn sample_size($($m)+ $s, n: usize) -> $ret {
+            $s.limits.sample_size = Some(n);
+            $s
+        }
+
+        /// criterion's warm-up time: read as how slow the benchmarks are.
+        pub fn warm_up_time($($m)+ $s, dur: std::time::Duration) -> $ret {
+            $s.limits.warm_up_time = Some(dur);
+            $s
+        }
+
+        /// criterion's measurement time: read as how slow the benchmarks are.
+        pub fn measurement_time($($m)+ $s, dur: std::time::Duration) -> $ret {
+            $s.limits.measurement_time = Some(dur);
+            $s
+        }
+
+        /// Accepted and ignored: nbench's intervals do not resample this way.
+        #[allow(unused_mut)]
+        pub fn nresamples($($m)+ $s, _: usize) -> $ret {
+            crate::notice::once(crate::notice::NRESAMPLES);
+            $s
+        }
+
+        /// Accepted and ignored: `cargo nbench --threshold` (or `nbench.toml`) sets it.
+        #[allow(unused_mut)]
+        pub fn noise_threshold($($m)+ $s, _: f64) -> $ret {
+            crate::notice::once(crate::notice::NOISE_THRESHOLD);
+            $s
+        }
+
+        /// Accepted and ignored: nbench's intervals are 95 %.
+        #[allow(unused_mut)]
+        pub fn confidence_level($($m)+ $s, _: f64) -> $ret {
+            crate::notice::once(crate::notice::CONFIDENCE_LEVEL);
+            $s
+        }
+
+        /// Accepted and ignored: `cargo nbench` decides significance over the whole run.
+        #[allow(unused_mut)]
+        pub fn significance_level($($m)+ $s, _: f64) -> $ret {
+            crate::notice::once(crate::notice::SIGNIFICANCE_LEVEL);
+            $s
+        }
+    };
+    ([$($m:tt)+] $s:ident -> $ret:ty, plots) => {
+        $crate::limits::settings!([$($m)+] $s -> $ret);
+
+        /// Accepted and ignored: nbench draws no plots.
+        #[allow(unused_mut)]
+        pub fn plot_config($($m)+ $s, _: crate::PlotConfiguration) -> $ret {
+            $s
+        }
+
+        /// Accepted and ignored: nbench chooses iteration counts itself.
+        #[allow(unused_mut)]
+        pub fn sampling_mode($($m)+ $s, _: crate::SamplingMode) -> $ret {
+            crate::notice::once(crate::notice::SAMPLING_MODE);
+            $s
+        }
+    };
+}
+pub(crate) use settings;
+
 impl Limits {
     /// These limits where set, `base`'s elsewhere.
     pub fn over(self, base: Limits) -> Limits {

@@ -10,7 +10,9 @@
 //! as `cargo nbench` would, over the same channel, and asks for the one
 //! benchmark.
 
+use crate::bencher::Declared;
 use crate::drive::engine::Taken;
+use crate::drive::guard::Finish;
 use crate::engine::Settings;
 use crate::protocol::{
     Command, Event, PROTOCOL_FLAG, ProtocolError, TOKEN_ENV, read_message, write_message,
@@ -36,12 +38,12 @@ pub fn measured(id: &str, settings: &Settings) -> Option<Result<Taken, String>> 
 }
 
 /// Benchmark `id` run once in a fresh process (`cargo test --benches`):
-/// `None` inside where it ran, its reason where it skipped itself, or why
-/// it failed there; `None` where no fresh process could be asked.
-pub fn tried(id: &str) -> Option<Result<Option<String>, String>> {
+/// how it finished there, or why it failed; `None` where no fresh process
+/// could be asked.
+pub fn tried(id: &str) -> Option<Result<Finish, String>> {
     Some(match ask(Command::Once { id: id.to_owned() })? {
-        Ok(Event::Done { .. }) => Ok(None),
-        Ok(Event::Skipped { reason, .. }) => Ok(Some(reason)),
+        Ok(Event::Done { .. }) => Ok(Finish::Timed(Declared::default())),
+        Ok(Event::Skipped { reason, .. }) => Ok(Finish::Skipped(reason)),
         other => Err(failure(other)),
     })
 }

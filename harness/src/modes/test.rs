@@ -28,12 +28,7 @@ fn tried(bench: &Benchmark, shared: &mut bool) -> Result<Finish, String> {
         .then(|| alone::tried(&bench.id))
         .flatten();
     *shared = true;
-    match again {
-        None => here,
-        Some(Err(why)) => Err(why),
-        Some(Ok(None)) => Ok(Finish::Timed(Declared::default())),
-        Some(Ok(Some(reason))) => Ok(Finish::Skipped(reason)),
-    }
+    again.unwrap_or(here)
 }
 
 /// Runs every selected benchmark once; returns whether all passed.
