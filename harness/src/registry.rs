@@ -21,6 +21,9 @@ pub(crate) struct Benchmark {
     pub baseline: bool,
     /// What its own configuration says of how long it takes.
     pub hint: Option<Hint>,
+    /// Whether it runs only in another process of this executable, aimed
+    /// at it (see [`Marks::__elsewhere`]): its `func` is not its body.
+    pub elsewhere: bool,
     /// The threads it runs on ([`Bencher::threads`]): 1, or a count from
     /// [`Group::threads`](crate::Group::threads).
     pub threads: usize,
@@ -90,6 +93,9 @@ pub struct Registry {
     /// Whether an id may carry a value that changes from run to run (see
     /// [`Registry::__ids_may_change`]).
     ids_may_change: bool,
+    /// Whether an id it does not hold may still be reached in another
+    /// process of this executable (see [`Registry::__elsewhere_too`]).
+    pub(crate) elsewhere_too: bool,
 }
 
 impl Registry {
@@ -127,6 +133,24 @@ impl Registry {
     /// The benchmark `cargo nbench` means by `id`: the one with that id, or
     /// under [`Registry::__ids_may_change`] the only one that differs from
     /// it in the last part.
+    /// Says that a benchmark this registry does not hold may be reached in
+    /// another process of this executable, aimed at it (a front end that
+    /// reaches its benchmarks only where the program's own `main` does):
+    /// protocol mode hands a command for one to such a process instead of
+    /// answering that there is none.
+    #[doc(hidden)]
+    pub fn __elsewhere_too(&mut self) {
+        self.elsewhere_too = true;
+    }
+
+    /// Whether benchmark `id` is run by another process of this executable.
+    pub(crate) fn elsewhere(&self, id: &str) -> bool {
+        match self.find(id) {
+            Some(b) => b.elsewhere,
+            None => self.elsewhere_too,
+        }
+    }
+
     pub(crate) fn find(&self, id: &str) -> Option<&Benchmark> {
         let exact = self.benches.iter().find(|b| b.id == id);
         if exact.is_some() || !self.ids_may_change {
@@ -151,6 +175,7 @@ impl Registry {
             member: None,
             baseline: false,
             hint: None,
+            elsewhere: false,
             threads: 1,
         });
     }
@@ -188,6 +213,18 @@ impl<'r> Marks<'r> {
     pub fn __hint(self, hint: Hint) -> Self {
         for b in &mut self.registry.benches[self.start..] {
             b.hint = Some(hint);
+        }
+        self
+    }
+
+    /// Says these benchmarks run only in another process of this
+    /// executable, started (or re-executed) aimed at each
+    /// ([`AIM_ENV`](crate::modes::relay::AIM_ENV)): their bodies here only
+    /// say they could not be reached.
+    #[doc(hidden)]
+    pub fn __elsewhere(self) -> Self {
+        for b in &mut self.registry.benches[self.start..] {
+            b.elsewhere = true;
         }
         self
     }

@@ -30,13 +30,13 @@ impl BenchTarget {
     }
 
     /// Why its executable, built, did not link the nbench harness: its
-    /// `main` is not the one its front end writes.
+    /// `main` does not reach its front end.
     pub fn unlinked(&self) -> String {
         let uses = |p: &str| self.front_ends.iter().any(|f| f == p);
         if uses("nbench-criterion") {
-            "it uses nbench-criterion, but its `main` is its own: nbench-criterion runs the \
-             benchmarks `criterion_main!` reaches (put `criterion_group!` and \
-             `criterion_main!` in place of the `main`)"
+            "it uses nbench-criterion, but nothing in it runs a benchmark through it (end the \
+             file with `criterion_group!` and `criterion_main!`, or call `Criterion`'s \
+             functions from its `main`)"
                 .to_owned()
         } else if uses("nbench-divan") {
             "it uses nbench-divan, but its `main` does not call `divan::main()`".to_owned()

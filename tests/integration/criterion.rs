@@ -719,15 +719,64 @@ fn criterion_0_3_definitions_run_under_the_ids_criterion_0_3_gave_them() {
 }
 
 #[test]
-fn a_suite_with_a_main_of_its_own_is_skipped_with_what_to_write() {
+fn a_suite_with_a_main_of_its_own_runs_each_benchmark_where_its_main_reaches_it() {
     let fx = Fixture::new("criterion");
-    let run = fx.nbench(&quick(&["--features", "own_main", "--bench", "own_main"]));
-    assert_ne!(run.code, 0, "{}", run.all());
+    let own = ["--features", "own_main", "--bench", "own_main"];
+    let wanted = ["own/sum/16", "own/sum/4096", "grouped"];
+    // Measured and counted under the ids its `main` gives, each with its
+    // own closure and input (the counts tell the two sums apart).
+    let counted = ["--metrics", "time,instructions", "--format", "json"];
+    let run = fx.nbench(&quick(&[&own[..], &counted[..]].concat()));
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert_eq!(ids(&run.stdout, "crit/own_main"), wanted, "{}", run.all());
+    let rows = benchmarks(&run.stdout, "crit/own_main");
+    let count = |i: usize| rows[i]["metrics"]["instructions"]["per_iter"].as_f64();
+    let (small, large) = (count(0).unwrap_or(0.0), count(1).unwrap_or(0.0));
     assert!(
-        run.stderr.contains(
-            "skipped bench target `crit/own_main`: it uses nbench-criterion, but its `main` is its own"
-        ) && run.stderr.contains("put `criterion_group!` and `criterion_main!` in place"),
-        "{}",
+        small > 0.0 && large > 50.0 * small,
+        "{small} {large}: {}",
         run.all()
     );
+    assert!(
+        rows.iter().all(|r| r["median_ns"].as_f64().is_some()),
+        "{}",
+        run.stdout
+    );
+
+    // Compared in pairs: each process of a pair goes on, for each
+    // benchmark, as a fresh image of itself aimed at it.
+    let saved = fx.nbench(&[PAIRED, &own, &["--save-baseline", "own"]].concat());
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    let compared = fx.nbench(&[PAIRED, &own, &["--compare", "own", "--format", "json"]].concat());
+    assert_eq!(compared.code, 0, "{}", compared.all());
+    let doc: Value = serde_json::from_str(&compared.stdout).unwrap();
+    let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{}", doc["comparison"]);
+
+    // `cargo bench` and `cargo test --benches`: each in a process aimed at it.
+    let table = fx.cargo(&[
+        "bench",
+        own[0],
+        own[1],
+        own[2],
+        own[3],
+        "--",
+        "--max-time",
+        "50ms",
+    ]);
+    assert_eq!(table.code, 0, "{}", table.all());
+    let tested = fx.cargo(&["test", own[0], own[1], own[2], own[3]]);
+    assert_eq!(tested.code, 0, "{}", tested.all());
+    for id in wanted {
+        assert!(
+            table.line(&format!("{id} ")).contains("s "),
+            "{id}: {}",
+            table.all()
+        );
+        assert!(
+            tested.stdout.contains(&format!("test {id} ... ok")),
+            "{}",
+            tested.all()
+        );
+    }
 }

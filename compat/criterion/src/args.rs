@@ -7,7 +7,6 @@
 
 use crate::notice;
 use crate::regex::Regex;
-use std::process::ExitCode;
 
 /// What the bench binary does with its command line.
 #[derive(Debug)]
@@ -15,7 +14,7 @@ pub(crate) enum Translated {
     /// Run nbench with these arguments.
     Run(Vec<String>),
     /// Exit with this code (after `--version`).
-    Exit(ExitCode),
+    Exit(u8),
 }
 
 /// nbench's flags (and libtest's) that take a value: passed on with it.
@@ -127,7 +126,7 @@ pub(crate) fn translate(
         match flag {
             "--version" => {
                 println!("nbench-criterion {}", env!("CARGO_PKG_VERSION"));
-                return Ok(Translated::Exit(ExitCode::SUCCESS));
+                return Ok(Translated::Exit(0));
             }
             "--exact" => exact = true,
             "--test" => test = true,

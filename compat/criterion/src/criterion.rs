@@ -4,7 +4,7 @@ use crate::group::{BenchmarkGroup, BenchmarkId};
 use crate::limits::Limits;
 use crate::measurement::WallTime;
 use crate::notice;
-use crate::{Bencher, PlottingBackend, Throughput, walk};
+use crate::{Bencher, PlottingBackend, Throughput, own, walk};
 use std::path::Path;
 use std::time::Duration;
 
@@ -177,8 +177,8 @@ impl<M> Criterion<M> {
         F: FnMut(&mut Bencher<'_, M>),
     {
         let measurement = &self.measurement;
-        let reached = walk::reach(id, limits, |inner| {
-            if let Some(t) = throughput {
+        let mut run = |inner: &mut nbench::Bencher<'static>| {
+            if let Some(t) = &throughput {
                 inner.throughput(t.as_nbench());
             }
             nbench::__private::later_calls_run_once(inner);
@@ -187,11 +187,9 @@ impl<M> Criterion<M> {
                 measurement,
                 calls: 0,
             });
-        });
-        if let walk::Reached::Outside = reached {
-            notice::once(
-                "benchmarks run from `criterion_main!`: a benchmark reached from a `main` of the program's own is not run (write `criterion_group!` and `criterion_main!`)",
-            );
+        };
+        if let walk::Reached::Outside = walk::reach(id, limits, &mut run) {
+            own::reach(id, limits, &mut run);
         }
     }
 }

@@ -7,11 +7,12 @@ use std::process::ExitCode;
 /// walk aimed at it, and runs them as the command line (criterion's, read
 /// by `args::translate`) asks.
 pub fn main(groups: &'static [fn()]) -> ExitCode {
+    crate::own::BY_MACRO.store(true, std::sync::atomic::Ordering::Relaxed);
     let found = listing::listed(groups);
     let ids: Vec<String> = found.iter().map(|f| f.id.clone()).collect();
     let args = match args::translate(std::env::args().skip(1), &ids) {
         Ok(args::Translated::Run(args)) => args,
-        Ok(args::Translated::Exit(code)) => return code,
+        Ok(args::Translated::Exit(code)) => return ExitCode::from(code),
         Err(e) => {
             eprintln!("error: {e}\n\nFor more information, try '--help'.");
             return ExitCode::from(nbench::__private::modes::EXIT_USAGE);

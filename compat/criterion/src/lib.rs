@@ -26,6 +26,7 @@ mod limits;
 mod listing;
 pub mod measurement;
 mod notice;
+mod own;
 pub mod profiler;
 mod regex;
 mod walk;

@@ -23,20 +23,29 @@ const HEADER: &str = "nbench-criterion listing 1";
 /// The benchmarks `groups` reach: as kept by an earlier process of this
 /// run, else walked for (and kept, where the run keeps listings).
 pub(crate) fn listed(groups: &[fn()]) -> Vec<Found> {
-    let Some(path) = kept_at() else {
-        return apart(groups);
-    };
-    let kept = std::fs::read_to_string(&path).ok();
-    if let Some(found) = kept.as_deref().and_then(parse) {
+    if let Some(found) = kept() {
         return found;
     }
     let found = apart(groups);
+    keep(&found);
+    found
+}
+
+/// The listing an earlier process of this run kept for this executable.
+pub(crate) fn kept() -> Option<Vec<Found>> {
+    parse(&std::fs::read_to_string(kept_at()?).ok()?)
+}
+
+/// Keeps `found` for the other processes of this run, where it keeps listings.
+pub(crate) fn keep(found: &[Found]) {
+    let Some(path) = kept_at() else {
+        return;
+    };
     // Written whole, then renamed: a process reading it never sees a part.
     let part = path.with_extension(format!("part{}", std::process::id()));
-    if std::fs::write(&part, write(&found)).is_ok() {
+    if std::fs::write(&part, write(found)).is_ok() {
         let _ = std::fs::rename(&part, &path);
     }
-    found
 }
 
 /// The benchmarks `groups` reach, walked for in a copy of the process

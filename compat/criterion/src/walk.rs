@@ -274,7 +274,7 @@ pub(crate) enum Reached {
 pub(crate) fn reach(
     id: &str,
     limits: Limits,
-    call: impl FnOnce(&mut nbench::Bencher<'static>),
+    mut call: impl FnMut(&mut nbench::Bencher<'static>),
 ) -> Reached {
     let bencher = WALK.with(|w| match &mut *w.borrow_mut() {
         Walk::Idle => Err(Reached::Outside),

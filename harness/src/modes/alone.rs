@@ -10,6 +10,7 @@
 //! as `cargo nbench` would, over the same channel, and asks for the one
 //! benchmark.
 
+use super::relay;
 use crate::bencher::Declared;
 use crate::drive::engine::Taken;
 use crate::drive::guard::Finish;
@@ -30,7 +31,7 @@ pub fn measured(id: &str, settings: &Settings) -> Option<Result<Taken, String>> 
         id: id.to_owned(),
         settings: settings.clone(),
     };
-    Some(match ask(command)? {
+    Some(match ask(id, command)? {
         Ok(Event::Result(r)) => Ok(Taken::Result(r)),
         Ok(Event::Skipped { reason, .. }) => Ok(Taken::Skipped(reason)),
         other => Err(failure(other)),
@@ -41,7 +42,7 @@ pub fn measured(id: &str, settings: &Settings) -> Option<Result<Taken, String>> 
 /// how it finished there, or why it failed; `None` where no fresh process
 /// could be asked.
 pub fn tried(id: &str) -> Option<Result<Finish, String>> {
-    Some(match ask(Command::Once { id: id.to_owned() })? {
+    Some(match ask(id, Command::Once { id: id.to_owned() })? {
         Ok(Event::Done { .. }) => Ok(Finish::Timed(Declared::default())),
         Ok(Event::Skipped { reason, .. }) => Ok(Finish::Skipped(reason)),
         other => Err(failure(other)),
@@ -56,12 +57,13 @@ fn failure(answer: Result<Event, String>) -> String {
     }
 }
 
-/// Starts this executable on the channel, sends it `command` and returns
+/// Starts this executable on the channel, aimed at benchmark `id` (see
+/// [`relay`](super::relay)), sends it `command` and returns
 /// its answer, or why it gave none after it was asked; the process is told
 /// to quit and waited for. `None` where it could not be asked: it did not
 /// start, or ended or said something else before its hello (a program
 /// that runs its benchmarks from a `main` of its own, or a test).
-fn ask(command: Command) -> Option<Result<Event, String>> {
+fn ask(id: &str, command: Command) -> Option<Result<Event, String>> {
     let listener = TcpListener::bind("127.0.0.1:0").ok()?;
     let addr = listener.local_addr().ok()?;
     let token = format!("alone-{}", std::process::id());
@@ -69,6 +71,8 @@ fn ask(command: Command) -> Option<Result<Event, String>> {
         .arg(PROTOCOL_FLAG)
         .arg(addr.to_string())
         .env(TOKEN_ENV, &token)
+        .env(relay::AIM_ENV, id)
+        .env_remove(relay::RELAY_ENV)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -30,7 +30,8 @@ fn measure_repeated(
         Some(hint) => hint.apply(&args.settings, args.open),
         None => args.settings.clone(),
     };
-    let mut apart = false;
+    // One the program reaches only in a process aimed at it is measured there.
+    let mut apart = bench.elsewhere;
     for _ in 0..args.repetitions {
         let mut taken = apart
             .then(|| alone::measured(&bench.id, &settings))

@@ -5,6 +5,7 @@ pub mod args;
 mod bench;
 pub mod count;
 mod protocol;
+pub mod relay;
 mod test;
 
 use crate::Registry;
@@ -22,11 +23,17 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// Parses `args` (without the program name) and runs `registry` accordingly.
 pub fn run(registry: &Registry, args: impl IntoIterator<Item = String>) -> ExitCode {
+    ExitCode::from(code(registry, args))
+}
+
+/// [`run`], its exit code as a number (for a process that ends by
+/// `std::process::exit`).
+pub fn code(registry: &Registry, args: impl IntoIterator<Item = String>) -> u8 {
     let args = match Args::parse(args) {
         Ok(a) => a,
         Err(e) => {
             eprintln!("error: {e}\n\nFor more information, try '--help'.");
-            return ExitCode::from(EXIT_USAGE);
+            return EXIT_USAGE;
         }
     };
     let selected: Vec<&Benchmark> = registry
@@ -49,7 +56,7 @@ pub fn run(registry: &Registry, args: impl IntoIterator<Item = String>) -> ExitC
         Mode::Count(ref iters) => count::run(&selected, &args, iters),
         Mode::Test => test::run(&selected, filtered_out, &args),
     };
-    ExitCode::from(if ok { EXIT_OK } else { EXIT_FAILED })
+    if ok { EXIT_OK } else { EXIT_FAILED }
 }
 
 fn list(selected: &[&Benchmark], terse: bool) {

@@ -1,5 +1,6 @@
 //! Protocol mode: the bench binary driven by `cargo nbench` over a loopback connection.
 
+use super::relay;
 use crate::drive::engine::{Taken, loop_overhead, measure_one};
 use crate::drive::guard::{Finish, run_guarded};
 use crate::drive::lockstep::LockstepDriver;
@@ -14,75 +15,78 @@ use std::io::{BufReader, BufWriter};
 use std::net::TcpStream;
 
 /// Connects to `addr`, says hello, and carries out commands until told to
-/// quit or the connection closes. Returns false if the channel failed.
+/// quit or the connection closes; or, where this process is a fresh image
+/// handed the channel ([`relay`]), carries on with the command it was
+/// handed. Returns false if the channel failed.
 pub fn run(registry: &Registry, addr: &str) -> bool {
-    let benches = &registry.benches;
     // Keeps the marker's bytes in the executable for `cargo nbench` to find.
     std::hint::black_box(MARKER);
-    let stream = match TcpStream::connect(addr) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: cannot connect to cargo nbench at {addr}: {e}");
+    let (stream, first) = match relay::resumed() {
+        Some(Ok((stream, first))) => (stream, Some(first)),
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
             return false;
         }
+        None => match connect(addr) {
+            Some(stream) => (stream, None),
+            None => return false,
+        },
     };
-    let _ = stream.set_nodelay(true);
     let Ok(read_half) = stream.try_clone() else {
         return false;
     };
     let mut reader = BufReader::new(read_half);
     let mut writer = BufWriter::new(stream);
-    let hello = Event::Hello {
-        protocol: PROTOCOL_VERSION,
-        harness: HARNESS_VERSION.to_owned(),
-        token: std::env::var(TOKEN_ENV).unwrap_or_default(),
-        forks: crate::fork::available(),
-    };
-    if write_message(&mut writer, &hello).is_err() {
-        return false;
+    if first.is_none() {
+        let hello = Event::Hello {
+            protocol: PROTOCOL_VERSION,
+            harness: HARNESS_VERSION.to_owned(),
+            token: std::env::var(TOKEN_ENV).unwrap_or_default(),
+            forks: crate::fork::available(),
+        };
+        if write_message(&mut writer, &hello).is_err() {
+            return false;
+        }
     }
+    serve(registry, first, &mut reader, &mut writer)
+}
+
+/// The channel to `cargo nbench` at `addr`; `None`, said, where it cannot be made.
+fn connect(addr: &str) -> Option<TcpStream> {
+    match TcpStream::connect(addr) {
+        Ok(s) => {
+            let _ = s.set_nodelay(true);
+            Some(s)
+        }
+        Err(e) => {
+            eprintln!("error: cannot connect to cargo nbench at {addr}: {e}");
+            None
+        }
+    }
+}
+
+/// Carries out `first`, then the commands read, until told to quit or the
+/// connection closes. A command for a benchmark another process of this
+/// executable runs replaces this process by one aimed at it ([`relay`]).
+fn serve(
+    registry: &Registry,
+    mut first: Option<Command>,
+    reader: &mut BufReader<TcpStream>,
+    writer: &mut BufWriter<TcpStream>,
+) -> bool {
     let timer = TimerInfo::measure(&WallClock::new(), 10_000);
     let mut overhead = None;
     loop {
-        let event = match read_message::<Command>(&mut reader) {
+        let command = match first
+            .take()
+            .map(|c| Ok(Some(c)))
+            .unwrap_or_else(|| read_message(reader))
+        {
             Ok(None) | Ok(Some(Command::Quit)) => return true,
-            Ok(Some(Command::List)) => Event::List(
-                benches
-                    .iter()
-                    .map(|b| Listed {
-                        id: b.id.clone(),
-                        ignored: b.ignored,
-                        scaling: b.scaling.clone(),
-                        hint: b.hint,
-                    })
-                    .collect(),
-            ),
-            Ok(Some(Command::Run { id, settings })) => {
-                let overhead = || *overhead.get_or_insert_with(|| loop_overhead(&timer));
-                run_one(registry, id, &settings, timer, overhead)
-            }
-            Ok(Some(Command::Once { id })) => once(registry, id),
-            Ok(Some(Command::Paired {
-                id,
-                overhead: known,
-            })) => {
-                let overhead =
-                    known.unwrap_or_else(|| *overhead.get_or_insert_with(|| loop_overhead(&timer)));
-                match paired(registry, id, &mut reader, &mut writer, timer, overhead) {
-                    Some(event) => event,
-                    None => return false,
-                }
-            }
-            Ok(Some(Command::Sample { .. } | Command::Finish | Command::Fork | Command::Join)) => {
-                Event::Error {
-                    message: "`sample`, `fork`, `join` and `finish` belong inside a paired \
-                              benchmark"
-                        .into(),
-                }
-            }
+            Ok(Some(command)) => command,
             Err(e) => {
                 let _ = write_message(
-                    &mut writer,
+                    writer,
                     &Event::Error {
                         message: e.to_string(),
                     },
@@ -90,10 +94,75 @@ pub fn run(registry: &Registry, addr: &str) -> bool {
                 return false;
             }
         };
-        if write_message(&mut writer, &event).is_err() {
+        let event = match command {
+            Command::Run { ref id, .. }
+            | Command::Once { ref id }
+            | Command::Paired { ref id, .. }
+                if registry.elsewhere(id) =>
+            {
+                relayed(id, &command, reader, writer)
+            }
+            Command::List => listed(registry),
+            Command::Run { id, settings } => {
+                let overhead = || *overhead.get_or_insert_with(|| loop_overhead(&timer));
+                run_one(registry, id, &settings, timer, overhead)
+            }
+            Command::Once { id } => once(registry, id),
+            Command::Paired {
+                id,
+                overhead: known,
+            } => {
+                let overhead =
+                    known.unwrap_or_else(|| *overhead.get_or_insert_with(|| loop_overhead(&timer)));
+                match paired(registry, id, reader, writer, timer, overhead) {
+                    Some(event) => event,
+                    None => return false,
+                }
+            }
+            Command::Quit => return true,
+            Command::Sample { .. } | Command::Finish | Command::Fork | Command::Join => {
+                Event::Error {
+                    message: "`sample`, `fork`, `join` and `finish` belong inside a paired \
+                              benchmark"
+                        .into(),
+                }
+            }
+        };
+        if write_message(writer, &event).is_err() {
             return false;
         }
     }
+}
+
+/// The benchmarks, as `cargo nbench` lists them.
+fn listed(registry: &Registry) -> Event {
+    Event::List(
+        (registry.benches.iter())
+            .map(|b| Listed {
+                id: b.id.clone(),
+                ignored: b.ignored,
+                scaling: b.scaling.clone(),
+                hint: b.hint,
+            })
+            .collect(),
+    )
+}
+
+/// Hands `command` for benchmark `id`, which another process of this
+/// executable runs, to one aimed at it ([`relay`]); returns only where it
+/// could not, saying why.
+fn relayed(
+    id: &str,
+    command: &Command,
+    reader: &BufReader<TcpStream>,
+    writer: &BufWriter<TcpStream>,
+) -> Event {
+    let message = if reader.buffer().is_empty() {
+        relay::exec(writer.get_ref(), id, command)
+    } else {
+        format!("`{id}` runs in another process, and commands after it were sent already")
+    };
+    Event::Error { message }
 }
 
 /// Measures benchmark `id` on its own; `overhead` gives the `iter` loop's

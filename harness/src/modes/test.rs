@@ -23,6 +23,10 @@ impl Driver for OnceDriver {
 /// before: one that fails after one is run again in a fresh process
 /// ([`alone`]).
 fn tried(bench: &Benchmark, shared: &mut bool) -> Result<Finish, String> {
+    // One the program reaches only in a process aimed at it is run there.
+    if let Some(there) = bench.elsewhere.then(|| alone::tried(&bench.id)).flatten() {
+        return there;
+    }
     let here = run_guarded(bench, &mut OnceDriver);
     let again = (here.is_err() && *shared)
         .then(|| alone::tried(&bench.id))
