@@ -98,7 +98,7 @@ pub mod __private {
     }
     /// The ways a bench binary runs, and its command line.
     pub mod modes {
-        pub use crate::modes::relay::{AIM_ENV, aim};
+        pub use crate::modes::relay::{AIM_ENV, aim, onward};
         pub use crate::modes::{EXIT_FAILED, EXIT_OK, EXIT_USAGE, args, code, run};
     }
     /// The labels of the counts a bench binary dumps under callgrind, or

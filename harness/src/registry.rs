@@ -96,6 +96,9 @@ pub struct Registry {
     /// Whether an id it does not hold may still be reached in another
     /// process of this executable (see [`Registry::__elsewhere_too`]).
     pub(crate) elsewhere_too: bool,
+    /// Benchmarks run elsewhere that the program reaches later in this
+    /// process (see [`Registry::__ahead`]).
+    pub(crate) ahead: Vec<String>,
 }
 
 impl Registry {
@@ -141,6 +144,15 @@ impl Registry {
     #[doc(hidden)]
     pub fn __elsewhere_too(&mut self) {
         self.elsewhere_too = true;
+    }
+
+    /// Says which of the benchmarks run elsewhere the program reaches later
+    /// in this process: protocol mode ends its serving with a command for
+    /// one kept ([`onward`](crate::modes::relay::onward)), for the front
+    /// end to serve it there, instead of starting another process.
+    #[doc(hidden)]
+    pub fn __ahead(&mut self, ids: Vec<String>) {
+        self.ahead = ids;
     }
 
     /// Whether benchmark `id` is run by another process of this executable.

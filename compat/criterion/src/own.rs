@@ -35,8 +35,13 @@ enum Role {
     Unset,
     /// Noting each (the ids as numbered so far).
     Listing(Vec<Found>),
-    /// Passing each by until `aim` (the ids so far, numbered as listed).
-    Aimed { aim: String, seen: Vec<String> },
+    /// Passing each by until `aim` (the ids so far, numbered as listed;
+    /// `aim`'s place in the kept listing, if known).
+    Aimed {
+        aim: String,
+        place: Option<usize>,
+        seen: Vec<String>,
+    },
     /// Counting each as reached (the ids so far; whether one failed).
     Counting { seen: Vec<String>, failed: bool },
     /// Serving the command line already.
@@ -63,7 +68,7 @@ pub(crate) fn reach(id: &str, limits: Limits, call: Call<'_>) {
         *role = first_role();
         // SAFETY: registers a function taking nothing, run once as the
         // process exits.
-        unsafe { atexit(at_end) };
+        unsafe { c::atexit(at_end) };
     }
     match &mut *role {
         Role::Listing(found) => {
@@ -76,14 +81,23 @@ pub(crate) fn reach(id: &str, limits: Limits, call: Call<'_>) {
                 place: (place, place),
             });
         }
-        Role::Aimed { aim, seen } => {
+        Role::Aimed { aim, place, seen } => {
             let id = nbench::__private::numbered(id, |id| seen.iter().any(|s| s == id));
-            seen.push(id.clone());
-            if id == *aim {
+            // An id made from a clock reading differs in its last part
+            // from the listed one: found at its place (as `walk` does).
+            let this = id == *aim
+                || (*place == Some(seen.len()) && nbench::__private::same_but_last(aim, &id));
+            seen.push(id);
+            if this {
+                let (aim, seen) = (std::mem::take(aim), std::mem::take(seen));
                 *role = Role::Serving;
                 drop(role);
-                let code = serve(&id, Some((limits, call)));
-                std::process::exit(code.into());
+                let code = serve(&aim, Some((limits, call)));
+                // Asked for one the program reaches later: carry on to it.
+                let Some(next) = nbench::__private::modes::onward() else {
+                    std::process::exit(code.into());
+                };
+                *ROLE.lock().unwrap_or_else(|e| e.into_inner()) = aimed(next, seen);
             }
         }
         Role::Counting { seen, .. } => {
@@ -98,7 +112,8 @@ pub(crate) fn reach(id: &str, limits: Limits, call: Call<'_>) {
             // Unlocked while it runs: the benchmark's closure is the program's.
             let during = std::mem::replace(&mut *role, Role::Serving);
             drop(role);
-            let ok = served(found, Some(&id), Some(call)) == nbench::__private::modes::EXIT_OK;
+            let ok = served(found, Some(&id), Some(call), Vec::new())
+                == nbench::__private::modes::EXIT_OK;
             let mut role = ROLE.lock().unwrap_or_else(|e| e.into_inner());
             *role = during;
             if let (Role::Counting { failed, .. }, false) = (&mut *role, ok) {
@@ -123,17 +138,19 @@ fn first_role() -> Role {
     let aim =
         nbench::__private::modes::aim().or_else(|| Some(listing::kept()?.first()?.id.clone()));
     match aim {
-        Some(aim) => Role::Aimed {
-            aim,
-            seen: Vec::new(),
-        },
+        Some(aim) => aimed(aim, Vec::new()),
         None => Role::Listing(Vec::new()),
     }
 }
 
-unsafe extern "C" {
-    fn atexit(f: extern "C" fn()) -> i32;
-    fn _exit(code: i32) -> !;
+/// Aimed at `aim`, past the benchmarks `seen`.
+fn aimed(aim: String, seen: Vec<String>) -> Role {
+    let kept = listing::kept().unwrap_or_default();
+    Role::Aimed {
+        place: kept.iter().position(|f| f.id == aim),
+        aim,
+        seen,
+    }
 }
 
 /// The program's `main` ended (or it called `exit`): a listing process
@@ -147,7 +164,7 @@ extern "C" fn at_end() {
     let code = match role {
         Role::Listing(found) => {
             listing::keep(&found);
-            served(found, None, None)
+            served(found, None, None, Vec::new())
         }
         Role::Aimed { aim, .. } => serve(&aim, None),
         Role::Counting { failed: true, .. } => nbench::__private::modes::EXIT_FAILED,
@@ -158,29 +175,39 @@ extern "C" fn at_end() {
     let _ = std::io::stderr().flush();
     // SAFETY: ends the process without running the exit handlers again
     // (this is one).
-    unsafe { _exit(code.into()) }
+    unsafe { c::_exit(code.into()) }
 }
 
 /// Serves the command line aimed at `aim`: with its closure where `here`
-/// holds it, else saying it was not reached.
+/// holds it (and the program goes on past it: the benchmarks listed after
+/// it lie ahead), else saying it was not reached.
 fn serve(aim: &str, here: Option<(Limits, Call<'_>)>) -> u8 {
     let mut found = listing::kept().unwrap_or_default();
-    if !found.iter().any(|f| f.id == aim) {
-        let limits = here.as_ref().map(|(l, _)| *l).unwrap_or_default();
-        let place = found.len();
-        found.push(Found {
-            id: aim.to_owned(),
-            limits,
-            spot: Spot::default(),
-            place: (place, place),
-        });
-    }
-    served(found, Some(aim), here.map(|(_, call)| call))
+    let at = match found.iter().position(|f| f.id == aim) {
+        Some(at) => at,
+        None => {
+            let limits = here.as_ref().map(|(l, _)| *l).unwrap_or_default();
+            let place = found.len();
+            found.push(Found {
+                id: aim.to_owned(),
+                limits,
+                spot: Spot::default(),
+                place: (place, place),
+            });
+            place
+        }
+    };
+    let ahead = match here {
+        Some(_) => found[at + 1..].iter().map(|f| f.id.clone()).collect(),
+        None => Vec::new(),
+    };
+    served(found, Some(aim), here.map(|(_, call)| call), ahead)
 }
 
 /// Serves the command line with the benchmarks `found`: `aim` run here
-/// (by `call`, else failing as not reached), the others elsewhere.
-fn served(found: Vec<Found>, aim: Option<&str>, call: Option<Call<'_>>) -> u8 {
+/// (by `call`, else failing as not reached), the others elsewhere, those
+/// `ahead` reached later in this process.
+fn served(found: Vec<Found>, aim: Option<&str>, call: Option<Call<'_>>, ahead: Vec<String>) -> u8 {
     let ids: Vec<String> = found.iter().map(|f| f.id.clone()).collect();
     let args = match crate::args::translate(std::env::args().skip(1), &ids) {
         Ok(crate::args::Translated::Run(args)) => args,
@@ -196,9 +223,12 @@ fn served(found: Vec<Found>, aim: Option<&str>, call: Option<Call<'_>>) -> u8 {
     let call = call.map(|c| unsafe {
         std::mem::transmute::<Call<'_>, *mut dyn FnMut(&mut nbench::Bencher<'static>)>(c)
     });
+    // Its ids are the listed ones, as `cargo nbench` asks for them (one
+    // whose id changed is found at its place, see `reach`): none is taken
+    // for another that differs in its last part.
     let mut registry = nbench::Registry::new();
-    registry.__ids_may_change();
     registry.__elsewhere_too();
+    registry.__ahead(ahead);
     for f in found {
         let this = Some(f.id.as_str()) == aim;
         let marks = match (this, call) {
@@ -226,4 +256,14 @@ fn served(found: Vec<Found>, aim: Option<&str>, call: Option<Call<'_>>) -> u8 {
         }
     }
     nbench::__private::modes::code(&registry, args)
+}
+
+/// What the C library gives for a process's end.
+mod c {
+    unsafe extern "C" {
+        /// Registers `f` to run when the process exits.
+        pub fn atexit(f: extern "C" fn()) -> i32;
+        /// Ends the process at once, running no exit handler.
+        pub fn _exit(code: i32) -> !;
+    }
 }

@@ -66,8 +66,10 @@ fn connect(addr: &str) -> Option<TcpStream> {
 }
 
 /// Carries out `first`, then the commands read, until told to quit or the
-/// connection closes. A command for a benchmark another process of this
-/// executable runs replaces this process by one aimed at it ([`relay`]).
+/// connection closes, or a command is for a benchmark the program reaches
+/// later (kept, [`relay::onward`]). A command for one another process of
+/// this executable runs replaces this process by one aimed at it
+/// ([`relay`]).
 fn serve(
     registry: &Registry,
     mut first: Option<Command>,
@@ -100,7 +102,14 @@ fn serve(
             | Command::Paired { ref id, .. }
                 if registry.elsewhere(id) =>
             {
-                relayed(id, &command, reader, writer)
+                let ahead = registry.ahead.iter().any(|a| a == id);
+                match writer.get_ref().try_clone() {
+                    Ok(stream) if ahead && reader.buffer().is_empty() => {
+                        relay::keep_onward(stream, command);
+                        return true;
+                    }
+                    _ => relayed(id, &command, reader, writer),
+                }
             }
             Command::List => listed(registry),
             Command::Run { id, settings } => {

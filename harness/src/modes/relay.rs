@@ -10,11 +10,17 @@
 //! for a benchmark this process cannot run replaces the process by a fresh
 //! image of the executable (same arguments, same process id, so `cargo
 //! nbench` sees one process) aimed at it, with the channel's descriptor
-//! and the command to answer first ([`RELAY_ENV`]). The standalone modes
-//! start a process aimed at it instead ([`alone`](super::alone)).
+//! and the command to answer first ([`RELAY_ENV`]); or, where the program
+//! reaches that benchmark later (the front end says which it does,
+//! [`Registry::__ahead`]), the serving ends with the channel and the
+//! command kept ([`onward`]) and the program goes on to it, no process
+//! started. The standalone modes start a process aimed at it instead
+//! ([`alone`](super::alone)).
 
 use crate::protocol::{Command, read_message, write_message};
 use std::net::TcpStream;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The environment variable naming the benchmark a process is started to
 /// reach.
@@ -31,6 +37,31 @@ pub(crate) const RELAY_ENV: &str = "NBENCH_RELAY";
 /// room for commands of slightly different lengths, so their stacks start
 /// at the same place (see `cargo nbench`'s placement).
 const ROOM_STEP: usize = 256;
+
+/// The channel and a command for a benchmark the program reaches later,
+/// kept when the serving ended for it.
+static ONWARD: Mutex<Option<(TcpStream, Command)>> = Mutex::new(None);
+
+/// Whether the channel handed over on starting was taken (once a process).
+static TAKEN: AtomicBool = AtomicBool::new(false);
+
+/// The benchmark the serving that just ended left a command for, to be
+/// served where the program reaches it; `None` where it ended otherwise.
+pub fn onward() -> Option<String> {
+    let kept = ONWARD.lock().unwrap_or_else(|e| e.into_inner());
+    match &kept.as_ref()?.1 {
+        Command::Run { id, .. } | Command::Once { id } | Command::Paired { id, .. } => {
+            Some(id.clone())
+        }
+        _ => None,
+    }
+}
+
+/// Keeps `stream` and `command` for the serving where the program reaches
+/// the benchmark `command` names.
+pub(crate) fn keep_onward(stream: TcpStream, command: Command) {
+    *ONWARD.lock().unwrap_or_else(|e| e.into_inner()) = Some((stream, command));
+}
 
 /// The benchmark this process was started to reach, if it was.
 pub fn aim() -> Option<String> {
@@ -74,8 +105,12 @@ pub(crate) fn exec(stream: &TcpStream, id: &str, command: &Command) -> String {
             std::io::Error::last_os_error()
         );
     }
+    let mut args = std::env::args_os();
+    // The same arguments, the program's name as given (its length moves
+    // where the stack starts, as the environment's does).
     let err = std::process::Command::new(exe)
-        .args(std::env::args_os().skip(1))
+        .arg0(args.next().unwrap_or_default())
+        .args(args)
         .env(AIM_ENV, id)
         .env(RELAY_ENV, handed)
         .exec();
@@ -91,10 +126,17 @@ pub(crate) fn exec(_: &TcpStream, id: &str, _: &Command) -> String {
     )
 }
 
-/// The channel and the first command, where this process is the fresh
-/// image another replaced itself by ([`exec`]); `Err` where what it handed
-/// over is unreadable.
+/// The channel and the first command: kept by an earlier serving in this
+/// process ([`keep_onward`]), or handed over where this process is the
+/// fresh image another replaced itself by ([`exec`]); `Err` where what it
+/// handed over is unreadable.
 pub(crate) fn resumed() -> Option<Result<(TcpStream, Command), String>> {
+    if let Some(kept) = ONWARD.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Some(Ok(kept));
+    }
+    if TAKEN.swap(true, Ordering::Relaxed) {
+        return None;
+    }
     let handed = std::env::var(RELAY_ENV).ok()?;
     let mut parts = handed.splitn(3, ' ');
     let pid: u32 = parts.next()?.parse().ok()?;
