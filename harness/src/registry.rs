@@ -322,6 +322,18 @@ mod tests {
     }
 
     #[test]
+    fn a_benchmark_run_elsewhere_is_told_from_one_run_here() {
+        let mut r = Registry::new();
+        r.bench("sum/16", |b| b.iter(|| ()));
+        r.bench("sum/4096", |b| b.iter(|| ())).__elsewhere();
+        assert!(!r.elsewhere("sum/16") && r.elsewhere("sum/4096"));
+        // An id it does not hold is nobody's, unless said to be reached elsewhere.
+        assert!(!r.elsewhere("grouped"));
+        r.__elsewhere_too();
+        assert!(r.elsewhere("grouped") && !r.elsewhere("sum/16"));
+    }
+
+    #[test]
     fn ids_and_ignore_marks() {
         let mut r = Registry::new();
         r.bench("a", |b| b.iter(|| ()));
