@@ -54,8 +54,10 @@ static ROLE: Mutex<Role> = Mutex::new(Role::Unset);
 /// inside the frame that owns it (see [`serve`]).
 type Call<'a> = &'a mut dyn FnMut(&mut nbench::Bencher<'static>);
 
-/// The program's own `main` reached benchmark `id`: noted, passed by, or
-/// (where this process is aimed at it) served here, and the process ends.
+/// The program's own `main` reached benchmark `id`: noted, passed by,
+/// counted, or (where this process is aimed at it) served here; the process
+/// then ends there, or goes on to a benchmark it was asked for that `main`
+/// reaches later.
 pub(crate) fn reach(id: &str, limits: Limits, call: Call<'_>) {
     if BY_MACRO.load(Ordering::Relaxed) {
         crate::notice::once(
