@@ -17,7 +17,9 @@
 //! started. The standalone modes start a process aimed at it instead
 //! ([`alone`](super::alone)).
 
-use crate::protocol::{Command, read_message, write_message};
+use crate::protocol::Command;
+#[cfg(unix)]
+use crate::protocol::{read_message, write_message};
 use std::net::TcpStream;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
