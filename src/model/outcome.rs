@@ -91,6 +91,23 @@ pub struct TargetRun {
 }
 
 impl TargetRun {
+    /// Why none of its measured benchmarks has a figure of `metric` beside
+    /// its time, where one reason holds for all (the counting run failed):
+    /// said once for the target, not only in each row.
+    pub fn uncounted(&self, metric: Metric) -> Option<&str> {
+        let mut whys = (self.outcomes.iter())
+            .filter_map(|o| match o {
+                Outcome::Measured(m) => Some(m.besides.get(metric.as_str())),
+                _ => None,
+            })
+            .map(|b| {
+                b.filter(|b| b.per_iter.is_none())
+                    .and_then(|b| b.note.as_deref())
+            });
+        let first = whys.next()??;
+        whys.all(|w| w == Some(first)).then_some(first)
+    }
+
     /// The complexity fitted to each family whose members were measured.
     pub fn fits(&self) -> Vec<FamilyFit> {
         let measured = self.outcomes.iter().filter_map(|o| match o {
@@ -147,4 +164,57 @@ pub enum Outcome {
     },
     /// Only listed (`--list`).
     Listed(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::metric::Beside;
+    use nbench::__private::LoopKind;
+    use nbench::__private::engine::{Measurement, Stop};
+    use nbench::__private::stats::OutlierMode;
+
+    fn measured(id: &str, count: Option<f64>, note: Option<&str>) -> Outcome {
+        let m = Measurement {
+            iters: 8,
+            per_iter: vec![10.0; 5],
+            cold: 10.0,
+            stop: Stop::Precise,
+            sampling_ns: 1,
+        };
+        let r = BenchResult::new(id.into(), m, LoopKind::Iter, 0.0, None, OutlierMode::None);
+        let mut m = Measured::of(r.unwrap(), 0.5);
+        let beside = Beside {
+            per_iter: count,
+            overhead: 0.0,
+            note: note.map(str::to_owned),
+        };
+        m.besides
+            .insert(Metric::Instructions.as_str().to_owned(), beside);
+        Outcome::Measured(Box::new(m))
+    }
+
+    #[test]
+    fn a_count_that_failed_for_the_whole_target_is_said_once() {
+        let run = |outcomes: Vec<Outcome>| TargetRun {
+            label: "p/b".into(),
+            outcomes,
+            filtered_out: 0,
+            elsewhere: Vec::new(),
+            scalings: Vec::new(),
+        };
+        let killed = Some("the counting run ended with signal: 9 (SIGKILL)");
+        let all = run(vec![
+            measured("a", None, killed),
+            measured("b", None, killed),
+        ]);
+        assert_eq!(all.uncounted(Metric::Instructions), killed);
+        // One row's own reason, or a row counted, is not the target's.
+        let one = run(vec![
+            measured("a", None, killed),
+            measured("b", Some(9.0), None),
+        ]);
+        assert_eq!(one.uncounted(Metric::Instructions), None);
+        assert_eq!(run(Vec::new()).uncounted(Metric::Instructions), None);
+    }
 }

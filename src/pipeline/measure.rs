@@ -55,7 +55,8 @@ pub fn measure(
         runs.push(run);
         compared.push(cmp);
     }
-    let warnings = context_warnings(&v.baseline.run.context, context);
+    let mut warnings = context_warnings(&v.baseline.run.context, context);
+    warnings.extend(runs.iter().filter_map(uncounted));
     let name = v.baseline.name.clone();
     let counted = plans.iter().any(|p| p.instructions);
     let comparison = finish(name, v.threshold, warnings, compared, counted);
@@ -169,6 +170,7 @@ pub fn compare_saved(
 ) -> (Vec<TargetRecord>, Comparison) {
     let mut plan = plan.clone();
     let (mut records, mut targets) = (Vec::new(), Vec::new());
+    let mut uncounted_targets = Vec::new();
     let mut before = 0;
     for held in cur
         .run
@@ -202,11 +204,13 @@ pub fn compare_saved(
         };
         let (run, cmp) = compare_target(&built, against, &plan, observer);
         records.push(TargetRecord::from_run(&run));
+        uncounted_targets.extend(uncounted(&run));
         targets.push(cmp);
     }
     let gone = gone_targets(base, cur, &plan);
     targets.extend(gone.into_iter().filter(|t| selection.picks(&t.target)));
-    let warnings = context_warnings(&base.run.context, &cur.run.context);
+    let mut warnings = context_warnings(&base.run.context, &cur.run.context);
+    warnings.extend(uncounted_targets);
     let name = base.name.clone();
     let comparison = finish(name, threshold, warnings, targets, plan.instructions);
     (records, comparison)
@@ -257,4 +261,13 @@ fn saved_target(meta: &cargo_metadata::Metadata, label: &str, mut exes: Vec<Path
             Vec::new()
         },
     }
+}
+
+/// That `run`'s instructions were asked for and none was counted, and why.
+fn uncounted(run: &TargetRun) -> Option<String> {
+    let why = run.uncounted(nbench::__private::metric::Metric::Instructions)?;
+    Some(format!(
+        "`{}`: no instructions were counted: {why}",
+        run.label
+    ))
 }
