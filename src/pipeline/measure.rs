@@ -266,8 +266,5 @@ fn saved_target(meta: &cargo_metadata::Metadata, label: &str, mut exes: Vec<Path
 /// That `run`'s instructions were asked for and none was counted, and why.
 fn uncounted(run: &TargetRun) -> Option<String> {
     let why = run.uncounted(nbench::__private::metric::Metric::Instructions)?;
-    Some(format!(
-        "`{}`: no instructions were counted: {why}",
-        run.label
-    ))
+    Some(format!("`{}` has no instruction counts: {why}", run.label))
 }
