@@ -22,8 +22,8 @@
 use crate::limits::Limits;
 use crate::listing;
 use crate::walk::{Found, Spot};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 /// Set by `criterion_main!`'s `main`: a benchmark reached outside its walks
 /// is then not the program's own `main`'s.
@@ -137,19 +137,24 @@ fn first_role() -> Role {
             failed: false,
         };
     }
-    let aim =
-        nbench::__private::modes::aim().or_else(|| Some(listing::kept()?.first()?.id.clone()));
+    let aim = nbench::__private::modes::aim().or_else(|| Some(kept().first()?.id.clone()));
     match aim {
         Some(aim) => aimed(aim, Vec::new()),
         None => Role::Listing(Vec::new()),
     }
 }
 
+/// The listing an earlier process of this run kept (empty where none),
+/// read once a process.
+fn kept() -> &'static [Found] {
+    static KEPT: OnceLock<Vec<Found>> = OnceLock::new();
+    KEPT.get_or_init(|| listing::kept().unwrap_or_default())
+}
+
 /// Aimed at `aim`, past the benchmarks `seen`.
 fn aimed(aim: String, seen: Vec<String>) -> Role {
-    let kept = listing::kept().unwrap_or_default();
     Role::Aimed {
-        place: kept.iter().position(|f| f.id == aim),
+        place: kept().iter().position(|f| f.id == aim),
         aim,
         seen,
     }
@@ -184,7 +189,7 @@ extern "C" fn at_end() {
 /// holds it (and the program goes on past it: the benchmarks listed after
 /// it lie ahead), else saying it was not reached.
 fn serve(aim: &str, here: Option<(Limits, Call<'_>)>) -> u8 {
-    let mut found = listing::kept().unwrap_or_default();
+    let mut found = kept().to_vec();
     let at = match found.iter().position(|f| f.id == aim) {
         Some(at) => at,
         None => {

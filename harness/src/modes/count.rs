@@ -240,8 +240,7 @@ static LOOP_COUNTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBo
 /// Counts every selected benchmark that is not ignored, and the empty loop
 /// once, each over the iterations `iters` gives for the filter that is its
 /// id (by position); a benchmark that fails or skips is said on stderr and
-/// left out, and one another serving counts (where its program reaches
-/// it) passed by. Returns whether all ran.
+/// left out. Returns whether all ran.
 pub fn run(selected: &[&Benchmark], args: &Args, iters: &[u64]) -> bool {
     std::hint::black_box(valgrind::INSTRUMENTS_ITSELF);
     // Under Valgrind, callgrind counts; on a CPU, its counter where it has one.
@@ -275,8 +274,7 @@ pub fn run(selected: &[&Benchmark], args: &Args, iters: &[u64]) -> bool {
     };
     let mut ok = true;
     for bench in selected {
-        // Counted where its program reaches it, in another serving.
-        if bench.elsewhere || args.filter.verdict(&bench.id, bench.ignored) == Selected::Ignored {
+        if args.filter.verdict(&bench.id, bench.ignored) == Selected::Ignored {
             continue;
         }
         let mut driver = CountDriver {

@@ -96,21 +96,22 @@ fn serve(
                 return false;
             }
         };
-        let event = match command {
-            Command::Run { ref id, .. }
-            | Command::Once { ref id }
-            | Command::Paired { ref id, .. }
-                if registry.elsewhere(id) =>
-            {
-                let ahead = registry.ahead.iter().any(|a| a == id);
-                match writer.get_ref().try_clone() {
-                    Ok(stream) if ahead && reader.buffer().is_empty() => {
-                        relay::keep_onward(stream, command);
-                        return true;
-                    }
-                    _ => relayed(id, &command, reader, writer),
+        if let Some(id) = command.benchmark().filter(|id| registry.elsewhere(id)) {
+            let id = id.to_owned();
+            let ahead = registry.ahead.contains(&id);
+            let event = match writer.get_ref().try_clone() {
+                Ok(stream) if ahead && reader.buffer().is_empty() => {
+                    relay::keep_onward(stream, command);
+                    return true;
                 }
+                _ => relayed(&id, &command, reader, writer),
+            };
+            if write_message(writer, &event).is_err() {
+                return false;
             }
+            continue;
+        }
+        let event = match command {
             Command::List => listed(registry),
             Command::Run { id, settings } => {
                 let overhead = || *overhead.get_or_insert_with(|| loop_overhead(&timer));

@@ -51,12 +51,7 @@ static TAKEN: AtomicBool = AtomicBool::new(false);
 /// served where the program reaches it; `None` where it ended otherwise.
 pub fn onward() -> Option<String> {
     let kept = ONWARD.lock().unwrap_or_else(|e| e.into_inner());
-    match &kept.as_ref()?.1 {
-        Command::Run { id, .. } | Command::Once { id } | Command::Paired { id, .. } => {
-            Some(id.clone())
-        }
-        _ => None,
-    }
+    kept.as_ref()?.1.benchmark().map(str::to_owned)
 }
 
 /// Keeps `stream` and `command` for the serving where the program reaches

@@ -117,6 +117,16 @@ pub enum Command {
     Quit,
 }
 
+impl Command {
+    /// The benchmark it names, for those that run one.
+    pub fn benchmark(&self) -> Option<&str> {
+        match self {
+            Command::Run { id, .. } | Command::Once { id } | Command::Paired { id, .. } => Some(id),
+            _ => None,
+        }
+    }
+}
+
 /// What a bench binary tells `cargo nbench`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
