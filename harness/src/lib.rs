@@ -104,7 +104,9 @@ pub mod __private {
     /// The labels of the counts a bench binary dumps under callgrind, or
     /// writes counted by the CPU (`--nbench-count`).
     pub mod count {
-        pub use crate::modes::count::{COUNTED_TO_ENV, Dumped, parse_counted, parse_label};
+        pub use crate::modes::count::{
+            COUNTED_TO_ENV, Dumped, parse_counted, parse_counting, parse_label,
+        };
         pub use crate::valgrind::INSTRUMENTS_ITSELF;
     }
     /// The CPU's instruction counter: whether this machine has one that counts.

@@ -91,21 +91,43 @@ pub struct TargetRun {
 }
 
 impl TargetRun {
-    /// Why none of its measured benchmarks has a figure of `metric` beside
-    /// its time, where one reason holds for all (the counting run failed):
-    /// said once for the target, not only in each row.
-    pub fn uncounted(&self, metric: Metric) -> Option<&str> {
-        let mut whys = (self.outcomes.iter())
-            .filter_map(|o| match o {
-                Outcome::Measured(m) => Some(m.besides.get(metric.as_str())),
+    /// Why its measured benchmarks have no figure of `metric` beside their
+    /// time: one reason for the target (no id) where one holds for all
+    /// (the counting run failed), else each benchmark's own that has none
+    /// (its counting ended its process).
+    pub fn uncounted(&self, metric: Metric) -> Vec<(Option<&str>, &str)> {
+        let measured = || {
+            self.outcomes.iter().filter_map(|o| match o {
+                Outcome::Measured(m) => Some(m),
                 _ => None,
             })
-            .map(|b| {
-                b.filter(|b| b.per_iter.is_none())
-                    .and_then(|b| b.note.as_deref())
-            });
-        let first = whys.next()??;
-        whys.all(|w| w == Some(first)).then_some(first)
+        };
+        let whys: Vec<(&str, Option<&str>)> = measured()
+            .map(|m| {
+                let b = m.besides.get(metric.as_str());
+                let why = b
+                    .filter(|b| b.per_iter.is_none())
+                    .and_then(|b| b.note.as_deref());
+                (m.result.id.as_str(), why)
+            })
+            .collect();
+        let Some((_, Some(first))) = whys.first() else {
+            return self.uncounted_rows(&whys);
+        };
+        match whys.iter().all(|(_, w)| *w == Some(*first)) {
+            true => vec![(None, *first)],
+            false => self.uncounted_rows(&whys),
+        }
+    }
+
+    /// The benchmarks among `whys` that have no figure, each with why.
+    fn uncounted_rows<'a>(
+        &self,
+        whys: &[(&'a str, Option<&'a str>)],
+    ) -> Vec<(Option<&'a str>, &'a str)> {
+        (whys.iter())
+            .filter_map(|(id, why)| Some((Some(*id), (*why)?)))
+            .collect()
     }
 
     /// The complexity fitted to each family whose members were measured.
@@ -195,7 +217,7 @@ mod tests {
     }
 
     #[test]
-    fn a_count_that_failed_for_the_whole_target_is_said_once() {
+    fn a_count_that_failed_for_the_whole_target_is_said_once_one_row_s_for_the_row() {
         let run = |outcomes: Vec<Outcome>| TargetRun {
             label: "p/b".into(),
             outcomes,
@@ -203,18 +225,21 @@ mod tests {
             elsewhere: Vec::new(),
             scalings: Vec::new(),
         };
-        let killed = Some("the counting run ended with signal: 9 (SIGKILL)");
+        let why = "the counting run was killed by signal 9 (SIGKILL)";
+        let killed = Some(why);
         let all = run(vec![
             measured("a", None, killed),
             measured("b", None, killed),
         ]);
-        assert_eq!(all.uncounted(Metric::Instructions), killed);
-        // One row's own reason, or a row counted, is not the target's.
+        assert_eq!(all.uncounted(Metric::Instructions), [(None, why)]);
+        // One row's own reason is said for that row.
         let one = run(vec![
             measured("a", None, killed),
             measured("b", Some(9.0), None),
         ]);
-        assert_eq!(one.uncounted(Metric::Instructions), None);
-        assert_eq!(run(Vec::new()).uncounted(Metric::Instructions), None);
+        assert_eq!(one.uncounted(Metric::Instructions), [(Some("a"), why)]);
+        let counted = run(vec![measured("b", Some(9.0), None)]);
+        assert!(counted.uncounted(Metric::Instructions).is_empty());
+        assert!(run(Vec::new()).uncounted(Metric::Instructions).is_empty());
     }
 }

@@ -56,7 +56,7 @@ pub fn measure(
         compared.push(cmp);
     }
     let mut warnings = context_warnings(&v.baseline.run.context, context);
-    warnings.extend(runs.iter().filter_map(uncounted));
+    warnings.extend(runs.iter().flat_map(uncounted));
     let name = v.baseline.name.clone();
     let counted = plans.iter().any(|p| p.instructions);
     let comparison = finish(name, v.threshold, warnings, compared, counted);
@@ -64,6 +64,8 @@ pub fn measure(
 }
 
 /// Measures every target on its own (nothing compared): their records.
+/// Where instructions were asked for and some were not counted, says why
+/// on stderr (a table shows `n/a` in their place).
 pub fn measure_each(
     targets: &[Built],
     plans: &[Plan],
@@ -73,6 +75,9 @@ pub fn measure_each(
     for (b, plan) in targets.iter().zip(in_turn(plans)) {
         runs.push(crate::run::run_target(b, &plan(&runs), false, observer));
     }
+    runs.iter()
+        .flat_map(uncounted)
+        .for_each(|w| super::warn(&w));
     records(&runs)
 }
 
@@ -263,8 +268,14 @@ fn saved_target(meta: &cargo_metadata::Metadata, label: &str, mut exes: Vec<Path
     }
 }
 
-/// That `run`'s instructions were asked for and none was counted, and why.
-fn uncounted(run: &TargetRun) -> Option<String> {
-    let why = run.uncounted(nbench::__private::metric::Metric::Instructions)?;
-    Some(format!("`{}` has no instruction counts: {why}", run.label))
+/// Where `run`'s instructions were asked for and some or all were not
+/// counted: why, once for the target where one reason holds for all.
+fn uncounted(run: &TargetRun) -> Vec<String> {
+    let metric = nbench::__private::metric::Metric::Instructions;
+    (run.uncounted(metric).into_iter())
+        .map(|(id, why)| match id {
+            None => format!("`{}` has no instruction counts: {why}", run.label),
+            Some(id) => format!("`{}`: `{id}` has no instruction count: {why}", run.label),
+        })
+        .collect()
 }

@@ -159,9 +159,13 @@ fn count_both(
         Ok((base?, cur?))
     });
     match sides {
-        Ok((base, cur)) => {
+        Ok(((base, base_failed), (cur, mut failed))) => {
             crate::compare::counts::attach(cmp, &base, &cur);
-            counts::besides_from(outcomes, &cur);
+            for (id, why) in base_failed {
+                let why = format!("on the baseline's side: {why}");
+                failed.entry(id).or_insert(why);
+            }
+            counts::besides_from(outcomes, &ids, (&cur, &failed));
         }
         Err(e) => counts::besides_failed(outcomes, &e.to_string()),
     }

@@ -11,31 +11,18 @@
 //! threads, or one that times itself, are kept but marked as not telling.
 
 use super::Plan;
-use super::counter::{CountError, Source};
+use super::counter::CountError;
+use super::counting::{self, Counting, ToCount};
 use crate::model::metric::{Beside, Counted, SideCounts};
 use crate::model::outcome::Outcome;
 use crate::model::target::Built;
-use nbench::__private::count::{Dumped, parse_counted, parse_label};
+use nbench::__private::count::Dumped;
 use nbench::__private::format::one_line;
 use nbench::__private::metric::Metric;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
-/// Whether `exe` switches callgrind's instrumentation on around what it
-/// counts (a harness that does not, an older one, would count nothing
-/// started with it off). Its start and each benchmark's setup then run
-/// uninstrumented: a count process of base64's 30 MB inputs took 8.4 s
-/// instrumented throughout.
-fn instruments_itself(exe: &Path) -> bool {
-    let marker = nbench::__private::count::INSTRUMENTS_ITSELF;
-    std::fs::read(exe).is_ok_and(|bytes| bytes.windows(marker.len()).any(|w| w == marker))
-}
-
-/// Benchmarks to count, each with the iterations of its first counted
-/// sample ([`iterations_for`]).
-pub type ToCount = [(String, u64)];
 
 /// How long a counted sample should take natively: under callgrind, some
 /// 50 times as long (10 ms), long enough that what an iteration does now
@@ -52,40 +39,77 @@ pub fn iterations_for(ns_per_iter: f64) -> u64 {
     (wanted.clamp(1.0, (1u64 << 24) as f64) as u64).next_power_of_two()
 }
 
+/// One executable's counts: each benchmark's, and why one has none
+/// where counting it ended its process.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Each id's count.
+    pub counted: BTreeMap<String, Counted>,
+    /// Why an id has no count: its process failed while counting it.
+    pub failed: BTreeMap<String, String>,
+}
+
 /// Counts benchmarks `ids` of executable `exe`, run from `dir` with
-/// `extra_args` after its own, for at most `limit`: each id's count, or
-/// why there is none.
+/// `extra_args` after its own, for at most `limit`: each id's count, and
+/// why an id has none; or why counting failed.
+///
+/// A process that fails while counting one benchmark (killed when its
+/// iterations kept what they made until memory ran out, an instruction
+/// Valgrind does not know) keeps what it counted before; the others are
+/// counted in another process, without that one: one benchmark costs its
+/// own count only.
 pub fn count(
     exe: &Path,
     dir: &Path,
     ids: &ToCount,
     (extra_args, limit): (&[String], Duration),
-) -> Result<BTreeMap<String, Counted>, CountError> {
+) -> Result<Tally, CountError> {
     let source = super::counter::source()?;
-    let attempt = |iters: bool| {
-        let out = scratch_dir();
-        std::fs::create_dir_all(&out).map_err(|e| CountError::Failed(e.to_string()))?;
-        let how = (extra_args, limit, iters);
-        let result =
-            run(&source, (exe, dir, ids), how, &out).map(|d| by_id(per_iteration(&d), ids));
-        let _ = std::fs::remove_dir_all(&out);
-        result
-    };
-    match attempt(true) {
-        // An executable built before `--nbench-count-iters` refuses it:
-        // counted by the clock instead.
-        Err(CountError::Failed(why)) if why.contains("--help") => attempt(false),
-        result => result,
-    }
+    tally(ids, limit, |left, share, iters| {
+        counting::once(&source, (exe, dir, left), (extra_args, share, iters))
+    })
 }
 
-/// A folder of its own for one counting run; every one of a run's names is
-/// as long as the others (see [`run`]).
-fn scratch_dir() -> PathBuf {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static N: AtomicU32 = AtomicU32::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("nbench-counts-{}-{n:06}", std::process::id()))
+/// What [`count`] makes of the processes `once` runs, each given the ids
+/// left, its share of `limit`, and whether to pass their iterations.
+fn tally(
+    ids: &ToCount,
+    limit: Duration,
+    mut once: impl FnMut(&ToCount, Duration, bool) -> Result<Counting, CountError>,
+) -> Result<Tally, CountError> {
+    let mut tally = Tally::default();
+    let mut left = ids.to_vec();
+    let mut iters = true;
+    while !left.is_empty() {
+        let share = limit.mul_f64((left.len() + 1) as f64 / (ids.len() + 1) as f64);
+        let run = once(&left, share, iters)?;
+        let counted = by_id(per_iteration(&run.dumps), &left);
+        left.retain(|(id, _)| !counted.contains_key(id));
+        tally.counted.extend(counted);
+        let Some(failed) = run.failed else {
+            break;
+        };
+        // An executable built before `--nbench-count-iters` refuses it:
+        // counted by the clock instead.
+        if iters && failed.why.contains("--help") {
+            iters = false;
+            continue;
+        }
+        let at = failed.at.as_deref();
+        let Some(k) = left.iter().position(|(id, _)| Some(&*one_line(id)) == at) else {
+            // It ended before a benchmark, or in one it had counted.
+            if tally.counted.is_empty() {
+                return Err(CountError::Failed(failed.why));
+            }
+            let why = failed.why;
+            tally
+                .failed
+                .extend(left.into_iter().map(|(id, _)| (id, why.clone())));
+            break;
+        };
+        tally.failed.insert(left.remove(k).0, failed.why);
+    }
+    Ok(tally)
 }
 
 /// Processes each side of a comparison is counted in, each in another of
@@ -109,25 +133,37 @@ pub const COUNT_PROCESSES: usize = 3;
 /// Counts benchmarks `ids` in `processes` processes of `exes` (each a link
 /// layout of one side; one executable is counted that many times), the
 /// second over twice the iterations `ids` give, the others over those
-/// ([`COUNT_PROCESSES`]): each id's count in each process, and why it does
-/// not tell where it does not; or why counting failed.
+/// ([`COUNT_PROCESSES`]): each id's count in each process, and why an id
+/// has none (its counting failed in one of them, and is not tried again
+/// in the next: a side's spread is measured over all its processes or
+/// stated for none); or why counting failed.
 pub fn count_side(
     exes: &[PathBuf],
     (dir, ids): (&Path, &ToCount),
     (extra_args, limit): (&[String], Duration),
     processes: usize,
-) -> Result<SideCounts, CountError> {
-    let mut side = SideCounts::new();
+) -> Result<(SideCounts, Failed), CountError> {
+    let (mut side, mut failed) = (SideCounts::new(), Failed::new());
     for (k, exe) in exes.iter().cycle().take(processes).enumerate() {
         let ids: Vec<(String, u64)> = (ids.iter())
+            .filter(|(id, _)| !failed.contains_key(id))
             .map(|(id, n)| (id.clone(), n.saturating_mul(iterations_factor(k))))
             .collect();
-        for (id, c) in count(exe, dir, &ids, (extra_args, limit))? {
+        if ids.is_empty() {
+            break;
+        }
+        let tally = count(exe, dir, &ids, (extra_args, limit))?;
+        for (id, c) in tally.counted {
             side.entry(id).or_default().push(c);
         }
+        failed.extend(tally.failed);
     }
-    Ok(side)
+    side.retain(|id, _| !failed.contains_key(id));
+    Ok((side, failed))
 }
+
+/// Why a benchmark has no count, by id: its counting failed.
+pub type Failed = BTreeMap<String, String>;
 
 /// How many times the given iterations the `k`-th counting process runs:
 /// twice for the second, once for the others.
@@ -156,32 +192,50 @@ pub fn count_into(built: &Built, plan: &Plan, outcomes: &mut [Outcome]) {
     let exe = std::slice::from_ref(&built.exe);
     // A run without a comparison shows one count.
     match count_side(exe, (dir, &ids), (&plan.extra_args, limit), 1) {
-        Ok(side) => besides_from(outcomes, &side),
+        Ok((side, failed)) => besides_from(outcomes, &ids, (&side, &failed)),
         Err(e) => besides_failed(outcomes, &e.to_string()),
     }
 }
 
-/// Each measured outcome's instructions from `side` (its first process's count).
-pub fn besides_from(outcomes: &mut [Outcome], side: &SideCounts) {
-    put_besides(outcomes, |id| match side.get(id).and_then(|c| c.first()) {
-        Some(c) => Beside {
-            per_iter: Some(c.per_iter),
-            overhead: c.overhead,
-            note: c.not_telling.clone(),
-        },
-        None => uncounted("not counted: it skipped or failed under callgrind"),
+/// Each measured outcome among `ids` counted: its instructions from `side`
+/// (its first process's count), or why it has none.
+pub fn besides_from(
+    outcomes: &mut [Outcome],
+    ids: &ToCount,
+    (side, failed): (&SideCounts, &Failed),
+) {
+    let asked = |id: &str| ids.iter().any(|(i, _)| i == id);
+    put_besides(outcomes, asked, |id| {
+        if let Some(why) = failed.get(id) {
+            return uncounted(&format!("counting instructions failed in it: {why}"));
+        }
+        match side.get(id).and_then(|c| c.first()) {
+            Some(c) => Beside {
+                per_iter: Some(c.per_iter),
+                overhead: c.overhead,
+                note: c.not_telling.clone(),
+            },
+            None => uncounted("not counted: it skipped or failed under callgrind"),
+        }
     });
 }
 
 /// Each measured outcome's instructions in place: none, and why.
 pub fn besides_failed(outcomes: &mut [Outcome], why: &str) {
-    put_besides(outcomes, |_| uncounted(why));
+    put_besides(outcomes, |_| true, |_| uncounted(why));
 }
 
-/// Each measured outcome's instructions, as `beside` gives them for its id.
-fn put_besides(outcomes: &mut [Outcome], beside: impl Fn(&str) -> Beside) {
+/// Each measured outcome's instructions whose id is `asked`, as `beside`
+/// gives them for its id.
+fn put_besides(
+    outcomes: &mut [Outcome],
+    asked: impl Fn(&str) -> bool,
+    beside: impl Fn(&str) -> Beside,
+) {
     for o in outcomes {
-        if let Outcome::Measured(m) = o {
+        if let Outcome::Measured(m) = o
+            && asked(&m.result.id)
+        {
             let b = beside(&m.result.id);
             m.besides
                 .insert(Metric::Instructions.as_str().to_owned(), b);
@@ -196,177 +250,6 @@ fn uncounted(why: &str) -> Beside {
         overhead: 0.0,
         note: Some(why.to_owned()),
     }
-}
-
-/// Runs the counting process, on the CPU or under Valgrind as `source`
-/// says (callgrind's dumps into `out`): each count and its label.
-///
-/// Without address-space randomisation, and through a link of the same
-/// name's length for every executable: the allocator then meets the same
-/// heap in every process, and code that allocates counts the same
-/// (measured: `vec_push/1000` counted 1.056 M or 1.092 M instructions an
-/// iteration in processes of one executable, randomised; 1.020 M in each of
-/// five, not).
-/// The figures: `docs/instructions.md`.
-fn run(
-    source: &Source,
-    (exe, dir, ids): (&Path, &Path, &ToCount),
-    (extra_args, limit, iters): (&[String], Duration, bool),
-    out: &Path,
-) -> Result<Vec<(Dumped, f64)>, CountError> {
-    let link = out.join("bench");
-    #[cfg(unix)]
-    let exe = match std::os::unix::fs::symlink(exe, &link) {
-        Ok(()) => link.as_path(),
-        Err(_) => exe,
-    };
-    let mut cmd = match source {
-        Source::Cpu => Command::new(exe),
-        Source::Valgrind(valgrind) => {
-            let mut cmd = Command::new(valgrind);
-            cmd.args(["--tool=callgrind", "--collect-atstart=no", "--dump-line=no"])
-                .args(instruments_itself(exe).then_some("--instr-atstart=no"))
-                .args([
-                    "--dump-instr=no",
-                    "--compress-strings=no",
-                    "--compress-pos=no",
-                ])
-                // Valgrind gives the program's main thread a stack of its own.
-                .arg(format!("--main-stacksize={}", super::child::STACK_BYTES))
-                .arg(format!(
-                    "--callgrind-out-file={}",
-                    out.join("cg.out").display()
-                ))
-                .arg(exe);
-            cmd
-        }
-    };
-    super::child::not_randomized(&mut cmd);
-    super::child::room_for_stack(&mut cmd);
-    super::listings::share(&mut cmd);
-    // What a benchmark prints while counted is not shown: it goes nowhere.
-    cmd.env(nbench::__private::QUIET_ENV, "1");
-    let counted_to = out.join("counted");
-    if let Source::Cpu = source {
-        cmd.env(nbench::__private::count::COUNTED_TO_ENV, &counted_to);
-    }
-    let each: Vec<String> = ids.iter().map(|(_, n)| n.to_string()).collect();
-    let each = [
-        nbench::__private::protocol::COUNT_ITERS_FLAG.to_owned(),
-        each.join(","),
-    ];
-    cmd.arg(nbench::__private::protocol::COUNT_FLAG)
-        .args(each.iter().filter(|_| iters))
-        .arg("--exact")
-        .args(extra_args)
-        .arg("--")
-        .args(ids.iter().map(|(id, _)| id))
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let (printed, _) = finish(cmd, source, limit)?;
-    match source {
-        Source::Cpu => Ok(counted_lines(&counted_to, &printed)),
-        Source::Valgrind(_) => read(out),
-    }
-}
-
-/// The counts written to the file `to`, and those printed on stdout (where
-/// a harness from before that file wrote them): each with its label.
-fn counted_lines(to: &Path, printed: &str) -> Vec<(Dumped, f64)> {
-    let written = std::fs::read_to_string(to).unwrap_or_default();
-    (written.lines().chain(printed.lines()))
-        .filter_map(parse_counted)
-        .collect()
-}
-
-/// Runs `cmd` for at most `limit`: what it printed on stdout and stderr
-/// if it succeeded, else why not.
-fn finish(
-    mut cmd: Command,
-    source: &Source,
-    limit: Duration,
-) -> Result<(String, String), CountError> {
-    let mut child = cmd.spawn().map_err(|e| match source {
-        Source::Valgrind(v) => CountError::NoValgrind(format!("`{}`: {e}", v.display())),
-        Source::Cpu => CountError::Failed(e.to_string()),
-    })?;
-    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_string(&mut text);
-            }
-            text
-        })
-    };
-    let stdout = drain(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
-    );
-    let stderr = drain(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
-    );
-    let Some(status) = super::session::wait_for(&mut child, limit) else {
-        let _ = child.kill();
-        let _ = child.wait();
-        let secs = limit.as_secs_f64();
-        return Err(CountError::Failed(format!(
-            "still running after {secs:.0} s"
-        )));
-    };
-    let (printed, said) = (
-        stdout.join().unwrap_or_default(),
-        stderr.join().unwrap_or_default(),
-    );
-    if status.success() {
-        return Ok((printed, said));
-    }
-    // Valgrind's own lines start with `==PID==`; the binary's are the reason.
-    let own: Vec<&str> = (said.lines())
-        .filter(|l| !l.starts_with("==") && !l.trim().is_empty())
-        .collect();
-    Err(CountError::Failed(match own.last() {
-        Some(line) => line.trim().to_owned(),
-        None => format!("the counting run ended with {status}"),
-    }))
-}
-
-/// The counts callgrind dumped into `out`, with their labels.
-fn read(out: &Path) -> Result<Vec<(Dumped, f64)>, CountError> {
-    let entries = std::fs::read_dir(out).map_err(|e| CountError::Failed(e.to_string()))?;
-    let mut dumps = Vec::new();
-    let dumps_only = |p: &PathBuf| {
-        p.file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("cg.out"))
-    };
-    for path in entries.flatten().map(|e| e.path()).filter(dumps_only) {
-        let text = std::fs::read_to_string(&path).map_err(|e| CountError::Failed(e.to_string()))?;
-        if let Some(d) = dumped(&text) {
-            dumps.push(d);
-        }
-    }
-    Ok(dumps)
-}
-
-/// A dump's label and its total instructions; `None` for the dump at the
-/// program's end and for one that is not a count of nbench's.
-pub fn dumped(text: &str) -> Option<(Dumped, f64)> {
-    let field = |name: &str| (text.lines()).find_map(|l| l.strip_prefix(name));
-    // Not trimmed: the empty loop's label ends in a tab (its empty id).
-    let label = parse_label(field("desc: Trigger: Client Request: ")?)?;
-    let total = (field("totals:").or_else(|| field("summary:")))?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()?;
-    Some((label, total))
 }
 
 /// `counted`, keyed by the ids of the labels, under the ids asked for: a
@@ -437,20 +320,101 @@ pub fn per_iteration(dumps: &[(Dumped, f64)]) -> BTreeMap<String, Counted> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::counting::{Failure, dumped};
+
+    /// A counting process of `left`, as a harness runs one: the empty loop,
+    /// then each id in turn, announced, its two dumps taken, up to `dies`
+    /// (announced, then killed); each id costs `per_id` instructions an
+    /// iteration.
+    fn process(left: &ToCount, dies: Option<&str>, per_id: f64) -> Counting {
+        let dump = |what: &str, iters: u64, id: &str, n: f64| {
+            let label = format!("nbench-count\t{what}\t{iters}\titer\t{id}");
+            (nbench::__private::count::parse_label(&label).unwrap(), n)
+        };
+        let mut dumps = vec![dump("loop", 8, "", 8.0), dump("loop", 16, "", 16.0)];
+        for (id, n) in left {
+            if Some(id.as_str()) == dies {
+                let why = "the counting run was killed by signal 9 (SIGKILL)".to_owned();
+                let at = Some(id.clone());
+                return Counting {
+                    dumps,
+                    failed: Some(Failure { why, at }),
+                };
+            }
+            dumps.push(dump("body", *n, id, (per_id + 1.0) * *n as f64));
+            dumps.push(dump("body", 2 * n, id, (per_id + 1.0) * 2.0 * *n as f64));
+        }
+        Counting {
+            dumps,
+            failed: None,
+        }
+    }
 
     #[test]
-    fn only_a_binary_that_says_it_switches_instrumentation_starts_without_it() {
-        let dir = scratch_dir();
-        std::fs::create_dir_all(&dir).unwrap();
-        let marker = nbench::__private::count::INSTRUMENTS_ITSELF;
-        let new = dir.join("new");
-        std::fs::write(&new, [&b"\x7fELF..."[..], marker, b"..."].concat()).unwrap();
-        let old = dir.join("old");
-        std::fs::write(&old, &marker[..marker.len() - 1]).unwrap();
-        assert!(instruments_itself(&new));
-        assert!(!instruments_itself(&old));
-        assert!(!instruments_itself(&dir.join("missing")));
-        std::fs::remove_dir_all(&dir).unwrap();
+    fn a_benchmark_whose_counting_ends_its_process_costs_its_own_count_only() {
+        let ids: Vec<(String, u64)> = ["a", "b", "hog", "c", "d"]
+            .iter()
+            .map(|id| (id.to_string(), 64))
+            .collect();
+        let mut runs = Vec::new();
+        let tally = tally(&ids, Duration::from_secs(60), |left, share, _| {
+            runs.push((
+                left.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>(),
+                share,
+            ));
+            Ok(process(left, Some("hog"), 100.0))
+        })
+        .unwrap();
+        assert_eq!(
+            tally.counted.keys().collect::<Vec<_>>(),
+            ["a", "b", "c", "d"]
+        );
+        assert_eq!(tally.counted["c"].per_iter, 100.0);
+        assert_eq!(tally.failed.keys().collect::<Vec<_>>(), ["hog"]);
+        assert!(tally.failed["hog"].contains("SIGKILL"), "{tally:?}");
+        // The second process counts only what the first had not reached,
+        // with the time those have.
+        assert_eq!(runs.len(), 2);
+        assert_eq!(runs[1].0, ["c", "d"]);
+        assert_eq!(runs[1].1, Duration::from_secs(30));
+    }
+
+    #[test]
+    fn a_process_that_fails_before_any_benchmark_fails_the_whole_count() {
+        let ids = [("a".to_owned(), 8), ("b".to_owned(), 8)];
+        let refused = |why: &str| Counting {
+            dumps: Vec::new(),
+            failed: Some(Failure {
+                why: why.to_owned(),
+                at: None,
+            }),
+        };
+        let e = tally(&ids, Duration::from_secs(9), |_, _, _| {
+            Ok(refused("no such file"))
+        });
+        assert_eq!(e.unwrap_err(), CountError::Failed("no such file".into()));
+        // An older harness refuses the iterations once; then by the clock.
+        let mut asked = Vec::new();
+        let t = tally(&ids, Duration::from_secs(9), |left, _, iters| {
+            asked.push(iters);
+            Ok(match iters {
+                true => refused("unknown flag; see --help"),
+                false => process(left, None, 5.0),
+            })
+        });
+        assert_eq!((asked, t.unwrap().counted.len()), (vec![true, false], 2));
+        // Every benchmark counted, and a failure after them (a `main`'s own
+        // work): the counts stand.
+        let t = tally(&ids, Duration::from_secs(9), |left, _, _| {
+            let mut c = process(left, None, 5.0);
+            c.failed = Some(Failure {
+                why: "panicked at exit".into(),
+                at: Some("b".into()),
+            });
+            Ok(c)
+        });
+        let t = t.unwrap();
+        assert_eq!((t.counted.len(), t.failed.len()), (2, 0));
     }
 
     fn dump(label: &str, total: u64) -> String {
@@ -527,41 +491,5 @@ mod tests {
         assert_eq!(iterations_for(5e9), 1);
         assert_eq!(iterations_for(0.0), 1 << 21);
         assert_eq!(iterations_for(f64::NAN), 1 << 21);
-    }
-
-    #[test]
-    fn counts_on_the_cpu_are_read_from_their_file_whatever_stdout_holds() {
-        let dir = scratch_dir();
-        std::fs::create_dir_all(&dir).unwrap();
-        let to = dir.join("counted");
-        let label = "nbench-count\tbody\t8\titer\tsum";
-        std::fs::write(&to, format!("nbench-counted\t4096\t{label}\n")).unwrap();
-        // A benchmark's line without its end, and an older harness's count.
-        let printed =
-            "partial nbench-counted\t1\tx\nnbench-counted\t64\tnbench-count\tloop\t8\titer\t\n";
-        let read = counted_lines(&to, printed);
-        std::fs::remove_dir_all(&dir).unwrap();
-        let ids: Vec<_> = read
-            .iter()
-            .map(|(d, n)| (d.what.as_str(), d.id.as_str(), *n))
-            .collect();
-        assert_eq!(ids, [("body", "sum", 4096.0), ("loop", "", 64.0)]);
-        assert!(counted_lines(&dir.join("none"), "").is_empty());
-    }
-
-    #[test]
-    fn a_missing_valgrind_is_said() {
-        let e = run(
-            &Source::Valgrind(PathBuf::from("/nonexistent/valgrind")),
-            (Path::new("/bin/true"), Path::new("."), &[]),
-            (&[], Duration::from_secs(5), true),
-            Path::new("/nonexistent"),
-        );
-        match e {
-            Err(CountError::NoValgrind(why)) => {
-                assert!(why.contains("/nonexistent/valgrind"), "{why}")
-            }
-            other => panic!("{other:?}"),
-        }
     }
 }

@@ -4,6 +4,7 @@ pub mod affinity;
 mod child;
 pub mod compare;
 pub mod counter;
+pub mod counting;
 pub mod counts;
 mod epochs;
 pub mod listings;

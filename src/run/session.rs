@@ -466,7 +466,7 @@ pub fn ended(status: ExitStatus) -> String {
                 6 => " (SIGABRT, aborted)",
                 7 => " (SIGBUS, bus error)",
                 8 => " (SIGFPE, arithmetic error)",
-                9 => " (SIGKILL, killed)",
+                9 => " (SIGKILL: by hand, or by the kernel when memory ran out)",
                 11 => " (SIGSEGV, segmentation fault)",
                 15 => " (SIGTERM, terminated)",
                 _ => "",

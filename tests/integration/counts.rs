@@ -64,6 +64,55 @@ fn a_loop_of_known_additions_counts_the_instructions_it_executes() {
     assert!(table.line("adds/10000").contains(" k"), "{}", table.all());
 }
 
+#[test]
+fn a_benchmark_that_ends_its_counting_process_costs_only_its_own_count() {
+    if !valgrind_here() {
+        eprintln!("skipped: no Valgrind here");
+        return;
+    }
+    let f = Fixture::new("counts").own_target_dir();
+    let quick = ["--max-time", "100ms", "--features", "dies"];
+    let saved = f.nbench(&[&quick[..], &["--save-baseline", "base"]].concat());
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    let counted = ["--metrics", "time,instructions", "--format", "json"];
+    let run = f.nbench(&[&quick[..], &counted[..]].concat());
+    assert_eq!(run.code, 0, "{}", run.all());
+    let json = run.json();
+    // Those before it and those after it are counted.
+    for id in ["adds/10000", "stride"] {
+        let n = instructions(&json, id)["per_iter"].as_f64();
+        assert!(n.is_some_and(|n| n > 1000.0), "{id}: {json}");
+    }
+    let dies = instructions(&json, "dies/counted");
+    assert!(dies["per_iter"].is_null(), "{dies}");
+    let why = "`dies/counted` has no instruction count: counting instructions failed in it: \
+               the counting run was killed by signal 6 (SIGABRT, aborted)";
+    assert!(dies["note"].to_string().contains("SIGABRT"), "{dies}");
+    assert!(run.stderr.contains(why), "{}", run.all());
+    // Compared: the same, once for the row, and the other rows judged on
+    // their counts.
+    let compared = f.nbench(&[&quick[..], &counted[..], &["--compare", "base"]].concat());
+    assert_eq!(compared.code, 0, "{}", compared.all());
+    let json = compared.json();
+    let warnings = json["comparison"]["warnings"].to_string();
+    assert!(
+        warnings.contains("`dies/counted` has no instruction count"),
+        "{warnings}"
+    );
+    assert!(!warnings.contains("no instruction counts:"), "{warnings}");
+    let rows = rows(&json);
+    assert!(
+        rows["dies/counted"]["instructions"].is_null(),
+        "{}",
+        rows["dies/counted"]
+    );
+    assert_eq!(
+        rows["stride"]["instructions"]["change"], 0.0,
+        "{}",
+        rows["stride"]
+    );
+}
+
 /// The comparison rows of a run's JSON, by id.
 fn rows(json: &Value) -> std::collections::BTreeMap<String, Value> {
     let rows = json["comparison"]["targets"][0]["rows"].as_array().unwrap();

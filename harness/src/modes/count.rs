@@ -41,6 +41,14 @@ const EMPTY_LOOP_ITERS: u64 = 1 << 16;
 /// The most iterations a counted sample runs.
 const MOST_ITERS: u64 = 1 << 24;
 
+/// The most a benchmark's iterations may grow the process by while
+/// counted (its uncounted sample and its two counted ones): where each
+/// iteration keeps what it makes (a log it appends to), the iterations
+/// are fewer. Counted under callgrind on both sides of a comparison at
+/// once, raft's `leader_propose` of 1 MiB inputs kept 1 MiB an iteration
+/// over 2 048 of them a sample, until the kernel killed it at 12 GB.
+const MOST_GROWTH: u64 = 1 << 30;
+
 /// The trigger label of a dump: `nbench-count<TAB>WHAT<TAB>ITERS<TAB>KIND<TAB>ID`,
 /// `WHAT` `body` or `loop` (the empty loop, id empty), `KIND` the loop kind
 /// (`iter`, `batched`, `custom`, `future`, `threads`). A label is read back
@@ -66,6 +74,24 @@ pub const COUNTED_TO_ENV: &str = "NBENCH_COUNTED_TO";
 pub fn parse_counted(line: &str) -> Option<(Dumped, f64)> {
     let (count, label) = line.strip_prefix(COUNTED)?.split_once('\t')?;
     Some((parse_label(label)?, count.parse().ok()?))
+}
+
+/// The start of the line written to stderr as each benchmark's counting
+/// begins: `nbench-counting<TAB>ID`, the id on one line. Where the process
+/// ends before its counts are all taken (killed for memory, an instruction
+/// Valgrind does not know), the last such line names the benchmark it
+/// ended in, and `cargo nbench` counts the others without it.
+pub const COUNTING: &str = "nbench-counting\t";
+
+/// The id a [`COUNTING`] line names; `None` for any other line.
+pub fn parse_counting(line: &str) -> Option<&str> {
+    line.strip_prefix(COUNTING)
+}
+
+/// Says on stderr, in one write, that benchmark `id`'s counting begins.
+fn announce(id: &str) {
+    let line = format!("{COUNTING}{}\n", crate::format::one_line(id));
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }
 
 /// What a dump's label says: what was counted, over how many iterations,
@@ -137,7 +163,7 @@ fn count(
     // counted ones are, so that `n` is the same either way.
     let n = match iters {
         Some(n) => {
-            let n = n.min(MOST_ITERS);
+            let n = fit_memory(m, n.min(MOST_ITERS));
             m.sample(n);
             valgrind::instrument(true);
             n
@@ -220,6 +246,41 @@ fn counted_file(path: &Path) -> Result<File, String> {
         .map_err(|e| format!("cannot write counts to {}: {e}", path.display()))
 }
 
+/// `n`, or fewer where what `m`'s iterations keep would grow the process
+/// past [`MOST_GROWTH`] over the `4n` iterations a count runs: halved until
+/// it would not, as two uncounted samples of a few iterations, the second
+/// measured, grow it (the first grows what a first call grows once).
+fn fit_memory(m: &mut dyn Measure, n: u64) -> u64 {
+    if n < 8 {
+        return n;
+    }
+    let probe = (n / 8).min(64);
+    m.sample(probe);
+    let Some(before) = resident() else {
+        return n;
+    };
+    m.sample(probe);
+    let grown = resident().map_or(0, |after| after.saturating_sub(before));
+    fewer_for_memory(n, grown as f64 / probe as f64)
+}
+
+/// `n` halved until `4n` iterations growing the process by `per_iter`
+/// bytes each stay within [`MOST_GROWTH`]; at least 1.
+fn fewer_for_memory(mut n: u64, per_iter: f64) -> u64 {
+    while n > 1 && 4.0 * n as f64 * per_iter > MOST_GROWTH as f64 {
+        n /= 2;
+    }
+    n
+}
+
+/// This process's resident memory in bytes, where Linux says it.
+fn resident() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?;
+    let kb: u64 = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// Runs `m` (uncounted) on 1, 2, 4, … iterations until a sample lasts
 /// [`SAMPLE`]: that many iterations.
 fn by_the_clock(m: &mut dyn Measure) -> u64 {
@@ -277,6 +338,7 @@ pub fn run(selected: &[&Benchmark], args: &Args, iters: &[u64]) -> bool {
         if args.filter.verdict(&bench.id, bench.ignored) == Selected::Ignored {
             continue;
         }
+        announce(&bench.id);
         let mut driver = CountDriver {
             id: &bench.id,
             iters: given(&bench.id),
@@ -314,6 +376,22 @@ mod tests {
         assert_eq!(parse_counted(&line), Some((parsed, 4096.0)));
         assert_eq!(parse_counted("nbench-counted\tmany\tx"), None);
         assert_eq!(parse_counted(&text), None);
+    }
+
+    #[test]
+    fn iterations_that_keep_what_they_make_are_fewer() {
+        // Nothing kept: as many as asked.
+        assert_eq!(fewer_for_memory(1 << 20, 0.0), 1 << 20);
+        assert_eq!(fewer_for_memory(2048, 1000.0), 2048);
+        // 1 MiB kept an iteration: 4 × 256 MiB is the most.
+        assert_eq!(fewer_for_memory(2048, (1 << 20) as f64), 256);
+        assert_eq!(fewer_for_memory(2048, 1e12), 1);
+        #[cfg(target_os = "linux")]
+        {
+            let before = resident().unwrap();
+            let kept = std::hint::black_box(vec![1u8; 128 << 20]);
+            assert!(resident().unwrap() >= before + (96 << 20), "{}", kept.len());
+        }
     }
 
     #[test]

@@ -1,0 +1,301 @@
+//! One counting process: the bench binary run as `BINARY --nbench-count
+//! --exact ID…` under Valgrind's callgrind, or on the CPU's instruction
+//! counter ([`super::counter`] says which), and what it counted: each
+//! count with its label, and, where the process failed, why and in which
+//! benchmark it ended (the last [`COUNTING`] line it wrote), so that
+//! [`super::counts`] counts the others without that one.
+//!
+//! [`COUNTING`]: nbench::__private::count::parse_counting
+
+use super::counter::{CountError, Source};
+use nbench::__private::count::{Dumped, parse_counted, parse_counting, parse_label};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// Benchmarks to count, each with the iterations of its first counted
+/// sample ([`iterations_for`](super::counts::iterations_for)).
+pub type ToCount = [(String, u64)];
+
+/// What one counting process gave.
+#[derive(Debug, Default)]
+pub struct Counting {
+    /// Each count it took, with its label: all of them, or, where it
+    /// failed, those taken before it ended.
+    pub dumps: Vec<(Dumped, f64)>,
+    /// Why it failed, where it did.
+    pub failed: Option<Failure>,
+}
+
+/// Why a counting process failed, and where.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    /// What it said last, or how it ended.
+    pub why: String,
+    /// The benchmark it was counting when it ended (its id on one line);
+    /// `None` where it ended before its first, or a harness from before
+    /// these lines said none.
+    pub at: Option<String>,
+}
+
+/// Counts `ids` of executable `exe`, run from `dir` with `extra_args`
+/// after its own, for at most `limit`, in one process in a scratch folder
+/// of its own; `iters` passes each id's iterations (a harness from before
+/// `--nbench-count-iters` refuses them).
+pub fn once(
+    source: &Source,
+    (exe, dir, ids): (&Path, &Path, &ToCount),
+    (extra_args, limit, iters): (&[String], Duration, bool),
+) -> Result<Counting, CountError> {
+    let out = scratch_dir();
+    std::fs::create_dir_all(&out).map_err(|e| CountError::Failed(e.to_string()))?;
+    let result = run(source, (exe, dir, ids), (extra_args, limit, iters), &out);
+    let _ = std::fs::remove_dir_all(&out);
+    result
+}
+
+/// Whether `exe` switches callgrind's instrumentation on around what it
+/// counts (a harness that does not, an older one, would count nothing
+/// started with it off). Its start and each benchmark's setup then run
+/// uninstrumented: a count process of base64's 30 MB inputs took 8.4 s
+/// instrumented throughout.
+fn instruments_itself(exe: &Path) -> bool {
+    let marker = nbench::__private::count::INSTRUMENTS_ITSELF;
+    std::fs::read(exe).is_ok_and(|bytes| bytes.windows(marker.len()).any(|w| w == marker))
+}
+
+/// A folder of its own for one counting run; every one of a run's names is
+/// as long as the others (see [`run`]).
+fn scratch_dir() -> PathBuf {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("nbench-counts-{}-{n:06}", std::process::id()))
+}
+
+/// Runs one counting process, on the CPU or under Valgrind as `source`
+/// says (callgrind's dumps into `out`): each count it took, with its
+/// label, and where it failed, why and in which benchmark.
+///
+/// Without address-space randomisation, and through a link of the same
+/// name's length for every executable: the allocator then meets the same
+/// heap in every process, and code that allocates counts the same
+/// (measured: `vec_push/1000` counted 1.056 M or 1.092 M instructions an
+/// iteration in processes of one executable, randomised; 1.020 M in each of
+/// five, not).
+/// The figures: `docs/instructions.md`.
+fn run(
+    source: &Source,
+    (exe, dir, ids): (&Path, &Path, &ToCount),
+    (extra_args, limit, iters): (&[String], Duration, bool),
+    out: &Path,
+) -> Result<Counting, CountError> {
+    let link = out.join("bench");
+    #[cfg(unix)]
+    let exe = match std::os::unix::fs::symlink(exe, &link) {
+        Ok(()) => link.as_path(),
+        Err(_) => exe,
+    };
+    let mut cmd = match source {
+        Source::Cpu => Command::new(exe),
+        Source::Valgrind(valgrind) => {
+            let mut cmd = Command::new(valgrind);
+            cmd.args(["--tool=callgrind", "--collect-atstart=no", "--dump-line=no"])
+                .args(instruments_itself(exe).then_some("--instr-atstart=no"))
+                .args([
+                    "--dump-instr=no",
+                    "--compress-strings=no",
+                    "--compress-pos=no",
+                ])
+                // Valgrind gives the program's main thread a stack of its own.
+                .arg(format!("--main-stacksize={}", super::child::STACK_BYTES))
+                .arg(format!(
+                    "--callgrind-out-file={}",
+                    out.join("cg.out").display()
+                ))
+                .arg(exe);
+            cmd
+        }
+    };
+    super::child::not_randomized(&mut cmd);
+    super::child::room_for_stack(&mut cmd);
+    super::listings::share(&mut cmd);
+    // What a benchmark prints while counted is not shown: it goes nowhere.
+    cmd.env(nbench::__private::QUIET_ENV, "1");
+    let counted_to = out.join("counted");
+    if let Source::Cpu = source {
+        cmd.env(nbench::__private::count::COUNTED_TO_ENV, &counted_to);
+    }
+    let each: Vec<String> = ids.iter().map(|(_, n)| n.to_string()).collect();
+    let each = [
+        nbench::__private::protocol::COUNT_ITERS_FLAG.to_owned(),
+        each.join(","),
+    ];
+    cmd.arg(nbench::__private::protocol::COUNT_FLAG)
+        .args(each.iter().filter(|_| iters))
+        .arg("--exact")
+        .args(extra_args)
+        .arg("--")
+        .args(ids.iter().map(|(id, _)| id))
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let (printed, failed) = finish(cmd, source, limit)?;
+    // What a process that failed counted before it ended is kept.
+    let dumps = match source {
+        Source::Cpu => counted_lines(&counted_to, &printed),
+        Source::Valgrind(_) => read(out).unwrap_or_default(),
+    };
+    Ok(Counting { dumps, failed })
+}
+
+/// The counts written to the file `to`, and those printed on stdout (where
+/// a harness from before that file wrote them): each with its label.
+fn counted_lines(to: &Path, printed: &str) -> Vec<(Dumped, f64)> {
+    let written = std::fs::read_to_string(to).unwrap_or_default();
+    (written.lines().chain(printed.lines()))
+        .filter_map(parse_counted)
+        .collect()
+}
+
+/// Runs `cmd` for at most `limit`: what it printed on stdout, and, where
+/// it failed, why and in which benchmark; or why it could not start.
+fn finish(
+    mut cmd: Command,
+    source: &Source,
+    limit: Duration,
+) -> Result<(String, Option<Failure>), CountError> {
+    let mut child = cmd.spawn().map_err(|e| match source {
+        Source::Valgrind(v) => CountError::NoValgrind(format!("`{}`: {e}", v.display())),
+        Source::Cpu => CountError::Failed(e.to_string()),
+    })?;
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let status = super::session::wait_for(&mut child, limit);
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let (printed, said) = (
+        stdout.join().unwrap_or_default(),
+        stderr.join().unwrap_or_default(),
+    );
+    let why = match status {
+        Some(s) if s.success() => return Ok((printed, None)),
+        Some(s) => failed_with(&said, s),
+        None => format!("still running after {:.0} s", limit.as_secs_f64()),
+    };
+    let at = (said.lines().rev()).find_map(|l| parse_counting(l).map(str::to_owned));
+    Ok((printed, Some(Failure { why, at })))
+}
+
+/// Everything `pipe` gives, read on a thread of its own.
+fn drain(pipe: Option<impl std::io::Read + Send + 'static>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_string(&mut text);
+        }
+        text
+    })
+}
+
+/// Why a counting process that ended with `status` failed: the last line
+/// the bench binary said on stderr (`said`), else how it ended.
+fn failed_with(said: &str, status: std::process::ExitStatus) -> String {
+    // Valgrind's own lines start with `==PID==`; the binary's are the reason.
+    let own = (said.lines())
+        .rev()
+        .find(|l| !l.starts_with("==") && !l.trim().is_empty() && parse_counting(l).is_none());
+    match own {
+        Some(line) => line.trim().to_owned(),
+        None => format!("the counting run {}", super::session::ended(status)),
+    }
+}
+
+/// The counts callgrind dumped into `out`, with their labels.
+fn read(out: &Path) -> Result<Vec<(Dumped, f64)>, CountError> {
+    let entries = std::fs::read_dir(out).map_err(|e| CountError::Failed(e.to_string()))?;
+    let mut dumps = Vec::new();
+    let dumps_only = |p: &PathBuf| {
+        p.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("cg.out"))
+    };
+    for path in entries.flatten().map(|e| e.path()).filter(dumps_only) {
+        let text = std::fs::read_to_string(&path).map_err(|e| CountError::Failed(e.to_string()))?;
+        if let Some(d) = dumped(&text) {
+            dumps.push(d);
+        }
+    }
+    Ok(dumps)
+}
+
+/// A dump's label and its total instructions; `None` for the dump at the
+/// program's end and for one that is not a count of nbench's.
+pub fn dumped(text: &str) -> Option<(Dumped, f64)> {
+    let field = |name: &str| (text.lines()).find_map(|l| l.strip_prefix(name));
+    // Not trimmed: the empty loop's label ends in a tab (its empty id).
+    let label = parse_label(field("desc: Trigger: Client Request: ")?)?;
+    let total = (field("totals:").or_else(|| field("summary:")))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some((label, total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_binary_that_says_it_switches_instrumentation_starts_without_it() {
+        let dir = scratch_dir();
+        std::fs::create_dir_all(&dir).unwrap();
+        let marker = nbench::__private::count::INSTRUMENTS_ITSELF;
+        let new = dir.join("new");
+        std::fs::write(&new, [&b"\x7fELF..."[..], marker, b"..."].concat()).unwrap();
+        let old = dir.join("old");
+        std::fs::write(&old, &marker[..marker.len() - 1]).unwrap();
+        assert!(instruments_itself(&new));
+        assert!(!instruments_itself(&old));
+        assert!(!instruments_itself(&dir.join("missing")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn counts_on_the_cpu_are_read_from_their_file_whatever_stdout_holds() {
+        let dir = scratch_dir();
+        std::fs::create_dir_all(&dir).unwrap();
+        let to = dir.join("counted");
+        let label = "nbench-count\tbody\t8\titer\tsum";
+        std::fs::write(&to, format!("nbench-counted\t4096\t{label}\n")).unwrap();
+        // A benchmark's line without its end, and an older harness's count.
+        let printed =
+            "partial nbench-counted\t1\tx\nnbench-counted\t64\tnbench-count\tloop\t8\titer\t\n";
+        let read = counted_lines(&to, printed);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let ids: Vec<_> = read
+            .iter()
+            .map(|(d, n)| (d.what.as_str(), d.id.as_str(), *n))
+            .collect();
+        assert_eq!(ids, [("body", "sum", 4096.0), ("loop", "", 64.0)]);
+        assert!(counted_lines(&dir.join("none"), "").is_empty());
+    }
+
+    #[test]
+    fn a_missing_valgrind_is_said() {
+        let e = once(
+            &Source::Valgrind(PathBuf::from("/nonexistent/valgrind")),
+            (Path::new("/bin/true"), Path::new("."), &[]),
+            (&[], Duration::from_secs(5), true),
+        );
+        match e {
+            Err(CountError::NoValgrind(why)) => {
+                assert!(why.contains("/nonexistent/valgrind"), "{why}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
