@@ -23,7 +23,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-
 /// How long a counted sample should take natively: under callgrind, some
 /// 50 times as long (10 ms), long enough that what an iteration does now
 /// and then (an allocator growing its pool) is shared by many.
