@@ -8,6 +8,7 @@ pub mod lockfile;
 mod marked;
 mod relink;
 pub mod revision;
+pub mod standalone;
 pub mod swap;
 pub mod swapped;
 mod units;

@@ -17,6 +17,7 @@ use crate::build::lockfile::{Carried, to_carry};
 use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
 };
+use crate::build::standalone::make_own_workspace;
 use crate::build::swap::{
     dependency_not_got, failed_without_front_end, feature_not_had, front_end_not_got, missing_item,
     swap_in,
@@ -52,6 +53,9 @@ struct Checkout {
     commit: String,
     manifest: PathBuf,
     swap: Option<SwapRecord>,
+    /// Whether its package, in no workspace of its checkout, was given an
+    /// empty `[workspace]` of its own in the worktree ([`make_own_workspace`]).
+    alone: bool,
     /// The working tree's workspace folder and the repository's top: where
     /// a lock file for a commit that keeps none is taken from, once the
     /// working tree is built (its build may write it).
@@ -121,11 +125,13 @@ pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pe
         return Err(missing_at(&format!("`{}`", relative.display()), rev, short));
     }
     let swap = swap_in(&top, &worktree.path)?;
+    let alone = make_own_workspace(&worktree.path, &manifest)?;
     let checkout = Checkout {
         rev: rev.to_owned(),
         commit,
         manifest,
         swap,
+        alone,
         lock_from: (root.to_path_buf(), top),
         worktree,
         lock,
@@ -164,6 +170,14 @@ impl Checkout {
                 swap.libraries.join(" and "),
                 SwapRecord::places(&swap.libraries),
                 swap.manifests.join(", ")
+            ));
+        }
+        if self.alone && !s.output.quiet() {
+            let at = self.manifest.strip_prefix(&self.worktree.path);
+            note(&format!(
+                "`{rev}` ({short}): `{}` is in no workspace of its checkout: building it as a \
+                 workspace of its own, as cargo does there",
+                at.unwrap_or(&self.manifest).display()
             ));
         }
         let (root, top) = &self.lock_from;

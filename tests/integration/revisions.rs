@@ -143,6 +143,38 @@ fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
 }
 
 #[test]
+fn a_revision_whose_package_is_in_no_workspace_of_its_checkout_builds_as_its_own() {
+    // The first commit's package has no `[workspace]`: in its own checkout
+    // it stands alone, while its worktree, under the working tree's
+    // `target/`, has the working tree's workspace above it.
+    let fx = Fixture::new("revisions").own_target_dir();
+    std::fs::write(fx.dir.join(".gitignore"), "target/\nCargo.lock\n").unwrap();
+    let manifest = fx.dir.join("Cargo.toml");
+    edit(&manifest, "\n[workspace]\n", "\n");
+    git(&fx.dir, &["init", "--quiet", "--initial-branch", "main"]);
+    git(&fx.dir, &["add", "."]);
+    git(&fx.dir, &["commit", "--quiet", "-m", "no workspace table"]);
+    edit(
+        &manifest,
+        "publish = false\n",
+        "publish = false\n\n[workspace]\n",
+    );
+    let run = nbench(
+        &fx,
+        &["--compare-rev", "HEAD", "chain/a", "--format", "json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.all());
+    let said = "`Cargo.toml` is in no workspace of its checkout: building it as a workspace of \
+                its own";
+    assert!(run.stderr.contains(said), "{}", run.stderr);
+    let rows = &run.json()["comparison"]["targets"][0]["rows"];
+    assert_eq!(rows.as_array().map(Vec::len), Some(1), "{rows}");
+    // The checkout keeps the commit's manifest as it was.
+    assert!(!git(&fx.dir, &["show", "HEAD:Cargo.toml"]).contains("[workspace]"));
+    assert!(leftover_worktrees(&fx).is_empty());
+}
+
+#[test]
 fn compare_two_revisions_without_the_working_tree() {
     // The second commit also adds a bench target, which the first lacks.
     let fx = repository(add_extra_target);
