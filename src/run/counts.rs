@@ -69,6 +69,10 @@ pub fn count(
     })
 }
 
+/// Processes in a row that count nothing after which the benchmarks left
+/// are not tried one by one.
+const BARREN_PROCESSES: usize = 3;
+
 /// What [`count`] makes of the processes `once` runs, each given the ids
 /// left, its share of `limit`, and whether to pass their iterations.
 fn tally(
@@ -78,16 +82,23 @@ fn tally(
 ) -> Result<Tally, CountError> {
     let mut tally = Tally::default();
     let mut left = ids.to_vec();
-    let mut iters = true;
+    let (mut iters, mut barren) = (true, 0);
     while !left.is_empty() {
         let share = limit.mul_f64((left.len() + 1) as f64 / (ids.len() + 1) as f64);
         let run = once(&left, share, iters)?;
         let counted = by_id(per_iteration(&run.dumps), &left);
         left.retain(|(id, _)| !counted.contains_key(id));
+        barren = if counted.is_empty() { barren + 1 } else { 0 };
         tally.counted.extend(counted);
-        let Some(failed) = run.failed else {
+        let Some(mut failed) = run.failed else {
             break;
         };
+        // Processes that each end in their first benchmark end so in
+        // every one (an instruction Valgrind does not know, in code they
+        // all run): not one process a benchmark.
+        if barren == BARREN_PROCESSES {
+            failed.at = None;
+        }
         // An executable built before `--nbench-count-iters` refuses it:
         // counted by the clock instead.
         if iters && failed.why.contains("--help") {
@@ -376,6 +387,31 @@ mod tests {
         assert_eq!(runs.len(), 2);
         assert_eq!(runs[1].0, ["c", "d"]);
         assert_eq!(runs[1].1, Duration::from_secs(30));
+    }
+
+    #[test]
+    fn processes_that_each_end_in_their_first_benchmark_are_not_run_for_every_one() {
+        let ids: Vec<(String, u64)> = (0..50).map(|i| (format!("b{i}"), 8)).collect();
+        let mut runs = 0;
+        let e = tally(&ids, Duration::from_secs(60), |left, _, _| {
+            runs += 1;
+            Ok(process(left, Some(&left[0].0), 1.0))
+        });
+        assert_eq!(
+            (runs, e.unwrap_err().to_string().contains("SIGKILL")),
+            (3, true)
+        );
+        // After some were counted: the rest fail with the reason.
+        let mut runs = 0;
+        let t = tally(&ids, Duration::from_secs(60), |left, _, _| {
+            runs += 1;
+            // The first counts two; each after it ends in its first.
+            let at = if left.len() == 50 { 2 } else { 0 };
+            Ok(process(left, Some(&left[at].0), 1.0))
+        });
+        let t = t.unwrap();
+        assert_eq!((runs, t.counted.len(), t.failed.len()), (4, 2, 48));
+        assert!(t.failed.values().all(|why| why.contains("SIGKILL")));
     }
 
     #[test]
