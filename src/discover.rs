@@ -212,7 +212,7 @@ pub fn discover(
     meta: &Metadata,
 ) -> Result<Discovery> {
     let packages = select_packages(meta, cli, manifest)?;
-    let specs = packages.iter().map(|p| p.id.repr.clone()).collect();
+    let specs: Vec<String> = packages.iter().map(|p| p.id.repr.clone()).collect();
 
     let mut targets = Vec::new();
     let mut skipped = Vec::new();
@@ -247,6 +247,9 @@ pub fn discover(
             "no bench target named `{name}` in the selected packages"
         )));
     }
+    if targets.is_empty() && skipped.is_empty() {
+        benches_elsewhere(meta, cli, &specs)?;
+    }
     // The run's front ends: those of the targets it builds.
     let mut front_ends: Vec<String> = (targets.iter())
         .flat_map(|t: &BenchTarget| t.front_ends.iter().cloned())
@@ -260,6 +263,32 @@ pub fn discover(
         front_ends,
         target_dir: target_dir(manifest, meta),
         workspace_root: meta.workspace_root.as_std_path().to_path_buf(),
+    })
+}
+
+/// Where cargo's own choice of packages (no `-p`, no `--workspace`) has no
+/// bench target and other members of its workspace do: the error naming
+/// them (a root package whose suite lives in a member, as bstr's in
+/// `bench/`, run from the root). Else nothing to say.
+fn benches_elsewhere(meta: &Metadata, cli: &Selection, selected: &[String]) -> Result<()> {
+    if !cli.packages.is_empty() || cli.workspace {
+        return Ok(());
+    }
+    let elsewhere: Vec<String> = (meta.workspace_packages().into_iter())
+        .filter(|p| !selected.contains(&p.id.repr))
+        .filter(|p| p.targets.iter().any(|t| t.is_bench()))
+        .map(|p| p.name.to_string())
+        .collect();
+    if elsewhere.is_empty() {
+        return Ok(());
+    }
+    let names = (meta.workspace_packages().into_iter())
+        .filter(|p| selected.contains(&p.id.repr))
+        .map(|p| p.name.to_string())
+        .collect();
+    Err(Error::BenchesElsewhere {
+        selected: names,
+        elsewhere,
     })
 }
 

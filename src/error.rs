@@ -46,6 +46,21 @@ pub enum Error {
     /// Nothing to benchmark.
     #[error("no nbench bench targets found")]
     NoTargets,
+    /// The packages cargo chose (no `-p`, no `--workspace`) have no bench
+    /// target; other members of the workspace have.
+    #[error(
+        "{} no bench targets",
+        match .selected.as_slice() {
+            [one] => format!("package `{one}` has"),
+            many => format!("packages `{}` have", many.join("`, `")),
+        }
+    )]
+    BenchesElsewhere {
+        /// The packages chosen.
+        selected: Vec<String>,
+        /// Members with bench targets.
+        elsewhere: Vec<String>,
+    },
     /// cargo failed to build the bench targets (its own output says why).
     #[error("build failed{0}")]
     Build(String),
@@ -161,6 +176,7 @@ impl Error {
             | Error::Usage(_)
             | Error::OutFormat(_)
             | Error::NoTargets
+            | Error::BenchesElsewhere { .. }
             | Error::Corrupt { .. }
             | Error::NoBaseline(_)
             | Error::NoRuns(_)
@@ -196,6 +212,17 @@ impl Error {
             )),
             Error::NoBaseline(_) => {
                 Some("`cargo nbench baseline list` shows the saved baselines".to_owned())
+            }
+            Error::BenchesElsewhere { elsewhere, .. } => {
+                let p: Vec<String> = elsewhere.iter().map(|p| format!("-p {p}")).collect();
+                Some(format!(
+                    "like `cargo bench`, cargo nbench runs the package of this directory (or the \
+                     workspace's default members); `{}` in the workspace {}: add `{}`, or \
+                     `--workspace`",
+                    elsewhere.join("`, `"),
+                    if elsewhere.len() == 1 { "has bench targets" } else { "have bench targets" },
+                    p.join(" ")
+                ))
             }
             Error::NoTargets => Some(format!(
                 "add `nbench` to [dev-dependencies] and a [[bench]] target with `harness = false` \

@@ -14,12 +14,7 @@ use console::style;
 
 /// The bench targets to build, and those left out.
 pub fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<SkippedRecord>)> {
-    let features = discover::Features {
-        list: &s.build.features,
-        all: s.build.all_features,
-        no_default: s.build.no_default_features,
-    };
-    let found = discover::discover(&s.selection, features, &s.manifest, &s.meta)?;
+    let found = discover::discover(&s.selection, features(s), &s.manifest, &s.meta)?;
     let skipped: Vec<SkippedRecord> = found
         .skipped
         .iter()
@@ -33,6 +28,26 @@ pub fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<Skippe
         return Err(Error::NoTargets);
     }
     Ok((found, skipped))
+}
+
+/// Refuses, before anything is built, a selection whose packages have no
+/// bench target where other members of the workspace have
+/// ([`Error::BenchesElsewhere`]): `compare --rev` builds revisions of what
+/// the working tree selects, and would find nothing in either.
+pub fn check_selection(s: &Settings) -> Result<()> {
+    match discover::discover(&s.selection, features(s), &s.manifest, &s.meta) {
+        Err(e @ Error::BenchesElsewhere { .. }) => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// The feature flags as discovery reads them.
+fn features(s: &Settings) -> discover::Features<'_> {
+    discover::Features {
+        list: &s.build.features,
+        all: s.build.all_features,
+        no_default: s.build.no_default_features,
+    }
 }
 
 fn note_skipped(skipped: &[SkippedRecord]) {

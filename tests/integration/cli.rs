@@ -769,3 +769,28 @@ fn a_new_users_mistakes_are_usage_errors_that_change_nothing() {
         picked.all()
     );
 }
+
+#[test]
+fn a_root_package_without_benchmarks_names_the_members_that_have_them() {
+    let fx = Fixture::new("rooted");
+    // As `cargo bench` from the root: the root package, which has none.
+    for args in [&[][..], &["compare", "--rev", "HEAD~1", "HEAD"][..]] {
+        let run = fx.nbench(args);
+        assert_eq!(run.code, 2, "{}", run.all());
+        assert!(
+            run.stderr
+                .contains("error: package `rooted` has no bench targets\n"),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            run.stderr
+                .contains("add `-p rooted-bench`, or `--workspace`"),
+            "{}",
+            run.stderr
+        );
+    }
+    let listed = fx.nbench(&["-p", "rooted-bench", "--list"]);
+    assert_eq!(listed.code, 0, "{}", listed.all());
+    assert!(listed.stdout.contains("triple"), "{}", listed.all());
+}
