@@ -162,7 +162,7 @@ fn count_both(
         Ok(((base, base_failed), (cur, mut failed))) => {
             crate::compare::counts::attach(cmp, &base, &cur);
             for (id, why) in base_failed {
-                let why = format!("on the baseline's side: {why}");
+                let why = format!("on the baseline's side, {why}");
                 failed.entry(id).or_insert(why);
             }
             counts::besides_from(outcomes, &ids, (&cur, &failed));
