@@ -30,17 +30,6 @@ pub fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<Skippe
     Ok((found, skipped))
 }
 
-/// Refuses, before anything is built, a selection whose packages have no
-/// bench target where other members of the workspace have
-/// ([`Error::BenchesElsewhere`]): `compare --rev` builds revisions of what
-/// the working tree selects, and would find nothing in either.
-pub fn check_selection(s: &Settings) -> Result<()> {
-    match discover::discover(&s.selection, features(s), &s.manifest, &s.meta) {
-        Err(e @ Error::BenchesElsewhere { .. }) => Err(e),
-        _ => Ok(()),
-    }
-}
-
 /// The feature flags as discovery reads them.
 fn features(s: &Settings) -> discover::Features<'_> {
     discover::Features {

@@ -774,22 +774,14 @@ fn a_new_users_mistakes_are_usage_errors_that_change_nothing() {
 fn a_root_package_without_benchmarks_names_the_members_that_have_them() {
     let fx = Fixture::new("rooted");
     // As `cargo bench` from the root: the root package, which has none.
-    for args in [&[][..], &["compare", "--rev", "HEAD~1", "HEAD"][..]] {
-        let run = fx.nbench(args);
-        assert_eq!(run.code, 2, "{}", run.all());
-        assert!(
-            run.stderr
-                .contains("error: package `rooted` has no bench targets\n"),
-            "{}",
-            run.stderr
-        );
-        assert!(
-            run.stderr
-                .contains("add `-p rooted-bench`, or `--workspace`"),
-            "{}",
-            run.stderr
-        );
-    }
+    // (`compare --rev` asks each revision: a revision's root package may
+    // have held the suite before it moved to a member, as nom's did.)
+    let run = fx.nbench(&[]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    let said = "error: package `rooted` has no bench targets\n";
+    assert!(run.stderr.contains(said), "{}", run.stderr);
+    let hint = "add `-p rooted-bench`, or `--workspace`";
+    assert!(run.stderr.contains(hint), "{}", run.stderr);
     let listed = fx.nbench(&["-p", "rooted-bench", "--list"]);
     assert_eq!(listed.code, 0, "{}", listed.all());
     assert!(listed.stdout.contains("triple"), "{}", listed.all());
