@@ -96,38 +96,24 @@ impl TargetRun {
     /// (the counting run failed), else each benchmark's own that has none
     /// (its counting ended its process).
     pub fn uncounted(&self, metric: Metric) -> Vec<(Option<&str>, &str)> {
-        let measured = || {
-            self.outcomes.iter().filter_map(|o| match o {
-                Outcome::Measured(m) => Some(m),
+        let measured: Vec<&Measured> = (self.outcomes.iter())
+            .filter_map(|o| match o {
+                Outcome::Measured(m) => Some(&**m),
                 _ => None,
             })
-        };
-        let whys: Vec<(&str, Option<&str>)> = measured()
-            .map(|m| {
-                let b = m.besides.get(metric.as_str());
-                let why = b
-                    .filter(|b| b.per_iter.is_none())
-                    .and_then(|b| b.note.as_deref());
-                (m.result.id.as_str(), why)
+            .collect();
+        let rows: Vec<(Option<&str>, &str)> = (measured.iter())
+            .filter_map(|m| {
+                let b = m.besides.get(metric.as_str())?;
+                let why = b.note.as_deref().filter(|_| b.per_iter.is_none())?;
+                Some((Some(m.result.id.as_str()), why))
             })
             .collect();
-        let Some((_, Some(first))) = whys.first() else {
-            return self.uncounted_rows(&whys);
-        };
-        match whys.iter().all(|(_, w)| *w == Some(*first)) {
-            true => vec![(None, *first)],
-            false => self.uncounted_rows(&whys),
+        let whole = rows.len() == measured.len() && rows.windows(2).all(|w| w[0].1 == w[1].1);
+        match rows.first() {
+            Some(&(_, why)) if whole => vec![(None, why)],
+            _ => rows,
         }
-    }
-
-    /// The benchmarks among `whys` that have no figure, each with why.
-    fn uncounted_rows<'a>(
-        &self,
-        whys: &[(&'a str, Option<&'a str>)],
-    ) -> Vec<(Option<&'a str>, &'a str)> {
-        (whys.iter())
-            .filter_map(|(id, why)| Some((Some(*id), (*why)?)))
-            .collect()
     }
 
     /// The complexity fitted to each family whose members were measured.

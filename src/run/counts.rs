@@ -1,8 +1,8 @@
-//! Instructions per iteration: the bench binary runs once more, as
-//! `BINARY --nbench-count --exact ID…`, on the CPU where its instruction
-//! counter counts (each count written to a file in its scratch folder), else under Valgrind's callgrind
-//! (`valgrind --tool=callgrind --collect-atstart=no …`, dumping each under
-//! a label); see [`super::counter`] for which. The counts are read back here.
+//! Instructions per iteration, from the counting processes
+//! [`super::counting`] runs: the iterations each benchmark is counted over,
+//! the processes a side is counted in, what a process that ends partway
+//! leaves ([`tally`]), and the counts read as each benchmark's per
+//! iteration.
 //!
 //! Each benchmark's loop is counted over `n` and `2n` iterations and the
 //! difference taken, so what a sample costs once (reading the clock,
@@ -45,8 +45,11 @@ pub struct Tally {
     /// Each id's count.
     pub counted: BTreeMap<String, Counted>,
     /// Why an id has no count: its process failed while counting it.
-    pub failed: BTreeMap<String, String>,
+    pub failed: Failed,
 }
+
+/// Why a benchmark has no count, by id: its counting failed.
+pub type Failed = BTreeMap<String, String>;
 
 /// Counts benchmarks `ids` of executable `exe`, run from `dir` with
 /// `extra_args` after its own, for at most `limit`: each id's count, and
@@ -171,9 +174,6 @@ pub fn count_side(
     side.retain(|id, _| !failed.contains_key(id));
     Ok((side, failed))
 }
-
-/// Why a benchmark has no count, by id: its counting failed.
-pub type Failed = BTreeMap<String, String>;
 
 /// How many times the given iterations the `k`-th counting process runs:
 /// twice for the second, once for the others.
