@@ -204,6 +204,69 @@ pub const COMPAT_PACKAGE: &str = "nbench-criterion";
 /// The package a divan suite runs on, under divan's name.
 pub const DIVAN_PACKAGE: &str = "nbench-divan";
 
+/// The package a gungraun (or iai-callgrind) suite runs on, under its name.
+pub const GUNGRAUN_PACKAGE: &str = "nbench-gungraun";
+
+/// A benchmark library and nbench's crate that takes its place.
+#[derive(Debug, PartialEq)]
+pub struct FrontEnd {
+    /// The library's package name (`criterion`).
+    pub library: &'static str,
+    /// Other packages with the library's API that a suite may use (under
+    /// the library's name, as CodSpeed's compatibility crates, or under
+    /// their own, as iai-callgrind, gungraun's earlier name).
+    pub also: &'static [&'static str],
+    /// nbench's crate with its API (`nbench-criterion`).
+    pub package: &'static str,
+    /// The variable naming a folder to take nbench's crate from (for a
+    /// fork, or to build without the network).
+    pub env: &'static str,
+    /// The published dependency line.
+    pub published: &'static str,
+    /// Its folder in cargo nbench's repository.
+    pub folder: &'static str,
+}
+
+impl FrontEnd {
+    /// The published line, under the name `key` a suite gives the library
+    /// (`iai-callgrind = { package = "nbench-gungraun", … }`).
+    pub fn line_as(&self, key: &str) -> String {
+        let rest = self
+            .published
+            .strip_prefix(self.library)
+            .unwrap_or(self.published);
+        format!("{key}{rest}")
+    }
+}
+
+/// The libraries a suite may use, and what takes their place.
+pub const FRONT_ENDS: [FrontEnd; 3] = [
+    FrontEnd {
+        library: "criterion",
+        also: &["codspeed-criterion-compat"],
+        package: COMPAT_PACKAGE,
+        env: "NBENCH_CRITERION",
+        published: crate::error::COMPAT_DEPENDENCY,
+        folder: "compat/criterion",
+    },
+    FrontEnd {
+        library: "divan",
+        also: &["codspeed-divan-compat"],
+        package: DIVAN_PACKAGE,
+        env: "NBENCH_DIVAN",
+        published: crate::error::DIVAN_DEPENDENCY,
+        folder: "compat/divan",
+    },
+    FrontEnd {
+        library: "gungraun",
+        also: &["iai-callgrind"],
+        package: GUNGRAUN_PACKAGE,
+        env: "NBENCH_GUNGRAUN",
+        published: crate::error::GUNGRAUN_DEPENDENCY,
+        folder: "compat/gungraun",
+    },
+];
+
 /// Reads the workspace and picks bench targets as `cargo bench` would for these flags.
 pub fn discover(
     cli: &Selection,
@@ -299,8 +362,8 @@ fn depends(pkg: &Package, name: &str) -> bool {
 
 /// The nbench packages `pkg` depends on: the front ends its suites run on.
 fn front_ends_of(pkg: &Package) -> impl Iterator<Item = &'static str> + '_ {
-    ["nbench", COMPAT_PACKAGE, DIVAN_PACKAGE]
-        .into_iter()
+    std::iter::once("nbench")
+        .chain(FRONT_ENDS.iter().map(|f| f.package))
         .filter(|n| depends(pkg, n))
 }
 
@@ -312,23 +375,20 @@ fn left_out(
     harness_off: &[String],
     features: Features,
 ) -> Option<String> {
-    let depends = |name: &str| depends(pkg, name);
     let uses_nbench = front_ends_of(pkg).next().is_some();
-    let uses_criterion = depends("criterion") || depends("codspeed-criterion-compat");
-    let uses_divan = depends("divan") || depends("codspeed-divan-compat");
+    let library = (pkg.dependencies.iter()).find_map(|d| {
+        let front = (FRONT_ENDS.iter())
+            .find(|f| f.library == d.name || f.also.contains(&d.name.as_str()))?;
+        Some((front, d.rename.as_deref().unwrap_or(&d.name)))
+    });
     let missing = features.missing(pkg, &t.required_features);
     if !harness_off.contains(&t.name) {
         Some("uses libtest's bench harness (no `harness = false`)".to_owned())
-    } else if !uses_nbench && uses_criterion {
+    } else if let Some((front, key)) = library.filter(|_| !uses_nbench) {
         Some(format!(
-            "it uses criterion; to run it unchanged, put {COMPAT_PACKAGE} in criterion's place: \
-             `{}`",
-            crate::error::COMPAT_DEPENDENCY
-        ))
-    } else if !uses_nbench && uses_divan {
-        Some(format!(
-            "it uses divan; to run it unchanged, put {DIVAN_PACKAGE} in divan's place: `{}`",
-            crate::error::DIVAN_DEPENDENCY
+            "it uses {key}; to run it unchanged, put {} in {key}'s place: `{}`",
+            front.package,
+            front.line_as(key)
         ))
     } else if !uses_nbench {
         Some("its package does not depend on nbench".to_owned())

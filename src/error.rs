@@ -10,6 +10,9 @@ pub const COMPAT_DEPENDENCY: &str = "criterion = { package = \"nbench-criterion\
 pub const DIVAN_DEPENDENCY: &str =
     "divan = { package = \"nbench-divan\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
 
+/// The line that puts nbench-gungraun in gungraun's place, where it is published.
+pub const GUNGRAUN_DEPENDENCY: &str = "gungraun = { package = \"nbench-gungraun\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
+
 /// Exit codes, documented in `--help` and the README.
 pub mod exit {
     /// Every selected benchmark ran.
@@ -228,7 +231,7 @@ impl Error {
                 "add `nbench` to [dev-dependencies] and a [[bench]] target with `harness = false` \
                  whose main is `nbench::main!(...)`; a criterion suite runs unchanged with \
                  `{}`, and `cargo nbench compare --rev HEAD~1 HEAD` compares two commits of a \
-                 criterion or divan suite with no edit at all",
+                 criterion, divan or gungraun suite with no edit at all",
                 COMPAT_DEPENDENCY
             )),
             Error::Config { hint, .. } => hint.clone(),

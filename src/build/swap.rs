@@ -1,7 +1,8 @@
 //! A revision built in cargo nbench's own worktree whose bench targets use
 //! criterion or divan gets the one-line swap a user makes by hand:
-//! nbench-criterion in criterion's place, nbench-divan in divan's, the bench
-//! files untouched. Only the worktree's
+//! nbench-criterion in criterion's place, nbench-divan in divan's,
+//! nbench-gungraun in gungraun's (or iai-callgrind's), the bench files
+//! untouched. Only the worktree's
 //! manifests change, never the user's checkout.
 //!
 //! The dependency is followed wherever a manifest declares it: any
@@ -11,50 +12,11 @@
 //! `default-features` kept. An entry that inherits it (`workspace = true`)
 //! is left to the workspace's.
 
-use crate::discover::{COMPAT_PACKAGE, DIVAN_PACKAGE};
-use crate::error::{COMPAT_DEPENDENCY, DIVAN_DEPENDENCY, Error, Result};
+pub use crate::discover::{FRONT_ENDS, FrontEnd};
+use crate::error::{Error, Result};
 use crate::model::context::SwapRecord;
 use std::path::{Path, PathBuf};
 use toml::{Table, Value};
-
-/// A benchmark library and nbench's crate that takes its place.
-#[derive(Debug, PartialEq)]
-pub struct FrontEnd {
-    /// The library's package name (`criterion`).
-    pub library: &'static str,
-    /// Other packages with the library's API that a suite may use under
-    /// its name (CodSpeed's compatibility crates).
-    pub also: &'static [&'static str],
-    /// nbench's crate with its API (`nbench-criterion`).
-    pub package: &'static str,
-    /// The variable naming a folder to take nbench's crate from (for a
-    /// fork, or to build without the network).
-    pub env: &'static str,
-    /// The published dependency line.
-    pub published: &'static str,
-    /// Its folder in cargo nbench's repository.
-    pub folder: &'static str,
-}
-
-/// The libraries a revision's suite may use, and what takes their place.
-pub const FRONT_ENDS: [FrontEnd; 2] = [
-    FrontEnd {
-        library: "criterion",
-        also: &["codspeed-criterion-compat"],
-        package: COMPAT_PACKAGE,
-        env: "NBENCH_CRITERION",
-        published: COMPAT_DEPENDENCY,
-        folder: "compat/criterion",
-    },
-    FrontEnd {
-        library: "divan",
-        also: &["codspeed-divan-compat"],
-        package: DIVAN_PACKAGE,
-        env: "NBENCH_DIVAN",
-        published: DIVAN_DEPENDENCY,
-        folder: "compat/divan",
-    },
-];
 
 /// The source keys of a dependency entry, all replaced by the swap's.
 const SOURCE_KEYS: [&str; 8] = [
@@ -341,6 +303,7 @@ pub fn missing_item(error: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::discover::{COMPAT_PACKAGE, DIVAN_PACKAGE, GUNGRAUN_PACKAGE};
 
     #[test]
     fn a_failure_outside_the_suite_is_not_the_front_ends() {
@@ -481,6 +444,33 @@ mod tests {
         let line = published(&FRONT_ENDS[1]).describe();
         assert!(line.starts_with("divan = {"), "{line}");
         assert!(line.contains("package = \"nbench-divan\""), "{line}");
+    }
+
+    #[test]
+    fn gungraun_and_iai_callgrind_are_swapped_under_their_own_names() {
+        let mut t: Table = toml::from_str(
+            "[dev-dependencies]\niai-callgrind = { version = \"0.14\", default-features = false }\n\
+             [target.'cfg(unix)'.dev-dependencies]\ngungraun = \"0.17\"\n",
+        )
+        .unwrap();
+        let mut keys = Table::new();
+        keys.insert("path".into(), Value::String("/gun".into()));
+        let front = &FRONT_ENDS[2];
+        assert!(swap_manifest(&mut t, &Source { front, keys }));
+        let iai = dep(&t, &["dev-dependencies", "iai-callgrind"]);
+        assert_eq!(iai["package"].as_str(), Some(GUNGRAUN_PACKAGE));
+        assert_eq!(iai["path"].as_str(), Some("/gun"));
+        assert_eq!(iai["default-features"].as_bool(), Some(false));
+        assert!(iai.get("version").is_none(), "{iai:?}");
+        let gun = dep(&t, &["target", "cfg(unix)", "dev-dependencies", "gungraun"]);
+        assert_eq!(gun["package"].as_str(), Some(GUNGRAUN_PACKAGE));
+        // What a skipped target's hint says to a suite under either name.
+        assert!(
+            front
+                .line_as("iai-callgrind")
+                .starts_with("iai-callgrind = { package = ")
+        );
+        assert_eq!(front.line_as("gungraun"), front.published);
     }
 
     #[test]

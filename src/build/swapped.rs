@@ -10,9 +10,10 @@ use std::path::Path;
 
 /// Whether `commit` declares `front`'s library in any of its manifests.
 fn declares(front: &FrontEnd, top: &Path, commit: &str) -> bool {
-    let lib = front.library;
-    let mut patterns = vec![format!(r"^\s*{lib}\s*="), format!(r"dependencies\.{lib}\]")];
-    for p in std::iter::once(&lib).chain(front.also) {
+    let mut patterns = Vec::new();
+    for p in std::iter::once(&front.library).chain(front.also) {
+        patterns.push(format!(r"^\s*{p}\s*="));
+        patterns.push(format!(r"dependencies\.{p}\]"));
         patterns.push(format!(r#"package\s*=\s*"{p}""#));
     }
     let mut args = vec!["grep", "-q", "-E"];

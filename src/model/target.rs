@@ -40,11 +40,15 @@ impl BenchTarget {
                 .to_owned()
         } else if uses("nbench-divan") {
             "it uses nbench-divan, but its `main` does not call `divan::main()`".to_owned()
+        } else if uses("nbench-gungraun") {
+            "it uses nbench-gungraun, but its `main` is its own (end the file with \
+             `main!(library_benchmark_groups = ...)`)"
+                .to_owned()
         } else if uses("nbench") {
             "it uses nbench, but its `main` is its own (end the file with `nbench::main!(...)`)"
                 .to_owned()
         } else {
-            "its executable does not link the nbench harness (criterion, divan or a \
+            "its executable does not link the nbench harness (criterion, divan, gungraun or a \
              hand-written main?)"
                 .to_owned()
         }

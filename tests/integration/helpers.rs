@@ -38,6 +38,9 @@ pub const COMPAT_LINE: &str = "criterion = { package = \"nbench-criterion\", pat
 /// How a fixture's manifest names the divan-compatible crate, up to its path.
 pub const DIVAN_LINE: &str = "divan = { package = \"nbench-divan\", path = ";
 
+/// How a fixture's manifest names the gungraun-compatible crate, up to its path.
+pub const GUNGRAUN_LINE: &str = "gungraun = { package = \"nbench-gungraun\", path = ";
+
 /// The criterion-compatible crate in this checkout.
 fn compat_path() -> String {
     repo_root().join("compat/criterion").display().to_string()
@@ -95,6 +98,10 @@ impl Fixture {
                             let (_, after) = rest[1..].split_once('"').expect("a quoted path");
                             let divan = repo_root().join("compat/divan").display().to_string();
                             format!("{DIVAN_LINE}{divan:?}{after}")
+                        } else if let Some(rest) = l.strip_prefix(GUNGRAUN_LINE) {
+                            let (_, after) = rest[1..].split_once('"').expect("a quoted path");
+                            let gun = repo_root().join("compat/gungraun").display().to_string();
+                            format!("{GUNGRAUN_LINE}{gun:?}{after}")
                         } else if let Some(rest) = l.strip_prefix(COMPAT_LINE) {
                             // The criterion-compatible crate, by absolute path too.
                             let quoted = rest.strip_prefix('"').expect("a quoted path");

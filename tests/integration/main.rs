@@ -10,6 +10,7 @@ mod docs;
 mod epochs;
 mod families;
 mod formats;
+mod gungraun;
 mod harness_modes;
 mod helpers;
 mod layouts;

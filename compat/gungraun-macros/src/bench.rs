@@ -1,0 +1,321 @@
+//! `#[library_benchmark]`: the function kept, and beside it a hidden one
+//! registering each of its benches.
+//!
+//! A bench's arguments (and its `setup`, which they are given to) are made
+//! outside the timing, as gungraun keeps them out of its counts; the
+//! function's return value is dropped (or given to `teardown`) outside it
+//! too. Each iteration gets arguments of its own.
+
+use proc_macro2::{Span, TokenStream as Tokens};
+use quote::{format_ident, quote};
+use syn::parse::Parser;
+use syn::punctuated::Punctuated;
+use syn::{Expr, ItemFn, LitStr, MetaNameValue, Token};
+
+/// What an attribute's keyed options say (`args = …`, `setup = …`, …).
+#[derive(Default, Clone)]
+struct Opts {
+    args: Option<Expr>,
+    setup: Option<Expr>,
+    teardown: Option<Expr>,
+    file: Option<LitStr>,
+    iter: Option<Expr>,
+    config: Option<Expr>,
+}
+
+const KEYS: [&str; 6] = ["args", "setup", "teardown", "file", "iter", "config"];
+
+/// The options in `tokens`: keyed (`args = (…), setup = f`), or else the
+/// arguments themselves, as a list (`#[bench::id(1, 2)]`).
+fn opts(tokens: Tokens) -> syn::Result<(Opts, Option<Vec<Expr>>)> {
+    let keyed = Punctuated::<MetaNameValue, Token![,]>::parse_terminated.parse2(tokens.clone());
+    let keyed = keyed.ok().filter(|pairs| {
+        !pairs.is_empty() && (pairs.iter()).all(|p| KEYS.iter().any(|k| p.path.is_ident(k)))
+    });
+    let Some(pairs) = keyed else {
+        let list = Punctuated::<Expr, Token![,]>::parse_terminated.parse2(tokens)?;
+        return Ok((Opts::default(), Some(list.into_iter().collect())));
+    };
+    let mut o = Opts::default();
+    for p in pairs {
+        let v = p.value;
+        match p.path.get_ident().map(|i| i.to_string()).as_deref() {
+            Some("args") => o.args = Some(v),
+            Some("setup") => o.setup = Some(v),
+            Some("teardown") => o.teardown = Some(v),
+            Some("iter") => o.iter = Some(v),
+            Some("config") => o.config = Some(v),
+            _ => o.file = Some(syn::parse2(quote!(#v))?),
+        }
+    }
+    Ok((o, None))
+}
+
+/// An argument list as written: a tuple's elements, a parenthesised
+/// value alone, anything else as the one argument.
+fn spread(e: Expr) -> Vec<Expr> {
+    match e {
+        Expr::Tuple(t) => t.elems.into_iter().collect(),
+        Expr::Paren(p) => vec![*p.expr],
+        other => vec![other],
+    }
+}
+
+/// Where a bench's arguments come from.
+enum Args {
+    /// These expressions, one per parameter (or per `setup` parameter).
+    Exprs(Vec<Expr>),
+    /// Each item of this iterable, one bench each (`iter = …`).
+    Iter(Expr),
+}
+
+/// One bench of the function: its id below the function and its options.
+struct Bench {
+    id: String,
+    args: Args,
+    setup: Option<Expr>,
+    teardown: Option<Expr>,
+}
+
+/// The benches one `#[bench::id(…)]` or `#[benches::id(…)]` names.
+fn benches_of(
+    attr: &syn::Attribute,
+    global: &Opts,
+    configs: &mut Vec<Expr>,
+) -> syn::Result<Vec<Bench>> {
+    let path = attr.path();
+    let kind = path.segments[0].ident.to_string();
+    let id = path.segments[1].ident.to_string();
+    let tokens = match &attr.meta {
+        syn::Meta::List(l) => l.tokens.clone(),
+        _ => Tokens::new(),
+    };
+    let (o, list) = opts(tokens)?;
+    configs.extend(o.config.clone());
+    let setup = o.setup.clone().or_else(|| global.setup.clone());
+    let teardown = o.teardown.clone().or_else(|| global.teardown.clone());
+    let bench = |id: String, args: Args| Bench {
+        id,
+        args,
+        setup: setup.clone(),
+        teardown: teardown.clone(),
+    };
+    if kind == "bench" {
+        let exprs = match (list, o.args) {
+            (Some(list), _) => list,
+            (None, Some(args)) => spread(args),
+            (None, None) => Vec::new(),
+        };
+        return Ok(vec![bench(id, Args::Exprs(exprs))]);
+    }
+    if let Some(iter) = o.iter {
+        return Ok(vec![bench(id, Args::Iter(iter))]);
+    }
+    let elements = match (list, o.args, &o.file) {
+        (Some(list), _, _) => list,
+        (None, Some(Expr::Array(a)), _) => a.elems.into_iter().collect(),
+        (None, Some(other), _) => {
+            return Err(syn::Error::new_spanned(
+                other,
+                "`args` of `#[benches]` is a list: `args = [a, b]`",
+            ));
+        }
+        (None, None, Some(file)) => lines(file)?,
+        (None, None, None) => Vec::new(),
+    };
+    if elements.is_empty() {
+        return Ok(vec![bench(id, Args::Exprs(Vec::new()))]);
+    }
+    Ok((elements.into_iter().enumerate())
+        .map(|(i, e)| bench(format!("{id}_{i}"), Args::Exprs(spread(e))))
+        .collect())
+}
+
+/// `file = "…"`: each line of the file a `String` argument, read when the
+/// suite is compiled, the path taken from the package's folder upwards
+/// (gungraun takes it from the workspace's root).
+fn lines(file: &LitStr) -> syn::Result<Vec<Expr>> {
+    let dir = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default();
+    let start = std::path::PathBuf::from(dir);
+    let found = (start.ancestors())
+        .map(|d| d.join(file.value()))
+        .find(|p| p.is_file());
+    let text = found
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .ok_or_else(|| syn::Error::new(file.span(), format!("cannot read `{}`", file.value())))?;
+    Ok((text.lines())
+        .map(|l| {
+            let l = LitStr::new(l, Span::call_site());
+            syn::parse_quote!(::std::string::String::from(#l))
+        })
+        .collect())
+}
+
+/// The registration of one bench: `time(b, make, call)` under its id.
+fn register(b: &Bench, f: &syn::Ident, k: &Tokens) -> Tokens {
+    let name = f.to_string();
+    let id = match b.id.is_empty() {
+        true => name,
+        false => format!("{name}::{}", b.id),
+    };
+    let call = |args: Tokens| match &b.teardown {
+        Some(t) => quote!(#k::__private::Torn::new(#f(#args), #t)),
+        None => quote!(#f(#args)),
+    };
+    let (make, call) = match (&b.args, &b.setup) {
+        (Args::Exprs(exprs), None) => {
+            let xs: Vec<_> = (0..exprs.len()).map(|i| format_ident!("x{i}")).collect();
+            let body = call(quote!(#(#xs),*));
+            (quote!(move || (#(#exprs,)*)), quote!(|(#(#xs,)*)| #body))
+        }
+        (Args::Exprs(exprs), Some(s)) => {
+            let body = call(quote!(x));
+            (quote!(move || #s(#(#exprs),*)), quote!(|x| #body))
+        }
+        (Args::Iter(_), setup) => {
+            let body = call(quote!(x));
+            let item = quote!(::core::clone::Clone::clone(&item));
+            let made = match setup {
+                Some(s) => quote!(#s(#item)),
+                None => item,
+            };
+            (quote!(|| #made), quote!(|x| #body))
+        }
+    };
+    let add = |id: Tokens| {
+        quote!(r.add(#id, move |b: &mut #k::__private::nbench::Bencher<'_>| {
+            #k::__private::time(b, #make, #call)
+        });)
+    };
+    match &b.args {
+        Args::Iter(iter) => {
+            let one = add(quote!(&::std::format!("{}_{}", #id, i)));
+            quote!(for (i, item) in ::core::iter::IntoIterator::into_iter(#iter).enumerate() { #one })
+        }
+        Args::Exprs(_) => add(quote!(#id)),
+    }
+}
+
+/// `#[library_benchmark(…)]` on `f`.
+pub fn expand(attr: Tokens, mut f: ItemFn) -> syn::Result<Tokens> {
+    let (global, list) = opts(attr)?;
+    if let Some(first) = list.and_then(|l| l.into_iter().next()) {
+        let known = KEYS.join("`, `");
+        return Err(syn::Error::new_spanned(
+            first,
+            format!("`#[library_benchmark]` takes `{known}`"),
+        ));
+    }
+    let mut configs: Vec<Expr> = global.config.iter().cloned().collect();
+    let mut benches = Vec::new();
+    let mut kept = Vec::new();
+    for attr in std::mem::take(&mut f.attrs) {
+        let segments = &attr.path().segments;
+        let ours =
+            segments.len() == 2 && (segments[0].ident == "bench" || segments[0].ident == "benches");
+        match ours {
+            true => benches.extend(benches_of(&attr, &global, &mut configs)?),
+            false => kept.push(attr),
+        }
+    }
+    f.attrs = kept;
+    if benches.is_empty() {
+        let args = Args::Exprs(Vec::new());
+        let (setup, teardown) = (global.setup.clone(), global.teardown.clone());
+        benches.push(Bench {
+            id: String::new(),
+            args,
+            setup,
+            teardown,
+        });
+    }
+    let k = crate::krate::path();
+    let ident = &f.sig.ident;
+    let registrations = benches.iter().map(|b| register(b, ident, &k));
+    let unhonoured = (!configs.is_empty()).then(|| quote!(r.unhonoured("config");));
+    let uses = crate::config::uses(&configs);
+    let hidden = format_ident!("__nbench_gungraun_{}", ident);
+    Ok(quote! {
+        #f
+        #[doc(hidden)]
+        #[allow(non_snake_case)]
+        fn #hidden(r: &mut #k::__private::Registrar) {
+            #uses
+            #unhonoured
+            #(#registrations)*
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attr(text: &str) -> syn::Attribute {
+        let tokens: Tokens = text.parse().unwrap();
+        syn::parse_quote!(#[#tokens])
+    }
+
+    fn ids_and_args(text: &str, global: &Opts) -> Vec<(String, usize, bool)> {
+        let mut configs = Vec::new();
+        let benches = benches_of(&attr(text), global, &mut configs).unwrap();
+        (benches.iter())
+            .map(|b| {
+                let n = match &b.args {
+                    Args::Exprs(e) => e.len(),
+                    Args::Iter(_) => usize::MAX,
+                };
+                (b.id.clone(), n, b.setup.is_some())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn bench_and_benches_name_and_spread_their_arguments_as_gungraun_does() {
+        let none = Opts::default();
+        let one = |id: &str, n, s| vec![(id.to_owned(), n, s)];
+        assert_eq!(ids_and_args("bench::a(1, 2)", &none), one("a", 2, false));
+        assert_eq!(
+            ids_and_args("bench::a(args = (1, 2))", &none),
+            one("a", 2, false)
+        );
+        assert_eq!(
+            ids_and_args("bench::a(args = (vec![1]))", &none),
+            one("a", 1, false)
+        );
+        assert_eq!(ids_and_args("bench::a()", &none), one("a", 0, false));
+        assert_eq!(
+            ids_and_args("bench::a(args = (3), setup = s)", &none),
+            one("a", 1, true)
+        );
+        let many = ids_and_args("benches::m((1, 2), (3, 4), 5)", &none);
+        let want = [("m_0", 2), ("m_1", 2), ("m_2", 1)].map(|(i, n)| (i.to_owned(), n, false));
+        assert_eq!(many, want);
+        let keyed = ids_and_args("benches::k(args = [1, 2], setup = s)", &none);
+        assert_eq!(
+            keyed,
+            [("k_0".to_owned(), 1, true), ("k_1".to_owned(), 1, true)]
+        );
+        assert_eq!(
+            ids_and_args("benches::i(iter = 0..3)", &none),
+            one("i", usize::MAX, false)
+        );
+        // The function's own `setup` applies where a bench gives none.
+        let global = Opts {
+            setup: Some(syn::parse_quote!(make)),
+            ..Opts::default()
+        };
+        assert_eq!(ids_and_args("bench::g(1)", &global), one("g", 1, true));
+    }
+
+    #[test]
+    fn benches_args_must_be_a_list() {
+        let mut configs = Vec::new();
+        let e = benches_of(
+            &attr("benches::x(args = 5)"),
+            &Opts::default(),
+            &mut configs,
+        );
+        assert!(e.err().unwrap().to_string().contains("is a list"));
+    }
+}

@@ -1,0 +1,243 @@
+//! `library_benchmark_group!` and `main!`: lists of `key = value`,
+//! separated by `;` (gungraun's form) or `,`, a list of names written
+//! bare (`benchmarks = a, b`) or in brackets (`benchmarks = [a, b]`).
+
+use proc_macro2::TokenStream as Tokens;
+use quote::{format_ident, quote};
+use syn::parse::{ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::{Expr, Ident, Path, Token};
+
+/// One `key = value` of the macro's input.
+enum Value {
+    Expr(Expr),
+    Names(Vec<Path>),
+}
+
+/// The keys whose values are lists of names.
+const LISTS: [&str; 3] = [
+    "benchmarks",
+    "library_benchmark_groups",
+    "binary_benchmark_groups",
+];
+
+fn names(input: ParseStream) -> syn::Result<Vec<Path>> {
+    if input.peek(syn::token::Bracket) {
+        let inner;
+        syn::bracketed!(inner in input);
+        let list = Punctuated::<Path, Token![,]>::parse_terminated(&inner)?;
+        return Ok(list.into_iter().collect());
+    }
+    let mut list = vec![input.parse::<Path>()?];
+    // A comma followed by `key =` ends the list.
+    while input.peek(Token![,]) && !(input.peek2(Ident) && input.peek3(Token![=])) {
+        input.parse::<Token![,]>()?;
+        if input.is_empty() || input.peek(Token![;]) {
+            break;
+        }
+        list.push(input.parse()?);
+    }
+    Ok(list)
+}
+
+fn pairs(input: ParseStream) -> syn::Result<Vec<(Ident, Value)>> {
+    let mut out = Vec::new();
+    while !input.is_empty() {
+        let key: Ident = input.parse()?;
+        input.parse::<Token![=]>()?;
+        let value = match LISTS.iter().any(|l| key == l) {
+            true => Value::Names(names(input)?),
+            false => Value::Expr(input.parse()?),
+        };
+        out.push((key, value));
+        while input.peek(Token![;]) || input.peek(Token![,]) {
+            if input.peek(Token![;]) {
+                input.parse::<Token![;]>()?;
+            } else {
+                input.parse::<Token![,]>()?;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A `fn()` running `expr` once, for a group's or `main!`'s `setup` and
+/// `teardown`; `None` without.
+fn once(expr: Option<&Expr>) -> Tokens {
+    match expr {
+        Some(e) => quote!(::core::option::Option::Some((|| { let _ = #e; }) as fn())),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The `key = expr` of `pairs`, if there is one.
+fn expr<'a>(pairs: &'a [(Ident, Value)], key: &str) -> Option<&'a Expr> {
+    pairs.iter().find_map(|(k, v)| match v {
+        Value::Expr(e) if k == key => Some(e),
+        _ => None,
+    })
+}
+
+/// The names listed under `key`.
+fn listed<'a>(pairs: &'a [(Ident, Value)], key: &str) -> Option<&'a [Path]> {
+    pairs.iter().find_map(|(k, v)| match v {
+        Value::Names(n) if k == key => Some(n.as_slice()),
+        _ => None,
+    })
+}
+
+/// Options accepted and not honoured, as `r.unhonoured(…)` calls.
+fn unhonoured(pairs: &[(Ident, Value)]) -> Vec<Tokens> {
+    (pairs.iter())
+        .filter(|(k, _)| k == "config" || k == "compare_by_id")
+        .map(|(k, _)| {
+            let k = k.to_string();
+            quote!(r.unhonoured(#k);)
+        })
+        .collect()
+}
+
+/// `library_benchmark_group!(name = g; benchmarks = a, b)`: `fn g`,
+/// registering `a` and `b` under `g`.
+pub fn group(input: Tokens) -> syn::Result<Tokens> {
+    let pairs = pairs.parse2(input)?;
+    let name = match expr(&pairs, "name") {
+        Some(Expr::Path(p)) if p.path.get_ident().is_some() => p.path.get_ident().cloned(),
+        _ => None,
+    };
+    let Some(name) = name else {
+        return Err(syn::Error::new(
+            proc_macro2::Span::call_site(),
+            "a group needs `name = …`",
+        ));
+    };
+    let benchmarks = listed(&pairs, "benchmarks").unwrap_or_default();
+    let calls = benchmarks.iter().map(|p| {
+        let mut p = p.clone();
+        if let Some(last) = p.segments.last_mut() {
+            last.ident = format_ident!("__nbench_gungraun_{}", last.ident);
+        }
+        quote!(#p(r);)
+    });
+    let k = crate::krate::path();
+    let shown = name.to_string();
+    let (setup, teardown) = (once(expr(&pairs, "setup")), once(expr(&pairs, "teardown")));
+    let unhonoured = unhonoured(&pairs);
+    let uses = crate::config::uses(expr(&pairs, "config"));
+    Ok(quote! {
+        #[allow(non_snake_case)]
+        fn #name(r: &mut #k::__private::Registrar) {
+            #uses
+            r.group(#shown, #setup, #teardown);
+            #(#unhonoured)*
+            #(#calls)*
+        }
+    })
+}
+
+/// `main!(library_benchmark_groups = g, h)`: the binary's `main`.
+pub fn main(input: Tokens) -> syn::Result<Tokens> {
+    let pairs = pairs.parse2(input)?;
+    let span = proc_macro2::Span::call_site();
+    if listed(&pairs, "binary_benchmark_groups").is_some() {
+        return Err(syn::Error::new(span, crate::NO_BINARIES));
+    }
+    let Some(groups) = listed(&pairs, "library_benchmark_groups") else {
+        return Err(syn::Error::new(
+            span,
+            "`main!` needs `library_benchmark_groups = …`",
+        ));
+    };
+    let k = crate::krate::path();
+    let (setup, teardown) = (once(expr(&pairs, "setup")), once(expr(&pairs, "teardown")));
+    let config = expr(&pairs, "config").is_some();
+    let uses = crate::config::uses(expr(&pairs, "config"));
+    Ok(quote! {
+        fn main() {
+            #uses
+            let groups: &[fn(&mut #k::__private::Registrar)] = &[#(#groups),*];
+            let code = #k::__private::run(groups, #setup, #teardown, #config);
+            ::std::process::exit(code)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(text: &str) -> Vec<(String, usize)> {
+        let tokens: Tokens = text.parse().unwrap();
+        let pairs = pairs.parse2(tokens).unwrap();
+        (pairs.iter())
+            .map(|(k, v)| {
+                let n = match v {
+                    Value::Names(n) => n.len(),
+                    Value::Expr(_) => 0,
+                };
+                (k.to_string(), n)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn semicolons_commas_and_brackets_all_separate_the_same_keys() {
+        let want = [("name".to_owned(), 0), ("benchmarks".to_owned(), 3)];
+        for text in [
+            "name = g; benchmarks = a, b, m::c",
+            "name = g; benchmarks = a, b, m::c,",
+            "name = g, benchmarks = [a, b, m::c]",
+            "name = g;; benchmarks = [a, b, m::c,];",
+        ] {
+            assert_eq!(parsed(text), want, "{text}");
+        }
+        let both = parsed("benchmarks = a, b, setup = run(1, 2)");
+        assert_eq!(
+            both,
+            [("benchmarks".to_owned(), 2), ("setup".to_owned(), 0)]
+        );
+    }
+
+    #[test]
+    fn a_group_registers_its_benchmarks_through_their_hidden_functions() {
+        let out = group(
+            "name = g; config = LibraryBenchmarkConfig::default(); benchmarks = a, m::b"
+                .parse()
+                .unwrap(),
+        )
+        .unwrap()
+        .to_string();
+        assert!(out.contains("__nbench_gungraun_a (r)"), "{out}");
+        assert!(out.contains("m :: __nbench_gungraun_b (r)"), "{out}");
+        assert!(out.contains("r . unhonoured (\"config\")"), "{out}");
+        assert!(
+            out.contains("PhantomData < LibraryBenchmarkConfig >"),
+            "{out}"
+        );
+        let unnamed = group("benchmarks = a".parse().unwrap()).err().unwrap();
+        assert!(unnamed.to_string().contains("`name = …`"));
+    }
+
+    #[test]
+    fn main_refuses_binary_benchmarks_and_wants_its_groups() {
+        let binary = main("binary_benchmark_groups = g".parse().unwrap())
+            .err()
+            .unwrap();
+        assert!(
+            binary.to_string().contains("library benchmarks only"),
+            "{binary}"
+        );
+        let none = main("config = x".parse().unwrap()).err().unwrap();
+        assert!(
+            none.to_string().contains("library_benchmark_groups"),
+            "{none}"
+        );
+        let ok = main(
+            "setup = prepare(); library_benchmark_groups = g, h"
+                .parse()
+                .unwrap(),
+        )
+        .unwrap();
+        assert!(ok.to_string().contains("[g , h]"), "{ok}");
+    }
+}

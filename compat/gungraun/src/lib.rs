@@ -1,0 +1,37 @@
+//! gungraun's (and iai-callgrind's) library-benchmark API on the nbench
+//! harness.
+//!
+//! Put it in gungraun's place with one line in `Cargo.toml` and keep the
+//! bench files as they are:
+//!
+//! ```toml
+//! [dev-dependencies]
+//! gungraun = { package = "nbench-gungraun", git = "https://github.com/nbench-rs/cargo-nbench" }
+//! # or, for a suite written for iai-callgrind:
+//! iai-callgrind = { package = "nbench-gungraun", git = "https://github.com/nbench-rs/cargo-nbench" }
+//! ```
+//!
+//! Each `#[bench::id(…)]` of a `#[library_benchmark]` becomes one nbench
+//! benchmark named `group::function::id` (`id_0`, `id_1`, … for the
+//! elements of a `#[benches::id(…)]`). Under `cargo nbench` each is timed
+//! over many iterations, and with `--metrics time,instructions` its
+//! instructions are counted too, both judged in one verdict. Arguments,
+//! `setup` and `teardown` stay out of the timing and the counts, as they
+//! stay out of gungraun's. `config = …` is accepted and not honoured.
+//! Binary benchmarks are refused at compile time.
+
+mod config;
+mod entry;
+
+pub use config::*;
+pub use nbench_gungraun_macros::{
+    binary_benchmark, binary_benchmark_group, library_benchmark, library_benchmark_group, main,
+};
+pub use std::hint::black_box;
+
+/// Only what the macros generate.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::entry::{Registrar, Torn, run, time};
+    pub use nbench;
+}

@@ -1,0 +1,134 @@
+//! A gungraun suite (`tests/fixtures/gungraun`) runs on nbench-gungraun
+//! under gungraun's names, compiles unchanged against real gungraun too,
+//! runs under iai-callgrind's name, and keeps its setup out of the counts.
+
+use crate::helpers::{Fixture, GUNGRAUN_LINE, QUICK};
+use serde_json::Value;
+
+/// Every benchmark the suite registers, in the order listed.
+const IDS: [&str; 15] = [
+    "numbers::fib::short",
+    "numbers::fib::long",
+    "numbers::add::pairs_0",
+    "numbers::add::pairs_1",
+    "numbers::parse::lines_0",
+    "numbers::parse::lines_1",
+    "numbers::parse::lines_2",
+    "numbers::fib_each::each_0",
+    "numbers::fib_each::each_1",
+    "numbers::plain",
+    "sorting::sort::four",
+    "sorting::sort::many_0",
+    "sorting::sort::many_1",
+    "sorting::sort::given",
+    "sorting::len_only::cheap",
+];
+
+/// The ids `cargo nbench --list` prints for the fixture's target.
+fn listed(fx: &Fixture) -> Vec<String> {
+    let list = fx.nbench(&["--list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    (list.stdout.lines())
+        .filter_map(|l| l.strip_prefix("gun/suite: "))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn cargo_nbench_runs_a_gungraun_suite_under_gungrauns_names() {
+    let fx = Fixture::new("gungraun");
+    assert_eq!(listed(&fx), IDS);
+    // Listing runs no group's `setup`.
+    assert!(!fx.dir.join("group-setup-ran").exists());
+
+    let mut args = vec!["--format", "json"];
+    args.extend_from_slice(QUICK);
+    let doc = fx.nbench(&args).json();
+    let target = &doc["targets"][0];
+    let mut measured: Vec<&str> = (target["benchmarks"].as_array().unwrap().iter())
+        .map(|b| b["id"].as_str().unwrap())
+        .collect();
+    measured.sort();
+    let mut want = IDS.to_vec();
+    want.sort();
+    // `sort`'s teardown panics on an unsorted output: every row measured
+    // means each bench got its own arguments, through its setup.
+    assert_eq!(measured, want, "{target}");
+    assert_eq!(target["failures"], serde_json::json!([]), "{target}");
+    // The group's `setup` ran where the benchmarks ran (the package's folder).
+    assert!(fx.dir.join("group-setup-ran").exists());
+}
+
+/// The instructions per iteration of benchmark `id` in a run's JSON.
+fn per_iter(json: &Value, id: &str) -> f64 {
+    let rows = json["targets"][0]["benchmarks"].as_array().unwrap();
+    let row = rows.iter().find(|b| b["id"] == id);
+    let row = row.unwrap_or_else(|| panic!("no {id} in {json}"));
+    row["metrics"]["instructions"]["per_iter"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{id} has no count: {row}"))
+}
+
+#[test]
+fn arguments_and_setup_stay_out_of_the_counts_as_in_gungraun() {
+    let fx = Fixture::new("gungraun");
+    let args = [
+        "--metrics",
+        "time,instructions",
+        "--max-time",
+        "100ms",
+        "--format",
+        "json",
+        "len_only",
+        "fib::",
+    ];
+    let json = fx.nbench(&args).json();
+    // The setup runs a loop of 20 000 steps; the benchmark reads a length.
+    let cheap = per_iter(&json, "sorting::len_only::cheap");
+    assert!(cheap < 2_000.0, "{cheap}");
+    // fibonacci(15) makes 1973 calls, fibonacci(10) 177: the counts say so.
+    let (short, long) = (
+        per_iter(&json, "numbers::fib::short"),
+        per_iter(&json, "numbers::fib::long"),
+    );
+    assert!(long / short > 8.0 && long / short < 14.0, "{short} {long}");
+}
+
+#[test]
+fn the_suite_compiles_unchanged_against_gungraun_itself() {
+    let fx = Fixture::new("gungraun");
+    let manifest = fx.dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let line = text.lines().find(|l| l.starts_with(GUNGRAUN_LINE)).unwrap();
+    std::fs::write(&manifest, text.replace(line, "gungraun = \"=0.17.2\"")).unwrap();
+    std::fs::copy(fx.dir.join("gungraun.lock"), fx.dir.join("Cargo.lock")).unwrap();
+    let build = fx.cargo(&["check", "--benches", "--locked"]);
+    assert_eq!(build.code, 0, "{}", build.all());
+    // cargo nbench cannot drive gungraun itself, and says what to change.
+    let skipped = fx.nbench(&["--list"]);
+    assert_ne!(skipped.code, 0, "{}", skipped.all());
+    let said = "skipped bench target `gun/suite`: it uses gungraun; to run it unchanged, put \
+                nbench-gungraun in gungraun's place: `gungraun = { package = \
+                \"nbench-gungraun\", git = \"https://github.com/nbench-rs/cargo-nbench\" }`";
+    assert!(skipped.stderr.contains(said), "{}", skipped.stderr);
+}
+
+#[test]
+fn a_suite_written_for_iai_callgrind_runs_under_that_name() {
+    let fx = Fixture::new("gungraun");
+    let manifest = fx.dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("\ngungraun = {", "\niai-callgrind = {"),
+    )
+    .unwrap();
+    let suite = fx.dir.join("benches/suite.rs");
+    let code = std::fs::read_to_string(&suite).unwrap();
+    std::fs::write(
+        &suite,
+        code.replace("use gungraun::", "use iai_callgrind::"),
+    )
+    .unwrap();
+    assert_eq!(listed(&fx), IDS);
+}
