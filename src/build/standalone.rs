@@ -16,7 +16,7 @@ use std::path::Path;
 /// empty `[workspace]` table where it [stands alone](stands_alone): whether
 /// it did.
 pub fn make_own_workspace(top: &Path, manifest: &Path) -> Result<bool> {
-    if !stands_alone(top, manifest) {
+    if !stands_alone(top, manifest) || !workspace_above(top) {
         return Ok(false);
     }
     let text =
@@ -63,6 +63,14 @@ pub fn stands_alone(top: &Path, manifest: &Path) -> bool {
     true
 }
 
+/// Whether a manifest above the checkout `top` declares a workspace, which
+/// cargo would reach from a package standing alone in it (a one-package
+/// repository's worktree under a workspace's `target/`). Without one,
+/// cargo finds no workspace there either, and the manifest is left as it is.
+fn workspace_above(top: &Path) -> bool {
+    (top.ancestors().skip(1)).any(|a| matches!(workspace(&a.join("Cargo.toml")), Some(Some(_))))
+}
+
 /// The `[workspace]` table of the manifest at `path`, or none; `None`
 /// where the manifest cannot be read (cargo says what is wrong with it).
 fn workspace(path: &Path) -> Option<Option<toml::Table>> {
@@ -95,10 +103,17 @@ mod tests {
     #[test]
     fn a_package_its_root_workspace_excludes_is_given_a_workspace_of_its_own() {
         let root = "[package]\nname = \"rand\"\n\n[workspace]\nmembers = [\"pcg\"]\nexclude = [\"benches\", \"other\"]\n";
-        let top = tree(
+        // The checkout `co` lies below the user's workspace, as a worktree
+        // under its `target/` does.
+        let user = tree(
             "excluded",
-            &[("Cargo.toml", root), ("benches/Cargo.toml", PACKAGE)],
+            &[
+                ("Cargo.toml", "[workspace]\n"),
+                ("co/Cargo.toml", root),
+                ("co/benches/Cargo.toml", PACKAGE),
+            ],
         );
+        let top = user.join("co");
         let manifest = top.join("benches/Cargo.toml");
         assert!(stands_alone(&top, &manifest));
         assert!(make_own_workspace(&top, &manifest).unwrap());
@@ -106,7 +121,13 @@ mod tests {
         assert_eq!(text, format!("{PACKAGE}\n\n[workspace]\n"));
         // Now its own workspace: nothing more to add.
         assert!(!make_own_workspace(&top, &manifest).unwrap());
-        std::fs::remove_dir_all(&top).unwrap();
+        // With no workspace above the checkout, cargo reaches none: the
+        // manifest is left as it is.
+        std::fs::remove_file(user.join("Cargo.toml")).unwrap();
+        std::fs::write(&manifest, PACKAGE).unwrap();
+        assert!(!make_own_workspace(&top, &manifest).unwrap());
+        assert_eq!(std::fs::read_to_string(&manifest).unwrap(), PACKAGE);
+        std::fs::remove_dir_all(&user).unwrap();
     }
 
     #[test]
