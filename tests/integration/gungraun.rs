@@ -6,11 +6,12 @@ use crate::helpers::{Fixture, GUNGRAUN_LINE, QUICK};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
-const IDS: [&str; 15] = [
+const IDS: [&str; 16] = [
     "numbers::fib::short",
     "numbers::fib::long",
     "numbers::add::pairs_0",
     "numbers::add::pairs_1",
+    "numbers::borrowed::made",
     "numbers::parse::lines_0",
     "numbers::parse::lines_1",
     "numbers::parse::lines_2",
@@ -131,4 +132,25 @@ fn a_suite_written_for_iai_callgrind_runs_under_that_name() {
     )
     .unwrap();
     assert_eq!(listed(&fx), IDS);
+}
+
+#[test]
+fn cargo_bench_and_cargo_test_run_it_and_say_once_what_they_ignore() {
+    let fx = Fixture::new("gungraun");
+    let list = fx.cargo(&["bench", "--bench", "suite", "--", "--list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    assert!(
+        list.stdout.contains("numbers::fib::short: benchmark"),
+        "{}",
+        list.stdout
+    );
+    let said = "note: gungraun's `config` is accepted and not honoured";
+    assert_eq!(list.stderr.matches(said).count(), 1, "{}", list.stderr);
+    let test = fx.cargo(&["test", "--benches"]);
+    assert_eq!(test.code, 0, "{}", test.all());
+    assert!(
+        test.stdout.contains("sorting::sort::many_1"),
+        "{}",
+        test.stdout
+    );
 }

@@ -151,6 +151,34 @@ fn lines(file: &LitStr) -> syn::Result<Vec<Expr>> {
         .collect())
 }
 
+/// Whether `e` is a constant the compiler keeps for the whole program
+/// (`&1`, `&[1, 2]`, `&NAME`), so that a reference to it outlives the
+/// closure that makes the arguments.
+fn promoted(e: &Expr) -> bool {
+    match e {
+        Expr::Lit(_) | Expr::Path(_) => true,
+        Expr::Array(a) => a.elems.iter().all(promoted),
+        Expr::Tuple(t) => t.elems.iter().all(promoted),
+        Expr::Unary(u) => promoted(&u.expr),
+        Expr::Paren(p) => promoted(&p.expr),
+        _ => false,
+    }
+}
+
+/// An argument as made outside the timing and as passed to the function
+/// (`x`): a reference to a value made on the spot (`&format!(…)`), which
+/// gungraun's call keeps alive for the call, is made as the value and
+/// passed by reference.
+fn hoisted(e: &Expr, x: &syn::Ident) -> (Tokens, Tokens) {
+    match e {
+        Expr::Reference(r) if !promoted(&r.expr) => {
+            let (value, mutability) = (&r.expr, &r.mutability);
+            (quote!(#value), quote!(&#mutability #x))
+        }
+        _ => (quote!(#e), quote!(#x)),
+    }
+}
+
 /// The registration of one bench: `time(b, make, call)` under its id.
 fn register(b: &Bench, f: &syn::Ident, k: &Tokens) -> Tokens {
     let name = f.to_string();
@@ -165,8 +193,14 @@ fn register(b: &Bench, f: &syn::Ident, k: &Tokens) -> Tokens {
     let (make, call) = match (&b.args, &b.setup) {
         (Args::Exprs(exprs), None) => {
             let xs: Vec<_> = (0..exprs.len()).map(|i| format_ident!("x{i}")).collect();
-            let body = call(quote!(#(#xs),*));
-            (quote!(move || (#(#exprs,)*)), quote!(|(#(#xs,)*)| #body))
+            let (made, passed): (Vec<Tokens>, Vec<Tokens>) =
+                exprs.iter().zip(&xs).map(|(e, x)| hoisted(e, x)).unzip();
+            let bound = exprs.iter().zip(&xs).map(|(e, x)| match e {
+                Expr::Reference(r) if r.mutability.is_some() => quote!(mut #x),
+                _ => quote!(#x),
+            });
+            let body = call(quote!(#(#passed),*));
+            (quote!(move || (#(#made,)*)), quote!(|(#(#bound,)*)| #body))
         }
         (Args::Exprs(exprs), Some(s)) => {
             let body = call(quote!(x));

@@ -29,6 +29,15 @@ pub use nbench_gungraun_macros::{
 };
 pub use std::hint::black_box;
 
+/// The macros and the configuration type most suites import
+/// (`use gungraun::prelude::*`).
+pub mod prelude {
+    pub use crate::LibraryBenchmarkConfig;
+    pub use nbench_gungraun_macros::{
+        binary_benchmark, binary_benchmark_group, library_benchmark, library_benchmark_group, main,
+    };
+}
+
 /// Only what the macros generate.
 #[doc(hidden)]
 pub mod __private {
