@@ -18,11 +18,11 @@ const IDS: [&str; 16] = [
     "numbers::fib_each::each_0",
     "numbers::fib_each::each_1",
     "numbers::plain",
-    "sorting::sort::four",
-    "sorting::sort::many_0",
-    "sorting::sort::many_1",
-    "sorting::sort::given",
-    "sorting::len_only::cheap",
+    "bubble_sort::sort::four",
+    "bubble_sort::sort::many_0",
+    "bubble_sort::sort::many_1",
+    "bubble_sort::sort::given",
+    "bubble_sort::len_only::cheap",
 ];
 
 /// The ids `cargo nbench --list` prints for the fixture's target.
@@ -85,7 +85,7 @@ fn arguments_and_setup_stay_out_of_the_counts_as_in_gungraun() {
     ];
     let json = fx.nbench(&args).json();
     // The setup runs a loop of 20 000 steps; the benchmark reads a length.
-    let cheap = per_iter(&json, "sorting::len_only::cheap");
+    let cheap = per_iter(&json, "bubble_sort::len_only::cheap");
     assert!(cheap < 2_000.0, "{cheap}");
     // fibonacci(15) makes 1973 calls, fibonacci(10) 177: the counts say so.
     let (short, long) = (
@@ -149,7 +149,7 @@ fn cargo_bench_and_cargo_test_run_it_and_say_once_what_they_ignore() {
     let test = fx.cargo(&["test", "--benches"]);
     assert_eq!(test.code, 0, "{}", test.all());
     assert!(
-        test.stdout.contains("sorting::sort::many_1"),
+        test.stdout.contains("bubble_sort::sort::many_1"),
         "{}",
         test.stdout
     );

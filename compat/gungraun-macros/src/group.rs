@@ -97,7 +97,14 @@ fn unhonoured(pairs: &[(Ident, Value)]) -> Vec<Tokens> {
         .collect()
 }
 
-/// `library_benchmark_group!(name = g; benchmarks = a, b)`: `fn g`,
+/// The function a group's name stands for: a name of its own, so a group
+/// may share its name with a function of the suite (gungraun's groups
+/// live apart from functions).
+fn hidden_group(name: &Ident) -> Ident {
+    format_ident!("__nbench_gungraun_group_{}", name)
+}
+
+/// `library_benchmark_group!(name = g; benchmarks = a, b)`: a function
 /// registering `a` and `b` under `g`.
 pub fn group(input: Tokens) -> syn::Result<Tokens> {
     let pairs = pairs.parse2(input)?;
@@ -121,6 +128,7 @@ pub fn group(input: Tokens) -> syn::Result<Tokens> {
     });
     let k = crate::krate::path();
     let shown = name.to_string();
+    let name = hidden_group(&name);
     let (setup, teardown) = (once(expr(&pairs, "setup")), once(expr(&pairs, "teardown")));
     let unhonoured = unhonoured(&pairs);
     let uses = crate::config::uses(expr(&pairs, "config"));
@@ -148,6 +156,13 @@ pub fn main(input: Tokens) -> syn::Result<Tokens> {
             "`main!` needs `library_benchmark_groups = …`",
         ));
     };
+    let groups = groups.iter().map(|p| {
+        let mut p = p.clone();
+        if let Some(last) = p.segments.last_mut() {
+            last.ident = hidden_group(&last.ident);
+        }
+        p
+    });
     let k = crate::krate::path();
     let (setup, teardown) = (once(expr(&pairs, "setup")), once(expr(&pairs, "teardown")));
     let config = expr(&pairs, "config").is_some();
@@ -238,6 +253,10 @@ mod tests {
                 .unwrap(),
         )
         .unwrap();
-        assert!(ok.to_string().contains("[g , h]"), "{ok}");
+        let ok = ok.to_string();
+        assert!(
+            ok.contains("[__nbench_gungraun_group_g , __nbench_gungraun_group_h]"),
+            "{ok}"
+        );
     }
 }

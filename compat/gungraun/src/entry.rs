@@ -89,13 +89,14 @@ pub fn time<I, O>(b: &mut nbench::Bencher<'_>, make: impl FnMut() -> I, call: im
 }
 
 /// A bench's output, given to its `teardown` when dropped (outside the
-/// timing, where nbench drops outputs).
-pub struct Torn<O, T: FnMut(O)> {
+/// timing, where nbench drops outputs); what the teardown returns is
+/// dropped.
+pub struct Torn<O, R, T: FnMut(O) -> R> {
     out: Option<O>,
     teardown: T,
 }
 
-impl<O, T: FnMut(O)> Torn<O, T> {
+impl<O, R, T: FnMut(O) -> R> Torn<O, R, T> {
     pub fn new(out: O, teardown: T) -> Self {
         Torn {
             out: Some(out),
@@ -104,10 +105,10 @@ impl<O, T: FnMut(O)> Torn<O, T> {
     }
 }
 
-impl<O, T: FnMut(O)> Drop for Torn<O, T> {
+impl<O, R, T: FnMut(O) -> R> Drop for Torn<O, R, T> {
     fn drop(&mut self) {
         if let Some(out) = self.out.take() {
-            (self.teardown)(out);
+            drop((self.teardown)(out));
         }
     }
 }
