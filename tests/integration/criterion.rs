@@ -77,13 +77,11 @@ fn ids(json: &str, label: &str) -> Vec<String> {
 #[test]
 fn the_suite_compiles_unchanged_against_criterion_itself() {
     let fx = Fixture::new("criterion");
-    let manifest = fx.dir.join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let line = text.lines().find(|l| l.starts_with(COMPAT_LINE)).unwrap();
-    let features = &line[line.find("features").unwrap()..];
-    let real = format!("criterion = {{ version = \"0.8\", {features}");
-    std::fs::write(&manifest, text.replace(line, &real)).unwrap();
-    std::fs::copy(fx.dir.join("criterion.lock"), fx.dir.join("Cargo.lock")).unwrap();
+    let real = |line: &str| {
+        let features = &line[line.find("features").unwrap()..];
+        format!("criterion = {{ version = \"0.8\", {features}")
+    };
+    fx.on_registry(COMPAT_LINE, real, "criterion.lock");
     // Type-checked as cargo bench would build it (checking spares the
     // release build of criterion's dependencies; no executable is needed).
     let build = fx.cargo(&["check", "--benches", "--locked"]);

@@ -33,11 +33,7 @@ const IDS: [&str; 20] = [
 #[test]
 fn the_suite_compiles_unchanged_against_divan_itself() {
     let fx = Fixture::new("divan");
-    let manifest = fx.dir.join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let line = text.lines().find(|l| l.starts_with(DIVAN_LINE)).unwrap();
-    std::fs::write(&manifest, text.replace(line, "divan = \"=0.1.21\"")).unwrap();
-    std::fs::copy(fx.dir.join("divan.lock"), fx.dir.join("Cargo.lock")).unwrap();
+    fx.on_registry(DIVAN_LINE, |_| "divan = \"=0.1.21\"".into(), "divan.lock");
     let build = fx.cargo(&["check", "--benches", "--locked"]);
     assert_eq!(build.code, 0, "{}", build.all());
     // cargo nbench cannot drive divan itself, and says what to change.
@@ -217,11 +213,7 @@ fn divans_own_flags_set_threads_and_counters_and_bad_values_stop_the_run() {
 #[test]
 fn two_revisions_of_an_untouched_divan_suite_compare_with_the_swap_said() {
     let fx = Fixture::new("divan").own_target_dir();
-    let manifest = fx.dir.join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let line = text.lines().find(|l| l.starts_with(DIVAN_LINE)).unwrap();
-    std::fs::write(&manifest, text.replace(line, "divan = \"=0.1.21\"")).unwrap();
-    std::fs::copy(fx.dir.join("divan.lock"), fx.dir.join("Cargo.lock")).unwrap();
+    fx.on_registry(DIVAN_LINE, |_| "divan = \"=0.1.21\"".into(), "divan.lock");
     std::fs::write(fx.dir.join(".gitignore"), "target/\n").unwrap();
     let git = |args: &[&str]| crate::helpers::git(&fx.dir, args);
     git(&["init", "--quiet", "--initial-branch", "main"]);

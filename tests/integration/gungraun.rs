@@ -98,11 +98,11 @@ fn arguments_and_setup_stay_out_of_the_counts_as_in_gungraun() {
 #[test]
 fn the_suite_compiles_unchanged_against_gungraun_itself() {
     let fx = Fixture::new("gungraun");
-    let manifest = fx.dir.join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let line = text.lines().find(|l| l.starts_with(GUNGRAUN_LINE)).unwrap();
-    std::fs::write(&manifest, text.replace(line, "gungraun = \"=0.17.2\"")).unwrap();
-    std::fs::copy(fx.dir.join("gungraun.lock"), fx.dir.join("Cargo.lock")).unwrap();
+    fx.on_registry(
+        GUNGRAUN_LINE,
+        |_| "gungraun = \"=0.17.2\"".into(),
+        "gungraun.lock",
+    );
     let build = fx.cargo(&["check", "--benches", "--locked"]);
     assert_eq!(build.code, 0, "{}", build.all());
     // cargo nbench cannot drive gungraun itself, and says what to change.
@@ -117,20 +117,8 @@ fn the_suite_compiles_unchanged_against_gungraun_itself() {
 #[test]
 fn a_suite_written_for_iai_callgrind_runs_under_that_name() {
     let fx = Fixture::new("gungraun");
-    let manifest = fx.dir.join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(
-        &manifest,
-        text.replace("\ngungraun = {", "\niai-callgrind = {"),
-    )
-    .unwrap();
-    let suite = fx.dir.join("benches/suite.rs");
-    let code = std::fs::read_to_string(&suite).unwrap();
-    std::fs::write(
-        &suite,
-        code.replace("use gungraun::", "use iai_callgrind::"),
-    )
-    .unwrap();
+    fx.edit("Cargo.toml", "\ngungraun = {", "\niai-callgrind = {");
+    fx.edit("benches/suite.rs", "use gungraun::", "use iai_callgrind::");
     assert_eq!(listed(&fx), IDS);
 }
 

@@ -121,6 +121,26 @@ impl Fixture {
         }
     }
 
+    /// Puts a benchmark library itself in its front end's place: the
+    /// manifest's line starting `prefix` becomes `line(old)`, and `lock`
+    /// (kept beside the fixture, pinning the registry's versions) its
+    /// Cargo.lock.
+    pub fn on_registry(&self, prefix: &str, line: impl FnOnce(&str) -> String, lock: &str) {
+        let manifest = self.dir.join("Cargo.toml");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        let old = text.lines().find(|l| l.starts_with(prefix)).unwrap();
+        std::fs::write(&manifest, text.replace(old, &line(old))).unwrap();
+        std::fs::copy(self.dir.join(lock), self.dir.join("Cargo.lock")).unwrap();
+    }
+
+    /// Replaces `from` with `to` in the fixture's file `file`.
+    pub fn edit(&self, file: &str, from: &str, to: &str) {
+        let path = self.dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "no {from:?} in {file}");
+        std::fs::write(&path, text.replace(from, to)).unwrap();
+    }
+
     /// Gives this fixture a target directory (and so a `target/nbench` store) of its own,
     /// holding the harness already built ([`prebuilt_harness`]).
     pub fn own_target_dir(mut self) -> Fixture {
