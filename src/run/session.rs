@@ -335,6 +335,13 @@ fn accept(
                     "the bench binary exited before connecting ({}): {said}",
                     ended(status)
                 ),
+                // It links the harness (checked before it is run), so its
+                // own `main` ended without reaching it.
+                None if status.success() => "the bench binary ended (exited with code 0) \
+                    without running its benchmarks: its `main` must reach the nbench harness \
+                    (`nbench::main!`, `criterion_main!`, `divan::main()`, gungraun's `main!`) \
+                    in every run"
+                    .to_owned(),
                 None => format!(
                     "the bench binary exited before connecting ({}); is it an nbench target?",
                     ended(status)

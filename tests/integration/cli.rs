@@ -307,6 +307,13 @@ fn channel_faults_are_clear_errors() {
         .find(|l| l.contains("impostor/garbage"))
         .unwrap();
     assert!(garbage.contains("malformed message"), "{garbage}");
+    let quiet = (run.stderr.lines())
+        .find(|l| l.contains("impostor/quiet_main"))
+        .unwrap_or_else(|| panic!("{}", run.all()));
+    assert!(
+        quiet.contains("ended (exited with code 0) without running its benchmarks"),
+        "{quiet}"
+    );
     assert!(
         garbage.contains("{\\\"event\\\":\\\"list\\\""),
         "the line is quoted for context: {garbage}"
