@@ -6,9 +6,10 @@ use crate::helpers::{Fixture, GUNGRAUN_LINE, QUICK};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
-const IDS: [&str; 16] = [
+const IDS: [&str; 17] = [
     "numbers::fib::short",
     "numbers::fib::long",
+    "numbers::fib::named",
     "numbers::add::pairs_0",
     "numbers::add::pairs_1",
     "numbers::borrowed::made",

@@ -192,7 +192,9 @@ fn register(b: &Bench, f: &syn::Ident, k: &Tokens) -> Tokens {
     };
     let (make, call) = match (&b.args, &b.setup) {
         (Args::Exprs(exprs), None) => {
-            let xs: Vec<_> = (0..exprs.len()).map(|i| format_ident!("x{i}")).collect();
+            let xs: Vec<_> = (0..exprs.len())
+                .map(|i| format_ident!("__nbench_x{i}"))
+                .collect();
             let (made, passed): (Vec<Tokens>, Vec<Tokens>) =
                 exprs.iter().zip(&xs).map(|(e, x)| hoisted(e, x)).unzip();
             let bound = exprs.iter().zip(&xs).map(|(e, x)| match e {
@@ -203,28 +205,28 @@ fn register(b: &Bench, f: &syn::Ident, k: &Tokens) -> Tokens {
             (quote!(move || (#(#made,)*)), quote!(|(#(#bound,)*)| #body))
         }
         (Args::Exprs(exprs), Some(s)) => {
-            let body = call(quote!(x));
-            (quote!(move || #s(#(#exprs),*)), quote!(|x| #body))
+            let body = call(quote!(__nbench_x));
+            (quote!(move || #s(#(#exprs),*)), quote!(|__nbench_x| #body))
         }
         (Args::Iter(_), setup) => {
-            let body = call(quote!(x));
-            let item = quote!(::core::clone::Clone::clone(&item));
+            let body = call(quote!(__nbench_x));
+            let item = quote!(::core::clone::Clone::clone(&__nbench_item));
             let made = match setup {
                 Some(s) => quote!(#s(#item)),
                 None => item,
             };
-            (quote!(|| #made), quote!(|x| #body))
+            (quote!(|| #made), quote!(|__nbench_x| #body))
         }
     };
     let add = |id: Tokens| {
-        quote!(r.add(#id, move |b: &mut #k::__private::nbench::Bencher<'_>| {
-            #k::__private::time(b, #make, #call)
+        quote!(__nbench_r.add(#id, move |__nbench_b: &mut #k::__private::nbench::Bencher<'_>| {
+            #k::__private::time(__nbench_b, #make, #call)
         });)
     };
     match &b.args {
         Args::Iter(iter) => {
-            let one = add(quote!(&::std::format!("{}_{}", #id, i)));
-            quote!(for (i, item) in ::core::iter::IntoIterator::into_iter(#iter).enumerate() { #one })
+            let one = add(quote!(&::std::format!("{}_{}", #id, __nbench_i)));
+            quote!(for (__nbench_i, __nbench_item) in ::core::iter::IntoIterator::into_iter(#iter).enumerate() { #one })
         }
         Args::Exprs(_) => add(quote!(#id)),
     }
@@ -266,14 +268,14 @@ pub fn expand(attr: Tokens, mut f: ItemFn) -> syn::Result<Tokens> {
     let k = crate::krate::path();
     let ident = &f.sig.ident;
     let registrations = benches.iter().map(|b| register(b, ident, &k));
-    let unhonoured = (!configs.is_empty()).then(|| quote!(r.unhonoured("config");));
+    let unhonoured = (!configs.is_empty()).then(|| quote!(__nbench_r.unhonoured("config");));
     let uses = crate::config::uses(&configs);
     let hidden = format_ident!("__nbench_gungraun_{}", ident);
     Ok(quote! {
         #f
         #[doc(hidden)]
         #[allow(non_snake_case)]
-        fn #hidden(r: &mut #k::__private::Registrar) {
+        fn #hidden(__nbench_r: &mut #k::__private::Registrar) {
             #uses
             #unhonoured
             #(#registrations)*

@@ -92,7 +92,7 @@ fn unhonoured(pairs: &[(Ident, Value)]) -> Vec<Tokens> {
         .filter(|(k, _)| k == "config" || k == "compare_by_id")
         .map(|(k, _)| {
             let k = k.to_string();
-            quote!(r.unhonoured(#k);)
+            quote!(__nbench_r.unhonoured(#k);)
         })
         .collect()
 }
@@ -124,7 +124,7 @@ pub fn group(input: Tokens) -> syn::Result<Tokens> {
         if let Some(last) = p.segments.last_mut() {
             last.ident = format_ident!("__nbench_gungraun_{}", last.ident);
         }
-        quote!(#p(r);)
+        quote!(#p(__nbench_r);)
     });
     let k = crate::krate::path();
     let shown = name.to_string();
@@ -134,9 +134,9 @@ pub fn group(input: Tokens) -> syn::Result<Tokens> {
     let uses = crate::config::uses(expr(&pairs, "config"));
     Ok(quote! {
         #[allow(non_snake_case)]
-        fn #name(r: &mut #k::__private::Registrar) {
+        fn #name(__nbench_r: &mut #k::__private::Registrar) {
             #uses
-            r.group(#shown, #setup, #teardown);
+            __nbench_r.group(#shown, #setup, #teardown);
             #(#unhonoured)*
             #(#calls)*
         }
@@ -170,9 +170,9 @@ pub fn main(input: Tokens) -> syn::Result<Tokens> {
     Ok(quote! {
         fn main() {
             #uses
-            let groups: &[fn(&mut #k::__private::Registrar)] = &[#(#groups),*];
-            let code = #k::__private::run(groups, #setup, #teardown, #config);
-            ::std::process::exit(code)
+            let __nbench_groups: &[fn(&mut #k::__private::Registrar)] = &[#(#groups),*];
+            let __nbench_code = #k::__private::run(__nbench_groups, #setup, #teardown, #config);
+            ::std::process::exit(__nbench_code)
         }
     })
 }
@@ -222,9 +222,15 @@ mod tests {
         )
         .unwrap()
         .to_string();
-        assert!(out.contains("__nbench_gungraun_a (r)"), "{out}");
-        assert!(out.contains("m :: __nbench_gungraun_b (r)"), "{out}");
-        assert!(out.contains("r . unhonoured (\"config\")"), "{out}");
+        assert!(out.contains("__nbench_gungraun_a (__nbench_r)"), "{out}");
+        assert!(
+            out.contains("m :: __nbench_gungraun_b (__nbench_r)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("__nbench_r . unhonoured (\"config\")"),
+            "{out}"
+        );
         assert!(
             out.contains("PhantomData < LibraryBenchmarkConfig >"),
             "{out}"
