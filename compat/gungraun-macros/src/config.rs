@@ -6,7 +6,7 @@ use proc_macro2::{TokenStream as Tokens, TokenTree};
 use quote::quote;
 
 /// nbench-gungraun's configuration types (its `config.rs`).
-const NAMES: [&str; 22] = [
+const NAMES: [&str; 25] = [
     "LibraryBenchmarkConfig",
     "Callgrind",
     "Cachegrind",
@@ -20,6 +20,9 @@ const NAMES: [&str; 22] = [
     "ValgrindTool",
     "EventKind",
     "CachegrindMetric",
+    "CachegrindMetrics",
+    "CallgrindMetrics",
+    "ErrorMetric",
     "DhatMetric",
     "OutputFormat",
     "FlamegraphConfig",

@@ -42,6 +42,12 @@ named!(
     EventKind,
     /// A Cachegrind metric.
     CachegrindMetric,
+    /// A group of Cachegrind metrics.
+    CachegrindMetrics,
+    /// A group of Callgrind metrics.
+    CallgrindMetrics,
+    /// An error metric (Memcheck, Helgrind, DRD).
+    ErrorMetric,
     /// A DHAT metric.
     DhatMetric,
     /// What the terminal report shows.
@@ -61,3 +67,27 @@ named!(
     /// The benchmark's sandbox folder.
     Sandbox,
 );
+
+#[cfg(test)]
+mod tests {
+    /// The names `text` lists: in `named!(…)`'s body, or as the macros'
+    /// quoted `NAMES`.
+    fn names(text: &str, start: &str, end: &str, quoted: bool) -> Vec<String> {
+        let body = &text[text.find(start).unwrap() + start.len()..];
+        let body = &body[..body.find(end).unwrap()];
+        (body.lines().map(str::trim))
+            .filter(|l| !l.starts_with("///") && !l.is_empty())
+            .map(|l| l.trim_end_matches(',').trim_matches('"').to_owned())
+            .filter(|l| quoted || l.chars().all(char::is_alphanumeric))
+            .collect()
+    }
+
+    #[test]
+    fn the_macros_know_every_configuration_type_by_name() {
+        let here = names(include_str!("config.rs"), "named!(\n", ");", false);
+        let macros = include_str!("../../gungraun-macros/src/config.rs");
+        let theirs = names(macros, "] = [\n", "];", true);
+        assert!(here.len() > 20, "{here:?}");
+        assert_eq!(here, theirs);
+    }
+}
