@@ -131,13 +131,19 @@ fn count_both(
     plan: &Plan,
     (outcomes, cmp): (&mut [Outcome], &mut TargetComparison),
 ) {
-    // Both sides over the same iterations, from the baseline's time.
+    // Both sides over the same iterations, from the baseline's time (or
+    // this run's wall time per iteration, where inputs made outside the
+    // timing cost far more).
+    let wall = |id: &str| {
+        outcomes.iter().find_map(|o| match o {
+            Outcome::Measured(m) if m.result.id == id => counts::wall_ns(m),
+            _ => None,
+        })
+    };
     let ids: Vec<(String, u64)> = (cmp.rows.iter())
         .map(|r| {
-            (
-                r.id.clone(),
-                counts::iterations_for(r.baseline + r.overhead),
-            )
+            let ns = counts::native_ns(r.baseline + r.overhead, wall(&r.id));
+            (r.id.clone(), counts::iterations_for(ns))
         })
         .collect();
     if !plan.instructions || ids.is_empty() {

@@ -14,7 +14,7 @@ use super::Plan;
 use super::counter::CountError;
 use super::counting::{self, Counting, ToCount};
 use crate::model::metric::{Beside, Counted, SideCounts};
-use crate::model::outcome::Outcome;
+use crate::model::outcome::{Measured, Outcome};
 use crate::model::target::Built;
 use nbench::__private::count::Dumped;
 use nbench::__private::format::one_line;
@@ -36,6 +36,32 @@ const COUNTED_NATIVE_NS: f64 = 200_000.0;
 pub fn iterations_for(ns_per_iter: f64) -> u64 {
     let wanted = (COUNTED_NATIVE_NS / ns_per_iter.max(0.1)).ceil();
     (wanted.clamp(1.0, (1u64 << 24) as f64) as u64).next_power_of_two()
+}
+
+/// Where a benchmark's wall time per iteration is this many times its
+/// timed part, making its inputs (a batch's setup, outside the timing) is
+/// what an iteration costs: measured rows run 2–7 times (warm-up,
+/// calibration, processes), setups that dwarf the routine hundreds.
+const SETUP_BOUND: f64 = 16.0;
+
+/// The native time, ns, of one iteration as counting runs it, for
+/// [`iterations_for`]: `timed` (its timed part and the loop's), or where
+/// `wall` (the wall time per iteration its measurement took) is far more,
+/// `wall`. Counted iterations make their inputs too, under Valgrind: a
+/// benchmark whose 20 ns routine takes a 20 µs input was counted over
+/// 16 384 iterations, a minute of setups.
+pub fn native_ns(timed: f64, wall: Option<f64>) -> f64 {
+    match wall {
+        Some(w) if w.is_finite() && w > SETUP_BOUND * timed => w,
+        _ => timed,
+    }
+}
+
+/// The wall time per iteration `m`'s measurement took, ns, where it
+/// timed any.
+pub fn wall_ns(m: &Measured) -> Option<f64> {
+    let iterations = m.result.summary.count as f64 * m.result.iters as f64;
+    (iterations > 0.0).then(|| m.elapsed_s * 1e9 / iterations)
 }
 
 /// One executable's counts: each benchmark's, and why one has none
@@ -188,7 +214,8 @@ pub fn count_into(built: &Built, plan: &Plan, outcomes: &mut [Outcome]) {
     let ids: Vec<(String, u64)> = (outcomes.iter())
         .filter_map(|o| match o {
             Outcome::Measured(m) => {
-                let ns = m.result.summary.median + m.result.overhead;
+                let timed = m.result.summary.median + m.result.overhead;
+                let ns = native_ns(timed, wall_ns(m));
                 Some((m.result.id.clone(), iterations_for(ns)))
             }
             _ => None,
@@ -520,6 +547,11 @@ mod tests {
     fn iterations_are_a_power_of_two_near_a_fixed_native_time() {
         // 80 µs an iteration: 200 µs wanted, 2.5 iterations, 4.
         assert_eq!(iterations_for(80_000.0), 4);
+        // A setup-bound row: from its wall time; a measured one: its own.
+        assert_eq!(iterations_for(native_ns(19.0, Some(21_600.0))), 16);
+        assert_eq!(iterations_for(native_ns(19.0, Some(60.0))), 16_384);
+        assert_eq!(native_ns(19.0, None), 19.0);
+        assert_eq!(native_ns(19.0, Some(f64::INFINITY)), 19.0);
         // Two sides 1 % apart are counted alike.
         assert_eq!(iterations_for(80_800.0), 4);
         assert_eq!(iterations_for(1.0), 262_144);
