@@ -6,13 +6,16 @@ use crate::helpers::{Fixture, GUNGRAUN_LINE, QUICK};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
-const IDS: [&str; 17] = [
+const IDS: [&str; 20] = [
     "numbers::fib::short",
     "numbers::fib::long",
     "numbers::fib::named",
     "numbers::add::pairs_0",
     "numbers::add::pairs_1",
     "numbers::borrowed::made",
+    "numbers::filled::four",
+    "numbers::filled::sizes_0",
+    "numbers::filled::sizes_1",
     "numbers::parse::lines_0",
     "numbers::parse::lines_1",
     "numbers::parse::lines_2",
@@ -101,7 +104,7 @@ fn the_suite_compiles_unchanged_against_gungraun_itself() {
     let fx = Fixture::new("gungraun");
     fx.on_registry(
         GUNGRAUN_LINE,
-        |_| "gungraun = \"=0.17.2\"".into(),
+        |_| "gungraun = \"=0.19.1\"".into(),
         "gungraun.lock",
     );
     let build = fx.cargo(&["check", "--benches", "--locked"]);

@@ -16,6 +16,7 @@ use syn::{Expr, ItemFn, LitStr, MetaNameValue, Token};
 #[derive(Default, Clone)]
 struct Opts {
     args: Option<Expr>,
+    consts: Option<Expr>,
     setup: Option<Expr>,
     teardown: Option<Expr>,
     file: Option<LitStr>,
@@ -23,7 +24,9 @@ struct Opts {
     config: Option<Expr>,
 }
 
-const KEYS: [&str; 6] = ["args", "setup", "teardown", "file", "iter", "config"];
+const KEYS: [&str; 7] = [
+    "args", "consts", "setup", "teardown", "file", "iter", "config",
+];
 
 /// The options in `tokens`: keyed (`args = (…), setup = f`), or else the
 /// arguments themselves, as a list (`#[bench::id(1, 2)]`).
@@ -41,6 +44,7 @@ fn opts(tokens: Tokens) -> syn::Result<(Opts, Option<Vec<Expr>>)> {
         let v = p.value;
         match p.path.get_ident().map(|i| i.to_string()).as_deref() {
             Some("args") => o.args = Some(v),
+            Some("consts") => o.consts = Some(v),
             Some("setup") => o.setup = Some(v),
             Some("teardown") => o.teardown = Some(v),
             Some("iter") => o.iter = Some(v),
@@ -73,11 +77,14 @@ enum Args {
 struct Bench {
     id: String,
     args: Args,
+    /// The function's const generic values, in order (`consts = (…)`).
+    consts: Vec<Expr>,
     setup: Option<Expr>,
     teardown: Option<Expr>,
 }
 
-/// The benches one `#[bench::id(…)]` or `#[benches::id(…)]` names.
+/// The benches one `#[bench::id(…)]` or `#[benches::id(…)]` names, with
+/// their const generic values.
 fn benches_of(
     attr: &syn::Attribute,
     global: &Opts,
@@ -92,11 +99,70 @@ fn benches_of(
     };
     let (o, list) = opts(tokens)?;
     configs.extend(o.config.clone());
+    let consts = o.consts.clone();
+    let benches = benches_in(&kind, id, o, list, global)?;
+    match (consts, kind == "bench") {
+        (None, _) => Ok(benches),
+        (Some(c), true) => Ok(benches
+            .into_iter()
+            .map(|b| Bench {
+                consts: spread(c.clone()),
+                ..b
+            })
+            .collect()),
+        (Some(c), false) => with_consts(benches, c),
+    }
+}
+
+/// `#[benches]`'s `consts = [c, d]` paired with its benches: one bench a
+/// value where it gives no arguments, each with its own where it gives as
+/// many, or the one value for all.
+fn with_consts(benches: Vec<Bench>, consts: Expr) -> syn::Result<Vec<Bench>> {
+    let Expr::Array(list) = consts else {
+        let e = "`consts` of `#[benches]` is a list: `consts = [a, b]`";
+        return Err(syn::Error::new_spanned(consts, e));
+    };
+    let values: Vec<Expr> = list.elems.iter().cloned().collect();
+    let bare = benches.len() == 1 && matches!(&benches[0].args, Args::Exprs(e) if e.is_empty());
+    if bare && values.len() > 1 {
+        let one = &benches[0];
+        return Ok((values.into_iter().enumerate())
+            .map(|(i, c)| Bench {
+                id: format!("{}_{i}", one.id),
+                args: Args::Exprs(Vec::new()),
+                consts: spread(c),
+                setup: one.setup.clone(),
+                teardown: one.teardown.clone(),
+            })
+            .collect());
+    }
+    if values.len() != 1 && values.len() != benches.len() {
+        let e =
+            "`consts` and `args` of `#[benches]` pair up: give as many of each, or one `consts`";
+        return Err(syn::Error::new_spanned(list, e));
+    }
+    Ok((benches.into_iter().enumerate())
+        .map(|(i, b)| Bench {
+            consts: spread(values[i.min(values.len() - 1)].clone()),
+            ..b
+        })
+        .collect())
+}
+
+/// The benches of one attribute before their const generic values.
+fn benches_in(
+    kind: &str,
+    id: String,
+    o: Opts,
+    list: Option<Vec<Expr>>,
+    global: &Opts,
+) -> syn::Result<Vec<Bench>> {
     let setup = o.setup.clone().or_else(|| global.setup.clone());
     let teardown = o.teardown.clone().or_else(|| global.teardown.clone());
     let bench = |id: String, args: Args| Bench {
         id,
         args,
+        consts: Vec::new(),
         setup: setup.clone(),
         teardown: teardown.clone(),
     };
@@ -180,15 +246,32 @@ fn hoisted(e: &Expr, x: &syn::Ident) -> (Tokens, Tokens) {
 }
 
 /// The registration of one bench: `time(b, make, call)` under its id.
-fn register(b: &Bench, f: &syn::Ident, k: &Tokens) -> Tokens {
+/// The function as a bench calls it: with its const generic values, and
+/// `_` for each type parameter, where it gives any.
+fn callee(f: &syn::Ident, generics: &syn::Generics, consts: &[Expr]) -> Tokens {
+    if consts.is_empty() {
+        return quote!(#f);
+    }
+    let mut values = consts.iter();
+    let params = generics.params.iter().filter_map(|p| match p {
+        syn::GenericParam::Const(_) => values.next().map(|c| quote!({ #c })),
+        syn::GenericParam::Type(_) => Some(quote!(_)),
+        syn::GenericParam::Lifetime(_) => None,
+    });
+    let params: Vec<Tokens> = params.collect();
+    quote!(#f::<#(#params),*>)
+}
+
+fn register(b: &Bench, (f, generics): (&syn::Ident, &syn::Generics), k: &Tokens) -> Tokens {
     let name = f.to_string();
     let id = match b.id.is_empty() {
         true => name,
         false => format!("{name}::{}", b.id),
     };
+    let called = callee(f, generics, &b.consts);
     let call = |args: Tokens| match &b.teardown {
-        Some(t) => quote!(#k::__private::Torn::new(#f(#args), #t)),
-        None => quote!(#f(#args)),
+        Some(t) => quote!(#k::__private::Torn::new(#called(#args), #t)),
+        None => quote!(#called(#args)),
     };
     let (make, call) = match (&b.args, &b.setup) {
         (Args::Exprs(exprs), None) => {
@@ -261,13 +344,14 @@ pub fn expand(attr: Tokens, mut f: ItemFn) -> syn::Result<Tokens> {
         benches.push(Bench {
             id: String::new(),
             args,
+            consts: Vec::new(),
             setup,
             teardown,
         });
     }
     let k = crate::krate::path();
     let ident = &f.sig.ident;
-    let registrations = benches.iter().map(|b| register(b, ident, &k));
+    let registrations = (benches.iter()).map(|b| register(b, (ident, &f.sig.generics), &k));
     let unhonoured = (!configs.is_empty()).then(|| quote!(__nbench_r.unhonoured("config");));
     let uses = crate::config::uses(&configs);
     let hidden = format_ident!("__nbench_gungraun_{}", ident);
@@ -342,6 +426,35 @@ mod tests {
             ..Opts::default()
         };
         assert_eq!(ids_and_args("bench::g(1)", &global), one("g", 1, true));
+    }
+
+    #[test]
+    fn consts_pair_with_the_benches_arguments() {
+        let none = Opts::default();
+        let consts = |text: &str| -> Vec<(String, usize)> {
+            let mut configs = Vec::new();
+            let benches = benches_of(&attr(text), &none, &mut configs).unwrap();
+            benches
+                .iter()
+                .map(|b| (b.id.clone(), b.consts.len()))
+                .collect()
+        };
+        let pairs = |v: &[(&str, usize)]| -> Vec<(String, usize)> {
+            v.iter().map(|(i, n)| (i.to_string(), *n)).collect()
+        };
+        assert_eq!(consts("bench::a(consts = (4, 2))"), pairs(&[("a", 2)]));
+        let zipped = consts("benches::z(args = [1, 2], consts = [(8, 1), (16, 2)])");
+        assert_eq!(zipped, pairs(&[("z_0", 2), ("z_1", 2)]));
+        assert_eq!(
+            consts("benches::c(consts = [8, 16])"),
+            pairs(&[("c_0", 1), ("c_1", 1)])
+        );
+        let one = consts("benches::o(args = [1, 2, 3], consts = [(5)])");
+        assert_eq!(one, pairs(&[("o_0", 1), ("o_1", 1), ("o_2", 1)]));
+        let mut configs = Vec::new();
+        let odd = attr("benches::x(args = [1, 2, 3], consts = [4, 5])");
+        let e = benches_of(&odd, &none, &mut configs).err().unwrap();
+        assert!(e.to_string().contains("pair up"), "{e}");
     }
 
     #[test]
