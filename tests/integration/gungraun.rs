@@ -146,3 +146,63 @@ fn cargo_bench_and_cargo_test_run_it_and_say_once_what_they_ignore() {
         test.stdout
     );
 }
+
+#[test]
+fn two_revisions_of_an_untouched_iai_callgrind_suite_compare_with_the_swap_said() {
+    let fx = Fixture::new("gungraun").own_target_dir();
+    fx.on_registry(
+        GUNGRAUN_LINE,
+        |_| "iai-callgrind = \"0.16\"".into(),
+        "gungraun.lock",
+    );
+    std::fs::remove_file(fx.dir.join("Cargo.lock")).unwrap();
+    fx.edit("benches/suite.rs", "use gungraun::", "use iai_callgrind::");
+    std::fs::write(fx.dir.join(".gitignore"), "target/\nCargo.lock\n").unwrap();
+    let git = |args: &[&str]| crate::helpers::git(&fx.dir, args);
+    git(&["init", "--quiet", "--initial-branch", "main"]);
+    git(&["add", "."]);
+    git(&["commit", "--quiet", "-m", "first"]);
+    fx.edit(
+        "benches/suite.rs",
+        "#[bench::short(10)]",
+        "#[bench::short(16)]",
+    );
+    git(&["commit", "--quiet", "-am", "a longer short"]);
+    let gun = crate::helpers::repo_root().join("compat/gungraun");
+    let mut cmd = fx.nbench_command(&[
+        "compare",
+        "--rev",
+        "HEAD~1",
+        "HEAD",
+        "--metrics",
+        "time,instructions",
+        "--format",
+        "json",
+        "fib::short",
+        "fib::long",
+    ]);
+    cmd.args(crate::helpers::PAIRED).env("NBENCH_GUNGRAUN", gun);
+    let r = crate::helpers::Run::from(cmd.output().unwrap());
+    assert_eq!(r.code, 0, "{}", r.all());
+    let said = "uses gungraun: building it with nbench-gungraun in gungraun's place (Cargo.toml)";
+    assert!(r.stderr.contains(said), "{}", r.stderr);
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    let rows = doc["comparison"]["targets"][0]["rows"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let row = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap().clone();
+    // fibonacci(16) makes 11 times the calls of fibonacci(10).
+    assert_eq!(
+        row("numbers::fib::short")["verdict"],
+        "regressed",
+        "{rows:?}"
+    );
+    let counted = row("numbers::fib::short")["instructions"]["change"].as_f64();
+    assert!(counted.is_some_and(|c| c > 5.0), "{rows:?}");
+    assert_eq!(
+        row("numbers::fib::long")["instructions"]["change"],
+        0.0,
+        "{rows:?}"
+    );
+}
