@@ -6,7 +6,7 @@ use crate::helpers::{Fixture, GUNGRAUN_LINE, QUICK};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
-const IDS: [&str; 20] = [
+const IDS: [&str; 21] = [
     "numbers::fib::short",
     "numbers::fib::long",
     "numbers::fib::named",
@@ -21,6 +21,7 @@ const IDS: [&str; 20] = [
     "numbers::parse::lines_2",
     "numbers::fib_each::each_0",
     "numbers::fib_each::each_1",
+    "numbers::inner::deep",
     "numbers::plain",
     "bubble_sort::sort::four",
     "bubble_sort::sort::many_0",

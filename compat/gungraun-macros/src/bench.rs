@@ -354,15 +354,23 @@ pub fn expand(attr: Tokens, mut f: ItemFn) -> syn::Result<Tokens> {
     let registrations = (benches.iter()).map(|b| register(b, (ident, &f.sig.generics), &k));
     let unhonoured = (!configs.is_empty()).then(|| quote!(__nbench_r.unhonoured("config");));
     let uses = crate::config::uses(&configs);
-    let hidden = format_ident!("__nbench_gungraun_{}", ident);
+    // A module of the function's name and visibility: a group names it as
+    // it names the function (`a`, `m::a`, or `a` brought in by `use m::a`,
+    // which takes both), and it sees what the function's module sees.
+    let vis = &f.vis;
     Ok(quote! {
         #f
         #[doc(hidden)]
         #[allow(non_snake_case)]
-        fn #hidden(__nbench_r: &mut #k::__private::Registrar) {
-            #uses
-            #unhonoured
-            #(#registrations)*
+        #vis mod #ident {
+            #[allow(unused_imports)]
+            use super::*;
+
+            pub fn __nbench_register(__nbench_r: &mut #k::__private::Registrar) {
+                #uses
+                #unhonoured
+                #(#registrations)*
+            }
         }
     })
 }

@@ -119,13 +119,7 @@ pub fn group(input: Tokens) -> syn::Result<Tokens> {
         ));
     };
     let benchmarks = listed(&pairs, "benchmarks").unwrap_or_default();
-    let calls = benchmarks.iter().map(|p| {
-        let mut p = p.clone();
-        if let Some(last) = p.segments.last_mut() {
-            last.ident = format_ident!("__nbench_gungraun_{}", last.ident);
-        }
-        quote!(#p(__nbench_r);)
-    });
+    let calls = (benchmarks.iter()).map(|p| quote!(#p::__nbench_register(__nbench_r);));
     let k = crate::krate::path();
     let shown = name.to_string();
     let name = hidden_group(&name);
@@ -222,9 +216,9 @@ mod tests {
         )
         .unwrap()
         .to_string();
-        assert!(out.contains("__nbench_gungraun_a (__nbench_r)"), "{out}");
+        assert!(out.contains("a :: __nbench_register (__nbench_r)"), "{out}");
         assert!(
-            out.contains("m :: __nbench_gungraun_b (__nbench_r)"),
+            out.contains("m :: b :: __nbench_register (__nbench_r)"),
             "{out}"
         );
         assert!(
