@@ -12,7 +12,7 @@
 //! `default-features` kept. An entry that inherits it (`workspace = true`)
 //! is left to the workspace's.
 
-pub use crate::discover::{FRONT_ENDS, FrontEnd};
+use crate::discover::{FRONT_ENDS, FrontEnd};
 use crate::error::{Error, Result};
 use crate::model::context::SwapRecord;
 use std::path::{Path, PathBuf};

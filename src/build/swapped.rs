@@ -2,8 +2,9 @@
 //! be now: the same front ends in their libraries' places, from the same
 //! sources, holding the same code.
 
-use super::swap::{FRONT_ENDS, FrontEnd, Source};
+use super::swap::Source;
 use super::worktree::git;
+use crate::discover::{FRONT_ENDS, FrontEnd};
 use crate::error::Result;
 use crate::model::context::SwapRecord;
 use std::path::Path;

@@ -131,6 +131,9 @@ fn count_both(
     plan: &Plan,
     (outcomes, cmp): (&mut [Outcome], &mut TargetComparison),
 ) {
+    if !plan.instructions || cmp.rows.is_empty() {
+        return;
+    }
     // Both sides over the same iterations, from the baseline's time (or
     // this run's wall time per iteration, where inputs made outside the
     // timing cost far more).
@@ -146,9 +149,6 @@ fn count_both(
             (r.id.clone(), counts::iterations_for(ns))
         })
         .collect();
-    if !plan.instructions || ids.is_empty() {
-        return;
-    }
     let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
     let how = (plan.extra_args.as_slice(), limit);
     let dir = built.target.package_root.as_path();

@@ -1,5 +1,5 @@
-//! `#[library_benchmark]`: the function kept, and beside it a hidden one
-//! registering each of its benches.
+//! `#[library_benchmark]`: the function kept, and beside it a hidden
+//! module of its name registering each of its benches.
 //!
 //! A bench's arguments (and its `setup`, which they are given to) are made
 //! outside the timing, as gungraun keeps them out of its counts; the
@@ -66,6 +66,7 @@ fn spread(e: Expr) -> Vec<Expr> {
 }
 
 /// Where a bench's arguments come from.
+#[derive(Clone)]
 enum Args {
     /// These expressions, one per parameter (or per `setup` parameter).
     Exprs(Vec<Expr>),
@@ -74,6 +75,7 @@ enum Args {
 }
 
 /// One bench of the function: its id below the function and its options.
+#[derive(Clone)]
 struct Bench {
     id: String,
     args: Args,
@@ -129,10 +131,8 @@ fn with_consts(benches: Vec<Bench>, consts: Expr) -> syn::Result<Vec<Bench>> {
         return Ok((values.into_iter().enumerate())
             .map(|(i, c)| Bench {
                 id: format!("{}_{i}", one.id),
-                args: Args::Exprs(Vec::new()),
                 consts: spread(c),
-                setup: one.setup.clone(),
-                teardown: one.teardown.clone(),
+                ..one.clone()
             })
             .collect());
     }
@@ -245,7 +245,6 @@ fn hoisted(e: &Expr, x: &syn::Ident) -> (Tokens, Tokens) {
     }
 }
 
-/// The registration of one bench: `time(b, make, call)` under its id.
 /// The function as a bench calls it: with its const generic values, and
 /// `_` for each type parameter, where it gives any.
 fn callee(f: &syn::Ident, generics: &syn::Generics, consts: &[Expr]) -> Tokens {
@@ -262,6 +261,7 @@ fn callee(f: &syn::Ident, generics: &syn::Generics, consts: &[Expr]) -> Tokens {
     quote!(#f::<#(#params),*>)
 }
 
+/// The registration of one bench: `time(b, make, call)` under its id.
 fn register(b: &Bench, (f, generics): (&syn::Ident, &syn::Generics), k: &Tokens) -> Tokens {
     let name = f.to_string();
     let id = match b.id.is_empty() {

@@ -16,6 +16,14 @@ struct Stage {
 }
 
 impl Stage {
+    fn new(setup: Option<fn()>, teardown: Option<fn()>) -> Stage {
+        Stage {
+            setup,
+            teardown,
+            ran: Cell::new(false),
+        }
+    }
+
     fn enter(&self) {
         if !self.ran.replace(true) {
             self.setup.into_iter().for_each(|f| f());
@@ -47,11 +55,7 @@ impl Registrar {
     /// before and after its benchmarks.
     pub fn group(&mut self, name: &str, setup: Option<fn()>, teardown: Option<fn()>) {
         self.group = name.to_owned();
-        self.stages.push(Rc::new(Stage {
-            setup,
-            teardown,
-            ran: Cell::new(false),
-        }));
+        self.stages.push(Rc::new(Stage::new(setup, teardown)));
     }
 
     /// An option given that nbench-gungraun does not honour.
@@ -123,13 +127,8 @@ pub fn run(
     teardown: Option<fn()>,
     config: bool,
 ) -> i32 {
-    let main = Stage {
-        setup,
-        teardown,
-        ran: Cell::new(false),
-    };
     let mut r = Registrar {
-        main: Rc::new(main),
+        main: Rc::new(Stage::new(setup, teardown)),
         ..Registrar::default()
     };
     for g in groups {
