@@ -64,6 +64,19 @@ pub enum Error {
         /// Members with bench targets.
         elsewhere: Vec<String>,
     },
+    /// No member of the workspace has a bench target; packages below its
+    /// root, outside it, do.
+    #[error(
+        "no bench targets in this workspace; {} below it {} with bench targets",
+        manifests.iter().map(|m| format!("`{}`", m.display())).collect::<Vec<_>>().join(", "),
+        if manifests.len() == 1 { "is a package of its own" } else { "are packages of their own" }
+    )]
+    BenchesOutside {
+        /// Their manifests, relative to the workspace root.
+        manifests: Vec<PathBuf>,
+        /// Whether the command runs at the workspace root.
+        at_root: bool,
+    },
     /// cargo failed to build the bench targets (its own output says why).
     #[error("build failed{0}")]
     Build(String),
@@ -180,6 +193,7 @@ impl Error {
             | Error::OutFormat(_)
             | Error::NoTargets
             | Error::BenchesElsewhere { .. }
+            | Error::BenchesOutside { .. }
             | Error::Corrupt { .. }
             | Error::NoBaseline(_)
             | Error::NoRuns(_)
@@ -227,6 +241,12 @@ impl Error {
                     p.join(" ")
                 ))
             }
+            Error::BenchesOutside { manifests, at_root } => Some(format!(
+                "like `cargo bench`, cargo nbench reaches a package kept out of the workspace \
+                 only through its manifest: add `--manifest-path {}`{}",
+                manifests[0].display(),
+                if *at_root { "" } else { " (a path from the workspace root)" }
+            )),
             Error::NoTargets => Some(format!(
                 "add `nbench` to [dev-dependencies] and a [[bench]] target with `harness = false` \
                  whose main is `nbench::main!(...)`; a criterion suite runs unchanged with \

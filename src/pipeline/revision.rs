@@ -202,6 +202,9 @@ impl Checkout {
         match save_baseline(&revision, name, record, &s.selection.benches) {
             Ok(()) => Ok(made),
             Err(Error::Build(why)) => Err(build_failed(rev, short, &why, swap)),
+            // The suite is a package the command did not name: said as it
+            // would be in the working tree.
+            Err(e @ Error::BenchesOutside { .. }) => Err(e),
             // The selected packages or bench targets are not there.
             Err(e @ (Error::Usage(_) | Error::NoTargets)) => Err(missing_at(
                 &format!("what this command selects ({e})"),

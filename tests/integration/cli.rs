@@ -793,3 +793,32 @@ fn a_root_package_without_benchmarks_names_the_members_that_have_them() {
     assert_eq!(listed.code, 0, "{}", listed.all());
     assert!(listed.stdout.contains("triple"), "{}", listed.all());
 }
+
+#[test]
+fn a_suite_kept_out_of_the_workspace_is_named_with_the_flag_that_reaches_it() {
+    let fx = Fixture::new("rooted");
+    // As hex-conservative's `benches/`: a package below the root that the
+    // workspace excludes, which `cargo bench` reaches by its manifest alone.
+    fx.edit(
+        "Cargo.toml",
+        "members = [\"bench\"]",
+        "exclude = [\"bench\"]",
+    );
+    // A workspace of its own: cargo would otherwise take this checkout's
+    // workspace, further up, for its own.
+    fx.edit(
+        "bench/Cargo.toml",
+        "harness = false",
+        "harness = false\n\n[workspace]",
+    );
+    let run = fx.nbench(&[]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    let said = "error: no bench targets in this workspace; `bench/Cargo.toml` below it is a \
+                package of its own with bench targets\n";
+    assert!(run.stderr.contains(said), "{}", run.stderr);
+    let hint = "only through its manifest: add `--manifest-path bench/Cargo.toml`\n";
+    assert!(run.stderr.contains(hint), "{}", run.stderr);
+    let listed = fx.nbench(&["--manifest-path", "bench/Cargo.toml", "--list"]);
+    assert_eq!(listed.code, 0, "{}", listed.all());
+    assert!(listed.stdout.contains("triple"), "{}", listed.all());
+}

@@ -5,6 +5,8 @@ use crate::model::target::{BenchTarget, Skipped};
 use cargo_metadata::{Metadata, MetadataCommand, Package};
 use std::path::{Path, PathBuf};
 
+mod outside;
+
 /// Where the workspace is and how cargo may read it (cargo's manifest options).
 #[derive(Debug, Clone, Default)]
 pub struct Manifest {
@@ -312,6 +314,7 @@ pub fn discover(
     }
     if targets.is_empty() && skipped.is_empty() {
         benches_elsewhere(meta, cli, &specs)?;
+        benches_outside(meta)?;
     }
     // The run's front ends: those of the targets it builds.
     let mut front_ends: Vec<String> = (targets.iter())
@@ -352,6 +355,30 @@ fn benches_elsewhere(meta: &Metadata, cli: &Selection, selected: &[String]) -> R
     Err(Error::BenchesElsewhere {
         selected: names,
         elsewhere,
+    })
+}
+
+/// Where no member of the workspace has a bench target and packages below
+/// its root, outside it, do: the error naming their manifests (a suite
+/// kept out of the workspace, as hex-conservative's `benches/`, run from
+/// the root). Else nothing to say.
+fn benches_outside(meta: &Metadata) -> Result<()> {
+    let members = meta.workspace_packages();
+    if members
+        .iter()
+        .any(|p| p.targets.iter().any(|t| t.is_bench()))
+    {
+        return Ok(());
+    }
+    let manifests = outside::suites_outside(meta);
+    if manifests.is_empty() {
+        return Ok(());
+    }
+    let here = std::env::current_dir().and_then(std::fs::canonicalize).ok();
+    let root = std::fs::canonicalize(&meta.workspace_root).ok();
+    Err(Error::BenchesOutside {
+        manifests,
+        at_root: here.is_some() && here == root,
     })
 }
 
