@@ -1,7 +1,10 @@
 //! Git worktrees of a revision, checked out beside the user's checkout under
 //! `target/nbench/worktrees/` (the user's working tree, index and branch are
-//! never touched) and removed again when done, or by the next run when a
-//! run was killed.
+//! never touched). A revision's checkout stays, out of git's list, as long
+//! as the baseline built from it: its executables may read files by the
+//! path they were built at (`env!("CARGO_MANIFEST_DIR")`). A checkout whose
+//! build failed is removed at once, one left by a killed run or by a deleted
+//! baseline by the next run.
 
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -27,13 +30,13 @@ pub fn git(dir: &Path, args: &[&str]) -> std::result::Result<String, String> {
     }
 }
 
-/// A detached checkout of one commit, removed again when dropped (after a
-/// failure too).
+/// A detached checkout of one commit, removed again when dropped unless
+/// [`Worktree::keep`] kept it.
 ///
-/// Each lives in a folder of its own, `HASH-PID/`, beside a lock file
-/// `HASH-PID.lock` that its run holds: the operating system lets go of the
-/// lock when the run ends, killed or not, so the next run removes the
-/// folders of runs that are gone and never a live run's. The checkout sits
+/// Each lives in a folder of its own named after the baseline it is built
+/// for, beside a lock file `NAME.lock` that its run holds: the operating
+/// system lets go of the lock when the run ends, killed or not, so the next
+/// run removes the folders of runs that are gone and never a live run's. The checkout sits
 /// as deep in that folder as the repository's dependencies by relative path
 /// reach above it (`path = "../other/crate"`), and each such place outside
 /// the checkout is a link to the real one, so those paths resolve as they do
@@ -46,16 +49,17 @@ pub struct Worktree {
     pub path: PathBuf,
     lock: PathBuf,
     _held: std::fs::File,
+    kept: bool,
 }
 
 impl Worktree {
-    /// Checks `commit` of the repository at `repo` out in a folder of its own under `under`.
-    pub fn add(repo: &Path, under: &Path, commit: &str) -> Result<Worktree> {
+    /// Checks `commit` of the repository at `repo` out in folder `stem`
+    /// under `under`, in place of any checkout there. The caller holds the
+    /// lock of baseline `stem`, so no other run builds in that folder.
+    pub fn add(repo: &Path, under: &Path, stem: &str, commit: &str) -> Result<Worktree> {
         // Worktrees of runs that are gone were removed by `revision::prepare` already.
         std::fs::create_dir_all(under).map_err(|e| Error::io("could not create", under, e))?;
-        // One per process: two runs at once never share a checkout.
-        let stem = format!("{}-{}", short(commit), std::process::id());
-        let folder = under.join(&stem);
+        let folder = under.join(stem);
         let lock = under.join(format!("{stem}.lock"));
         let held = std::fs::File::create(&lock)
             .and_then(|f| f.try_lock().map_err(std::io::Error::from).map(|()| f))
@@ -70,7 +74,7 @@ impl Worktree {
             path.push(format!("up{}", depth - level));
         }
         path.push(name);
-        let _ = std::fs::remove_dir_all(&folder);
+        remove_folder(repo, &folder);
         let target = path.to_string_lossy().into_owned();
         let worktree = Worktree {
             repo: repo.to_path_buf(),
@@ -78,6 +82,7 @@ impl Worktree {
             path: path.clone(),
             lock,
             _held: held,
+            kept: false,
         };
         git(
             repo,
@@ -112,23 +117,48 @@ impl Worktree {
     }
 }
 
-impl Drop for Worktree {
-    fn drop(&mut self) {
-        let path = self.path.to_string_lossy().into_owned();
-        let _ = git(&self.repo, &["worktree", "remove", "--force", &path]);
-        let _ = std::fs::remove_dir_all(&self.folder);
+impl Worktree {
+    /// Keeps the checkout, with the baseline built from it, as a folder git
+    /// no longer lists (its `.git` file removed, git's record pruned).
+    pub fn keep(mut self) {
+        let _ = std::fs::remove_file(self.path.join(".git"));
         let _ = git(&self.repo, &["worktree", "prune"]);
-        let _ = std::fs::remove_file(&self.lock);
+        self.kept = true;
     }
 }
 
-/// Removes the worktree folders under `under` whose run is gone: their lock
-/// file is not held (or, left by an older cargo nbench, there is none).
-pub fn remove_abandoned(repo: &Path, under: &Path) {
+impl Drop for Worktree {
+    fn drop(&mut self) {
+        if !self.kept {
+            remove_folder(&self.repo, &self.folder);
+            let _ = std::fs::remove_file(&self.lock);
+        }
+    }
+}
+
+/// Removes a worktree folder: its checkout from git's list (twice forced: a
+/// run killed while git was adding it leaves it locked) and its files.
+fn remove_folder(repo: &Path, folder: &Path) {
+    if let Some(checkout) = checkout_in(folder) {
+        let checkout = checkout.to_string_lossy().into_owned();
+        let _ = git(
+            repo,
+            &["worktree", "remove", "--force", "--force", &checkout],
+        );
+    }
+    if folder.exists() {
+        let _ = std::fs::remove_dir_all(folder);
+        let _ = git(repo, &["worktree", "prune"]);
+    }
+}
+
+/// Removes the worktree folders under `under` whose run is gone (their lock
+/// file is not held, or, left by an older cargo nbench, there is none),
+/// except a kept checkout whose baseline is still saved in `baselines`.
+pub fn remove_abandoned(repo: &Path, under: &Path, baselines: &Path) {
     let Ok(entries) = std::fs::read_dir(under) else {
         return;
     };
-    let mut removed = false;
     for folder in entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
         let name = folder.file_name().unwrap_or_default().to_string_lossy();
         let lock = under.join(format!("{name}.lock"));
@@ -136,34 +166,52 @@ pub fn remove_abandoned(repo: &Path, under: &Path) {
             Ok(f) => f.try_lock().is_ok(),
             Err(e) => e.kind() == std::io::ErrorKind::NotFound && !pid_alive(&folder),
         };
-        if abandoned {
-            if let Some(checkout) = checkout_in(&folder) {
-                // Twice forced: a run killed while git was adding it leaves it locked.
-                let checkout = checkout.to_string_lossy().into_owned();
-                let _ = git(
-                    repo,
-                    &["worktree", "remove", "--force", "--force", &checkout],
-                );
-            }
-            let _ = std::fs::remove_dir_all(&folder);
+        let kept =
+            checkout_in(&folder).is_none() && baselines.join(&*name).join("results.json").is_file();
+        if abandoned && !kept {
+            remove_folder(repo, &folder);
             let _ = std::fs::remove_file(&lock);
-            removed = true;
         }
     }
-    if removed {
-        let _ = git(repo, &["worktree", "prune"]);
+}
+
+/// Removes the checkout kept under `under` for baseline `name`, if any
+/// (git lists it no more: its files are all there is).
+pub fn remove_kept(under: &Path, name: &str) {
+    if kept(under, name) {
+        let _ = std::fs::remove_dir_all(under.join(name));
+        let _ = std::fs::remove_file(under.join(format!("{name}.lock")));
     }
 }
 
-/// The checkout inside a worktree folder: the folder holding a `.git` file.
-fn checkout_in(folder: &Path) -> Option<PathBuf> {
-    (walkdir::WalkDir::new(folder).into_iter().flatten())
-        .filter(|e| e.file_type().is_dir())
-        .map(walkdir::DirEntry::into_path)
-        .find(|dir| dir.join(".git").is_file())
+/// Whether the checkout built for baseline `name` is kept under `under`.
+pub fn kept(under: &Path, name: &str) -> bool {
+    let folder = under.join(name);
+    folder.is_dir() && checkout_in(&folder).is_none()
 }
 
-/// Whether the run named in a folder `HASH-PID` may still be running: on
+/// The checkout git lists inside a worktree folder: the folder holding a
+/// `.git` file, found down the `upN` folders it sits in (never inside a
+/// kept checkout's own files).
+fn checkout_in(folder: &Path) -> Option<PathBuf> {
+    let mut dir = folder.to_path_buf();
+    loop {
+        let children: Vec<PathBuf> = (std::fs::read_dir(&dir).ok()?.flatten())
+            .map(|e| e.path())
+            .filter(|p| p.is_dir() && !p.is_symlink())
+            .collect();
+        if let Some(checkout) = children.iter().find(|c| c.join(".git").is_file()) {
+            return Some(checkout.clone());
+        }
+        let up = |c: &PathBuf| {
+            c.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("up"))
+        };
+        dir = children.into_iter().find(up)?;
+    }
+}
+
+/// Whether the run named in a folder `HASH-PID` (an older cargo nbench's) may still be running: on
 /// Linux, whether that process exists; elsewhere, assumed so.
 fn pid_alive(folder: &Path) -> bool {
     let name = folder.file_name().unwrap_or_default().to_string_lossy();

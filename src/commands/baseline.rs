@@ -1,19 +1,22 @@
 //! `cargo nbench baseline list|show|delete`.
 
+use crate::build::worktree::remove_kept;
 use crate::config::{BaselineAction, Settings};
 use crate::error::{Error, Result, exit};
 use crate::report;
 use crate::store::Store;
 use crate::store::baselines::{Baseline, Baselines};
 use console::style;
+use std::path::Path;
 
 /// Runs a baseline subcommand.
 pub fn run(s: &Settings, cmd: &BaselineAction) -> Result<u8> {
-    let baselines = Store::new(&s.target_dir()).baselines();
+    let store = Store::new(&s.target_dir());
+    let baselines = store.baselines();
     match cmd {
         BaselineAction::List => list(&baselines),
         BaselineAction::Show(name) => show(&baselines, name),
-        BaselineAction::Delete(name) => delete(&baselines, name),
+        BaselineAction::Delete(name) => delete(&baselines, &store.root().join("worktrees"), name),
     }
 }
 
@@ -80,12 +83,14 @@ fn show(baselines: &Baselines, name: &str) -> Result<u8> {
     Ok(exit::SUCCESS)
 }
 
-/// `baseline delete NAME`: its results and executables.
-fn delete(baselines: &Baselines, name: &str) -> Result<u8> {
+/// `baseline delete NAME`: its results and executables, and for a
+/// revision's baseline the checkout kept with it (under `worktrees`).
+fn delete(baselines: &Baselines, worktrees: &Path, name: &str) -> Result<u8> {
     let lock = baselines.lock(name)?;
     if !baselines.delete(name, &lock)? {
         return Err(Error::NoBaseline(name.to_owned()));
     }
+    remove_kept(worktrees, name);
     eprintln!("deleted baseline `{name}`");
     Ok(exit::SUCCESS)
 }

@@ -23,7 +23,7 @@ use crate::build::swap::{
     swap_in,
 };
 use crate::build::swapped::swapped_as_now;
-use crate::build::worktree::{Worktree, remove_abandoned, short};
+use crate::build::worktree::{Worktree, kept, remove_abandoned, short};
 use crate::config::Settings;
 use crate::error::{Error, Result};
 use crate::model::context::SwapRecord;
@@ -60,7 +60,7 @@ struct Checkout {
     /// a lock file for a commit that keeps none is taken from, once the
     /// working tree is built (its build may write it).
     lock_from: (PathBuf, PathBuf),
-    /// Removed when dropped, built or not.
+    /// Removed when dropped, unless kept with the baseline built from it.
     worktree: Worktree,
     lock: Lock,
 }
@@ -71,7 +71,8 @@ struct Checkout {
 /// cannot be swapped in are said now, not after the working tree's build).
 pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pending> {
     let (top, commit) = commit_of(root, rev)?;
-    remove_abandoned(Path::new(&top), &store.root().join("worktrees"));
+    let worktrees = store.root().join("worktrees");
+    remove_abandoned(Path::new(&top), &worktrees, &store.root().join("baselines"));
     let short = short(&commit);
     let relative = relative_manifest(&s.manifest, root, Path::new(&top));
     let name = baseline_name((&s.selection, &s.build), &commit, &relative);
@@ -92,6 +93,9 @@ pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pe
     let saved = baselines.load(&name)?;
     let as_now = |b: &crate::store::baselines::Baseline| {
         built_as_now(&s.build, &s.selection.benches, b)?;
+        if !kept(&worktrees, &name) {
+            return Err("its checkout, which its executables may read files from, is gone".into());
+        }
         let record = b.run.context.build.as_ref();
         let carried = to_carry(root, Path::new(&top), &commit);
         locked_as_now(record.map(|r| r.lock.as_str()), carried.as_ref())?;
@@ -119,7 +123,7 @@ pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pe
         _ => {}
     }
     let top = PathBuf::from(top);
-    let worktree = Worktree::add(&top, &store.root().join("worktrees"), &commit)?;
+    let worktree = Worktree::add(&top, &worktrees, &name, &commit)?;
     let manifest = worktree.path.join(&relative);
     if !manifest.is_file() {
         return Err(missing_at(&format!("`{}`", relative.display()), rev, short));
@@ -150,6 +154,7 @@ impl Pending {
         };
         let made = checkout.make(s, &self.name, store)?;
         store.baselines().adopt(&made, &self.name, &checkout.lock)?;
+        checkout.worktree.keep();
         Ok(self.name)
     }
 }

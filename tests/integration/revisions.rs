@@ -48,7 +48,8 @@ fn edit(file: &Path, from: &str, to: &str) {
     std::fs::write(file, text.replace(from, to)).unwrap();
 }
 
-/// What is left in git's list of worktrees and under target/nbench/worktrees.
+/// What is left in git's list of worktrees, and under target/nbench/worktrees
+/// what is not the kept checkout of a saved baseline (or its lock file).
 fn leftover_worktrees(fx: &Fixture) -> Vec<String> {
     let listed = git(&fx.dir, &["worktree", "list"]);
     let mut left: Vec<String> = listed
@@ -56,10 +57,51 @@ fn leftover_worktrees(fx: &Fixture) -> Vec<String> {
         .filter(|l| l.contains("worktrees"))
         .map(str::to_owned)
         .collect();
+    let baselines = fx.dir.join("target/nbench/baselines");
     if let Ok(dir) = std::fs::read_dir(fx.dir.join("target/nbench/worktrees")) {
-        left.extend(dir.map(|e| e.unwrap().path().display().to_string()));
+        for path in dir.map(|e| e.unwrap().path()) {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let name = name.trim_end_matches(".lock");
+            if !baselines.join(name).join("results.json").is_file() {
+                left.push(path.display().to_string());
+            }
+        }
     }
     left
+}
+
+/// The checkout kept with revision baseline `name`: its bench reads a file
+/// from it by the path it was built at.
+fn kept_checkout(fx: &Fixture, name: &str) -> std::path::PathBuf {
+    let kept = fx.dir.join("target/nbench/worktrees").join(name);
+    let file = walk_to(&kept, "a_steps.txt").unwrap_or_else(|| panic!("nothing kept in {kept:?}"));
+    assert!(
+        !file
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .join(".git")
+            .exists(),
+        "a kept checkout is out of git's list"
+    );
+    kept
+}
+
+fn walk_to(dir: &Path, file: &str) -> Option<std::path::PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.file_name().is_some_and(|n| n == file) {
+            return Some(path);
+        }
+        if path.is_dir()
+            && !path.is_symlink()
+            && let Some(found) = walk_to(&path, file)
+        {
+            return Some(found);
+        }
+    }
+    None
 }
 
 #[test]
@@ -112,6 +154,7 @@ fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
     );
     assert_eq!(checkout_state(&fx.dir), before, "the checkout is as it was");
     assert_eq!(leftover_worktrees(&fx), Vec::<String>::new());
+    let kept = kept_checkout(&fx, &name);
 
     // Again: the revision's baseline is reused, nothing is built for it.
     let again = nbench(&fx, &["--compare-rev", "HEAD~1", "chain/a"]);
@@ -127,6 +170,19 @@ fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
         "{}",
         again.stdout
     );
+    assert_eq!(checkout_state(&fx.dir), before);
+
+    // Its checkout gone, the revision is built again, and its checkout kept.
+    std::fs::remove_dir_all(&kept).unwrap();
+    let rebuilt = nbench(&fx, &["--compare-rev", "HEAD~1", "chain/a"]);
+    assert_eq!(rebuilt.code, 0, "{}", rebuilt.all());
+    let said = "is built again: its checkout, which its executables may read files from, is gone";
+    assert!(rebuilt.stderr.contains(said), "{}", rebuilt.stderr);
+    kept_checkout(&fx, &name);
+    // Deleting the baseline deletes the checkout kept with it.
+    let deleted = fx.nbench(&["baseline", "delete", &name]);
+    assert_eq!(deleted.code, 0, "{}", deleted.all());
+    assert!(!kept.exists(), "{kept:?} outlived its baseline");
     assert_eq!(checkout_state(&fx.dir), before);
 
     // A revision that is not there: one line, a hint, exit 2.
