@@ -211,8 +211,9 @@ fn checkout_in(folder: &Path) -> Option<PathBuf> {
     }
 }
 
-/// Whether the run named in a folder `HASH-PID` (an older cargo nbench's) may still be running: on
-/// Linux, whether that process exists; elsewhere, assumed so.
+/// Whether the run named in a folder `HASH-PID` (an older cargo nbench's)
+/// may still be running: on Linux, whether that process exists; elsewhere,
+/// assumed so.
 fn pid_alive(folder: &Path) -> bool {
     let name = folder.file_name().unwrap_or_default().to_string_lossy();
     let Some(pid) = name.rsplit('-').next().and_then(|p| p.parse::<u32>().ok()) else {
