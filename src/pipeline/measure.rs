@@ -50,6 +50,7 @@ pub fn measure(
             stored: v.baseline.run.targets.iter().find(|t| t.target == label),
             exes: v.baselines.executables_for(v.baseline, &label, v.stored),
             threshold: v.threshold,
+            dir: Baselines::dir_for(v.baseline, &label),
         };
         let (run, cmp) = compare_target(b, against, &plan(&runs), observer);
         runs.push(run);
@@ -201,11 +202,15 @@ pub fn compare_saved(
             targets.push(cmp);
             continue;
         };
-        let built = saved_target(meta, &held.target, cur_exes);
+        let mut built = saved_target(meta, &held.target, cur_exes);
+        if let Some(dir) = Baselines::dir_for(cur, &held.target) {
+            built.target.package_root = dir;
+        }
         let against = Against {
             stored: base.run.targets.iter().find(|t| t.target == held.target),
             exes: baselines.executables_for(base, &held.target, stored),
             threshold,
+            dir: Baselines::dir_for(base, &held.target),
         };
         let (run, cmp) = compare_target(&built, against, &plan, observer);
         records.push(TargetRecord::from_run(&run));

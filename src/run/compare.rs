@@ -3,6 +3,7 @@
 //! the baseline's stored samples.
 
 use super::lockstep::{Compared, Doubt, Lockstep};
+use super::paired::Side;
 use super::session::{Session, SessionError};
 use super::{Hints, Picked, Plan, counts, measure, open, run_target};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
@@ -26,6 +27,9 @@ pub struct Against<'a> {
     pub exes: Result<Vec<PathBuf>, String>,
     /// Changes smaller than this are "unchanged" (0.01 = 1 %).
     pub threshold: f64,
+    /// The folder the baseline's executables run in, where it differs from
+    /// the current build's (a revision's kept checkout); `None`: the same.
+    pub dir: Option<PathBuf>,
 }
 
 /// Compares one built target with the baseline: paired if the baseline's
@@ -37,12 +41,11 @@ pub fn compare_target(
     observer: &mut dyn Observer,
 ) -> (TargetRun, TargetComparison) {
     let label = built.target.label();
-    let start_placed = placed_starter(built, plan);
-    let start = |exe: &Path| start_placed(exe, None);
-    let listed = against
-        .exes
-        .clone()
-        .and_then(|e| list_baseline(&start, e, plan))
+    let base_dir = against.dir.as_deref();
+    let start_placed = placed_starter(built, base_dir, plan);
+    let start = |side: Side, exe: &Path| start_placed(side, exe, None);
+    let listed = (against.exes.clone())
+        .and_then(|e| list_baseline(&|exe| start(Side::Baseline, exe), e, plan))
         .map(|(exes, ids)| (exes, held(ids, against.stored)));
     let (base_exes, base_ids) = match listed {
         Ok(found) => found,
@@ -51,7 +54,7 @@ pub fn compare_target(
     // Both sides from paths of one length (`staged`), for the comparison's life.
     let staged = super::staged::Staged::new(&base_exes, &built.comparison_exes());
     let (base_exes, cur_exes) = (&staged.base, &staged.cur);
-    let start_cur = || start(&built.exe);
+    let start_cur = || start(Side::Current, &built.exe);
     let opened = match open(&label, &start_cur, plan) {
         Ok(o) => o,
         Err(failed) => return (failed, TargetComparison::empty(&label)),
@@ -96,7 +99,7 @@ pub fn compare_target(
     close(observer, (&label, &outcomes), cur);
     super::mark_floors(&mut outcomes);
     count_both(
-        built,
+        (built, base_dir),
         (base_exes, cur_exes),
         plan,
         (&mut outcomes, &mut cmp),
@@ -126,7 +129,7 @@ fn close(observer: &mut dyn Observer, (label, outcomes): (&str, &[Outcome]), cur
 /// both sides' counts, each outcome its own side's; where a side could
 /// not be counted, every outcome says why.
 fn count_both(
-    built: &Built,
+    (built, base_dir): (&Built, Option<&Path>),
     (base_exes, cur_exes): (&[PathBuf], &[PathBuf]),
     plan: &Plan,
     (outcomes, cmp): (&mut [Outcome], &mut TargetComparison),
@@ -152,10 +155,11 @@ fn count_both(
     let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
     let how = (plan.extra_args.as_slice(), limit);
     let dir = built.target.package_root.as_path();
+    let base_dir = base_dir.unwrap_or(dir);
     // Counts do not depend on what else runs: both sides at once.
     let n = counts::COUNT_PROCESSES;
     let sides = std::thread::scope(|s| -> Result<_, crate::run::counter::CountError> {
-        let base = s.spawn(|| counts::count_side(base_exes, (dir, &ids), how, n));
+        let base = s.spawn(|| counts::count_side(base_exes, (base_dir, &ids), how, n));
         let cur = counts::count_side(cur_exes, (dir, &ids), how, n);
         let base = base.join().unwrap_or_else(|_| {
             Err(crate::run::counter::CountError::Failed(
@@ -178,15 +182,21 @@ fn count_both(
 }
 
 /// Starts an executable of `built`'s target as `plan` runs it, with a
-/// memory placement ([`Session::start_placed`]).
+/// memory placement ([`Session::start_placed`]), in its package's folder
+/// (the baseline's in `base_dir`, where that is another).
 fn placed_starter<'a>(
     built: &'a Built,
+    base_dir: Option<&'a Path>,
     plan: &'a Plan,
-) -> impl Fn(&Path, Option<u64>) -> Result<Session, SessionError> + 'a {
-    move |exe: &Path, place: Option<u64>| {
+) -> impl Fn(Side, &Path, Option<u64>) -> Result<Session, SessionError> + 'a {
+    move |side: Side, exe: &Path, place: Option<u64>| {
+        let dir = match side {
+            Side::Baseline => base_dir.unwrap_or(&built.target.package_root),
+            Side::Current => &built.target.package_root,
+        };
         Session::start_placed(
             exe,
-            &built.target.package_root,
+            dir,
             &plan.extra_args,
             plan.nocapture,
             plan.timeout,

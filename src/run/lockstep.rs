@@ -58,8 +58,9 @@ fn early_units(layouts: usize) -> usize {
     EARLY_UNITS.min(2 * layouts).max(layouts.min(EARLY_UNITS))
 }
 
-/// Starts an executable with a memory placement ([`Session::start_placed`]).
-pub type StartPlaced<'a> = dyn Fn(&Path, Option<u64>) -> Result<Session, SessionError> + 'a;
+/// Starts an executable of one side with a memory placement
+/// ([`Session::start_placed`]).
+pub type StartPlaced<'a> = dyn Fn(Side, &Path, Option<u64>) -> Result<Session, SessionError> + 'a;
 
 /// One benchmark's pairing: which layout of each side runs in each epoch
 /// (a new pairing for every benchmark), and the memory placement both
@@ -92,8 +93,12 @@ impl<'a> Lockstep<'a> {
     fn start(&self, side: Side, epoch: usize) -> Result<Session, SessionError> {
         let place = Some(self.seed.rotate_left(17) ^ (epoch as u64).wrapping_mul(0x9E37_79B9));
         match side {
-            Side::Baseline => (self.start_placed)(&self.base_exes[self.layouts.base(epoch)], place),
-            Side::Current => (self.start_placed)(&self.cur_exes[self.layouts.cur(epoch)], place),
+            Side::Baseline => {
+                (self.start_placed)(side, &self.base_exes[self.layouts.base(epoch)], place)
+            }
+            Side::Current => {
+                (self.start_placed)(side, &self.cur_exes[self.layouts.cur(epoch)], place)
+            }
         }
     }
 

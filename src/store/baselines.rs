@@ -24,6 +24,11 @@ pub struct Baseline {
     /// baseline saved with one layout).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub layouts: BTreeMap<String, Vec<String>>,
+    /// `package/target` → the package's folder it was built in, which its
+    /// executables run in, as cargo runs a bench (a revision's: its kept
+    /// checkout). Empty in a baseline older than this field.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub dirs: BTreeMap<String, PathBuf>,
 }
 
 /// The baselines directory of a store, and a lock on one baseline while it is written.
@@ -88,6 +93,13 @@ impl Baselines {
                 b.name
             )),
         }
+    }
+
+    /// The folder `target` of baseline `b` was built in, where it is still
+    /// there: its executables run in it, so they read the files beside
+    /// them that they were built with.
+    pub fn dir_for(b: &Baseline, target: &str) -> Option<PathBuf> {
+        b.dirs.get(target).filter(|d| d.is_dir()).cloned()
     }
 
     /// Loads a baseline; `Ok(None)` if there is none of that name.
@@ -235,12 +247,17 @@ impl Baselines {
             .as_ref()
             .map(|b| b.layouts.clone())
             .unwrap_or_default();
+        let mut dirs = previous
+            .as_ref()
+            .map(|b| b.dirs.clone())
+            .unwrap_or_default();
         for b in built
             .iter()
             .filter(|b| run.targets.iter().any(|t| t.target == b.target.label()))
         {
             let label = b.target.label();
             executables.insert(label.clone(), copy_in(&bin, &label, &b.exe)?);
+            dirs.insert(label.clone(), b.target.package_root.clone());
             let files = b
                 .layouts
                 .iter()
@@ -262,6 +279,7 @@ impl Baselines {
             run: merged,
             executables,
             layouts,
+            dirs,
         };
         let path = self.results_path(name);
         write_atomic(&path, &encode(&baseline, &path)?)?;

@@ -481,6 +481,40 @@ fn a_revision_that_fails_to_build_is_named_and_cleaned_up() {
 }
 
 #[test]
+fn a_revision_runs_in_its_own_checkout_and_reads_its_own_files() {
+    // The newer commit moves the file the suite reads by a path relative to
+    // its package: the older revision's executable finds it only in its own
+    // (kept) checkout, as `cargo bench` there would.
+    let fx = repository(|dir| {
+        let benches = dir.join("benches");
+        std::fs::rename(benches.join("links.txt"), benches.join("chain_links.txt")).unwrap();
+        edit(
+            &benches.join("revisions.rs"),
+            "\"benches/links.txt\"",
+            "\"benches/chain_links.txt\"",
+        );
+    });
+    let compared = |run: &Run| {
+        assert_eq!(run.code, 0, "{}", run.all());
+        let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+        let target = &doc["comparison"]["targets"][0];
+        let rows = target["rows"].as_array().unwrap();
+        let ids: Vec<&str> = rows.iter().map(|r| r["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, ["chain/a", "chain/b"], "{}", target["not_compared"]);
+    };
+    compared(&nbench(
+        &fx,
+        &["--compare-rev", "HEAD~1", "--format", "json"],
+    ));
+    // Two revisions, neither of them the working tree's build.
+    let args = ["compare", "--rev", "HEAD~1", "HEAD", "--format", "json"];
+    let mut both = fx.nbench_command(&args);
+    compared(&Run::from(
+        both.args(crate::helpers::PAIRED).output().unwrap(),
+    ));
+}
+
+#[test]
 fn a_revision_that_cannot_be_checked_out_is_said_before_the_working_tree_is_built() {
     let fx = repository(|dir| std::fs::write(dir.join("data.txt"), "data\n").unwrap());
     // The revision's `data.txt` is lost from the repository (as in a
