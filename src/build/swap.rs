@@ -157,27 +157,30 @@ fn entries(value: &Value) -> Vec<Table> {
 }
 
 /// Puts the source's crate in its library's place in `manifest`; returns
-/// whether it declared the library (and so was changed).
-pub fn swap_manifest(manifest: &mut Table, source: &Source) -> bool {
-    let mut changed = false;
+/// the names it declared the library under (none: it was not changed).
+pub fn swap_manifest(manifest: &mut Table, source: &Source) -> Vec<&'static str> {
+    let mut declared = Vec::new();
     for (key, v) in manifest.iter_mut() {
         let Some(table) = v.as_table_mut() else {
             continue;
         };
         if key.ends_with("dependencies") {
             for (name, dep) in table.iter_mut() {
-                changed |= swap_entry(name, dep, source);
+                declared.extend(swap_entry(name, dep, source));
             }
         } else {
-            changed |= swap_manifest(table, source);
+            declared.extend(swap_manifest(table, source));
         }
     }
-    changed
+    declared.sort_unstable();
+    declared.dedup();
+    declared
 }
 
 /// One dependency entry: the library's, under its name or renamed, becomes
-/// nbench's crate's, keeping what is not its source.
-fn swap_entry(name: &str, dep: &mut Value, source: &Source) -> bool {
+/// nbench's crate's, keeping what is not its source; the library's name
+/// it declared.
+fn swap_entry(name: &str, dep: &mut Value, source: &Source) -> Option<&'static str> {
     let package = match dep {
         Value::String(_) => Some(name),
         Value::Table(t) if t.get("workspace").and_then(Value::as_bool) == Some(true) => None,
@@ -185,9 +188,8 @@ fn swap_entry(name: &str, dep: &mut Value, source: &Source) -> bool {
         _ => None,
     };
     let front = source.front;
-    if !package.is_some_and(|p| p == front.library || front.also.contains(&p)) {
-        return false;
-    }
+    let names = std::iter::once(&front.library).chain(front.also);
+    let declared = *names.into_iter().find(|n| package == Some(**n))?;
     let mut entry = match dep {
         Value::Table(t) => t.clone(),
         _ => Table::new(),
@@ -198,25 +200,31 @@ fn swap_entry(name: &str, dep: &mut Value, source: &Source) -> bool {
     entry.extend(source.keys.clone());
     entry.insert("package".into(), Value::String(source.front.package.into()));
     *dep = Value::Table(entry);
-    true
+    Some(declared)
 }
 
 /// Swaps every manifest of the checkout at `dir` that declares the source's
-/// library; returns those changed, relative to `dir`.
-pub fn swap_checkout(dir: &Path, source: &Source) -> std::io::Result<Vec<PathBuf>> {
-    let mut changed = Vec::new();
+/// library; returns those changed, relative to `dir`, and the names they
+/// declared it under.
+pub fn swap_checkout(
+    dir: &Path,
+    source: &Source,
+) -> std::io::Result<(Vec<PathBuf>, Vec<&'static str>)> {
+    let (mut changed, mut names) = (Vec::new(), Vec::new());
     for path in super::worktree::manifests(dir) {
         let text = std::fs::read_to_string(&path)?;
         let Ok(mut table) = toml::from_str::<Table>(&text) else {
             continue;
         };
-        if swap_manifest(&mut table, source) {
+        let declared = swap_manifest(&mut table, source);
+        if !declared.is_empty() {
             let written = toml::to_string(&table).map_err(std::io::Error::other)?;
             std::fs::write(&path, written)?;
             changed.push(path.strip_prefix(dir).unwrap_or(&path).to_path_buf());
+            names.extend(declared);
         }
     }
-    Ok(changed)
+    Ok((changed, names))
 }
 
 /// Swaps the worktree `checkout` of the repository whose top is `top` (the
@@ -226,12 +234,13 @@ pub fn swap_in(top: &Path, checkout: &Path) -> Result<Option<SwapRecord>> {
     let mut record = SwapRecord::default();
     for front in &FRONT_ENDS {
         let source = Source::find(front, top)?;
-        let changed = swap_checkout(checkout, &source)
+        let (changed, names) = swap_checkout(checkout, &source)
             .map_err(|e| Error::io("could not put nbench's front end in place in", checkout, e))?;
         if changed.is_empty() {
             continue;
         }
         record.libraries.push(front.library.to_owned());
+        record.declared.extend(names.into_iter().map(str::to_owned));
         record.dependencies.push(source.describe());
         record.contents.push(source.contents());
         for m in changed {
@@ -242,7 +251,29 @@ pub fn swap_in(top: &Path, checkout: &Path) -> Result<Option<SwapRecord>> {
         }
     }
     record.manifests.sort();
+    record.declared.sort();
+    record.declared.dedup();
     Ok((!record.libraries.is_empty()).then_some(record))
+}
+
+/// What a swap put where, as the manifests named the libraries: `uses`
+/// (`iai-callgrind`) and `places` (`nbench-gungraun in iai-callgrind's
+/// place`). A record older than `declared` names the libraries themselves.
+pub fn swap_said(swap: &SwapRecord) -> (String, String) {
+    let names = match swap.declared.is_empty() {
+        true => &swap.libraries,
+        false => &swap.declared,
+    };
+    let places: Vec<String> = (names.iter())
+        .map(|n| {
+            let front = FRONT_ENDS
+                .iter()
+                .find(|f| f.library == n || f.also.contains(&n.as_str()));
+            let package = front.map_or_else(|| format!("nbench-{n}"), |f| f.package.to_owned());
+            format!("{package} in {n}'s place")
+        })
+        .collect();
+    (names.join(" and "), places.join(" and "))
 }
 
 /// The front end a swapped build's first error names as its item: cargo
@@ -334,14 +365,14 @@ mod tests {
         let mut t: Table = toml::from_str(manifest).unwrap();
         let mut keys = Table::new();
         keys.insert("path".into(), Value::String("/compat".into()));
-        let changed = swap_manifest(
+        let declared = swap_manifest(
             &mut t,
             &Source {
                 front: &FRONT_ENDS[0],
                 keys,
             },
         );
-        (changed, t)
+        (!declared.is_empty(), t)
     }
 
     fn dep<'a>(t: &'a Table, path: &[&str]) -> &'a Table {
@@ -416,13 +447,14 @@ mod tests {
                 .unwrap();
         let mut keys = Table::new();
         keys.insert("path".into(), Value::String("/divan".into()));
-        assert!(swap_manifest(
+        let declared = swap_manifest(
             &mut t,
             &Source {
                 front: &FRONT_ENDS[1],
-                keys
-            }
-        ));
+                keys,
+            },
+        );
+        assert_eq!(declared, ["divan"]);
         let d = dep(&t, &["dev-dependencies", "divan"]);
         assert_eq!(d["package"].as_str(), Some(DIVAN_PACKAGE));
         assert_eq!(t["dev-dependencies"]["criterion"].as_str(), Some("0.5"));
@@ -431,16 +463,14 @@ mod tests {
         )
         .unwrap();
         let keys = Table::new();
-        assert!(
-            swap_manifest(
-                &mut t,
-                &Source {
-                    front: &FRONT_ENDS[1],
-                    keys
-                }
-            ),
-            "CodSpeed's divan"
+        let declared = swap_manifest(
+            &mut t,
+            &Source {
+                front: &FRONT_ENDS[1],
+                keys,
+            },
         );
+        assert_eq!(declared, ["codspeed-divan-compat"], "CodSpeed's divan");
         let line = published(&FRONT_ENDS[1]).describe();
         assert!(line.starts_with("divan = {"), "{line}");
         assert!(line.contains("package = \"nbench-divan\""), "{line}");
@@ -456,7 +486,8 @@ mod tests {
         let mut keys = Table::new();
         keys.insert("path".into(), Value::String("/gun".into()));
         let front = &FRONT_ENDS[2];
-        assert!(swap_manifest(&mut t, &Source { front, keys }));
+        let declared = swap_manifest(&mut t, &Source { front, keys });
+        assert_eq!(declared, ["gungraun", "iai-callgrind"]);
         let iai = dep(&t, &["dev-dependencies", "iai-callgrind"]);
         assert_eq!(iai["package"].as_str(), Some(GUNGRAUN_PACKAGE));
         assert_eq!(iai["path"].as_str(), Some("/gun"));
@@ -512,6 +543,31 @@ mod tests {
         assert_eq!(front_end_not_got(lacks, &swap), None);
         let other = ": error: failed to get `nbench-criterion` as a dependency of package `b`";
         assert_eq!(front_end_not_got(other, &swap), None);
+    }
+
+    #[test]
+    fn a_swap_is_said_in_the_names_the_manifests_used() {
+        let swap = SwapRecord {
+            libraries: vec!["criterion".into(), "gungraun".into()],
+            declared: vec!["codspeed-criterion-compat".into(), "iai-callgrind".into()],
+            ..SwapRecord::default()
+        };
+        let (uses, places) = swap_said(&swap);
+        assert_eq!(uses, "codspeed-criterion-compat and iai-callgrind");
+        assert_eq!(
+            places,
+            "nbench-criterion in codspeed-criterion-compat's place and nbench-gungraun in \
+             iai-callgrind's place"
+        );
+        // A record older than `declared`: the libraries' own names.
+        let old = SwapRecord {
+            libraries: vec!["divan".into()],
+            ..SwapRecord::default()
+        };
+        assert_eq!(
+            swap_said(&old),
+            ("divan".into(), "nbench-divan in divan's place".into())
+        );
     }
 
     #[test]

@@ -83,6 +83,7 @@ mod tests {
             dependencies: vec![line.clone()],
             manifests: vec!["Cargo.toml".into()],
             contents: vec!["aaaa".into()],
+            ..SwapRecord::default()
         };
         assert_eq!(
             same_swap(Some(&saved), &[(line.clone(), "aaaa".into())]),

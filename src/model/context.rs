@@ -103,6 +103,11 @@ pub struct BuildRecord {
 pub struct SwapRecord {
     /// The libraries swapped (`criterion`, `divan`).
     pub libraries: Vec<String>,
+    /// The names the manifests declared them under, sorted: a library's own
+    /// or another of its names (`iai-callgrind` for gungraun). Empty in a
+    /// record older than this field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub declared: Vec<String>,
     /// The dependency line put in each one's place.
     pub dependencies: Vec<String>,
     /// The manifests changed, relative to the repository's top.
@@ -492,7 +497,7 @@ mod tests {
             libraries: libs.iter().map(|l| l.to_string()).collect(),
             dependencies: Vec::new(),
             manifests: vec!["Cargo.toml".to_owned()],
-            contents: Vec::new(),
+            ..SwapRecord::default()
         };
         let built = |swap: Option<SwapRecord>, fronts: &[&str]| BuildRecord {
             swap,

@@ -20,7 +20,7 @@ use crate::build::revision::{
 use crate::build::standalone::make_own_workspace;
 use crate::build::swap::{
     dependency_not_got, failed_without_front_end, feature_not_had, front_end_not_got, missing_item,
-    swap_in,
+    swap_in, swap_said,
 };
 use crate::build::swapped::swapped_as_now;
 use crate::build::worktree::{Worktree, kept, remove_abandoned, short};
@@ -170,10 +170,9 @@ impl Checkout {
             eprintln!("{}", style(what).dim());
         }
         if let Some(swap) = self.swap.as_ref().filter(|_| !s.output.quiet()) {
+            let (uses, places) = swap_said(swap);
             note(&format!(
-                "`{rev}` ({short}) uses {}: building it with {} ({})",
-                swap.libraries.join(" and "),
-                SwapRecord::places(&swap.libraries),
+                "`{rev}` ({short}) uses {uses}: building it with {places} ({})",
                 swap.manifests.join(", ")
             ));
         }
@@ -249,7 +248,7 @@ fn build_failed(rev: &str, short: &str, why: &str, swap: Option<&SwapRecord>) ->
         Some(swap) => Error::Swapped {
             message: format!(
                 "revision `{rev}` ({short}) does not build with {}{}{why}",
-                SwapRecord::places(&swap.libraries),
+                swap_said(swap).1,
                 missing_item(why).map_or(String::new(), |item| format!(": it lacks `{item}`"))
             ),
             hint: format!(

@@ -185,7 +185,8 @@ fn two_revisions_of_an_untouched_iai_callgrind_suite_compare_with_the_swap_said(
     cmd.args(crate::helpers::PAIRED).env("NBENCH_GUNGRAUN", gun);
     let r = crate::helpers::Run::from(cmd.output().unwrap());
     assert_eq!(r.code, 0, "{}", r.all());
-    let said = "uses gungraun: building it with nbench-gungraun in gungraun's place (Cargo.toml)";
+    let said = "uses iai-callgrind: building it with nbench-gungraun in iai-callgrind's place \
+                (Cargo.toml)";
     assert!(r.stderr.contains(said), "{}", r.stderr);
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();
     let rows = doc["comparison"]["targets"][0]["rows"]
