@@ -10,6 +10,7 @@ mod relink;
 pub mod revision;
 pub mod standalone;
 pub mod swap;
+pub mod swap_failure;
 pub mod swapped;
 mod units;
 pub mod worktree;

@@ -276,90 +276,10 @@ pub fn swap_said(swap: &SwapRecord) -> (String, String) {
     (names.join(" and "), places.join(" and "))
 }
 
-/// The front end a swapped build's first error names as its item: cargo
-/// could not get nbench's crate itself (no network for the published
-/// line, a folder that is not there), rather than the suite needing what
-/// the crate lacks.
-pub fn front_end_not_got(error: &str, swap: &SwapRecord) -> Option<&'static FrontEnd> {
-    let item = missing_item(error)?;
-    (FRONT_ENDS.iter()).find(|f| f.package == item && swap.libraries.iter().any(|l| l == f.library))
-}
-
-/// The front end and the feature of it a swapped build's manifests ask for
-/// that it does not have (cargo: "depends on `nbench-divan` with feature
-/// `internal_benches` but `nbench-divan` does not have that feature").
-pub fn feature_not_had<'a>(error: &'a str, swap: &SwapRecord) -> Option<(&'static str, &'a str)> {
-    let start = error.find("with feature `")? + "with feature `".len();
-    let feature = &error[start..start + error[start..].find('`')?];
-    let rest = &error[start..];
-    let front = (FRONT_ENDS.iter()).find(|f| {
-        swap.libraries.iter().any(|l| l == f.library)
-            && rest.contains(&format!("`{}` does not have that feature", f.package))
-    })?;
-    Some((front.package, feature))
-}
-
-/// Whether a swapped build failed in code that does not use the front end:
-/// a library, binary or build script of a package not nbench's own (cargo
-/// builds those without dev-dependencies). A revision whose own code no
-/// longer builds is not the front end's doing.
-pub fn failed_without_front_end(error: &str) -> bool {
-    let Some((package, kind)) = super::marked::failed_unit(error) else {
-        return false;
-    };
-    let dev = ["test", "bench", "example"]
-        .iter()
-        .any(|k| kind.contains(k));
-    let ours = package == "nbench" || FRONT_ENDS.iter().any(|f| f.package == package);
-    !dev && !ours
-}
-
-/// The package cargo could not get, where that is what a build failed on
-/// (cargo: "failed to get `mozjs` as a dependency of package `…`"): the
-/// network, or a source that is gone, not the code.
-pub fn dependency_not_got(error: &str) -> Option<&str> {
-    const SAID: &str = "failed to get `";
-    let start = error.find(SAID)? + SAID.len();
-    let len = error[start..].find('`')?;
-    Some(&error[start..start + len])
-}
-
-/// The item a compiler error names first (`` `with_plots` ``), if any.
-pub fn missing_item(error: &str) -> Option<&str> {
-    let start = error.find('`')? + 1;
-    let len = error[start..].find('`')?;
-    Some(&error[start..start + len])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::discover::{COMPAT_PACKAGE, DIVAN_PACKAGE, GUNGRAUN_PACKAGE};
-
-    #[test]
-    fn a_failure_outside_the_suite_is_not_the_front_ends() {
-        let said = |unit: &str| format!("error: unexpected `cfg` (compiling {unit})");
-        assert!(failed_without_front_end(&said("`base64` (lib)")));
-        assert!(failed_without_front_end(&said("`x` (build script)")));
-        assert!(failed_without_front_end(&said("`x` (bin \"x\")")));
-        assert!(!failed_without_front_end(&said("`x` (bench \"b\")")));
-        assert!(!failed_without_front_end(&said("`x` (lib test)")));
-        assert!(!failed_without_front_end(&said("`x` (example \"e\")")));
-        assert!(!failed_without_front_end(&said("`nbench-criterion` (lib)")));
-        assert!(!failed_without_front_end("error[E0432]: unresolved import"));
-    }
-
-    #[test]
-    fn a_dependency_cargo_could_not_get_is_named() {
-        // As cargo said it of pulldown-cmark's fuzz member, with no network.
-        let said = ": error: failed to get `mozjs` as a dependency of package \
-                    `pulldown-cmark-fuzz v0.0.0 (/tmp/pdc/fuzz)`";
-        assert_eq!(dependency_not_got(said), Some("mozjs"));
-        assert_eq!(
-            dependency_not_got(": error[E0599]: no `Regex` in `x`"),
-            None
-        );
-    }
 
     fn swapped(manifest: &str) -> (bool, Table) {
         let mut t: Table = toml::from_str(manifest).unwrap();
@@ -505,13 +425,6 @@ mod tests {
     }
 
     #[test]
-    fn the_missing_item_is_the_first_one_the_error_names() {
-        let e = "error[E0599]: no method named `with_foo` found for struct `Criterion` in the current scope";
-        assert_eq!(missing_item(e), Some("with_foo"));
-        assert_eq!(missing_item("error: linking failed"), None);
-    }
-
-    #[test]
     fn a_folder_holds_the_front_end_whose_package_its_manifest_names() {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
         for front in &FRONT_ENDS {
@@ -528,21 +441,6 @@ mod tests {
         // A folder that is not there, or holds another package.
         assert_eq!(holds(&FRONT_ENDS[0], &repo.join("no-such-folder")), None);
         assert_eq!(holds(&FRONT_ENDS[0], &repo.join("compat/divan")), None);
-    }
-
-    #[test]
-    fn a_first_error_naming_the_front_end_itself_says_it_was_not_got() {
-        let swap = SwapRecord {
-            libraries: vec!["divan".into()],
-            ..SwapRecord::default()
-        };
-        let fetch = ": error: failed to get `nbench-divan` as a dependency of package `b v0.0.0`";
-        assert_eq!(front_end_not_got(fetch, &swap), Some(&FRONT_ENDS[1]));
-        // The suite needing what the front end lacks; a library not swapped.
-        let lacks = ": error[E0599]: no method named `with_foo` found for struct `Divan`";
-        assert_eq!(front_end_not_got(lacks, &swap), None);
-        let other = ": error: failed to get `nbench-criterion` as a dependency of package `b`";
-        assert_eq!(front_end_not_got(other, &swap), None);
     }
 
     #[test]
@@ -567,32 +465,6 @@ mod tests {
         assert_eq!(
             swap_said(&old),
             ("divan".into(), "nbench-divan in divan's place".into())
-        );
-    }
-
-    #[test]
-    fn a_feature_the_front_end_lacks_is_named() {
-        let swap = SwapRecord {
-            libraries: vec!["divan".into()],
-            ..SwapRecord::default()
-        };
-        // What cargo said building divan's own repository with nbench-divan.
-        let error = "error: failed to select a version for `nbench-divan`.\n    ... required by \
-                     package `internal_benches v0.0.0`\npackage `internal_benches` depends on \
-                     `nbench-divan` with feature `internal_benches` but `nbench-divan` does not \
-                     have that feature.";
-        assert_eq!(
-            feature_not_had(error, &swap),
-            Some(("nbench-divan", "internal_benches"))
-        );
-        let criterion = SwapRecord {
-            libraries: vec!["criterion".into()],
-            ..SwapRecord::default()
-        };
-        assert_eq!(feature_not_had(error, &criterion), None);
-        assert_eq!(
-            feature_not_had("error: failed to get `nbench-divan`", &swap),
-            None
         );
     }
 

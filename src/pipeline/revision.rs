@@ -18,9 +18,9 @@ use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
 };
 use crate::build::standalone::make_own_workspace;
-use crate::build::swap::{
+use crate::build::swap::{swap_in, swap_said};
+use crate::build::swap_failure::{
     dependency_not_got, failed_without_front_end, feature_not_had, front_end_not_got, missing_item,
-    swap_in, swap_said,
 };
 use crate::build::swapped::swapped_as_now;
 use crate::build::worktree::{Worktree, kept, remove_abandoned, short};
