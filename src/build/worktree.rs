@@ -36,8 +36,8 @@ pub fn git(dir: &Path, args: &[&str]) -> std::result::Result<String, String> {
 /// Each lives in a folder of its own named after the baseline it is built
 /// for, beside a lock file `NAME.lock` that its run holds: the operating
 /// system lets go of the lock when the run ends, killed or not, so the next
-/// run removes the folders of runs that are gone and never a live run's. The checkout sits
-/// as deep in that folder as the repository's dependencies by relative path
+/// run removes the folders of runs that are gone and never a live run's.
+/// The checkout sits as deep in that folder as the repository's dependencies by relative path
 /// reach above it (`path = "../other/crate"`), and each such place outside
 /// the checkout is a link to the real one, so those paths resolve as they do
 /// in the user's checkout.
@@ -115,9 +115,7 @@ impl Worktree {
         }
         Ok(worktree)
     }
-}
 
-impl Worktree {
     /// Keeps the checkout, with the baseline built from it, as a folder git
     /// no longer lists (its `.git` file removed, git's record pruned).
     pub fn keep(mut self) {
