@@ -82,6 +82,27 @@ fn relinked(first: &LinkLine, first_seed: u64, seed: u64) -> Option<PathBuf> {
     Some(out)
 }
 
+/// `args` for a build of the package at `dir` alone: its own manifest,
+/// and no `--features` but those it was built with (`Built::features`,
+/// which hold the user's where they reached it). Without resolver 2, cargo
+/// takes `--features` for the package of the manifest it is given, whatever
+/// `--package` says: snap's suite, a member beside a 2018 root package, had
+/// its dependencies' features refused as the root's.
+fn for_package(args: Vec<String>, dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut args = args.into_iter();
+    while let Some(a) = args.next() {
+        if a == "--features" || a == "--manifest-path" {
+            args.next();
+        } else {
+            out.push(a);
+        }
+    }
+    let manifest = dir.join("Cargo.toml").display().to_string();
+    out.extend(["--manifest-path".to_owned(), manifest]);
+    out
+}
+
 /// One layout of `target`, linked with `link` (the order's seed, the
 /// alignment): its executable and, for the `first` layout, its link
 /// command, kept (printed now, or kept when it was last linked); or what
@@ -104,7 +125,7 @@ fn build_layout(
     if !built.features.is_empty() {
         args.extend(["--features".into(), built.features.join(",")]);
     }
-    args.extend(common_args(opts));
+    args.extend(for_package(common_args(opts), &target.package_root));
     if !opts.quiet {
         args.push("--quiet".to_owned());
     }
@@ -148,4 +169,33 @@ fn build_layout(
         },
     );
     Ok(Ok((exe, line.flatten())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_layout_is_built_from_its_own_package_with_the_features_it_was_built_with() {
+        let common: Vec<String> = [
+            "--features",
+            "fast",
+            "--all-features",
+            "--manifest-path",
+            "/ws/Cargo.toml",
+            "--profile",
+            "bench",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let args = for_package(common, Path::new("/ws/bench"));
+        let want = [
+            "--all-features",
+            "--profile",
+            "bench",
+            "--manifest-path",
+            "/ws/bench/Cargo.toml",
+        ];
+        assert_eq!(args, want);
+    }
 }

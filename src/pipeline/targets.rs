@@ -79,7 +79,7 @@ pub fn build(
     }
     if let Some(why) = crate::build::build_layouts(&s.build, &mut nbench_targets)? {
         warn(&format!(
-            "the linker cannot reorder functions ({why}): comparing in one link layout"
+            "the link layouts could not be built ({why}): comparing in one link layout"
         ));
     }
     Ok(nbench_targets)

@@ -795,6 +795,25 @@ fn a_root_package_without_benchmarks_names_the_members_that_have_them() {
 }
 
 #[test]
+fn a_member_beside_a_2018_root_package_is_built_in_its_link_layouts() {
+    let fx = Fixture::new("rooted");
+    // As snap's: a 2018 root package (resolver 1, where cargo takes
+    // `--features` for the package of the manifest, not of `--package`)
+    // whose features the suite's build turned on.
+    fx.edit("Cargo.toml", "edition = \"2024\"", "edition = \"2018\"");
+    let features = "publish = false\n\n[features]\ndefault = [\"fast\"]\nfast = []";
+    fx.edit("Cargo.toml", "publish = false", features);
+    let run = fx.nbench_paired(&["-p", "rooted-bench", "--layouts", "2"]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(
+        run.stderr.contains("building 2 link layouts"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("one link layout"), "{}", run.stderr);
+}
+
+#[test]
 fn a_suite_kept_out_of_the_workspace_is_named_with_the_flag_that_reaches_it() {
     let fx = Fixture::new("rooted");
     // As hex-conservative's `benches/`: a package below the root that the
