@@ -52,7 +52,7 @@ impl Source {
                 ))
             });
         }
-        Ok(super::worktree::manifests(checkout)
+        Ok(crate::discover::manifests(checkout, usize::MAX)
             .iter()
             .find_map(|m| own_source(front, m))
             .or_else(|| {
@@ -211,7 +211,7 @@ pub fn swap_checkout(
     source: &Source,
 ) -> std::io::Result<(Vec<PathBuf>, Vec<&'static str>)> {
     let (mut changed, mut names) = (Vec::new(), Vec::new());
-    for path in super::worktree::manifests(dir) {
+    for path in crate::discover::manifests(dir, usize::MAX) {
         let text = std::fs::read_to_string(&path)?;
         let Ok(mut table) = toml::from_str::<Table>(&text) else {
             continue;

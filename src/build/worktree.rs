@@ -6,6 +6,7 @@
 //! build failed is removed at once, one left by a killed run or by a deleted
 //! baseline by the next run.
 
+use crate::discover::manifests;
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -241,7 +242,7 @@ fn symlink_dir(real: &Path, link: &Path) -> std::io::Result<()> {
 /// that level (`../other/crate` from the top: `(1, "other")`).
 fn outside_paths(top: &Path) -> Vec<(usize, std::ffi::OsString)> {
     let mut found = Vec::new();
-    for manifest in manifests(top) {
+    for manifest in manifests(top, usize::MAX) {
         let Ok(text) = std::fs::read_to_string(&manifest) else {
             continue;
         };
@@ -289,23 +290,4 @@ fn dependency_paths(value: &toml::Value, in_dependencies: bool) -> Vec<String> {
         out.extend(dependency_paths(v, deps));
     }
     out
-}
-
-/// The `Cargo.toml` files of a checkout, outside target directories and hidden folders.
-pub fn manifests(dir: &Path) -> Vec<PathBuf> {
-    // Not hidden folders, nor target directories (cargo tags them).
-    let searched = |e: &walkdir::DirEntry| {
-        let name = e.file_name();
-        e.depth() == 0
-            || !e.file_type().is_dir()
-            || (name != "target"
-                && !name.to_string_lossy().starts_with('.')
-                && !e.path().join("CACHEDIR.TAG").exists())
-    };
-    (walkdir::WalkDir::new(dir).sort_by_file_name().into_iter())
-        .filter_entry(searched)
-        .flatten()
-        .filter(|e| e.file_type().is_file() && e.file_name() == "Cargo.toml")
-        .map(walkdir::DirEntry::into_path)
-        .collect()
 }

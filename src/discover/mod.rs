@@ -5,7 +5,10 @@ use crate::model::target::{BenchTarget, Skipped};
 use cargo_metadata::{Metadata, MetadataCommand, Package};
 use std::path::{Path, PathBuf};
 
+mod manifests;
 mod outside;
+
+pub use manifests::manifests;
 
 /// Where the workspace is and how cargo may read it (cargo's manifest options).
 #[derive(Debug, Clone, Default)]

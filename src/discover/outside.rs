@@ -16,25 +16,12 @@ pub fn suites_outside(meta: &Metadata) -> Vec<PathBuf> {
     let members: Vec<PathBuf> = (meta.workspace_packages().into_iter())
         .filter_map(|p| std::fs::canonicalize(&p.manifest_path).ok())
         .collect();
-    let target = std::fs::canonicalize(&meta.target_directory).ok();
-    let searched = |e: &walkdir::DirEntry| {
-        e.depth() == 0
-            || !e.file_type().is_dir()
-            || !(e.file_name().to_string_lossy().starts_with('.')
-                || e.file_name() == "target"
-                || std::fs::canonicalize(e.path()).ok() == target)
-    };
-    let mut found: Vec<PathBuf> = (walkdir::WalkDir::new(root).max_depth(DEPTH).into_iter())
-        .filter_entry(searched)
-        .flatten()
-        .filter(|e| e.depth() > 1 && e.file_name() == "Cargo.toml")
-        .map(walkdir::DirEntry::into_path)
+    (super::manifests(root, DEPTH).into_iter())
+        .filter(|m| m.parent() != Some(root))
         .filter(|m| !(std::fs::canonicalize(m).ok()).is_some_and(|m| members.contains(&m)))
         .filter(|m| has_benches(m))
         .filter_map(|m| m.strip_prefix(root).ok().map(Path::to_path_buf))
-        .collect();
-    found.sort();
-    found
+        .collect()
 }
 
 /// Whether the manifest is a package's with bench targets: declared, or

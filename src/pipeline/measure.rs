@@ -202,10 +202,7 @@ pub fn compare_saved(
             targets.push(cmp);
             continue;
         };
-        let mut built = saved_target(meta, &held.target, cur_exes);
-        if let Some(dir) = Baselines::dir_for(cur, &held.target) {
-            built.target.package_root = dir;
-        }
+        let built = saved_target(meta, (cur, &held.target), cur_exes);
         let against = Against {
             stored: base.run.targets.iter().find(|t| t.target == held.target),
             exes: baselines.executables_for(base, &held.target, stored),
@@ -242,18 +239,25 @@ fn gone_targets(base: &Baseline, cur: &Baseline, plan: &Plan) -> Vec<TargetCompa
         .collect()
 }
 
-/// A baseline's saved executables for `label` (`package/target`, one per
-/// link layout) as a built target, run from its package's directory as cargo would.
-fn saved_target(meta: &cargo_metadata::Metadata, label: &str, mut exes: Vec<PathBuf>) -> Built {
+/// Baseline `b`'s saved executables for `label` (`package/target`, one per
+/// link layout) as a built target, run from the package's folder it was
+/// built in, as cargo would, or else the workspace's.
+fn saved_target(
+    meta: &cargo_metadata::Metadata,
+    (b, label): (&Baseline, &str),
+    mut exes: Vec<PathBuf>,
+) -> Built {
     let (package, name) = label.split_once('/').unwrap_or((label, ""));
     let root = meta.workspace_root.as_std_path();
     let member = meta
         .workspace_packages()
         .into_iter()
         .find(|p| p.name.as_str() == package);
-    let package_root = member
-        .and_then(|p| p.manifest_path.parent())
-        .map_or_else(|| root.to_path_buf(), |d| d.as_std_path().to_path_buf());
+    let package_root = Baselines::dir_for(b, label).unwrap_or_else(|| {
+        member
+            .and_then(|p| p.manifest_path.parent())
+            .map_or_else(|| root.to_path_buf(), |d| d.as_std_path().to_path_buf())
+    });
     Built {
         target: BenchTarget {
             package: package.to_owned(),
