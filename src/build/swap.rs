@@ -188,8 +188,7 @@ fn swap_entry(name: &str, dep: &mut Value, source: &Source) -> Option<&'static s
         _ => None,
     };
     let front = source.front;
-    let names = std::iter::once(&front.library).chain(front.also);
-    let declared = *names.into_iter().find(|n| package == Some(**n))?;
+    let declared = front.named(package?)?;
     let mut entry = match dep {
         Value::Table(t) => t.clone(),
         _ => Table::new(),
@@ -266,9 +265,7 @@ pub fn swap_said(swap: &SwapRecord) -> (String, String) {
     };
     let places: Vec<String> = (names.iter())
         .map(|n| {
-            let front = FRONT_ENDS
-                .iter()
-                .find(|f| f.library == n || f.also.contains(&n.as_str()));
+            let front = FRONT_ENDS.iter().find(|f| f.named(n).is_some());
             let package = front.map_or_else(|| format!("nbench-{n}"), |f| f.package.to_owned());
             format!("{package} in {n}'s place")
         })

@@ -12,7 +12,7 @@ use std::path::Path;
 /// Whether `commit` declares `front`'s library in any of its manifests.
 fn declares(front: &FrontEnd, top: &Path, commit: &str) -> bool {
     let mut patterns = Vec::new();
-    for p in std::iter::once(&front.library).chain(front.also) {
+    for p in front.names() {
         patterns.push(format!(r"^\s*{p}\s*="));
         patterns.push(format!(r"dependencies\.{p}\]"));
         patterns.push(format!(r#"package\s*=\s*"{p}""#));

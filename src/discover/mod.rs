@@ -233,6 +233,17 @@ pub struct FrontEnd {
 }
 
 impl FrontEnd {
+    /// The library's names: its own, then those it had or goes by
+    /// (`iai-callgrind` for gungraun).
+    pub fn names(&self) -> impl Iterator<Item = &'static str> {
+        std::iter::once(self.library).chain(self.also.iter().copied())
+    }
+
+    /// The library's name `name` is, if it is one of [`FrontEnd::names`].
+    pub fn named(&self, name: &str) -> Option<&'static str> {
+        self.names().find(|n| *n == name)
+    }
+
     /// The published line, under the name `key` a suite gives the library
     /// (`iai-callgrind = { package = "nbench-gungraun", … }`).
     pub fn line_as(&self, key: &str) -> String {
@@ -407,8 +418,7 @@ fn left_out(
 ) -> Option<String> {
     let uses_nbench = front_ends_of(pkg).next().is_some();
     let library = (pkg.dependencies.iter()).find_map(|d| {
-        let front = (FRONT_ENDS.iter())
-            .find(|f| f.library == d.name || f.also.contains(&d.name.as_str()))?;
+        let front = (FRONT_ENDS.iter()).find(|f| f.named(&d.name).is_some())?;
         Some((front, d.rename.as_deref().unwrap_or(&d.name)))
     });
     let missing = features.missing(pkg, &t.required_features);
