@@ -2,22 +2,32 @@
 
 /// Shows each line of `output` on stderr after `[mark]`; returns why the
 /// build failed, as [`why`] words it: the compiler's first error line
-/// (with the feature cargo names below a failed selection), and the first
-/// unit cargo could not compile.
+/// (with the feature cargo names below a failed selection, or the panic of
+/// a build script that failed as it ran), and the first unit cargo could
+/// not compile.
 pub fn show(output: impl std::io::Read, mark: &str) -> Option<String> {
     use std::io::BufRead;
     let mark = console::style(format!("[{mark}]")).dim();
     let (mut first_error, mut unit) = (None, None);
+    // What a build script that failed as it ran printed, after cargo's error.
+    let mut script: Option<String> = None;
     for line in std::io::BufReader::new(output)
         .lines()
         .map_while(|l| l.ok())
     {
         eprintln!("{mark} {line}");
         let plain = console::strip_ansi_codes(&line).into_owned();
+        if let Some(printed) = script.as_mut().filter(|p| p.len() < KEEP) {
+            printed.push_str(&plain);
+            printed.push('\n');
+        }
         if let Some(failed) = plain.strip_prefix(COULD_NOT) {
             let failed = failed.split(" due to ").next().unwrap_or(failed);
             unit.get_or_insert_with(|| failed.trim().to_owned());
         } else if first_error.is_none() && plain.starts_with("error") {
+            if plain.starts_with(RAN) {
+                script = Some(String::new());
+            }
             first_error = Some(plain);
         } else if plain.contains("does not have that feature")
             && let Some(first) = first_error.as_mut()
@@ -27,11 +37,20 @@ pub fn show(output: impl std::io::Read, mark: &str) -> Option<String> {
             first.push_str(plain.trim());
         }
     }
+    let panic = script.as_deref().and_then(crate::model::said::last_panic);
+    let first_error = match (first_error, panic) {
+        (Some(first), Some(panic)) => Some(format!("{first}: {panic}")),
+        (first, _) => first,
+    };
     first_error.map(|e| why(&e, unit.as_deref()))
 }
 
 const COULD_NOT: &str = "error: could not compile ";
 const IN: &str = " (compiling ";
+/// Cargo's first error where a build script failed as it ran.
+const RAN: &str = "error: failed to run custom build command for `";
+/// The most of a failed build script's output kept to find its panic.
+const KEEP: usize = 64 * 1024;
 
 /// A failed build's reason: its first error, and the unit cargo could not
 /// compile (`` `base64` (lib) ``) where it named one.
@@ -45,6 +64,10 @@ fn why(first_error: &str, unit: Option<&str>) -> String {
 /// The unit a failed build's reason (as [`show`] gave it) names: its
 /// package and kind (`lib`, `bench "x"`, `build script`, …).
 pub fn failed_unit(why: &str) -> Option<(&str, &str)> {
+    if let Some(ran) = why.trim_start_matches(": ").strip_prefix(RAN) {
+        let package = ran.split([' ', '`']).next()?;
+        return Some((package, "build script"));
+    }
     let unit = why.rsplit_once(IN)?.1.strip_suffix(')')?;
     let (package, kind) = unit.split_once(" (")?;
     let kind = kind.strip_suffix(')')?;
@@ -91,6 +114,42 @@ mod tests {
         assert_eq!(
             super::failed_unit("error: failed to select a version"),
             None
+        );
+    }
+
+    #[test]
+    fn a_build_script_that_fails_as_it_runs_is_named_with_its_panic() {
+        // As cargo said it of pest's 2023 code, whose build script needs a
+        // file that a setup step makes and git does not track.
+        let cargo = "error: failed to run custom build command for `pest_meta v2.7.5 (/w/meta)`\n\
+                     \n\
+                     Caused by:\n  process didn't exit successfully: `…/build-script-build` (exit status: 101)\n\
+                     \x20 --- stdout\n  rerun-if-changed=src/grammar.pest\n\n  --- stderr\n\n\
+                     \x20 thread 'main' (17636) panicked at meta/build.rs:63:25:\n\
+                     \x20 Bootstrap failed: run `cargo bootstrap`\n\
+                     \x20 note: Some details are omitted\n\
+                     warning: build failed, waiting for other jobs to finish...\n";
+        let why = super::show(cargo.as_bytes(), "HEAD~1").unwrap();
+        assert_eq!(
+            why,
+            "error: failed to run custom build command for `pest_meta v2.7.5 (/w/meta)`: \
+             panicked at meta/build.rs:63:25: Bootstrap failed: run `cargo bootstrap`"
+        );
+        assert_eq!(
+            super::failed_unit(&why),
+            Some(("pest_meta", "build script"))
+        );
+        // As a failed build's error carries it.
+        let carried = format!(": {why}");
+        assert_eq!(
+            super::failed_unit(&carried),
+            Some(("pest_meta", "build script"))
+        );
+        let quiet = "error: failed to run custom build command for `openssl-sys v0.9.80`\n";
+        let why = super::show(quiet.as_bytes(), "HEAD").unwrap();
+        assert_eq!(
+            super::failed_unit(&why),
+            Some(("openssl-sys", "build script"))
         );
     }
 }

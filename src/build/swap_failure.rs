@@ -44,6 +44,11 @@ pub fn failed_without_front_end(error: &str) -> bool {
     !dev && !ours
 }
 
+/// Whether a build failed in a build script (compiling it, or running it).
+pub fn a_build_script_failed(error: &str) -> bool {
+    matches!(super::marked::failed_unit(error), Some((_, "build script")))
+}
+
 /// The package cargo could not get, where that is what a build failed on
 /// (cargo: "failed to get `mozjs` as a dependency of package `…`"): the
 /// network, or a source that is gone, not the code.

@@ -12,6 +12,7 @@ pub mod outcome;
 pub mod partition;
 pub mod percentiles;
 pub mod record;
+pub mod said;
 pub mod samples;
 pub mod shuffle;
 pub mod stable_hash;

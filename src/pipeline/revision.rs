@@ -20,7 +20,8 @@ use crate::build::revision::{
 use crate::build::standalone::make_own_workspace;
 use crate::build::swap::{swap_in, swap_said};
 use crate::build::swap_failure::{
-    dependency_not_got, failed_without_front_end, feature_not_had, front_end_not_got, missing_item,
+    a_build_script_failed, dependency_not_got, failed_without_front_end, feature_not_had,
+    front_end_not_got, missing_item,
 };
 use crate::build::swapped::swapped_as_now;
 use crate::build::worktree::{Worktree, kept, remove_abandoned, short};
@@ -205,7 +206,9 @@ impl Checkout {
         let record = (swap.cloned(), lock.unwrap_or_default());
         match save_baseline(&revision, name, record, &s.selection.benches) {
             Ok(()) => Ok(made),
-            Err(Error::Build(why)) => Err(build_failed(rev, short, &why, swap)),
+            Err(Error::Build(why)) => {
+                Err(build_failed(rev, short, &why, swap, &self.worktree.path))
+            }
             // The suite is a package the command did not name: said as it
             // would be in the working tree.
             Err(e @ Error::BenchesOutside { .. }) => Err(e),
@@ -228,8 +231,15 @@ impl Checkout {
 /// Why revision `rev` failed to build (`why`, cargo's first error and the
 /// unit it failed in): cargo could not get a dependency; built with
 /// nbench's front end in its library's place (`swap`), the suite uses
-/// something the front end lacks; or its own code does not build.
-fn build_failed(rev: &str, short: &str, why: &str, swap: Option<&SwapRecord>) -> Error {
+/// something the front end lacks; a build script of the revision's own
+/// (in `checkout`) failed as it ran; or its own code does not build.
+fn build_failed(
+    rev: &str,
+    short: &str,
+    why: &str,
+    swap: Option<&SwapRecord>,
+    checkout: &Path,
+) -> Error {
     let swapped = swap.and_then(|swap| swap_failed(rev, short, why, swap));
     if let Some(e) = swapped {
         return e;
@@ -244,17 +254,30 @@ fn build_failed(rev: &str, short: &str, why: &str, swap: Option<&SwapRecord>) ->
             ),
         };
     }
-    match swap.filter(|_| !failed_without_front_end(why)) {
+    // The checkout's own packages, said by their folders in it (none for its root).
+    let root = checkout.display().to_string();
+    let own_script = why.contains(&root) && a_build_script_failed(why);
+    let why = (why.replace(&format!(" ({root})`"), "`"))
+        .replace(&format!("{root}{}", std::path::MAIN_SEPARATOR), "");
+    match swap.filter(|_| !failed_without_front_end(&why)) {
         Some(swap) => Error::Swapped {
             message: format!(
                 "revision `{rev}` ({short}) does not build with {}{}{why}",
                 swap_said(swap).1,
-                missing_item(why).map_or(String::new(), |item| format!(": it lacks `{item}`"))
+                missing_item(&why).map_or(String::new(), |item| format!(": it lacks `{item}`"))
             ),
             hint: format!(
                 "its suite uses something nbench's front end does not have (the compiler's \
                  output is above, each line marked [{rev}]); compare with a revision whose \
                  suite builds"
+            ),
+        },
+        None if own_script => Error::RevisionBuild {
+            message: format!("revision `{rev}` ({short}) failed to build{why}"),
+            hint: format!(
+                "its build output is above, each line marked [{rev}]; the revision is built in \
+                 a checkout of what git holds at it, without files the working tree has that \
+                 git does not track (ones a setup step makes)"
             ),
         },
         None => Error::RevisionBuild {

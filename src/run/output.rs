@@ -96,22 +96,14 @@ impl Captured {
 /// message, not the backtrace or note after it), else the last line it
 /// printed that says something.
 pub fn last_words(printed: &str) -> Option<String> {
-    let lines: Vec<&str> = printed.lines().map(str::trim).collect();
-    if let Some(at) = lines.iter().rposition(|l| l.contains("panicked at ")) {
-        let (_, place) = lines[at].split_once("panicked at ")?;
-        let message: Vec<&str> = (lines[at + 1..].iter())
-            .take_while(|l| {
-                !l.is_empty() && !l.starts_with("note:") && !l.starts_with("stack backtrace:")
-            })
-            .copied()
-            .collect();
-        return Some(match message.as_slice() {
-            // Rust before 1.73: the message on the same line.
-            [] => format!("panicked at {place}"),
-            _ => format!("panicked at {} {}", place, message.join(" ")),
-        });
+    if let Some(panic) = crate::model::said::last_panic(printed) {
+        return Some(panic);
     }
-    let line = lines.into_iter().rev().find(|l| !l.is_empty())?;
+    let line = printed
+        .lines()
+        .map(str::trim)
+        .rev()
+        .find(|l| !l.is_empty())?;
     Some(line.to_owned())
 }
 
@@ -137,21 +129,10 @@ mod tests {
             Some("error: no such pattern".into())
         );
         assert_eq!(last_words(" \n"), None);
-        let panicked = "\nthread 'main' (27419) panicked at linear.rs:75:70:\ncalled \
-                        `Result::unwrap()` on an `Err` value: NotFound\nstack backtrace:\n   \
-                        0: rust_begin_unwind\nnote: Some details are omitted, run with \
-                        `RUST_BACKTRACE=full` for a verbose backtrace.\n";
+        let panicked = "thread 'main' panicked at a.rs:3:5:\nno data\nnote: …\n";
         assert_eq!(
             last_words(panicked).as_deref(),
-            Some(
-                "panicked at linear.rs:75:70: called `Result::unwrap()` on an `Err` value: NotFound"
-            )
-        );
-        let old = "thread 'main' panicked at 'no data', benches/a.rs:3:5\nnote: run with \
-                   `RUST_BACKTRACE=1` environment variable to display a backtrace\n";
-        assert_eq!(
-            last_words(old).as_deref(),
-            Some("panicked at 'no data', benches/a.rs:3:5")
+            Some("panicked at a.rs:3:5: no data")
         );
     }
 }

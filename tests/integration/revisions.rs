@@ -478,6 +478,34 @@ fn a_revision_that_fails_to_build_is_named_and_cleaned_up() {
         .map(|d| d.filter(|e| e.as_ref().unwrap().path().is_dir()).count())
         .unwrap_or(0);
     assert_eq!(rev_dirs, 0, "{baselines} entries");
+
+    // A build script that needs a file a setup step makes, which git does
+    // not track: the working tree has it, the revision's checkout does not.
+    std::fs::write(
+        fx.dir.join("build.rs"),
+        "fn main() {\n    if !std::path::Path::new(\"setup.out\").exists() {\n        \
+         panic!(\"setup.out is missing: run the setup step\");\n    }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        fx.dir.join(".gitignore"),
+        "target/\nCargo.lock\nsetup.out\n",
+    )
+    .unwrap();
+    git(&fx.dir, &["add", "."]);
+    git(&fx.dir, &["commit", "--quiet", "-m", "a setup step"]);
+    std::fs::write(fx.dir.join("setup.out"), "").unwrap();
+    let run = fx.nbench(&["--compare-rev", "HEAD"]);
+    assert_eq!(run.code, 3, "{}", run.all());
+    let error = run.error_line();
+    assert!(
+        error.contains("revision `HEAD`")
+            && error.contains("failed to run custom build command for `revisions v0.1.0`")
+            && error
+                .ends_with("panicked at build.rs:3:9: setup.out is missing: run the setup step"),
+        "{error}"
+    );
+    assert!(run.stderr.contains("git does not track"), "{}", run.stderr);
 }
 
 #[test]
