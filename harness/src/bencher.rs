@@ -459,6 +459,16 @@ pub fn later_calls_run_once(b: &mut Bencher) {
     b.later_run_once = true;
 }
 
+/// Skips the benchmark, for `reason`, where its function returned without
+/// calling a timing method or `skip` (and did not fail): for a front end
+/// whose original leaves such a benchmark out with a warning (divan),
+/// rather than fail it as misuse.
+pub fn skip_if_untimed(b: &mut Bencher, reason: &str) {
+    if b.timed == 0 && b.skipped.is_none() && b.failure.is_none() {
+        b.skip(reason);
+    }
+}
+
 /// Hands `m`, run on `threads` threads, to the driver, read by a CPU clock
 /// too when `clocks` asks; returns the other clock's column. A benchmark
 /// with threads runs on every CPU `cargo nbench` may use meanwhile

@@ -7,7 +7,7 @@ use crate::helpers::{DIVAN_LINE, Fixture, QUICK, Run};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
-const IDS: [&str; 20] = [
+const IDS: [&str; 22] = [
     "add",
     "chars::ab",
     "chars::abcdef",
@@ -17,6 +17,8 @@ const IDS: [&str; 20] = [
     "fill::1",
     "fill::8",
     "fill::64",
+    "halved::2",
+    "halved::3",
     "ignored",
     "pair::counted",
     "pair::local",
@@ -73,7 +75,7 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
         .iter()
         .map(|b| b["id"].as_str().unwrap())
         .collect();
-    let unmeasured = ["ignored", "pair::local"];
+    let unmeasured = ["halved::3", "ignored", "pair::local"];
     let mut want: Vec<&str> = IDS
         .iter()
         .copied()
@@ -108,9 +110,18 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
     // `threads`: a group's two threads each do an item an iteration; a
     // loop divan runs on the current thread only is skipped, saying why.
     assert_eq!(bench("pair::counted")["throughput"]["items"], 2);
-    assert_eq!(target["skipped"][0]["id"], "pair::local", "{target}");
-    let why = target["skipped"][0]["reason"].as_str().unwrap();
+    let skipped = |id: &str| {
+        let all = target["skipped"].as_array().unwrap();
+        let found = all.iter().find(|s| s["id"] == id);
+        found.map(|s| s["reason"].as_str().unwrap().to_owned())
+    };
+    let why = skipped("pair::local").unwrap_or_else(|| panic!("{target}"));
     assert!(why.contains("`bench_local` on 2 threads"), "{why}");
+    // A function that times nothing for an input is left out, as divan
+    // leaves it out with a warning, rather than failed.
+    assert_eq!(target["failures"], serde_json::json!([]));
+    let why = skipped("halved::3").unwrap_or_else(|| panic!("{}", target["skipped"]));
+    assert!(why.contains("timed nothing"), "{why}");
     // AllocProfiler counts: one allocation of 64 bytes per iteration.
     let counters = bench("fill::64")["counters"].clone();
     let counter = |name: &str| {

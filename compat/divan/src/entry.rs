@@ -79,13 +79,24 @@ impl Registrar<'_> {
             };
             let f = std::rc::Rc::clone(&f);
             // Every count is at least 1 (`threads::resolve`).
-            let marks = self.registry.bench(&id, move |b| f(b)).__threads(n);
+            let marks = (self.registry)
+                .bench(&id, move |b| {
+                    f(b);
+                    nbench::__private::skip_if_untimed(b, NOT_TIMED);
+                })
+                .__threads(n);
             if self.ignored {
                 marks.ignore();
             }
         }
     }
 }
+
+/// Why a benchmark whose function called none of the `Bencher`'s timing
+/// methods is skipped: divan warns and leaves it out, and so does its
+/// front end, rather than fail it.
+const NOT_TIMED: &str = "its function timed nothing (it called no `bench` method): divan \
+                         leaves such a benchmark out";
 
 /// `module::function` below the crate's root, as divan names a benchmark:
 /// a group module by its `name` where it has one.

@@ -96,6 +96,27 @@ mod tests {
     }
 
     #[test]
+    fn a_front_end_may_skip_a_function_that_timed_nothing() {
+        use crate::bencher::skip_if_untimed;
+        let mut r = Registry::new();
+        r.bench("nothing", |b| skip_if_untimed(b, "timed nothing"));
+        r.bench("timed", |b| {
+            b.iter(|| ());
+            skip_if_untimed(b, "timed nothing")
+        });
+        r.bench("skipped", |b| {
+            b.skip("its own reason");
+            skip_if_untimed(b, "timed nothing")
+        });
+        let out: Vec<_> = (r.benches.iter())
+            .map(|b| run_guarded(b, &mut Once1))
+            .collect();
+        assert_eq!(out[0], Ok(Finish::Skipped("timed nothing".into())));
+        assert!(matches!(out[1], Ok(Finish::Timed(_))), "{:?}", out[1]);
+        assert_eq!(out[2], Ok(Finish::Skipped("its own reason".into())));
+    }
+
+    #[test]
     fn a_front_end_may_let_later_timing_calls_run_once_untimed() {
         use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
         static FIRST: AtomicU32 = AtomicU32::new(0);
