@@ -331,6 +331,15 @@ impl NotCompared {
         }
     }
 
+    /// The benchmark `id` that skipped itself on a side, for `reason`
+    /// (the baseline's said as such).
+    pub fn skipped(id: &str, reason: &str) -> NotCompared {
+        NotCompared {
+            id: id.to_owned(),
+            reason: format!("skipped: {reason}"),
+        }
+    }
+
     /// The benchmark `id` whose baseline measures `base` and current side `cur`.
     pub fn metrics(id: &str, base: Metric, cur: Metric) -> NotCompared {
         NotCompared {

@@ -396,6 +396,12 @@ impl TargetRecord {
         (self.benchmarks.iter().map(|b| b.id.as_str()))
             .chain(self.listed.iter().map(String::as_str))
     }
+
+    /// The ids it holds ([`Self::held_ids`]) and those that skipped
+    /// themselves when it was saved: every benchmark its executable ran.
+    pub fn ran_ids(&self) -> impl Iterator<Item = &str> {
+        (self.held_ids()).chain(self.skipped.iter().map(|s| s.id.as_str()))
+    }
 }
 
 impl BenchRecord {

@@ -302,17 +302,18 @@ fn gone_here(
 fn saved_ids(stored: Option<&TargetRecord>, listed: &[String]) -> Vec<String> {
     stored.map_or_else(
         || listed.to_vec(),
-        |t| t.held_ids().map(str::to_owned).collect(),
+        |t| t.ran_ids().map(str::to_owned).collect(),
     )
 }
 
-/// The listed ids the baseline's stored results hold: a baseline saved
-/// with filters holds only those, whatever its executable registers.
+/// The listed ids the baseline's stored results hold, or saw skip
+/// themselves: a baseline saved with filters holds only those, whatever
+/// its executable registers.
 fn held(listed: Vec<String>, stored: Option<&TargetRecord>) -> Vec<String> {
     match stored {
         Some(t) => listed
             .into_iter()
-            .filter(|id| t.held_ids().any(|h| h == id))
+            .filter(|id| t.ran_ids().any(|h| h == id))
             .collect(),
         None => listed,
     }

@@ -166,7 +166,8 @@ impl<'a> Lockstep<'a> {
                     Side::Current => reason,
                     Side::Baseline => format!("the baseline skips it: {reason}"),
                 };
-                return judged(Outcome::Skipped { id, reason }, Compared::Nothing);
+                let not = NotCompared::skipped(&id, &reason);
+                return judged(Outcome::Skipped { id, reason }, Compared::Not(not));
             }
             Ok(Paired::Metrics(base, cur)) => {
                 let not = NotCompared::metrics(&id, base, cur);

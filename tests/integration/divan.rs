@@ -64,7 +64,7 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
         .collect();
     assert_eq!(listed, IDS, "{}", list.stdout);
 
-    let mut args = vec!["--format", "json"];
+    let mut args = vec!["--format", "json", "--save-baseline", "before"];
     args.extend_from_slice(QUICK);
     let run = fx.nbench(&args);
     let doc = run.json();
@@ -122,6 +122,16 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
     assert_eq!(target["failures"], serde_json::json!([]));
     let why = skipped("halved::3").unwrap_or_else(|| panic!("{}", target["skipped"]));
     assert!(why.contains("timed nothing"), "{why}");
+    // Compared, it is neither new nor measured: not compared, saying why.
+    let compared = fx.nbench(&["--compare", "before", "--format", "json", "halved::3"]);
+    let cmp = &compared.json()["comparison"]["targets"][0];
+    assert_eq!(cmp["new"], serde_json::json!([]), "{cmp}");
+    assert_eq!(cmp["not_compared"][0]["id"], "halved::3", "{cmp}");
+    let why = cmp["not_compared"][0]["reason"].as_str().unwrap();
+    assert!(
+        why.starts_with("skipped: its function timed nothing"),
+        "{why}"
+    );
     // AllocProfiler counts: one allocation of 64 bytes per iteration.
     let counters = bench("fill::64")["counters"].clone();
     let counter = |name: &str| {
@@ -240,7 +250,14 @@ fn two_revisions_of_an_untouched_divan_suite_compare_with_the_swap_said() {
     git(&["commit", "--quiet", "-am", "fill 64 times more"]);
     let divan = crate::helpers::repo_root().join("compat/divan");
     let mut cmd = fx.nbench_command(&[
-        "compare", "--rev", "HEAD~1", "HEAD", "--format", "json", "fill::64",
+        "compare",
+        "--rev",
+        "HEAD~1",
+        "HEAD",
+        "--format",
+        "json",
+        "fill::64",
+        "halved::3",
     ]);
     cmd.args(crate::helpers::PAIRED).env("NBENCH_DIVAN", divan);
     let r = crate::helpers::Run::from(cmd.output().unwrap());
@@ -255,6 +272,8 @@ fn two_revisions_of_an_untouched_divan_suite_compare_with_the_swap_said() {
     let row = &doc["comparison"]["targets"][0]["rows"][0];
     assert_eq!(row["id"], "fill::64");
     assert_eq!(row["verdict"], "regressed", "{row}");
+    let skipped = &doc["comparison"]["targets"][0]["not_compared"][0];
+    assert_eq!(skipped["id"], "halved::3", "{skipped}");
     // Both sides ran on nbench-divan: nothing to warn of.
     let warnings = doc["comparison"]["warnings"].to_string();
     assert!(!warnings.contains("nbench-divan"), "{warnings}");
