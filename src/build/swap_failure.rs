@@ -50,11 +50,12 @@ pub fn a_build_script_failed(error: &str) -> bool {
 }
 
 /// The package cargo could not get, where that is what a build failed on
-/// (cargo: "failed to get `mozjs` as a dependency of package `…`"): the
-/// network, or a source that is gone, not the code.
+/// (cargo: "failed to get `mozjs` as a dependency of package `…`", or of
+/// a git source in `[patch]`: "failed to load source for dependency
+/// `bytecheck`"): the network, or a source that is gone, not the code.
 pub fn dependency_not_got(error: &str) -> Option<&str> {
-    const SAID: &str = "failed to get `";
-    let start = error.find(SAID)? + SAID.len();
+    const SAID: [&str; 2] = ["failed to get `", "failed to load source for dependency `"];
+    let start = SAID.iter().find_map(|s| Some(error.find(s)? + s.len()))?;
     let len = error[start..].find('`')?;
     Some(&error[start..start + len])
 }
@@ -89,6 +90,9 @@ mod tests {
         let said = ": error: failed to get `mozjs` as a dependency of package \
                     `pulldown-cmark-fuzz v0.0.0 (/tmp/pdc/fuzz)`";
         assert_eq!(dependency_not_got(said), Some("mozjs"));
+        // As cargo said it of rkyv's `[patch.crates-io]` git sources, with no network.
+        let patched = ": error: failed to load source for dependency `bytecheck`";
+        assert_eq!(dependency_not_got(patched), Some("bytecheck"));
         assert_eq!(
             dependency_not_got(": error[E0599]: no `Regex` in `x`"),
             None
