@@ -109,8 +109,19 @@ pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pe
     match saved.as_ref().map(as_now) {
         Some(Ok(())) => {
             if !s.output.quiet() {
+                // Its layouts could not be built when it was saved.
+                let one = (s.build.layouts > 1)
+                    .then_some(saved.as_ref())
+                    .flatten()
+                    .filter(|b| b.executables.keys().any(|t| !b.layouts.contains_key(t)))
+                    .map_or(String::new(), |_| {
+                        format!(
+                            ", in one link layout (its layouts could not be built then; \
+                             `cargo nbench baseline delete {name}` builds it again)"
+                        )
+                    });
                 note(&format!(
-                    "comparing with `{rev}` ({short}): baseline `{name}`, already built"
+                    "comparing with `{rev}` ({short}): baseline `{name}`, already built{one}"
                 ));
             }
             return Ok(Pending {

@@ -828,3 +828,58 @@ fn a_revision_is_counted_by_the_comparison_not_while_it_is_saved() {
     compared.sort_unstable();
     assert_eq!(listed, compared, "{target}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_revision_saved_in_one_link_layout_says_how_to_build_it_again() {
+    use std::os::unix::fs::PermissionsExt;
+    let fx = repository(|_| {});
+    // A linker that cannot shuffle sections, as on another platform: the
+    // layouts fail, the main build does not.
+    let linker = fx.dir.join("no-shuffle-cc");
+    let script = "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in *--shuffle-sections*) \
+                  echo 'unknown option' >&2; exit 1;; esac; done\nexec cc \"$@\"\n";
+    std::fs::write(&linker, script).unwrap();
+    std::fs::set_permissions(&linker, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let version = std::process::Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .unwrap();
+    let version = String::from_utf8(version.stdout).unwrap();
+    let host = version
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .unwrap();
+    let env = format!(
+        "CARGO_TARGET_{}_LINKER",
+        host.to_uppercase().replace('-', "_")
+    );
+    let compare = |linker: Option<&Path>| {
+        let args: Vec<&str> = (crate::helpers::PAIRED.iter().copied())
+            .chain(["--compare-rev", "HEAD~1", "chain/a"])
+            .collect();
+        let mut cmd = fx.nbench_command(&args);
+        if let Some(l) = linker {
+            cmd.env(&env, l);
+        }
+        Run::from(cmd.output().unwrap())
+    };
+    let first = compare(Some(&linker));
+    assert_eq!(first.code, 0, "{}", first.all());
+    assert!(
+        first.stderr.contains("the link layouts could not be built"),
+        "{}",
+        first.stderr
+    );
+    // Reused as saved, in one layout: said, with the way to build it again.
+    let second = compare(None);
+    assert_eq!(second.code, 0, "{}", second.all());
+    assert!(
+        second.stderr.contains(
+            "already built, in one link layout (its layouts could not be built then; `cargo \
+             nbench baseline delete rev-"
+        ),
+        "{}",
+        second.stderr
+    );
+}
