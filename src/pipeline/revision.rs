@@ -66,6 +66,19 @@ struct Checkout {
     lock: Lock,
 }
 
+/// The note for revision `rev`'s baseline `name`, reused as it was saved:
+/// in `one` link layout where its layouts could not be built then.
+fn reused(rev: &str, short: &str, name: &str, one: bool) -> String {
+    let layouts = match one {
+        true => format!(
+            ", in one link layout (its layouts could not be built then; `cargo nbench baseline \
+             delete {name}` builds it again)"
+        ),
+        false => String::new(),
+    };
+    format!("comparing with `{rev}` ({short}): baseline `{name}`, already built{layouts}")
+}
+
 /// Everything about revision `rev` that can fail before it is built: it
 /// is found, its baseline reused where it was built as now, or else
 /// checked out (a missing object, a manifest it lacks, a front end that
@@ -109,20 +122,8 @@ pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pe
     match saved.as_ref().map(as_now) {
         Some(Ok(())) => {
             if !s.output.quiet() {
-                // Its layouts could not be built when it was saved.
-                let one = (s.build.layouts > 1)
-                    .then_some(saved.as_ref())
-                    .flatten()
-                    .filter(|b| b.executables.keys().any(|t| !b.layouts.contains_key(t)))
-                    .map_or(String::new(), |_| {
-                        format!(
-                            ", in one link layout (its layouts could not be built then; \
-                             `cargo nbench baseline delete {name}` builds it again)"
-                        )
-                    });
-                note(&format!(
-                    "comparing with `{rev}` ({short}): baseline `{name}`, already built{one}"
-                ));
+                let one = s.build.layouts > 1 && saved.is_some_and(|b| b.in_one_layout());
+                note(&reused(rev, short, &name, one));
             }
             return Ok(Pending {
                 name,

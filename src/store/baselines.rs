@@ -31,6 +31,14 @@ pub struct Baseline {
     pub dirs: BTreeMap<String, PathBuf>,
 }
 
+impl Baseline {
+    /// Whether a bench target of it was saved in one link layout (its
+    /// layouts were not asked for, or could not be built).
+    pub fn in_one_layout(&self) -> bool {
+        (self.executables.keys()).any(|t| self.layouts.get(t).is_none_or(|l| l.len() < 2))
+    }
+}
+
 /// The baselines directory of a store, and a lock on one baseline while it is written.
 pub struct Baselines {
     dir: PathBuf,
