@@ -354,7 +354,7 @@ fn unpaired(
         }),
         _ => None,
     });
-    let cmp = with_stored(
+    let mut cmp = with_stored(
         &run.label,
         why,
         current,
@@ -363,6 +363,11 @@ fn unpaired(
         plan,
         against.threshold,
     );
+    cmp.not_compared
+        .extend(run.outcomes.iter().filter_map(|o| match o {
+            Outcome::Skipped { id, reason } => Some(NotCompared::skipped(id, reason)),
+            _ => None,
+        }));
     (run, cmp)
 }
 

@@ -122,16 +122,20 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
     assert_eq!(target["failures"], serde_json::json!([]));
     let why = skipped("halved::3").unwrap_or_else(|| panic!("{}", target["skipped"]));
     assert!(why.contains("timed nothing"), "{why}");
-    // Compared, it is neither new nor measured: not compared, saying why.
-    let compared = fx.nbench(&["--compare", "before", "--format", "json", "halved::3"]);
-    let cmp = &compared.json()["comparison"]["targets"][0];
-    assert_eq!(cmp["new"], serde_json::json!([]), "{cmp}");
-    assert_eq!(cmp["not_compared"][0]["id"], "halved::3", "{cmp}");
-    let why = cmp["not_compared"][0]["reason"].as_str().unwrap();
-    assert!(
-        why.starts_with("skipped: its function timed nothing"),
-        "{why}"
-    );
+    // Compared, it is neither new nor measured: not compared, saying why,
+    // paired or with the stored samples.
+    for stored in [false, true] {
+        let mut args = vec!["--compare", "before", "--format", "json", "halved::3"];
+        args.extend(stored.then_some("--compare-stored"));
+        let cmp = &fx.nbench(&args).json()["comparison"]["targets"][0];
+        assert_eq!(cmp["new"], serde_json::json!([]), "{cmp}");
+        assert_eq!(cmp["not_compared"][0]["id"], "halved::3", "{cmp}");
+        let why = cmp["not_compared"][0]["reason"].as_str().unwrap();
+        assert!(
+            why.starts_with("skipped: its function timed nothing"),
+            "{why}"
+        );
+    }
     // AllocProfiler counts: one allocation of 64 bytes per iteration.
     let counters = bench("fill::64")["counters"].clone();
     let counter = |name: &str| {
