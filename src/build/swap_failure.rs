@@ -44,6 +44,30 @@ pub fn failed_without_front_end(error: &str) -> bool {
     !dev && !ours
 }
 
+/// Whether a swapped build's first error names an item by a path from a
+/// crate that is neither a front end's library nor nbench's
+/// (`rand::RngCore`, gone from the version cargo resolved today): the
+/// suite's own dependency failed it, not the front end. A path from the
+/// suite itself (`crate::`, `self::`, `super::`) says nothing either way.
+pub fn names_another_crate(error: &str, swap: &SwapRecord) -> bool {
+    let Some((root, _)) = missing_item(error).and_then(|i| i.split_once("::")) else {
+        return false;
+    };
+    let crate_name = |n: &str| n.replace('-', "_");
+    let front_end = (FRONT_ENDS.iter())
+        .flat_map(|f| f.names().chain([f.package]))
+        .map(crate_name)
+        .chain((swap.libraries.iter().chain(&swap.declared)).map(|n| crate_name(n)))
+        .chain([
+            "nbench".to_owned(),
+            "crate".into(),
+            "self".into(),
+            "super".into(),
+        ])
+        .any(|n| n == root);
+    !root.is_empty() && !front_end
+}
+
 /// Whether a build failed in a build script (compiling it, or running it).
 pub fn a_build_script_failed(error: &str) -> bool {
     matches!(super::marked::failed_unit(error), Some((_, "build script")))
@@ -82,6 +106,25 @@ mod tests {
         assert!(!failed_without_front_end(&said("`x` (example \"e\")")));
         assert!(!failed_without_front_end(&said("`nbench-criterion` (lib)")));
         assert!(!failed_without_front_end("error[E0432]: unresolved import"));
+    }
+
+    #[test]
+    fn an_item_of_another_crate_is_not_the_front_ends() {
+        let swap = SwapRecord {
+            libraries: vec!["criterion".into()],
+            ..SwapRecord::default()
+        };
+        // As rustc said it of curve25519-dalek's bench, rand having changed.
+        let rand = "error[E0432]: unresolved imports `rand::RngCore`, `rand::TryRngCore`";
+        assert!(names_another_crate(rand, &swap));
+        let criterion = "error[E0432]: unresolved import `criterion::async_executor`";
+        assert!(!names_another_crate(criterion, &swap));
+        let renamed = "error[E0433]: failed to resolve: could not find `x` in `iai_callgrind`";
+        assert!(!names_another_crate(renamed, &swap));
+        let method = "error[E0599]: no method named `with_foo` found for struct `Criterion`";
+        assert!(!names_another_crate(method, &swap));
+        let own = "error[E0432]: unresolved import `crate::helpers`";
+        assert!(!names_another_crate(own, &swap));
     }
 
     #[test]

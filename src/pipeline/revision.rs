@@ -21,7 +21,7 @@ use crate::build::standalone::make_own_workspace;
 use crate::build::swap::{swap_in, swap_said};
 use crate::build::swap_failure::{
     a_build_script_failed, dependency_not_got, failed_without_front_end, feature_not_had,
-    front_end_not_got, missing_item,
+    front_end_not_got, missing_item, names_another_crate,
 };
 use crate::build::swapped::swapped_as_now;
 use crate::build::worktree::{Worktree, kept, remove_abandoned, short};
@@ -271,7 +271,10 @@ fn build_failed(
     let own_script = why.contains(&root) && a_build_script_failed(why);
     let why = (why.replace(&format!(" ({root})`"), "`"))
         .replace(&format!("{root}{}", std::path::MAIN_SEPARATOR), "");
-    match swap.filter(|_| !failed_without_front_end(&why)) {
+    // Whether the front end is to blame.
+    let front_ends =
+        |swap: &&SwapRecord| !failed_without_front_end(&why) && !names_another_crate(&why, swap);
+    match swap.filter(front_ends) {
         Some(swap) => Error::Swapped {
             message: format!(
                 "revision `{rev}` ({short}) does not build with {}{}{why}",

@@ -198,6 +198,33 @@ fn a_revision_whose_suite_needs_what_nbench_criterion_lacks_fails_naming_it() {
         "{}",
         r.stderr
     );
+
+    // A suite that imports what another crate lacks (a dependency whose
+    // newest version cargo resolves today moved it): not the front end.
+    edit(
+        &fx.dir.join("member/src/lib.rs"),
+        "x ^= x >> 29 +;",
+        "x ^= x >> 29;",
+    );
+    edit(
+        &bench,
+        "fn inherited(c: &mut Criterion) {",
+        "use std::collections::NoSuchMap;\nfn inherited(c: &mut Criterion) {",
+    );
+    git(
+        &fx.dir,
+        &["commit", "--quiet", "-am", "an import std lacks"],
+    );
+    let r = run(&fx, &["compare", "--rev", "HEAD", "HEAD~3", "-q"], true);
+    assert_eq!(r.code, 3, "{}", r.all());
+    let error = r.error_line();
+    assert!(
+        error.contains(
+            "failed to build: error[E0432]: unresolved import `std::collections::NoSuchMap`"
+        ),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
