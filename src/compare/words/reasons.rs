@@ -64,13 +64,20 @@ pub fn why_inconclusive(row: &Row, threshold: f64) -> String {
     }
 }
 
-/// The interval of an inconclusive row, and that it is wider than the threshold.
+/// The interval of an inconclusive row, and that it is wider than the
+/// threshold, or (narrower) lies on both sides of one of its edges.
 fn span(row: &Row, threshold: f64) -> String {
-    let [lo, hi] = row.change_ci.map(pct);
-    format!(
-        "the change lies somewhere in {lo} … {hi}, wider than ±{:.1}%",
-        threshold * 100.0
-    )
+    let [lo, hi] = row.change_ci;
+    let within = format!("the change lies somewhere in {} … {}", pct(lo), pct(hi));
+    let edge = [-threshold, threshold]
+        .into_iter()
+        .find(|e| lo < *e && *e < hi);
+    match edge {
+        Some(edge) if hi - lo < 2.0 * threshold => {
+            format!("{within}, on both sides of {}", pct(edge))
+        }
+        _ => format!("{within}, wider than ±{:.1}%", threshold * 100.0),
+    }
 }
 
 /// A change as a signed percentage with one decimal: `+1.2%`.
@@ -433,5 +440,14 @@ mod tests {
         );
         row.p_adjusted = Some(0.049);
         assert!(why_inconclusive(&row, 0.005).contains("wider than"));
+        // Narrower than the threshold's band, across its edge (measured:
+        // curve25519-dalek's multiscalar/16, −0.65 … −0.14 %).
+        row.change_ci = [-0.0065, -0.0014];
+        assert!(
+            why_inconclusive(&row, 0.005)
+                .starts_with("the change lies somewhere in -0.7% … -0.1%, on both sides of -0.5%"),
+            "{}",
+            why_inconclusive(&row, 0.005)
+        );
     }
 }
