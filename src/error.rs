@@ -46,9 +46,10 @@ pub enum Error {
     /// `cargo metadata` failed.
     #[error("could not read the workspace: {0}")]
     Metadata(String),
-    /// Nothing to benchmark.
+    /// Nothing to benchmark: `skipped` bench targets were found and left
+    /// out, each with a note saying why.
     #[error("no nbench bench targets found")]
-    NoTargets,
+    NoTargets { skipped: usize },
     /// The packages cargo chose (no `-p`, no `--workspace`) have no bench
     /// target; other members of the workspace have.
     #[error(
@@ -191,7 +192,7 @@ impl Error {
             Error::Cli(_)
             | Error::Usage(_)
             | Error::OutFormat(_)
-            | Error::NoTargets
+            | Error::NoTargets { .. }
             | Error::BenchesElsewhere { .. }
             | Error::BenchesOutside { .. }
             | Error::Corrupt { .. }
@@ -247,11 +248,18 @@ impl Error {
                 manifests[0].display(),
                 if *at_root { "" } else { " (a path from the workspace root)" }
             )),
-            Error::NoTargets => Some(format!(
+            Error::NoTargets { skipped: 0 } => Some(format!(
                 "add `nbench` to [dev-dependencies] and a [[bench]] target with `harness = false` \
                  whose main is `nbench::main!(...)`; a criterion suite runs unchanged with \
                  `{}`, and `cargo nbench compare --rev HEAD~1 HEAD` compares two commits of a \
                  criterion, divan or gungraun suite with no edit at all",
+                COMPAT_DEPENDENCY
+            )),
+            Error::NoTargets { .. } => Some(format!(
+                "each bench target found was left out, for the reason its note above gives; a \
+                 criterion suite runs unchanged with `{}`, and `cargo nbench compare --rev \
+                 HEAD~1 HEAD` compares two commits of a criterion, divan or gungraun suite \
+                 with no edit at all",
                 COMPAT_DEPENDENCY
             )),
             Error::Config { hint, .. } => hint.clone(),

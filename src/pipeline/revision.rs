@@ -224,8 +224,18 @@ impl Checkout {
             // The suite is a package the command did not name: said as it
             // would be in the working tree.
             Err(e @ Error::BenchesOutside { .. }) => Err(e),
+            // Bench targets there, each left out with a note saying why.
+            Err(Error::NoTargets { skipped: 1.. }) => Err(Error::Revision {
+                message: format!(
+                    "revision `{rev}` ({short}): every bench target selected there was left \
+                     out, for the reason its note above gives"
+                ),
+                hint: "do what the note asks (a feature, with --features, builds both sides \
+                       with it), or compare with a revision whose targets run"
+                    .into(),
+            }),
             // The selected packages or bench targets are not there.
-            Err(e @ (Error::Usage(_) | Error::NoTargets)) => Err(missing_at(
+            Err(e @ (Error::Usage(_) | Error::NoTargets { .. })) => Err(missing_at(
                 &format!("what this command selects ({e})"),
                 rev,
                 short,

@@ -25,7 +25,8 @@ pub fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<Skippe
         .collect();
     if found.targets.is_empty() {
         note_skipped(&skipped);
-        return Err(Error::NoTargets);
+        let skipped = skipped.len();
+        return Err(Error::NoTargets { skipped });
     }
     Ok((found, skipped))
 }
@@ -60,7 +61,8 @@ pub fn build(
     skipped.extend(others);
     note_skipped(skipped);
     if nbench_targets.is_empty() {
-        return Err(Error::NoTargets);
+        let skipped = skipped.len();
+        return Err(Error::NoTargets { skipped });
     }
     if !s.list {
         super::measure::check_filters(s.plan(), &nbench_targets)?;

@@ -883,3 +883,36 @@ fn a_revision_saved_in_one_link_layout_says_how_to_build_it_again() {
         second.stderr
     );
 }
+
+#[test]
+fn a_revision_whose_targets_are_all_left_out_says_why_not_that_it_predates_them() {
+    // The newer commit gates the bench target behind a feature; the
+    // working tree takes the gate off again.
+    let manifest = |fx_dir: &Path| fx_dir.join("Cargo.toml");
+    let fx = repository(|dir| {
+        edit(
+            &manifest(dir),
+            "harness = false",
+            "harness = false\nrequired-features = [\"gate\"]\n\n[features]\ngate = []",
+        );
+    });
+    edit(&manifest(&fx.dir), "required-features = [\"gate\"]", "");
+    let run = nbench(&fx, &["--compare-rev", "HEAD", "--layouts", "1"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    assert!(
+        run.stderr.contains(
+            "skipped bench target `revisions/revisions`: its required features are off: add \
+             `--features gate`"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.error_line().ends_with(
+            "every bench target selected there was left out, for the reason its note above gives"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("predates"), "{}", run.stderr);
+}
