@@ -55,6 +55,26 @@ impl Carried {
             .map(|_| ())
             .map_err(|e| Error::io("could not copy the lock file to", &to, e))
     }
+
+    /// Whether crate `krate` (as code names it: `_` for `-`) is a package
+    /// the lock file in `checkout` took from a source (a registry, git),
+    /// as cargo left it after the revision's build.
+    pub fn sourced(&self, checkout: &Path, krate: &str) -> bool {
+        let text = std::fs::read_to_string(checkout.join(&self.relative)).unwrap_or_default();
+        sourced_in(&text, krate)
+    }
+}
+
+/// Whether lock file `text` takes crate `krate` from a source.
+fn sourced_in(text: &str, krate: &str) -> bool {
+    let Ok(lock) = text.parse::<toml::Table>() else {
+        return false;
+    };
+    let packages = lock.get("package").and_then(|p| p.as_array());
+    (packages.into_iter().flatten()).any(|p| {
+        let name = p.get("name").and_then(|n| n.as_str()).unwrap_or_default();
+        name.replace('-', "_") == krate && p.get("source").is_some()
+    })
 }
 
 /// A path as git names it in a tree: `/` between its parts.
@@ -74,6 +94,18 @@ mod tests {
         all.extend(["commit.gpgsign=false"]);
         all.extend(args);
         git(dir, &all).unwrap();
+    }
+
+    #[test]
+    fn a_crate_is_sourced_where_the_lock_file_takes_it_from_a_registry_or_git() {
+        let lock = "version = 4\n\n[[package]]\nname = \"rand_core\"\nversion = \"0.10.0\"\n\
+                    source = \"registry+https://github.com/rust-lang/crates.io-index\"\n\n\
+                    [[package]]\nname = \"curve25519-dalek\"\nversion = \"5.0.0\"\n";
+        assert!(sourced_in(lock, "rand_core"));
+        // The workspace's own package, and a crate it does not hold.
+        assert!(!sourced_in(lock, "curve25519_dalek"));
+        assert!(!sourced_in(lock, "std"));
+        assert!(!sourced_in("not a lock file [", "rand_core"));
     }
 
     #[test]

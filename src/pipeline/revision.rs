@@ -214,12 +214,13 @@ impl Checkout {
         let _ = std::fs::remove_dir_all(&made);
         let revision = s.for_revision(&self.manifest, &shared, rev)?;
         let swap = self.swap.as_ref();
-        let lock = carried.map(|c| c.hash);
+        let lock = carried.as_ref().map(|c| c.hash.clone());
         let record = (swap.cloned(), lock.unwrap_or_default());
         match save_baseline(&revision, name, record, &s.selection.benches) {
             Ok(()) => Ok(made),
             Err(Error::Build(why)) => {
-                Err(build_failed(rev, short, &why, swap, &self.worktree.path))
+                let at = (self.worktree.path.as_path(), carried.as_ref());
+                Err(build_failed(rev, short, &why, swap, at))
             }
             // The suite is a package the command did not name: said as it
             // would be in the working tree.
@@ -254,13 +255,15 @@ impl Checkout {
 /// unit it failed in): cargo could not get a dependency; built with
 /// nbench's front end in its library's place (`swap`), the suite uses
 /// something the front end lacks; a build script of the revision's own
-/// (in `checkout`) failed as it ran; or its own code does not build.
+/// (in `checkout`) failed as it ran; or its own code does not build (with
+/// dependencies newer than it was written for, where it keeps no lock
+/// file and took the working tree's, `carried`).
 fn build_failed(
     rev: &str,
     short: &str,
     why: &str,
     swap: Option<&SwapRecord>,
-    checkout: &Path,
+    (checkout, carried): (&Path, Option<&Carried>),
 ) -> Error {
     let swapped = swap.and_then(|swap| swap_failed(rev, short, why, swap));
     if let Some(e) = swapped {
@@ -297,21 +300,37 @@ fn build_failed(
                  suite builds"
             ),
         },
-        None if own_script => Error::RevisionBuild {
-            message: format!("revision `{rev}` ({short}) failed to build{why}"),
-            hint: format!(
-                "its build output is above, each line marked [{rev}]; the revision is built in \
-                 a checkout of what git holds at it, without files the working tree has that \
-                 git does not track (ones a setup step makes)"
-            ),
-        },
-        None => Error::RevisionBuild {
-            message: format!("revision `{rev}` ({short}) failed to build{why}"),
-            hint: format!(
-                "its build output is above, each line marked [{rev}]; compare with a revision \
-                 that builds with this toolchain"
-            ),
-        },
+        None => {
+            // A dependency's item, where the lock file took a version of it.
+            let moved = (missing_item(&why).and_then(|i| i.split_once("::")))
+                .map(|(krate, _)| krate)
+                .filter(|k| carried.is_some_and(|c| c.sourced(checkout, k)));
+            Error::RevisionBuild {
+                message: format!("revision `{rev}` ({short}) failed to build{why}"),
+                hint: own_failure_hint(rev, own_script, moved),
+            }
+        }
+    }
+}
+
+/// What to do about revision `rev`'s own failed build: a build script of
+/// its own failed as it ran (`own_script`); an item of crate `moved` is
+/// missing where it keeps no lock file; else its code and this toolchain.
+fn own_failure_hint(rev: &str, own_script: bool, moved: Option<&str>) -> String {
+    let shown = format!("its build output is above, each line marked [{rev}]");
+    match (own_script, moved) {
+        (true, _) => format!(
+            "{shown}; the revision is built in a checkout of what git holds at it, without \
+             files the working tree has that git does not track (ones a setup step makes)"
+        ),
+        (false, Some(krate)) => format!(
+            "{shown}; it keeps no Cargo.lock, so its dependencies took the working tree's \
+             versions or the newest its manifests allow, and `{krate}` has changed since it was \
+             written: compare with a revision that builds so"
+        ),
+        (false, None) => {
+            format!("{shown}; compare with a revision that builds with this toolchain")
+        }
     }
 }
 
