@@ -184,6 +184,8 @@ fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
     assert_eq!(deleted.code, 0, "{}", deleted.all());
     assert!(!kept.exists(), "{kept:?} outlived its baseline");
     assert_eq!(checkout_state(&fx.dir), before);
+    #[cfg(unix)]
+    saved_in_one_layout_says_how_to_build_it_again(&fx);
 
     // A revision that is not there: one line, a hint, exit 2.
     let missing = fx.nbench(&["--compare-rev", "no-such-branch"]);
@@ -196,6 +198,55 @@ fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
         "{}",
         missing.stderr
     );
+}
+
+/// A revision built where its link layouts fail (a linker that cannot
+/// shuffle sections, as on another platform) is reused as saved, in one
+/// layout, and its note says how to build it again.
+#[cfg(unix)]
+fn saved_in_one_layout_says_how_to_build_it_again(fx: &Fixture) {
+    use std::os::unix::fs::PermissionsExt;
+    let linker = fx.dir.join("target/no-shuffle-cc");
+    // One linker for both runs (another would rebuild every crate); it
+    // refuses to shuffle while `NO_SHUFFLE` is set.
+    let script = "#!/bin/sh\n[ -n \"$NO_SHUFFLE\" ] && for a in \"$@\"; do case \"$a\" in \
+                  *--shuffle-sections*) echo 'unknown option' >&2; exit 1;; esac; done\n\
+                  exec cc \"$@\"\n";
+    std::fs::write(&linker, script).unwrap();
+    std::fs::set_permissions(&linker, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let version = std::process::Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .unwrap();
+    let version = String::from_utf8(version.stdout).unwrap();
+    let host = version
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .unwrap();
+    let env = format!(
+        "CARGO_TARGET_{}_LINKER",
+        host.to_uppercase().replace('-', "_")
+    );
+    let compare = |refuse: bool| {
+        let args: Vec<&str> = (crate::helpers::PAIRED.iter().copied())
+            .chain(["--compare-rev", "HEAD~1", "--layouts", "2", "chain/a"])
+            .collect();
+        let mut cmd = fx.nbench_command(&args);
+        cmd.env(&env, &linker);
+        if refuse {
+            cmd.env("NO_SHUFFLE", "1");
+        }
+        Run::from(cmd.output().unwrap())
+    };
+    let first = compare(true);
+    assert_eq!(first.code, 0, "{}", first.all());
+    let failed = "the link layouts could not be built";
+    assert!(first.stderr.contains(failed), "{}", first.stderr);
+    let second = compare(false);
+    assert_eq!(second.code, 0, "{}", second.all());
+    let said = "already built, in one link layout (its layouts could not be built then; `cargo \
+                nbench baseline delete rev-";
+    assert!(second.stderr.contains(said), "{}", second.stderr);
 }
 
 #[test]
@@ -827,61 +878,6 @@ fn a_revision_is_counted_by_the_comparison_not_while_it_is_saved() {
     listed.sort_unstable();
     compared.sort_unstable();
     assert_eq!(listed, compared, "{target}");
-}
-
-#[cfg(unix)]
-#[test]
-fn a_revision_saved_in_one_link_layout_says_how_to_build_it_again() {
-    use std::os::unix::fs::PermissionsExt;
-    let fx = repository(|_| {});
-    // A linker that cannot shuffle sections, as on another platform: the
-    // layouts fail, the main build does not.
-    let linker = fx.dir.join("no-shuffle-cc");
-    let script = "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in *--shuffle-sections*) \
-                  echo 'unknown option' >&2; exit 1;; esac; done\nexec cc \"$@\"\n";
-    std::fs::write(&linker, script).unwrap();
-    std::fs::set_permissions(&linker, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let version = std::process::Command::new("rustc")
-        .arg("-vV")
-        .output()
-        .unwrap();
-    let version = String::from_utf8(version.stdout).unwrap();
-    let host = version
-        .lines()
-        .find_map(|l| l.strip_prefix("host: "))
-        .unwrap();
-    let env = format!(
-        "CARGO_TARGET_{}_LINKER",
-        host.to_uppercase().replace('-', "_")
-    );
-    let compare = |linker: Option<&Path>| {
-        let args: Vec<&str> = (crate::helpers::PAIRED.iter().copied())
-            .chain(["--compare-rev", "HEAD~1", "chain/a"])
-            .collect();
-        let mut cmd = fx.nbench_command(&args);
-        if let Some(l) = linker {
-            cmd.env(&env, l);
-        }
-        Run::from(cmd.output().unwrap())
-    };
-    let first = compare(Some(&linker));
-    assert_eq!(first.code, 0, "{}", first.all());
-    assert!(
-        first.stderr.contains("the link layouts could not be built"),
-        "{}",
-        first.stderr
-    );
-    // Reused as saved, in one layout: said, with the way to build it again.
-    let second = compare(None);
-    assert_eq!(second.code, 0, "{}", second.all());
-    assert!(
-        second.stderr.contains(
-            "already built, in one link layout (its layouts could not be built then; `cargo \
-             nbench baseline delete rev-"
-        ),
-        "{}",
-        second.stderr
-    );
 }
 
 #[test]
