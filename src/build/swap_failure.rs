@@ -50,7 +50,7 @@ pub fn failed_without_front_end(error: &str) -> bool {
 /// suite's own dependency failed it, not the front end. A path from the
 /// suite itself (`crate::`, `self::`, `super::`) says nothing either way.
 pub fn names_another_crate(error: &str, swap: &SwapRecord) -> bool {
-    let Some((root, _)) = missing_item(error).and_then(|i| i.split_once("::")) else {
+    let Some(root) = item_crate(error) else {
         return false;
     };
     let crate_name = |n: &str| n.replace('-', "_");
@@ -84,6 +84,12 @@ pub fn dependency_not_got(error: &str) -> Option<&str> {
     Some(&error[start..start + len])
 }
 
+/// The crate whose path the item a compiler error names first starts
+/// with (`rand` of `rand::RngCore`), if it is a path.
+pub fn item_crate(error: &str) -> Option<&str> {
+    missing_item(error)?.split_once("::").map(|(root, _)| root)
+}
+
 /// The item a compiler error names first (`` `with_plots` ``), if any.
 pub fn missing_item(error: &str) -> Option<&str> {
     let start = error.find('`')? + 1;
@@ -108,12 +114,17 @@ mod tests {
         assert!(!failed_without_front_end("error[E0432]: unresolved import"));
     }
 
+    /// A swap of `library` alone.
+    fn swapped(library: &str) -> SwapRecord {
+        SwapRecord {
+            libraries: vec![library.into()],
+            ..SwapRecord::default()
+        }
+    }
+
     #[test]
     fn an_item_of_another_crate_is_not_the_front_ends() {
-        let swap = SwapRecord {
-            libraries: vec!["criterion".into()],
-            ..SwapRecord::default()
-        };
+        let swap = swapped("criterion");
         // As rustc said it of curve25519-dalek's bench, rand having changed.
         let rand = "error[E0432]: unresolved imports `rand::RngCore`, `rand::TryRngCore`";
         assert!(names_another_crate(rand, &swap));
@@ -151,10 +162,7 @@ mod tests {
 
     #[test]
     fn a_first_error_naming_the_front_end_itself_says_it_was_not_got() {
-        let swap = SwapRecord {
-            libraries: vec!["divan".into()],
-            ..SwapRecord::default()
-        };
+        let swap = swapped("divan");
         let fetch = ": error: failed to get `nbench-divan` as a dependency of package `b v0.0.0`";
         assert_eq!(front_end_not_got(fetch, &swap), Some(&FRONT_ENDS[1]));
         // The suite needing what the front end lacks; a library not swapped.
@@ -166,10 +174,7 @@ mod tests {
 
     #[test]
     fn a_feature_the_front_end_lacks_is_named() {
-        let swap = SwapRecord {
-            libraries: vec!["divan".into()],
-            ..SwapRecord::default()
-        };
+        let swap = swapped("divan");
         // What cargo said building divan's own repository with nbench-divan.
         let error = "error: failed to select a version for `nbench-divan`.\n    ... required by \
                      package `internal_benches v0.0.0`\npackage `internal_benches` depends on \
@@ -179,10 +184,7 @@ mod tests {
             feature_not_had(error, &swap),
             Some(("nbench-divan", "internal_benches"))
         );
-        let criterion = SwapRecord {
-            libraries: vec!["criterion".into()],
-            ..SwapRecord::default()
-        };
+        let criterion = swapped("criterion");
         assert_eq!(feature_not_had(error, &criterion), None);
         assert_eq!(
             feature_not_had("error: failed to get `nbench-divan`", &swap),

@@ -21,7 +21,7 @@ use crate::build::standalone::make_own_workspace;
 use crate::build::swap::{swap_in, swap_said};
 use crate::build::swap_failure::{
     a_build_script_failed, dependency_not_got, failed_without_front_end, feature_not_had,
-    front_end_not_got, missing_item, names_another_crate,
+    front_end_not_got, item_crate, missing_item, names_another_crate,
 };
 use crate::build::swapped::swapped_as_now;
 use crate::build::worktree::{Worktree, kept, remove_abandoned, short};
@@ -302,9 +302,8 @@ fn build_failed(
         },
         None => {
             // A dependency's item, where the lock file took a version of it.
-            let moved = (missing_item(&why).and_then(|i| i.split_once("::")))
-                .map(|(krate, _)| krate)
-                .filter(|k| carried.is_some_and(|c| c.sourced(checkout, k)));
+            let moved =
+                item_crate(&why).filter(|k| carried.is_some_and(|c| c.sourced(checkout, k)));
             Error::RevisionBuild {
                 message: format!("revision `{rev}` ({short}) failed to build{why}"),
                 hint: own_failure_hint(rev, own_script, moved),
