@@ -248,20 +248,20 @@ impl Error {
                 manifests[0].display(),
                 if *at_root { "" } else { " (a path from the workspace root)" }
             )),
-            Error::NoTargets { skipped: 0 } => Some(format!(
-                "add `nbench` to [dev-dependencies] and a [[bench]] target with `harness = false` \
-                 whose main is `nbench::main!(...)`; a criterion suite runs unchanged with \
-                 `{}`, and `cargo nbench compare --rev HEAD~1 HEAD` compares two commits of a \
-                 criterion, divan or gungraun suite with no edit at all",
-                COMPAT_DEPENDENCY
-            )),
-            Error::NoTargets { .. } => Some(format!(
-                "each bench target found was left out, for the reason its note above gives; a \
-                 criterion suite runs unchanged with `{}`, and `cargo nbench compare --rev \
-                 HEAD~1 HEAD` compares two commits of a criterion, divan or gungraun suite \
-                 with no edit at all",
-                COMPAT_DEPENDENCY
-            )),
+            Error::NoTargets { skipped } => {
+                let first = match skipped {
+                    0 => {
+                        "add `nbench` to [dev-dependencies] and a [[bench]] target with \
+                         `harness = false` whose main is `nbench::main!(...)`"
+                    }
+                    _ => "each bench target found was left out, for the reason its note above gives",
+                };
+                Some(format!(
+                    "{first}; a criterion suite runs unchanged with `{COMPAT_DEPENDENCY}`, and \
+                     `cargo nbench compare --rev HEAD~1 HEAD` compares two commits of a \
+                     criterion, divan or gungraun suite with no edit at all"
+                ))
+            }
             Error::Config { hint, .. } => hint.clone(),
             Error::Revision { hint, .. }
             | Error::Merge { hint, .. }
