@@ -13,6 +13,9 @@ pub const DIVAN_DEPENDENCY: &str =
 /// The line that puts nbench-gungraun in gungraun's place, where it is published.
 pub const GUNGRAUN_DEPENDENCY: &str = "gungraun = { package = \"nbench-gungraun\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
 
+/// The line that puts nbench-tango in tango-bench's place, where it is published.
+pub const TANGO_DEPENDENCY: &str = "tango-bench = { package = \"nbench-tango\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
+
 /// Exit codes, documented in `--help` and the README.
 pub mod exit {
     /// Every selected benchmark ran.
@@ -259,7 +262,7 @@ impl Error {
                 Some(format!(
                     "{first}; a criterion suite runs unchanged with `{COMPAT_DEPENDENCY}`, and \
                      `cargo nbench compare --rev HEAD~1 HEAD` compares two commits of a \
-                     criterion, divan or gungraun suite with no edit at all"
+                     criterion, divan, gungraun or tango suite with no edit at all"
                 ))
             }
             Error::Config { hint, .. } => hint.clone(),

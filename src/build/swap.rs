@@ -1,8 +1,8 @@
 //! A revision built in cargo nbench's own worktree whose bench targets use
-//! criterion or divan gets the one-line swap a user makes by hand:
-//! nbench-criterion in criterion's place, nbench-divan in divan's,
-//! nbench-gungraun in gungraun's (or iai-callgrind's), the bench files
-//! untouched. Only the worktree's
+//! criterion, divan, gungraun or tango gets the one-line swap a user
+//! makes by hand: nbench-criterion in criterion's place, nbench-divan in
+//! divan's, nbench-gungraun in gungraun's (or iai-callgrind's),
+//! nbench-tango in tango-bench's, the bench files untouched. Only the worktree's
 //! manifests change, never the user's checkout.
 //!
 //! The dependency is followed wherever a manifest declares it: any
@@ -228,7 +228,7 @@ pub fn swap_checkout(
 
 /// Swaps the worktree `checkout` of the repository whose top is `top` (the
 /// user's, where the front ends' sources are looked for); the record of it,
-/// if any manifest declared criterion or divan.
+/// if any manifest declared one of the libraries nbench takes the place of.
 pub fn swap_in(top: &Path, checkout: &Path) -> Result<Option<SwapRecord>> {
     let mut record = SwapRecord::default();
     for front in &FRONT_ENDS {

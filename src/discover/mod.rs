@@ -212,6 +212,9 @@ pub const DIVAN_PACKAGE: &str = "nbench-divan";
 /// The package a gungraun (or iai-callgrind) suite runs on, under its name.
 pub const GUNGRAUN_PACKAGE: &str = "nbench-gungraun";
 
+/// The package a tango suite runs on, under tango-bench's name.
+pub const TANGO_PACKAGE: &str = "nbench-tango";
+
 /// A benchmark library and nbench's crate that takes its place.
 #[derive(Debug, PartialEq)]
 pub struct FrontEnd {
@@ -256,7 +259,7 @@ impl FrontEnd {
 }
 
 /// The libraries a suite may use, and what takes their place.
-pub const FRONT_ENDS: [FrontEnd; 3] = [
+pub const FRONT_ENDS: [FrontEnd; 4] = [
     FrontEnd {
         library: "criterion",
         also: &["codspeed-criterion-compat"],
@@ -280,6 +283,14 @@ pub const FRONT_ENDS: [FrontEnd; 3] = [
         env: "NBENCH_GUNGRAUN",
         published: crate::error::GUNGRAUN_DEPENDENCY,
         folder: "compat/gungraun",
+    },
+    FrontEnd {
+        library: "tango-bench",
+        also: &[],
+        package: TANGO_PACKAGE,
+        env: "NBENCH_TANGO",
+        published: crate::error::TANGO_DEPENDENCY,
+        folder: "compat/tango",
     },
 ];
 

@@ -340,8 +340,8 @@ fn accept(
                     // own `main` ended without reaching it.
                     None if status.success() => "the bench binary ended (exited with code 0) \
                     without running its benchmarks: its `main` must reach the nbench harness \
-                    (`nbench::main!`, `criterion_main!`, `divan::main()`, gungraun's `main!`) \
-                    in every run"
+                    (`nbench::main!`, `criterion_main!`, `divan::main()`, gungraun's `main!`, \
+                    `tango_benchmarks!`) in every run"
                         .to_owned(),
                     None => format!(
                         "the bench binary exited before connecting ({}); is it an nbench target?",

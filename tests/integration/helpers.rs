@@ -41,9 +41,28 @@ pub const DIVAN_LINE: &str = "divan = { package = \"nbench-divan\", path = ";
 /// How a fixture's manifest names the gungraun-compatible crate, up to its path.
 pub const GUNGRAUN_LINE: &str = "gungraun = { package = \"nbench-gungraun\", path = ";
 
-/// The criterion-compatible crate in this checkout.
-fn compat_path() -> String {
-    repo_root().join("compat/criterion").display().to_string()
+/// How a fixture's manifest names the tango-compatible crate, up to its path.
+pub const TANGO_LINE: &str = "tango-bench = { package = \"nbench-tango\", path = ";
+
+/// Each front end's line, up to its path, and its folder in this checkout.
+const FRONT_LINES: [(&str, &str); 4] = [
+    (COMPAT_LINE, "compat/criterion"),
+    (DIVAN_LINE, "compat/divan"),
+    (GUNGRAUN_LINE, "compat/gungraun"),
+    (TANGO_LINE, "compat/tango"),
+];
+
+/// Manifest line `l`, a front end's pointed at its folder in this checkout.
+fn front_end_here(l: &str) -> Option<String> {
+    FRONT_LINES.iter().find_map(|(line, folder)| {
+        let quoted = l
+            .strip_prefix(line)?
+            .strip_prefix('"')
+            .expect("a quoted path");
+        let (_, after) = quoted.split_once('"').expect("a quoted path");
+        let here = repo_root().join(folder).display().to_string();
+        Some(format!("{line}{here:?}{after}"))
+    })
 }
 
 /// One target directory for every fixture build, so the harness compiles once per test run.
@@ -94,21 +113,8 @@ impl Fixture {
                     .map(|l| {
                         if l.starts_with("nbench = { path = ") {
                             harness.clone()
-                        } else if let Some(rest) = l.strip_prefix(DIVAN_LINE) {
-                            let (_, after) = rest[1..].split_once('"').expect("a quoted path");
-                            let divan = repo_root().join("compat/divan").display().to_string();
-                            format!("{DIVAN_LINE}{divan:?}{after}")
-                        } else if let Some(rest) = l.strip_prefix(GUNGRAUN_LINE) {
-                            let (_, after) = rest[1..].split_once('"').expect("a quoted path");
-                            let gun = repo_root().join("compat/gungraun").display().to_string();
-                            format!("{GUNGRAUN_LINE}{gun:?}{after}")
-                        } else if let Some(rest) = l.strip_prefix(COMPAT_LINE) {
-                            // The criterion-compatible crate, by absolute path too.
-                            let quoted = rest.strip_prefix('"').expect("a quoted path");
-                            let (_, after) = quoted.split_once('"').expect("a quoted path");
-                            format!("{COMPAT_LINE}{:?}{after}", compat_path())
                         } else {
-                            l.to_owned()
+                            front_end_here(l).unwrap_or_else(|| l.to_owned())
                         }
                     })
                     .collect();

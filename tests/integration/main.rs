@@ -21,3 +21,4 @@ mod revisions;
 mod settings;
 mod shapes;
 mod swap;
+mod tango;

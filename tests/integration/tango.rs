@@ -1,0 +1,167 @@
+//! A tango suite (`tests/fixtures/tango`) runs on nbench-tango under
+//! tango's names, compiles unchanged against tango itself, runs in the
+//! style of tango's newer `tango_benchmarks!` (no `tango_main!`) too, and
+//! two commits of it compare with the swap made by cargo nbench.
+
+use crate::helpers::{Fixture, QUICK, TANGO_LINE};
+use serde_json::Value;
+
+/// Every benchmark the suite registers, in the order listed.
+const IDS: [&str; 5] = [
+    "fib/10",
+    "fib/15",
+    "fib/15/stopwatch",
+    "sort/100",
+    "sort/1000",
+];
+
+/// The ids `cargo nbench --list` prints for the fixture's target.
+fn listed(fx: &Fixture) -> Vec<String> {
+    let list = fx.nbench(&["--list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    (list.stdout.lines())
+        .filter_map(|l| l.strip_prefix("tangled/suite: "))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Benchmark `id` of a run's JSON.
+fn benchmark<'a>(json: &'a Value, id: &str) -> &'a Value {
+    let rows = json["targets"][0]["benchmarks"].as_array().unwrap();
+    let row = rows.iter().find(|b| b["id"] == id);
+    row.unwrap_or_else(|| panic!("no {id} in {json}"))
+}
+
+/// The instructions per iteration of benchmark `id` in a run's JSON.
+fn per_iter(json: &Value, id: &str) -> f64 {
+    let row = benchmark(json, id);
+    row["metrics"]["instructions"]["per_iter"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{id} has no count: {row}"))
+}
+
+#[test]
+fn cargo_nbench_runs_a_tango_suite_under_tangos_names_and_counts_it() {
+    let fx = Fixture::new("tango");
+    assert_eq!(listed(&fx), IDS);
+    let mut args = vec!["--format", "json", "--metrics", "time,instructions"];
+    args.extend_from_slice(QUICK);
+    let run = fx.nbench(&args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let json = run.json();
+    assert_eq!(json["targets"][0]["failures"], serde_json::json!([]));
+    for id in IDS {
+        assert!(per_iter(&json, id) > 0.0, "{id}");
+    }
+    // fibonacci(15) makes 1973 calls, fibonacci(10) 177: the counts say so.
+    let (short, long) = (per_iter(&json, "fib/10"), per_iter(&json, "fib/15"));
+    assert!(long / short > 8.0 && long / short < 14.0, "{short} {long}");
+    // A metric of the suite's own times the same work: it is counted the same.
+    let own = per_iter(&json, "fib/15/stopwatch");
+    assert!((own / long - 1.0).abs() < 0.05, "{own} {long}");
+}
+
+#[test]
+fn the_suite_compiles_unchanged_against_tango_itself() {
+    let fx = Fixture::new("tango");
+    fx.on_registry(
+        TANGO_LINE,
+        |_| "tango-bench = \"=0.7.2\"".into(),
+        "tango.lock",
+    );
+    let build = fx.cargo(&["check", "--benches", "--locked"]);
+    assert_eq!(build.code, 0, "{}", build.all());
+    // cargo nbench cannot drive tango itself, and says what to change.
+    let skipped = fx.nbench(&["--list"]);
+    assert_ne!(skipped.code, 0, "{}", skipped.all());
+    let said = "skipped bench target `tangled/suite`: it uses tango-bench; to run it unchanged, \
+                put nbench-tango in tango-bench's place: `tango-bench = { package = \
+                \"nbench-tango\", git = \"https://github.com/nbench-rs/cargo-nbench\" }`";
+    assert!(skipped.stderr.contains(said), "{}", skipped.stderr);
+}
+
+#[test]
+fn a_suite_in_tangos_newer_style_runs_under_cargo_bench_cargo_test_and_cargo_nbench() {
+    let fx = Fixture::new("tango");
+    // tango's newer `tango_benchmarks!` writes `main`; a benchmark timed by
+    // the thread's CPU time.
+    let suite = std::fs::read_to_string(fx.dir.join("benches/suite.rs")).unwrap();
+    let (before, _) = suite.split_once("tango_main!(").unwrap();
+    let newer = before.replace(
+        "    ]\n}\n\nfn sort_benchmarks",
+        "        benchmark_fn(\"fib/15/cpu\", |b| {\n            \
+         b.metric::<tango_bench::metrics::CpuTime>().iter(|| fib(black_box(15)))\n        \
+         }),\n    ]\n}\n\nfn sort_benchmarks",
+    );
+    let newer = (newer
+        .replace("MeasurementSettings, ", "")
+        .replace("tango_main,", ""))
+    .replace("use tangled::", "use newer::");
+    std::fs::write(fx.dir.join("benches/suite.rs"), newer).unwrap();
+    // Another package name: the fixture's copies share a target directory.
+    fx.edit("Cargo.toml", "name = \"tangled\"", "name = \"newer\"");
+
+    let list = fx.cargo(&["bench", "--bench", "suite", "--", "--list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    assert!(
+        list.stdout.contains("fib/15/cpu: benchmark"),
+        "{}",
+        list.stdout
+    );
+    let test = fx.cargo(&["test", "--benches"]);
+    assert_eq!(test.code, 0, "{}", test.all());
+    assert!(test.stdout.contains("sort/1000"), "{}", test.stdout);
+
+    let mut args = vec!["--format", "json", "fib/15/cpu"];
+    args.extend_from_slice(QUICK);
+    let json = fx.nbench(&args).json();
+    assert_eq!(
+        benchmark(&json, "fib/15/cpu")["metric"],
+        "cpu_time",
+        "{json}"
+    );
+}
+
+#[test]
+fn two_revisions_of_an_untouched_tango_suite_compare_with_the_swap_said() {
+    let fx = Fixture::new("tango").own_target_dir();
+    fx.on_registry(TANGO_LINE, |_| "tango-bench = \"0.7\"".into(), "tango.lock");
+    std::fs::remove_file(fx.dir.join("Cargo.lock")).unwrap();
+    std::fs::write(fx.dir.join(".gitignore"), "target/\nCargo.lock\n").unwrap();
+    let git = |args: &[&str]| crate::helpers::git(&fx.dir, args);
+    git(&["init", "--quiet", "--initial-branch", "main"]);
+    git(&["add", "."]);
+    git(&["commit", "--quiet", "-m", "first"]);
+    fx.edit(
+        "benches/suite.rs",
+        "fib(black_box(10))",
+        "fib(black_box(13))",
+    );
+    git(&["commit", "--quiet", "-am", "a longer fib/10"]);
+    let tango = crate::helpers::repo_root().join("compat/tango");
+    let mut cmd = fx.nbench_command(&[
+        "compare",
+        "--rev",
+        "HEAD~1",
+        "HEAD",
+        "--metrics",
+        "time,instructions",
+        "--format",
+        "json",
+        "fib/",
+    ]);
+    cmd.args(crate::helpers::PAIRED).env("NBENCH_TANGO", tango);
+    let r = crate::helpers::Run::from(cmd.output().unwrap());
+    assert_eq!(r.code, 0, "{}", r.all());
+    let said = "uses tango-bench: building it with nbench-tango in tango-bench's place \
+                (Cargo.toml)";
+    assert!(r.stderr.contains(said), "{}", r.stderr);
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
+    let row = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap();
+    // fibonacci(13) makes over four times the calls of fibonacci(10): +325 %.
+    assert_eq!(row("fib/10")["verdict"], "regressed", "{rows:?}");
+    let counted = row("fib/10")["instructions"]["change"].as_f64();
+    assert!(counted.is_some_and(|c| c > 2.0), "{counted:?}");
+    assert_eq!(row("fib/15")["instructions"]["change"], 0.0, "{rows:?}");
+}
