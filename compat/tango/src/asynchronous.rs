@@ -87,3 +87,26 @@ pub mod tokio {
         }
     }
 }
+
+#[cfg(all(test, feature = "async-tokio"))]
+mod tests {
+    use super::tokio::TokioRuntime;
+    use super::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    #[test]
+    fn an_async_benchmark_runs_each_call_to_completion_on_its_runtime() {
+        static DONE: AtomicU32 = AtomicU32::new(0);
+        let benchmark = async_benchmark_fn("sleepless", TokioRuntime, |b| {
+            assert_eq!(b.seed, crate::SEED);
+            b.iter(|| async {
+                ::tokio::task::yield_now().await;
+                DONE.fetch_add(1, Ordering::Relaxed);
+            })
+        });
+        let registry = crate::entry::registry(vec![benchmark]);
+        let args = ["--test"].map(String::from);
+        assert_eq!(nbench::__private::modes::code(&registry, args), 0);
+        assert!(DONE.load(Ordering::Relaxed) >= 1);
+    }
+}

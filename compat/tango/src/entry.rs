@@ -16,7 +16,7 @@ pub fn run(benchmarks: impl FnOnce() -> Vec<Benchmark>) -> ExitCode {
     registry.run()
 }
 
-fn registry(benchmarks: Vec<Benchmark>) -> nbench::Registry {
+pub(crate) fn registry(benchmarks: Vec<Benchmark>) -> nbench::Registry {
     let mut registry = nbench::Registry::new();
     for Benchmark { name, factory } in benchmarks {
         let factory = RefCell::new(factory);
