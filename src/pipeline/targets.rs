@@ -11,6 +11,8 @@ use crate::model::target::Built;
 use crate::run::Plan;
 use crate::run::counter::CountError;
 use console::style;
+use std::collections::BTreeSet;
+use std::sync::Mutex;
 
 /// The bench targets to build, and those left out.
 pub fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<SkippedRecord>)> {
@@ -40,13 +42,22 @@ fn features(s: &Settings) -> discover::Features<'_> {
     }
 }
 
+/// Notes each target left out, each note once a process: a comparison of
+/// revisions discovers the same targets in every checkout it builds.
 fn note_skipped(skipped: &[SkippedRecord]) {
     for s in skipped {
-        note(&format!(
-            "skipped bench target `{}`: {}",
-            s.target, s.reason
-        ));
+        let line = format!("skipped bench target `{}`: {}", s.target, s.reason);
+        if first_time(&line) {
+            note(&line);
+        }
     }
+}
+
+/// Whether this process has not said `line` before.
+fn first_time(line: &str) -> bool {
+    static SAID: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+    let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+    said.insert(line.to_owned())
 }
 
 /// Builds the targets; those whose executable does not link nbench join
@@ -119,4 +130,17 @@ pub fn gather_context(s: &Settings, found: &discover::Discovery) -> Context {
     build.front_ends = found.front_ends.clone();
     context.build = Some(build);
     context
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_time;
+
+    #[test]
+    fn a_note_is_said_once_a_process() {
+        let line = "skipped bench target `p/once`: a test's own reason";
+        assert!(first_time(line));
+        assert!(!first_time(line));
+        assert!(first_time("skipped bench target `p/once`: another reason"));
+    }
 }
