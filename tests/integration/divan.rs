@@ -239,32 +239,11 @@ fn divans_own_flags_set_threads_and_counters_and_bad_values_stop_the_run() {
 fn two_revisions_of_an_untouched_divan_suite_compare_with_the_swap_said() {
     let fx = Fixture::new("divan").own_target_dir();
     fx.on_registry(DIVAN_LINE, |_| "divan = \"=0.1.21\"".into(), "divan.lock");
-    std::fs::write(fx.dir.join(".gitignore"), "target/\n").unwrap();
-    let git = |args: &[&str]| crate::helpers::git(&fx.dir, args);
-    git(&["init", "--quiet", "--initial-branch", "main"]);
-    git(&["add", "."]);
-    git(&["commit", "--quiet", "-m", "first"]);
-    let suite = fx.dir.join("benches/suite.rs");
-    let code = std::fs::read_to_string(&suite).unwrap();
-    std::fs::write(
-        &suite,
-        code.replace("vec![7u8; black_box(n)]", "vec![7u8; black_box(n) * 64]"),
-    )
-    .unwrap();
-    git(&["commit", "--quiet", "-am", "fill 64 times more"]);
-    let divan = crate::helpers::repo_root().join("compat/divan");
-    let mut cmd = fx.nbench_command(&[
-        "compare",
-        "--rev",
-        "HEAD~1",
-        "HEAD",
-        "--format",
-        "json",
-        "fill::64",
-        "halved::3",
-    ]);
-    cmd.args(crate::helpers::PAIRED).env("NBENCH_DIVAN", divan);
-    let r = crate::helpers::Run::from(cmd.output().unwrap());
+    // Fills 64 times more.
+    let (from, to) = ("vec![7u8; black_box(n)]", "vec![7u8; black_box(n) * 64]");
+    fx.last_commit_changes("target/\n", "benches/suite.rs", from, to);
+    let args = ["--format", "json", "fill::64", "halved::3"];
+    let r = fx.compare_last_commit(("NBENCH_DIVAN", "compat/divan"), &args);
     assert_eq!(r.code, 0, "{}", r.all());
     assert!(
         r.stderr

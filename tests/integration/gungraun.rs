@@ -158,32 +158,12 @@ fn two_revisions_of_an_untouched_iai_callgrind_suite_compare_with_the_swap_said(
     );
     std::fs::remove_file(fx.dir.join("Cargo.lock")).unwrap();
     fx.edit("benches/suite.rs", "use gungraun::", "use iai_callgrind::");
-    std::fs::write(fx.dir.join(".gitignore"), "target/\nCargo.lock\n").unwrap();
-    let git = |args: &[&str]| crate::helpers::git(&fx.dir, args);
-    git(&["init", "--quiet", "--initial-branch", "main"]);
-    git(&["add", "."]);
-    git(&["commit", "--quiet", "-m", "first"]);
-    fx.edit(
-        "benches/suite.rs",
-        "#[bench::short(10)]",
-        "#[bench::short(16)]",
-    );
-    git(&["commit", "--quiet", "-am", "a longer short"]);
-    let gun = crate::helpers::repo_root().join("compat/gungraun");
-    let mut cmd = fx.nbench_command(&[
-        "compare",
-        "--rev",
-        "HEAD~1",
-        "HEAD",
-        "--metrics",
-        "time,instructions",
-        "--format",
-        "json",
-        "fib::short",
-        "fib::long",
-    ]);
-    cmd.args(crate::helpers::PAIRED).env("NBENCH_GUNGRAUN", gun);
-    let r = crate::helpers::Run::from(cmd.output().unwrap());
+    let (from, to) = ("#[bench::short(10)]", "#[bench::short(16)]");
+    fx.last_commit_changes("target/\nCargo.lock\n", "benches/suite.rs", from, to);
+    let args = ["--metrics", "time,instructions", "--format", "json"];
+    let filters = ["fib::short", "fib::long"];
+    let front = ("NBENCH_GUNGRAUN", "compat/gungraun");
+    let r = fx.compare_last_commit(front, &[&args[..], &filters].concat());
     assert_eq!(r.code, 0, "{}", r.all());
     let said = "uses iai-callgrind: building it with nbench-gungraun in iai-callgrind's place \
                 (Cargo.toml)";

@@ -147,6 +147,28 @@ impl Fixture {
         std::fs::write(&path, text.replace(from, to)).unwrap();
     }
 
+    /// Makes the fixture a repository of two commits: it as it is (git
+    /// ignoring `ignored`, a `.gitignore`'s lines), then `to` in place of
+    /// `from` in `file`.
+    pub fn last_commit_changes(&self, ignored: &str, file: &str, from: &str, to: &str) {
+        std::fs::write(self.dir.join(".gitignore"), ignored).unwrap();
+        git(&self.dir, &["init", "--quiet", "--initial-branch", "main"]);
+        git(&self.dir, &["add", "."]);
+        git(&self.dir, &["commit", "--quiet", "-m", "first"]);
+        self.edit(file, from, to);
+        git(&self.dir, &["commit", "--quiet", "-am", "second"]);
+    }
+
+    /// `cargo nbench compare --rev HEAD~1 HEAD` and `args`, paired briefly,
+    /// the front end taken from `folder` in this checkout through its
+    /// variable `env`.
+    pub fn compare_last_commit(&self, (env, folder): (&str, &str), args: &[&str]) -> Run {
+        let mut cmd = self.nbench_command(&["compare", "--rev", "HEAD~1", "HEAD"]);
+        cmd.args(args).args(PAIRED);
+        cmd.env(env, repo_root().join(folder));
+        Run::from(cmd.output().unwrap())
+    }
+
     /// Gives this fixture a target directory (and so a `target/nbench` store) of its own,
     /// holding the harness already built ([`prebuilt_harness`]).
     pub fn own_target_dir(mut self) -> Fixture {

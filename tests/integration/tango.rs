@@ -127,31 +127,14 @@ fn two_revisions_of_an_untouched_tango_suite_compare_with_the_swap_said() {
     let fx = Fixture::new("tango").own_target_dir();
     fx.on_registry(TANGO_LINE, |_| "tango-bench = \"0.7\"".into(), "tango.lock");
     std::fs::remove_file(fx.dir.join("Cargo.lock")).unwrap();
-    std::fs::write(fx.dir.join(".gitignore"), "target/\nCargo.lock\n").unwrap();
-    let git = |args: &[&str]| crate::helpers::git(&fx.dir, args);
-    git(&["init", "--quiet", "--initial-branch", "main"]);
-    git(&["add", "."]);
-    git(&["commit", "--quiet", "-m", "first"]);
-    fx.edit(
+    let (file, from, to) = (
         "benches/suite.rs",
         "fib(black_box(10))",
         "fib(black_box(13))",
     );
-    git(&["commit", "--quiet", "-am", "a longer fib/10"]);
-    let tango = crate::helpers::repo_root().join("compat/tango");
-    let mut cmd = fx.nbench_command(&[
-        "compare",
-        "--rev",
-        "HEAD~1",
-        "HEAD",
-        "--metrics",
-        "time,instructions",
-        "--format",
-        "json",
-        "fib/",
-    ]);
-    cmd.args(crate::helpers::PAIRED).env("NBENCH_TANGO", tango);
-    let r = crate::helpers::Run::from(cmd.output().unwrap());
+    fx.last_commit_changes("target/\nCargo.lock\n", file, from, to);
+    let args = ["--metrics", "time,instructions", "--format", "json", "fib/"];
+    let r = fx.compare_last_commit(("NBENCH_TANGO", "compat/tango"), &args);
     assert_eq!(r.code, 0, "{}", r.all());
     let said = "uses tango-bench: building it with nbench-tango in tango-bench's place \
                 (Cargo.toml)";
