@@ -2,7 +2,7 @@
 //! under gungraun's names, compiles unchanged against real gungraun too,
 //! runs under iai-callgrind's name, and keeps its setup out of the counts.
 
-use crate::helpers::{Fixture, GUNGRAUN_LINE, QUICK};
+use crate::helpers::{Fixture, GUNGRAUN_LINE, QUICK, listed, per_iter};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
@@ -30,20 +30,10 @@ const IDS: [&str; 21] = [
     "bubble_sort::len_only::cheap",
 ];
 
-/// The ids `cargo nbench --list` prints for the fixture's target.
-fn listed(fx: &Fixture) -> Vec<String> {
-    let list = fx.nbench(&["--list"]);
-    assert_eq!(list.code, 0, "{}", list.all());
-    (list.stdout.lines())
-        .filter_map(|l| l.strip_prefix("gun/suite: "))
-        .map(str::to_owned)
-        .collect()
-}
-
 #[test]
 fn cargo_nbench_runs_a_gungraun_suite_under_gungrauns_names() {
     let fx = Fixture::new("gungraun");
-    assert_eq!(listed(&fx), IDS);
+    assert_eq!(listed(&fx, "gun/suite"), IDS);
     // Listing runs no group's `setup`.
     assert!(!fx.dir.join("group-setup-ran").exists());
 
@@ -63,16 +53,6 @@ fn cargo_nbench_runs_a_gungraun_suite_under_gungrauns_names() {
     assert_eq!(target["failures"], serde_json::json!([]), "{target}");
     // The group's `setup` ran where the benchmarks ran (the package's folder).
     assert!(fx.dir.join("group-setup-ran").exists());
-}
-
-/// The instructions per iteration of benchmark `id` in a run's JSON.
-fn per_iter(json: &Value, id: &str) -> f64 {
-    let rows = json["targets"][0]["benchmarks"].as_array().unwrap();
-    let row = rows.iter().find(|b| b["id"] == id);
-    let row = row.unwrap_or_else(|| panic!("no {id} in {json}"));
-    row["metrics"]["instructions"]["per_iter"]
-        .as_f64()
-        .unwrap_or_else(|| panic!("{id} has no count: {row}"))
 }
 
 #[test]
@@ -124,7 +104,7 @@ fn a_suite_written_for_iai_callgrind_runs_under_that_name() {
     let fx = Fixture::new("gungraun");
     fx.edit("Cargo.toml", "\ngungraun = {", "\niai-callgrind = {");
     fx.edit("benches/suite.rs", "use gungraun::", "use iai_callgrind::");
-    assert_eq!(listed(&fx), IDS);
+    assert_eq!(listed(&fx, "gun/suite"), IDS);
 }
 
 #[test]

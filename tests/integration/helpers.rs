@@ -446,3 +446,24 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// The ids `cargo nbench --list` prints for the fixture's target `label`.
+pub fn listed(fx: &Fixture, label: &str) -> Vec<String> {
+    let list = fx.nbench(&["--list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    let prefix = format!("{label}: ");
+    (list.stdout.lines())
+        .filter_map(|l| l.strip_prefix(prefix.as_str()))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The instructions per iteration of benchmark `id` in a run's JSON.
+pub fn per_iter(json: &serde_json::Value, id: &str) -> f64 {
+    let rows = json["targets"][0]["benchmarks"].as_array().unwrap();
+    let row = rows.iter().find(|b| b["id"] == id);
+    let row = row.unwrap_or_else(|| panic!("no {id} in {json}"));
+    row["metrics"]["instructions"]["per_iter"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{id} has no count: {row}"))
+}

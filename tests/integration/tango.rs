@@ -3,7 +3,7 @@
 //! style of tango's newer `tango_benchmarks!` (no `tango_main!`) too, and
 //! two commits of it compare with the swap made by cargo nbench.
 
-use crate::helpers::{Fixture, QUICK, TANGO_LINE};
+use crate::helpers::{Fixture, QUICK, TANGO_LINE, listed, per_iter};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
@@ -15,16 +15,6 @@ const IDS: [&str; 5] = [
     "sort/1000",
 ];
 
-/// The ids `cargo nbench --list` prints for the fixture's target.
-fn listed(fx: &Fixture) -> Vec<String> {
-    let list = fx.nbench(&["--list"]);
-    assert_eq!(list.code, 0, "{}", list.all());
-    (list.stdout.lines())
-        .filter_map(|l| l.strip_prefix("tangled/suite: "))
-        .map(str::to_owned)
-        .collect()
-}
-
 /// Benchmark `id` of a run's JSON.
 fn benchmark<'a>(json: &'a Value, id: &str) -> &'a Value {
     let rows = json["targets"][0]["benchmarks"].as_array().unwrap();
@@ -32,18 +22,10 @@ fn benchmark<'a>(json: &'a Value, id: &str) -> &'a Value {
     row.unwrap_or_else(|| panic!("no {id} in {json}"))
 }
 
-/// The instructions per iteration of benchmark `id` in a run's JSON.
-fn per_iter(json: &Value, id: &str) -> f64 {
-    let row = benchmark(json, id);
-    row["metrics"]["instructions"]["per_iter"]
-        .as_f64()
-        .unwrap_or_else(|| panic!("{id} has no count: {row}"))
-}
-
 #[test]
 fn cargo_nbench_runs_a_tango_suite_under_tangos_names_and_counts_it() {
     let fx = Fixture::new("tango");
-    assert_eq!(listed(&fx), IDS);
+    assert_eq!(listed(&fx, "tangled/suite"), IDS);
     let mut args = vec!["--format", "json", "--metrics", "time,instructions"];
     args.extend_from_slice(QUICK);
     let run = fx.nbench(&args);
