@@ -9,7 +9,7 @@
 //! ```
 //!
 //! Each [`Benchmark`] that `tango_benchmarks!` lists becomes one nbench
-//! benchmark under its own name. Its sampler is made once per process,
+//! benchmark under its own name. Its sampler is made, outside the timing,
 //! with one fixed seed ([`SEED`]), so both sides of a comparison run on
 //! the same input and its instructions count the same from process to
 //! process. Under `cargo nbench` it is timed, compared paired against a
