@@ -16,6 +16,9 @@ pub const GUNGRAUN_DEPENDENCY: &str = "gungraun = { package = \"nbench-gungraun\
 /// The line that puts nbench-tango in tango-bench's place, where it is published.
 pub const TANGO_DEPENDENCY: &str = "tango-bench = { package = \"nbench-tango\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
 
+/// The line that puts nbench-bencher in bencher's place, where it is published.
+pub const BENCHER_DEPENDENCY: &str = "bencher = { package = \"nbench-bencher\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
+
 /// Exit codes, documented in `--help` and the README.
 pub mod exit {
     /// Every selected benchmark ran.
@@ -262,7 +265,7 @@ impl Error {
                 Some(format!(
                     "{first}; a criterion suite runs unchanged with `{COMPAT_DEPENDENCY}`, and \
                      `cargo nbench compare --rev HEAD~1 HEAD` compares two commits of a \
-                     criterion, divan, gungraun or tango suite with no edit at all"
+                     criterion, divan, gungraun, tango or bencher suite with no edit at all"
                 ))
             }
             Error::Config { hint, .. } => hint.clone(),

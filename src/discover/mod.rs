@@ -215,6 +215,9 @@ pub const GUNGRAUN_PACKAGE: &str = "nbench-gungraun";
 /// The package a tango suite runs on, under tango-bench's name.
 pub const TANGO_PACKAGE: &str = "nbench-tango";
 
+/// The package a bencher suite runs on, under bencher's name.
+pub const BENCHER_PACKAGE: &str = "nbench-bencher";
+
 /// A benchmark library and nbench's crate that takes its place.
 #[derive(Debug, PartialEq)]
 pub struct FrontEnd {
@@ -259,7 +262,7 @@ impl FrontEnd {
 }
 
 /// The libraries a suite may use, and what takes their place.
-pub const FRONT_ENDS: [FrontEnd; 4] = [
+pub const FRONT_ENDS: [FrontEnd; 5] = [
     FrontEnd {
         library: "criterion",
         also: &["codspeed-criterion-compat"],
@@ -291,6 +294,14 @@ pub const FRONT_ENDS: [FrontEnd; 4] = [
         env: "NBENCH_TANGO",
         published: crate::error::TANGO_DEPENDENCY,
         folder: "compat/tango",
+    },
+    FrontEnd {
+        library: "bencher",
+        also: &[],
+        package: BENCHER_PACKAGE,
+        env: "NBENCH_BENCHER",
+        published: crate::error::BENCHER_DEPENDENCY,
+        folder: "compat/bencher",
     },
 ];
 

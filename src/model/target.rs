@@ -48,12 +48,16 @@ impl BenchTarget {
             "it uses nbench-tango, but its `main` is its own (end the file with \
              `tango_benchmarks!(...)`)"
                 .to_owned()
+        } else if uses("nbench-bencher") {
+            "it uses nbench-bencher, but its `main` is its own (end the file with \
+             `benchmark_group!` and `benchmark_main!`)"
+                .to_owned()
         } else if uses("nbench") {
             "it uses nbench, but its `main` is its own (end the file with `nbench::main!(...)`)"
                 .to_owned()
         } else {
-            "its executable does not link the nbench harness (criterion, divan, gungraun, tango \
-             or a hand-written main?)"
+            "its executable does not link the nbench harness (criterion, divan, gungraun, tango, \
+             bencher or a hand-written main?)"
                 .to_owned()
         }
     }

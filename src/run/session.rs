@@ -341,7 +341,7 @@ fn accept(
                     None if status.success() => "the bench binary ended (exited with code 0) \
                     without running its benchmarks: its `main` must reach the nbench harness \
                     (`nbench::main!`, `criterion_main!`, `divan::main()`, gungraun's `main!`, \
-                    `tango_benchmarks!`) in every run"
+                    `tango_benchmarks!`, `benchmark_main!`) in every run"
                         .to_owned(),
                     None => format!(
                         "the bench binary exited before connecting ({}); is it an nbench target?",

@@ -44,12 +44,16 @@ pub const GUNGRAUN_LINE: &str = "gungraun = { package = \"nbench-gungraun\", pat
 /// How a fixture's manifest names the tango-compatible crate, up to its path.
 pub const TANGO_LINE: &str = "tango-bench = { package = \"nbench-tango\", path = ";
 
+/// How a fixture's manifest names the bencher-compatible crate, up to its path.
+pub const BENCHER_LINE: &str = "bencher = { package = \"nbench-bencher\", path = ";
+
 /// Each front end's line, up to its path, and its folder in this checkout.
-const FRONT_LINES: [(&str, &str); 4] = [
+const FRONT_LINES: [(&str, &str); 5] = [
     (COMPAT_LINE, "compat/criterion"),
     (DIVAN_LINE, "compat/divan"),
     (GUNGRAUN_LINE, "compat/gungraun"),
     (TANGO_LINE, "compat/tango"),
+    (BENCHER_LINE, "compat/bencher"),
 ];
 
 /// Manifest line `l`, a front end's pointed at its folder in this checkout.

@@ -2,6 +2,7 @@
 
 mod api;
 mod baselines;
+mod bencher;
 mod cli;
 mod counts;
 mod criterion;
