@@ -55,16 +55,21 @@ pub fn run(tests: Vec<TestDescAndFn>) -> i32 {
     i32::from(nbench::__private::modes::code(&registry, args))
 }
 
+/// Why a function that never called `iter` is skipped rather than failed.
+const NOT_TIMED: &str = "its function timed nothing (it called no `iter`): bencher reports 0 \
+                         ns/iter for it";
+
 fn registry(tests: Vec<TestDescAndFn>) -> nbench::Registry {
     let mut registry = nbench::Registry::new();
     for TestDescAndFn { desc, testfn } in tests {
         let marks = registry.bench(&desc.name, move |nb| {
-            let mut b = Bencher::new(nb);
+            let mut b = Bencher::new(&mut *nb);
             match &testfn {
                 TestFn::StaticBenchFn(f) => f(&mut b),
                 TestFn::DynBenchFn(f) => f.run(&mut b),
             }
             b.finish();
+            nbench::__private::skip_if_untimed(nb, NOT_TIMED);
         });
         if desc.ignore {
             marks.ignore();
@@ -99,14 +104,18 @@ mod unit {
         }
     }
 
+    fn nothing(_: &mut Bencher) {}
+
     #[test]
     fn each_benchmark_is_registered_under_its_name_and_runs() {
         let registry = registry(vec![
             described("sum", false, StaticBenchFn(sum)),
             described("fill", false, DynBenchFn(Box::new(Fill(64)))),
             described("slow", true, StaticBenchFn(sum)),
+            // Skipped, not failed: bencher reports 0 ns/iter.
+            described("nothing", false, StaticBenchFn(nothing)),
         ]);
-        assert_eq!(registry.ids(), ["sum", "fill", "slow"]);
+        assert_eq!(registry.ids(), ["sum", "fill", "slow", "nothing"]);
         let args = ["--test"].map(String::from);
         assert_eq!(nbench::__private::modes::code(&registry, args), 0);
     }
