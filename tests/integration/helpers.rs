@@ -471,3 +471,39 @@ pub fn per_iter(json: &serde_json::Value, id: &str) -> f64 {
         .as_f64()
         .unwrap_or_else(|| panic!("{id} has no count: {row}"))
 }
+
+/// Puts the library itself in its front end's place (the manifest's line
+/// starting `prefix` becomes `line`, `lock` the Cargo.lock): the suite
+/// compiles unchanged, and cargo nbench skips it with `said`, the line to
+/// put back.
+pub fn compiles_against_the_library(
+    fx: &Fixture,
+    (prefix, line, lock): (&str, &str, &str),
+    said: &str,
+) {
+    fx.on_registry(prefix, |_| line.into(), lock);
+    let build = fx.cargo(&["check", "--benches", "--locked"]);
+    assert_eq!(build.code, 0, "{}", build.all());
+    let skipped = fx.nbench(&["--list"]);
+    assert_ne!(skipped.code, 0, "{}", skipped.all());
+    assert!(skipped.stderr.contains(said), "{}", skipped.stderr);
+}
+
+/// A quick run of the fixture with instructions counted, which must
+/// measure every benchmark; its JSON.
+pub fn counted_run(fx: &Fixture) -> serde_json::Value {
+    let mut args = vec!["--format", "json", "--metrics", "time,instructions"];
+    args.extend_from_slice(QUICK);
+    let run = fx.nbench(&args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let json = run.json();
+    assert_eq!(json["targets"][0]["failures"], serde_json::json!([]));
+    json
+}
+
+/// That fibonacci(15), benchmark `long`, counts 8–14 times the
+/// instructions of fibonacci(10), benchmark `short` (1973 calls to 177).
+pub fn counts_fib(json: &serde_json::Value, short: &str, long: &str) {
+    let (short, long) = (per_iter(json, short), per_iter(json, long));
+    assert!(long / short > 8.0 && long / short < 14.0, "{short} {long}");
+}

@@ -3,7 +3,7 @@
 //! style of tango's newer `tango_benchmarks!` (no `tango_main!`) too, and
 //! two commits of it compare with the swap made by cargo nbench.
 
-use crate::helpers::{Fixture, QUICK, TANGO_LINE, listed, per_iter};
+use crate::helpers::{Fixture, QUICK, TANGO_LINE, counted_run, counts_fib, listed, per_iter};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
@@ -26,40 +26,28 @@ fn benchmark<'a>(json: &'a Value, id: &str) -> &'a Value {
 fn cargo_nbench_runs_a_tango_suite_under_tangos_names_and_counts_it() {
     let fx = Fixture::new("tango");
     assert_eq!(listed(&fx, "tangled/suite"), IDS);
-    let mut args = vec!["--format", "json", "--metrics", "time,instructions"];
-    args.extend_from_slice(QUICK);
-    let run = fx.nbench(&args);
-    assert_eq!(run.code, 0, "{}", run.all());
-    let json = run.json();
-    assert_eq!(json["targets"][0]["failures"], serde_json::json!([]));
+    let json = counted_run(&fx);
     for id in IDS {
         assert!(per_iter(&json, id) > 0.0, "{id}");
     }
-    // fibonacci(15) makes 1973 calls, fibonacci(10) 177: the counts say so.
-    let (short, long) = (per_iter(&json, "fib/10"), per_iter(&json, "fib/15"));
-    assert!(long / short > 8.0 && long / short < 14.0, "{short} {long}");
+    counts_fib(&json, "fib/10", "fib/15");
     // A metric of the suite's own times the same work: it is counted the same.
-    let own = per_iter(&json, "fib/15/stopwatch");
+    let (own, long) = (
+        per_iter(&json, "fib/15/stopwatch"),
+        per_iter(&json, "fib/15"),
+    );
     assert!((own / long - 1.0).abs() < 0.05, "{own} {long}");
 }
 
 #[test]
 fn the_suite_compiles_unchanged_against_tango_itself() {
     let fx = Fixture::new("tango");
-    fx.on_registry(
-        TANGO_LINE,
-        |_| "tango-bench = \"=0.7.2\"".into(),
-        "tango.lock",
-    );
-    let build = fx.cargo(&["check", "--benches", "--locked"]);
-    assert_eq!(build.code, 0, "{}", build.all());
-    // cargo nbench cannot drive tango itself, and says what to change.
-    let skipped = fx.nbench(&["--list"]);
-    assert_ne!(skipped.code, 0, "{}", skipped.all());
+    // cargo nbench cannot drive tango-bench itself, and says what to change.
     let said = "skipped bench target `tangled/suite`: it uses tango-bench; to run it unchanged, \
                 put nbench-tango in tango-bench's place: `tango-bench = { package = \
                 \"nbench-tango\", git = \"https://github.com/nbench-rs/cargo-nbench\" }`";
-    assert!(skipped.stderr.contains(said), "{}", skipped.stderr);
+    let library = (TANGO_LINE, "tango-bench = \"=0.7.2\"", "tango.lock");
+    crate::helpers::compiles_against_the_library(&fx, library, said);
 }
 
 #[test]
