@@ -72,12 +72,7 @@ fn arguments_and_setup_stay_out_of_the_counts_as_in_gungraun() {
     // The setup runs a loop of 20 000 steps; the benchmark reads a length.
     let cheap = per_iter(&json, "bubble_sort::len_only::cheap");
     assert!(cheap < 2_000.0, "{cheap}");
-    // fibonacci(15) makes 1973 calls, fibonacci(10) 177: the counts say so.
-    let (short, long) = (
-        per_iter(&json, "numbers::fib::short"),
-        per_iter(&json, "numbers::fib::long"),
-    );
-    assert!(long / short > 8.0 && long / short < 14.0, "{short} {long}");
+    crate::helpers::counts_fib(&json, "numbers::fib::short", "numbers::fib::long");
 }
 
 #[test]
