@@ -94,12 +94,16 @@ fn no_one_change(row: &Row, threshold: f64) -> Option<String> {
     let [lo, hi] = row.change_ci.map(pct);
     if crate::compare::joint::held_back(row) {
         let counted = (row.instructions.as_ref()).map_or(0.0, |c| c.change);
+        let reach = crate::compare::joint::STILL_TIME_REACH * threshold * 100.0;
+        let partly = match crate::compare::joint::time_within_reach(row, threshold) {
+            true => String::new(),
+            false => format!(", not wholly past ±{reach:.0}%"),
+        };
         return Some(format!(
-            "time reads {lo} … {hi}, but both builds run the same instructions ({:+.3}%), and a \
-             change within ±{:.0}% in the same code is what relinking it moves (code and data \
-             placement): it is not claimed",
+            "time reads {lo} … {hi}{partly}, but both builds run the same instructions \
+             ({:+.3}%), and a change within ±{reach:.0}% in the same code is what relinking it \
+             moves (code and data placement): it is not claimed",
             counted * 100.0,
-            crate::compare::joint::STILL_TIME_REACH * threshold * 100.0,
         ));
     }
     if let Some(s) = crate::compare::speeds::split(row, threshold) {
