@@ -218,10 +218,10 @@ pub struct Cli {
     /// Compare with git revision REV (branch, tag, hash, HEAD~1): it is built in a worktree under target/nbench, saved as baseline rev-HASH (reused next time) and compared paired like --compare
     #[arg(global = true, long, value_name = "REV", conflicts_with_all = ["compare", "compare_stored"], help_heading = "Baselines")]
     pub compare_rev: Option<String>,
-    /// Link layouts to build of each bench target when saving or comparing a baseline: the same code, functions in another order each, so that a verdict covers code placement (more narrow an interval that placement keeps wide; the baseline needs them too); 1 keeps the linker's own order [default: 16 with --save-baseline or --compare, else 1]
+    /// Link layouts to build of each bench target when saving or comparing a baseline: the same code, functions and constant data in another order each, so that a verdict covers code placement (more narrow an interval that placement keeps wide; the baseline needs them too); 1 keeps the linker's own order [default: 16 with --save-baseline or --compare, else 1]
     #[arg(global = true, long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=64), help_heading = "Baselines")]
     pub layouts: Option<u32>,
-    /// Layout i shuffles the function order with seed SEED + i (with --layouts 1: shuffled with seed SEED + 1 instead of the linker's own order)
+    /// Layout i shuffles the order of functions and constant data with seed SEED + i (with --layouts 1: shuffled with seed SEED + 1 instead of the linker's own order)
     #[arg(global = true, long, value_name = "SEED", help_heading = "Baselines")]
     pub layout_seed: Option<u64>,
     /// Compare with the baseline's stored samples instead of running its executables (less certain)
