@@ -496,7 +496,7 @@ mod tests {
         crate::compare::joint::decide(&mut small, 0.005, &Default::default());
         let why = why_inconclusive(&small, 0.005);
         assert!(
-            why.starts_with("time reads +1.2% … +4.2%, not wholly past ±3%, but"),
+            why.contains("reads +1.2% … +4.2%, not wholly past ±3%, but"),
             "{why}"
         );
         r.verdict = Verdict::Unchanged;
