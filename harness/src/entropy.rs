@@ -24,7 +24,7 @@ pub const ENTROPY_ENV: &str = "NBENCH_ENTROPY";
     any(target_arch = "x86_64", target_arch = "aarch64")
 ))]
 mod imp {
-    use std::ffi::{c_char, c_int, c_long, c_uint, c_void};
+    use std::ffi::{c_char, c_long, c_uint, c_void};
     use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
     unsafe extern "C" {
@@ -82,7 +82,7 @@ mod imp {
     pub unsafe extern "C" fn getrandom(buffer: *mut c_void, length: usize, flags: c_uint) -> isize {
         if !fixed() {
             // SAFETY: the caller's buffer and length, as the kernel takes them.
-            return unsafe { syscall(SYS_GETRANDOM, buffer, length, flags as c_int) } as isize;
+            return unsafe { syscall(SYS_GETRANDOM, buffer, length, c_long::from(flags)) } as isize;
         }
         let bytes = buffer.cast::<u8>();
         for start in (0..length).step_by(8) {
