@@ -10,8 +10,9 @@
 //! measurements like this one), and a process that counts takes its bytes
 //! from a fixed sequence instead: every process of an executable, and both
 //! builds of a comparison, then draw the same seeds in the same order.
-//! Crates that call the C library's `getrandom` (`rand`'s seeding, through
-//! the `getrandom` crate) get the same. Elsewhere the call goes to the
+//! Crates that call the C library's `getrandom` get the same; those that
+//! make the system call themselves (the `getrandom` crate before 0.3, under
+//! `rand` 0.8) or read `/dev/urandom` do not. Elsewhere the call goes to the
 //! kernel, as it would without this.
 
 /// Set (to `fixed`) by `cargo nbench` in the processes that count
