@@ -327,9 +327,11 @@ fn own_failure_hint(rev: &str, own_script: bool, moved: Option<&str>) -> String 
              versions or the newest its manifests allow, and `{krate}` has changed since it was \
              written: compare with a revision that builds so"
         ),
-        (false, None) => {
-            format!("{shown}; compare with a revision that builds with this toolchain")
-        }
+        // minijinja's f0fda005 calls a function its next commit adds.
+        (false, None) => format!(
+            "{shown}; its own code does not build with this toolchain, or not on its own (a \
+             commit inside a series may need the next): compare with a revision that builds"
+        ),
     }
 }
 

@@ -228,7 +228,7 @@ fn a_revision_whose_suite_needs_what_nbench_criterion_lacks_fails_naming_it() {
     // The standard library comes with the toolchain, not with a lock file.
     assert!(
         r.stderr
-            .contains("compare with a revision that builds with this toolchain"),
+            .contains("does not build with this toolchain, or not on its own"),
         "{}",
         r.stderr
     );
