@@ -8,16 +8,41 @@
 //! that two builds ran the same code. Rust's standard library looks
 //! `getrandom` up by name so that a program may give its own (for
 //! measurements like this one), and a process that counts takes its bytes
-//! from a fixed sequence instead: every process of an executable, and both
-//! builds of a comparison, then draw the same seeds in the same order.
+//! from a fixed sequence instead: the `k`-th counting process of each side
+//! of a comparison draws the `k`-th sequence, so the two builds draw the
+//! same seeds in the same order, and a side's processes draw other ones
+//! (what a benchmark counts only through its seeds then differs from
+//! process to process, as where an earlier benchmark made one hash map
+//! more and moved the seeds of those after it).
 //! Crates that call the C library's `getrandom` get the same; those that
 //! make the system call themselves (the `getrandom` crate before 0.3, under
 //! `rand` 0.8) or read `/dev/urandom` do not. Elsewhere the call goes to the
 //! kernel, as it would without this.
 
-/// Set (to `fixed`) by `cargo nbench` in the processes that count
-/// instructions.
+/// Set by `cargo nbench` in the processes that count instructions: `fixed`
+/// (the sequence of seed 0) or `fixed:SEED`.
 pub const ENTROPY_ENV: &str = "NBENCH_ENTROPY";
+
+/// The fixed sequence [`ENTROPY_ENV`]'s value asks for: its seed, or `None`
+/// for the kernel's bytes (unset, or any other value).
+#[cfg_attr(
+    not(all(
+        target_os = "linux",
+        target_env = "gnu",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    )),
+    allow(dead_code)
+)]
+fn fixed_seed(value: &[u8]) -> Option<u64> {
+    let digits = match value.strip_prefix(b"fixed") {
+        Some([]) => return Some(0),
+        Some([b':', digits @ ..]) if !digits.is_empty() && digits.len() <= 9 => digits,
+        _ => return None,
+    };
+    (digits.iter()).try_fold(0u64, |n, &d| {
+        d.is_ascii_digit().then(|| n * 10 + u64::from(d - b'0'))
+    })
+}
 
 #[cfg(all(
     target_os = "linux",
@@ -43,6 +68,8 @@ mod imp {
 
     /// 0: not looked up yet; 1: fixed; 2: the kernel's.
     static MODE: AtomicU8 = AtomicU8::new(0);
+    /// Where the fixed sequence starts: its seed's place in the counter.
+    static START: AtomicU64 = AtomicU64::new(0);
     /// How many 8-byte words the fixed sequence has given.
     static DRAWN: AtomicU64 = AtomicU64::new(0);
 
@@ -54,13 +81,21 @@ mod imp {
                 // SAFETY: a NUL-terminated name; the value is only read.
                 let value = unsafe { getenv(NAME.as_ptr()) };
                 // SAFETY: `getenv` gives null or a NUL-terminated string.
-                let fixed = !value.is_null()
-                    && unsafe { std::ffi::CStr::from_ptr(value) }.to_bytes() == b"fixed";
-                MODE.store(if fixed { 1 } else { 2 }, Ordering::Relaxed);
-                fixed
+                let seed = (!value.is_null())
+                    .then(|| unsafe { std::ffi::CStr::from_ptr(value) }.to_bytes())
+                    .and_then(super::fixed_seed);
+                START.store(start(seed.unwrap_or(0)), Ordering::Relaxed);
+                MODE.store(if seed.is_some() { 1 } else { 2 }, Ordering::Relaxed);
+                seed.is_some()
             }
             mode => mode == 1,
         }
+    }
+
+    /// Where the sequence of `seed` starts in the counter: 2^40 words
+    /// apart, more than a process draws.
+    pub(super) fn start(seed: u64) -> u64 {
+        seed << 40
     }
 
     /// The `n`th word of the fixed sequence (SplitMix64 over a counter).
@@ -87,7 +122,8 @@ mod imp {
         }
         let bytes = buffer.cast::<u8>();
         for start in (0..length).step_by(8) {
-            let w = word(DRAWN.fetch_add(1, Ordering::Relaxed)).to_le_bytes();
+            let n = START.load(Ordering::Relaxed) + DRAWN.fetch_add(1, Ordering::Relaxed);
+            let w = word(n).to_le_bytes();
             let n = (length - start).min(8);
             // SAFETY: `start + n <= length`, within the caller's buffer.
             unsafe { std::ptr::copy_nonoverlapping(w.as_ptr(), bytes.add(start), n) };
@@ -98,6 +134,29 @@ mod imp {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_value_names_a_fixed_sequence_or_the_kernels_bytes() {
+        use super::fixed_seed;
+        assert_eq!(fixed_seed(b"fixed"), Some(0));
+        assert_eq!(fixed_seed(b"fixed:2"), Some(2));
+        assert_eq!(fixed_seed(b"fixed:17"), Some(17));
+        for other in [
+            &b""[..],
+            b"kernel",
+            b"fixed:",
+            b"fixed:x",
+            b"fixed2",
+            b"fixed:1234567890",
+        ] {
+            assert_eq!(
+                fixed_seed(other),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(other)
+            );
+        }
+    }
+
     #[cfg(all(
         target_os = "linux",
         target_env = "gnu",
@@ -114,6 +173,14 @@ mod tests {
         unsafe { super::imp::getrandom(b.as_mut_ptr().cast(), 32, 0) };
         assert_ne!(a, b, "two draws from the kernel came out equal");
         let words: Vec<u64> = (0..4).map(super::imp::word).collect();
+        // Each seed its own sequence.
+        let other: Vec<u64> = (0..4)
+            .map(|n| super::imp::word(super::imp::start(1) + n))
+            .collect();
+        assert!(
+            words.iter().all(|w| !other.contains(w)),
+            "{words:?} {other:?}"
+        );
         assert_eq!(super::imp::NAME.to_str(), Ok(super::ENTROPY_ENV));
         assert!(words.windows(2).all(|w| w[0] != w[1]), "{words:?}");
     }

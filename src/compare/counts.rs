@@ -8,7 +8,12 @@
 //! iterations of the others (`run/counts.rs`). So the `k`-th processes of the two sides
 //! are paired, and the spread kept beside the change is how far their
 //! changes lie apart: counts that differ only with the iterations, alike
-//! on both sides, are the same work.
+//! on both sides, are the same work. The `k`-th processes also draw the
+//! same random seeds, each pair its own: a count that follows its seeds
+//! (a hash map's order) reads alike in each pair where the work is the
+//! same, and otherwise spreads as far as the seeds move it, where an
+//! earlier benchmark made one hash map more and moved the seeds of those
+//! after it.
 //! The figures: `docs/instructions.md`.
 
 use crate::model::comparison::{CountChange, TargetComparison};
@@ -112,7 +117,13 @@ pub fn attach(cmp: &mut TargetComparison, base: &SideCounts, cur: &SideCounts) {
                 contrary: None,
             })
         };
-        let own = same_iters_spread(bc).max(same_iters_spread(cc));
+        // Each pair counted alike to the last instruction: the same work,
+        // however far a side's own processes lie apart (each drew other
+        // random seeds).
+        let own = match !b.is_empty() && b == c {
+            true => 0.0,
+            false => same_iters_spread(bc).max(same_iters_spread(cc)),
+        };
         row.instructions = change(&b, &c).or_else(untelling).map(|mut ch| {
             ch.note = why.clone();
             ch.spread = ch.spread.max(own);
@@ -166,6 +177,14 @@ mod tests {
         // The same work in every process: the pairs' range alone.
         let c = compared([436.0, 441.0, 436.0], [439.0, 444.0, 439.0]);
         assert!(c.spread < 0.0001, "{c:?}");
+        // A count that follows its seeds, each pair of processes drawing
+        // its own: alike in each pair, the same work.
+        let c = compared([431.0, 446.0, 439.0], [431.0, 446.0, 439.0]);
+        assert_eq!((c.change, c.spread), (0.0, 0.0));
+        // The seeds moved on one side (an earlier benchmark made one hash
+        // map more): the pairs' changes lie as far apart as the seeds move it.
+        let c = compared([431.0, 446.0, 439.0], [445.0, 433.0, 430.0]);
+        assert!(c.spread > 0.05 && c.change.abs() < 2.0 * c.spread, "{c:?}");
         assert_eq!(same_iters_spread(&side([1.0, 5.0, 1.0])), 0.0);
         assert_eq!(same_iters_spread(&[counted(1.0, 64)]), 0.0);
     }

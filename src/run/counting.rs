@@ -40,16 +40,22 @@ pub struct Failure {
 
 /// Counts `ids` of executable `exe`, run from `dir` with `extra_args`
 /// after its own, for at most `limit`, in one process in a scratch folder
-/// of its own; `iters` passes each id's iterations (a harness from before
-/// `--nbench-count-iters` refuses them).
+/// of its own, drawing the fixed random sequence of `seed`; `iters` passes
+/// each id's iterations (a harness from before `--nbench-count-iters`
+/// refuses them).
 pub fn once(
-    source: &Source,
+    (source, seed): (&Source, u64),
     (exe, dir, ids): (&Path, &Path, &ToCount),
     (extra_args, limit, iters): (&[String], Duration, bool),
 ) -> Result<Counting, CountError> {
     let out = scratch_dir();
     std::fs::create_dir_all(&out).map_err(|e| CountError::Failed(e.to_string()))?;
-    let result = run(source, (exe, dir, ids), (extra_args, limit, iters), &out);
+    let result = run(
+        (source, seed),
+        (exe, dir, ids),
+        (extra_args, limit, iters),
+        &out,
+    );
     let _ = std::fs::remove_dir_all(&out);
     result
 }
@@ -74,8 +80,9 @@ fn scratch_dir() -> PathBuf {
 }
 
 /// Runs one counting process, on the CPU or under Valgrind as `source`
-/// says (callgrind's dumps into `out`): each count it took, with its
-/// label, and where it failed, why and in which benchmark.
+/// says (callgrind's dumps into `out`), drawing the fixed random sequence
+/// of `seed`: each count it took, with its label, and where it failed, why
+/// and in which benchmark.
 ///
 /// Without address-space randomisation, and through a link of the same
 /// name's length for every executable: the allocator then meets the same
@@ -85,7 +92,7 @@ fn scratch_dir() -> PathBuf {
 /// five, not).
 /// The figures: `docs/instructions.md`.
 fn run(
-    source: &Source,
+    (source, seed): (&Source, u64),
     (exe, dir, ids): (&Path, &Path, &ToCount),
     (extra_args, limit, iters): (&[String], Duration, bool),
     out: &Path,
@@ -122,9 +129,16 @@ fn run(
     super::listings::share(&mut cmd);
     // What a benchmark prints while counted is not shown: it goes nowhere.
     cmd.env(nbench::__private::QUIET_ENV, "1");
-    // Every counting process draws the same random bytes: hash maps seeded
-    // alike do the same work, in both builds.
-    cmd.env(nbench::__private::ENTROPY_ENV, "fixed");
+    // Random bytes of a fixed sequence: hash maps seeded alike do the same
+    // work, in both builds.
+    cmd.env(nbench::__private::ENTROPY_ENV, entropy(seed));
+    // A temporary folder of its own, gone with `out`: the processes the two
+    // sides count at once draw the same random bytes, and files named from
+    // them (a UUID) would meet there, or a file one left behind.
+    let tmp = out.join("tmp");
+    if std::fs::create_dir(&tmp).is_ok() {
+        cmd.env("TMPDIR", &tmp);
+    }
     let counted_to = out.join("counted");
     if let Source::Cpu = source {
         cmd.env(nbench::__private::count::COUNTED_TO_ENV, &counted_to);
@@ -151,6 +165,16 @@ fn run(
         Source::Valgrind(_) => read(out).unwrap_or_default(),
     };
     Ok(Counting { dumps, failed })
+}
+
+/// The value of [`ENTROPY_ENV`](nbench::__private::ENTROPY_ENV) that asks
+/// for the fixed random sequence of `seed` (`fixed` alone for 0, as a
+/// harness from before other seeds reads it).
+fn entropy(seed: u64) -> String {
+    match seed {
+        0 => "fixed".to_owned(),
+        n => format!("fixed:{n}"),
+    }
 }
 
 /// The counts written to the file `to`, and those printed on stdout (where
@@ -290,7 +314,7 @@ mod tests {
     #[test]
     fn a_missing_valgrind_is_said() {
         let e = once(
-            &Source::Valgrind(PathBuf::from("/nonexistent/valgrind")),
+            (&Source::Valgrind(PathBuf::from("/nonexistent/valgrind")), 0),
             (Path::new("/bin/true"), Path::new("."), &[]),
             (&[], Duration::from_secs(5), true),
         );

@@ -90,14 +90,18 @@ pub type Failed = BTreeMap<String, String>;
 /// counted in another process, without that one: one benchmark costs its
 /// own count only.
 pub fn count(
-    exe: &Path,
+    (exe, seed): (&Path, u64),
     dir: &Path,
     ids: &ToCount,
     (extra_args, limit): (&[String], Duration),
 ) -> Result<Tally, CountError> {
     let source = super::counter::source()?;
     tally(ids, limit, |left, share, iters| {
-        counting::once(&source, (exe, dir, left), (extra_args, share, iters))
+        counting::once(
+            (&source, seed),
+            (exe, dir, left),
+            (extra_args, share, iters),
+        )
     })
 }
 
@@ -175,7 +179,8 @@ pub const COUNT_PROCESSES: usize = 3;
 /// Counts benchmarks `ids` in `processes` processes of `exes` (each a link
 /// layout of one side; one executable is counted that many times), the
 /// second over twice the iterations `ids` give, the others over those
-/// ([`COUNT_PROCESSES`]): each id's count in each process, and why an id
+/// ([`COUNT_PROCESSES`]), the `k`-th drawing the `k`-th fixed random
+/// sequence (`harness/src/entropy.rs`): each id's count in each process, and why an id
 /// has none (its counting failed in one of them, and is not tried again
 /// in the next: a side's spread is measured over all its processes or
 /// stated for none); or why counting failed.
@@ -194,7 +199,8 @@ pub fn count_side(
         if ids.is_empty() {
             break;
         }
-        let tally = count(exe, dir, &ids, (extra_args, limit))?;
+        // The `k`-th process of each side draws the `k`-th random sequence.
+        let tally = count((exe, k as u64), dir, &ids, (extra_args, limit))?;
         for (id, c) in tally.counted {
             side.entry(id).or_default().push(c);
         }

@@ -52,10 +52,11 @@ fn a_loop_of_known_additions_counts_the_instructions_it_executes() {
     let note = par["note"].as_str().unwrap_or_default();
     assert!(note.contains("several threads"), "{par}");
     // The same count the next time: the figure is the executable's, a hash
-    // map's too (every counting process draws the same seeds).
+    // map's too, and one that follows only its map's seeds (a run's
+    // counting process draws the same seeds each time).
     let again = f.nbench(&[&args[..], &["--format", "json"]].concat());
     let again: Value = serde_json::from_str(&again.stdout).unwrap();
-    for id in ["adds/10000", "hashed/256"] {
+    for id in ["adds/10000", "hashed/256", "first/256"] {
         let (first, second) = (instructions(&json, id), instructions(&again, id));
         assert_eq!(second["per_iter"], first["per_iter"], "{id}");
     }
@@ -72,15 +73,23 @@ fn a_benchmark_that_ends_its_counting_process_costs_only_its_own_count() {
         return;
     }
     let f = Fixture::new("counts").own_target_dir();
-    let quick = ["--max-time", "100ms", "--features", "dies"];
-    let saved = f.nbench(&[&quick[..], &["--save-baseline", "base"]].concat());
+    // `litter` leaves a file named from its random seeds in the temporary
+    // folder, here one of the test's own.
+    let tmp = f.dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let nbench = |args: &[&str]| {
+        let mut cmd = f.nbench_command(args);
+        crate::helpers::Run::from(cmd.env("TMPDIR", &tmp).output().unwrap())
+    };
+    let quick = ["--max-time", "100ms", "--features", "dies,litter"];
+    let saved = nbench(&[&quick[..], &["--save-baseline", "base"]].concat());
     assert_eq!(saved.code, 0, "{}", saved.all());
     let counted = ["--metrics", "time,instructions", "--format", "json"];
-    let run = f.nbench(&[&quick[..], &counted[..]].concat());
+    let run = nbench(&[&quick[..], &counted[..]].concat());
     assert_eq!(run.code, 0, "{}", run.all());
     let json = run.json();
     // Those before it and those after it are counted.
-    for id in ["adds/10000", "stride"] {
+    for id in ["adds/10000", "stride", "litter"] {
         let n = instructions(&json, id)["per_iter"].as_f64();
         assert!(n.is_some_and(|n| n > 1000.0), "{id}: {json}");
     }
@@ -92,7 +101,7 @@ fn a_benchmark_that_ends_its_counting_process_costs_only_its_own_count() {
     assert!(run.stderr.contains(why), "{}", run.all());
     // Compared: the same, once for the row, and the other rows judged on
     // their counts.
-    let compared = f.nbench(&[&quick[..], &counted[..], &["--compare", "base"]].concat());
+    let compared = nbench(&[&quick[..], &counted[..], &["--compare", "base"]].concat());
     assert_eq!(compared.code, 0, "{}", compared.all());
     let json = compared.json();
     let warnings = json["comparison"]["warnings"].to_string();
@@ -111,6 +120,21 @@ fn a_benchmark_that_ends_its_counting_process_costs_only_its_own_count() {
         rows["stride"]["instructions"]["change"], 0.0,
         "{}",
         rows["stride"]
+    );
+    // Each counting process had a temporary folder of its own: `litter`'s
+    // processes, which draw the same seeds on both sides at once, met no
+    // file of another's, and the folders went with them.
+    let litter = &rows["litter"]["instructions"];
+    assert_eq!(litter["change"], 0.0, "{}", rows["litter"]);
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(
+        left.iter()
+            .all(|n| n.to_string_lossy().starts_with("counts-litter-")),
+        "{left:?}"
     );
 }
 
@@ -146,9 +170,17 @@ fn a_comparison_judges_time_and_instructions_together() {
     let notes = same["comparison"]["notes"].to_string();
     assert!(!notes.contains("on time alone"), "{notes}");
     let same = rows(&same);
-    for id in ["adds/10000", "adds/after_setup", "stride", "grows"] {
+    for id in [
+        "adds/10000",
+        "adds/after_setup",
+        "stride",
+        "grows",
+        "first/256",
+    ] {
         let r = &same[id];
         assert_eq!(r["instructions"]["change"], 0.0, "{r}");
+        // Each pair of processes drew its own seeds, and counted alike.
+        assert_eq!(r["instructions"]["spread"], 0.0, "{r}");
         assert!(r["decided_by"].is_string(), "{r}");
         // `grows` does more work the more iterations ran before, so its
         // time per iteration is as erratic as its samples are uneven
@@ -201,6 +233,18 @@ fn a_comparison_judges_time_and_instructions_together() {
         ),
         _ => panic!("{adds}"),
     }
+    // One hash map more before `first/256` moved its map's seeds, not its
+    // code: its counts differ as far as the seeds move them, from pair to
+    // pair of processes, and decide nothing (with one sequence of seeds for
+    // all three processes, they read −94.1 % alike in each pair).
+    let first = &changed["first/256"];
+    let (change, spread) = (
+        &first["instructions"]["change"],
+        &first["instructions"]["spread"],
+    );
+    let (change, spread) = (change.as_f64().unwrap(), spread.as_f64().unwrap());
+    assert!(change != 0.0 && change.abs() <= 2.0 * spread, "{first}");
+    assert_ne!(first["decided_by"], "instructions", "{first}");
     // The stride's change is outside the instruction stream: the counts do
     // not move, so only time may decide, and still counts never call it
     // unchanged (time's interval is far from ruling out ±2 %).
