@@ -142,7 +142,7 @@ fn the_guide_quotes_the_constants_of_counting_as_they_are() {
         ),
         (
             "deciding.md",
-            format!("instructions (within {} %)", SAME_COUNT * 100.0),
+            format!("instructions (within {} %, or still", SAME_COUNT * 100.0),
         ),
         (
             "instructions.md",

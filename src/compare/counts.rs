@@ -33,6 +33,7 @@ pub fn change(base: &[f64], cur: &[f64]) -> Option<CountChange> {
         change: c / b - 1.0,
         spread: paired_spread(base, cur)
             .unwrap_or_else(|| relative_range(base).max(relative_range(cur))),
+        both_ways: paired_both_ways(base, cur),
         note: None,
         contrary: None,
     })
@@ -54,6 +55,16 @@ fn paired_spread(base: &[f64], cur: &[f64]) -> Option<f64> {
     let (lo, hi) =
         (ratios.iter()).fold((f64::MAX, f64::MIN), |(lo, hi), &r| (lo.min(r), hi.max(r)));
     Some(hi - lo)
+}
+
+/// Whether the paired processes' changes (as [`paired_spread`] pairs them)
+/// lie on both sides of none: some pair counted more and another fewer,
+/// or one alike. False where they cannot be paired.
+fn paired_both_ways(base: &[f64], cur: &[f64]) -> bool {
+    let paired = base.len() == cur.len() && !base.is_empty();
+    let (more, fewer) =
+        (base.iter().zip(cur)).fold((false, false), |(m, f), (b, c)| (m || c >= b, f || c <= b));
+    paired && more && fewer
 }
 
 /// How far apart one side's processes that ran the same iterations
@@ -113,6 +124,7 @@ pub fn attach(cmp: &mut TargetComparison, base: &SideCounts, cur: &SideCounts) {
                 current: median(&c).unwrap_or(0.0),
                 change: 0.0,
                 spread: 0.0,
+                both_ways: false,
                 note: None,
                 contrary: None,
             })
@@ -185,6 +197,10 @@ mod tests {
         // map more): the pairs' changes lie as far apart as the seeds move it.
         let c = compared([431.0, 446.0, 439.0], [445.0, 433.0, 430.0]);
         assert!(c.spread > 0.05 && c.change.abs() < 2.0 * c.spread, "{c:?}");
+        assert!(c.both_ways, "{c:?}");
+        // Changed code moves every pair the same way.
+        assert!(!compared([436.0, 441.0, 436.0], [439.0, 441.5, 436.1]).both_ways);
+        assert!(compared([436.0, 441.0, 436.0], [436.0, 441.0, 436.0]).both_ways);
         assert_eq!(same_iters_spread(&side([1.0, 5.0, 1.0])), 0.0);
         assert_eq!(same_iters_spread(&[counted(1.0, 64)]), 0.0);
     }

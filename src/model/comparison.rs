@@ -197,6 +197,12 @@ pub struct CountChange {
     /// side's processes that ran the same iterations lay apart (random
     /// inputs). 0 where each counted once or alike.
     pub spread: f64,
+    /// Whether the paired processes' changes lie on both sides of none
+    /// (one pair counted more, another fewer or alike): the counts moved
+    /// only with where each layout put code and data, not all one way as
+    /// changed code moves them.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub both_ways: bool,
     /// Why the counts do not tell what the time does, where they do not
     /// (a benchmark on several threads): then only time decides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -528,4 +534,8 @@ impl Counts {
 
 fn is_zero(n: &usize) -> bool {
     *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }

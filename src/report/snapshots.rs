@@ -414,6 +414,7 @@ fn the_html_card_of_a_counted_row_names_its_instructions() {
         current: 1010.0,
         change: 0.01,
         spread: 0.0,
+        both_ways: false,
         note: None,
         contrary: None,
     });

@@ -469,6 +469,7 @@ mod tests {
             current: 1000.0 * (1.0 + change),
             change,
             spread,
+            both_ways: false,
             note: None,
             contrary: None,
         };

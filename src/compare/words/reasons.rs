@@ -94,6 +94,10 @@ fn no_one_change(row: &Row, threshold: f64) -> Option<String> {
     let [lo, hi] = row.change_ci.map(pct);
     if crate::compare::joint::held_back(row) {
         let counted = (row.instructions.as_ref()).map_or(0.0, |c| c.change);
+        let ways = match counted.abs() < crate::compare::joint::SAME_COUNT {
+            true => "",
+            false => ", both ways between pairs of processes",
+        };
         let reach = crate::compare::joint::STILL_TIME_REACH * threshold * 100.0;
         let partly = match crate::compare::joint::time_within_reach(row, threshold) {
             true => String::new(),
@@ -101,8 +105,8 @@ fn no_one_change(row: &Row, threshold: f64) -> Option<String> {
         };
         return Some(format!(
             "time reads {lo} … {hi}{partly}, but both builds run the same instructions \
-             ({:+.3}%), and a change within ±{reach:.0}% in the same code is what relinking it \
-             moves (code and data placement): it is not claimed",
+             ({:+.3}%{ways}), and a change within ±{reach:.0}% in the same code is what \
+             relinking it moves (code and data placement): it is not claimed",
             counted * 100.0,
         ));
     }
@@ -290,6 +294,28 @@ mod tests {
         );
         t.rows.remove(0);
         assert_eq!(counts_note(&[t]), None);
+    }
+
+    #[test]
+    fn counts_held_back_both_ways_say_so() {
+        use crate::model::comparison::CountChange;
+        let mut row = Row::example("cmp_render/tera", 6409.0, -0.0103, Verdict::Improved);
+        (row.change_ci, row.p_value) = ([-0.0165, -0.0039], Some(0.001));
+        row.instructions = Some(CountChange {
+            baseline: 6000.0,
+            current: 5999.2,
+            change: -0.00013,
+            spread: 0.00042,
+            both_ways: true,
+            note: None,
+            contrary: None,
+        });
+        crate::compare::joint::decide(&mut row, 0.005, &Default::default());
+        let why = no_one_change(&row, 0.005).unwrap();
+        assert!(
+            why.contains("the same instructions (-0.013%, both ways between pairs of processes)"),
+            "{why}"
+        );
     }
 
     #[test]
