@@ -180,7 +180,7 @@ pub const COUNT_PROCESSES: usize = 3;
 /// layout of one side; one executable is counted that many times), the
 /// second over twice the iterations `ids` give, the others over those
 /// ([`COUNT_PROCESSES`]), the `k`-th drawing the `k`-th fixed random
-/// sequence (`harness/src/entropy.rs`): each id's count in each process, and why an id
+/// sequence (`harness/src/entropy/`): each id's count in each process, and why an id
 /// has none (its counting failed in one of them, and is not tried again
 /// in the next: a side's spread is measured over all its processes or
 /// stated for none); or why counting failed.

@@ -14,10 +14,14 @@
 //! (what a benchmark counts only through its seeds then differs from
 //! process to process, as where an earlier benchmark made one hash map
 //! more and moved the seeds of those after it).
-//! Crates that call the C library's `getrandom` get the same; those that
-//! make the system call themselves (the `getrandom` crate before 0.3, under
-//! `rand` 0.8) or read `/dev/urandom` do not. Elsewhere the call goes to the
-//! kernel, as it would without this.
+//! Crates that call the C library's `getrandom` get the same, and on x86_64
+//! so do those that make the system call through the C library's `syscall`
+//! (the `getrandom` crate before 0.3, under `rand` 0.8: [`syscall`]); those
+//! that read `/dev/urandom` or make the system call in their own assembly do
+//! not. Elsewhere the call goes to the kernel, as it would without this.
+
+#[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
+mod syscall;
 
 /// Set by `cargo nbench` in the processes that count instructions: `fixed`
 /// (the sequence of seed 0) or `fixed:SEED`.
@@ -50,16 +54,17 @@ fn fixed_seed(value: &[u8]) -> Option<u64> {
     any(target_arch = "x86_64", target_arch = "aarch64")
 ))]
 mod imp {
-    use std::ffi::{c_char, c_long, c_uint, c_void};
+    #[cfg(target_arch = "aarch64")]
+    use std::ffi::c_long;
+    use std::ffi::{c_char, c_uint, c_void};
     use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
     unsafe extern "C" {
         fn getenv(name: *const c_char) -> *const c_char;
+        #[cfg(target_arch = "aarch64")]
         fn syscall(number: c_long, ...) -> c_long;
     }
 
-    #[cfg(target_arch = "x86_64")]
-    const SYS_GETRANDOM: c_long = 318;
     #[cfg(target_arch = "aarch64")]
     const SYS_GETRANDOM: c_long = 278;
 
@@ -107,9 +112,9 @@ mod imp {
     }
 
     /// The C library's `getrandom(2)`, as the standard library and the C
-    /// library's callers in this program find it: `length` bytes of the
-    /// fixed sequence where [`super::ENTROPY_ENV`] is `fixed`, the kernel's
-    /// otherwise.
+    /// library's callers in this program find it (and, on x86_64, its
+    /// `syscall` for that call): `length` bytes of the fixed sequence where
+    /// [`super::ENTROPY_ENV`] asks, the kernel's otherwise.
     ///
     /// # Safety
     ///
@@ -118,6 +123,10 @@ mod imp {
     pub unsafe extern "C" fn getrandom(buffer: *mut c_void, length: usize, flags: c_uint) -> isize {
         if !fixed() {
             // SAFETY: the caller's buffer and length, as the kernel takes them.
+            #[cfg(target_arch = "x86_64")]
+            return unsafe { super::syscall::kernel_getrandom(buffer, length, flags) };
+            // SAFETY: as above.
+            #[cfg(target_arch = "aarch64")]
             return unsafe { syscall(SYS_GETRANDOM, buffer, length, c_long::from(flags)) } as isize;
         }
         let bytes = buffer.cast::<u8>();
