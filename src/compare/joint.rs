@@ -304,15 +304,7 @@ mod tests {
         let (change, spread) = counts;
         Row {
             change_ci: ci,
-            instructions: Some(CountChange {
-                baseline: 1000.0,
-                current: 1000.0 * (1.0 + change),
-                change,
-                spread,
-                both_ways: false,
-                note: None,
-                contrary: None,
-            }),
+            instructions: Some(CountChange::example(change, spread)),
             // Significant where the interval leaves out 0.
             p_value: Some(if ci[0] > 0.0 || ci[1] < 0.0 {
                 0.01

@@ -532,6 +532,23 @@ impl Counts {
     }
 }
 
+impl CountChange {
+    /// Counts for tests: 1 000 instructions before, `change` after them,
+    /// the pairs of processes `spread` apart, one way.
+    #[cfg(test)]
+    pub fn example(change: f64, spread: f64) -> CountChange {
+        CountChange {
+            baseline: 1000.0,
+            current: 1000.0 * (1.0 + change),
+            change,
+            spread,
+            both_ways: false,
+            note: None,
+            contrary: None,
+        }
+    }
+}
+
 fn is_zero(n: &usize) -> bool {
     *n == 0
 }

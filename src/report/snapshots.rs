@@ -409,15 +409,7 @@ fn the_html_card_of_a_counted_row_names_its_instructions() {
     let runs = runs();
     let mut c = comparison();
     let row = &mut c.targets[0].rows[0];
-    row.instructions = Some(CountChange {
-        baseline: 1000.0,
-        current: 1010.0,
-        change: 0.01,
-        spread: 0.0,
-        both_ways: false,
-        note: None,
-        contrary: None,
-    });
+    row.instructions = Some(CountChange::example(0.01, 0.0));
     row.decided_by = Some(Signal::Instructions);
     let rec = record(&runs, Some(c));
     let page = super::html::render(&rec, &[]);

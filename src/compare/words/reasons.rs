@@ -302,13 +302,8 @@ mod tests {
         let mut row = Row::example("cmp_render/tera", 6409.0, -0.0103, Verdict::Improved);
         (row.change_ci, row.p_value) = ([-0.0165, -0.0039], Some(0.001));
         row.instructions = Some(CountChange {
-            baseline: 6000.0,
-            current: 5999.2,
-            change: -0.00013,
-            spread: 0.00042,
             both_ways: true,
-            note: None,
-            contrary: None,
+            ..CountChange::example(-0.00013, 0.00042)
         });
         crate::compare::joint::decide(&mut row, 0.005, &Default::default());
         let why = no_one_change(&row, 0.005).unwrap();

@@ -135,17 +135,11 @@ fn a_row_says_when_a_layout_was_left_out() {
     );
 }
 
+use crate::model::comparison::CountChange;
+
 /// Counts of a row: `change`, its pairs `spread` apart, one way.
-fn counted(change: f64, spread: f64) -> crate::model::comparison::CountChange {
-    crate::model::comparison::CountChange {
-        baseline: 1000.0,
-        current: 1000.0 * (1.0 + change),
-        change,
-        spread,
-        both_ways: false,
-        note: None,
-        contrary: None,
-    }
+fn counted(change: f64, spread: f64) -> CountChange {
+    CountChange::example(change, spread)
 }
 
 #[test]
