@@ -64,7 +64,7 @@ pub mod __private {
     pub use crate::affinity::Mask;
     pub use crate::apart::in_copy;
     pub use crate::bencher::{Declared, LoopKind, later_calls_run_once, skip_if_untimed};
-    pub use crate::entropy::ENTROPY_ENV;
+    pub use crate::entropy::{ENTROPY_ENV, fixed_value};
     pub use crate::quiet::QUIET_ENV;
     pub use crate::registry::{numbered, same_but_last};
     pub use crate::spread::SPREAD_ENV;

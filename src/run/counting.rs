@@ -131,7 +131,10 @@ fn run(
     cmd.env(nbench::__private::QUIET_ENV, "1");
     // Random bytes of a fixed sequence: hash maps seeded alike do the same
     // work, in both builds.
-    cmd.env(nbench::__private::ENTROPY_ENV, entropy(seed));
+    cmd.env(
+        nbench::__private::ENTROPY_ENV,
+        nbench::__private::fixed_value(seed),
+    );
     // A temporary folder of its own, gone with `out`: the processes the two
     // sides count at once draw the same random bytes, and files named from
     // them (a UUID) would meet there, or a file one left behind.
@@ -165,16 +168,6 @@ fn run(
         Source::Valgrind(_) => read(out).unwrap_or_default(),
     };
     Ok(Counting { dumps, failed })
-}
-
-/// The value of [`ENTROPY_ENV`](nbench::__private::ENTROPY_ENV) that asks
-/// for the fixed random sequence of `seed` (`fixed` alone for 0, as a
-/// harness from before other seeds reads it).
-fn entropy(seed: u64) -> String {
-    match seed {
-        0 => "fixed".to_owned(),
-        n => format!("fixed:{n}"),
-    }
 }
 
 /// The counts written to the file `to`, and those printed on stdout (where

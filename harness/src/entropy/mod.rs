@@ -1,5 +1,5 @@
-//! The same random bytes in every process that counts, where
-//! [`ENTROPY_ENV`] asks: a bench process's `getrandom`.
+//! Fixed random bytes in the processes that count, a sequence for each
+//! seed [`ENTROPY_ENV`] names: a bench process's `getrandom`.
 //!
 //! A hash map seeds its hasher from the operating system, anew in every
 //! process, and the instructions its work takes follow the seed: minijinja's
@@ -27,8 +27,17 @@ mod syscall;
 /// (the sequence of seed 0) or `fixed:SEED`.
 pub const ENTROPY_ENV: &str = "NBENCH_ENTROPY";
 
-/// The fixed sequence [`ENTROPY_ENV`]'s value asks for: its seed, or `None`
-/// for the kernel's bytes (unset, or any other value).
+/// The value of [`ENTROPY_ENV`] that asks for the fixed sequence of `seed`
+/// (`fixed` alone for 0, as a harness from before other seeds reads it).
+pub fn fixed_value(seed: u64) -> String {
+    match seed {
+        0 => "fixed".to_owned(),
+        n => format!("fixed:{n}"),
+    }
+}
+
+/// The fixed sequence [`ENTROPY_ENV`]'s value asks for ([`fixed_value`]):
+/// its seed, or `None` for the kernel's bytes (unset, or any other value).
 #[cfg_attr(
     not(all(
         target_os = "linux",
@@ -149,6 +158,10 @@ mod tests {
         assert_eq!(fixed_seed(b"fixed"), Some(0));
         assert_eq!(fixed_seed(b"fixed:2"), Some(2));
         assert_eq!(fixed_seed(b"fixed:17"), Some(17));
+        for seed in [0, 1, 2, 999_999_999] {
+            let value = super::fixed_value(seed);
+            assert_eq!(fixed_seed(value.as_bytes()), Some(seed), "{value}");
+        }
         for other in [
             &b""[..],
             b"kernel",
