@@ -62,12 +62,13 @@ fn a_loop_of_known_additions_counts_the_instructions_it_executes() {
         assert_eq!(second["per_iter"], first["per_iter"], "{id}");
     }
     // A map made in each iteration, each drawing the next keys: its count
-    // is their average over the iterations counted, which follow the time a
-    // busy machine took (93 443.5 or 93 444.19 an iteration), within 0.001 %
-    // (the kernel's seeds: 93 496 and 93 706).
+    // is their average over the iterations counted, a power of two that
+    // follows the time a busy machine took, so another run can take twice
+    // as many (93 443.5, 93 444.19 and 93 453.5 an iteration: 0.01 % apart),
+    // within 0.05 % (the kernel's seeds: 93 496 and 93 706, 0.22 % apart).
     let per_iter = |j: &Value| instructions(j, "hashed/256")["per_iter"].as_f64().unwrap();
     let (first, second) = (per_iter(&json), per_iter(&again));
-    assert!((second / first - 1.0).abs() < 1e-5, "{first} {second}");
+    assert!((second / first - 1.0).abs() < 5e-4, "{first} {second}");
     // The console has a column for it.
     let table = f.nbench(&[&args[..], &["adds/10000"]].concat());
     assert!(table.stdout.contains("instructions"), "{}", table.all());
