@@ -155,12 +155,18 @@ impl Fixture {
     /// ignoring `ignored`, a `.gitignore`'s lines), then `to` in place of
     /// `from` in `file`.
     pub fn last_commit_changes(&self, ignored: &str, file: &str, from: &str, to: &str) {
+        self.first_commit(ignored);
+        self.edit(file, from, to);
+        git(&self.dir, &["commit", "--quiet", "-am", "second"]);
+    }
+
+    /// Makes the fixture a repository of one commit: it as it is, git
+    /// ignoring `ignored` (a `.gitignore`'s lines).
+    pub fn first_commit(&self, ignored: &str) {
         std::fs::write(self.dir.join(".gitignore"), ignored).unwrap();
         git(&self.dir, &["init", "--quiet", "--initial-branch", "main"]);
         git(&self.dir, &["add", "."]);
         git(&self.dir, &["commit", "--quiet", "-m", "first"]);
-        self.edit(file, from, to);
-        git(&self.dir, &["commit", "--quiet", "-am", "second"]);
     }
 
     /// `cargo nbench compare --rev HEAD~1 HEAD` and `args`, paired briefly,
@@ -383,14 +389,17 @@ pub fn children(pid: u32) -> Vec<String> {
 /// What a fixture's copy leaves out: its build output and lock file.
 const SKIP: &[&str] = &["target", "Cargo.lock"];
 
-/// A target directory holding the harness built twice over: as `cargo bench`
-/// builds it and as cargo nbench's own bench build does (the `basic`
-/// fixture's, built at its first use in a test run). A fixture with a target
-/// directory of its own starts from a copy: cargo takes the harness from it
-/// wherever it is fresh for that fixture (the same profile and flags) and
-/// builds it otherwise, so each such test is spared compiling it (some 6 s a
-/// build) without depending on it. `None` where building it failed: the
-/// tests then build everything themselves, as before.
+/// A target directory holding the harness built as a test run's fixtures
+/// build it: as `cargo bench` builds it and as cargo nbench's own bench
+/// build does (the `basic` fixture's), and as a revision's build does, its
+/// lints capped: where a fixture names it (`basic`'s again) and where a
+/// front end does (`bencher`'s), built at its first use in a test run. A
+/// fixture with a target directory of its own starts from a copy: cargo
+/// takes the harness from it wherever it is fresh for that fixture (the
+/// same profile and flags) and builds it otherwise, so each such test is
+/// spared compiling it (some 7 s a build; 16 builds of a test run were
+/// revisions') without depending on it. `None` where building it failed:
+/// the tests then build everything themselves, as before.
 fn prebuilt_harness() -> Option<&'static Path> {
     static BUILT: OnceLock<Option<PathBuf>> = OnceLock::new();
     BUILT.get_or_init(build_harness).as_deref()
@@ -403,6 +412,41 @@ fn build_harness() -> Option<PathBuf> {
     let mut fx = Fixture::new("basic");
     fx.target_dir = Some(target.clone());
     let built = fx.cargo(&["bench", "--no-run"]).code == 0 && fx.nbench(&["--list"]).code == 0;
+    let revision = |name: &str, args: &[&str]| {
+        let mut fx = Fixture::new(name);
+        fx.target_dir = Some(target.clone());
+        fx.first_commit("target/\n");
+        let brief = [
+            "--layouts",
+            "1",
+            "--warm-up",
+            "1ms",
+            "--min-time",
+            "1ms",
+            "--max-time",
+            "20ms",
+        ];
+        let run = fx.nbench(&[&["--compare-rev", "HEAD"], &brief[..], args].concat());
+        if run.code != 0 {
+            eprintln!(
+                "the prebuilt harness's revision build of `{name}` failed: {}",
+                run.all()
+            );
+        }
+    };
+    // The revisions' builds only spare time: a copy without them is whole.
+    revision("basic", &["--bench", "basic", "add"]);
+    revision("bencher", &["fib_10"]);
+    // Builds only: what the runs stored would be each copy's.
+    for stored in [
+        "baselines",
+        "runs",
+        "report",
+        "worktrees",
+        "rev-target/nbench/baselines",
+    ] {
+        let _ = std::fs::remove_dir_all(target.join("nbench").join(stored));
+    }
     built.then_some(target)
 }
 
