@@ -299,7 +299,8 @@ fn a_comparison_in_doubt_is_measured_further_and_says_so() {
         "400ms",
     ];
     save(&fx, &base, "doubt");
-    let run = fx.nbench(&[&base[..], &["--compare", "doubt"]].concat());
+    let out = fx.dir.join("doubt.json").display().to_string();
+    let run = fx.nbench(&[&base[..], &["--compare", "doubt", "--out", &out]].concat());
     assert_eq!(run.code, 0, "{}", run.all());
     // The first pass numbers every benchmark once, in order.
     let first: Vec<&str> = (run.stderr.lines())
@@ -316,11 +317,19 @@ fn a_comparison_in_doubt_is_measured_further_and_says_so() {
         .filter(|l| l.starts_with("measuring further"))
         .collect();
     let once = ["measuring further [1/1] limits/copies › per_process"];
-    if run.line("per_process ").contains("inconclusive") {
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let row = &doc["comparison"]["targets"][0]["rows"][0];
+    assert_eq!(row["id"], "per_process", "{row}");
+    // A doubt is what the time limit leaves undecided at its own p-value;
+    // adjusted over both rows, a claim it made can still fall short.
+    let claimed_alone = row["p_value"].as_f64().unwrap() < 0.05;
+    if row["verdict"] == "inconclusive" && !claimed_alone {
         assert_eq!(further, once, "{}", run.stderr);
     } else {
         // Decided by chance in its first pass (about one run in twenty),
-        // or in the pass of its own.
+        // or in the pass of its own; or claimed at its own p-value and left
+        // inconclusive by the adjusted one (one busy run in CI).
         assert!(further.is_empty() || further == once, "{}", run.stderr);
     }
 }
