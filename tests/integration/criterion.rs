@@ -581,10 +581,7 @@ fn a_criterion_suite_compares_with_a_git_revision() {
     let text = std::fs::read_to_string(&manifest).unwrap();
     let renamed = text.replace("name = \"crit\"", "name = \"crit_rev\"");
     std::fs::write(&manifest, renamed + "\n[lib]\nname = \"crit\"\n").unwrap();
-    std::fs::write(fx.dir.join(".gitignore"), "target/\n").unwrap();
-    git(&fx.dir, &["init", "--quiet", "--initial-branch", "main"]);
-    git(&fx.dir, &["add", "."]);
-    git(&fx.dir, &["commit", "--quiet", "-m", "first"]);
+    fx.first_commit("target/\n");
     let lib = fx.dir.join("src/lib.rs");
     let text = std::fs::read_to_string(&lib).unwrap();
     let slower = text.replace("{ 2 * n } else { n }", "{ 2 * n } else { 2 * n }");

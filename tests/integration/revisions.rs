@@ -27,10 +27,7 @@ fn nbench(fx: &Fixture, extra: &[&str]) -> Run {
 fn repository(more: impl FnOnce(&Path)) -> Fixture {
     let fx = Fixture::new("revisions").own_target_dir();
     // Cargo.lock is written by the first build of the working tree, by cargo.
-    std::fs::write(fx.dir.join(".gitignore"), "target/\nCargo.lock\n").unwrap();
-    git(&fx.dir, &["init", "--quiet", "--initial-branch", "main"]);
-    git(&fx.dir, &["add", "."]);
-    git(&fx.dir, &["commit", "--quiet", "-m", "first"]);
+    fx.first_commit("target/\nCargo.lock\n");
     edit(
         &fx.dir.join("src/lib.rs"),
         "B_STEPS: u64 = 2000",

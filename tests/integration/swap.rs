@@ -11,10 +11,7 @@ use std::path::Path;
 /// it commits something.
 fn repository() -> Fixture {
     let fx = Fixture::new("crit_shapes").own_target_dir();
-    std::fs::write(fx.dir.join(".gitignore"), "target/\nCargo.lock\n").unwrap();
-    git(&fx.dir, &["init", "--quiet", "--initial-branch", "main"]);
-    git(&fx.dir, &["add", "."]);
-    git(&fx.dir, &["commit", "--quiet", "-m", "first"]);
+    fx.first_commit("target/\nCargo.lock\n");
     edit(
         &fx.dir.join("member/src/lib.rs"),
         "STEPS: u64 = 2000",
