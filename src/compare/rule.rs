@@ -2,6 +2,7 @@
 //! inconclusive, and when measuring more could no longer move it. Every
 //! row's verdict is given here once, by [`decide_rows`], after its interval is final.
 
+use super::speeds::{TwoStates, two_states};
 use super::words::why_inconclusive;
 use crate::model::comparison::{Comparison, Kind, Row, Verdict};
 
@@ -114,7 +115,10 @@ pub fn units_to_decide(ci: [f64; 2], threshold: f64) -> f64 {
 /// ([`super::speeds::split`]), or it was measured in one epoch
 /// ([`one_epoch`]); else significant where its p-value, adjusted for the
 /// run's other rows once that is done, is below 0.05, or, without a test
-/// behind it, where its interval leaves out 0.
+/// behind it, where its interval leaves out 0. A claim stands only where
+/// the median epoch holds it ([`median_against`]) and, where its
+/// processes ran in two states both ways ([`super::speeds::two_states`]),
+/// where every epoch as it ran holds it too.
 pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
     let t = row.threshold(threshold);
     if one_epoch(row)
@@ -132,8 +136,23 @@ pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
     );
     match median_against(row, verdict) {
         Some(_) => Verdict::Inconclusive,
+        None if states_against(row, verdict, t).is_some() => Verdict::Inconclusive,
         None => verdict,
     }
+}
+
+/// Where `verdict` claims a change, the row's processes ran in two states
+/// both ways ([`TwoStates`]) and the change over every epoch as it ran,
+/// with its plain t interval, does not give the claim: those states.
+pub fn states_against(row: &Row, verdict: Verdict, threshold: f64) -> Option<TwoStates> {
+    let s = two_states(row).filter(|_| claims(verdict))?;
+    let (change, ci, p) = s.plain;
+    (decide(change, ci, p < 0.05, threshold) != verdict).then_some(s)
+}
+
+/// Whether `verdict` claims a change.
+fn claims(verdict: Verdict) -> bool {
+    matches!(verdict, Verdict::Regressed | Verdict::Improved)
 }
 
 /// Where `verdict` claims a change that the median epoch does not hold (the

@@ -16,7 +16,7 @@ use super::far::{FAR, FAR_FLOOR, robust_sd};
 use super::iterations::APART;
 use crate::model::comparison::Row;
 use crate::model::samples::Epochs;
-use nbench::__private::stats::{mean, median_sorted, variance};
+use nbench::__private::stats::{mean, median_sorted, ratio_t_test, variance};
 
 /// How far past its side's fastest epoch each process of an epoch runs
 /// for the epoch to count as slowed by the machine.
@@ -112,6 +112,81 @@ pub fn outvoted(e: Epochs<'_>, threshold: f64) -> bool {
     full.iter().any(|l| (l - centre).abs() > reach)
 }
 
+/// A benchmark whose own processes run in two states, a pair's two
+/// processes often in different ones, both ways: how many epochs had one
+/// process slowed past [`SLOWED`] (the other within a third of that of its
+/// side's fastest), the baseline's and the current side's, of how many,
+/// and the change over all epochs as they are, with its plain t interval.
+///
+/// Threads passing work between them, spread over two CPUs, take one of a
+/// few arrangements per process and keep it: flume's
+/// `hydra-1t-1000m-crossbeam` read one process of the pair 30–60 % slower
+/// than the other in every epoch at one iteration a sample, which one a
+/// toss. The interval over epochs pulls such epochs in as strays, and the
+/// change follows whichever side drew the slow state more often: in two
+/// comparisons of the same executables, 4 of the 6 `hydra-1t-1000m` and
+/// `kitsune-1t-1000m` rows were called changed, -12 … +20 %. Where the
+/// states show both ways, a claim must hold over every epoch as it ran:
+/// in 3 more such comparisons (33 rows) that held back 6 claims of -9 …
+/// -14 %, and let 1 through (-14 %, its slow draws one-sided).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TwoStates {
+    /// Epochs with the baseline's process alone slowed, the current side's.
+    pub slowed: (usize, usize),
+    /// Epochs with both times measured.
+    pub epochs: usize,
+    /// The change over all epochs, none pulled in, its interval, p-value.
+    pub plain: (f64, [f64; 2], f64),
+}
+
+/// Epochs of each side with its process alone slowed for [`two_states`].
+const SPLIT_LEAST: usize = 2;
+/// The share of epochs with one process alone slowed for [`two_states`].
+const SPLIT_SHARE: f64 = 0.25;
+
+impl TwoStates {
+    /// In words, after "its processes": how often each side ran slowed.
+    pub fn describe(&self) -> String {
+        let (b, c) = self.slowed;
+        format!(
+            "ran in states over {:.0}% apart: in {b} of {n} pairs the baseline's process alone \
+             ran slowed, in {c} the current side's",
+            SLOWED * 100.0,
+            n = self.epochs
+        )
+    }
+}
+
+/// The row's [`TwoStates`], where its epochs show them: at least
+/// [`SPLIT_LEAST`] epochs each way, and [`SPLIT_SHARE`] of all, with one
+/// process alone slowed.
+pub fn two_states(row: &Row) -> Option<TwoStates> {
+    let epochs: Vec<[f64; 2]> = (row.epoch_medians.iter())
+        .map(|m| [m[0] + row.overhead, m[1] + row.overhead])
+        .filter(|m| m[0] > 0.0 && m[1] > 0.0 && m[0].is_finite() && m[1].is_finite())
+        .collect();
+    let fastest = |side: usize| (epochs.iter().map(|m| m[side])).fold(f64::INFINITY, f64::min);
+    let (fb, fc) = (fastest(0), fastest(1));
+    let alone = |x: f64, y: f64| x >= SLOWED && y <= x / 3.0;
+    let (mut b, mut c) = (0, 0);
+    for m in &epochs {
+        let (x, y) = (m[0] / fb - 1.0, m[1] / fc - 1.0);
+        b += usize::from(alone(x, y));
+        c += usize::from(alone(y, x));
+    }
+    let n = epochs.len();
+    if b.min(c) < SPLIT_LEAST || ((b + c) as f64) < SPLIT_SHARE * n as f64 {
+        return None;
+    }
+    let ratios: Vec<f64> = epochs.iter().map(|m| m[1] / m[0]).collect();
+    let t = ratio_t_test(&ratios, 0.95)?;
+    Some(TwoStates {
+        slowed: (b, c),
+        epochs: n,
+        plain: (t.change, t.ci, t.p),
+    })
+}
+
 /// Slowed epochs [`outvoted`] needs to judge the full-speed ones by.
 const LEAST_SLOWED: usize = 3;
 
@@ -178,7 +253,7 @@ fn median(v: &mut [f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::comparison::{Kind, Row};
+    use crate::model::comparison::{Kind, Row, Verdict};
 
     /// A row over epochs (baseline, current) ns, its change as given.
     fn row(epochs: &[[f64; 2]], change: f64) -> Row {
@@ -186,6 +261,72 @@ mod tests {
         let mut row = Row::new("r", Kind::Paired, Default::default(), [1e4, 1e4], found);
         row.epoch_medians = epochs.to_vec();
         row
+    }
+
+    /// Measured: flume's `hydra-1t-1000m-crossbeam`, the same executables
+    /// on both sides (epoch medians, µs), called +16.7 % [+11.2, +22.5].
+    const FLUME_ONE_THREAD: [[f64; 2]; 17] = [
+        [80.2, 59.3],
+        [58.1, 62.5],
+        [59.1, 88.1],
+        [58.4, 61.7],
+        [59.3, 88.9],
+        [61.3, 58.2],
+        [59.1, 82.7],
+        [57.9, 58.4],
+        [58.9, 86.8],
+        [58.0, 55.1],
+        [59.0, 90.7],
+        [58.2, 58.3],
+        [82.3, 59.0],
+        [57.4, 57.7],
+        [59.1, 75.5],
+        [70.5, 61.3],
+        [59.0, 80.2],
+    ];
+
+    #[test]
+    fn processes_in_two_states_both_ways_hold_a_claim_to_every_epoch() {
+        let mut r = row(&FLUME_ONE_THREAD, 0.167);
+        r.change_ci = [0.1119, 0.2252];
+        let s = two_states(&r).expect("one process of a pair slowed, both ways");
+        assert_eq!((s.slowed, s.epochs), ((2, 7), 17));
+        // Over every epoch as it ran: +11 %, [-2.2 %, +26 %].
+        let (change, ci, _) = s.plain;
+        assert!(
+            (change - 0.110).abs() < 0.002 && ci[0] < 0.0 && ci[1] > 0.25,
+            "{s:?}"
+        );
+        assert!(super::super::rule::states_against(&r, Verdict::Regressed, 0.005).is_some());
+        assert_eq!(
+            super::super::rule::verdict_of(&r, 0.005),
+            Verdict::Inconclusive
+        );
+        let why = super::super::words::why_inconclusive(&r, 0.005);
+        assert!(
+            why.contains("in 2 of 17 pairs the baseline's process alone"),
+            "{why}"
+        );
+        // A change every epoch holds stands: the current side 40 % slower.
+        let slower: Vec<[f64; 2]> = FLUME_ONE_THREAD
+            .iter()
+            .map(|e| [e[0], e[1] * 1.4])
+            .collect();
+        let mut r = row(&slower, 0.63);
+        r.change_ci = [0.55, 0.71];
+        assert!(two_states(&r).is_some());
+        assert_eq!(
+            super::super::rule::states_against(&r, Verdict::Regressed, 0.005),
+            None
+        );
+        assert_eq!(
+            super::super::rule::verdict_of(&r, 0.005),
+            Verdict::Regressed
+        );
+        // Two slowed processes in 17 epochs are strays, not a state.
+        let mut strays = vec![[59.0, 59.2]; 17];
+        (strays[3], strays[9]) = ([80.0, 59.1], [59.3, 82.0]);
+        assert_eq!(two_states(&row(&strays, 0.0)), None);
     }
 
     /// Measured: toml 26eb1571, `toml_parser::events::0-new` (16 epochs;

@@ -157,7 +157,27 @@ fn no_one_change(row: &Row, threshold: f64) -> Option<String> {
             pct(mhi)
         ));
     }
+    if let Some(why) = in_two_states(row, claimed, threshold) {
+        return Some(why);
+    }
     None
+}
+
+/// Why a claim is withheld from a row whose processes ran in two states
+/// both ways ([`crate::compare::rule::states_against`]).
+fn in_two_states(row: &Row, claimed: Verdict, threshold: f64) -> Option<String> {
+    let s = crate::compare::rule::states_against(row, claimed, threshold)?;
+    let [lo, hi] = row.change_ci.map(pct);
+    let (_, [plo, phi], _) = s.plain;
+    Some(format!(
+        "its epochs read {lo} … {hi}, but its processes {}: a pair often compares one \
+         state with the other, and over every epoch as it ran the change lies in {} … {}; \
+         which side drew the slow state decides it, not the builds (threads passing work \
+         between CPUs?)",
+        s.describe(),
+        pct(plo),
+        pct(phi)
+    ))
 }
 
 /// The epochs a row's change was taken from, in words: `32 epochs`, or

@@ -239,7 +239,14 @@ impl Pair {
     ) -> Result<Duration, PairedError> {
         let iters = pace.iters_in(epoch);
         let warm = Instant::now();
-        let mut round = 0;
+        // The side that started first samples first too, so the sides take
+        // turns at the first sample as at starting (`starts_first`). With
+        // the baseline always first there, the same executables on both
+        // sides read the current side 8–27 % faster in 8 comparisons of 8
+        // (flume's `hydra-256t-1m-std`, 256 threads its setup starts, which
+        // spread over the CPUs after the first sample, `nbench::spread`);
+        // taking turns, -6 … -10 %, none claimed, in 3.
+        let mut round = u64::from(epoch / 2);
         while warm.elapsed() < pace.warm_up {
             self.round(iters, round)?;
             round += 1;
