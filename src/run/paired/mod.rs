@@ -263,7 +263,7 @@ fn run_epochs(
         let overheads = shared_overhead(b.overhead, c.overhead);
         run.charged += p.epoch(&mut run.pace, epoch, overheads, &mut run.taken)?;
         run.pace.judge_copies(&run.taken.epoch_ratios);
-        p.finish()?;
+        p.finish(first)?;
         run.epochs += 1;
         if run.taken.base.len() >= s.max_samples {
             run.stop = Stop::SampleLimit;
