@@ -61,15 +61,13 @@ impl BySpeed {
 /// ([`apart_t`]). None where they agree, or either state has too few
 /// epochs to tell.
 pub fn split(row: &Row, threshold: f64) -> Option<BySpeed> {
-    let epochs: Vec<[f64; 2]> = (row.epoch_medians.iter())
-        .map(|m| [m[0] + row.overhead, m[1] + row.overhead])
-        .collect();
     let States {
         mut full,
         mut slowed,
         mut past,
         epochs,
-    } = States::of(&epochs);
+        ..
+    } = States::of(&epochs_of(row));
     if full.len() < LEAST_EPOCHS || slowed.len() < LEAST_EPOCHS {
         return None;
     }
@@ -161,30 +159,24 @@ impl TwoStates {
 /// [`SPLIT_LEAST`] epochs each way, and [`SPLIT_SHARE`] of all, with one
 /// process alone slowed.
 pub fn two_states(row: &Row) -> Option<TwoStates> {
-    let epochs: Vec<[f64; 2]> = (row.epoch_medians.iter())
-        .map(|m| [m[0] + row.overhead, m[1] + row.overhead])
-        .filter(|m| m[0] > 0.0 && m[1] > 0.0 && m[0].is_finite() && m[1].is_finite())
-        .collect();
-    let fastest = |side: usize| (epochs.iter().map(|m| m[side])).fold(f64::INFINITY, f64::min);
-    let (fb, fc) = (fastest(0), fastest(1));
-    let alone = |x: f64, y: f64| x >= SLOWED && y <= x / 3.0;
-    let (mut b, mut c) = (0, 0);
-    for m in &epochs {
-        let (x, y) = (m[0] / fb - 1.0, m[1] / fc - 1.0);
-        b += usize::from(alone(x, y));
-        c += usize::from(alone(y, x));
-    }
-    let n = epochs.len();
-    if b.min(c) < SPLIT_LEAST || ((b + c) as f64) < SPLIT_SHARE * n as f64 {
+    let s = States::of(&epochs_of(row));
+    let (b, c) = s.alone;
+    if b.min(c) < SPLIT_LEAST || ((b + c) as f64) < SPLIT_SHARE * s.epochs as f64 {
         return None;
     }
-    let ratios: Vec<f64> = epochs.iter().map(|m| m[1] / m[0]).collect();
-    let t = ratio_t_test(&ratios, 0.95)?;
+    let t = ratio_t_test(&s.ratios, 0.95)?;
     Some(TwoStates {
         slowed: (b, c),
-        epochs: n,
+        epochs: s.epochs,
         plain: (t.change, t.ci, t.p),
     })
+}
+
+/// A row's epoch medians (baseline, current), its loop overhead put back.
+fn epochs_of(row: &Row) -> Vec<[f64; 2]> {
+    (row.epoch_medians.iter())
+        .map(|m| [m[0] + row.overhead, m[1] + row.overhead])
+        .collect()
 }
 
 /// Slowed epochs [`outvoted`] needs to judge the full-speed ones by.
@@ -202,6 +194,11 @@ struct States {
     past: Vec<f64>,
     /// Epochs with both times measured.
     epochs: usize,
+    /// Their ratios, current / baseline.
+    ratios: Vec<f64>,
+    /// Epochs with the baseline's process alone slowed (past [`SLOWED`],
+    /// the other within a third of that), and the current side's.
+    alone: (usize, usize),
 }
 
 impl States {
@@ -217,9 +214,14 @@ impl States {
             slowed: Vec::new(),
             past: Vec::new(),
             epochs: epochs.len(),
+            ratios: epochs.iter().map(|m| m[1] / m[0]).collect(),
+            alone: (0, 0),
         };
+        let alone = |x: f64, y: f64| usize::from(x >= SLOWED && y <= x / 3.0);
         for m in &epochs {
             let (b, c) = (m[0] / fb - 1.0, m[1] / fc - 1.0);
+            s.alone.0 += alone(b, c);
+            s.alone.1 += alone(c, b);
             let log = (m[1] / m[0]).ln();
             if b <= FULL_SPEED && c <= FULL_SPEED {
                 s.full.push(log);

@@ -20,7 +20,7 @@ use nbench::__private::engine::Stop;
 use nbench::__private::metric::Metric;
 use nbench::{Counter, Throughput};
 use pace::{MIN_EPOCHS, Pace, START_ALLOWANCE};
-use pair::{Answer, Pair, Ready, calibrate, shared_overhead, starts_first};
+use pair::{Answer, Pair, Ready, by_side, calibrate, shared_overhead, starts_first};
 use std::time::{Duration, Instant};
 
 /// Samples of both sides, taken in alternation; per-iteration ns, loop overhead removed.
@@ -232,10 +232,7 @@ fn run_epochs(
             |side: Side| start(side, epoch as usize).map_err(|e| PairedError::new(side, e));
         let first = starts_first(epoch);
         let (one, two) = (started(first)?, started(first.other())?);
-        let (base, cur) = match first {
-            Side::Baseline => (one, two),
-            Side::Current => (two, one),
-        };
+        let (base, cur) = by_side(first, one, two);
         let mut p = Pair {
             base,
             cur,

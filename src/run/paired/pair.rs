@@ -67,7 +67,22 @@ pub(super) fn first_in(round: u64) -> Side {
 /// epochs take in turns ([`super::pace::ITERS_STEPS`]), has as many
 /// epochs of each order.
 pub(super) fn starts_first(epoch: u32) -> Side {
-    first_in(u64::from(epoch / 2))
+    first_in(first_round(epoch))
+}
+
+/// The number of epoch `epoch`'s first round ([`first_in`]): the side that
+/// started first ([`starts_first`]) samples first too.
+fn first_round(epoch: u32) -> u64 {
+    u64::from(epoch / 2)
+}
+
+/// Two values taken from side `first` and then the other, as (the
+/// baseline's, the current side's).
+pub(super) fn by_side<T>(first: Side, one: T, two: T) -> (T, T) {
+    match first {
+        Side::Baseline => (one, two),
+        Side::Current => (two, one),
+    }
 }
 
 /// An epoch's ratio (current / baseline): the median of its rounds' ratios,
@@ -196,10 +211,7 @@ impl Pair {
         };
         let one = self.ready(first, id, overhead_of(first))?;
         let two = self.ready(first.other(), id, overhead_of(first.other()))?;
-        Ok(match first {
-            Side::Baseline => (one, two),
-            Side::Current => (two, one),
-        })
+        Ok(by_side(first, one, two))
     }
 
     pub(super) fn sample(&mut self, side: Side, iters: u64) -> Result<f64, PairedError> {
@@ -239,14 +251,13 @@ impl Pair {
     ) -> Result<Duration, PairedError> {
         let iters = pace.iters_in(epoch);
         let warm = Instant::now();
-        // The side that started first samples first too, so the sides take
-        // turns at the first sample as at starting (`starts_first`). With
-        // the baseline always first there, the same executables on both
-        // sides read the current side 8–27 % faster in 8 comparisons of 8
-        // (flume's `hydra-256t-1m-std`, 256 threads its setup starts, which
-        // spread over the CPUs after the first sample, `nbench::spread`);
-        // taking turns, -6 … -10 %, none claimed, in 3.
-        let mut round = u64::from(epoch / 2);
+        // The sides take turns at the first sample as at starting. With the
+        // baseline always first there, the same executables on both sides
+        // read the current side 8–27 % faster in 8 comparisons of 8 (flume's
+        // `hydra-256t-1m-std`, 256 threads its setup starts, which spread
+        // over the CPUs after the first sample, `nbench::spread`); taking
+        // turns, -6 … -10 %, none claimed, in 3.
+        let mut round = first_round(epoch);
         while warm.elapsed() < pace.warm_up {
             self.round(iters, round)?;
             round += 1;
@@ -393,10 +404,7 @@ impl Pair {
         };
         let one = done(first);
         let two = done(first.other());
-        let (base, cur) = match first {
-            Side::Baseline => (one, two),
-            Side::Current => (two, one),
-        };
+        let (base, cur) = by_side(first, one, two);
         cur.and(base)?;
         // Both told first: they exit side by side.
         self.base.quit();
