@@ -12,6 +12,7 @@ pub mod standalone;
 pub mod swap;
 pub mod swap_failure;
 pub mod swapped;
+mod unified;
 mod units;
 pub mod worktree;
 

@@ -13,6 +13,7 @@
 //! `default-features` kept. An entry that inherits it (`workspace = true`)
 //! is left to the workspace's.
 
+use super::unified::keep_features;
 use crate::discover::{FRONT_ENDS, FrontEnd};
 use crate::error::{Error, Result};
 use crate::model::context::SwapRecord;
@@ -203,14 +204,22 @@ fn swap_entry(name: &str, dep: &mut Value, source: &Source) -> Option<&'static s
     Some(declared)
 }
 
+/// What [`swap_checkout`] changed in a checkout.
+#[derive(Debug, Default)]
+pub struct Swapped {
+    /// The manifests, relative to the checkout.
+    pub manifests: Vec<PathBuf>,
+    /// The names they declared the library under.
+    pub names: Vec<&'static str>,
+    /// The features they now ask for that the library had turned on
+    /// ([`keep_features`]), as `package/feature`.
+    pub kept: Vec<String>,
+}
+
 /// Swaps every manifest of the checkout at `dir` that declares the source's
-/// library; returns those changed, relative to `dir`, and the names they
-/// declared it under.
-pub fn swap_checkout(
-    dir: &Path,
-    source: &Source,
-) -> std::io::Result<(Vec<PathBuf>, Vec<&'static str>)> {
-    let (mut changed, mut names) = (Vec::new(), Vec::new());
+/// library, keeping in it the features the library turned on.
+pub fn swap_checkout(dir: &Path, source: &Source) -> std::io::Result<Swapped> {
+    let mut swapped = Swapped::default();
     for path in crate::discover::manifests(dir, usize::MAX) {
         let text = std::fs::read_to_string(&path)?;
         let Ok(mut table) = toml::from_str::<Table>(&text) else {
@@ -218,13 +227,16 @@ pub fn swap_checkout(
         };
         let declared = swap_manifest(&mut table, source);
         if !declared.is_empty() {
+            swapped
+                .kept
+                .extend(keep_features(&mut table, source.front.unifies));
             let written = toml::to_string(&table).map_err(std::io::Error::other)?;
             std::fs::write(&path, written)?;
-            changed.push(path.strip_prefix(dir).unwrap_or(&path).to_path_buf());
-            names.extend(declared);
+            (swapped.manifests).push(path.strip_prefix(dir).unwrap_or(&path).to_path_buf());
+            swapped.names.extend(declared);
         }
     }
-    Ok((changed, names))
+    Ok(swapped)
 }
 
 /// Swaps the worktree `checkout` of the repository whose top is `top` (the
@@ -234,16 +246,19 @@ pub fn swap_in(top: &Path, checkout: &Path) -> Result<Option<SwapRecord>> {
     let mut record = SwapRecord::default();
     for front in &FRONT_ENDS {
         let source = Source::find(front, top)?;
-        let (changed, names) = swap_checkout(checkout, &source)
+        let swapped = swap_checkout(checkout, &source)
             .map_err(|e| Error::io("could not put nbench's front end in place in", checkout, e))?;
-        if changed.is_empty() {
+        if swapped.manifests.is_empty() {
             continue;
         }
         record.libraries.push(front.library.to_owned());
-        record.declared.extend(names.into_iter().map(str::to_owned));
+        record
+            .declared
+            .extend(swapped.names.into_iter().map(str::to_owned));
         record.dependencies.push(source.describe());
         record.contents.push(source.contents());
-        for m in changed {
+        record.kept.extend(swapped.kept);
+        for m in swapped.manifests {
             let m = m.display().to_string();
             if !record.manifests.contains(&m) {
                 record.manifests.push(m);
@@ -253,6 +268,8 @@ pub fn swap_in(top: &Path, checkout: &Path) -> Result<Option<SwapRecord>> {
     record.manifests.sort();
     record.declared.sort();
     record.declared.dedup();
+    record.kept.sort();
+    record.kept.dedup();
     Ok((!record.libraries.is_empty()).then_some(record))
 }
 

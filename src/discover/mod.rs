@@ -236,7 +236,54 @@ pub struct FrontEnd {
     pub published: &'static str,
     /// Its folder in cargo nbench's repository.
     pub folder: &'static str,
+    /// Dependencies of the library whose features it turns on for the
+    /// whole build, which a suite may lean on without asking for them.
+    pub unifies: &'static [Unified],
 }
+
+/// A dependency of a benchmark library whose features the library turns
+/// on for every package of the build that takes the same package: a
+/// suite's own entry of it may ask for no default features and still
+/// build with them (bincode's benches ask serde_json for none; criterion's
+/// serde_json has `std`, without which serde_json stops the build).
+#[derive(Debug, PartialEq)]
+pub struct Unified {
+    /// The package (`serde_json`).
+    pub package: &'static str,
+    /// The line of versions the library takes (`1`, `0.2`): an entry on
+    /// another line is another package to cargo and shares nothing.
+    pub line: &'static str,
+    /// The features it turns on, each among the package's defaults.
+    pub features: &'static [&'static str],
+}
+
+/// num-traits' `std`: criterion and tango-bench take num-traits 0.2 with it.
+const NUM_TRAITS_STD: Unified = Unified {
+    package: "num-traits",
+    line: "0.2",
+    features: &["std"],
+};
+
+/// What criterion (0.3 to 0.8) turns on for the build: the `std` of the
+/// crates it takes that a `no_std` suite may take without it.
+const CRITERION_UNIFIES: [Unified; 4] = [
+    Unified {
+        package: "serde",
+        line: "1",
+        features: &["std"],
+    },
+    Unified {
+        package: "serde_json",
+        line: "1",
+        features: &["std"],
+    },
+    NUM_TRAITS_STD,
+    Unified {
+        package: "regex",
+        line: "1",
+        features: &["std"],
+    },
+];
 
 impl FrontEnd {
     /// The library's names: its own, then those it had or goes by
@@ -270,6 +317,7 @@ pub const FRONT_ENDS: [FrontEnd; 5] = [
         env: "NBENCH_CRITERION",
         published: crate::error::COMPAT_DEPENDENCY,
         folder: "compat/criterion",
+        unifies: &CRITERION_UNIFIES,
     },
     FrontEnd {
         library: "divan",
@@ -278,6 +326,7 @@ pub const FRONT_ENDS: [FrontEnd; 5] = [
         env: "NBENCH_DIVAN",
         published: crate::error::DIVAN_DEPENDENCY,
         folder: "compat/divan",
+        unifies: &[],
     },
     FrontEnd {
         library: "gungraun",
@@ -286,6 +335,7 @@ pub const FRONT_ENDS: [FrontEnd; 5] = [
         env: "NBENCH_GUNGRAUN",
         published: crate::error::GUNGRAUN_DEPENDENCY,
         folder: "compat/gungraun",
+        unifies: &[],
     },
     FrontEnd {
         library: "tango-bench",
@@ -294,6 +344,7 @@ pub const FRONT_ENDS: [FrontEnd; 5] = [
         env: "NBENCH_TANGO",
         published: crate::error::TANGO_DEPENDENCY,
         folder: "compat/tango",
+        unifies: &[NUM_TRAITS_STD],
     },
     FrontEnd {
         library: "bencher",
@@ -302,6 +353,7 @@ pub const FRONT_ENDS: [FrontEnd; 5] = [
         env: "NBENCH_BENCHER",
         published: crate::error::BENCHER_DEPENDENCY,
         folder: "compat/bencher",
+        unifies: &[],
     },
 ];
 

@@ -118,6 +118,10 @@ pub struct SwapRecord {
     /// than this field.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contents: Vec<String>,
+    /// Features the manifests now ask for that the libraries had turned on
+    /// for the whole build, as `package/feature` (`serde_json/std`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kept: Vec<String>,
 }
 
 impl SwapRecord {

@@ -184,8 +184,15 @@ impl Checkout {
         }
         if let Some(swap) = self.swap.as_ref().filter(|_| !s.output.quiet()) {
             let (uses, places) = swap_said(swap);
+            let kept = match swap.kept.is_empty() {
+                true => String::new(),
+                false => format!(
+                    "; they ask for {}, which {uses} turned on for the whole build",
+                    swap.kept.join(", ")
+                ),
+            };
             note(&format!(
-                "`{rev}` ({short}) uses {uses}: building it with {places} ({})",
+                "`{rev}` ({short}) uses {uses}: building it with {places} ({}){kept}",
                 swap.manifests.join(", ")
             ));
         }

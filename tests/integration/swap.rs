@@ -76,6 +76,17 @@ fn two_revisions_of_an_untouched_criterion_project_compare_with_the_swap_said() 
         format!("#![deny(warnings)]\nfn never_called() {{}}\n{text}"),
     )
     .unwrap();
+    // It also takes serde_json without its default features, as bincode's
+    // benches do: serde_json stops the build without `std` (or `alloc`),
+    // which criterion's own serde_json turned on for the whole build.
+    let benches = fx.dir.join("bench-crate/Cargo.toml");
+    let manifest = std::fs::read_to_string(&benches).unwrap();
+    let json = "serde_json = { version = \"1\", default-features = false }\n";
+    std::fs::write(
+        &benches,
+        manifest.replace("[[bench]]", &format!("{json}\n[[bench]]")),
+    )
+    .unwrap();
     git(&fx.dir, &["commit", "--quiet", "-am", "denies warnings"]);
     let status = |dir: &Path| git(dir, &["status", "--porcelain", "--untracked-files=all"]);
     let before = status(&fx.dir);
@@ -91,6 +102,14 @@ fn two_revisions_of_an_untouched_criterion_project_compare_with_the_swap_said() 
         r.stderr.contains(
             "uses criterion: building it with nbench-criterion in criterion's place \
              (Cargo.toml, bench-crate/Cargo.toml)"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains(
+            "(Cargo.toml, bench-crate/Cargo.toml); they ask for serde_json/std, which criterion \
+             turned on for the whole build"
         ),
         "{}",
         r.stderr

@@ -1,0 +1,151 @@
+//! Features a benchmark library turned on for the whole build, kept where
+//! the swap ([`super::swap`]) takes the library out. cargo gives every
+//! package that takes a crate the union of the features asked of it, so a
+//! suite whose own entry asks serde_json for no default features built
+//! with criterion's `std` all the same (bincode's benches). nbench's front
+//! ends take none of those crates; the manifest's own entries ask for the
+//! features instead, and the revision builds as `cargo bench` built it.
+
+use crate::discover::Unified;
+use toml::{Table, Value};
+
+/// Asks for `unifies`' features in every dependency entry of `manifest`
+/// (any table, the workspace's among them) that takes one of their
+/// packages on its line with its default features off, or that inherits
+/// the workspace's entry, which may have them off. Returns what it added,
+/// as `package/feature`.
+pub fn keep_features(manifest: &mut Table, unifies: &[Unified]) -> Vec<String> {
+    let mut added = Vec::new();
+    for (key, v) in manifest.iter_mut() {
+        let Some(table) = v.as_table_mut() else {
+            continue;
+        };
+        if key.ends_with("dependencies") {
+            for (name, dep) in table.iter_mut() {
+                added.extend(keep_in_entry(name, dep, unifies));
+            }
+        } else {
+            added.extend(keep_features(table, unifies));
+        }
+    }
+    added
+}
+
+/// One dependency entry, declared under `name`.
+fn keep_in_entry(name: &str, dep: &mut Value, unifies: &[Unified]) -> Vec<String> {
+    // An entry written as a version alone keeps its defaults.
+    let Value::Table(entry) = dep else {
+        return Vec::new();
+    };
+    let package = entry.get("package").and_then(Value::as_str).unwrap_or(name);
+    let Some(unified) = unifies.iter().find(|u| u.package == package) else {
+        return Vec::new();
+    };
+    let flag = |key: &str| entry.get(key).and_then(Value::as_bool);
+    let inherited = flag("workspace") == Some(true);
+    let defaults_off =
+        flag("default-features") == Some(false) || flag("default_features") == Some(false);
+    let on_line = (entry.get("version").and_then(Value::as_str))
+        .is_some_and(|req| on_line(req, unified.line));
+    if !(inherited || defaults_off && on_line) {
+        return Vec::new();
+    }
+    let package = package.to_owned();
+    let features = entry
+        .entry("features")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    let Value::Array(list) = features else {
+        return Vec::new();
+    };
+    let mut added = Vec::new();
+    for f in unified.features {
+        if !list.iter().any(|x| x.as_str() == Some(f)) {
+            list.push(Value::String((*f).to_owned()));
+            added.push(format!("{package}/{f}"));
+        }
+    }
+    added
+}
+
+/// Whether version requirement `req` (`1.0`, `^0.2.14`, `>=1.0.100, <2`)
+/// takes the line `line` (`1`, `0.2`): its first bound names it.
+fn on_line(req: &str, line: &str) -> bool {
+    let first = req.split(',').next().unwrap_or_default();
+    let first = first
+        .trim()
+        .trim_start_matches(['^', '~', '=', '>', '<', ' ']);
+    let parts: Vec<&str> = first.split('.').collect();
+    let wanted: Vec<&str> = line.split('.').collect();
+    parts.len() >= wanted.len() && parts.iter().zip(&wanted).all(|(a, b)| a == b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discover::FRONT_ENDS;
+
+    fn kept(manifest: &str) -> (Vec<String>, Table) {
+        let mut t: Table = toml::from_str(manifest).unwrap();
+        let added = keep_features(&mut t, FRONT_ENDS[0].unifies);
+        (added, t)
+    }
+
+    #[test]
+    fn an_entry_without_defaults_asks_for_what_criterion_turned_on() {
+        // As bincode's manifest has it.
+        let (added, t) = kept(
+            "[dev-dependencies]\n\
+             serde_json = { version = \"1.0\", default-features = false }\n\
+             criterion = \"0.5\"\n",
+        );
+        assert_eq!(added, ["serde_json/std"]);
+        let entry = &t["dev-dependencies"]["serde_json"];
+        assert_eq!(
+            entry["features"].as_array().unwrap()[0].as_str(),
+            Some("std")
+        );
+        assert_eq!(entry["default-features"].as_bool(), Some(false));
+    }
+
+    #[test]
+    fn entries_that_have_the_features_or_another_line_are_left() {
+        let (added, t) = kept(
+            "[dependencies]\n\
+             serde = { version = \"1\", default-features = false, features = [\"std\", \"derive\"] }\n\
+             regex = \"1\"\n\
+             num-traits = { version = \"0.1\", default-features = false }\n\
+             other = { version = \"1\", default-features = false }\n\
+             [target.'cfg(unix)'.dev-dependencies]\n\
+             nt = { package = \"num-traits\", version = \"^0.2.14\", default_features = false }\n",
+        );
+        assert_eq!(added, ["num-traits/std"]);
+        let features = |e: &Value| e.get("features").map(|f| f.as_array().unwrap().len());
+        assert_eq!(features(&t["dependencies"]["serde"]), Some(2));
+        assert_eq!(features(&t["dependencies"]["num-traits"]), None);
+        assert_eq!(
+            features(&t["target"]["cfg(unix)"]["dev-dependencies"]["nt"]),
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn an_inherited_entry_asks_in_case_the_workspaces_does_not() {
+        let (added, _) = kept(
+            "[workspace.dependencies]\n\
+             serde_json = { version = \">=1.0.100, <2\", default-features = false }\n\
+             [dev-dependencies]\n\
+             serde_json = { workspace = true }\n",
+        );
+        assert_eq!(added, ["serde_json/std", "serde_json/std"]);
+    }
+
+    #[test]
+    fn a_requirement_names_its_line_by_its_first_bound() {
+        assert!(on_line("1.0.100", "1"));
+        assert!(on_line("=1", "1"));
+        assert!(on_line("0.2", "0.2"));
+        assert!(!on_line("0.1.5", "0.2"));
+        assert!(!on_line("2", "1"));
+        assert!(!on_line("*", "1"));
+    }
+}
