@@ -14,6 +14,7 @@ pub mod swap_failure;
 pub mod swapped;
 mod unified;
 mod units;
+pub mod untracked;
 pub mod worktree;
 
 pub use layouts::build_layouts;
@@ -178,6 +179,7 @@ impl BuildOptions {
                 false => String::new(),
             },
             lock: String::new(),
+            copied: Vec::new(),
         }
     }
 }

@@ -95,6 +95,20 @@ pub struct BuildRecord {
     /// working tree's, which it was built with; empty: its own (or none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub lock: String,
+    /// Files git does not track that a revision's build read, copied into
+    /// its checkout from the working tree (an input `include_str!` takes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub copied: Vec<CopiedFile>,
+}
+
+/// A file git does not track, copied from the working tree into a
+/// revision's checkout.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CopiedFile {
+    /// Its path from the repository's top.
+    pub path: String,
+    /// The hash of what it held.
+    pub hash: String,
 }
 
 /// The swap a revision's build made: nbench-criterion in criterion's place,

@@ -24,10 +24,11 @@ use crate::build::swap_failure::{
     front_end_not_got, item_crate, missing_item, names_another_crate,
 };
 use crate::build::swapped::swapped_as_now;
+use crate::build::untracked::{copied_as_now, copy_in, unreadable};
 use crate::build::worktree::{Worktree, kept, remove_abandoned, short};
 use crate::config::Settings;
 use crate::error::{Error, Result};
-use crate::model::context::SwapRecord;
+use crate::model::context::{CopiedFile, SwapRecord};
 use crate::model::record::RunRecord;
 use crate::store::Store;
 use crate::store::baselines::Lock;
@@ -113,6 +114,7 @@ pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pe
         let record = b.run.context.build.as_ref();
         let carried = to_carry(root, Path::new(&top), &commit);
         locked_as_now(record.map(|r| r.lock.as_str()), carried.as_ref())?;
+        copied_as_now(Path::new(&top), record.map_or(&[], |r| r.copied.as_slice()))?;
         swapped_as_now(
             record.and_then(|r| r.swap.as_ref()),
             Path::new(&top),
@@ -223,7 +225,7 @@ impl Checkout {
         let swap = self.swap.as_ref();
         let lock = carried.as_ref().map(|c| c.hash.clone());
         let record = (swap.cloned(), lock.unwrap_or_default());
-        match save_baseline(&revision, name, record, &s.selection.benches) {
+        match self.save_copying(s, &revision, name, record) {
             Ok(()) => Ok(made),
             Err(Error::Build(why)) => {
                 let at = (self.worktree.path.as_path(), carried.as_ref());
@@ -254,6 +256,49 @@ impl Checkout {
                     .hint()
                     .unwrap_or_else(|| "run again with -v to see more".to_owned()),
             }),
+        }
+    }
+}
+
+/// Files git does not track copied into one revision's checkout, at most:
+/// each build says only the first it could not read.
+const MOST_COPIED: usize = 16;
+
+impl Checkout {
+    /// [`save_baseline`] with `revision`'s settings; where the build could
+    /// not read a file that the working tree has and git does not track,
+    /// that file is copied into the checkout ([`copy_in`]), said in a note,
+    /// and the revision built again.
+    fn save_copying(
+        &self,
+        s: &Settings,
+        revision: &Settings,
+        name: &str,
+        (swap, lock): (Option<SwapRecord>, String),
+    ) -> Result<()> {
+        let (rev, short) = (self.rev.as_str(), short(&self.commit));
+        let top = &self.lock_from.1;
+        let mut copied: Vec<CopiedFile> = Vec::new();
+        loop {
+            let record = (swap.clone(), lock.clone(), copied.clone());
+            let why = match save_baseline(revision, name, record, &s.selection.benches) {
+                Err(Error::Build(why)) if copied.len() < MOST_COPIED => why,
+                other => return other,
+            };
+            let file = unreadable(&why)
+                .and_then(|said| copy_in(top, &self.worktree.path, &self.manifest, said))
+                .filter(|f| copied.iter().all(|c| c.path != f.path));
+            let Some(file) = file else {
+                return Err(Error::Build(why));
+            };
+            if !s.output.quiet() {
+                note(&format!(
+                    "`{rev}` ({short}) reads `{}`, which git does not track: copied the \
+                     working tree's into its checkout, building it again",
+                    file.path
+                ));
+            }
+            copied.push(file);
         }
     }
 }
@@ -313,7 +358,15 @@ fn build_failed(
                 item_crate(&why).filter(|k| carried.is_some_and(|c| c.sourced(checkout, k)));
             Error::RevisionBuild {
                 message: format!("revision `{rev}` ({short}) failed to build{why}"),
-                hint: own_failure_hint(rev, own_script, moved),
+                hint: match unreadable(&why) {
+                    Some(file) => format!(
+                        "the revision is built in a checkout of what git holds at it, and \
+                         `{file}` was not there; a file git does not track is taken from the \
+                         working tree where it is there (this one is not): compare with a \
+                         revision that has it"
+                    ),
+                    None => own_failure_hint(rev, own_script, moved),
+                },
             }
         }
     }
@@ -401,7 +454,7 @@ fn locked_as_now(then: Option<&str>, now: Option<&Carried>) -> std::result::Resu
 fn save_baseline(
     s: &Settings,
     name: &str,
-    (swap, lock_file): (Option<SwapRecord>, String),
+    (swap, lock_file, copied): (Option<SwapRecord>, String, Vec<CopiedFile>),
     benches: &[String],
 ) -> Result<()> {
     let (mut found, mut skipped) = discover_targets(s)?;
@@ -422,6 +475,7 @@ fn save_baseline(
     if let Some(build) = context.build.as_mut() {
         build.swap = swap;
         build.lock = lock_file;
+        build.copied = copied;
         if narrowed {
             build.benches = benches.to_vec();
             build.benches.sort();

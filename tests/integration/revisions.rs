@@ -591,6 +591,72 @@ fn a_revision_runs_in_its_own_checkout_and_reads_its_own_files() {
 }
 
 #[test]
+fn a_revision_reads_an_input_git_does_not_track_from_the_working_tree() {
+    // As Advent of Code suites keep their puzzle input: out of git, taken
+    // by `include_str!`. A checkout of the revision lacks it.
+    let fx = repository(|dir| {
+        let lib = dir.join("src/lib.rs");
+        let text = std::fs::read_to_string(&lib).unwrap();
+        let input = "/// The input's length.\npub const INPUT: usize = include_str!(\"input.txt\").len();\n";
+        std::fs::write(&lib, format!("{text}{input}")).unwrap();
+        std::fs::write(dir.join(".gitignore"), "target/\nCargo.lock\ninput.txt\n").unwrap();
+    });
+    let input = fx.dir.join("src/input.txt");
+    std::fs::write(&input, "12345\n").unwrap();
+    let run = nbench(&fx, &["--compare-rev", "HEAD", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(
+        run.stderr.contains(
+            "reads `src/input.txt`, which git does not track: copied the working tree's into its \
+             checkout, building it again"
+        ),
+        "{}",
+        run.stderr
+    );
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        doc["comparison"]["targets"][0]["rows"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    let again = nbench(&fx, &["--compare-rev", "HEAD", "-q"]);
+    assert_eq!(again.code, 0, "{}", again.all());
+    // Another input: the revision is built again with it.
+    std::fs::write(&input, "678\n").unwrap();
+    let changed = nbench(&fx, &["--compare-rev", "HEAD"]);
+    assert_eq!(changed.code, 0, "{}", changed.all());
+    assert!(
+        changed.stderr.contains(
+            "is built again: `src/input.txt` (which git does not track, copied from the working \
+             tree) has changed since"
+        ),
+        "{}",
+        changed.stderr
+    );
+    // A file git tracks is the revision's own to have: committed after it,
+    // it is not taken from the working tree.
+    std::fs::write(&input, "9\n").unwrap();
+    git(&fx.dir, &["add", "--force", "src/input.txt"]);
+    git(&fx.dir, &["commit", "--quiet", "-m", "the input"]);
+    let tracked = nbench(&fx, &["--compare-rev", "HEAD~1"]);
+    assert_eq!(tracked.code, 3, "{}", tracked.all());
+    assert!(
+        tracked
+            .error_line()
+            .contains("couldn't read `src/input.txt`"),
+        "{}",
+        tracked.all()
+    );
+    assert!(
+        tracked.stderr.contains("`src/input.txt` was not there"),
+        "{}",
+        tracked.stderr
+    );
+}
+
+#[test]
 fn a_revision_that_cannot_be_checked_out_is_said_before_the_working_tree_is_built() {
     let fx = repository(|dir| std::fs::write(dir.join("data.txt"), "data\n").unwrap());
     // The revision's `data.txt` is lost from the repository (as in a
