@@ -10,6 +10,9 @@ pub trait Observer {
     /// A comparison its first pass left undecided is measured further, with
     /// the time others left unused: the `k`th of the `of` such in `target`.
     fn further(&mut self, target: &str, id: &str, k: usize, of: usize);
+    /// The instructions of `benchmarks` of `target` are counted under
+    /// callgrind, in the `n`th of `of` processes a side.
+    fn counting(&mut self, target: &str, benchmarks: usize, n: usize, of: usize);
     /// The outcomes of `target` so far, in listed order (each call repeats the earlier ones).
     fn observe(&mut self, target: &str, outcomes: &[Outcome]);
     /// The target is done: anything drawn in place is removed.

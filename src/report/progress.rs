@@ -90,6 +90,14 @@ impl Observer for Progress {
         );
     }
 
+    fn counting(&mut self, target: &str, benchmarks: usize, n: usize, of: usize) {
+        let what = match benchmarks {
+            1 => "1 benchmark under callgrind".to_owned(),
+            b => format!("{b} benchmarks under callgrind"),
+        };
+        self.show(("counting", "Counting"), (target, &what), n, of);
+    }
+
     /// Removes the line.
     fn clear(&mut self) {
         if let Display::Line(t) = &self.display {

@@ -101,7 +101,7 @@ pub fn compare_target(
     count_both(
         (built, base_dir),
         (base_exes, cur_exes),
-        plan,
+        (plan, observer),
         (&mut outcomes, &mut cmp),
     );
     let run = TargetRun {
@@ -131,7 +131,7 @@ fn close(observer: &mut dyn Observer, (label, outcomes): (&str, &[Outcome]), cur
 fn count_both(
     (built, base_dir): (&Built, Option<&Path>),
     (base_exes, cur_exes): (&[PathBuf], &[PathBuf]),
-    plan: &Plan,
+    (plan, observer): (&Plan, &mut dyn Observer),
     (outcomes, cmp): (&mut [Outcome], &mut TargetComparison),
 ) {
     if !plan.instructions || cmp.rows.is_empty() {
@@ -146,21 +146,32 @@ fn count_both(
             _ => None,
         })
     };
-    let ids: Vec<(String, u64)> = (cmp.rows.iter())
+    let native: Vec<(String, f64)> = (cmp.rows.iter())
         .map(|r| {
-            let ns = counts::native_ns(r.baseline + r.overhead, wall(&r.id));
-            (r.id.clone(), counts::iterations_for(ns))
+            (
+                r.id.clone(),
+                counts::native_ns(r.baseline + r.overhead, wall(&r.id)),
+            )
         })
         .collect();
+    let (ids, slow) = counts::to_count(native);
+    counts::besides_too_slow(outcomes, &slow);
+    if ids.is_empty() {
+        return;
+    }
     let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
     let how = (plan.extra_args.as_slice(), limit);
     let dir = built.target.package_root.as_path();
     let base_dir = base_dir.unwrap_or(dir);
-    // Counts do not depend on what else runs: both sides at once.
+    let label = built.target.label();
+    // Counts do not depend on what else runs: both sides at once, the
+    // current side's processes shown.
     let n = counts::COUNT_PROCESSES;
+    let mut shown = |k: usize| observer.counting(&label, ids.len(), k, n);
     let sides = std::thread::scope(|s| -> Result<_, crate::run::counter::CountError> {
-        let base = s.spawn(|| counts::count_side(base_exes, (base_dir, &ids), how, n));
-        let cur = counts::count_side(cur_exes, (dir, &ids), how, n);
+        let base =
+            s.spawn(|| counts::count_side(base_exes, (base_dir, &ids), how, (n, &mut |_| {})));
+        let cur = counts::count_side(cur_exes, (dir, &ids), how, (n, &mut shown));
         let base = base.join().unwrap_or_else(|_| {
             Err(crate::run::counter::CountError::Failed(
                 "the counting thread panicked".to_owned(),
@@ -168,6 +179,7 @@ fn count_both(
         });
         Ok((base?, cur?))
     });
+    observer.clear();
     match sides {
         Ok(((base, base_failed), (cur, mut failed))) => {
             crate::compare::counts::attach(cmp, &base, &cur);

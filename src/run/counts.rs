@@ -14,6 +14,7 @@ use super::Plan;
 use super::counter::CountError;
 use super::counting::{self, Counting, ToCount};
 use crate::model::metric::{Beside, Counted, SideCounts};
+use crate::model::observer::Observer;
 use crate::model::outcome::{Measured, Outcome};
 use crate::model::target::Built;
 use nbench::__private::count::Dumped;
@@ -46,6 +47,42 @@ pub fn iterations_for(ns_per_iter: f64) -> u64 {
 /// (both sides' processes); rows whose 20 µs setup dwarfs the routine 158
 /// to 4 028 times.
 const SETUP_BOUND: f64 = 64.0;
+
+/// The slowest iteration, ns natively, a benchmark is counted at. Under
+/// callgrind it runs some 50 times as long (2.5 s), and a side counts at
+/// least 4 of them (`n`, `2n`, `n` iterations in its three processes): 10 s
+/// a side. png's decoder suite, whose 12288×12288 decodes take 0.3–1.5 s,
+/// was counted for over half an hour with nothing on the screen. A
+/// benchmark that long is timed to a small share of itself; time decides
+/// it alone.
+pub const COUNTED_AT_MOST_NS: f64 = 50e6;
+
+/// Of benchmarks `native` (each id with an iteration's native ns, as
+/// [`native_ns`] gives it), those counted, each over the iterations
+/// [`iterations_for`] gives; and the ids of those too slow to count
+/// ([`COUNTED_AT_MOST_NS`]).
+pub fn to_count(native: Vec<(String, f64)>) -> (Vec<(String, u64)>, Vec<String>) {
+    let (slow, counted): (Vec<_>, Vec<_>) =
+        (native.into_iter()).partition(|(_, ns)| *ns > COUNTED_AT_MOST_NS);
+    let counted = (counted.into_iter())
+        .map(|(id, ns)| (id, iterations_for(ns)))
+        .collect();
+    (counted, slow.into_iter().map(|(id, _)| id).collect())
+}
+
+/// Each measured outcome among `slow` says why it has no count.
+pub fn besides_too_slow(outcomes: &mut [Outcome], slow: &[String]) {
+    let why = format!(
+        "an iteration takes over {}, some 50 times as long under callgrind: time alone \
+         decides it",
+        nbench::__private::format::time(COUNTED_AT_MOST_NS)
+    );
+    put_besides(
+        outcomes,
+        |id| slow.iter().any(|s| s == id),
+        |_| uncounted(&why),
+    );
+}
 
 /// The native time, ns, of one iteration as counting runs it, for
 /// [`iterations_for`]: `timed` (its timed part and the loop's), or where
@@ -184,11 +221,12 @@ pub const COUNT_PROCESSES: usize = 3;
 /// has none (its counting failed in one of them, and is not tried again
 /// in the next: a side's spread is measured over all its processes or
 /// stated for none); or why counting failed.
+/// `started` is told each process's number (from 1) as it starts.
 pub fn count_side(
     exes: &[PathBuf],
     (dir, ids): (&Path, &ToCount),
     (extra_args, limit): (&[String], Duration),
-    processes: usize,
+    (processes, started): (usize, &mut dyn FnMut(usize)),
 ) -> Result<(SideCounts, Failed), CountError> {
     let (mut side, mut failed) = (SideCounts::new(), Failed::new());
     for (k, exe) in exes.iter().cycle().take(processes).enumerate() {
@@ -199,6 +237,7 @@ pub fn count_side(
         if ids.is_empty() {
             break;
         }
+        started(k + 1);
         // The `k`-th process of each side draws the `k`-th random sequence.
         let tally = count((exe, k as u64), dir, &ids, (extra_args, limit))?;
         for (id, c) in tally.counted {
@@ -219,25 +258,40 @@ fn iterations_factor(k: usize) -> u64 {
 /// Counts the instructions of each benchmark of `built` measured in
 /// `outcomes` (`--metrics time,instructions`) into its outcome; where none
 /// could be had, says why in its place.
-pub fn count_into(built: &Built, plan: &Plan, outcomes: &mut [Outcome]) {
-    let ids: Vec<(String, u64)> = (outcomes.iter())
+pub fn count_into(
+    built: &Built,
+    plan: &Plan,
+    outcomes: &mut [Outcome],
+    observer: &mut dyn Observer,
+) {
+    let native: Vec<(String, f64)> = (outcomes.iter())
         .filter_map(|o| match o {
             Outcome::Measured(m) => {
                 let timed = m.result.summary.median + m.result.overhead;
-                let ns = native_ns(timed, wall_ns(m));
-                Some((m.result.id.clone(), iterations_for(ns)))
+                Some((m.result.id.clone(), native_ns(timed, wall_ns(m))))
             }
             _ => None,
         })
         .collect();
+    let (ids, slow) = to_count(native);
+    besides_too_slow(outcomes, &slow);
     if ids.is_empty() {
         return;
     }
     let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
     let dir = built.target.package_root.as_path();
     let exe = std::slice::from_ref(&built.exe);
+    let label = built.target.label();
+    let mut started = |k: usize| observer.counting(&label, ids.len(), k, 1);
     // A run without a comparison shows one count.
-    match count_side(exe, (dir, &ids), (&plan.extra_args, limit), 1) {
+    let counted = count_side(
+        exe,
+        (dir, &ids),
+        (&plan.extra_args, limit),
+        (1, &mut started),
+    );
+    observer.clear();
+    match counted {
         Ok((side, failed)) => besides_from(outcomes, &ids, (&side, &failed)),
         Err(e) => besides_failed(outcomes, &e.to_string()),
     }
@@ -567,5 +621,23 @@ mod tests {
         assert_eq!(iterations_for(5e9), 1);
         assert_eq!(iterations_for(0.0), 1 << 21);
         assert_eq!(iterations_for(f64::NAN), 1 << 21);
+    }
+
+    #[test]
+    fn a_benchmark_too_slow_for_callgrind_is_left_to_time() {
+        let native = vec![
+            ("decode/12288x12288".to_owned(), 1.2e9),
+            ("decode/128x128".to_owned(), 80_000.0),
+            ("at_the_limit".to_owned(), COUNTED_AT_MOST_NS),
+        ];
+        let (counted, slow) = to_count(native);
+        assert_eq!(
+            counted,
+            [
+                ("decode/128x128".to_owned(), 4),
+                ("at_the_limit".to_owned(), 1)
+            ]
+        );
+        assert_eq!(slow, ["decode/12288x12288"]);
     }
 }

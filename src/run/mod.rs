@@ -228,7 +228,7 @@ pub fn run_target(
     };
     mark_floors(&mut outcomes);
     if plan.instructions && !list_only {
-        counts::count_into(built, plan, &mut outcomes);
+        counts::count_into(built, plan, &mut outcomes, observer);
     }
     TargetRun {
         label,

@@ -73,6 +73,9 @@ fn a_loop_of_known_additions_counts_the_instructions_it_executes() {
     let table = f.nbench(&[&args[..], &["adds/10000"]].concat());
     assert!(table.stdout.contains("instructions"), "{}", table.all());
     assert!(table.line("adds/10000").contains(" k"), "{}", table.all());
+    // Counting is shown as it goes, as measuring is.
+    let shown = "counting [1/1] counts/counts › 1 benchmark under callgrind";
+    assert!(table.stderr.contains(shown), "{}", table.stderr);
 }
 
 #[test]
@@ -90,7 +93,7 @@ fn a_benchmark_that_ends_its_counting_process_costs_only_its_own_count() {
         let mut cmd = f.nbench_command(args);
         crate::helpers::Run::from(cmd.env("TMPDIR", &tmp).output().unwrap())
     };
-    let quick = ["--max-time", "100ms", "--features", "dies,litter"];
+    let quick = ["--max-time", "100ms", "--features", "dies,litter,slow"];
     let saved = nbench(&[&quick[..], &["--save-baseline", "base"]].concat());
     assert_eq!(saved.code, 0, "{}", saved.all());
     let counted = ["--metrics", "time,instructions", "--format", "json"];
@@ -108,6 +111,11 @@ fn a_benchmark_that_ends_its_counting_process_costs_only_its_own_count() {
                the counting run was killed by signal 6 (SIGABRT, aborted)";
     assert!(dies["note"].to_string().contains("SIGABRT"), "{dies}");
     assert!(run.stderr.contains(why), "{}", run.all());
+    // An iteration of 60 ms is left to time.
+    let slow = instructions(&json, "sleeps/60ms");
+    assert!(slow["per_iter"].is_null(), "{slow}");
+    let why = "an iteration takes over 50.00 ms, some 50 times as long under callgrind";
+    assert!(slow["note"].to_string().contains(why), "{slow}");
     // Compared: the same, once for the row, and the other rows judged on
     // their counts.
     let compared = nbench(&[&quick[..], &counted[..], &["--compare", "base"]].concat());
