@@ -92,28 +92,36 @@ pub struct TargetRun {
 
 impl TargetRun {
     /// Why its measured benchmarks have no figure of `metric` beside their
-    /// time: one reason for the target (no id) where one holds for all
-    /// (the counting run failed), else each benchmark's own that has none
-    /// (its counting ended its process).
-    pub fn uncounted(&self, metric: Metric) -> Vec<(Option<&str>, &str)> {
+    /// time: one reason for the target (no ids) where one holds for all
+    /// (the counting run failed), else each reason with the benchmarks it
+    /// holds for, in listed order (one's counting ended its process; some
+    /// were too slow to count).
+    pub fn uncounted(&self, metric: Metric) -> Vec<(Vec<&str>, &str)> {
         let measured: Vec<&Measured> = (self.outcomes.iter())
             .filter_map(|o| match o {
                 Outcome::Measured(m) => Some(&**m),
                 _ => None,
             })
             .collect();
-        let rows: Vec<(Option<&str>, &str)> = (measured.iter())
-            .filter_map(|m| {
-                let b = m.besides.get(metric.as_str())?;
-                let why = b.note.as_deref().filter(|_| b.per_iter.is_none())?;
-                Some((Some(m.result.id.as_str()), why))
-            })
-            .collect();
-        let whole = rows.len() == measured.len() && rows.windows(2).all(|w| w[0].1 == w[1].1);
-        match rows.first() {
-            Some(&(_, why)) if whole => vec![(None, why)],
-            _ => rows,
+        let mut reasons: Vec<(Vec<&str>, &str)> = Vec::new();
+        let mut rows = 0;
+        for m in &measured {
+            let Some(b) = m.besides.get(metric.as_str()) else {
+                continue;
+            };
+            let Some(why) = b.note.as_deref().filter(|_| b.per_iter.is_none()) else {
+                continue;
+            };
+            rows += 1;
+            match reasons.iter_mut().find(|(_, w)| *w == why) {
+                Some((ids, _)) => ids.push(m.result.id.as_str()),
+                None => reasons.push((vec![m.result.id.as_str()], why)),
+            }
         }
+        if rows == measured.len() && reasons.len() == 1 {
+            reasons[0].0.clear();
+        }
+        reasons
     }
 
     /// The complexity fitted to each family whose members were measured.
@@ -217,13 +225,23 @@ mod tests {
             measured("a", None, killed),
             measured("b", None, killed),
         ]);
-        assert_eq!(all.uncounted(Metric::Instructions), [(None, why)]);
+        assert_eq!(all.uncounted(Metric::Instructions), [(vec![], why)]);
         // One row's own reason is said for that row.
         let one = run(vec![
             measured("a", None, killed),
             measured("b", Some(9.0), None),
         ]);
-        assert_eq!(one.uncounted(Metric::Instructions), [(Some("a"), why)]);
+        assert_eq!(one.uncounted(Metric::Instructions), [(vec!["a"], why)]);
+        // Rows with one reason are said together.
+        let slow = "too slow";
+        let some = run(vec![
+            measured("a", None, Some(slow)),
+            measured("b", None, killed),
+            measured("c", None, Some(slow)),
+            measured("d", Some(9.0), None),
+        ]);
+        let said = some.uncounted(Metric::Instructions);
+        assert_eq!(said, [(vec!["a", "c"], slow), (vec!["b"], why)]);
         let counted = run(vec![measured("b", Some(9.0), None)]);
         assert!(counted.uncounted(Metric::Instructions).is_empty());
         assert!(run(Vec::new()).uncounted(Metric::Instructions).is_empty());

@@ -281,10 +281,25 @@ fn saved_target(
 /// counted: why, once for the target where one reason holds for all.
 fn uncounted(run: &TargetRun) -> Vec<String> {
     let metric = nbench::__private::metric::Metric::Instructions;
+    // Rows named where a reason holds for a few; more are counted.
+    const NAMED: usize = 3;
     (run.uncounted(metric).into_iter())
-        .map(|(id, why)| match id {
-            None => format!("`{}` has no instruction counts: {why}", run.label),
-            Some(id) => format!("`{}`: `{id}` has no instruction count: {why}", run.label),
+        .map(|(ids, why)| {
+            let named: Vec<String> = ids.iter().take(NAMED).map(|id| format!("`{id}`")).collect();
+            let label = &run.label;
+            match ids.len() {
+                0 => format!("`{label}` has no instruction counts: {why}"),
+                1 => format!("`{label}`: {} has no instruction count: {why}", named[0]),
+                n if n <= NAMED => format!(
+                    "`{label}`: {} have no instruction counts: {why}",
+                    named.join(", ")
+                ),
+                n => format!(
+                    "`{label}`: {}, and {} more have no instruction counts: {why}",
+                    named.join(", "),
+                    n - NAMED
+                ),
+            }
         })
         .collect()
 }

@@ -73,8 +73,8 @@ pub fn to_count(native: Vec<(String, f64)>) -> (Vec<(String, u64)>, Vec<String>)
 /// Each measured outcome among `slow` says why it has no count.
 pub fn besides_too_slow(outcomes: &mut [Outcome], slow: &[String]) {
     let why = format!(
-        "an iteration takes over {}, some 50 times as long under callgrind: time alone \
-         decides it",
+        "counted, an iteration would take over {} natively with what it makes outside the \
+         timing, some 50 times that under callgrind: time alone decides it",
         nbench::__private::format::time(COUNTED_AT_MOST_NS)
     );
     put_besides(
