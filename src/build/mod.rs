@@ -1,5 +1,6 @@
 //! Building the bench targets with cargo and collecting their executables from its JSON messages.
 
+mod dependencies;
 mod features;
 mod fingerprint;
 pub mod flags;

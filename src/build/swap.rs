@@ -13,6 +13,7 @@
 //! `default-features` kept. An entry that inherits it (`workspace = true`)
 //! is left to the workspace's.
 
+use super::dependencies::each_entry;
 use super::unified::keep_features;
 use crate::discover::{FRONT_ENDS, FrontEnd};
 use crate::error::{Error, Result};
@@ -162,18 +163,9 @@ fn entries(value: &Value) -> Vec<Table> {
 /// the names it declared the library under (none: it was not changed).
 pub fn swap_manifest(manifest: &mut Table, source: &Source) -> Vec<&'static str> {
     let mut declared = Vec::new();
-    for (key, v) in manifest.iter_mut() {
-        let Some(table) = v.as_table_mut() else {
-            continue;
-        };
-        if key.ends_with("dependencies") {
-            for (name, dep) in table.iter_mut() {
-                declared.extend(swap_entry(name, dep, source));
-            }
-        } else {
-            declared.extend(swap_manifest(table, source));
-        }
-    }
+    each_entry(manifest, &mut |name, dep| {
+        declared.extend(swap_entry(name, dep, source));
+    });
     declared.sort_unstable();
     declared.dedup();
     declared

@@ -6,6 +6,7 @@
 //! ends take none of those crates; the manifest's own entries ask for the
 //! features instead, and the revision builds as `cargo bench` built it.
 
+use super::dependencies::each_entry;
 use crate::discover::Unified;
 use toml::{Table, Value};
 
@@ -16,18 +17,9 @@ use toml::{Table, Value};
 /// as `package/feature`.
 pub fn keep_features(manifest: &mut Table, unifies: &[Unified]) -> Vec<String> {
     let mut added = Vec::new();
-    for (key, v) in manifest.iter_mut() {
-        let Some(table) = v.as_table_mut() else {
-            continue;
-        };
-        if key.ends_with("dependencies") {
-            for (name, dep) in table.iter_mut() {
-                added.extend(keep_in_entry(name, dep, unifies));
-            }
-        } else {
-            added.extend(keep_features(table, unifies));
-        }
-    }
+    each_entry(manifest, &mut |name, dep| {
+        added.extend(keep_in_entry(name, dep, unifies));
+    });
     added
 }
 

@@ -185,18 +185,7 @@ impl Checkout {
             eprintln!("{}", style(what).dim());
         }
         if let Some(swap) = self.swap.as_ref().filter(|_| !s.output.quiet()) {
-            let (uses, places) = swap_said(swap);
-            let kept = match swap.kept.is_empty() {
-                true => String::new(),
-                false => format!(
-                    "; they ask for {}, which {uses} turned on for the whole build",
-                    swap.kept.join(", ")
-                ),
-            };
-            note(&format!(
-                "`{rev}` ({short}) uses {uses}: building it with {places} ({}){kept}",
-                swap.manifests.join(", ")
-            ));
+            note(&swap_note(rev, short, swap));
         }
         if self.alone && !s.output.quiet() {
             let at = self.manifest.strip_prefix(&self.worktree.path);
@@ -258,6 +247,23 @@ impl Checkout {
             }),
         }
     }
+}
+
+/// The note for revision `rev` built with the front ends `swap` put in
+/// its libraries' places.
+fn swap_note(rev: &str, short: &str, swap: &SwapRecord) -> String {
+    let (uses, places) = swap_said(swap);
+    let kept = match swap.kept.is_empty() {
+        true => String::new(),
+        false => format!(
+            "; they ask for {}, which {uses} turned on for the whole build",
+            swap.kept.join(", ")
+        ),
+    };
+    format!(
+        "`{rev}` ({short}) uses {uses}: building it with {places} ({}){kept}",
+        swap.manifests.join(", ")
+    )
 }
 
 /// Files git does not track copied into one revision's checkout, at most:
