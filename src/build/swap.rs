@@ -286,7 +286,7 @@ pub fn swap_said(swap: &SwapRecord) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discover::{COMPAT_PACKAGE, DIVAN_PACKAGE, GUNGRAUN_PACKAGE};
+    use crate::discover::front_ends::{COMPAT_PACKAGE, DIVAN_PACKAGE, GUNGRAUN_PACKAGE};
 
     fn swapped(manifest: &str) -> (bool, Table) {
         let mut t: Table = toml::from_str(manifest).unwrap();

@@ -5,7 +5,7 @@
 use super::lockstep::{Compared, Doubt, Lockstep};
 use super::paired::Side;
 use super::session::{Session, SessionError};
-use super::{Hints, Picked, Plan, counts, measure, open, run_target};
+use super::{Hints, Picked, Plan, counted_over, counts, measure, open, run_target};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
 use crate::model::comparison::{NotCompared, TargetComparison};
 use crate::model::observer::Observer;
@@ -142,7 +142,7 @@ fn count_both(
     // timing cost far more).
     let wall = |id: &str| {
         outcomes.iter().find_map(|o| match o {
-            Outcome::Measured(m) if m.result.id == id => counts::wall_ns(m),
+            Outcome::Measured(m) if m.result.id == id => counted_over::wall_ns(m),
             _ => None,
         })
     };
@@ -150,11 +150,11 @@ fn count_both(
         .map(|r| {
             (
                 r.id.clone(),
-                counts::native_ns(r.baseline + r.overhead, wall(&r.id)),
+                counted_over::native_ns(r.baseline + r.overhead, wall(&r.id)),
             )
         })
         .collect();
-    let (ids, slow) = counts::to_count(native);
+    let (ids, slow) = counted_over::to_count(native);
     counts::besides_too_slow(outcomes, &slow);
     if ids.is_empty() {
         return;

@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// Benchmarks to count, each with the iterations of its first counted
-/// sample ([`iterations_for`](super::counts::iterations_for)).
+/// sample ([`iterations_for`](super::counted_over::iterations_for)).
 pub type ToCount = [(String, u64)];
 
 /// What one counting process gave.
