@@ -71,7 +71,8 @@ fn hash_of(path: &Path) -> Option<String> {
 
 /// Whether git tracks the file at `relative` in the repository at `top`.
 fn tracked(top: &Path, relative: &Path) -> bool {
-    let path = relative.display().to_string();
+    // Literally, not as a pattern (a name may hold `*` or `?`).
+    let path = format!(":(literal){}", relative.display());
     git(top, &["ls-files", "--error-unmatch", "--", &path]).is_ok()
 }
 
