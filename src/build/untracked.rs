@@ -39,12 +39,13 @@ pub fn copy_in(top: &Path, checkout: &Path, manifest: &Path, said: &str) -> Opti
         if !from.is_file() || tracked(top, &relative) {
             return None;
         }
+        let bytes = std::fs::read(&from).ok()?;
         let to = checkout.join(&relative);
         std::fs::create_dir_all(to.parent()?).ok()?;
-        std::fs::copy(&from, &to).ok()?;
+        std::fs::write(&to, &bytes).ok()?;
         Some(CopiedFile {
             path: relative.display().to_string(),
-            hash: hash_of(&from)?,
+            hash: hash_bytes(&bytes),
         })
     })
 }
@@ -66,7 +67,12 @@ pub fn copied_as_now(top: &Path, copied: &[CopiedFile]) -> Result<(), String> {
 
 /// The hash of what the file at `path` holds.
 fn hash_of(path: &Path) -> Option<String> {
-    Some(format!("{:016x}", fnv1a(std::fs::read(path).ok()?)))
+    Some(hash_bytes(&std::fs::read(path).ok()?))
+}
+
+/// The hash of `bytes`, as a copied file records it.
+fn hash_bytes(bytes: &[u8]) -> String {
+    format!("{:016x}", fnv1a(bytes.iter().copied()))
 }
 
 /// Whether git tracks the file at `relative` in the repository at `top`.

@@ -364,15 +364,7 @@ fn build_failed(
                 item_crate(&why).filter(|k| carried.is_some_and(|c| c.sourced(checkout, k)));
             Error::RevisionBuild {
                 message: format!("revision `{rev}` ({short}) failed to build{why}"),
-                hint: match unreadable(&why) {
-                    Some(file) => format!(
-                        "the revision is built in a checkout of what git holds at it, and \
-                         `{file}` was not there; a file git does not track is taken from the \
-                         working tree where it is there (this one is not): compare with a \
-                         revision that has it"
-                    ),
-                    None => own_failure_hint(rev, own_script, moved),
-                },
+                hint: own_failure_hint(rev, own_script, moved, unreadable(&why)),
             }
         }
     }
@@ -380,9 +372,23 @@ fn build_failed(
 
 /// What to do about revision `rev`'s own failed build: a build script of
 /// its own failed as it ran (`own_script`); an item of crate `moved` is
-/// missing where it keeps no lock file; else its code and this toolchain.
-fn own_failure_hint(rev: &str, own_script: bool, moved: Option<&str>) -> String {
+/// missing where it keeps no lock file; its code reads a file `unread`
+/// that its checkout lacks and the working tree could not give ([`copy_in`]);
+/// else its code and this toolchain.
+fn own_failure_hint(
+    rev: &str,
+    own_script: bool,
+    moved: Option<&str>,
+    unread: Option<&str>,
+) -> String {
     let shown = format!("its build output is above, each line marked [{rev}]");
+    if let Some(file) = unread {
+        return format!(
+            "{shown}; the revision is built in a checkout of what git holds at it, and `{file}` \
+             was not there; a file git does not track is taken from the working tree where it \
+             is there (this one is not): compare with a revision that has it"
+        );
+    }
     match (own_script, moved) {
         (true, _) => format!(
             "{shown}; the revision is built in a checkout of what git holds at it, without \

@@ -154,8 +154,7 @@ fn count_both(
             )
         })
         .collect();
-    let (ids, slow) = counted_over::to_count(native);
-    counts::besides_too_slow(outcomes, &slow);
+    let ids = counts::to_count_in(outcomes, native);
     if ids.is_empty() {
         return;
     }

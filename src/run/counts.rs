@@ -194,8 +194,7 @@ pub fn count_into(
             _ => None,
         })
         .collect();
-    let (ids, slow) = to_count(native);
-    besides_too_slow(outcomes, &slow);
+    let ids = to_count_in(outcomes, native);
     if ids.is_empty() {
         return;
     }
@@ -246,8 +245,17 @@ pub fn besides_failed(outcomes: &mut [Outcome], why: &str) {
     put_besides(outcomes, |_| true, |_| uncounted(why));
 }
 
+/// Of benchmarks `native` (each id with an iteration's native ns), those
+/// to count, each with its iterations ([`to_count`]); each measured outcome
+/// among the others says it is too slow to count.
+pub fn to_count_in(outcomes: &mut [Outcome], native: Vec<(String, f64)>) -> Vec<(String, u64)> {
+    let (ids, slow) = to_count(native);
+    besides_too_slow(outcomes, &slow);
+    ids
+}
+
 /// Each measured outcome among `slow` says why it has no count.
-pub fn besides_too_slow(outcomes: &mut [Outcome], slow: &[String]) {
+fn besides_too_slow(outcomes: &mut [Outcome], slow: &[String]) {
     let why = format!(
         "counted, an iteration would take over {} natively with what it makes outside the \
          timing, some 50 times that under callgrind: time alone decides it",
