@@ -122,9 +122,9 @@ pub mod __private {
     /// The channel's messages and their JSON codec.
     pub mod protocol {
         pub use crate::protocol::{
-            COUNT_FLAG, COUNT_ITERS_FLAG, Command, Event, HARNESS_VERSION, LISTINGS_ENV, Listed,
-            MARKER, Message, PROTOCOL_FLAG, PROTOCOL_VERSION, ProtocolError, TOKEN_ENV, json,
-            read_message, write_message,
+            COUNT_FLAG, COUNT_ITERS_FLAG, Command, Event, HARNESS_VERSION, LISTING_KEY_ENV,
+            LISTINGS_ENV, Listed, MARKER, Message, PROTOCOL_FLAG, PROTOCOL_VERSION, ProtocolError,
+            TOKEN_ENV, json, read_message, write_message,
         };
     }
     /// A benchmark's result.

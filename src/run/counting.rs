@@ -99,12 +99,14 @@ fn run(
 ) -> Result<Counting, CountError> {
     let link = out.join("bench");
     #[cfg(unix)]
-    let exe = match std::os::unix::fs::symlink(exe, &link) {
+    let linked = match std::os::unix::fs::symlink(exe, &link) {
         Ok(()) => link.as_path(),
         Err(_) => exe,
     };
+    #[cfg(not(unix))]
+    let linked = exe;
     let mut cmd = match source {
-        Source::Cpu => Command::new(exe),
+        Source::Cpu => Command::new(linked),
         Source::Valgrind(valgrind) => {
             let mut cmd = Command::new(valgrind);
             cmd.args(["--tool=callgrind", "--collect-atstart=no", "--dump-line=no"])
@@ -120,13 +122,13 @@ fn run(
                     "--callgrind-out-file={}",
                     out.join("cg.out").display()
                 ))
-                .arg(exe);
+                .arg(linked);
             cmd
         }
     };
     super::child::not_randomized(&mut cmd);
     super::child::room_for_stack(&mut cmd);
-    super::listings::share(&mut cmd);
+    super::listings::share(&mut cmd, exe);
     // What a benchmark prints while counted is not shown: it goes nowhere.
     cmd.env(nbench::__private::QUIET_ENV, "1");
     // Random bytes of a fixed sequence: hash maps seeded alike do the same

@@ -1,21 +1,83 @@
 //! Where one `cargo nbench` run's bench processes keep what they listed
 //! ([`LISTINGS_ENV`]): a front end that must run the whole program to list
-//! its benchmarks (nbench-criterion) lists once per executable, not once
-//! per process. The directory is this run's own, and removed as it ends.
+//! its benchmarks (nbench-criterion) lists once per build, not once per
+//! process. The directory is this run's own, and removed as it ends.
+//!
+//! Each process is told the name of its build's listing
+//! ([`LISTING_KEY_ENV`]): an executable's own, or, for the executables a
+//! comparison runs of one side ([`alike`]: its link layouts, each the same
+//! code in another order), the first one's. png's decoder suite makes
+//! every input to list its benchmarks (7.5 s); listed once per layout, its
+//! 16 layouts a side took 4 minutes of a 10-minute comparison.
 
-use nbench::__private::protocol::LISTINGS_ENV;
-use std::path::PathBuf;
+use nbench::__private::protocol::{LISTING_KEY_ENV, LISTINGS_ENV};
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 static DIR: OnceLock<PathBuf> = OnceLock::new();
 
-/// Gives a bench process the run's directory.
-pub fn share(cmd: &mut Command) {
+/// The executables given another's listing name, while their [`Alike`] lives.
+static NAMED: Mutex<Option<HashMap<PathBuf, String>>> = Mutex::new(None);
+
+/// Gives a bench process of `exe` the run's directory, and the name of the
+/// listing it shares.
+pub fn share(cmd: &mut Command, exe: &Path) {
     let dir = DIR.get_or_init(|| {
         std::env::temp_dir().join(format!("nbench-listings-{}", std::process::id()))
     });
     cmd.env(LISTINGS_ENV, dir);
+    let named = NAMED
+        .lock()
+        .ok()
+        .and_then(|n| n.as_ref()?.get(exe).cloned());
+    if let Some(key) = named.or_else(|| name_of(exe)) {
+        cmd.env(LISTING_KEY_ENV, key);
+    }
+}
+
+/// Executables that share `first`'s listing, until dropped.
+pub struct Alike {
+    exes: Vec<PathBuf>,
+}
+
+/// Names `exes`, builds of `first`'s code (its link layouts, the links a
+/// comparison runs them through), with `first`'s listing until the
+/// [`Alike`] is dropped.
+pub fn alike(first: &Path, exes: &[PathBuf]) -> Alike {
+    let (Some(key), Ok(mut named)) = (name_of(first), NAMED.lock()) else {
+        return Alike { exes: Vec::new() };
+    };
+    let named = named.get_or_insert_with(HashMap::new);
+    for exe in exes {
+        named.insert(exe.clone(), key.clone());
+    }
+    Alike {
+        exes: exes.to_vec(),
+    }
+}
+
+impl Drop for Alike {
+    fn drop(&mut self) {
+        if let Ok(mut named) = NAMED.lock()
+            && let Some(named) = named.as_mut()
+        {
+            for exe in &self.exes {
+                named.remove(exe);
+            }
+        }
+    }
+}
+
+/// The name of `exe`'s own listing: from its path, size and time of
+/// writing (another build in its place is another listing).
+fn name_of(exe: &Path) -> Option<String> {
+    let meta = std::fs::metadata(exe).ok()?;
+    let mut hash = DefaultHasher::new();
+    (exe, meta.len(), meta.modified().ok()).hash(&mut hash);
+    Some(format!("{:016x}", hash.finish()))
 }
 
 /// Removes the run's directory, if a process was given it.

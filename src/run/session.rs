@@ -118,7 +118,7 @@ impl Session {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        as_measured(&mut cmd, echo, place.is_some());
+        as_measured(&mut cmd, exe, echo, place.is_some());
         let mut child = cmd
             .spawn()
             .map_err(|e| SessionError::Start(format!("cannot start {}: {e}", exe.display())))?;
@@ -369,16 +369,16 @@ fn seconds(d: Duration) -> String {
     }
 }
 
-/// Sets up `cmd`, a bench process, as measured processes run: it dies with
-/// this one, has room for deep stacks, shares its run's listings, starts
+/// Sets up `cmd`, a bench process of `exe`, as measured processes run: it
+/// dies with this one, has room for deep stacks, shares its build's listing, starts
 /// at the same addresses each time where `placed`, is pinned to one CPU
 /// (a benchmark with threads of its own spreads over those named), and,
 /// unless its output is shown (`echo`), writes to `/dev/null` while timed:
 /// read here, it would time this process reading it.
-fn as_measured(cmd: &mut Process, echo: bool, placed: bool) {
+fn as_measured(cmd: &mut Process, exe: &Path, echo: bool, placed: bool) {
     super::child::die_with_parent(cmd);
     super::child::room_for_stack(cmd);
-    super::listings::share(cmd);
+    super::listings::share(cmd, exe);
     if placed {
         super::child::same_addresses(cmd);
     }

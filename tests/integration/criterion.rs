@@ -484,35 +484,45 @@ fn a_global_a_benchmark_function_sets_once_per_process_is_set_once_for_each_benc
 }
 
 #[test]
-fn the_processes_of_a_run_list_the_suite_once_for_each_executable() {
+fn the_processes_of_a_comparison_list_the_suite_once_for_each_side_whatever_its_layouts() {
     // Listing runs every benchmark function's code; a comparison starts a
-    // fresh pair of processes for each of its epochs. The first process of
-    // each executable keeps its listing for the others, in a directory of
-    // the run's own that is gone when the run ends.
+    // fresh pair of processes for each of its epochs, over 4 link layouts
+    // a side. A side's executables (the build, its layouts, the links a
+    // comparison runs them through) keep one listing between them, in a
+    // directory of the run's own that is gone when the run ends.
     let fx = Fixture::new("criterion");
     let log = fx.dir.join("ran.txt");
     let tmp = fx.dir.join("tmp");
     std::fs::create_dir_all(&tmp).unwrap();
-    let mut cmd = fx.nbench_command(&paired(&["--bench", "second", "small/steady"]));
-    cmd.env("CRIT_RAN", &log).env("TMPDIR", &tmp);
-    let run = Run::from(cmd.output().unwrap());
-    assert_eq!(run.code, 0, "{}", run.all());
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--bench", "second", "--metrics", "time,instructions"];
+        args.extend(extra);
+        args.push("small/steady");
+        let mut cmd = fx.nbench_command(&paired(&args));
+        cmd.env("CRIT_RAN", &log).env("TMPDIR", &tmp);
+        Run::from(cmd.output().unwrap())
+    };
+    let save = run(&["--save-baseline", "listed"]);
+    assert_eq!(save.code, 0, "{}", save.all());
+    std::fs::remove_file(&log).unwrap();
+    let cmp = run(&["--compare", "listed"]);
+    assert_eq!(cmp.code, 0, "{}", cmp.all());
+    assert!(
+        cmp.stderr.contains("building 4 link layouts"),
+        "{}",
+        cmp.all()
+    );
     let text = std::fs::read_to_string(&log).unwrap();
     let count = |f: &str| text.lines().filter(|l| *l == f).count();
-    // `stamped` runs only where a process lists: once for each of the
-    // executables (the build and its link layouts); `small` there too, and
-    // in each process that measured `small/steady`.
-    let layouts: usize = run
-        .stderr
-        .split("building ")
-        .nth(1)
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .unwrap_or_else(|| panic!("how many layouts?\n{}", run.stderr));
+    // `stamped` runs only where a process lists; `small` there too, and in
+    // each process that measured or counted `small/steady`. The baseline's
+    // side lists once; the current side once for its build and once for
+    // its layouts (listed apart: 10 listings, one an executable).
     let (listings, measured) = (count("stamped"), count("small") - count("stamped"));
     assert!(
-        (1..=layouts + 1).contains(&listings) && measured >= 8,
-        "{listings} listings, {measured} processes measured, {layouts} layouts:\n{}",
-        run.all()
+        (2..=3).contains(&listings) && measured >= 8 + 6,
+        "{listings} listings, {measured} processes measured or counted:\n{}",
+        cmp.all()
     );
     let left: Vec<_> = std::fs::read_dir(&tmp)
         .unwrap()

@@ -5,14 +5,16 @@
 //! first, a quarter of a second in each process, and `cargo nbench` starts
 //! a fresh pair of processes for every epoch of every comparison. Where it
 //! names a directory for the run ([`LISTINGS_ENV`]), the first process of
-//! an executable writes what it listed there and the others read it. The
-//! same executable in the same run lists the same benchmarks, but for ids
+//! a build writes what it listed there and the others read it: of one
+//! executable, or of every executable `cargo nbench` gives one name
+//! ([`LISTING_KEY_ENV`]: a build's link layouts, the same code with its
+//! functions in another order). They list the same benchmarks, but for ids
 //! made from a clock reading, which the walk finds by their place.
 
 use crate::limits::Limits;
 use crate::walk::{self, Found, Spot};
 use nbench::__private::in_copy;
-use nbench::__private::protocol::LISTINGS_ENV;
+use nbench::__private::protocol::{LISTING_KEY_ENV, LISTINGS_ENV};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -63,15 +65,26 @@ fn apart(groups: &[fn()]) -> Vec<Found> {
 }
 
 /// Where this executable's listing is kept in this run, if the run keeps
-/// listings: a name for its path, size and time of writing.
+/// listings: under the name `cargo nbench` gave its build
+/// ([`LISTING_KEY_ENV`]), else a name for its path, size and time of
+/// writing.
 fn kept_at() -> Option<PathBuf> {
     let dir = PathBuf::from(std::env::var_os(LISTINGS_ENV)?);
-    let exe = std::env::current_exe().ok()?;
-    let meta = std::fs::metadata(&exe).ok()?;
-    let mut hash = DefaultHasher::new();
-    (&exe, meta.len(), meta.modified().ok()).hash(&mut hash);
+    let given = std::env::var(LISTING_KEY_ENV)
+        .ok()
+        .filter(|k| (1..=32).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_hexdigit()));
+    let name = match given {
+        Some(key) => key,
+        None => {
+            let exe = std::env::current_exe().ok()?;
+            let meta = std::fs::metadata(&exe).ok()?;
+            let mut hash = DefaultHasher::new();
+            (&exe, meta.len(), meta.modified().ok()).hash(&mut hash);
+            format!("{:016x}", hash.finish())
+        }
+    };
     std::fs::create_dir_all(&dir).ok()?;
-    Some(dir.join(format!("{:016x}.list", hash.finish())))
+    Some(dir.join(format!("{name}.list")))
 }
 
 /// `found` as text: a header, then a line a benchmark.

@@ -44,6 +44,11 @@ pub const TOKEN_ENV: &str = "NBENCH_PROTOCOL_TOKEN";
 /// closures) lists in the first process and reads the list in the rest.
 /// The directory is the run's own and is removed when it ends.
 pub const LISTINGS_ENV: &str = "NBENCH_LISTINGS";
+/// With [`LISTINGS_ENV`]: the name (hex digits) of the listing this
+/// process shares. Executables of one build (its link layouts, the copies
+/// a comparison runs) list the same benchmarks and are given one name;
+/// without it, each executable keeps a listing of its own.
+pub const LISTING_KEY_ENV: &str = "NBENCH_LISTING_KEY";
 /// Bytes present in every executable that links this harness: `cargo nbench`
 /// looks for them to tell nbench bench targets from criterion, divan or
 /// hand-written ones without running them.
