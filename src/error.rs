@@ -87,6 +87,15 @@ pub enum Error {
     /// cargo failed to build the bench targets (its own output says why).
     #[error("build failed{0}")]
     Build(String),
+    /// The working tree failed to build where it may lack what the
+    /// benchmark library it swapped by hand turned on for the whole build.
+    #[error("build failed{why}")]
+    BuildLeftOff {
+        /// What cargo said, if it was read.
+        why: String,
+        /// What to add.
+        hint: String,
+    },
     /// A program could not be started.
     #[error("could not run `{program}`: {source}")]
     Spawn {
@@ -209,9 +218,10 @@ impl Error {
             | Error::NoValgrind(_)
             | Error::Merge { .. } => exit::USAGE,
             Error::InUse { .. } => exit::ERROR,
-            Error::Build(_) | Error::Swapped { .. } | Error::RevisionBuild { .. } => {
-                exit::BUILD_FAILED
-            }
+            Error::Build(_)
+            | Error::BuildLeftOff { .. }
+            | Error::Swapped { .. }
+            | Error::RevisionBuild { .. } => exit::BUILD_FAILED,
             Error::Metadata(_)
             | Error::Spawn { .. }
             | Error::Io { .. }
@@ -272,6 +282,7 @@ impl Error {
             Error::Revision { hint, .. }
             | Error::Merge { hint, .. }
             | Error::Swapped { hint, .. }
+            | Error::BuildLeftOff { hint, .. }
             | Error::RevisionBuild { hint, .. } => Some(hint.clone()),
             Error::NoRuns(_) => Some(
                 "run `cargo nbench` first: every run is stored there and the report is made from them"

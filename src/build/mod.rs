@@ -13,7 +13,7 @@ pub mod standalone;
 pub mod swap;
 pub mod swap_failure;
 pub mod swapped;
-mod unified;
+pub mod unified;
 mod units;
 pub mod untracked;
 pub mod worktree;

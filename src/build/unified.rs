@@ -7,7 +7,8 @@
 //! features instead, and the revision builds as `cargo bench` built it.
 
 use super::dependencies::each_entry;
-use crate::discover::Unified;
+use crate::discover::{FRONT_ENDS, FrontEnd, Unified};
+use std::path::PathBuf;
 use toml::{Table, Value};
 
 /// Asks for `unifies`' features in every dependency entry of `manifest`
@@ -18,13 +19,86 @@ use toml::{Table, Value};
 pub fn keep_features(manifest: &mut Table, unifies: &[Unified]) -> Vec<String> {
     let mut added = Vec::new();
     each_entry(manifest, &mut |name, dep| {
-        added.extend(keep_in_entry(name, dep, unifies));
+        added.extend(keep_in_entry(name, dep, unifies, true));
     });
     added
 }
 
-/// One dependency entry, declared under `name`.
-fn keep_in_entry(name: &str, dep: &mut Value, unifies: &[Unified]) -> Vec<String> {
+/// A feature a library turned on for the whole build that a manifest's own
+/// entry turns off, where the library's front end is taken by hand.
+#[derive(Debug, PartialEq)]
+pub struct LeftOff {
+    /// The front end taken in the library's place.
+    pub front: &'static FrontEnd,
+    /// `package/feature` (`serde_json/std`).
+    pub feature: String,
+    /// The manifest whose entry turns it off.
+    pub manifest: PathBuf,
+}
+
+/// For a working tree that takes a front end by hand (`criterion = {
+/// package = "nbench-criterion", … }`) and did not build: the features
+/// the library it replaced turned on for the whole build that entries of
+/// `manifests` turn off (defaults off, not inherited). cargo's error went
+/// to the terminal unread; one of these may be what it names.
+pub fn left_off(manifests: &[PathBuf]) -> Vec<LeftOff> {
+    let mut read: Vec<(&PathBuf, Table)> = (manifests.iter())
+        .filter_map(|p| Some((p, toml::from_str(&std::fs::read_to_string(p).ok()?).ok()?)))
+        .collect();
+    // The front end may be declared in the workspace's manifest alone.
+    let mut fronts: Vec<&'static FrontEnd> = Vec::new();
+    for (_, manifest) in &mut read {
+        each_entry(manifest, &mut |_, dep| {
+            let package = dep.get("package").and_then(Value::as_str);
+            fronts.extend(FRONT_ENDS.iter().find(|f| Some(f.package) == package));
+        });
+    }
+    let unifies: Vec<Unified> = (fronts.iter())
+        .flat_map(|f| f.unifies.iter().copied())
+        .collect();
+    let mut found = Vec::new();
+    for (path, manifest) in &mut read {
+        each_entry(manifest, &mut |name, dep| {
+            for feature in keep_in_entry(name, dep, &unifies, false) {
+                let package = feature.split('/').next().unwrap_or_default();
+                let front =
+                    (fronts.iter()).find(|f| f.unifies.iter().any(|u| u.package == package));
+                let Some(&front) = front else { continue };
+                found.push(LeftOff {
+                    front,
+                    feature,
+                    manifest: (*path).clone(),
+                });
+            }
+        });
+    }
+    found.dedup();
+    found
+}
+
+/// What to add where `left` says a hand-swapped working tree turns a
+/// feature off ([`left_off`]); manifests named from `root`.
+pub fn left_off_hint(left: &[LeftOff], root: &std::path::Path) -> String {
+    let each: Vec<String> = (left.iter())
+        .map(|l| {
+            let (package, feature) = l.feature.split_once('/').unwrap_or((&l.feature, ""));
+            let manifest = l.manifest.strip_prefix(root).unwrap_or(&l.manifest);
+            format!(
+                "{} turned on `{}` for the whole build and {} does not: if cargo's error \
+                 above is in {package}, add `features = [\"{feature}\"]` to its entry in `{}`",
+                l.front.library,
+                l.feature,
+                l.front.package,
+                manifest.display()
+            )
+        })
+        .collect();
+    each.join("; ")
+}
+
+/// One dependency entry, declared under `name`; one that inherits the
+/// workspace's entry counts where `inherited` says so.
+fn keep_in_entry(name: &str, dep: &mut Value, unifies: &[Unified], inherited: bool) -> Vec<String> {
     // An entry written as a version alone keeps its defaults.
     let Value::Table(entry) = dep else {
         return Vec::new();
@@ -34,12 +108,12 @@ fn keep_in_entry(name: &str, dep: &mut Value, unifies: &[Unified]) -> Vec<String
         return Vec::new();
     };
     let flag = |key: &str| entry.get(key).and_then(Value::as_bool);
-    let inherited = flag("workspace") == Some(true);
+    let inherits = inherited && flag("workspace") == Some(true);
     let defaults_off =
         flag("default-features") == Some(false) || flag("default_features") == Some(false);
     let on_line = (entry.get("version").and_then(Value::as_str))
         .is_some_and(|req| on_line(req, unified.line));
-    if !(inherited || defaults_off && on_line) {
+    if !(inherits || defaults_off && on_line) {
         return Vec::new();
     }
     let package = package.to_owned();
@@ -129,6 +203,58 @@ mod tests {
              serde_json = { workspace = true }\n",
         );
         assert_eq!(added, ["serde_json/std", "serde_json/std"]);
+    }
+
+    #[test]
+    fn a_working_tree_that_takes_a_front_end_by_hand_is_told_what_it_turns_off() {
+        let dir = std::env::temp_dir().join(format!("nbench-left-off-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("benches")).unwrap();
+        let write = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        // The front end declared in the workspace's manifest alone.
+        let root = write(
+            "Cargo.toml",
+            "[workspace.dependencies]\n\
+             criterion = { package = \"nbench-criterion\", path = \"nb\" }\n\
+             serde = { version = \"1\", default-features = false }\n",
+        );
+        let benches = write(
+            "benches/Cargo.toml",
+            "[dev-dependencies]\n\
+             criterion = { workspace = true }\n\
+             serde = { workspace = true }\n\
+             serde_json = { version = \"1.0\", default-features = false }\n\
+             regex = \"1\"\n",
+        );
+        let left = left_off(&[root.clone(), benches.clone()]);
+        let said: Vec<(&str, &str, &PathBuf)> = (left.iter())
+            .map(|l| (l.front.library, l.feature.as_str(), &l.manifest))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                ("criterion", "serde/std", &root),
+                ("criterion", "serde_json/std", &benches)
+            ]
+        );
+        let hint = left_off_hint(&left[1..], &dir);
+        assert_eq!(
+            hint,
+            "criterion turned on `serde_json/std` for the whole build and nbench-criterion \
+             does not: if cargo's error above is in serde_json, add `features = [\"std\"]` \
+             to its entry in `benches/Cargo.toml`"
+        );
+        // criterion itself turns them on.
+        let own = write(
+            "Cargo.toml",
+            "[dev-dependencies]\ncriterion = \"0.5\"\n\
+             serde = { version = \"1\", default-features = false }\n",
+        );
+        assert_eq!(left_off(&[own]), []);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub struct FrontEnd {
 /// suite's own entry of it may ask for no default features and still
 /// build with them (bincode's benches ask serde_json for none; criterion's
 /// serde_json has `std`, without which serde_json stops the build).
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Unified {
     /// The package (`serde_json`).
     pub package: &'static str,

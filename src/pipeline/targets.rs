@@ -67,8 +67,11 @@ pub fn build(
     found: &discover::Discovery,
     skipped: &mut Vec<SkippedRecord>,
 ) -> Result<Vec<Built>> {
-    let (mut nbench_targets, others) =
-        crate::build::build_benches(&s.build, &found.targets, &found.packages)?;
+    let built = crate::build::build_benches(&s.build, &found.targets, &found.packages);
+    let (mut nbench_targets, others) = match built {
+        Err(Error::Build(why)) if s.build.revision.is_none() => return Err(failed(found, why)),
+        built => built?,
+    };
     skipped.extend(others);
     note_skipped(skipped);
     if nbench_targets.is_empty() {
@@ -96,6 +99,26 @@ pub fn build(
         ));
     }
     Ok(nbench_targets)
+}
+
+/// The working tree's failed build, with a hint where its manifests take a
+/// front end by hand and turn off a feature the library it replaced turned
+/// on for the whole build (`build::unified::left_off`).
+fn failed(found: &discover::Discovery, why: String) -> Error {
+    let root = &found.workspace_root;
+    let mut manifests = vec![root.join("Cargo.toml")];
+    for t in &found.targets {
+        let m = t.package_root.join("Cargo.toml");
+        if !manifests.contains(&m) {
+            manifests.push(m);
+        }
+    }
+    let left = crate::build::unified::left_off(&manifests);
+    if left.is_empty() {
+        return Error::Build(why);
+    }
+    let hint = crate::build::unified::left_off_hint(&left, root);
+    Error::BuildLeftOff { why, hint }
 }
 
 /// With `--metrics time,instructions`: something here counts them (the

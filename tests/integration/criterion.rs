@@ -785,3 +785,36 @@ fn a_suite_with_a_main_of_its_own_runs_each_benchmark_where_its_main_reaches_it(
         );
     }
 }
+
+#[test]
+fn a_suite_swapped_by_hand_that_leaned_on_criterions_features_is_told_what_to_add() {
+    // As bincode's benches do: serde_json without its default features.
+    // criterion's own serde_json turned `std` on for the whole build;
+    // nbench-criterion takes no serde_json, and serde_json stops the build.
+    let fx = Fixture::new("criterion");
+    let manifest = fx.dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let json = "serde_json = { version = \"1\", default-features = false }\n";
+    let text = text.replace(
+        "[dev-dependencies]\n",
+        &format!("[dev-dependencies]\n{json}"),
+    );
+    std::fs::write(&manifest, &text).unwrap();
+    let run = fx.nbench(&["--bench", "second"]);
+    assert_eq!(run.code, 3, "{}", run.all());
+    let hint = (run.stderr.lines())
+        .find(|l| l.trim_start().starts_with("hint:"))
+        .unwrap_or_else(|| panic!("no hint:\n{}", run.all()));
+    for said in [
+        "criterion turned on `serde_json/std` for the whole build",
+        "add `features = [\"std\"]` to its entry in `Cargo.toml`",
+    ] {
+        assert!(hint.contains(said), "{said:?} in {hint}");
+    }
+    // With the feature asked for, it builds.
+    let json_std =
+        "serde_json = { version = \"1\", default-features = false, features = [\"std\"] }\n";
+    std::fs::write(&manifest, text.replace(json, json_std)).unwrap();
+    let run = fx.nbench(&["--bench", "second", "--list"]);
+    assert_eq!(run.code, 0, "{}", run.all());
+}
