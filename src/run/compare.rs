@@ -5,7 +5,7 @@
 use super::lockstep::{Compared, Doubt, Lockstep};
 use super::paired::Side;
 use super::session::{Session, SessionError};
-use super::{Hints, Picked, Plan, counted_over, counts, measure, open, run_target};
+use super::{Hints, Picked, Plan, counted_over, counts, listings, measure, open, run_target};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
 use crate::model::comparison::{NotCompared, TargetComparison};
 use crate::model::observer::Observer;
@@ -52,7 +52,14 @@ pub fn compare_target(
         Err(why) => return unpaired(built, &against, plan, observer, why),
     };
     // Both sides from paths of one length (`staged`), for the comparison's life.
-    let staged = super::staged::Staged::new(&base_exes, &built.comparison_exes());
+    let layouts = built.comparison_exes();
+    let staged = super::staged::Staged::new(&base_exes, &layouts);
+    // Each side's executables keep the listing of the one that listed
+    // first: the baseline's first, the build's own.
+    let _listed = [
+        listings::alike(&base_exes[0], &[&base_exes[..], &staged.base].concat()),
+        listings::alike(&built.exe, &[layouts, staged.cur.clone()].concat()),
+    ];
     let (base_exes, cur_exes) = (&staged.base, &staged.cur);
     let start_cur = || start(Side::Current, &built.exe);
     let opened = match open(&label, &start_cur, plan) {

@@ -6,7 +6,7 @@
 //! Each process is told the name of its build's listing
 //! ([`LISTING_KEY_ENV`]): an executable's own, or, for the executables a
 //! comparison runs of one side ([`alike`]: its link layouts, each the same
-//! code in another order), the first one's. png's decoder suite makes
+//! code in another order), the one that listed first. png's decoder suite makes
 //! every input to list its benchmarks (7.5 s): listed once per layout (16
 //! a side), its 24 rows took 377 s to compare by time, 16 of them given
 //! only 2 epochs; listed once a side, 169 s, and 6.

@@ -11,16 +11,12 @@
 //! through links of one length in one folder, and are read into memory
 //! alike (`page_cache`).
 
-use super::listings::{self, Alike};
 use std::path::{Path, PathBuf};
 
 /// Links to both sides' executables, `b000`, `c000`, … in a folder of
-/// their own beside the current side's first; removed when dropped. The
-/// executables of each side share the listing of that side's first
-/// ([`listings::alike`]).
+/// their own beside the current side's first; removed when dropped.
 pub struct Staged {
     dir: Option<PathBuf>,
-    _alike: [Alike; 2],
     /// The baseline's executables, as run.
     pub base: Vec<PathBuf>,
     /// The current side's.
@@ -37,13 +33,8 @@ impl Staged {
         super::page_cache::read_afresh(&[base, cur].concat());
         use std::sync::atomic::{AtomicU32, Ordering};
         static N: AtomicU32 = AtomicU32::new(0);
-        let alike = |exes: &[PathBuf], staged: &[PathBuf]| match exes.first() {
-            Some(first) => listings::alike(first, &[exes, staged].concat()),
-            None => listings::alike(Path::new(""), &[]),
-        };
         let unstaged = || Staged {
             dir: None,
-            _alike: [alike(base, &[]), alike(cur, &[])],
             base: base.to_vec(),
             cur: cur.to_vec(),
         };
@@ -61,11 +52,9 @@ impl Staged {
                 .map(|(k, exe)| link(exe, &dir.join(format!("{tag}{k:03}"))))
                 .collect()
         };
-        let (staged_base, staged_cur) = (side(base, 'b'), side(cur, 'c'));
         Staged {
-            _alike: [alike(base, &staged_base), alike(cur, &staged_cur)],
-            base: staged_base,
-            cur: staged_cur,
+            base: side(base, 'b'),
+            cur: side(cur, 'c'),
             dir: Some(dir),
         }
     }
