@@ -403,6 +403,45 @@ impl<'a> Bencher<'a> {
         F: Fn(usize) -> R + Sync,
         R: FnMut() -> O,
     {
+        self.time_team(u64::MAX, &|i| crate::threads::Each(make(i)));
+    }
+
+    /// Times `routine` on [`threads`](Self::threads) threads at once, as
+    /// [`iter_threads`](Self::iter_threads) does, each thread on inputs of
+    /// its own made by `setup` outside the timing, in batches
+    /// ([`batch_size`](Self::batch_size)) before each timed stretch; the
+    /// outputs are dropped outside the timing too. The threads start each
+    /// stretch together once all have made their inputs.
+    ///
+    /// ```
+    /// let mut r = nbench::Registry::new();
+    /// r.group("sort").threads([1, 2]).bench("1k", |b| {
+    ///     let data: Vec<u32> = (0..1000).rev().collect();
+    ///     b.iter_threads_batched(|| data.clone(), |mut v| { v.sort_unstable(); v });
+    /// });
+    /// assert_eq!(r.ids(), ["sort/1k/threads=1", "sort/1k/threads=2"]);
+    /// ```
+    pub fn iter_threads_batched<I, O, S, R>(&mut self, setup: S, routine: R)
+    where
+        S: Fn() -> I + Sync,
+        R: Fn(I) -> O + Sync,
+    {
+        let (setup, routine) = (&setup, &routine);
+        self.time_team(self.batch.inputs(), &|_| crate::threads::Inputs {
+            setup,
+            routine,
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+        });
+    }
+
+    /// Drives a team of [`threads`](Self::threads) workers, each running
+    /// the turn `make` makes on it, in stretches of at most `batch`.
+    fn time_team<F, W>(&mut self, batch: u64, make: &F)
+    where
+        F: Fn(usize) -> W + Sync,
+        W: crate::threads::Turn,
+    {
         self.timed += 1;
         if self.drives() {
             self.declared = self.declared.on_threads(self.threads);
@@ -410,7 +449,7 @@ impl<'a> Bencher<'a> {
             let clocks = self.clocks.map(|(_, drives)| (CpuTime::Process, drives));
             let (driver, declared, threads) = (&mut *self.driver, &self.declared, self.threads);
             let mut out = Ok(None);
-            crate::threads::with_team(threads, &make, |m| {
+            crate::threads::with_team((threads, batch), make, |m| {
                 out = drive(driver, clocks, threads, LoopKind::Threads, declared, m);
             });
             self.record(out);

@@ -8,6 +8,11 @@
 //! cores) make it longer, as they should. Workers live for the whole
 //! benchmark (one spawn, however many samples), each with the routine it
 //! built itself (per-thread setup).
+//!
+//! A routine that takes inputs ([`Inputs`]) has each thread make its own
+//! before every timed stretch, outside the timing: a sample is then one
+//! stretch a batch, its time their sum, and the threads start each stretch
+//! once all are ready, with the harness's counting paused meanwhile.
 
 use crate::engine::Measure;
 use std::hint::black_box;
@@ -23,8 +28,14 @@ struct Team {
     end: Barrier,
     iters: AtomicU64,
     threads: usize,
-    /// Workers that have passed the start of the current sample.
+    /// Workers that have passed the start of the current stretch.
     arrived: AtomicUsize,
+    /// Iterations a stretch runs at most: a batch of inputs, made before it.
+    batch: u64,
+    /// Whether workers ready their stretch ([`Turn::READIES`]) and then wait for `go`.
+    readies: bool,
+    /// Set once every worker is ready and counting is on again.
+    go: AtomicBool,
     stop: AtomicBool,
     /// What the team's readings count from.
     origin: Instant,
@@ -62,12 +73,40 @@ impl TeamMeasure<'_> {
 
 impl Measure for TeamMeasure<'_> {
     fn sample(&mut self, iters: u64) -> f64 {
+        let mut left = iters;
+        let mut total = 0.0;
+        loop {
+            let n = left.min(self.team.batch);
+            left -= n;
+            total += self.stretch(n);
+            if left == 0 {
+                return total;
+            }
+        }
+    }
+}
+
+impl TeamMeasure<'_> {
+    /// One stretch of `iters` iterations on every thread: from the first
+    /// thread's start to the last one's end.
+    fn stretch(&mut self, iters: u64) -> f64 {
         let team = self.team;
         team.iters.store(iters, SeqCst);
         team.first_start.store(u64::MAX, SeqCst);
         team.last_end.store(0, SeqCst);
         team.arrived.store(0, SeqCst);
+        team.go.store(false, SeqCst);
+        // What workers do to ready a stretch is not counted.
+        let paused = team
+            .readies
+            .then(|| (crate::alloc::pause(), crate::counting::pause()));
         team.start.wait();
+        if let Some((allocs, instructions)) = paused {
+            spin_until(|| team.arrived.load(SeqCst) >= team.threads);
+            crate::counting::resume(instructions);
+            crate::alloc::resume(allocs);
+            team.go.store(true, SeqCst);
+        }
         team.end.wait();
         if team.failed.load(SeqCst) {
             // Free the workers first: unwinding while they wait at the barrier would hang.
@@ -84,20 +123,89 @@ impl Measure for TeamMeasure<'_> {
     }
 }
 
+/// Spins until `done`, yielding now and then: with more threads than
+/// cores, the others must run to get there.
+fn spin_until(done: impl Fn() -> bool) {
+    let mut spins = 0u32;
+    while !done() {
+        spins += 1;
+        if spins % 1024 == 0 {
+            std::thread::yield_now();
+        }
+        std::hint::spin_loop();
+    }
+}
+
 impl Drop for TeamMeasure<'_> {
     fn drop(&mut self) {
         self.release();
     }
 }
 
-/// Runs `drive` with a [`Measure`] whose every sample runs the routine on
-/// `threads` threads at once, each thread's routine made by `make(index)`
-/// on that thread. A panic on a worker (in `make` or the routine) becomes
-/// a panic of the caller, with the worker's message.
-pub(crate) fn with_team<F, R, O>(threads: usize, make: &F, drive: impl FnOnce(&mut dyn Measure))
-where
-    F: Fn(usize) -> R + Sync,
-    R: FnMut() -> O,
+/// What a worker runs in each timed stretch of a sample.
+pub(crate) trait Turn {
+    /// Whether it readies each stretch ([`ready`](Self::ready)) before the
+    /// team starts it.
+    const READIES: bool = false;
+    /// Readies a stretch of `iters` iterations, outside the timing.
+    fn ready(&mut self, _iters: u64) {}
+    /// Runs `iters` iterations; when they started and ended, ns since `origin`.
+    fn run(&mut self, iters: u64, origin: Instant) -> (u64, u64);
+}
+
+/// A routine run as it is, `iters` times a stretch.
+pub(crate) struct Each<R>(pub R);
+
+impl<O, R: FnMut() -> O> Turn for Each<R> {
+    fn run(&mut self, iters: u64, origin: Instant) -> (u64, u64) {
+        time_loop(&mut self.0, iters, origin)
+    }
+}
+
+/// A routine run on inputs `setup` makes on the worker's thread before
+/// each stretch; the outputs are dropped before the next is made, outside
+/// the timing too.
+pub(crate) struct Inputs<'a, S, R, I, O> {
+    pub setup: &'a S,
+    pub routine: &'a R,
+    pub inputs: Vec<I>,
+    pub outputs: Vec<O>,
+}
+
+impl<I, O, S: Fn() -> I, R: Fn(I) -> O> Turn for Inputs<'_, S, R, I, O> {
+    const READIES: bool = true;
+
+    fn ready(&mut self, iters: u64) {
+        self.outputs.clear();
+        self.inputs.extend((0..iters).map(|_| (self.setup)()));
+        self.outputs.reserve(iters as usize);
+    }
+
+    #[inline(never)]
+    fn run(&mut self, _iters: u64, origin: Instant) -> (u64, u64) {
+        let start = Instant::now();
+        for input in self.inputs.drain(..) {
+            self.outputs
+                .push(black_box((self.routine)(black_box(input))));
+        }
+        let end = Instant::now();
+        let since = |t: Instant| t.duration_since(origin).as_nanos() as u64;
+        (since(start), since(end))
+    }
+}
+
+/// Runs `drive` with a [`Measure`] whose every sample runs `threads`
+/// threads at once, each with the [`Turn`] `make(index)` made on that
+/// thread, in stretches of at most `batch` iterations. A panic on a worker
+/// (in `make`, readying or running) becomes a panic of the caller, with
+/// the worker's message.
+pub(crate) fn with_team<F, W>(
+    (threads, batch): (usize, u64),
+    make: &F,
+    drive: impl FnOnce(&mut dyn Measure),
+) where
+    F: Fn(usize) -> W + Sync,
+    W: Turn,
 {
     let team = Team {
         start: Barrier::new(threads + 1),
@@ -105,6 +213,9 @@ where
         iters: AtomicU64::new(0),
         threads,
         arrived: AtomicUsize::new(0),
+        batch: batch.max(1),
+        readies: W::READIES,
+        go: AtomicBool::new(false),
         stop: AtomicBool::new(false),
         origin: Instant::now(),
         first_start: AtomicU64::new(u64::MAX),
@@ -128,14 +239,14 @@ where
     });
 }
 
-/// A worker: builds its routine, then runs one loop per sample until stopped.
-fn work<F, R, O>(index: usize, team: &Team, make: &F)
+/// A worker: makes its turn, then runs one stretch at each start until stopped.
+fn work<F, W>(index: usize, team: &Team, make: &F)
 where
-    F: Fn(usize) -> R + Sync,
-    R: FnMut() -> O,
+    F: Fn(usize) -> W + Sync,
+    W: Turn,
 {
-    let mut routine = match crate::catch::capture(|| make(index)) {
-        Ok(r) => Some(r),
+    let mut turn = match crate::catch::capture(|| make(index)) {
+        Ok(t) => Some(t),
         Err(why) => {
             team.fail(index, why);
             None
@@ -146,26 +257,30 @@ where
         if team.stop.load(SeqCst) {
             return;
         }
-        team.arrived.fetch_add(1, SeqCst);
-        let mut spins = 0u32;
-        while team.arrived.load(SeqCst) < team.threads {
-            spins += 1;
-            // More threads than cores: let the others run to arrive.
-            if spins % 1024 == 0 {
-                std::thread::yield_now();
-            }
-            std::hint::spin_loop();
+        let iters = team.iters.load(SeqCst);
+        let readied = match turn.as_mut() {
+            Some(t) if W::READIES => crate::catch::capture(|| t.ready(iters)),
+            _ => Ok(()),
+        };
+        if let Err(why) = readied {
+            team.fail(index, why);
+            turn = None;
         }
-        if let Some(r) = routine.as_mut() {
-            let iters = team.iters.load(SeqCst);
-            match crate::catch::capture(|| time_loop(r, iters, team.origin)) {
+        team.arrived.fetch_add(1, SeqCst);
+        if W::READIES {
+            spin_until(|| team.go.load(SeqCst));
+        } else {
+            spin_until(|| team.arrived.load(SeqCst) >= team.threads);
+        }
+        if let Some(t) = turn.as_mut() {
+            match crate::catch::capture(|| t.run(iters, team.origin)) {
                 Ok((start, end)) => {
                     team.first_start.fetch_min(start, SeqCst);
                     team.last_end.fetch_max(end, SeqCst);
                 }
                 Err(why) => {
                     team.fail(index, why);
-                    routine = None;
+                    turn = None;
                 }
             }
         }
@@ -197,7 +312,7 @@ mod tests {
             made.lock().unwrap().push(i);
             || calls.fetch_add(1, SeqCst)
         };
-        with_team(3, &make, |m| {
+        with_team((3, u64::MAX), &|i| Each(make(i)), |m| {
             m.sample(10);
             m.sample(5);
         });
@@ -205,6 +320,51 @@ mod tests {
         let mut made = made.into_inner().unwrap();
         made.sort();
         assert_eq!(made, [0, 1, 2], "each thread made its routine once");
+    }
+
+    #[test]
+    fn each_thread_makes_its_inputs_before_any_starts_and_drops_outputs_before_the_next() {
+        // `s`: an input made; `r`: one run; `d`: an output dropped.
+        let log = Mutex::new(String::new());
+        struct Out<'a>(&'a Mutex<String>);
+        impl Drop for Out<'_> {
+            fn drop(&mut self) {
+                self.0.lock().unwrap().push('d');
+            }
+        }
+        let setup = || log.lock().unwrap().push('s');
+        let routine = |()| {
+            log.lock().unwrap().push('r');
+            Out(&log)
+        };
+        let make = |_| Inputs {
+            setup: &setup,
+            routine: &routine,
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+        };
+        // Two threads; a sample of 5 iterations in batches of 3: stretches
+        // of 3 and 2 a thread.
+        with_team((2, 3), &make, |m| {
+            m.sample(5);
+        });
+        let log = log.into_inner().unwrap();
+        let mut phases: Vec<String> = Vec::new();
+        for c in log.chars() {
+            match phases.last_mut() {
+                Some(p) if (c == 'r') == p.starts_with('r') => p.push(c),
+                _ => phases.push(c.to_string()),
+            }
+        }
+        let count = |p: &str, c: char| p.chars().filter(|&x| x == c).count();
+        let shape: Vec<(usize, usize, usize)> = (phases.iter())
+            .map(|p| (count(p, 's'), count(p, 'r'), count(p, 'd')))
+            .collect();
+        assert_eq!(
+            shape,
+            [(6, 0, 0), (0, 6, 0), (4, 0, 6), (0, 4, 0), (0, 0, 4)],
+            "{log}"
+        );
     }
 
     #[test]
@@ -219,7 +379,7 @@ mod tests {
             }
         };
         let mut t = 0.0;
-        with_team(2, &make, |m| t = m.sample(1));
+        with_team((2, u64::MAX), &|i| Each(make(i)), |m| t = m.sample(1));
         assert!(t >= 30e6, "{t} ns");
     }
 
@@ -229,7 +389,7 @@ mod tests {
         // that only returns if all of them are in the routine at once.
         let inner = Barrier::new(4);
         let make = |_| || inner.wait();
-        with_team(4, &make, |m| {
+        with_team((4, u64::MAX), &|i| Each(make(i)), |m| {
             m.sample(3);
         });
     }
@@ -245,7 +405,7 @@ mod tests {
             }
         };
         let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            with_team(3, &make, |m| {
+            with_team((3, u64::MAX), &|i| Each(make(i)), |m| {
                 loop {
                     m.sample(1);
                 }

@@ -5,6 +5,7 @@
 use super::lockstep::{Compared, Doubt, Lockstep};
 use super::paired::Side;
 use super::session::{Session, SessionError};
+use super::staged::Staged;
 use super::{Hints, Picked, Plan, counted_over, counts, listings, measure, open, run_target};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
 use crate::model::comparison::{NotCompared, TargetComparison};
@@ -51,15 +52,7 @@ pub fn compare_target(
         Ok(found) => found,
         Err(why) => return unpaired(built, &against, plan, observer, why),
     };
-    // Both sides from paths of one length (`staged`), for the comparison's life.
-    let layouts = built.comparison_exes();
-    let staged = super::staged::Staged::new(&base_exes, &layouts);
-    // Each side's executables keep the listing of the one that listed
-    // first: the baseline's first, the build's own.
-    let _listed = [
-        listings::alike(&base_exes[0], &[&base_exes[..], &staged.base].concat()),
-        listings::alike(&built.exe, &[layouts, staged.cur.clone()].concat()),
-    ];
+    let (staged, _listed) = stage(&base_exes, built);
     let (base_exes, cur_exes) = (&staged.base, &staged.cur);
     let start_cur = || start(Side::Current, &built.exe);
     let opened = match open(&label, &start_cur, plan) {
@@ -197,6 +190,19 @@ fn count_both(
         }
         Err(e) => counts::besides_failed(outcomes, &e.to_string()),
     }
+}
+
+/// Both sides' executables from paths of one length (`Staged`), for the
+/// comparison's life; each side's keep the listing of the one that listed
+/// first: the baseline's first, the build's own.
+fn stage(base_exes: &[PathBuf], built: &Built) -> (Staged, [listings::Alike; 2]) {
+    let layouts = built.comparison_exes();
+    let staged = Staged::new(base_exes, &layouts);
+    let listed = [
+        listings::alike(&base_exes[0], &[base_exes, &staged.base].concat()),
+        listings::alike(&built.exe, &[layouts, staged.cur.clone()].concat()),
+    ];
+    (staged, listed)
 }
 
 /// Starts an executable of `built`'s target as `plan` runs it, with a

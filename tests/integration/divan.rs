@@ -7,7 +7,7 @@ use crate::helpers::{DIVAN_LINE, Fixture, QUICK, Run};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
-const IDS: [&str; 22] = [
+const IDS: [&str; 23] = [
     "add",
     "chars::ab",
     "chars::abcdef",
@@ -22,6 +22,7 @@ const IDS: [&str; 22] = [
     "ignored",
     "pair::counted",
     "pair::local",
+    "pair::sorted",
     "parse::u32",
     "parse::u64",
     "shift::2",
@@ -110,6 +111,8 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
     // `threads`: a group's two threads each do an item an iteration; a
     // loop divan runs on the current thread only is skipped, saying why.
     assert_eq!(bench("pair::counted")["throughput"]["items"], 2);
+    // Inputs on each of the two threads: 64 items each.
+    assert_eq!(bench("pair::sorted")["throughput"]["items"], 128);
     let skipped = |id: &str| {
         let all = target["skipped"].as_array().unwrap();
         let found = all.iter().find(|s| s["id"] == id);

@@ -33,7 +33,9 @@ impl<'a, 'b> Bencher<'a, 'b> {
     }
 
     /// Gives each iteration an input made by `make`, outside the timing.
-    pub fn with_inputs<I, G: FnMut() -> I>(self, make: G) -> BencherWithInputs<'a, 'b, G> {
+    /// Unbounded here, as in divan: a bound would make every closure
+    /// `FnMut` only, and the loops on several threads take an `Fn`.
+    pub fn with_inputs<G>(self, make: G) -> BencherWithInputs<'a, 'b, G> {
         BencherWithInputs {
             inner: self.inner,
             make,
@@ -73,31 +75,39 @@ impl<I, G: FnMut() -> I> BencherWithInputs<'_, '_, G> {
         self
     }
 
-    /// Times `routine` on each input, taken by value.
-    pub fn bench_values<O, R: Fn(I) -> O + Sync>(self, routine: R) {
-        self.each(routine);
-    }
-
     /// Times `routine` on each input, taken by value, on one thread.
     pub fn bench_local_values<O, R: FnMut(I) -> O>(self, routine: R) {
-        self.each(routine);
+        self.each("bench_local_values", routine);
+    }
+
+    /// Times `routine` on each input, by mutable reference, on one thread.
+    pub fn bench_local_refs<O, R: FnMut(&mut I) -> O>(self, mut routine: R) {
+        self.each("bench_local_refs", move |mut i| (routine(&mut i), i));
+    }
+
+    /// Times `routine` on each input, on one thread (see `threads::on_one`).
+    fn each<O, R: FnMut(I) -> O>(self, what: &str, routine: R) {
+        if crate::threads::on_one(self.inner, what) {
+            self.inner.iter_batched(self.make, routine);
+        }
+    }
+}
+
+/// The loops divan runs on the benchmark's threads, each thread making
+/// its own inputs (so the maker is `Fn + Sync`, as in divan).
+impl<I, G: Fn() -> I + Sync> BencherWithInputs<'_, '_, G> {
+    /// Times `routine` on each input, taken by value.
+    pub fn bench_values<O, R: Fn(I) -> O + Sync>(self, routine: R) {
+        if self.inner.threads() > 1 {
+            self.inner.iter_threads_batched(self.make, routine);
+        } else {
+            self.inner.iter_batched(self.make, routine);
+        }
     }
 
     /// Times `routine` on each input, by mutable reference; the input is
     /// dropped outside the timing.
     pub fn bench_refs<O, R: Fn(&mut I) -> O + Sync>(self, routine: R) {
-        self.each(move |mut i| (routine(&mut i), i));
-    }
-
-    /// Times `routine` on each input, by mutable reference, on one thread.
-    pub fn bench_local_refs<O, R: FnMut(&mut I) -> O>(self, mut routine: R) {
-        self.each(move |mut i| (routine(&mut i), i));
-    }
-
-    /// Times `routine` on each input, on one thread (see `threads::on_one`).
-    fn each<O, R: FnMut(I) -> O>(self, routine: R) {
-        if crate::threads::on_one(self.inner, "with_inputs") {
-            self.inner.iter_batched(self.make, routine);
-        }
+        self.bench_values(move |mut i| (routine(&mut i), i));
     }
 }
