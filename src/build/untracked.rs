@@ -1,8 +1,9 @@
-//! Files a revision's build reads that git does not track: an input that
+//! Files a revision reads that git does not track: an input that
 //! `include_str!` takes and `.gitignore` keeps out (Advent of Code suites
-//! keep their puzzle input so). A checkout of the revision lacks them, so
-//! the working tree's are copied into it, and both sides read the same
-//! bytes.
+//! keep their puzzle input so), or that its benchmarks read as they run
+//! (`read_to_string("input")`, from the package's folder, where cargo runs
+//! a bench). A checkout of the revision lacks them, so the working tree's
+//! are copied into it, and both sides read the same bytes.
 
 use super::worktree::git;
 use crate::model::context::CopiedFile;
@@ -48,6 +49,66 @@ pub fn copy_in(top: &Path, checkout: &Path, manifest: &Path, said: &str) -> Opti
             hash: hash_bytes(&bytes),
         })
     })
+}
+
+/// Files git does not track copied beside a revision's benchmarks, at most.
+const MOST_BESIDE: usize = 64;
+/// The largest such file copied.
+const BESIDE_BYTES: u64 = 4 << 20;
+/// The list, in a package folder of a revision's checkout, of the files
+/// [`copy_beside`] keeps there: those it may copy again.
+const BESIDE_LIST: &str = ".nbench-untracked";
+
+/// Copies into `to`, a package's folder in a revision's checkout, the
+/// files of `from`, the package's folder in the working tree, that git
+/// does not track (listed one by one: a folder git knows nothing of,
+/// `target/` among them, is left out whole), of at most [`BESIDE_BYTES`],
+/// where `to` lacks them or holds an older copy of this one's; a file of
+/// the revision's own is left as it is. Returns the paths it wrote.
+pub fn copy_beside(from: &Path, to: &Path) -> Vec<String> {
+    let Ok(listed) = git(
+        from,
+        &[
+            "ls-files",
+            "-z",
+            "--others",
+            "--directory",
+            "--no-empty-directory",
+        ],
+    ) else {
+        return Vec::new();
+    };
+    let list = to.join(BESIDE_LIST);
+    let before = std::fs::read_to_string(&list).unwrap_or_default();
+    let ours = |name: &str| before.lines().any(|l| l == name);
+    let (mut kept, mut wrote) = (Vec::new(), Vec::new());
+    let names = (listed.split('\0'))
+        .filter(|n| !n.is_empty() && !n.ends_with('/') && *n != "Cargo.lock" && *n != BESIDE_LIST);
+    for name in names.take(MOST_BESIDE) {
+        let (src, dst) = (from.join(name), to.join(name));
+        let small = std::fs::metadata(&src).is_ok_and(|m| m.is_file() && m.len() <= BESIDE_BYTES);
+        if !small || dst.exists() && !ours(name) {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(&src) else {
+            continue;
+        };
+        kept.push(name.to_owned());
+        if std::fs::read(&dst).is_ok_and(|b| b == bytes) {
+            continue;
+        }
+        let written = dst
+            .parent()
+            .is_some_and(|p| std::fs::create_dir_all(p).is_ok())
+            && std::fs::write(&dst, &bytes).is_ok();
+        if written {
+            wrote.push(name.to_owned());
+        }
+    }
+    if !kept.is_empty() {
+        let _ = std::fs::write(&list, kept.join("\n") + "\n");
+    }
+    wrote
 }
 
 /// Whether each copied file is in the working tree as it was copied; `Err`
@@ -107,6 +168,35 @@ mod tests {
                    (os error 2) (compiling `day-05` (lib))";
         assert_eq!(unreadable(why), Some("day-05/src/./input.txt"));
         assert_eq!(unreadable("error[E0432]: unresolved import `x`"), None);
+    }
+
+    #[test]
+    fn files_git_does_not_track_are_copied_beside_one_by_one_never_over_the_revisions() {
+        let root = std::env::temp_dir().join(format!("nbench-beside-{}", std::process::id()));
+        let (from, to) = (root.join("tree"), root.join("checkout"));
+        std::fs::create_dir_all(from.join("data")).unwrap();
+        std::fs::create_dir_all(&to).unwrap();
+        git(&from, &["init", "--quiet"]).unwrap();
+        for (name, text) in [("input", "1"), ("own.txt", "mine"), ("data/big.txt", "x")] {
+            std::fs::write(from.join(name), text).unwrap();
+        }
+        // The revision has a file of that name of its own.
+        std::fs::write(to.join("own.txt"), "the revision's").unwrap();
+        assert_eq!(copy_beside(&from, &to), ["input"]);
+        assert!(
+            !to.join("data").exists(),
+            "a folder git knows nothing of is left whole"
+        );
+        assert_eq!(
+            std::fs::read_to_string(to.join("own.txt")).unwrap(),
+            "the revision's"
+        );
+        // As it is now: nothing written; changed: written again.
+        assert!(copy_beside(&from, &to).is_empty());
+        std::fs::write(from.join("input"), "2").unwrap();
+        assert_eq!(copy_beside(&from, &to), ["input"]);
+        assert_eq!(std::fs::read_to_string(to.join("input")).unwrap(), "2");
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]

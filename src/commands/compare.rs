@@ -45,6 +45,10 @@ fn measure(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<RunReco
     let mut plan = s.plan().clone();
     plan.filter.filters = filters.to_vec();
     measure::check_saved_selection(&plan, &s.selection, [(a, &base), (b, &cur)])?;
+    for side in [&base, &cur] {
+        let labels: Vec<String> = side.run.targets.iter().map(|t| t.target.clone()).collect();
+        crate::pipeline::revision::untracked_beside(s, side, &labels);
+    }
     let threshold = s.compare.noise_threshold;
     let context = Context::gather(
         s.meta.workspace_root.as_std_path(),

@@ -155,6 +155,10 @@ fn measure(
     progress: &mut Progress,
 ) -> (Vec<TargetRecord>, Option<Comparison>) {
     let baselines = prepared.store.baselines();
+    if let Some(baseline) = &prepared.compare_with {
+        let labels: Vec<String> = targets.iter().map(|b| b.target.label()).collect();
+        crate::pipeline::revision::untracked_beside(s, baseline, &labels);
+    }
     let versus = prepared.compare_with.as_ref().map(|baseline| Versus {
         baseline,
         baselines: &baselines,

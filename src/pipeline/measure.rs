@@ -239,6 +239,18 @@ fn gone_targets(base: &Baseline, cur: &Baseline, plan: &Plan) -> Vec<TargetCompa
         .collect()
 }
 
+/// The folder of target `label`'s package in the working tree (the
+/// workspace's, where no member has that name).
+pub fn working_dir(meta: &cargo_metadata::Metadata, label: &str) -> PathBuf {
+    let package = label.split_once('/').map_or(label, |(p, _)| p);
+    let member = (meta.workspace_packages().into_iter()).find(|p| p.name.as_str() == package);
+    member
+        .and_then(|p| p.manifest_path.parent())
+        .unwrap_or(&meta.workspace_root)
+        .as_std_path()
+        .to_path_buf()
+}
+
 /// Baseline `b`'s saved executables for `label` (`package/target`, one per
 /// link layout) as a built target, run from the package's folder it was
 /// built in, as cargo would, or else the workspace's.
@@ -248,16 +260,11 @@ fn saved_target(
     mut exes: Vec<PathBuf>,
 ) -> Built {
     let (package, name) = label.split_once('/').unwrap_or((label, ""));
-    let root = meta.workspace_root.as_std_path();
     let member = meta
         .workspace_packages()
         .into_iter()
         .find(|p| p.name.as_str() == package);
-    let package_root = Baselines::dir_for(b, label).unwrap_or_else(|| {
-        member
-            .and_then(|p| p.manifest_path.parent())
-            .map_or_else(|| root.to_path_buf(), |d| d.as_std_path().to_path_buf())
-    });
+    let package_root = Baselines::dir_for(b, label).unwrap_or_else(|| working_dir(meta, label));
     Built {
         target: BenchTarget {
             package: package.to_owned(),

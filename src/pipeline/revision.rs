@@ -24,14 +24,14 @@ use crate::build::swap_failure::{
     front_end_not_got, item_crate, missing_item, names_another_crate,
 };
 use crate::build::swapped::swapped_as_now;
-use crate::build::untracked::{copied_as_now, copy_in, unreadable};
+use crate::build::untracked::{copied_as_now, copy_beside, copy_in, unreadable};
 use crate::build::worktree::{Worktree, kept, remove_abandoned, short};
 use crate::config::Settings;
 use crate::error::{Error, Result};
 use crate::model::context::{CopiedFile, SwapRecord};
 use crate::model::record::RunRecord;
 use crate::store::Store;
-use crate::store::baselines::Lock;
+use crate::store::baselines::{Baseline, Baselines, Lock};
 use console::style;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -264,6 +264,33 @@ fn swap_note(rev: &str, short: &str, swap: &SwapRecord) -> String {
         "`{rev}` ({short}) uses {uses}: building it with {places} ({}){kept}",
         swap.manifests.join(", ")
     )
+}
+
+/// Gives the benchmarks of `baseline`'s targets `labels` that run in a
+/// revision's kept checkout the files git does not track in their
+/// package's folder in the working tree ([`copy_beside`]): an input read as
+/// it runs (`read_to_string("input")`) that `.gitignore` keeps out. Says
+/// what it copied.
+pub fn untracked_beside(s: &Settings, baseline: &Baseline, labels: &[String]) {
+    for label in labels {
+        let Some(to) = Baselines::dir_for(baseline, label) else {
+            continue;
+        };
+        let from = measure::working_dir(&s.meta, label);
+        let wrote = copy_beside(&from, &to);
+        if wrote.is_empty() || s.output.quiet() {
+            continue;
+        }
+        let more = match wrote.len() {
+            1 => String::new(),
+            n => format!(" and {} more", n - 1),
+        };
+        note(&format!(
+            "`{label}` of baseline `{}` runs in its revision's checkout, which lacks `{}`{more}: \
+             git does not track it; copied the working tree's",
+            baseline.name, wrote[0]
+        ));
+    }
 }
 
 /// Files git does not track copied into one revision's checkout, at most:

@@ -657,6 +657,56 @@ fn a_revision_reads_an_input_git_does_not_track_from_the_working_tree() {
 }
 
 #[test]
+fn a_revision_runs_beside_the_files_git_does_not_track_that_its_benchmarks_read() {
+    // An input read as the benchmarks run, by a path from the package's
+    // folder, that `.gitignore` keeps out: the revision's checkout lacks it.
+    let fx = repository(|dir| {
+        std::fs::write(
+            dir.join(".gitignore"),
+            "target/\nCargo.lock\nbenches/links.txt\n",
+        )
+        .unwrap();
+        git(dir, &["rm", "--cached", "--quiet", "benches/links.txt"]);
+    });
+    let links = fx.dir.join("benches/links.txt");
+    assert!(links.is_file());
+    let said = "of baseline `rev-";
+    let copied =
+        "which lacks `benches/links.txt`: git does not track it; copied the working tree's";
+    let first = nbench(&fx, &["--compare-rev", "HEAD", "--format", "json"]);
+    assert_eq!(first.code, 0, "{}", first.all());
+    assert!(
+        first.stderr.contains(said) && first.stderr.contains(copied),
+        "{}",
+        first.stderr
+    );
+    let run = nbench(&fx, &["--compare-rev", "HEAD"]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    // Copied already, as it is now: nothing to say.
+    assert!(!run.stderr.contains(copied), "{}", run.stderr);
+    assert!(run.stderr.contains("already built"), "{}", run.stderr);
+    // Changed in the working tree: copied again, the revision not rebuilt.
+    std::fs::write(&links, "4\n").unwrap();
+    let changed = nbench(&fx, &["--compare-rev", "HEAD"]);
+    assert_eq!(changed.code, 0, "{}", changed.all());
+    assert!(changed.stderr.contains(copied), "{}", changed.stderr);
+    assert!(
+        changed.stderr.contains("already built"),
+        "{}",
+        changed.stderr
+    );
+    // Two revisions compared, neither the working tree.
+    std::fs::write(&links, "5\n").unwrap();
+    let both = nbench(&fx, &["compare", "--rev", "HEAD", "HEAD"]);
+    assert_eq!(both.code, 0, "{}", both.all());
+    assert!(both.stderr.contains(copied), "{}", both.stderr);
+    // The first commit tracks it: its own is left as it is.
+    let own = nbench(&fx, &["--compare-rev", "HEAD~1"]);
+    assert_eq!(own.code, 0, "{}", own.all());
+    assert!(!own.stderr.contains(copied), "{}", own.stderr);
+}
+
+#[test]
 fn a_revision_that_cannot_be_checked_out_is_said_before_the_working_tree_is_built() {
     let fx = repository(|dir| std::fs::write(dir.join("data.txt"), "data\n").unwrap());
     // The revision's `data.txt` is lost from the repository (as in a
