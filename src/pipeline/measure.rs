@@ -239,16 +239,12 @@ fn gone_targets(base: &Baseline, cur: &Baseline, plan: &Plan) -> Vec<TargetCompa
         .collect()
 }
 
-/// The folder of target `label`'s package in the working tree (the
-/// workspace's, where no member has that name).
-pub fn working_dir(meta: &cargo_metadata::Metadata, label: &str) -> PathBuf {
+/// The folder of target `label`'s package in the working tree; `None`
+/// where no member has that name.
+pub fn working_dir(meta: &cargo_metadata::Metadata, label: &str) -> Option<PathBuf> {
     let package = label.split_once('/').map_or(label, |(p, _)| p);
     let member = (meta.workspace_packages().into_iter()).find(|p| p.name.as_str() == package);
-    member
-        .and_then(|p| p.manifest_path.parent())
-        .unwrap_or(&meta.workspace_root)
-        .as_std_path()
-        .to_path_buf()
+    Some(member?.manifest_path.parent()?.as_std_path().to_path_buf())
 }
 
 /// Baseline `b`'s saved executables for `label` (`package/target`, one per
@@ -264,7 +260,9 @@ fn saved_target(
         .workspace_packages()
         .into_iter()
         .find(|p| p.name.as_str() == package);
-    let package_root = Baselines::dir_for(b, label).unwrap_or_else(|| working_dir(meta, label));
+    let package_root = (Baselines::dir_for(b, label))
+        .or_else(|| working_dir(meta, label))
+        .unwrap_or_else(|| meta.workspace_root.as_std_path().to_path_buf());
     Built {
         target: BenchTarget {
             package: package.to_owned(),

@@ -268,15 +268,15 @@ fn swap_note(rev: &str, short: &str, swap: &SwapRecord) -> String {
 
 /// Gives the benchmarks of `baseline`'s targets `labels` that run in a
 /// revision's kept checkout the files git does not track in their
-/// package's folder in the working tree ([`copy_beside`]): an input read as
-/// it runs (`read_to_string("input")`) that `.gitignore` keeps out. Says
-/// what it copied.
+/// package's folder in the working tree, where it has that package
+/// ([`copy_beside`]): an input read as it runs (`read_to_string("input")`)
+/// that `.gitignore` keeps out. Says what it copied.
 pub fn untracked_beside(s: &Settings, baseline: &Baseline, labels: &[String]) {
     for label in labels {
-        let Some(to) = Baselines::dir_for(baseline, label) else {
+        let dirs = Baselines::dir_for(baseline, label).zip(measure::working_dir(&s.meta, label));
+        let Some((to, from)) = dirs else {
             continue;
         };
-        let from = measure::working_dir(&s.meta, label);
         let wrote = copy_beside(&from, &to);
         if wrote.is_empty() || s.output.quiet() {
             continue;
