@@ -239,12 +239,20 @@ fn gone_targets(base: &Baseline, cur: &Baseline, plan: &Plan) -> Vec<TargetCompa
         .collect()
 }
 
+/// The working tree's package of target `label` (`package/target`).
+fn member<'m>(
+    meta: &'m cargo_metadata::Metadata,
+    label: &str,
+) -> Option<&'m cargo_metadata::Package> {
+    let package = label.split_once('/').map_or(label, |(p, _)| p);
+    (meta.workspace_packages().into_iter()).find(|p| p.name.as_str() == package)
+}
+
 /// The folder of target `label`'s package in the working tree; `None`
 /// where no member has that name.
 pub fn working_dir(meta: &cargo_metadata::Metadata, label: &str) -> Option<PathBuf> {
-    let package = label.split_once('/').map_or(label, |(p, _)| p);
-    let member = (meta.workspace_packages().into_iter()).find(|p| p.name.as_str() == package);
-    Some(member?.manifest_path.parent()?.as_std_path().to_path_buf())
+    let folder = member(meta, label)?.manifest_path.parent()?;
+    Some(folder.as_std_path().to_path_buf())
 }
 
 /// Baseline `b`'s saved executables for `label` (`package/target`, one per
@@ -256,10 +264,7 @@ fn saved_target(
     mut exes: Vec<PathBuf>,
 ) -> Built {
     let (package, name) = label.split_once('/').unwrap_or((label, ""));
-    let member = meta
-        .workspace_packages()
-        .into_iter()
-        .find(|p| p.name.as_str() == package);
+    let member = member(meta, label);
     let package_root = (Baselines::dir_for(b, label))
         .or_else(|| working_dir(meta, label))
         .unwrap_or_else(|| meta.workspace_root.as_std_path().to_path_buf());

@@ -12,7 +12,7 @@
 //! only 2 epochs; listed once a side, 175 s, and 7.
 
 use nbench::__private::protocol::{LISTING_KEY_ENV, LISTINGS_ENV};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,7 +21,7 @@ use std::sync::{Mutex, OnceLock};
 static DIR: OnceLock<PathBuf> = OnceLock::new();
 
 /// The executables given another's listing name, while their [`Alike`] lives.
-static NAMED: Mutex<Option<HashMap<PathBuf, String>>> = Mutex::new(None);
+static NAMED: Mutex<BTreeMap<PathBuf, String>> = Mutex::new(BTreeMap::new());
 
 /// Gives a bench process of `exe` the run's directory, and the name of the
 /// listing it shares.
@@ -30,10 +30,7 @@ pub fn share(cmd: &mut Command, exe: &Path) {
         std::env::temp_dir().join(format!("nbench-listings-{}", std::process::id()))
     });
     cmd.env(LISTINGS_ENV, dir);
-    let named = NAMED
-        .lock()
-        .ok()
-        .and_then(|n| n.as_ref()?.get(exe).cloned());
+    let named = NAMED.lock().ok().and_then(|n| n.get(exe).cloned());
     if let Some(key) = named.or_else(|| name_of(exe)) {
         cmd.env(LISTING_KEY_ENV, key);
     }
@@ -51,7 +48,6 @@ pub fn alike(first: &Path, exes: &[PathBuf]) -> Alike {
     let (Some(key), Ok(mut named)) = (name_of(first), NAMED.lock()) else {
         return Alike { exes: Vec::new() };
     };
-    let named = named.get_or_insert_with(HashMap::new);
     for exe in exes {
         named.insert(exe.clone(), key.clone());
     }
@@ -62,9 +58,7 @@ pub fn alike(first: &Path, exes: &[PathBuf]) -> Alike {
 
 impl Drop for Alike {
     fn drop(&mut self) {
-        if let Ok(mut named) = NAMED.lock()
-            && let Some(named) = named.as_mut()
-        {
+        if let Ok(mut named) = NAMED.lock() {
             for exe in &self.exes {
                 named.remove(exe);
             }
