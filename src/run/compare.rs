@@ -6,7 +6,9 @@ use super::lockstep::{Compared, Doubt, Lockstep};
 use super::paired::Side;
 use super::session::{Session, SessionError};
 use super::staged::Staged;
-use super::{Hints, Picked, Plan, counted_over, counts, listings, measure, open, run_target};
+use super::{
+    Hints, Picked, Plan, count_sides, counted_over, counts, listings, measure, open, run_target,
+};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
 use crate::model::comparison::{NotCompared, TargetComparison};
 use crate::model::observer::Observer;
@@ -165,19 +167,13 @@ fn count_both(
     let label = built.target.label();
     // Counts do not depend on what else runs: both sides at once, the
     // current side's processes shown.
-    let n = counts::COUNT_PROCESSES;
-    let mut shown = |k: usize| observer.counting(&label, ids.len(), k, n);
-    let sides = std::thread::scope(|s| -> Result<_, crate::run::counter::CountError> {
-        let base =
-            s.spawn(|| counts::count_side(base_exes, (base_dir, &ids), how, (n, &mut |_| {})));
-        let cur = counts::count_side(cur_exes, (dir, &ids), how, (n, &mut shown));
-        let base = base.join().unwrap_or_else(|_| {
-            Err(crate::run::counter::CountError::Failed(
-                "the counting thread panicked".to_owned(),
-            ))
-        });
-        Ok((base?, cur?))
-    });
+    let mut shown = |b: usize, k: usize, of: usize| observer.counting(&label, b, k, of);
+    let sides = count_sides::count_sides(
+        ((base_exes, base_dir), (cur_exes, dir)),
+        &ids,
+        how,
+        &mut shown,
+    );
     observer.clear();
     match sides {
         Ok(((base, base_failed), (cur, mut failed))) => {

@@ -29,8 +29,8 @@ const SETUP_BOUND: f64 = 64.0;
 
 /// The slowest iteration, ns natively, a benchmark is counted at. Under
 /// callgrind it runs some 50 times as long (2.5 s), and a side counts at
-/// least 4 of them (`n`, `2n`, `n` iterations in its three processes): 10 s
-/// a side. png's decoder suite, whose 12288×12288 decodes take 0.3–1.5 s,
+/// least 3 of them (`n` and `2n` iterations in its first two processes, `n`
+/// again in a third where they leave it open): 7.5–10 s a side. png's decoder suite, whose 12288×12288 decodes take 0.3–1.5 s,
 /// was counted for over half an hour with nothing on the screen. A
 /// benchmark that long is timed to a small share of itself; time decides
 /// it alone.

@@ -22,6 +22,7 @@ use nbench::__private::count::Dumped;
 use nbench::__private::format::one_line;
 use nbench::__private::metric::Metric;
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -131,13 +132,15 @@ fn tally(
 /// (for noise alike in every process, a change past twice the pairs' range
 /// comes by chance to 15.5 % of such rows). The third runs the first's
 /// iterations, so a side's processes that count other work for the same
-/// iterations show it (`compare/counts.rs`), at a third more cost.
+/// iterations show it (`compare/counts.rs`), at a third more cost; it
+/// counts only the benchmarks the first two leave open
+/// ([`super::count_sides`]).
 pub const COUNT_PROCESSES: usize = 3;
 
-/// Counts benchmarks `ids` in `processes` processes of `exes` (each a link
-/// layout of one side; one executable is counted that many times), the
-/// second over twice the iterations `ids` give, the others over those
-/// ([`COUNT_PROCESSES`]), the `k`-th drawing the `k`-th fixed random
+/// Counts benchmarks `ids` in the `processes`-th processes of `exes` (each
+/// a link layout of one side, the `k`-th process in the `k`-th, cycling),
+/// the second (`k` = 1) over twice the iterations `ids` give, the others
+/// over those ([`COUNT_PROCESSES`]), the `k`-th drawing the `k`-th fixed random
 /// sequence (`harness/src/entropy/`): each id's count in each process, and why an id
 /// has none (its counting failed in one of them, and is not tried again
 /// in the next: a side's spread is measured over all its processes or
@@ -147,10 +150,13 @@ pub fn count_side(
     exes: &[PathBuf],
     (dir, ids): (&Path, &ToCount),
     (extra_args, limit): (&[String], Duration),
-    (processes, started): (usize, &mut dyn FnMut(usize)),
+    (processes, started): (Range<usize>, &mut dyn FnMut(usize)),
 ) -> Result<(SideCounts, Failed), CountError> {
     let (mut side, mut failed) = (SideCounts::new(), Failed::new());
-    for (k, exe) in exes.iter().cycle().take(processes).enumerate() {
+    for k in processes {
+        let Some(exe) = exes.get(k % exes.len().max(1)) else {
+            break;
+        };
         let ids: Vec<(String, u64)> = (ids.iter())
             .filter(|(id, _)| !failed.contains_key(id))
             .map(|(id, n)| (id.clone(), n.saturating_mul(iterations_factor(k))))
@@ -208,7 +214,7 @@ pub fn count_into(
         exe,
         (dir, &ids),
         (&plan.extra_args, limit),
-        (1, &mut started),
+        (0..1, &mut started),
     );
     observer.clear();
     match counted {

@@ -182,7 +182,22 @@ fn a_comparison_judges_time_and_instructions_together() {
         "json",
     ];
     // The same source: the counts do not move, and nothing is claimed.
-    let same = f.nbench(&[&quick[..], &counted[..]].concat()).json();
+    let same_out = f.dir.join("same.json");
+    let same_arg = format!("--out={}", same_out.display());
+    let same = f.nbench(&[&quick[..], &counted[..4], &[&same_arg]].concat());
+    assert_eq!(same.code, 0, "{}", same.all());
+    // A third process counts only the rows whose first two processes
+    // leave open; here none: each pair of processes counted alike (the
+    // `k`-th of each side drew the same seeds), or the counts do not tell.
+    let thirds = |run: &Run| {
+        (run.stderr.lines())
+            .filter_map(|l| l.strip_prefix("counting [3/3] counts/counts › "))
+            .map(|l| l.split(',').next().unwrap_or_default().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert!(same.stderr.contains("counting [2/2]"), "{}", same.stderr);
+    assert_eq!(thirds(&same), Vec::<String>::new(), "{}", same.stderr);
+    let same: Value = serde_json::from_str(&std::fs::read_to_string(&same_out).unwrap()).unwrap();
     // Counted: no note suggests counting.
     let notes = same["comparison"]["notes"].to_string();
     assert!(!notes.contains("on time alone"), "{notes}");
@@ -232,6 +247,17 @@ fn a_comparison_judges_time_and_instructions_together() {
     assert_eq!(console.code, 0, "{}", console.all());
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let changed = rows(&json);
+    // Here `first/256`, whose seeds moved, and at most `hashed/256`, whose
+    // seeds may move too, and `adds/after_setup`, whose setup's share may
+    // differ with the iterations; not the 5 others, whose processes count
+    // alike on each side, or in each pair.
+    let third = thirds(&console);
+    let counted = |l: &String| l.split(' ').next().and_then(|n| n.parse::<usize>().ok());
+    assert!(
+        matches!(third.as_slice(), [l] if matches!(counted(l), Some(1..=3))),
+        "{}",
+        console.stderr
+    );
     let adds = &changed["adds/10000"];
     let more = adds["instructions"]["change"].as_f64().unwrap();
     assert!((0.0055..0.0065).contains(&more), "{adds}");

@@ -1,0 +1,175 @@
+//! Both sides of a comparison counted ([`super::counts::COUNT_PROCESSES`]
+//! processes a side): the first two processes of each side, both sides at
+//! once; then the third, for the benchmarks those two leave open only.
+//!
+//! The third process shows a side whose processes count other work for
+//! the same iterations (inputs drawn at random in each). Where each side's
+//! two processes counted alike, over other iterations, seeds and link
+//! layouts, or where each pair of processes counted alike on both sides,
+//! the work does not move with any of them, and a third would count it
+//! again: png's decoder suite spent a third of its counting on that.
+
+use super::counter::CountError;
+use super::counting::ToCount;
+use super::counts::{self, Failed};
+use crate::model::metric::{Counted, SideCounts};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// One side's counts, and why an id has none.
+pub type Side = (SideCounts, Failed);
+
+/// One side to count: its executables (one a link layout) and the folder
+/// they run in.
+pub type Exes<'a> = (&'a [PathBuf], &'a Path);
+
+/// How far apart, as a share, a side's two processes may count and still
+/// count alike: counts of code that does the same work are equal to the
+/// instruction; this only forgives rounding.
+const ALIKE: f64 = 1e-9;
+
+/// Counts benchmarks `ids` on both sides (`extra_args` after each
+/// executable's own, at most `limit` a process), the baseline's and the
+/// current's processes at once; `started` is told, as each of the current
+/// side's processes starts, how many benchmarks it counts, its number
+/// (from 1) and of how many.
+pub fn count_sides(
+    (base, cur): (Exes<'_>, Exes<'_>),
+    ids: &ToCount,
+    how: (&[String], Duration),
+    started: &mut dyn FnMut(usize, usize, usize),
+) -> Result<(Side, Side), CountError> {
+    let last = counts::COUNT_PROCESSES;
+    let mut sides = both((base, cur), ids, how, (0..last - 1, started))?;
+    let open: Vec<(String, u64)> = (ids.iter())
+        .filter(|(id, _)| !settled(id, &sides))
+        .cloned()
+        .collect();
+    if !open.is_empty() {
+        let third = both((base, cur), &open, how, (last - 1..last, started))?;
+        merge(&mut sides.0, third.0);
+        merge(&mut sides.1, third.1);
+    }
+    Ok(sides)
+}
+
+/// Counts `ids` on both sides in processes `ks`, the baseline's in a
+/// thread of its own.
+fn both(
+    (base, cur): (Exes<'_>, Exes<'_>),
+    ids: &ToCount,
+    how: (&[String], Duration),
+    (ks, started): (Range<usize>, &mut dyn FnMut(usize, usize, usize)),
+) -> Result<(Side, Side), CountError> {
+    let of = ks.end;
+    let mut shown = |k: usize| started(ids.len(), k, of);
+    std::thread::scope(|s| {
+        let base =
+            s.spawn(|| counts::count_side(base.0, (base.1, ids), how, (ks.clone(), &mut |_| {})));
+        let cur = counts::count_side(cur.0, (cur.1, ids), how, (ks.clone(), &mut shown));
+        let base = base.join().unwrap_or_else(|_| {
+            Err(CountError::Failed(
+                "the counting thread panicked".to_owned(),
+            ))
+        });
+        Ok((base?, cur?))
+    })
+}
+
+/// Whether benchmark `id` needs no third process: it failed on a side
+/// (a side's spread is over all its processes or none), its counts do not
+/// tell (threads), each side's two processes counted it alike, or each
+/// pair of processes did.
+fn settled(id: &str, (base, cur): &(Side, Side)) -> bool {
+    let (Some(b), Some(c)) = (base.0.get(id), cur.0.get(id)) else {
+        return true;
+    };
+    // Counts that do not tell decide nothing, however far apart.
+    if b.iter().chain(c).any(|c| c.not_telling.is_some()) {
+        return true;
+    }
+    let alike = |x: &[Counted]| match x {
+        [p, q] => (p.per_iter - q.per_iter).abs() <= ALIKE * p.per_iter.abs().max(1.0),
+        _ => false,
+    };
+    let paired = b.len() == c.len() && (b.iter().zip(c)).all(|(p, q)| p.per_iter == q.per_iter);
+    (alike(b) && alike(c)) || paired
+}
+
+/// `more` (a later process's counts of one side) added to `side`; an id
+/// that failed in it keeps no count.
+fn merge(side: &mut Side, more: Side) {
+    for (id, counted) in more.0 {
+        side.0.entry(id).or_default().extend(counted);
+    }
+    side.1.extend(more.1);
+    let failed = &side.1;
+    side.0.retain(|id, _| !failed.contains_key(id));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(counts: &[(&str, &[f64])]) -> Side {
+        let counted = |(k, &per_iter): (usize, &f64)| Counted {
+            per_iter,
+            overhead: 0.0,
+            not_telling: None,
+            iters: if k == 1 { 128 } else { 64 },
+        };
+        let counts = (counts.iter())
+            .map(|(id, v)| (id.to_string(), v.iter().enumerate().map(counted).collect()))
+            .collect();
+        (counts, Failed::new())
+    }
+
+    #[test]
+    fn a_third_process_counts_only_what_the_first_two_leave_open() {
+        let sides = (
+            side(&[
+                ("fixed", &[100.0, 100.0]),
+                ("changed", &[100.0, 100.0]),
+                ("same_build_alloc", &[6298.0, 5607.0]),
+                ("random", &[436.0, 440.0]),
+                ("alloc_changed", &[6298.0, 5607.0]),
+                ("one_side", &[5.0, 5.0]),
+            ]),
+            side(&[
+                ("fixed", &[100.0, 100.0]),
+                ("changed", &[90.0, 90.0]),
+                ("same_build_alloc", &[6298.0, 5607.0]),
+                ("random", &[439.0, 443.0]),
+                ("alloc_changed", &[6348.4, 5651.9]),
+            ]),
+        );
+        let open: Vec<&str> = [
+            "fixed",
+            "changed",
+            "same_build_alloc",
+            "random",
+            "alloc_changed",
+            "one_side",
+        ]
+        .into_iter()
+        .filter(|id| !settled(id, &sides))
+        .collect();
+        assert_eq!(open, ["random", "alloc_changed"]);
+        // Rounding is forgiven; an instruction in a million is not.
+        let s = |b: f64| (side(&[("x", &[1e6, b])]), side(&[("x", &[2e6, 2e6])]));
+        assert!(settled("x", &s(1e6 + 1e-6)));
+        assert!(!settled("x", &s(1e6 + 1.0)));
+    }
+
+    #[test]
+    fn a_benchmark_that_fails_in_the_third_process_keeps_no_count() {
+        let mut first = side(&[("a", &[1.0, 2.0]), ("b", &[3.0, 4.0])]);
+        let mut third = side(&[("a", &[1.5])]);
+        third.1.insert("b".into(), "killed".into());
+        merge(&mut first, third);
+        assert_eq!(first.0["a"].len(), 3);
+        assert!(!first.0.contains_key("b"));
+        assert_eq!(first.1["b"], "killed");
+    }
+}
