@@ -7,7 +7,7 @@ use crate::helpers::{DIVAN_LINE, Fixture, QUICK, Run};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
-const IDS: [&str; 23] = [
+const IDS: [&str; 24] = [
     "add",
     "chars::ab",
     "chars::abcdef",
@@ -22,6 +22,7 @@ const IDS: [&str; 23] = [
     "ignored",
     "pair::counted",
     "pair::local",
+    "pair::local_values",
     "pair::sorted",
     "parse::u32",
     "parse::u64",
@@ -76,7 +77,7 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
         .iter()
         .map(|b| b["id"].as_str().unwrap())
         .collect();
-    let unmeasured = ["halved::3", "ignored", "pair::local"];
+    let unmeasured = ["halved::3", "ignored", "pair::local", "pair::local_values"];
     let mut want: Vec<&str> = IDS
         .iter()
         .copied()
@@ -120,6 +121,9 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
     };
     let why = skipped("pair::local").unwrap_or_else(|| panic!("{target}"));
     assert!(why.contains("`bench_local` on 2 threads"), "{why}");
+    assert!(why.ends_with("time it with `bench`"), "{why}");
+    let why = skipped("pair::local_values").unwrap_or_else(|| panic!("{target}"));
+    assert!(why.ends_with("time it with `bench_values`"), "{why}");
     // A function that times nothing for an input is left out, as divan
     // leaves it out with a warning, rather than failed.
     assert_eq!(target["failures"], serde_json::json!([]));

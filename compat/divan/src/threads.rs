@@ -67,9 +67,11 @@ pub fn time<O, R: Fn() -> O + Sync>(b: &mut nbench::Bencher<'_>, routine: R) {
 pub fn on_one(b: &mut nbench::Bencher<'_>, what: &str) -> bool {
     let threads = b.threads();
     if threads > 1 {
+        // `bench_local_values` → `bench_values`: the same loop, `Sync`.
+        let shared = what.replace("_local", "");
         b.skip(format!(
             "`{what}` on {threads} threads: nbench-divan times it on one thread only; give this \
-             benchmark `threads = 1` or time it with `bench`"
+             benchmark `threads = 1` or time it with `{shared}`"
         ));
     }
     threads == 1
