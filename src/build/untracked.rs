@@ -61,10 +61,10 @@ const BESIDE_LIST: &str = ".nbench-untracked";
 
 /// Copies into `to`, a package's folder in a revision's checkout, the
 /// files of `from`, the package's folder in the working tree, that git
-/// does not track (listed one by one: a folder git knows nothing of,
-/// `target/` among them, is left out whole), of at most [`BESIDE_BYTES`],
-/// where `to` lacks them or holds an older copy of this one's; a file of
-/// the revision's own is left as it is. Returns the paths it wrote.
+/// does not track, of at most [`BESIDE_BYTES`], where `to` lacks them or
+/// holds an older copy of this one's; a file of the revision's own is left
+/// as it is. A folder git knows nothing of is copied where it holds inputs
+/// ([`inputs_in`]). Returns the paths it wrote.
 pub fn copy_beside(from: &Path, to: &Path) -> Vec<String> {
     let Ok(listed) = git(
         from,
@@ -83,8 +83,13 @@ pub fn copy_beside(from: &Path, to: &Path) -> Vec<String> {
     let ours = |name: &str| before.lines().any(|l| l == name);
     let (mut kept, mut wrote) = (Vec::new(), Vec::new());
     let names = (listed.split('\0'))
-        .filter(|n| !n.is_empty() && !n.ends_with('/') && *n != "Cargo.lock" && *n != BESIDE_LIST);
+        .filter(|n| !n.is_empty() && *n != "Cargo.lock" && *n != BESIDE_LIST)
+        .flat_map(|n| match n.strip_suffix('/') {
+            Some(folder) => inputs_in(from, folder),
+            None => vec![n.to_owned()],
+        });
     for name in names.take(MOST_BESIDE) {
+        let name = name.as_str();
         let (src, dst) = (from.join(name), to.join(name));
         let small = std::fs::metadata(&src).is_ok_and(|m| m.is_file() && m.len() <= BESIDE_BYTES);
         if !small || dst.exists() && !ours(name) {
@@ -109,6 +114,36 @@ pub fn copy_beside(from: &Path, to: &Path) -> Vec<String> {
         let _ = std::fs::write(&list, kept.join("\n") + "\n");
     }
     wrote
+}
+
+/// The files of `folder` (relative to `from`, which git knows nothing of)
+/// as paths relative to `from`, where it looks like a folder of inputs
+/// (Advent of Code suites keep theirs in `inputs/`, gitignored): none where
+/// it is hidden, a build's (`target/`, or any holding cargo's
+/// `CACHEDIR.TAG`), a package or repository of its own, or holds more than
+/// [`MOST_BESIDE`] files.
+fn inputs_in(from: &Path, folder: &str) -> Vec<String> {
+    let root = from.join(folder);
+    let name = Path::new(folder).file_name().and_then(|n| n.to_str());
+    let hidden = name.is_none_or(|n| n.starts_with('.') || n == "target");
+    let own = ["CACHEDIR.TAG", "Cargo.toml", ".git"];
+    if hidden || own.iter().any(|f| root.join(f).exists()) {
+        return Vec::new();
+    }
+    let files: Vec<String> = walkdir::WalkDir::new(&root)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .take(MOST_BESIDE + 1)
+        .filter_map(|e| {
+            let relative = e.path().strip_prefix(from).ok()?;
+            Some(relative.to_str()?.to_owned())
+        })
+        .collect();
+    match files.len() > MOST_BESIDE {
+        true => Vec::new(),
+        false => files,
+    }
 }
 
 /// Whether each copied file is in the working tree as it was copied; `Err`
@@ -171,7 +206,7 @@ mod tests {
     }
 
     #[test]
-    fn files_git_does_not_track_are_copied_beside_one_by_one_never_over_the_revisions() {
+    fn files_git_does_not_track_are_copied_beside_never_over_the_revisions() {
         let root = std::env::temp_dir().join(format!("nbench-beside-{}", std::process::id()));
         let (from, to) = (root.join("tree"), root.join("checkout"));
         std::fs::create_dir_all(from.join("data")).unwrap();
@@ -182,11 +217,18 @@ mod tests {
         }
         // The revision has a file of that name of its own.
         std::fs::write(to.join("own.txt"), "the revision's").unwrap();
-        assert_eq!(copy_beside(&from, &to), ["input"]);
-        assert!(
-            !to.join("data").exists(),
-            "a folder git knows nothing of is left whole"
-        );
+        // A build's folder, and one of many files: not inputs.
+        for (folder, files) in [("target", 1), ("debug", 1), ("many", MOST_BESIDE + 1)] {
+            std::fs::create_dir_all(from.join(folder)).unwrap();
+            for k in 0..files {
+                std::fs::write(from.join(folder).join(k.to_string()), "x").unwrap();
+            }
+        }
+        std::fs::write(from.join("debug/CACHEDIR.TAG"), "cargo").unwrap();
+        let mut copied = copy_beside(&from, &to);
+        copied.sort();
+        assert_eq!(copied, ["data/big.txt", "input"]);
+        assert!(!to.join("many").exists() && !to.join("target").exists());
         assert_eq!(
             std::fs::read_to_string(to.join("own.txt")).unwrap(),
             "the revision's"
