@@ -51,8 +51,10 @@ pub fn copy_in(top: &Path, checkout: &Path, manifest: &Path, said: &str) -> Opti
     })
 }
 
-/// Files git does not track copied beside a revision's benchmarks, at most.
-const MOST_BESIDE: usize = 64;
+/// Files git does not track copied beside a revision's benchmarks, at
+/// most: an Advent of Code year's inputs and examples (25 days, a few
+/// files a day) fit.
+const MOST_BESIDE: usize = 256;
 /// The largest such file copied.
 const BESIDE_BYTES: u64 = 4 << 20;
 /// The list, in a package folder of a revision's checkout, of the files
