@@ -58,6 +58,23 @@ pub struct Sources<'a> {
     pub cfg: &'a dyn Fn(Option<&str>) -> Vec<String>,
 }
 
+/// The flag among rustflags `flags` that builds for this machine's CPU,
+/// as written (`-C target-cpu=native`): code that may use every
+/// instruction it has, AVX-512 among them, which Valgrind does not know.
+pub fn for_this_cpu(flags: &[String]) -> Option<String> {
+    let native = |f: &str| {
+        let f = f.trim_start_matches("-C").trim_start_matches("--codegen");
+        f.trim_start_matches('=').trim() == "target-cpu=native"
+    };
+    (flags.iter().enumerate()).find_map(|(k, f)| match native(f) {
+        true if k > 0 && ["-C", "--codegen"].contains(&flags[k - 1].as_str()) => {
+            Some(format!("{} {f}", flags[k - 1]))
+        }
+        true => Some(f.to_owned()),
+        false => None,
+    })
+}
+
 /// The user's rustflags for a cargo command run in `cwd`, from this
 /// process's environment; found once per directory (a comparison runs cargo
 /// for every layout, and finding them runs rustc twice).
@@ -299,6 +316,21 @@ fn eval(tokens: &[String], at: &mut usize, cfg: &[String]) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_build_for_this_cpu_is_found_as_its_flag_is_written() {
+        let of = |f: &[&str]| for_this_cpu(&f.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            of(&["-C", "target-cpu=native"]).as_deref(),
+            Some("-C target-cpu=native")
+        );
+        assert_eq!(
+            of(&["-Ctarget-cpu=native"]).as_deref(),
+            Some("-Ctarget-cpu=native")
+        );
+        assert_eq!(of(&["-C", "target-cpu=x86-64-v3"]), None);
+        assert_eq!(of(&[]), None);
+    }
 
     fn table(text: &str) -> toml::Table {
         toml::from_str(text).unwrap()

@@ -3,6 +3,7 @@
 //! the run record's targets and comparison. Every command that measures
 //! goes through here.
 
+use crate::build::flags::for_this_cpu;
 use crate::compare::{context_warnings, finish};
 use crate::discover::Selection;
 use crate::error::{Error, Result};
@@ -14,6 +15,7 @@ use crate::model::record::TargetRecord;
 use crate::model::target::{BenchTarget, Built};
 use crate::run::Plan;
 use crate::run::compare::{Against, compare_target, stored_only};
+use crate::run::counting::UNKNOWN_TO_VALGRIND;
 use crate::store::baselines::{Baseline, Baselines};
 use nbench::__private::select::Selected;
 use std::path::PathBuf;
@@ -40,8 +42,9 @@ pub fn measure(
     context: &Context,
     observer: &mut dyn Observer,
 ) -> (Vec<TargetRecord>, Option<Comparison>) {
+    let flags = rustflags(context);
     let Some(v) = versus else {
-        return (measure_each(targets, plans, observer), None);
+        return (measure_each(targets, plans, flags, observer), None);
     };
     let (mut runs, mut compared) = (Vec::new(), Vec::new());
     for (b, plan) in targets.iter().zip(in_turn(plans)) {
@@ -57,7 +60,7 @@ pub fn measure(
         compared.push(cmp);
     }
     let mut warnings = context_warnings(&v.baseline.run.context, context);
-    warnings.extend(runs.iter().flat_map(uncounted));
+    warnings.extend(runs.iter().flat_map(|r| uncounted(r, flags)));
     let name = v.baseline.name.clone();
     let counted = plans.iter().any(|p| p.instructions);
     let comparison = finish(name, v.threshold, warnings, compared, counted);
@@ -70,6 +73,7 @@ pub fn measure(
 pub fn measure_each(
     targets: &[Built],
     plans: &[Plan],
+    rustflags: &[String],
     observer: &mut dyn Observer,
 ) -> Vec<TargetRecord> {
     let mut runs = Vec::new();
@@ -77,7 +81,7 @@ pub fn measure_each(
         runs.push(crate::run::run_target(b, &plan(&runs), false, observer));
     }
     runs.iter()
-        .flat_map(uncounted)
+        .flat_map(|r| uncounted(r, rustflags))
         .for_each(|w| super::warn(&w));
     records(&runs)
 }
@@ -211,7 +215,7 @@ pub fn compare_saved(
         };
         let (run, cmp) = compare_target(&built, against, &plan, observer);
         records.push(TargetRecord::from_run(&run));
-        uncounted_targets.extend(uncounted(&run));
+        uncounted_targets.extend(uncounted(&run, rustflags(&cur.run.context)));
         targets.push(cmp);
     }
     let gone = gone_targets(base, cur, &plan);
@@ -287,14 +291,33 @@ fn saved_target(
     }
 }
 
+/// The user's rustflags the run of `context` was built with.
+fn rustflags(context: &Context) -> &[String] {
+    context
+        .build
+        .as_ref()
+        .map_or(&[], |b| b.rustflags.as_slice())
+}
+
 /// Where `run`'s instructions were asked for and some or all were not
-/// counted: why, once for the target where one reason holds for all.
-fn uncounted(run: &TargetRun) -> Vec<String> {
+/// counted: why, once for the target where one reason holds for all; and
+/// where Valgrind did not know an instruction of a build for this CPU
+/// (`rustflags` holding `-C target-cpu=native`), what to do.
+fn uncounted(run: &TargetRun, rustflags: &[String]) -> Vec<String> {
     let metric = nbench::__private::metric::Metric::Instructions;
     // Rows named where a reason holds for a few; more are counted.
     const NAMED: usize = 3;
+    let native = for_this_cpu(rustflags);
     (run.uncounted(metric).into_iter())
         .map(|(ids, why)| {
+            let why = match &native {
+                Some(flag) if why.contains(UNKNOWN_TO_VALGRIND) => format!(
+                    "{why}: the build may use every instruction of this CPU (`{flag}` in its \
+                     rustflags), and Valgrind knows none of AVX-512; to count, build for an \
+                     older CPU (`RUSTFLAGS=\"-C target-cpu=x86-64-v3\" cargo nbench …`)"
+                ),
+                _ => why.to_owned(),
+            };
             let named: Vec<String> = ids.iter().take(NAMED).map(|id| format!("`{id}`")).collect();
             let label = &run.label;
             match ids.len() {

@@ -223,9 +223,13 @@ fn drain(pipe: Option<impl std::io::Read + Send + 'static>) -> std::thread::Join
     })
 }
 
-/// Why a counting process that ended with `status` failed: the last line
-/// the bench binary said on stderr (`said`), else how it ended.
+/// Why a counting process that ended with `status` failed: an instruction
+/// Valgrind does not know ([`unknown_instruction`]), the last line the
+/// bench binary said on stderr (`said`), else how it ended.
 fn failed_with(said: &str, status: std::process::ExitStatus) -> String {
+    if let Some(why) = unknown_instruction(said) {
+        return why;
+    }
     // Valgrind's own lines start with `==PID==`; the binary's are the reason.
     let own = (said.lines())
         .rev()
@@ -234,6 +238,35 @@ fn failed_with(said: &str, status: std::process::ExitStatus) -> String {
         Some(line) => line.trim().to_owned(),
         None => format!("the counting run {}", super::session::ended(status)),
     }
+}
+
+/// How [`unknown_instruction`] begins: what a reason is known by.
+pub const UNKNOWN_TO_VALGRIND: &str = "Valgrind does not know an instruction";
+
+/// Where Valgrind met an instruction it does not know (AVX-512 among
+/// them), its words in `said`: the instruction's first bytes and the
+/// function it is in.
+fn unknown_instruction(said: &str) -> Option<String> {
+    const BYTES: &str = "unhandled instruction bytes: ";
+    let line = said.lines().find(|l| l.contains(BYTES))?;
+    let bytes: Vec<&str> = line[line.find(BYTES)? + BYTES.len()..]
+        .split_whitespace()
+        .take(4)
+        .collect();
+    // `==7== valgrind: Unrecognised instruction at address 0x1eea73.`, then
+    // `==7==    at 0x1EEA73: nbench_divan::main (divan.rs:38)`.
+    let at = (said.lines())
+        .skip_while(|l| !l.contains("Unrecognised instruction"))
+        .nth(1)
+        .and_then(|l| l.split_once(": "))
+        // Its file and line where known; not the executable's long path.
+        .and_then(|(_, f)| f.split(" (in ").next())
+        .map(|f| format!(" in `{}`", f.trim()))
+        .unwrap_or_default();
+    Some(format!(
+        "{UNKNOWN_TO_VALGRIND} the bench binary runs{at} (bytes {} …)",
+        bytes.join(" ")
+    ))
 }
 
 /// The counts callgrind dumped into `out`, with their labels.
@@ -304,6 +337,28 @@ mod tests {
             .collect();
         assert_eq!(ids, [("body", "sum", 4096.0), ("loop", "", 64.0)]);
         assert!(counted_lines(&dir.join("none"), "").is_empty());
+    }
+
+    #[test]
+    fn an_instruction_valgrind_does_not_know_is_said_with_where_it_is() {
+        let said = "vex amd64->IR: unhandled instruction bytes: 0x62 0xF1 0x7C 0x48 0x10 0x84\n\
+                    vex amd64->IR:   PFX.66=0 PFX.F2=0 PFX.F3=0\n\
+                    ==7== valgrind: Unrecognised instruction at address 0x1eea73.\n\
+                    ==7==    at 0x1EEA73: nbench_divan::main (divan.rs:38)\n\
+                    ==7==    by 0x1FFF02: std::rt::lang_start\n\
+                    ==7== Process terminating with default action of signal 4 (SIGILL)\n";
+        assert_eq!(
+            unknown_instruction(said).unwrap(),
+            "Valgrind does not know an instruction the bench binary runs in \
+             `nbench_divan::main (divan.rs:38)` (bytes 0x62 0xF1 0x7C 0x48 …)"
+        );
+        assert_eq!(unknown_instruction("thread 'main' panicked at x"), None);
+        let said = said.replace("(divan.rs:38)", "(in /tmp/t/target/release/deps/b-0d4)");
+        assert!(
+            unknown_instruction(&said)
+                .unwrap()
+                .contains("in `nbench_divan::main` (bytes")
+        );
     }
 
     #[test]

@@ -155,6 +155,48 @@ fn a_benchmark_that_ends_its_counting_process_costs_only_its_own_count() {
     );
 }
 
+#[test]
+fn an_instruction_valgrind_does_not_know_in_a_build_for_this_cpu_says_what_to_do() {
+    if !valgrind_here() || !cfg!(target_arch = "x86_64") {
+        eprintln!("skipped: no Valgrind or not x86_64 here");
+        return;
+    }
+    let f = Fixture::new("counts");
+    let config = f.dir.join(".cargo/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &config,
+        "[build]\nrustflags = [\"-C\", \"target-cpu=native\"]\n",
+    )
+    .unwrap();
+    let args = [
+        "--max-time",
+        "100ms",
+        "--features",
+        "unknown",
+        "--metrics",
+        "time,instructions",
+        "unknown/",
+    ];
+    let run = f.nbench(&args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    // Valgrind's words, then what to do; on a CPU with AVX-512 the whole
+    // binary may use it, and then no benchmark is counted.
+    let said = "Valgrind does not know an instruction the bench binary runs in `";
+    let warning = (run.stderr.lines())
+        .find(|l| l.starts_with("warning:") && l.contains(said))
+        .unwrap_or_else(|| panic!("{}", run.all()));
+    assert!(
+        warning.contains("(bytes 0x62 0xF1 0x7C 0x48 …)"),
+        "{warning}"
+    );
+    assert!(
+        warning.contains("(`-C target-cpu=native` in its rustflags)")
+            && warning.contains("RUSTFLAGS=\"-C target-cpu=x86-64-v3\""),
+        "{warning}"
+    );
+}
+
 /// The comparison rows of a run's JSON, by id.
 fn rows(json: &Value) -> std::collections::BTreeMap<String, Value> {
     let rows = json["comparison"]["targets"][0]["rows"].as_array().unwrap();
