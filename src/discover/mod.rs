@@ -6,6 +6,7 @@ use cargo_metadata::{Metadata, MetadataCommand, Package};
 use std::path::{Path, PathBuf};
 
 pub mod front_ends;
+mod inherited;
 mod manifests;
 mod outside;
 
@@ -347,8 +348,18 @@ fn left_out(
     if !harness_off.contains(&t.name) {
         Some("uses libtest's bench harness (no `harness = false`)".to_owned())
     } else if let Some((front, key)) = library.filter(|_| !uses_nbench) {
+        // Where the package inherits the entry, the workspace's is the one.
+        let manifest = std::fs::read_to_string(&pkg.manifest_path).unwrap_or_default();
+        let place = match inherited::inherits(&manifest, key) {
+            true => format!(
+                " in `[workspace.dependencies]` of the workspace's Cargo.toml (`{}` takes it \
+                 from there)",
+                pkg.name
+            ),
+            false => String::new(),
+        };
         Some(format!(
-            "it uses {key}; to run it unchanged, put {} in {key}'s place: `{}`",
+            "it uses {key}; to run it unchanged, put {} in {key}'s place{place}: `{}`",
             front.package,
             front.line_as(key)
         ))

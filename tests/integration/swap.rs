@@ -64,6 +64,22 @@ fn verdicts(json: &str) -> Vec<(String, String)> {
 }
 
 #[test]
+fn a_member_that_inherits_criterion_is_told_to_swap_the_workspaces_entry() {
+    let fx = Fixture::new("crit_shapes");
+    let mut cmd = fx.nbench_command(&["--list"]);
+    let skipped = Run::from(cmd.env_remove("NBENCH_CRITERION").output().unwrap());
+    assert_ne!(skipped.code, 0, "{}", skipped.all());
+    let said = "skipped bench target `shapes-member/inherited`: it uses criterion; to run it \
+                unchanged, put nbench-criterion in criterion's place in `[workspace.dependencies]` \
+                of the workspace's Cargo.toml (`shapes-member` takes it from there): `criterion = {";
+    assert!(skipped.stderr.contains(said), "{}", skipped.stderr);
+    // The member that declares its own (renamed): its own entry.
+    let own = "`shapes-benches/renamed`: it uses crit; to run it unchanged, put \
+               nbench-criterion in crit's place: `crit = {";
+    assert!(skipped.stderr.contains(own), "{}", skipped.stderr);
+}
+
+#[test]
 fn two_revisions_of_an_untouched_criterion_project_compare_with_the_swap_said() {
     let fx = repository();
     // The newer revision denies warnings and has one: a compiler newer than
