@@ -42,15 +42,36 @@ fn features(s: &Settings) -> discover::Features<'_> {
     }
 }
 
-/// Notes each target left out, each note once a process: a comparison of
-/// revisions discovers the same targets in every checkout it builds.
+/// Notes the targets left out, one note for those left out for the same
+/// reason (a package's many bench files that all use criterion), each
+/// note once a process: a comparison of revisions discovers the same
+/// targets in every checkout it builds.
 fn note_skipped(skipped: &[SkippedRecord]) {
-    for s in skipped {
-        let line = format!("skipped bench target `{}`: {}", s.target, s.reason);
+    for line in skipped_lines(skipped) {
         if first_time(&line) {
             note(&line);
         }
     }
+}
+
+/// The notes of [`note_skipped`], in the order their reasons first come.
+fn skipped_lines(skipped: &[SkippedRecord]) -> Vec<String> {
+    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+    for s in skipped {
+        match reasons.iter_mut().find(|(r, _)| *r == s.reason) {
+            Some((_, targets)) => targets.push(&s.target),
+            None => reasons.push((&s.reason, vec![&s.target])),
+        }
+    }
+    (reasons.into_iter())
+        .map(|(reason, targets)| match targets.as_slice() {
+            [one] => format!("skipped bench target `{one}`: {reason}"),
+            many => format!(
+                "skipped bench targets `{}` (each for this reason): {reason}",
+                many.join("`, `")
+            ),
+        })
+        .collect()
 }
 
 /// Whether this process has not said `line` before.
@@ -157,7 +178,27 @@ pub fn gather_context(s: &Settings, found: &discover::Discovery) -> Context {
 
 #[cfg(test)]
 mod tests {
-    use super::first_time;
+    use super::{SkippedRecord, first_time, skipped_lines};
+
+    #[test]
+    fn targets_left_out_for_one_reason_share_a_note() {
+        let skipped = |target: &str, reason: &str| SkippedRecord {
+            target: target.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let lines = skipped_lines(&[
+            skipped("rkyv/log", "it uses divan"),
+            skipped("rkyv/bench", "uses libtest's bench harness"),
+            skipped("rkyv/mesh", "it uses divan"),
+        ]);
+        assert_eq!(
+            lines,
+            [
+                "skipped bench targets `rkyv/log`, `rkyv/mesh` (each for this reason): it uses divan",
+                "skipped bench target `rkyv/bench`: uses libtest's bench harness",
+            ]
+        );
+    }
 
     #[test]
     fn a_note_is_said_once_a_process() {
