@@ -1,12 +1,13 @@
 //! `config = …` is not compiled (nbench-gungraun does not honour it), yet
-//! the configuration types it names were imported for it: their imports
-//! are marked used, so a suite builds without new warnings.
+//! the configuration types it names were imported for it, and a function
+//! that makes it was written for it: those are marked used, so a suite
+//! builds without new warnings.
 
 use proc_macro2::{TokenStream as Tokens, TokenTree};
 use quote::quote;
 
 /// nbench-gungraun's configuration types (its `config.rs`).
-const NAMES: [&str; 25] = [
+const NAMES: [&str; 26] = [
     "LibraryBenchmarkConfig",
     "Callgrind",
     "Cachegrind",
@@ -24,6 +25,7 @@ const NAMES: [&str; 25] = [
     "CallgrindMetrics",
     "ErrorMetric",
     "DhatMetric",
+    "DhatMetrics",
     "OutputFormat",
     "FlamegraphConfig",
     "FlamegraphKind",
@@ -53,11 +55,19 @@ fn named(tokens: Tokens, out: &mut Vec<proc_macro2::Ident>) {
     }
 }
 
-/// Statements that use each configuration type `configs` name.
+/// Statements that use each configuration type `configs` name, and each
+/// function of the suite's own that makes one (`config = config()`),
+/// typed in a closure never called: nothing of it is left unused.
 pub fn uses<'a>(configs: impl IntoIterator<Item = &'a syn::Expr>) -> Tokens {
-    let mut names = Vec::new();
+    let (mut names, mut made) = (Vec::new(), Vec::new());
     for c in configs {
         named(quote!(#c), &mut names);
+        if matches!(c, syn::Expr::Call(call) if matches!(*call.func, syn::Expr::Path(_))) {
+            made.push(c);
+        }
     }
-    quote!(#( let _: ::core::marker::PhantomData<#names> = ::core::marker::PhantomData; )*)
+    quote! {
+        #( let _: ::core::marker::PhantomData<#names> = ::core::marker::PhantomData; )*
+        #( let _ = || { let _ = #made; }; )*
+    }
 }
