@@ -107,7 +107,7 @@ pub mod __private {
     /// writes counted by the CPU (`--nbench-count`).
     pub mod count {
         pub use crate::modes::count::{
-            COUNTED_TO_ENV, Dumped, parse_counted, parse_counting, parse_label,
+            COUNTED_TO_ENV, Dumped, SETUP_BOUND, parse_counted, parse_counting, parse_label,
         };
         pub use crate::valgrind::INSTRUMENTS_ITSELF;
     }

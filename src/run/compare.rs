@@ -148,12 +148,10 @@ fn count_both(
             _ => None,
         })
     };
-    let native: Vec<(String, f64)> = (cmp.rows.iter())
+    let native: Vec<(String, counted_over::Native)> = (cmp.rows.iter())
         .map(|r| {
-            (
-                r.id.clone(),
-                counted_over::native_ns(r.baseline + r.overhead, wall(&r.id)),
-            )
+            let (timed, wall) = (r.baseline + r.overhead, wall(&r.id));
+            (r.id.clone(), counted_over::Native { timed, wall })
         })
         .collect();
     let ids = counts::to_count_in(outcomes, native);

@@ -2,6 +2,7 @@
 //! takes natively, and which benchmarks are too slow to count at all.
 
 use crate::model::outcome::Measured;
+use nbench::__private::count::SETUP_BOUND;
 
 /// How long a counted sample should take natively: under callgrind, some
 /// 50 times as long (10 ms), long enough that what an iteration does now
@@ -18,14 +19,12 @@ pub fn iterations_for(ns_per_iter: f64) -> u64 {
     (wanted.clamp(1.0, (1u64 << 24) as f64) as u64).next_power_of_two()
 }
 
-/// Where a benchmark's wall time per iteration is this many times its
-/// timed part, making its inputs (a batch's setup, outside the timing) is
-/// what an iteration costs. Measured on the gungraun fixture: rows without
-/// a costly setup take 1.7–6.5 times their timed part in a plain run
-/// (warm-up, calibration, processes) and 7.6–15.5 times in a comparison
-/// (both sides' processes); rows whose 20 µs setup dwarfs the routine 158
-/// to 4 028 times.
-const SETUP_BOUND: f64 = 64.0;
+/// How much slower callgrind runs code it does not instrument than code
+/// it does, as a share: inputs made outside the timing of a benchmark they
+/// dwarf run so (the harness switches instrumentation off around them).
+/// Valgrind runs uninstrumented code some 7 times slower than natively
+/// (png's 7.2 s listing walk took 45 s), instrumented some 50.
+const UNINSTRUMENTED: f64 = 0.15;
 
 /// The slowest iteration, ns natively, a benchmark is counted at. Under
 /// callgrind it runs some 50 times as long (2.5 s), and a side counts at
@@ -36,29 +35,51 @@ const SETUP_BOUND: f64 = 64.0;
 /// it alone.
 pub const COUNTED_AT_MOST_NS: f64 = 50e6;
 
-/// Of benchmarks `native` (each id with an iteration's native ns, as
-/// [`native_ns`] gives it), those counted, each over the iterations
-/// [`iterations_for`] gives; and the ids of those too slow to count
-/// ([`COUNTED_AT_MOST_NS`]).
-pub fn to_count(native: Vec<(String, f64)>) -> (Vec<(String, u64)>, Vec<String>) {
+/// Of benchmarks `native` (each id with what an iteration takes
+/// natively), those counted, each over the iterations [`iterations_for`]
+/// gives; and the ids of those too slow to count ([`COUNTED_AT_MOST_NS`]).
+pub fn to_count(native: Vec<(String, Native)>) -> (Vec<(String, u64)>, Vec<String>) {
     let (slow, counted): (Vec<_>, Vec<_>) =
-        (native.into_iter()).partition(|(_, ns)| *ns > COUNTED_AT_MOST_NS);
+        (native.into_iter()).partition(|(_, n)| n.counted_ns() > COUNTED_AT_MOST_NS);
     let counted = (counted.into_iter())
-        .map(|(id, ns)| (id, iterations_for(ns)))
+        .map(|(id, n)| (id, iterations_for(n.ns())))
         .collect();
     (counted, slow.into_iter().map(|(id, _)| id).collect())
 }
 
-/// The native time, ns, of one iteration as counting runs it, for
-/// [`iterations_for`]: `timed` (its timed part and the loop's), or where
-/// `wall` (the wall time per iteration its measurement took) is far more,
-/// `wall`. Counted iterations make their inputs too, under Valgrind: a
-/// benchmark whose 20 ns routine takes a 20 µs input was counted over
-/// 16 384 iterations, a minute of setups.
-pub fn native_ns(timed: f64, wall: Option<f64>) -> f64 {
-    match wall {
-        Some(w) if w.is_finite() && w > SETUP_BOUND * timed => w,
-        _ => timed,
+/// What one iteration of a benchmark takes natively, as counting runs it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Native {
+    /// Its timed part and the loop's, ns.
+    pub timed: f64,
+    /// The wall time per iteration its measurement took, ns, where it
+    /// timed any.
+    pub wall: Option<f64>,
+}
+
+impl Native {
+    /// The wall time, where it is far more than the timed part
+    /// ([`SETUP_BOUND`]): making the inputs is what an iteration costs.
+    fn setup_bound(&self) -> Option<f64> {
+        (self.wall).filter(|w| w.is_finite() && *w > SETUP_BOUND * self.timed)
+    }
+
+    /// ns an iteration takes, inputs and all, for [`iterations_for`]:
+    /// counted iterations make their inputs too. A benchmark whose 20 ns
+    /// routine takes a 20 µs input was counted over 16 384 iterations, a
+    /// minute of setups, from its timed part.
+    pub fn ns(&self) -> f64 {
+        self.setup_bound().unwrap_or(self.timed)
+    }
+
+    /// ns an iteration costs counted, at the instrumented pace: its timed
+    /// part, and where its inputs dwarf it, [`UNINSTRUMENTED`] of their
+    /// making.
+    pub fn counted_ns(&self) -> f64 {
+        match self.setup_bound() {
+            Some(w) => self.timed + (w - self.timed) * UNINSTRUMENTED,
+            None => self.timed,
+        }
     }
 }
 
@@ -78,10 +99,11 @@ mod tests {
         // 80 µs an iteration: 200 µs wanted, 2.5 iterations, 4.
         assert_eq!(iterations_for(80_000.0), 4);
         // A setup-bound row: from its wall time; a measured one: its own.
-        assert_eq!(iterations_for(native_ns(19.0, Some(21_600.0))), 16);
-        assert_eq!(iterations_for(native_ns(19.0, Some(300.0))), 16_384);
-        assert_eq!(native_ns(19.0, None), 19.0);
-        assert_eq!(native_ns(19.0, Some(f64::INFINITY)), 19.0);
+        let n = |timed, wall| Native { timed, wall }.ns();
+        assert_eq!(iterations_for(n(19.0, Some(21_600.0))), 16);
+        assert_eq!(iterations_for(n(19.0, Some(300.0))), 16_384);
+        assert_eq!(n(19.0, None), 19.0);
+        assert_eq!(n(19.0, Some(f64::INFINITY)), 19.0);
         // Two sides 1 % apart are counted alike.
         assert_eq!(iterations_for(80_800.0), 4);
         assert_eq!(iterations_for(1.0), 262_144);
@@ -92,19 +114,38 @@ mod tests {
 
     #[test]
     fn a_benchmark_too_slow_for_callgrind_is_left_to_time() {
+        let timed = |ns| Native {
+            timed: ns,
+            wall: None,
+        };
+        // A 1.6 µs insert into a tree made for it in 100 ms: the tree is
+        // made uninstrumented, 15 ms at the instrumented pace.
+        let setup = Native {
+            timed: 1_600.0,
+            wall: Some(100e6),
+        };
         let native = vec![
-            ("decode/12288x12288".to_owned(), 1.2e9),
-            ("decode/128x128".to_owned(), 80_000.0),
-            ("at_the_limit".to_owned(), COUNTED_AT_MOST_NS),
+            ("decode/12288x12288".to_owned(), timed(1.2e9)),
+            ("decode/128x128".to_owned(), timed(80_000.0)),
+            ("at_the_limit".to_owned(), timed(COUNTED_AT_MOST_NS)),
+            ("insert/last_key".to_owned(), setup),
+            (
+                "insert/slow_setup".to_owned(),
+                Native {
+                    wall: Some(1e9),
+                    ..setup
+                },
+            ),
         ];
         let (counted, slow) = to_count(native);
         assert_eq!(
             counted,
             [
                 ("decode/128x128".to_owned(), 4),
-                ("at_the_limit".to_owned(), 1)
+                ("at_the_limit".to_owned(), 1),
+                ("insert/last_key".to_owned(), 1)
             ]
         );
-        assert_eq!(slow, ["decode/12288x12288"]);
+        assert_eq!(slow, ["decode/12288x12288", "insert/slow_setup"]);
     }
 }

@@ -11,7 +11,7 @@
 //! threads, or one that times itself, are kept but marked as not telling.
 
 use super::Plan;
-use super::counted_over::{COUNTED_AT_MOST_NS, native_ns, to_count, wall_ns};
+use super::counted_over::{COUNTED_AT_MOST_NS, Native, to_count, wall_ns};
 use super::counter::CountError;
 use super::counting::{self, Counting, ToCount};
 use crate::model::metric::{Beside, Counted, SideCounts};
@@ -191,11 +191,12 @@ pub fn count_into(
     outcomes: &mut [Outcome],
     observer: &mut dyn Observer,
 ) {
-    let native: Vec<(String, f64)> = (outcomes.iter())
+    let native: Vec<(String, Native)> = (outcomes.iter())
         .filter_map(|o| match o {
             Outcome::Measured(m) => {
                 let timed = m.result.summary.median + m.result.overhead;
-                Some((m.result.id.clone(), native_ns(timed, wall_ns(m))))
+                let wall = wall_ns(m);
+                Some((m.result.id.clone(), Native { timed, wall }))
             }
             _ => None,
         })
@@ -254,7 +255,7 @@ pub fn besides_failed(outcomes: &mut [Outcome], why: &str) {
 /// Of benchmarks `native` (each id with an iteration's native ns), those
 /// to count, each with its iterations ([`to_count`]); each measured outcome
 /// among the others says it is too slow to count.
-pub fn to_count_in(outcomes: &mut [Outcome], native: Vec<(String, f64)>) -> Vec<(String, u64)> {
+pub fn to_count_in(outcomes: &mut [Outcome], native: Vec<(String, Native)>) -> Vec<(String, u64)> {
     let (ids, slow) = to_count(native);
     besides_too_slow(outcomes, &slow);
     ids

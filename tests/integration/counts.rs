@@ -116,6 +116,14 @@ fn a_benchmark_that_ends_its_counting_process_costs_only_its_own_count() {
     assert!(slow["per_iter"].is_null(), "{slow}");
     let why = "counted, an iteration would take over 50.00 ms natively";
     assert!(slow["note"].to_string().contains(why), "{slow}");
+    // An input of 60 ms made for each iteration is made uninstrumented:
+    // the routine's additions are counted, and the input's are not.
+    let setup = instructions(&json, "adds/slow_setup");
+    let per_iter = setup["per_iter"].as_f64();
+    assert!(
+        per_iter.is_some_and(|n| (10_000.0..10_100.0).contains(&n)),
+        "{setup}"
+    );
     // Compared: the same, once for the row, and the other rows judged on
     // their counts.
     let compared = nbench(&[&quick[..], &counted[..], &["--compare", "base"]].concat());
