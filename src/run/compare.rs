@@ -84,7 +84,7 @@ pub fn compare_target(
             continue;
         }
         let exes = (base_exes.as_slice(), cur_exes.as_slice());
-        let lockstep = Lockstep::new(&start_placed, exes, &id);
+        let lockstep = Lockstep::new(&start_placed, exes, (&id, to_measure));
         let judged = lockstep.compare(id, (plan, &settings), against.threshold);
         pass.spare += judged.unused;
         if let Some(doubt) = judged.doubt {

@@ -71,14 +71,18 @@ pub struct Lockstep<'a> {
     cur_exes: &'a [PathBuf],
     layouts: Assignment,
     seed: u64,
+    /// Benchmarks the run compares, as far as it knows: a claim settles
+    /// only where it would survive the adjustment over them.
+    rows: usize,
 }
 
 impl<'a> Lockstep<'a> {
     /// A new pairing for benchmark `id` of the sides' layouts.
+    /// `rows`: the benchmarks the run compares, as far as it knows.
     pub fn new(
         start_placed: &'a StartPlaced<'a>,
         (base_exes, cur_exes): (&'a [PathBuf], &'a [PathBuf]),
-        id: &str,
+        (id, rows): (&str, usize),
     ) -> Lockstep<'a> {
         let seed = seed(id);
         Lockstep {
@@ -87,6 +91,7 @@ impl<'a> Lockstep<'a> {
             cur_exes,
             layouts: Assignment::new(base_exes.len(), cur_exes.len(), seed),
             seed,
+            rows,
         }
     }
 
@@ -125,7 +130,9 @@ impl<'a> Lockstep<'a> {
         let basis = Basis::of(layouts, e, threshold);
         let units = basis.units(layouts);
         change(layouts, &basis, &[], threshold).is_some_and(|c| {
-            rule::settled(&c, threshold, look) && estimators::median_agrees(&units, &c, threshold)
+            rule::settled(&c, threshold, look)
+                && rule::survives(&c, threshold, self.rows)
+                && estimators::median_agrees(&units, &c, threshold)
         })
     }
 
