@@ -311,7 +311,7 @@ mod tests {
         assert!(survives(&still, 0.005, 43));
         let alone = Change {
             p_value: None,
-            ..far.clone()
+            ..far
         };
         assert!(survives(&alone, 0.005, 43));
     }
