@@ -104,6 +104,22 @@ pub fn survives(c: &Change, threshold: f64, rows: usize) -> bool {
             .is_none_or(|p| p <= SIGNIFICANCE / rows.max(1) as f64)
 }
 
+/// How many times the units it has a claim of p-value `p` needs to
+/// survive the adjustment over `rows` benchmarks ([`survives`]), as its
+/// t statistic grows with √units (read on the normal curve); 1 where it
+/// survives, infinite without a p-value.
+pub fn units_to_survive(p: Option<f64>, rows: usize) -> f64 {
+    let Some(p) = p.filter(|p| *p > 0.0) else {
+        return f64::INFINITY;
+    };
+    let z = |p: f64| nbench::__private::stats::t_quantile(1.0 - p / 2.0, 1e9);
+    let bar = SIGNIFICANCE / rows.max(1) as f64;
+    match p <= bar {
+        true => 1.0,
+        false => (z(bar) / z(p)).powi(2),
+    }
+}
+
 /// How many times the units it has a comparison needs for its interval
 /// (narrowing as 1/√units at the spread it has) to decide it: to lie
 /// beyond 0 where its change is beyond `threshold` (regressed or
@@ -314,6 +330,11 @@ mod tests {
             ..far
         };
         assert!(survives(&alone, 0.005, 43));
+        // p = 0.0023 alone, 43 rows: about a fifth more units (z 3.05 to 3.24).
+        let more = units_to_survive(Some(0.0023), 43);
+        assert!((1.1..1.2).contains(&more), "{more}");
+        assert_eq!(units_to_survive(Some(0.0001), 43), 1.0);
+        assert_eq!(units_to_survive(None, 43), f64::INFINITY);
     }
 
     #[test]

@@ -184,14 +184,17 @@ impl<'a> Lockstep<'a> {
             Err(e) => return judged(Outcome::Failed(failure(id, e)), Compared::Nothing),
         };
         let row = row(&id, &p.lockstepped(), &self.layouts, threshold);
-        // How far a row that alone would be inconclusive is from a verdict;
-        // a decided row has its verdict (more epochs only narrow it), so it
-        // is served last.
-        let need = (row.as_ref())
-            .filter(|r| rule::verdict_of(r, threshold) == Verdict::Inconclusive)
-            .map_or(f64::INFINITY, |r| {
-                rule::units_to_decide(r.change_ci, threshold)
-            });
+        // How far a row that alone would be inconclusive is from a verdict,
+        // or a claim from surviving the adjustment; a decided row has its
+        // verdict (more epochs only narrow it), so it is served last.
+        let need = row.as_ref().map_or(f64::INFINITY, |r| {
+            match rule::verdict_of(r, threshold) == Verdict::Inconclusive {
+                true => rule::units_to_decide(r.change_ci, threshold),
+                false => Some(rule::units_to_survive(r.p_value, self.rows))
+                    .filter(|n| *n > 1.0)
+                    .unwrap_or(f64::INFINITY),
+            }
+        });
         let compared = row.map_or(Compared::Nothing, |r| Compared::Row(Box::new(r)));
         let unused = settings.max_time.saturating_sub(p.charged);
         let in_doubt =
