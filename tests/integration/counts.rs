@@ -116,8 +116,9 @@ fn a_benchmark_that_ends_its_counting_process_costs_only_its_own_count() {
     assert!(slow["per_iter"].is_null(), "{slow}");
     let why = "counted, an iteration would take over 50.00 ms natively";
     assert!(slow["note"].to_string().contains(why), "{slow}");
-    // An input of 60 ms made for each iteration is made uninstrumented:
-    // the routine's additions are counted, and the input's are not.
+    // An input of 20 ms made for each iteration, hundreds of times the
+    // routine, is made uninstrumented: the routine's additions are
+    // counted, and the input's are not.
     let setup = instructions(&json, "adds/slow_setup");
     let per_iter = setup["per_iter"].as_f64();
     assert!(
@@ -134,7 +135,12 @@ fn a_benchmark_that_ends_its_counting_process_costs_only_its_own_count() {
         warnings.contains("`dies/counted` has no instruction count"),
         "{warnings}"
     );
-    assert!(!warnings.contains("no instruction counts:"), "{warnings}");
+    // Not said for the whole target (`adds/slow_setup` may join
+    // `sleeps/60ms` where a busy machine stretched its wall time).
+    assert!(
+        !warnings.contains("`counts/counts` has no instruction counts"),
+        "{warnings}"
+    );
     let rows = rows(&json);
     assert!(
         rows["dies/counted"]["instructions"].is_null(),

@@ -86,12 +86,21 @@ fn the_suite_compiles_unchanged_against_criterion_itself() {
     // release build of criterion's dependencies; no executable is needed).
     let build = fx.cargo(&["check", "--benches", "--locked"]);
     assert_eq!(build.code, 0, "{}", build.all());
-    // cargo nbench cannot drive criterion itself (this is it), and says what to change.
+    // cargo nbench cannot drive criterion itself (this is it), and says what
+    // to change: once for the package's five bench targets.
     let skipped = fx.nbench(&["--list"]);
     assert_ne!(skipped.code, 0, "{}", skipped.all());
+    assert_eq!(skipped.stderr.matches("skipped bench target").count(), 1);
+    assert!(
+        skipped
+            .stderr
+            .contains("skipped bench targets `crit/legacy`, `crit/once`"),
+        "{}",
+        skipped.stderr
+    );
     assert!(
         skipped.stderr.contains(
-            "skipped bench target `crit/suite`: it uses criterion; to run it unchanged, put nbench-criterion in criterion's place"
+            "`crit/suite` (each for this reason): it uses criterion; to run it unchanged, put nbench-criterion in criterion's place"
         ),
         "{}",
         skipped.stderr
