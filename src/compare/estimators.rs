@@ -6,7 +6,7 @@ use super::far::{FAR_MIN_UNITS, pull_in_far, winsorized_t_test};
 use super::layouts::{Clusters, far_layouts, widened_by_layouts};
 use super::median::{by_median, on_side};
 use super::rule::{Change, decide};
-use crate::model::comparison::Verdict;
+use crate::model::comparison::{SIGNIFICANCE, Verdict};
 use nbench::__private::stats::{
     RESAMPLES, RatioTest, median_ci_sorted, median_ratio_ci, median_sorted,
 };
@@ -181,7 +181,7 @@ pub fn paired_with(
         change: t.change,
         ci: t.ci,
         p_value: Some(t.p),
-        verdict: decide(t.change, t.ci, t.p < 0.05, threshold),
+        verdict: decide(t.change, t.ci, t.p < SIGNIFICANCE, threshold),
         pulled_in: over.pulled,
         layouts_left_out: over.left_out,
         full_speed_units: over.full_speed,
@@ -255,7 +255,7 @@ pub fn stored(base: &[f64], cur: &[f64], threshold: f64) -> Option<Change> {
         change,
         ci,
         p_value: Some(p),
-        verdict: decide(change, ci, p < 0.05, threshold),
+        verdict: decide(change, ci, p < SIGNIFICANCE, threshold),
         pulled_in: 0,
         layouts_left_out: 0,
         full_speed_units: 0,

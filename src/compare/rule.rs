@@ -4,7 +4,7 @@
 
 use super::speeds::{TwoStates, two_states};
 use super::words::why_inconclusive;
-use crate::model::comparison::{Comparison, Kind, Row, Verdict};
+use crate::model::comparison::{Comparison, Kind, Row, SIGNIFICANCE, Verdict};
 
 /// The estimate of current / baseline − 1 with its 95 % CI, and the
 /// verdict it alone would give (what early stopping and the time left
@@ -85,10 +85,6 @@ pub fn settled(c: &Change, threshold: f64, look: Look) -> bool {
     };
     claim_lo > threshold || claim_hi < -threshold || (lo >= -threshold && hi <= threshold)
 }
-
-/// The p-value below which a change is significant, after the adjustment
-/// over a run's rows ([`decide_rows`]).
-pub const SIGNIFICANCE: f64 = 0.05;
 
 /// Whether change `c`, [`settled`], also holds as what it settles to among
 /// `rows` benchmarks compared: an unchanged always, a claim only where its
@@ -181,7 +177,7 @@ pub fn verdict_of(row: &Row, threshold: f64) -> Verdict {
 pub fn states_against(row: &Row, verdict: Verdict, threshold: f64) -> Option<TwoStates> {
     let s = two_states(row).filter(|_| claims(verdict))?;
     let (change, ci, p) = s.plain;
-    (decide(change, ci, p < 0.05, threshold) != verdict).then_some(s)
+    (decide(change, ci, p < SIGNIFICANCE, threshold) != verdict).then_some(s)
 }
 
 /// Whether `verdict` claims a change.

@@ -236,13 +236,17 @@ pub enum Signal {
     Instructions,
 }
 
+/// The p-value below which a change is significant, once adjusted over
+/// a run's rows (Benjamini–Hochberg).
+pub const SIGNIFICANCE: f64 = 0.05;
+
 impl Row {
     /// Whether the change is significant: its p-value, adjusted for the
-    /// run's other rows once that is done, below 0.05; without a test
-    /// behind it (one epoch's rounds), its interval leaving out 0.
+    /// run's other rows once that is done, below [`SIGNIFICANCE`]; without
+    /// a test behind it (one epoch's rounds), its interval leaving out 0.
     pub fn significant(&self) -> bool {
         match self.p_adjusted.or(self.p_value) {
-            Some(p) => p < 0.05,
+            Some(p) => p < SIGNIFICANCE,
             None => self.change_ci[0] > 0.0 || self.change_ci[1] < 0.0,
         }
     }

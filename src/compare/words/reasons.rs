@@ -2,7 +2,7 @@
 //! should know when a side was compared in one link layout.
 
 use crate::compare::rule::decide;
-use crate::model::comparison::{Kind, Row, TargetComparison, Verdict};
+use crate::model::comparison::{Kind, Row, SIGNIFICANCE, TargetComparison, Verdict};
 
 /// Why an inconclusive row's interval stayed wider than the threshold, in
 /// words: the interval, then the cause the row's figures point to and what
@@ -196,7 +196,7 @@ fn judged_epochs(row: &Row) -> String {
 /// its p-value is adjusted for the other rows compared: what to say.
 fn lost_to_adjustment(row: &Row, threshold: f64) -> Option<String> {
     let (p, q) = (row.p_value?, row.p_adjusted?);
-    let alone = decide(row.change, row.change_ci, p < 0.05, threshold);
+    let alone = decide(row.change, row.change_ci, p < SIGNIFICANCE, threshold);
     let decided = matches!(alone, Verdict::Regressed | Verdict::Improved);
     // Few epochs: a t test on them asks much of a change (blart's
     // `bench_from_iter::skewed`, 78 ms → 9 ms an iteration, read −88 %
@@ -206,7 +206,7 @@ fn lost_to_adjustment(row: &Row, threshold: f64) -> Option<String> {
         true => format!(": only {epochs} epochs fit in the time limit (raise --max-time)"),
         false => String::new(),
     };
-    (decided && q >= 0.05).then(|| {
+    (decided && q >= SIGNIFICANCE).then(|| {
         format!(
             "significant alone (p = {p:.3}) but not once adjusted for the other benchmarks \
              compared (p = {q:.3}; Benjamini–Hochberg){more}"
