@@ -100,6 +100,40 @@ pub fn survives(c: &Change, threshold: f64, rows: usize) -> bool {
             .is_none_or(|p| p <= SIGNIFICANCE / rows.max(1) as f64)
 }
 
+/// Whether `row`, measured to its time limit, reads a change its epochs
+/// are too few to claim: its interval lies past its threshold on one side,
+/// but its verdict alone claims nothing (one epoch, or no significance at
+/// 0.05) or its p-value would not survive the adjustment over `rows`
+/// benchmarks ([`survives`]), and it has fewer epochs than
+/// [`epochs_to_claim`]. Such a row may take its own time limit once more
+/// (`run::compare`): blart's `bulk_insert::skewed`, 78 ms → 9 ms an
+/// iteration, read −87.7 % [−93.0, −79.1] from the 2 epochs that fit
+/// 800 ms, p = 0.013 (a t test of one degree of freedom), and was left
+/// inconclusive among 43 rows; with a third epoch, p = 0.00003. A row with
+/// more epochs than that falls short for its spread, which a run's own
+/// bias can set: more of its epochs would narrow the interval around that
+/// bias (blart's `retain::all`, the same instructions on both sides, read
+/// +1.3, +4.7 and −3.3 % in three runs, and +4.7 % claimed at 27 epochs).
+pub fn claim_short_of_epochs(row: &Row, threshold: f64, rows: usize) -> bool {
+    let t = row.threshold(threshold);
+    let [lo, hi] = row.change_ci;
+    let past = lo > t || hi < -t;
+    let kept = claims(verdict_of(row, threshold))
+        && (row.p_value).is_none_or(|p| p <= SIGNIFICANCE / rows.max(1) as f64);
+    let few = row.epochs.is_some_and(|e| e < epochs_to_claim(rows));
+    past && !kept && few
+}
+
+/// Fewest epochs whose claim can survive the adjustment over `rows`
+/// benchmarks however far its change: as many as the sign test needs for
+/// a p-value of 0.05 / `rows` (1 + log₂(`rows` / 0.05): 11 for 43 rows), and
+/// never fewer than [`FAR_MIN_UNITS`] (below which the t test's few degrees
+/// of freedom bound its p-value instead).
+pub fn epochs_to_claim(rows: usize) -> usize {
+    let sign = 1.0 + (rows.max(1) as f64 / SIGNIFICANCE).log2();
+    (sign.ceil() as usize).max(super::far::FAR_MIN_UNITS)
+}
+
 /// How many times the units it has a claim of p-value `p` needs to
 /// survive the adjustment over `rows` benchmarks ([`survives`]), as its
 /// t statistic grows with √units (read on the normal curve); 1 where it
@@ -374,6 +408,37 @@ mod tests {
         );
         row.epochs = Some(2);
         assert_eq!(verdict_of(&row, 0.005), Verdict::Unchanged);
+    }
+
+    #[test]
+    fn a_change_too_few_epochs_claim_may_take_its_time_limit_again() {
+        let metric = Default::default();
+        // blart's `bulk_insert::skewed`: 2 epochs, a t test of one degree of freedom.
+        let found = (-0.877, [-0.930, -0.791], Some(0.013));
+        let mut row = Row::new("skewed", Kind::Paired, metric, [7.37e7, 9.06e6], found);
+        row.epochs = Some(2);
+        assert!(claim_short_of_epochs(&row, 0.005, 43));
+        // Over 2 rows it would survive: nothing to buy.
+        assert!(!claim_short_of_epochs(&row, 0.005, 2));
+        // One epoch claims nothing, whatever its rounds read.
+        row.epochs = Some(1);
+        row.p_value = None;
+        assert!(claim_short_of_epochs(&row, 0.005, 1));
+        // An interval that reaches the threshold is no claim in the making,
+        // nor is one within it.
+        row.epochs = Some(2);
+        row.change_ci = [-0.930, -0.004];
+        assert!(!claim_short_of_epochs(&row, 0.005, 43));
+        row.change_ci = [-0.004, 0.004];
+        assert!(!claim_short_of_epochs(&row, 0.005, 43));
+        // Epochs enough for the sign test to claim it: its spread, not
+        // their number, holds it back.
+        (row.change_ci, row.p_value) = ([-0.930, -0.791], Some(0.002));
+        row.epochs = Some(10);
+        assert!(claim_short_of_epochs(&row, 0.005, 43));
+        row.epochs = Some(11);
+        assert!(!claim_short_of_epochs(&row, 0.005, 43));
+        assert_eq!([1, 43, 600].map(epochs_to_claim), [8, 11, 15]);
     }
 
     #[test]

@@ -255,7 +255,9 @@ impl Pass<'_> {
     /// verdict first ([`Doubt::need`]): each with an equal share of the
     /// spare time (what one leaves goes to the next), or, where that falls
     /// short of what one that can be decided wants ([`Doubt::wants`]), as
-    /// much of the spare time as it wants.
+    /// much of the spare time as it wants; one that reads a change its
+    /// epochs are too few to claim, at least its own time limit once more
+    /// ([`Doubt::own_time`]), which the spare time does not pay for.
     fn resolve_doubts(
         &mut self,
         label: &str,
@@ -269,9 +271,10 @@ impl Pass<'_> {
             observer.observe(label, &self.outcomes);
             observer.further(label, doubt.id(), k + 1, in_doubt);
             let settings = hints.settings(plan, doubt.id());
-            let share = share(self.spare, in_doubt - k, doubt.wants(&settings));
+            let own = doubt.own_time(&settings);
+            let share = share(self.spare, in_doubt - k, doubt.wants(&settings)).max(own);
             let (judged, took) = doubt.resolve((plan, &settings), threshold, share);
-            self.spare = self.spare.saturating_sub(took);
+            self.spare = self.spare.saturating_sub(took.saturating_sub(own));
             self.outcomes[at] = judged.outcome;
             self.compared[at] = judged.compared;
         }

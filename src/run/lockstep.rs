@@ -195,6 +195,8 @@ impl<'a> Lockstep<'a> {
                     .unwrap_or(f64::INFINITY),
             }
         });
+        let short =
+            (row.as_ref()).is_some_and(|r| rule::claim_short_of_epochs(r, threshold, self.rows));
         let compared = row.map_or(Compared::Nothing, |r| Compared::Row(Box::new(r)));
         let unused = settings.max_time.saturating_sub(p.charged);
         let in_doubt =
@@ -208,6 +210,7 @@ impl<'a> Lockstep<'a> {
                 samples: p,
                 elapsed,
                 need,
+                short,
             };
             (outcome, Some(doubt))
         } else {
@@ -244,6 +247,9 @@ pub struct Doubt<'a> {
     /// [`rule::units_to_decide`] of an inconclusive row; infinite for a
     /// row whose verdict is made.
     need: f64,
+    /// Whether it reads a change its epochs are too few to claim
+    /// ([`rule::claim_short_of_epochs`]).
+    short: bool,
 }
 
 /// How much more than its estimate of what it needs a comparison in doubt
@@ -273,6 +279,19 @@ impl<'a> Doubt<'a> {
         let more = (self.need - 1.0) * NEED_MARGIN;
         (self.need.is_finite() && epochs * self.need <= f64::from(most))
             .then(|| self.samples.charged.mul_f64(more))
+    }
+
+    /// The sampling time it may take beyond the spare time: its own time
+    /// limit once more where it reads a change its epochs are too few to
+    /// claim (as much as it [`wants`](Self::wants), where that is less, but
+    /// an epoch at least); none otherwise.
+    pub fn own_time(&self, settings: &Settings) -> Duration {
+        if !self.short {
+            return Duration::ZERO;
+        }
+        let epochs = self.samples.epochs().ratios.len().max(1) as u32;
+        let epoch = self.samples.charged / epochs;
+        (self.wants(settings)).map_or(settings.max_time, |w| w.max(epoch).min(settings.max_time))
     }
 
     /// Measures it in more epochs, for up to `extra` more sampling time;

@@ -335,6 +335,42 @@ fn a_comparison_in_doubt_is_measured_further_and_says_so() {
 }
 
 #[test]
+fn a_change_too_few_epochs_claim_is_measured_for_its_time_limit_once_more() {
+    let fx = Fixture::new("limits").own_target_dir();
+    let base = [
+        "--bench",
+        "limits",
+        "halves",
+        "--layouts",
+        "1",
+        "--warm-up",
+        "1ms",
+        "--min-time",
+        "1ms",
+        "--max-time",
+        "200ms",
+    ];
+    let halved = [&base[..], &["--features", "halved"]].concat();
+    save(&fx, &halved, "halved");
+    let out = fx.dir.join("halved.json").display().to_string();
+    let run = fx.nbench(&[&base[..], &["--compare", "halved", "--out", &out]].concat());
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let row = &doc["comparison"]["targets"][0]["rows"][0];
+    // One epoch (40 ms against 80 ms, two rounds a side) fills the time
+    // limit and claims nothing; no other benchmark leaves time over, but
+    // its rounds read a change, so it takes its time limit once more.
+    let epochs = row["epochs"].as_u64().unwrap();
+    assert!(epochs >= 2, "{row}");
+    let further = "measuring further [1/1] limits/limits › halves";
+    assert!(run.stderr.contains(further), "{}", run.stderr);
+    assert_eq!(row["verdict"], "regressed", "{row}");
+    let change = row["change"].as_f64().unwrap();
+    assert!((0.8..1.2).contains(&change), "{row}");
+}
+
+#[test]
 fn the_sides_set_up_in_turns() {
     let fx = Fixture::new("limits").own_target_dir();
     let base = [
