@@ -140,6 +140,9 @@ pub enum Error {
         /// What is allowed instead.
         hint: Option<String>,
     },
+    /// A workspace member in a git submodule that is not checked out.
+    #[error("workspace member `{0}` is in a git submodule that is not checked out")]
+    Submodule(String),
     /// `cargo nbench report` with nothing stored to report on.
     #[error("no stored runs in `{}`", .0.display())]
     NoRuns(PathBuf),
@@ -215,6 +218,7 @@ impl Error {
             | Error::NoRuns(_)
             | Error::Config { .. }
             | Error::Revision { .. }
+            | Error::Submodule(_)
             | Error::NoValgrind(_)
             | Error::Merge { .. } => exit::USAGE,
             Error::InUse { .. } => exit::ERROR,
@@ -295,6 +299,10 @@ impl Error {
             Error::Metadata(_) => {
                 Some("run `cargo metadata` to see cargo's own message".to_owned())
             }
+            Error::Submodule(_) => Some(
+                "check it out with `git submodule update --init`: cargo reads every member"
+                    .to_owned(),
+            ),
             Error::NoValgrind(_) => Some(
                 "install Valgrind (Debian and Ubuntu: apt-get install valgrind), set \
                  NBENCH_VALGRIND to its path, or measure time alone (--metrics time)"

@@ -9,6 +9,7 @@ pub mod front_ends;
 mod inherited;
 mod manifests;
 mod outside;
+mod submodule;
 
 pub use front_ends::{FRONT_ENDS, FrontEnd, Unified};
 pub use manifests::manifests;
@@ -159,6 +160,8 @@ pub fn metadata(cli: &Manifest) -> Result<Metadata> {
             Error::Usage(format!(
                 "{text}: run cargo nbench in a cargo project, or point --manifest-path at one"
             ))
+        } else if let Some(member) = submodule::unfilled_member(&text) {
+            Error::Submodule(member)
         } else {
             Error::Metadata(text)
         }
@@ -220,14 +223,18 @@ pub fn discover(
     let mut skipped = Vec::new();
     let mut unmatched: Vec<&String> = cli.benches.iter().collect();
     for pkg in packages {
-        let harness_off = harness_false_benches(pkg.manifest_path.as_std_path())?;
+        let tables = bench_tables(pkg.manifest_path.as_std_path())?;
         for t in pkg.targets.iter().filter(|t| t.is_bench()) {
             if !cli.benches.is_empty() && !cli.benches.contains(&t.name) {
                 continue;
             }
+            // `bench = false`: `cargo bench` runs it only where named.
+            if cli.benches.is_empty() && tables.unbenched.contains(&t.name) {
+                continue;
+            }
             unmatched.retain(|b| **b != t.name);
             let label = format!("{}/{}", pkg.name, t.name);
-            match left_out(pkg, t, &harness_off, features) {
+            match left_out(pkg, t, &tables.harness_off, features) {
                 Some(reason) => skipped.push(Skipped { label, reason }),
                 None => targets.push(BenchTarget {
                     package: pkg.name.to_string(),
@@ -340,10 +347,7 @@ fn left_out(
     features: Features,
 ) -> Option<String> {
     let uses_nbench = front_ends_of(pkg).next().is_some();
-    let library = (pkg.dependencies.iter()).find_map(|d| {
-        let front = (FRONT_ENDS.iter()).find(|f| f.named(&d.name).is_some())?;
-        Some((front, d.rename.as_deref().unwrap_or(&d.name)))
-    });
+    let library = library_of(pkg, t);
     let missing = features.missing(pkg, &t.required_features);
     if !harness_off.contains(&t.name) {
         Some("uses libtest's bench harness (no `harness = false`)".to_owned())
@@ -373,6 +377,31 @@ fn left_out(
     } else {
         None
     }
+}
+
+/// The benchmark library bench target `t` of `pkg` uses, and the name
+/// the package gives it: of those the package depends on, the one whose
+/// name its source file uses (`use gungraun::…`, `criterion::black_box`),
+/// else the first. glam's package takes criterion and gungraun, and its
+/// `gungraun` target was said to use criterion.
+fn library_of<'p>(
+    pkg: &'p Package,
+    t: &cargo_metadata::Target,
+) -> Option<(&'static FrontEnd, &'p str)> {
+    let libraries: Vec<(&'static FrontEnd, &str)> = (pkg.dependencies.iter())
+        .filter_map(|d| {
+            let front = (FRONT_ENDS.iter()).find(|f| f.named(&d.name).is_some())?;
+            Some((front, d.rename.as_deref().unwrap_or(&d.name)))
+        })
+        .collect();
+    if libraries.len() > 1 {
+        let source = std::fs::read_to_string(&t.src_path).unwrap_or_default();
+        let named = |key: &str| source.contains(&format!("{}::", key.replace('-', "_")));
+        if let Some(used) = libraries.iter().find(|(_, key)| named(key)) {
+            return Some(*used);
+        }
+    }
+    libraries.first().copied()
 }
 
 /// The packages cargo would build for `-p` / `--workspace` / `--exclude`, or by default.
@@ -442,8 +471,18 @@ fn nearest_manifest(dir: &Path) -> Option<PathBuf> {
         .and_then(|m| std::fs::canonicalize(m).ok())
 }
 
-/// Names of the `[[bench]]` targets declared with `harness = false` in a manifest.
-fn harness_false_benches(manifest: &Path) -> Result<Vec<String>> {
+/// What a manifest's `[[bench]]` tables say of their targets.
+#[derive(Debug, Default, PartialEq)]
+struct BenchTables {
+    /// Those declared with `harness = false`.
+    harness_off: Vec<String>,
+    /// Those declared with `bench = false`: `cargo bench` runs them only
+    /// where `--bench` names them (glam's `support`, a module of helpers).
+    unbenched: Vec<String>,
+}
+
+/// The `[[bench]]` tables of a manifest ([`BenchTables`]).
+fn bench_tables(manifest: &Path) -> Result<BenchTables> {
     let text =
         std::fs::read_to_string(manifest).map_err(|e| Error::io("could not read", manifest, e))?;
     let table: toml::Table = toml::from_str(&text).map_err(|e| {
@@ -458,11 +497,16 @@ fn harness_false_benches(manifest: &Path) -> Result<Vec<String>> {
         .and_then(|b| b.as_array())
         .cloned()
         .unwrap_or_default();
-    Ok(benches
-        .iter()
-        .filter(|b| b.get("harness").and_then(|h| h.as_bool()) == Some(false))
-        .filter_map(|b| b.get("name").and_then(|n| n.as_str()).map(str::to_owned))
-        .collect())
+    let off = |key: &str| -> Vec<String> {
+        (benches.iter())
+            .filter(|b| b.get(key).and_then(|h| h.as_bool()) == Some(false))
+            .filter_map(|b| b.get("name").and_then(|n| n.as_str()).map(str::to_owned))
+            .collect()
+    };
+    Ok(BenchTables {
+        harness_off: off("harness"),
+        unbenched: off("bench"),
+    })
 }
 
 fn first_line(s: &str) -> String {
@@ -484,12 +528,17 @@ mod tests {
         let manifest = dir.join("Cargo.toml");
         std::fs::write(
             &manifest,
-            "[package]\nname = \"x\"\n\n[[bench]]\nname = \"a\"\nharness = false\n\n[[bench]]\nname = \"b\"\n",
+            "[package]\nname = \"x\"\n\n[[bench]]\nname = \"a\"\nharness = false\n\n\
+             [[bench]]\nname = \"b\"\n\n[[bench]]\nname = \"c\"\nbench = false\n",
         )
         .unwrap();
-        assert_eq!(harness_false_benches(&manifest).unwrap(), ["a"]);
+        let tables = bench_tables(&manifest).unwrap();
+        assert_eq!(
+            (tables.harness_off, tables.unbenched),
+            (vec!["a".to_owned()], vec!["c".to_owned()])
+        );
         std::fs::write(&manifest, "[package\n").unwrap();
-        let e = harness_false_benches(&manifest).unwrap_err().to_string();
+        let e = bench_tables(&manifest).unwrap_err().to_string();
         assert!(e.contains("Cargo.toml"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -591,6 +591,70 @@ fn a_revision_runs_in_its_own_checkout_and_reads_its_own_files() {
 }
 
 #[test]
+fn a_revision_is_built_with_its_submodules_at_the_commits_it_records() {
+    // `b`'s steps come from a submodule; the second commit moves it on to
+    // a commit that raises them 30 %. `git worktree add` leaves a
+    // submodule's folder empty: the revision's build needs its files, at
+    // the commit the revision records, not the working tree's.
+    let fx = Fixture::new("revisions").own_target_dir();
+    fx.first_commit("target/\nCargo.lock\n");
+    let name = fx.dir.file_name().unwrap().to_string_lossy().into_owned();
+    let steps = fx.dir.with_file_name(format!("{name}-steps"));
+    std::fs::create_dir_all(&steps).unwrap();
+    std::fs::write(steps.join("b_steps.rs"), "2000\n").unwrap();
+    git(&steps, &["init", "--quiet", "--initial-branch", "main"]);
+    git(&steps, &["add", "."]);
+    git(&steps, &["commit", "--quiet", "-m", "2000"]);
+    let from = steps.to_str().unwrap();
+    let add = [
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "--quiet",
+    ];
+    git(&fx.dir, &[&add[..], &[from, "vendor/steps"]].concat());
+    edit(
+        &fx.dir.join("src/lib.rs"),
+        "B_STEPS: u64 = 2000",
+        "B_STEPS: u64 = include!(\"../vendor/steps/b_steps.rs\")",
+    );
+    git(&fx.dir, &["add", "."]);
+    git(
+        &fx.dir,
+        &["commit", "--quiet", "-m", "steps from a submodule"],
+    );
+    std::fs::write(steps.join("b_steps.rs"), "2600\n").unwrap();
+    git(&steps, &["commit", "--quiet", "-am", "2600"]);
+    let vendored = fx.dir.join("vendor/steps");
+    git(
+        &vendored,
+        &["-c", "protocol.file.allow=always", "pull", "--quiet"],
+    );
+    git(&fx.dir, &["commit", "--quiet", "-am", "b does 30 % more"]);
+    let before = checkout_state(&vendored);
+    let run = nbench(
+        &fx,
+        &[
+            "--compare-rev",
+            "HEAD~1",
+            "--noise-threshold",
+            "5",
+            "--format",
+            "json",
+        ],
+    );
+    std::fs::remove_dir_all(&steps).unwrap();
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
+    let b = rows.iter().find(|r| r["id"] == "chain/b").unwrap();
+    assert_eq!(b["verdict"], "regressed", "{b}");
+    // The working tree's copy of the submodule is as it was.
+    assert_eq!(checkout_state(&vendored), before);
+}
+
+#[test]
 fn a_revision_reads_an_input_git_does_not_track_from_the_working_tree() {
     // As Advent of Code suites keep their puzzle input: out of git, taken
     // by `include_str!`. A checkout of the revision lacks it.
