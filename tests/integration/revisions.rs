@@ -644,7 +644,6 @@ fn a_revision_is_built_with_its_submodules_at_the_commits_it_records() {
             "json",
         ],
     );
-    std::fs::remove_dir_all(&steps).unwrap();
     assert_eq!(run.code, 0, "{}", run.all());
     let doc: Value = serde_json::from_str(&run.stdout).unwrap();
     let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
@@ -652,6 +651,17 @@ fn a_revision_is_built_with_its_submodules_at_the_commits_it_records() {
     assert_eq!(b["verdict"], "regressed", "{b}");
     // The working tree's copy of the submodule is as it was.
     assert_eq!(checkout_state(&vendored), before);
+    // Moved: the revision's submodule is at a path the working tree no
+    // longer has, and comes from the repository git keeps under its name.
+    git(&fx.dir, &["mv", "vendor/steps", "steps"]);
+    edit(&fx.dir.join("src/lib.rs"), "../vendor/steps/", "../steps/");
+    git(
+        &fx.dir,
+        &["commit", "--quiet", "-am", "the submodule moved"],
+    );
+    let run = nbench(&fx, &["--compare-rev", "HEAD~1", "--format", "json"]);
+    std::fs::remove_dir_all(&steps).unwrap();
+    assert_eq!(run.code, 0, "{}", run.all());
 }
 
 #[test]
