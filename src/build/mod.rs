@@ -10,7 +10,7 @@ mod marked;
 mod relink;
 pub mod revision;
 pub mod standalone;
-mod submodules;
+pub mod submodules;
 pub mod swap;
 pub mod swap_failure;
 pub mod swapped;

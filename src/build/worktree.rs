@@ -38,12 +38,10 @@ pub fn git(dir: &Path, args: &[&str]) -> std::result::Result<String, String> {
 /// for, beside a lock file `NAME.lock` that its run holds: the operating
 /// system lets go of the lock when the run ends, killed or not, so the next
 /// run removes the folders of runs that are gone and never a live run's.
-/// Its submodules are filled from the user's copies of them
-/// (`submodules::fill`). The checkout sits as deep in that folder as the
-/// repository's dependencies by relative path reach above it
-/// (`path = "../other/crate"`), and each such place outside
-/// the checkout is a link to the real one, so those paths resolve as they do
-/// in the user's checkout.
+/// The checkout sits as deep in that folder as the repository's
+/// dependencies by relative path reach above it (`path = "../other/crate"`),
+/// and each such place outside the checkout is a link to the real one, so
+/// those paths resolve as they do in the user's checkout.
 pub struct Worktree {
     repo: PathBuf,
     /// The folder that holds the checkout and the links.
@@ -95,7 +93,6 @@ impl Worktree {
             message: format!("could not check out {commit} in a worktree: {e}"),
             hint: "`git worktree prune` clears worktrees left by a crash".into(),
         })?;
-        super::submodules::fill(repo, &path)?;
         for (up, first) in outside {
             let mut link = path.clone();
             let mut real = repo.to_path_buf();

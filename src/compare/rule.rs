@@ -95,9 +95,13 @@ pub fn settled(c: &Change, threshold: f64, look: Look) -> bool {
 /// its 43 rows (p = 0.099) it was inconclusive, with spare time unused.
 pub fn survives(c: &Change, threshold: f64, rows: usize) -> bool {
     let unchanged = c.ci[0] >= -threshold && c.ci[1] <= threshold;
-    unchanged
-        || c.p_value
-            .is_none_or(|p| p <= SIGNIFICANCE / rows.max(1) as f64)
+    unchanged || c.p_value.is_none_or(|p| p <= bar(rows))
+}
+
+/// The p-value a claim must reach to survive the adjustment over `rows`
+/// benchmarks whatever their p-values: Bonferroni's 0.05 / `rows`.
+fn bar(rows: usize) -> f64 {
+    SIGNIFICANCE / rows.max(1) as f64
 }
 
 /// Whether `row`, measured to its time limit, reads a change its epochs
@@ -118,19 +122,19 @@ pub fn claim_short_of_epochs(row: &Row, threshold: f64, rows: usize) -> bool {
     let t = row.threshold(threshold);
     let [lo, hi] = row.change_ci;
     let past = lo > t || hi < -t;
-    let kept = claims(verdict_of(row, threshold))
-        && (row.p_value).is_none_or(|p| p <= SIGNIFICANCE / rows.max(1) as f64);
+    let kept = claims(verdict_of(row, threshold)) && (row.p_value).is_none_or(|p| p <= bar(rows));
     let few = row.epochs.is_some_and(|e| e < epochs_to_claim(rows));
     past && !kept && few
 }
 
 /// Fewest epochs whose claim can survive the adjustment over `rows`
 /// benchmarks however far its change: as many as the sign test needs for
-/// a p-value of 0.05 / `rows` (1 + log₂(`rows` / 0.05): 11 for 43 rows), and
-/// never fewer than [`FAR_MIN_UNITS`] (below which the t test's few degrees
-/// of freedom bound its p-value instead).
+/// a p-value of 0.05 / `rows` (1 + log₂(`rows` / 0.05): 11 for 43 rows),
+/// and never fewer than [`FAR_MIN_UNITS`](super::far::FAR_MIN_UNITS)
+/// (below which the t test's few degrees of freedom bound its p-value
+/// instead).
 pub fn epochs_to_claim(rows: usize) -> usize {
-    let sign = 1.0 + (rows.max(1) as f64 / SIGNIFICANCE).log2();
+    let sign = 1.0 - bar(rows).log2();
     (sign.ceil() as usize).max(super::far::FAR_MIN_UNITS)
 }
 
@@ -143,7 +147,7 @@ pub fn units_to_survive(p: Option<f64>, rows: usize) -> f64 {
         return f64::INFINITY;
     };
     let z = |p: f64| nbench::__private::stats::t_quantile(1.0 - p / 2.0, 1e9);
-    let bar = SIGNIFICANCE / rows.max(1) as f64;
+    let bar = bar(rows);
     match p <= bar {
         true => 1.0,
         false => (z(bar) / z(p)).powi(2),

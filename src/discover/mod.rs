@@ -472,7 +472,7 @@ fn nearest_manifest(dir: &Path) -> Option<PathBuf> {
 }
 
 /// What a manifest's `[[bench]]` tables say of their targets.
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug)]
 struct BenchTables {
     /// Those declared with `harness = false`.
     harness_off: Vec<String>,

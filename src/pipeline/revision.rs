@@ -18,6 +18,7 @@ use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
 };
 use crate::build::standalone::make_own_workspace;
+use crate::build::submodules;
 use crate::build::swap::{swap_in, swap_said};
 use crate::build::swap_failure::{
     a_build_script_failed, dependency_not_got, failed_without_front_end, feature_not_had,
@@ -139,6 +140,7 @@ pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pe
     }
     let top = PathBuf::from(top);
     let worktree = Worktree::add(&top, &worktrees, &name, &commit)?;
+    submodules::fill(&top, &worktree.path)?;
     let manifest = worktree.path.join(&relative);
     if !manifest.is_file() {
         return Err(missing_at(&format!("`{}`", relative.display()), rev, short));
