@@ -175,7 +175,7 @@ pub struct Cli {
     /// Sampling time before the precision target counts [default: 400ms]
     #[arg(global = true, long, value_name = "DUR", value_parser = duration, help_heading = "Measurement")]
     pub min_time: Option<Duration>,
-    /// Time limit of sampling per benchmark; compared in lockstep, it is shared among epochs of 25 ms each (fresh process pairs), so a longer limit buys more of them, and a pair slow to start (a benchmark's own setup) counts its start too [default: 800ms]
+    /// Time limit of sampling per benchmark; compared in lockstep, it is shared among epochs of 25 ms each (fresh process pairs), so a longer limit buys more of them, and a pair slow to start (a benchmark's own setup) counts its start too; a change whose epochs are too few to claim it takes the limit once more [default: 800ms]
     #[arg(global = true, long, value_name = "DUR", value_parser = duration, help_heading = "Measurement")]
     pub max_time: Option<Duration>,
     /// Stop once the median's 95% CI is within ±PCT% [default: 1]
