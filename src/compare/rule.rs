@@ -104,13 +104,18 @@ fn bar(rows: usize) -> f64 {
     SIGNIFICANCE / rows.max(1) as f64
 }
 
-/// Whether `row`, measured to its time limit, reads a change its epochs
-/// are too few to claim: its interval lies past its threshold on one side,
-/// or every epoch reads a change past it the same way (two epochs give a
-/// t interval 12.7 standard errors wide: blart's `split_off::skewed`,
-/// 38 → 24 ms, read −37 % [−65, +14]), but its verdict alone claims nothing (one epoch, or no significance at
-/// 0.05) or its p-value would not survive the adjustment over `rows`
-/// benchmarks ([`survives`]), and it has fewer epochs than
+/// How a comparison the time limit left unsettled stands, for the time
+/// spent on it further: how far it is from a verdict ([`units_to_decide`]
+/// where alone it is inconclusive, [`units_to_survive`] where it claims a
+/// change the adjustment over `rows` benchmarks would not keep; infinite
+/// where its verdict is made, as more epochs only narrow it), and whether
+/// it reads a change its epochs are too few to claim.
+///
+/// That is a row whose interval lies past its threshold one way, or every
+/// epoch does (two epochs give a t interval 12.7 standard errors wide:
+/// blart's `split_off::skewed`, 38 → 24 ms, read −37 % [−65, +14]), whose
+/// verdict alone claims nothing (one epoch, or no significance at 0.05)
+/// or would not survive the adjustment, and which has fewer epochs than
 /// [`epochs_to_claim`]. Such a row may take its own time limit once more
 /// (`run::compare`): blart's `bulk_insert::skewed`, 78 ms → 9 ms an
 /// iteration, read −87.7 % [−93.0, −79.1] from the 2 epochs that fit
@@ -120,16 +125,43 @@ fn bar(rows: usize) -> f64 {
 /// bias can set: more of its epochs would narrow the interval around that
 /// bias (blart's `retain::all`, the same instructions on both sides, read
 /// +1.3, +4.7 and −3.3 % in three runs, and +4.7 % claimed at 27 epochs).
-pub fn claim_short_of_epochs(row: &Row, threshold: f64, rows: usize) -> bool {
+pub fn in_doubt(row: &Row, threshold: f64, rows: usize) -> InDoubt {
+    let alone = verdict_of(row, threshold);
+    let kept = claims(alone) && (row.p_value).is_none_or(|p| p <= bar(rows));
+    let need = match alone {
+        Verdict::Inconclusive => units_to_decide(row.change_ci, threshold),
+        _ => Some(units_to_survive(row.p_value, rows))
+            .filter(|n| *n > 1.0)
+            .unwrap_or(f64::INFINITY),
+    };
     let t = row.threshold(threshold);
     let [lo, hi] = row.change_ci;
-    let units = &row.unit_ratios;
+    let changes = || row.unit_ratios.iter().map(|u| u - 1.0);
     let every =
-        |past: fn(f64, f64) -> bool| !units.is_empty() && units.iter().all(|u| past(u - 1.0, t));
-    let past = lo > t || hi < -t || every(|c, t| c > t) || every(|c, t| c < -t);
-    let kept = claims(verdict_of(row, threshold)) && (row.p_value).is_none_or(|p| p <= bar(rows));
+        !row.unit_ratios.is_empty() && (changes().all(|c| c > t) || changes().all(|c| c < -t));
+    let past = lo > t || hi < -t || every;
     let few = row.epochs.is_some_and(|e| e < epochs_to_claim(rows));
-    past && !kept && few
+    InDoubt {
+        need,
+        short_of_epochs: past && !kept && few,
+    }
+}
+
+/// What [`in_doubt`] finds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InDoubt {
+    /// How many times the units it has it needs for a verdict.
+    pub need: f64,
+    /// Whether it reads a change its epochs are too few to claim.
+    pub short_of_epochs: bool,
+}
+
+impl InDoubt {
+    /// A comparison with no row to judge: nothing more to buy.
+    pub const DECIDED: InDoubt = InDoubt {
+        need: f64::INFINITY,
+        short_of_epochs: false,
+    };
 }
 
 /// Fewest epochs whose claim can survive the adjustment over `rows`
@@ -421,6 +453,8 @@ mod tests {
 
     #[test]
     fn a_change_too_few_epochs_claim_may_take_its_time_limit_again() {
+        let claim_short_of_epochs =
+            |row: &Row, t: f64, rows: usize| in_doubt(row, t, rows).short_of_epochs;
         let metric = Default::default();
         // blart's `bulk_insert::skewed`: 2 epochs, a t test of one degree of freedom.
         let found = (-0.877, [-0.930, -0.791], Some(0.013));

@@ -234,7 +234,7 @@ pub fn discover(
             }
             unmatched.retain(|b| **b != t.name);
             let label = format!("{}/{}", pkg.name, t.name);
-            match left_out(pkg, t, &tables.harness_off, features) {
+            match left_out(pkg, t, &tables, features) {
                 Some(reason) => skipped.push(Skipped { label, reason }),
                 None => targets.push(BenchTarget {
                     package: pkg.name.to_string(),
@@ -338,23 +338,22 @@ fn front_ends_of(pkg: &Package) -> impl Iterator<Item = &'static str> + '_ {
         .filter(|n| depends(pkg, n))
 }
 
-/// Why bench target `t` of `pkg` is left out, if it is: `harness_off`
-/// names the package's targets declared with `harness = false`.
+/// Why bench target `t` of `pkg` is left out, if it is, by what cargo
+/// says of it and its package's manifest (`tables`).
 fn left_out(
     pkg: &Package,
     t: &cargo_metadata::Target,
-    harness_off: &[String],
+    tables: &BenchTables,
     features: Features,
 ) -> Option<String> {
     let uses_nbench = front_ends_of(pkg).next().is_some();
     let library = library_of(pkg, t);
     let missing = features.missing(pkg, &t.required_features);
-    if !harness_off.contains(&t.name) {
+    if !tables.harness_off.contains(&t.name) {
         Some("uses libtest's bench harness (no `harness = false`)".to_owned())
     } else if let Some((front, key)) = library.filter(|_| !uses_nbench) {
         // Where the package inherits the entry, the workspace's is the one.
-        let manifest = std::fs::read_to_string(&pkg.manifest_path).unwrap_or_default();
-        let place = match inherited::inherits(&manifest, key) {
+        let place = match inherited::inherits(&tables.manifest, key) {
             true => format!(
                 " in `[workspace.dependencies]` of the workspace's Cargo.toml (`{}` takes it \
                  from there)",
@@ -471,9 +470,11 @@ fn nearest_manifest(dir: &Path) -> Option<PathBuf> {
         .and_then(|m| std::fs::canonicalize(m).ok())
 }
 
-/// What a manifest's `[[bench]]` tables say of their targets.
+/// What a manifest's `[[bench]]` tables say of their targets, and its text.
 #[derive(Debug)]
 struct BenchTables {
+    /// The manifest as written.
+    manifest: String,
     /// Those declared with `harness = false`.
     harness_off: Vec<String>,
     /// Those declared with `bench = false`: `cargo bench` runs them only
@@ -506,6 +507,7 @@ fn bench_tables(manifest: &Path) -> Result<BenchTables> {
     Ok(BenchTables {
         harness_off: off("harness"),
         unbenched: off("bench"),
+        manifest: text,
     })
 }
 

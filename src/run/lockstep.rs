@@ -13,7 +13,7 @@ use crate::compare::estimators;
 use crate::compare::paired::{Basis, change, row};
 use crate::compare::rule::{self, Look};
 use crate::compare::units::Assignment;
-use crate::model::comparison::{NotCompared, Row, TargetComparison, Verdict};
+use crate::model::comparison::{NotCompared, Row, TargetComparison};
 use crate::model::outcome::{Failure, Measured, Outcome};
 use crate::model::samples::Epochs;
 use nbench::__private::engine::Settings;
@@ -184,19 +184,9 @@ impl<'a> Lockstep<'a> {
             Err(e) => return judged(Outcome::Failed(failure(id, e)), Compared::Nothing),
         };
         let row = row(&id, &p.lockstepped(), &self.layouts, threshold);
-        // How far a row that alone would be inconclusive is from a verdict,
-        // or a claim from surviving the adjustment; a decided row has its
-        // verdict (more epochs only narrow it), so it is served last.
-        let need = row.as_ref().map_or(f64::INFINITY, |r| {
-            match rule::verdict_of(r, threshold) == Verdict::Inconclusive {
-                true => rule::units_to_decide(r.change_ci, threshold),
-                false => Some(rule::units_to_survive(r.p_value, self.rows))
-                    .filter(|n| *n > 1.0)
-                    .unwrap_or(f64::INFINITY),
-            }
+        let stands = (row.as_ref()).map_or(rule::InDoubt::DECIDED, |r| {
+            rule::in_doubt(r, threshold, self.rows)
         });
-        let short =
-            (row.as_ref()).is_some_and(|r| rule::claim_short_of_epochs(r, threshold, self.rows));
         let compared = row.map_or(Compared::Nothing, |r| Compared::Row(Box::new(r)));
         let unused = settings.max_time.saturating_sub(p.charged);
         let in_doubt =
@@ -209,8 +199,7 @@ impl<'a> Lockstep<'a> {
                 id,
                 samples: p,
                 elapsed,
-                need,
-                short,
+                stands,
             };
             (outcome, Some(doubt))
         } else {
@@ -244,12 +233,9 @@ pub struct Doubt<'a> {
     id: String,
     samples: PairedSamples,
     elapsed: Duration,
-    /// [`rule::units_to_decide`] of an inconclusive row; infinite for a
-    /// row whose verdict is made.
-    need: f64,
-    /// Whether it reads a change its epochs are too few to claim
-    /// ([`rule::claim_short_of_epochs`]).
-    short: bool,
+    /// How far it is from a verdict, and whether it reads a change its
+    /// epochs are too few to claim.
+    stands: rule::InDoubt,
 }
 
 /// How much more than its estimate of what it needs a comparison in doubt
@@ -266,7 +252,7 @@ impl<'a> Doubt<'a> {
     /// How far its row is from a verdict: [`rule::units_to_decide`] (the
     /// nearest first when doubts share the time left).
     pub fn need(&self) -> f64 {
-        self.need
+        self.stands.need
     }
 
     /// The sampling time an inconclusive comparison would need to be
@@ -276,8 +262,8 @@ impl<'a> Doubt<'a> {
     pub fn wants(&self, settings: &Settings) -> Option<Duration> {
         let most = paired::most_epochs(settings.max_time);
         let epochs = self.samples.epochs().ratios.len() as f64;
-        let more = (self.need - 1.0) * NEED_MARGIN;
-        (self.need.is_finite() && epochs * self.need <= f64::from(most))
+        let more = (self.stands.need - 1.0) * NEED_MARGIN;
+        (self.stands.need.is_finite() && epochs * self.stands.need <= f64::from(most))
             .then(|| self.samples.charged.mul_f64(more))
     }
 
@@ -286,7 +272,7 @@ impl<'a> Doubt<'a> {
     /// claim (as much as it [`wants`](Self::wants), where that is less, but
     /// an epoch at least); none otherwise.
     pub fn own_time(&self, settings: &Settings) -> Duration {
-        if !self.short {
+        if !self.stands.short_of_epochs {
             return Duration::ZERO;
         }
         let epochs = self.samples.epochs().ratios.len().max(1) as u32;
