@@ -154,3 +154,8 @@ pub const FRONT_ENDS: [FrontEnd; 5] = [
         unifies: &[],
     },
 ];
+
+/// Benchmark libraries no front end takes the place of: a target whose
+/// source uses one of them is left out as using it (compact_str's
+/// `compact_str_iai`, in a package that also takes criterion and gungraun).
+pub const FOREIGN: [&str; 5] = ["iai", "glassbench", "brunch", "easybench", "microbench"];

@@ -347,10 +347,15 @@ fn left_out(
     features: Features,
 ) -> Option<String> {
     let uses_nbench = front_ends_of(pkg).next().is_some();
-    let library = library_of(pkg, t);
+    let source = std::fs::read_to_string(&t.src_path).unwrap_or_default();
+    let library = library_of(pkg, &source);
     let missing = features.missing(pkg, &t.required_features);
     if !tables.harness_off.contains(&t.name) {
         Some("uses libtest's bench harness (no `harness = false`)".to_owned())
+    } else if let Some(foreign) = foreign_library(pkg, &source) {
+        Some(format!(
+            "it uses {foreign}, a benchmark library nbench has no front end for"
+        ))
     } else if let Some((front, key)) = library.filter(|_| !uses_nbench) {
         // Where the package inherits the entry, the workspace's is the one.
         let place = match inherited::inherits(&tables.manifest, key) {
@@ -378,15 +383,12 @@ fn left_out(
     }
 }
 
-/// The benchmark library bench target `t` of `pkg` uses, and the name
-/// the package gives it: of those the package depends on, the one whose
-/// name its source file uses (`use gungraun::…`, `criterion::black_box`),
-/// else the first. glam's package takes criterion and gungraun, and its
-/// `gungraun` target was said to use criterion.
-fn library_of<'p>(
-    pkg: &'p Package,
-    t: &cargo_metadata::Target,
-) -> Option<(&'static FrontEnd, &'p str)> {
+/// The benchmark library a bench target of `pkg` whose source file is
+/// `source` uses, and the name the package gives it: of those the package
+/// depends on, the one whose name the source uses (`use gungraun::…`,
+/// `criterion::black_box`), else the first. glam's package takes criterion
+/// and gungraun, and its `gungraun` target was said to use criterion.
+fn library_of<'p>(pkg: &'p Package, source: &str) -> Option<(&'static FrontEnd, &'p str)> {
     let libraries: Vec<(&'static FrontEnd, &str)> = (pkg.dependencies.iter())
         .filter_map(|d| {
             let front = (FRONT_ENDS.iter()).find(|f| f.named(&d.name).is_some())?;
@@ -394,13 +396,35 @@ fn library_of<'p>(
         })
         .collect();
     if libraries.len() > 1 {
-        let source = std::fs::read_to_string(&t.src_path).unwrap_or_default();
-        let named = |key: &str| source.contains(&format!("{}::", key.replace('-', "_")));
-        if let Some(used) = libraries.iter().find(|(_, key)| named(key)) {
+        if let Some(used) = libraries.iter().find(|(_, key)| names(source, key)) {
             return Some(*used);
         }
     }
     libraries.first().copied()
+}
+
+/// The library of [`FOREIGN`] a bench target of `pkg` whose source file is
+/// `source` uses: one the package depends on whose name the source uses,
+/// where it uses the name of none of the package's libraries nbench runs
+/// (nor nbench's own).
+fn foreign_library<'p>(pkg: &'p Package, source: &str) -> Option<&'p str> {
+    let key = |d: &'p cargo_metadata::Dependency| d.rename.as_deref().unwrap_or(&d.name);
+    let runnable = |d: &cargo_metadata::Dependency| {
+        d.name == "nbench"
+            || (FRONT_ENDS.iter()).any(|f| f.package == d.name || f.named(&d.name).is_some())
+    };
+    if (pkg.dependencies.iter()).any(|d| runnable(d) && names(source, key(d))) {
+        return None;
+    }
+    (pkg.dependencies.iter())
+        .filter(|d| front_ends::FOREIGN.contains(&d.name.as_str()))
+        .map(key)
+        .find(|k| names(source, k))
+}
+
+/// Whether `source` names the crate a package calls `key` (`key::…`).
+fn names(source: &str, key: &str) -> bool {
+    source.contains(&format!("{}::", key.replace('-', "_")))
 }
 
 /// The packages cargo would build for `-p` / `--workspace` / `--exclude`, or by default.

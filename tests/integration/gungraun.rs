@@ -59,19 +59,28 @@ fn cargo_nbench_runs_a_gungraun_suite_under_gungrauns_names() {
 fn a_skipped_target_is_said_to_use_the_library_its_source_uses() {
     // As glam declares its suites: criterion and gungraun both, and a
     // `[[bench]]` of helpers with `bench = false`, which `cargo bench`
-    // does not run.
+    // does not run. And as compact_str: an iai suite beside them.
     let fx = Fixture::new("gungraun");
     let manifest = fx.dir.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     let line = text.lines().find(|l| l.starts_with(GUNGRAUN_LINE)).unwrap();
-    let text = text.replace(line, "gungraun = \"0.19\"\ncriterion = \"0.8\"");
+    let text = text.replace(
+        line,
+        "gungraun = \"0.19\"\ncriterion = \"0.8\"\niai = \"0.1\"",
+    );
     let helpers = "\n[[bench]]\nname = \"support\"\nbench = false\n";
-    std::fs::write(&manifest, text + helpers).unwrap();
+    let iai = "\n[[bench]]\nname = \"counted\"\nharness = false\n";
+    std::fs::write(&manifest, text + helpers + iai).unwrap();
     std::fs::write(fx.dir.join("benches/support.rs"), "pub fn help() {}\n").unwrap();
+    let counted = "fn one() -> u64 { iai::black_box(1) }\niai::main!(one);\n";
+    std::fs::write(fx.dir.join("benches/counted.rs"), counted).unwrap();
     let run = fx.nbench(&["--list"]);
     assert_eq!(run.code, 2, "{}", run.all());
     let said = "skipped bench target `gun/suite`: it uses gungraun; to run it unchanged, put \
                 nbench-gungraun in gungraun's place";
+    assert!(run.stderr.contains(said), "{}", run.stderr);
+    let said = "skipped bench target `gun/counted`: it uses iai, a benchmark library nbench \
+                has no front end for";
     assert!(run.stderr.contains(said), "{}", run.stderr);
     assert!(!run.stderr.contains("support"), "{}", run.stderr);
     // Named, it is run as cargo bench would (and left out for its harness).
