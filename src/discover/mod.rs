@@ -395,12 +395,8 @@ fn library_of<'p>(pkg: &'p Package, source: &str) -> Option<(&'static FrontEnd, 
             Some((front, d.rename.as_deref().unwrap_or(&d.name)))
         })
         .collect();
-    if libraries.len() > 1 {
-        if let Some(used) = libraries.iter().find(|(_, key)| names(source, key)) {
-            return Some(*used);
-        }
-    }
-    libraries.first().copied()
+    let named = libraries.iter().find(|(_, key)| names(source, key));
+    named.or(libraries.first()).copied()
 }
 
 /// The library of [`FOREIGN`] a bench target of `pkg` whose source file is
