@@ -8,7 +8,9 @@
 pub fn show(output: impl std::io::Read, mark: &str) -> Option<String> {
     use std::io::BufRead;
     let mark = console::style(format!("[{mark}]")).dim();
-    let (mut first_error, mut unit) = (None, None);
+    let (mut first_error, mut unit): (Option<String>, _) = (None, None);
+    // Whether the line read last was the first error: its location follows.
+    let mut located = false;
     // What a build script that failed as it ran printed, after cargo's error.
     let mut script: Option<String> = None;
     for line in std::io::BufReader::new(output)
@@ -21,6 +23,12 @@ pub fn show(output: impl std::io::Read, mark: &str) -> Option<String> {
             printed.push_str(&plain);
             printed.push('\n');
         }
+        if std::mem::take(&mut located)
+            && let Some(crate_dir) = dependency_at(&plain)
+            && let Some(first) = first_error.as_mut()
+        {
+            first.push_str(&format!("{IN_DEPENDENCY}{crate_dir}"));
+        }
         if let Some(failed) = plain.strip_prefix(COULD_NOT) {
             let failed = failed.split(" due to ").next().unwrap_or(failed);
             unit.get_or_insert_with(|| failed.trim().to_owned());
@@ -29,6 +37,7 @@ pub fn show(output: impl std::io::Read, mark: &str) -> Option<String> {
                 script = Some(String::new());
             }
             first_error = Some(plain);
+            located = true;
         } else if plain.contains("does not have that feature")
             && let Some(first) = first_error.as_mut()
         {
@@ -43,6 +52,33 @@ pub fn show(output: impl std::io::Read, mark: &str) -> Option<String> {
         (first, _) => first,
     };
     first_error.map(|e| why(&e, unit.as_deref()))
+}
+
+/// The folder of the crate whose file a compiler error's location line
+/// (`  --> /…/registry/src/index…/compact_str-0.9.1/src/x.rs:10:10`)
+/// names, where cargo took that crate from a registry or a git source:
+/// the error lies in a dependency's code, not the suite's.
+fn dependency_at(line: &str) -> Option<&str> {
+    let path = line.trim_start().strip_prefix("--> ")?;
+    let path = path.replace('\\', "/");
+    // A registry's crates lie in a folder of the index's (`index.crates.io-…`);
+    // a git source's checkouts in its repository's (`honggfuzz-rs-84d5…`).
+    let (at, depth) = [("/registry/src/", 1), ("/git/checkouts/", 0)]
+        .iter()
+        .find_map(|(d, depth)| Some((path.find(d)? + d.len(), *depth)))?;
+    let rest = &line.trim_start()["--> ".len() + at..];
+    let crate_dir = rest.split(['/', '\\']).nth(depth)?;
+    (!crate_dir.is_empty()).then_some(crate_dir)
+}
+
+/// How a failed build's reason names the dependency whose code failed.
+const IN_DEPENDENCY: &str = ", in the code of dependency ";
+
+/// The dependency (its crate's folder, `compact_str-0.9.1`) whose code a
+/// failed build's reason, as [`show`] gave it, says failed to compile.
+pub fn dependency(why: &str) -> Option<&str> {
+    let start = why.find(IN_DEPENDENCY)? + IN_DEPENDENCY.len();
+    why[start..].split(' ').next()
 }
 
 const COULD_NOT: &str = "error: could not compile ";
@@ -115,6 +151,31 @@ mod tests {
             super::failed_unit("error: failed to select a version"),
             None
         );
+    }
+
+    #[test]
+    fn an_error_in_a_dependency_s_code_names_the_dependency() {
+        // As compact_str 0.10's workspace built compact_str 0.9.1 with
+        // diesel 2.4, where no lock file held diesel back.
+        let cargo = "error[E0117]: only traits defined in the current crate can be implemented\n\
+                     \x20 --> /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/\
+                     compact_str-0.9.1/src/features/diesel.rs:10:10\n\
+                     error: could not compile `compact_str` (lib) due to 8 previous errors\n";
+        let why = super::show(cargo.as_bytes(), "HEAD").unwrap();
+        assert_eq!(
+            why,
+            "error[E0117]: only traits defined in the current crate can be implemented, in the \
+             code of dependency compact_str-0.9.1 (compiling `compact_str` (lib))"
+        );
+        assert_eq!(super::failed_unit(&why), Some(("compact_str", "lib")));
+        assert_eq!(super::dependency(&why), Some("compact_str-0.9.1"));
+        let git = "  --> /home/u/.cargo/git/checkouts/honggfuzz-rs-84d5/a1b2c3d/src/lib.rs:1:1";
+        assert_eq!(super::dependency_at(git), Some("honggfuzz-rs-84d5"));
+        // The suite's own code names none.
+        let own = "error[E0425]: cannot find value `y`\n  --> benches/a.rs:3:5\n\
+                   error: could not compile `a` (bench \"a\") due to 1 previous error\n";
+        let why = super::show(own.as_bytes(), "HEAD").unwrap();
+        assert_eq!(super::dependency(&why), None, "{why}");
     }
 
     #[test]

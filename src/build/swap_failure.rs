@@ -73,6 +73,12 @@ pub fn a_build_script_failed(error: &str) -> bool {
     matches!(super::marked::failed_unit(error), Some((_, "build script")))
 }
 
+/// The dependency whose code a failed build's first error lies in (its
+/// crate's folder, `compact_str-0.9.1`), where it lies in one's.
+pub fn failed_dependency(error: &str) -> Option<&str> {
+    super::marked::dependency(error)
+}
+
 /// The package cargo could not get, where that is what a build failed on
 /// (cargo: "failed to get `mozjs` as a dependency of package `…`", or of
 /// a git source in `[patch]`: "failed to load source for dependency

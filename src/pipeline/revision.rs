@@ -21,8 +21,8 @@ use crate::build::standalone::make_own_workspace;
 use crate::build::submodules;
 use crate::build::swap::{swap_in, swap_said};
 use crate::build::swap_failure::{
-    a_build_script_failed, dependency_not_got, failed_without_front_end, feature_not_had,
-    front_end_not_got, item_crate, missing_item, names_another_crate,
+    a_build_script_failed, dependency_not_got, failed_dependency, failed_without_front_end,
+    feature_not_had, front_end_not_got, item_crate, missing_item, names_another_crate,
 };
 use crate::build::swapped::swapped_as_now;
 use crate::build::untracked::{copied_as_now, copy_beside, copy_in, unreadable};
@@ -393,29 +393,35 @@ fn build_failed(
                 item_crate(&why).filter(|k| carried.is_some_and(|c| c.sourced(checkout, k)));
             Error::RevisionBuild {
                 message: format!("revision `{rev}` ({short}) failed to build{why}"),
-                hint: own_failure_hint(rev, own_script, moved, unreadable(&why)),
+                hint: own_failure_hint(rev, &why, own_script, moved),
             }
         }
     }
 }
 
-/// What to do about revision `rev`'s own failed build: a build script of
-/// its own failed as it ran (`own_script`); an item of crate `moved` is
-/// missing where it keeps no lock file; its code reads a file `unread`
-/// that its checkout lacks and the working tree could not give ([`copy_in`]);
-/// else its code and this toolchain.
-fn own_failure_hint(
-    rev: &str,
-    own_script: bool,
-    moved: Option<&str>,
-    unread: Option<&str>,
-) -> String {
+/// What to do about revision `rev`'s own failed build, whose reason is
+/// `why`: a build script of its own failed as it ran (`own_script`); an
+/// item of crate `moved` is missing where it keeps no lock file; its code
+/// reads a file that its checkout lacks and the working tree could not give
+/// ([`copy_in`]); a dependency's code failed; else its code and this
+/// toolchain.
+fn own_failure_hint(rev: &str, why: &str, own_script: bool, moved: Option<&str>) -> String {
     let shown = format!("its build output is above, each line marked [{rev}]");
-    if let Some(file) = unread {
+    if let Some(file) = unreadable(why) {
         return format!(
             "{shown}; the revision is built in a checkout of what git holds at it, and `{file}` \
              was not there; a file git does not track is taken from the working tree where it \
              is there (this one is not): compare with a revision that has it"
+        );
+    }
+    // compact_str's workspace: an example's features and the newest diesel
+    // broke compact_str 0.9.1, which the suite's package never asked for.
+    if let Some(dependency) = failed_dependency(why).filter(|_| !own_script) {
+        return format!(
+            "{shown}; the code that failed is {dependency}'s, as this build set it up: with \
+             the versions the lock file gave (or the newest, where there is none) and the \
+             features every package cargo selected asks of it (by default, all the \
+             workspace's members): --package with the suite's package narrows them"
         );
     }
     match (own_script, moved) {
