@@ -323,12 +323,20 @@ impl NotCompared {
     /// longer registers: an id made of a time or a random value, which
     /// no two runs share (chrono's `delayed_format/with_display/<the
     /// time the suite started>`).
-    pub fn unfound(id: &str) -> NotCompared {
-        NotCompared {
-            id: id.to_owned(),
-            reason: "its saved executable registers it no more: is the id made from a time or \
+    /// `was`: the baseline's own id of it, which differs in digits alone.
+    pub fn unfound(id: &str, was: Option<&str>) -> NotCompared {
+        let reason = match was {
+            Some(was) => format!(
+                "its id changes from run to run (the baseline saved `{was}`): is it made from a \
+                 time or a random value? no two runs share such an id"
+            ),
+            None => "its saved executable registers it no more: is the id made from a time or \
                      a random value? no two runs share such an id"
                 .to_owned(),
+        };
+        NotCompared {
+            id: id.to_owned(),
+            reason,
         }
     }
 

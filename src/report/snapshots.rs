@@ -169,7 +169,7 @@ fn comparison() -> Comparison {
             gone: vec![],
             unpaired_because: None,
             layouts: None,
-            not_compared: vec![NotCompared::unfound("format/2026-11-29 12:03:40")],
+            not_compared: vec![NotCompared::unfound("format/2026-11-29 12:03:40", None)],
         }],
     }
 }

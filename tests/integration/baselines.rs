@@ -413,6 +413,27 @@ fn filtered_baselines_compare_only_what_they_hold() {
     let why = t["not_compared"][0]["reason"].as_str().unwrap();
     assert!(why.contains("registers it no more"), "{why}");
     assert_eq!(t["gone"], serde_json::json!(["work/sum/1000"]), "{t}");
+
+    // Where the baseline's own id of it differs in its digits alone (the
+    // time each run started, as chrono's), it is said once, not also gone.
+    let path = results(&fx, "a");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let ids = doc["run"]["targets"][0]["benchmarks"]
+        .as_array_mut()
+        .unwrap();
+    let sum = ids.iter_mut().find(|b| b["id"] == "work/sum/1000").unwrap();
+    sum["id"] = "work/sum/1000/12:03:31".into();
+    std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let cmp = fx.nbench(&[&["compare", "a", "b", "--format", "json"][..], PAIRED].concat());
+    let doc = cmp.json();
+    let t = &doc["comparison"]["targets"][0];
+    let why = t["not_compared"][0]["reason"].as_str().unwrap();
+    assert!(
+        why.contains("the baseline saved `work/sum/1000/12:03:31`"),
+        "{why}"
+    );
+    assert_eq!(t["gone"], serde_json::json!([]), "{t}");
 }
 
 #[test]
