@@ -44,7 +44,9 @@ impl std::fmt::Display for SessionError {
                 f.write_str(s)
             }
             SessionError::Crashed(how) => write!(f, "bench process {how}"),
-            SessionError::TimedOut(d) => write!(f, "timed out after {}", seconds(*d)),
+            SessionError::TimedOut(d) => {
+                write!(f, "timed out after {} (the --timeout limit)", seconds(*d))
+            }
             SessionError::Protocol(s) => write!(f, "protocol error: {s}"),
         }
     }

@@ -128,7 +128,7 @@ fn each_fault_costs_only_its_benchmark() {
     assert!(reason("d_aborts ").contains("SIGABRT"), "{}", run.stdout);
     assert!(reason("e_segfaults ").contains("SIGSEGV"), "{}", run.stdout);
     assert!(
-        reason("f_hangs ").contains("timed out after 3 s"),
+        reason("f_hangs ").contains("timed out after 3 s (the --timeout limit)"),
         "{}",
         run.stdout
     );

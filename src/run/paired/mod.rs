@@ -20,7 +20,7 @@ use nbench::__private::engine::Stop;
 use nbench::__private::metric::Metric;
 use nbench::{Counter, Throughput};
 use pace::{MIN_EPOCHS, Pace, START_ALLOWANCE};
-use pair::{Answer, Pair, Ready, by_side, calibrate, shared_overhead, starts_first};
+use pair::{Answer, Deadline, Pair, Ready, by_side, calibrate, shared_overhead, starts_first};
 use std::time::{Duration, Instant};
 
 /// Samples of both sides, taken in alternation; per-iteration ns, loop overhead removed.
@@ -123,7 +123,7 @@ pub fn measure(
         stop: Stop::TimeLimit,
         epochs: 0,
     };
-    let deadline = Instant::now() + timeout;
+    let deadline = Deadline::after(timeout);
     if let Some(early) = run_epochs(start, id, s, (deadline, s.max_time), &mut run, settled)? {
         return Ok(early);
     }
@@ -148,7 +148,7 @@ pub fn more(
         return Ok(Paired::Samples(Box::new(run.into_samples())));
     }
     let limit = run.charged + extra;
-    let deadline = Instant::now() + timeout;
+    let deadline = Deadline::after(timeout);
     if let Some(early) = run_epochs(start, id, s, (deadline, limit), &mut run, settled)? {
         return Ok(early);
     }
@@ -215,7 +215,7 @@ fn run_epochs(
     start: &mut dyn FnMut(Side, usize) -> Result<Session, SessionError>,
     id: &str,
     s: &Settings,
-    (deadline, limit): (Instant, Duration),
+    (deadline, limit): (Deadline, Duration),
     run: &mut Progress,
     settled: &dyn Fn(Epochs<'_>) -> bool,
 ) -> Result<Option<Paired>, PairedError> {

@@ -136,17 +136,39 @@ pub(super) enum Answer {
 pub(super) struct Pair {
     pub(super) base: Session,
     pub(super) cur: Session,
-    pub(super) deadline: Instant,
+    pub(super) deadline: Deadline,
+}
+
+/// When a paired measurement must be over: `timeout` (`--timeout`) after
+/// it began.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Deadline {
+    at: Instant,
+    timeout: Duration,
+}
+
+impl Deadline {
+    /// The deadline `timeout` from now.
+    pub(super) fn after(timeout: Duration) -> Deadline {
+        Deadline {
+            at: Instant::now() + timeout,
+            timeout,
+        }
+    }
 }
 
 impl Pair {
     pub(super) fn ask(&mut self, side: Side, cmd: &Command) -> Result<Event, PairedError> {
-        let left = self.deadline.saturating_duration_since(Instant::now());
+        let left = self.deadline.at.saturating_duration_since(Instant::now());
         let s = match side {
             Side::Baseline => &mut self.base,
             Side::Current => &mut self.cur,
         };
-        let answer = s.send(cmd).and_then(|()| s.receive(left));
+        // Timed out: after the whole measurement's limit, not what was left of it.
+        let answer = (s.send(cmd).and_then(|()| s.receive(left))).map_err(|e| match e {
+            SessionError::TimedOut(_) => SessionError::TimedOut(self.deadline.timeout),
+            e => e,
+        });
         answer.map_err(|error| {
             s.output.settle();
             PairedError {
