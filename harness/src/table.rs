@@ -111,6 +111,8 @@ impl Table {
         let ci = match ci * 100.0 {
             // Below what the clock resolves: no relative width to speak of.
             _ if f.floor.is_some() => "—".to_owned(),
+            // One sample (bnf's 11 s iteration): a point, not an interval.
+            _ if f.samples < 2 && lo == hi => format::NOT_A_NUMBER.to_owned(),
             pct if pct.is_nan() => format::NOT_A_NUMBER.to_owned(),
             pct if !pct.is_finite() => "±∞".to_owned(),
             pct if pct >= 1000.0 => "±>999%".to_owned(),
@@ -424,6 +426,23 @@ mod tests {
                 "{row}"
             );
         }
+    }
+
+    #[test]
+    fn one_sample_shows_no_interval() {
+        // bnf's `per_input_100`: one iteration of 11 s fills the time limit.
+        let m = Measurement {
+            iters: 1,
+            per_iter: vec![14.62e9],
+            cold: 14.62e9,
+            stop: Stop::TimeLimit,
+            sampling_ns: 1,
+        };
+        let none = crate::stats::OutlierMode::None;
+        let r = BenchResult::new("slow".into(), m, LoopKind::Custom, 0.0, None, none).unwrap();
+        let row = Table::new(["slow"]).row(&r);
+        assert!(row.contains("14.62 s") && row.contains(" n/a "), "{row}");
+        assert!(!row.contains("±0.00%"), "{row}");
     }
 
     #[test]

@@ -58,10 +58,15 @@ impl BenchRecord {
     }
 
     /// Its median's interval as the files show it (`1.2 ns … 1.3 ns`), or
-    /// `—` where the median lies below what the clock resolves.
+    /// `—` where the median lies below what the clock resolves, `n/a`
+    /// where one sample made it a point.
     pub fn ci_text(&self) -> String {
+        let [lo, hi] = self.median_ci;
         match self.floor {
             Some(_) => "—".to_owned(),
+            None if self.samples < 2 && lo == hi => {
+                nbench::__private::format::NOT_A_NUMBER.to_owned()
+            }
             None => format!(
                 "{} … {}",
                 self.metric.format(self.median_ci[0]),
