@@ -1,5 +1,6 @@
 //! The comparison table: baseline, current, change with its CI, verdict, and how it was measured.
 
+use crate::compare::words::interval_end as end;
 use crate::compare::words::percent_change as pct;
 use crate::model::comparison::{Comparison, Kind, Row, TargetComparison, Verdict};
 use console::style;
@@ -136,7 +137,7 @@ fn summary(c: &Comparison) -> String {
 /// One benchmark's line of the table, `w` the width of the id column,
 /// with the instructions' change where `counted`.
 fn row_line(r: &Row, w: usize, counted: bool) -> String {
-    let ci = format!("[{}, {}]", pct(r.change_ci[0]), pct(r.change_ci[1]));
+    let ci = format!("[{}, {}]", end(r.change_ci[0]), end(r.change_ci[1]));
     let kind = match r.kind {
         Kind::Paired => "paired",
         Kind::Stored => "stored",

@@ -1,6 +1,7 @@
 //! The run as GitHub-flavoured Markdown: for a PR comment or `$GITHUB_STEP_SUMMARY`.
 
 use super::cells::{counter_headers, interval_header, interval_note};
+use crate::compare::words::interval_end as end;
 use crate::compare::words::percent_change as pct;
 use crate::model::comparison::Comparison;
 use crate::model::comparison::{Kind, Row, Verdict};
@@ -242,8 +243,8 @@ fn row_line(r: &Row, counted: bool) -> String {
         r.metric.format(r.baseline),
         r.metric.format(r.current),
         pct(r.change),
-        pct(r.change_ci[0]),
-        pct(r.change_ci[1]),
+        end(r.change_ci[0]),
+        end(r.change_ci[1]),
     )
 }
 

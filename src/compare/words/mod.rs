@@ -20,6 +20,16 @@ pub fn percent_change(x: f64) -> String {
     format!("{:+.2}%", x * 100.0)
 }
 
+/// An end of a change's interval as the tables show it: as
+/// [`percent_change`], but past +999 % only `>+999%` (bnf's two-epoch
+/// `parse_polish_calculator` read `+175908225.78%`, a width, not a figure).
+pub fn interval_end(x: f64) -> String {
+    match x * 100.0 {
+        pct if pct.is_finite() && pct > 999.0 => ">+999%".to_owned(),
+        _ => percent_change(x),
+    }
+}
+
 /// From this spread between link layouts on, a comparison's report says how
 /// much the benchmark moves between fresh processes, and placement's part.
 pub const LARGE_LAYOUT_SPREAD: f64 = 0.02;

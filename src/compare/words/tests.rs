@@ -277,3 +277,12 @@ fn a_counted_row_says_what_the_signal_that_did_not_decide_saw() {
             .contains("not compared: threads")
     );
 }
+
+#[test]
+fn an_interval_end_past_a_thousand_percent_is_capped() {
+    assert_eq!(interval_end(1_759_082.25), ">+999%");
+    assert_eq!(interval_end(9.99), "+999.00%");
+    assert_eq!(interval_end(-1.0), "-100.00%");
+    assert_eq!(interval_end(f64::INFINITY), "n/a");
+    assert_eq!(percent_change(15.0), "+1500.00%", "a change itself is not capped");
+}

@@ -7,7 +7,7 @@ mod plots;
 mod strips;
 mod svg;
 
-use crate::compare::words::percent_change;
+use crate::compare::words::{interval_end, percent_change};
 use crate::model::comparison::{Comparison, Row};
 use crate::model::record::{RunRecord, TargetRecord};
 use crate::report::p_value;
@@ -173,8 +173,8 @@ fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> St
          {} [{}, {}] · {} → {} · p (BH) {}{counted}</p>{}{}{}</article>",
         escape(&one_line(&row.id)),
         percent_change(row.change),
-        percent_change(row.change_ci[0]),
-        percent_change(row.change_ci[1]),
+        interval_end(row.change_ci[0]),
+        interval_end(row.change_ci[1]),
         row.metric.format(row.baseline),
         row.metric.format(row.current),
         escape(&row.p_adjusted.or(row.p_value).map_or("n/a".into(), p_value)),
