@@ -93,7 +93,12 @@ pub fn dependency_not_got(error: &str) -> Option<&str> {
 /// The crate whose path the item a compiler error names first starts
 /// with (`rand` of `rand::RngCore`), if it is a path.
 pub fn item_crate(error: &str) -> Option<&str> {
-    missing_item(error)?.split_once("::").map(|(root, _)| root)
+    // A type, as the compiler writes it: `(dyn nbench::bencher::Driver + 'static)`.
+    let path = missing_item(error)?.trim_start_matches(['(', '&']);
+    let path = ["mut ", "dyn ", "impl "]
+        .iter()
+        .fold(path, |p, word| p.strip_prefix(word).unwrap_or(p));
+    path.split_once("::").map(|(root, _)| root)
 }
 
 /// The item a compiler error names first (`` `with_plots` ``), if any.
@@ -142,6 +147,14 @@ mod tests {
         assert!(!names_another_crate(method, &swap));
         let own = "error[E0432]: unresolved import `crate::helpers`";
         assert!(!names_another_crate(own, &swap));
+        // As rustc said it of paralight's suite, which takes criterion's
+        // `Bencher` to a rayon thread.
+        let send = "error[E0277]: `(dyn nbench::bencher::Driver + 'static)` cannot be sent \
+                    between threads safely";
+        assert_eq!(item_crate(send), Some("nbench"));
+        assert!(!names_another_crate(send, &swap));
+        let boxed = "error[E0277]: `&mut dyn rand::RngCore` cannot be shared";
+        assert_eq!(item_crate(boxed), Some("rand"));
     }
 
     #[test]

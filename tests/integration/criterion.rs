@@ -15,6 +15,7 @@ const SUITE: &[&str] = &[
     "fib/12",
     "borrowed/sum",
     "borrowed/mutated",
+    "borrowed/moved",
     "sort/batched/small",
     "sort/batched/large",
     "sort/batched/8",

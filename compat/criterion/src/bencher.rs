@@ -25,6 +25,19 @@ pub struct Bencher<'a, M = WallTime> {
     pub(crate) calls: u32,
 }
 
+// SAFETY: criterion's `Bencher` is `Send` where its measurement is `Sync`,
+// and suites rely on it: paralight's runs `pool.install(|| b.iter(..))`,
+// the closure and the `&mut Bencher` in it taken to a rayon thread while
+// the calling thread waits. Moving `&mut` hands over exclusive use: what
+// this one holds is reached only through it. nbench's `Bencher` holds
+// plain data and a driver whose state is plain data, read-only settings
+// and timers, and a channel over a `TcpStream`; the one driver that calls
+// another benchmark's (not `Send`) function, a group baseline's, never
+// drives a criterion suite, which has no group baselines. What it reads
+// per thread (a thread CPU clock, a counting allocator's per-thread
+// counts) then reads the thread it was taken to.
+unsafe impl<M: Sync> Send for Bencher<'_, M> {}
+
 /// Said when a closure calls a second timing method.
 const LATER_CALLS: &str = "a benchmark that calls timing methods more than once is timed by the first call; the later ones run once, untimed (criterion timed the last): give each routine its own bench_function to time each";
 

@@ -284,5 +284,9 @@ fn an_interval_end_past_a_thousand_percent_is_capped() {
     assert_eq!(interval_end(9.99), "+999.00%");
     assert_eq!(interval_end(-1.0), "-100.00%");
     assert_eq!(interval_end(f64::INFINITY), "n/a");
-    assert_eq!(percent_change(15.0), "+1500.00%", "a change itself is not capped");
+    assert_eq!(
+        percent_change(15.0),
+        "+1500.00%",
+        "a change itself is not capped"
+    );
 }
