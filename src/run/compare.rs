@@ -154,6 +154,7 @@ fn count_both(
             (r.id.clone(), counted_over::Native { timed, wall })
         })
         .collect();
+    let timed = counts::timed_of(&native);
     let ids = counts::to_count_in(outcomes, native);
     if ids.is_empty() {
         return;
@@ -174,7 +175,9 @@ fn count_both(
     );
     observer.clear();
     match sides {
-        Ok(((base, base_failed), (cur, mut failed))) => {
+        Ok(((mut base, base_failed), (mut cur, mut failed))) => {
+            counts::mark_unaccounted(&mut base, &timed);
+            counts::mark_unaccounted(&mut cur, &timed);
             crate::compare::counts::attach(cmp, &base, &cur);
             for (id, why) in base_failed {
                 let why = format!("on the baseline's side, {why}");

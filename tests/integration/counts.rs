@@ -51,6 +51,18 @@ fn a_loop_of_known_additions_counts_the_instructions_it_executes() {
     let par = instructions(&json, "par/adds/threads=2");
     let note = par["note"].as_str().unwrap_or_default();
     assert!(note.contains("several threads"), "{par}");
+    // A million additions on a thread of its own, the timing thread waiting:
+    // its count is the wait's, and is said not to tell.
+    let elsewhere = instructions(&json, "elsewhere/adds");
+    let note = elsewhere["note"].as_str().unwrap_or_default();
+    assert!(
+        note.contains("where the count does not reach"),
+        "{elsewhere}"
+    );
+    assert!(
+        elsewhere["per_iter"].as_f64().unwrap() < 100_000.0,
+        "{elsewhere}"
+    );
     // The same count the next time: the figure is the executable's, one
     // that follows only its map's seeds too, and one that draws its work by
     // the system call (a run's counting process draws the same bytes each
