@@ -170,14 +170,12 @@ fn count_both(
     let sides = count_sides::count_sides(
         ((base_exes, base_dir), (cur_exes, dir)),
         &ids,
-        how,
+        (how, &timed),
         &mut shown,
     );
     observer.clear();
     match sides {
-        Ok(((mut base, base_failed), (mut cur, mut failed))) => {
-            counts::mark_unaccounted(&mut base, &timed);
-            counts::mark_unaccounted(&mut cur, &timed);
+        Ok(((base, base_failed), (cur, mut failed))) => {
             crate::compare::counts::attach(cmp, &base, &cur);
             for (id, why) in base_failed {
                 let why = format!("on the baseline's side, {why}");

@@ -13,6 +13,7 @@ use super::counter::CountError;
 use super::counting::ToCount;
 use super::counts::{self, Failed};
 use crate::model::metric::{Counted, SideCounts};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -33,15 +34,19 @@ const ALIKE: f64 = 1e-9;
 /// executable's own, at most `limit` a process), the baseline's and the
 /// current's processes at once; `started` is told, as each of the current
 /// side's processes starts, how many benchmarks it counts, its number
-/// (from 1) and of how many.
+/// (from 1) and of how many. A count that accounts for too little of its
+/// benchmark's time (`timed`, ns an iteration) is marked as not telling
+/// ([`counts::mark_unaccounted`]), and asks for no third process.
 pub fn count_sides(
     (base, cur): (Exes<'_>, Exes<'_>),
     ids: &ToCount,
-    how: (&[String], Duration),
+    (how, timed): ((&[String], Duration), &BTreeMap<String, f64>),
     started: &mut dyn FnMut(usize, usize, usize),
 ) -> Result<(Side, Side), CountError> {
     let last = counts::COUNT_PROCESSES;
     let mut sides = both((base, cur), ids, how, (0..last - 1, started))?;
+    counts::mark_unaccounted(&mut sides.0.0, timed);
+    counts::mark_unaccounted(&mut sides.1.0, timed);
     let open: Vec<(String, u64)> = (ids.iter())
         .filter(|(id, _)| !settled(id, &sides))
         .cloned()
@@ -50,6 +55,8 @@ pub fn count_sides(
         let third = both((base, cur), &open, how, (last - 1..last, started))?;
         merge(&mut sides.0, third.0);
         merge(&mut sides.1, third.1);
+        counts::mark_unaccounted(&mut sides.0.0, timed);
+        counts::mark_unaccounted(&mut sides.1.0, timed);
     }
     Ok(sides)
 }
