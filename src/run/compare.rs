@@ -154,7 +154,7 @@ fn count_both(
             (r.id.clone(), counted_over::Native { timed, wall })
         })
         .collect();
-    let timed = counts::timed_of(&native);
+    let timed = counted_over::timed_of(&native);
     let ids = counts::to_count_in(outcomes, native);
     if ids.is_empty() {
         return;

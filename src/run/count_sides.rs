@@ -9,6 +9,7 @@
 //! the work does not move with any of them, and a third would count it
 //! again: png's decoder suite spent a third of its counting on that.
 
+use super::counted_over;
 use super::counter::CountError;
 use super::counting::ToCount;
 use super::counts::{self, Failed};
@@ -36,7 +37,7 @@ const ALIKE: f64 = 1e-9;
 /// side's processes starts, how many benchmarks it counts, its number
 /// (from 1) and of how many. A count that accounts for too little of its
 /// benchmark's time (`timed`, ns an iteration) is marked as not telling
-/// ([`counts::mark_unaccounted`]), and asks for no third process.
+/// ([`counted_over::mark_unaccounted`]), and asks for no third process.
 pub fn count_sides(
     (base, cur): (Exes<'_>, Exes<'_>),
     ids: &ToCount,
@@ -45,8 +46,8 @@ pub fn count_sides(
 ) -> Result<(Side, Side), CountError> {
     let last = counts::COUNT_PROCESSES;
     let mut sides = both((base, cur), ids, how, (0..last - 1, started))?;
-    counts::mark_unaccounted(&mut sides.0.0, timed);
-    counts::mark_unaccounted(&mut sides.1.0, timed);
+    counted_over::mark_unaccounted(&mut sides.0.0, timed);
+    counted_over::mark_unaccounted(&mut sides.1.0, timed);
     let open: Vec<(String, u64)> = (ids.iter())
         .filter(|(id, _)| !settled(id, &sides))
         .cloned()
@@ -55,8 +56,8 @@ pub fn count_sides(
         let third = both((base, cur), &open, how, (last - 1..last, started))?;
         merge(&mut sides.0, third.0);
         merge(&mut sides.1, third.1);
-        counts::mark_unaccounted(&mut sides.0.0, timed);
-        counts::mark_unaccounted(&mut sides.1.0, timed);
+        counted_over::mark_unaccounted(&mut sides.0.0, timed);
+        counted_over::mark_unaccounted(&mut sides.1.0, timed);
     }
     Ok(sides)
 }

@@ -11,7 +11,9 @@
 //! threads, or one that times itself, are kept but marked as not telling.
 
 use super::Plan;
-use super::counted_over::{COUNTED_AT_MOST_NS, Native, to_count, wall_ns};
+use super::counted_over::{
+    COUNTED_AT_MOST_NS, Native, mark_unaccounted, timed_of, to_count, wall_ns,
+};
 use super::counter::CountError;
 use super::counting::{self, Counting, ToCount};
 use crate::model::metric::{Beside, Counted, SideCounts};
@@ -228,41 +230,6 @@ pub fn count_into(
     }
 }
 
-/// The fewest instructions a nanosecond of a benchmark's time may count
-/// for its count to tell what the time does. Code runs some 1 to 10 a ns;
-/// a walk of pointers that misses every cache, some 0.05. paralight's
-/// work-stealing sums counted 606 an iteration of 50 µs to 50 ms (0.012 to
-/// 0.000 012 a ns): the work ran on the pool's threads, where callgrind
-/// collects nothing, and the count was the calling thread's wait.
-const FEWEST_PER_NS: f64 = 0.02;
-
-/// Each benchmark's native time per iteration, ns, by id.
-pub fn timed_of(native: &[(String, Native)]) -> BTreeMap<String, f64> {
-    (native.iter())
-        .map(|(id, n)| (id.clone(), n.timed))
-        .collect()
-}
-
-/// Marks each count of `side` that accounts for too little of its
-/// benchmark's time (`timed`, ns an iteration) to tell what the time does
-/// ([`FEWEST_PER_NS`]): its work runs where the count does not reach.
-pub fn mark_unaccounted(side: &mut SideCounts, timed: &BTreeMap<String, f64>) {
-    for (id, counts) in side.iter_mut() {
-        let Some(&ns) = timed.get(id) else { continue };
-        for c in counts.iter_mut().filter(|c| c.not_telling.is_none()) {
-            if ns > 0.0 && c.per_iter + c.overhead < FEWEST_PER_NS * ns {
-                c.not_telling = Some(format!(
-                    "it counts {:.0} instructions an iteration that takes {}: most of its \
-                     time is spent where the count does not reach (threads other than the one \
-                     that times it, waiting, sleeping)",
-                    c.per_iter,
-                    nbench::__private::format::time(ns)
-                ));
-            }
-        }
-    }
-}
-
 /// Each measured outcome among `ids` counted: its instructions from `side`
 /// (its first process's count), or why it has none.
 pub fn besides_from(
@@ -437,36 +404,6 @@ mod tests {
             dumps,
             failed: None,
         }
-    }
-
-    #[test]
-    fn a_count_that_accounts_for_little_of_the_time_tells_nothing() {
-        let counted = |per_iter| Counted {
-            per_iter,
-            overhead: 2.0,
-            not_telling: None,
-            iters: 64,
-        };
-        // paralight's sum on a one-thread pool: 606 instructions for
-        // 494 µs; a serial sum of as many numbers: 175 027 for 50 µs.
-        let mut side: SideCounts = [("pool", 606.0), ("serial", 175_027.0), ("unknown", 1.0)]
-            .into_iter()
-            .map(|(id, n)| (id.to_owned(), vec![counted(n)]))
-            .collect();
-        let timed = [("pool", 494_500.0), ("serial", 50_000.0)]
-            .map(|(id, ns)| (id.to_owned(), ns))
-            .into();
-        mark_unaccounted(&mut side, &timed);
-        let why = side["pool"][0].not_telling.as_deref().unwrap();
-        assert!(
-            why.contains("606 instructions an iteration that takes 494.5 µs"),
-            "{why}"
-        );
-        assert!(side["serial"][0].not_telling.is_none());
-        assert!(
-            side["unknown"][0].not_telling.is_none(),
-            "no time, no judgement"
-        );
     }
 
     #[test]
