@@ -238,6 +238,27 @@ pub fn pad(text: &str, columns: usize) -> String {
     format!("{text}{}", " ".repeat(fill))
 }
 
+/// The widest a table's id column grows. A longer id (a float parameter
+/// printed whole: half's `f16::from_f64/0.000…` ran to 363 characters, and
+/// every row of its table with it) takes a line of its own above its row.
+pub const ID_COLUMN_MOST: usize = 60;
+
+/// The width of a table's id column for ids as wide as `widest`: at least
+/// the header's `benchmark`, at most [`ID_COLUMN_MOST`].
+pub fn id_column(widest: usize) -> usize {
+    widest.min(ID_COLUMN_MOST).max("benchmark".len())
+}
+
+/// `id` on one line in a table's id column `w` wide: padded to it, or,
+/// where it is wider, on a line of its own with the row going on under it.
+pub fn id_cell(id: &str, w: usize) -> String {
+    let id = one_line(id);
+    match width(&id) > w {
+        true => format!("{id}\n{}", " ".repeat(w)),
+        false => pad(&id, w),
+    }
+}
+
 fn char_width(c: char) -> usize {
     let u = c as u32;
     let zero = matches!(u,

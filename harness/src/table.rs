@@ -27,12 +27,11 @@ pub struct Table {
 impl Table {
     /// A table wide enough for every id in `ids`.
     pub fn new<'a>(ids: impl IntoIterator<Item = &'a str>) -> Table {
-        let id_width = ids
-            .into_iter()
+        let widest = (ids.into_iter())
             .map(|id| crate::format::width(&crate::format::one_line(id)))
             .max()
-            .unwrap_or(0)
-            .max("benchmark".len());
+            .unwrap_or(0);
+        let id_width = crate::format::id_column(widest);
         Table {
             id_width,
             unit: None,
@@ -168,7 +167,7 @@ impl Table {
         let w = self.id_width;
         let mut line = format!(
             "{}  {median:>10}  {ci:>6}  {rate:>14}  {samples:>17}  {outliers:>9}",
-            crate::format::pad(&crate::format::one_line(id), w)
+            crate::format::id_cell(id, w)
         );
         for (cell, header) in counters.iter().zip(&self.counters) {
             let w = header.chars().count().max(COUNTER_WIDTH);
@@ -426,6 +425,22 @@ mod tests {
                 "{row}"
             );
         }
+    }
+
+    #[test]
+    fn an_id_wider_than_the_column_takes_a_line_of_its_own() {
+        // As half's `f16::from_f64/0.000…0` (363 characters).
+        let long = format!("from_f64/0.{}", "0".repeat(300));
+        let ids = ["short", long.as_str()];
+        let t = Table::new(ids);
+        let header = t.header();
+        assert!(header.find("median").unwrap() < 80, "{header}");
+        let row = t.status_row(&long, "FAILED", "");
+        let (first, second) = row.split_once('\n').unwrap();
+        assert_eq!(first, long);
+        // The row goes on under the header's columns, as a short id's does.
+        let short = t.status_row("short", "FAILED", "");
+        assert_eq!(second.find("FAILED"), short.find("FAILED"), "{row}");
     }
 
     #[test]

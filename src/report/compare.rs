@@ -43,16 +43,15 @@ pub fn render(c: &Comparison) -> String {
 /// A target's table: its rows, the notes and reasons under them, then the
 /// rows not compared, new and gone.
 fn table(out: &mut String, t: &TargetComparison, noise_threshold: f64) {
-    // Every id of the table, new and gone ones too, sets its first column.
-    let w = t
-        .rows
-        .iter()
-        .map(|r| r.id.as_str())
+    // Every id of the table, new, gone and not compared too, sets its first
+    // column, up to its widest ([`format::id_column`]).
+    let widest = (t.rows.iter().map(|r| r.id.as_str()))
         .chain(t.new.iter().chain(&t.gone).map(String::as_str))
+        .chain(t.not_compared.iter().map(|n| n.id.as_str()))
         .map(|id| format::width(&format::one_line(id)))
-        .chain([9])
         .max()
-        .unwrap_or(9);
+        .unwrap_or(0);
+    let w = format::id_column(widest);
     // Where instructions were counted, their change beside time's.
     let counted = t.rows.iter().any(|r| r.instructions.is_some());
     let _ = writeln!(out, "{}", style(header(w, counted)).dim());
@@ -176,9 +175,9 @@ fn row_line(r: &Row, w: usize, counted: bool) -> String {
     )
 }
 
-/// An id in the first column, `w` wide, on one line.
+/// An id in the first column, `w` wide ([`format::id_cell`]).
 fn first_column(id: &str, w: usize) -> String {
-    format::pad(&format::one_line(id), w)
+    format::id_cell(id, w)
 }
 
 #[cfg(test)]
