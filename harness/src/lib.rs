@@ -138,7 +138,7 @@ pub mod __private {
     }
     /// The console table.
     pub mod table {
-        pub use crate::table::{Figures, Table, floor};
+        pub use crate::table::{Figures, Table, a_point, floor};
     }
     /// The wall clock and its resolution.
     pub mod timer {

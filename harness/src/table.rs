@@ -110,8 +110,7 @@ impl Table {
         let ci = match ci * 100.0 {
             // Below what the clock resolves: no relative width to speak of.
             _ if f.floor.is_some() => "—".to_owned(),
-            // One sample (bnf's 11 s iteration): a point, not an interval.
-            _ if f.samples < 2 && lo == hi => format::NOT_A_NUMBER.to_owned(),
+            _ if a_point(f.samples, f.median_ci) => format::NOT_A_NUMBER.to_owned(),
             pct if pct.is_nan() => format::NOT_A_NUMBER.to_owned(),
             pct if !pct.is_finite() => "±∞".to_owned(),
             pct if pct >= 1000.0 => "±>999%".to_owned(),
@@ -267,6 +266,12 @@ impl Figures<'_> {
             None => self.metric.format_in(self.median, unit),
         }
     }
+}
+
+/// Whether a median's interval from `samples` samples is a point, not an
+/// interval: one sample (bnf's 11 s iteration filled its time limit).
+pub fn a_point(samples: usize, [lo, hi]: [f64; 2]) -> bool {
+    samples < 2 && lo == hi
 }
 
 /// What a clock of `resolution` ns resolves per iteration over `iters`

@@ -61,10 +61,9 @@ impl BenchRecord {
     /// `—` where the median lies below what the clock resolves, `n/a`
     /// where one sample made it a point.
     pub fn ci_text(&self) -> String {
-        let [lo, hi] = self.median_ci;
         match self.floor {
             Some(_) => "—".to_owned(),
-            None if self.samples < 2 && lo == hi => {
+            None if nbench::__private::table::a_point(self.samples, self.median_ci) => {
                 nbench::__private::format::NOT_A_NUMBER.to_owned()
             }
             None => format!(

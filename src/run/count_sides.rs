@@ -9,7 +9,6 @@
 //! the work does not move with any of them, and a third would count it
 //! again: png's decoder suite spent a third of its counting on that.
 
-use super::counted_over;
 use super::counter::CountError;
 use super::counting::ToCount;
 use super::counts::{self, Failed};
@@ -36,18 +35,16 @@ const ALIKE: f64 = 1e-9;
 /// current's processes at once; `started` is told, as each of the current
 /// side's processes starts, how many benchmarks it counts, its number
 /// (from 1) and of how many. A count that accounts for too little of its
-/// benchmark's time (`timed`, ns an iteration) is marked as not telling
-/// ([`counted_over::mark_unaccounted`]), and asks for no third process.
+/// benchmark's time (`how`'s second part, ns an iteration) is marked as not telling
+/// ([`counts::count_side`]), and asks for no third process.
 pub fn count_sides(
     (base, cur): (Exes<'_>, Exes<'_>),
     ids: &ToCount,
-    (how, timed): ((&[String], Duration), &BTreeMap<String, f64>),
+    how: ((&[String], Duration), &BTreeMap<String, f64>),
     started: &mut dyn FnMut(usize, usize, usize),
 ) -> Result<(Side, Side), CountError> {
     let last = counts::COUNT_PROCESSES;
     let mut sides = both((base, cur), ids, how, (0..last - 1, started))?;
-    counted_over::mark_unaccounted(&mut sides.0.0, timed);
-    counted_over::mark_unaccounted(&mut sides.1.0, timed);
     let open: Vec<(String, u64)> = (ids.iter())
         .filter(|(id, _)| !settled(id, &sides))
         .cloned()
@@ -56,8 +53,6 @@ pub fn count_sides(
         let third = both((base, cur), &open, how, (last - 1..last, started))?;
         merge(&mut sides.0, third.0);
         merge(&mut sides.1, third.1);
-        counted_over::mark_unaccounted(&mut sides.0.0, timed);
-        counted_over::mark_unaccounted(&mut sides.1.0, timed);
     }
     Ok(sides)
 }
@@ -67,15 +62,16 @@ pub fn count_sides(
 fn both(
     (base, cur): (Exes<'_>, Exes<'_>),
     ids: &ToCount,
-    how: (&[String], Duration),
+    (how, timed): ((&[String], Duration), &BTreeMap<String, f64>),
     (ks, started): (Range<usize>, &mut dyn FnMut(usize, usize, usize)),
 ) -> Result<(Side, Side), CountError> {
     let of = ks.end;
     let mut shown = |k: usize| started(ids.len(), k, of);
     std::thread::scope(|s| {
-        let base =
-            s.spawn(|| counts::count_side(base.0, (base.1, ids), how, (ks.clone(), &mut |_| {})));
-        let cur = counts::count_side(cur.0, (cur.1, ids), how, (ks.clone(), &mut shown));
+        let base = s.spawn(|| {
+            counts::count_side(base.0, (base.1, ids, timed), how, (ks.clone(), &mut |_| {}))
+        });
+        let cur = counts::count_side(cur.0, (cur.1, ids, timed), how, (ks.clone(), &mut shown));
         let base = base.join().unwrap_or_else(|_| {
             Err(CountError::Failed(
                 "the counting thread panicked".to_owned(),

@@ -147,10 +147,12 @@ pub const COUNT_PROCESSES: usize = 3;
 /// has none (its counting failed in one of them, and is not tried again
 /// in the next: a side's spread is measured over all its processes or
 /// stated for none); or why counting failed.
-/// `started` is told each process's number (from 1) as it starts.
+/// `started` is told each process's number (from 1) as it starts. A count
+/// that accounts for too little of its benchmark's time (`timed`, ns an
+/// iteration) is marked as not telling ([`mark_unaccounted`]).
 pub fn count_side(
     exes: &[PathBuf],
-    (dir, ids): (&Path, &ToCount),
+    (dir, ids, timed): (&Path, &ToCount, &BTreeMap<String, f64>),
     (extra_args, limit): (&[String], Duration),
     (processes, started): (Range<usize>, &mut dyn FnMut(usize)),
 ) -> Result<(SideCounts, Failed), CountError> {
@@ -175,6 +177,7 @@ pub fn count_side(
         failed.extend(tally.failed);
     }
     side.retain(|id, _| !failed.contains_key(id));
+    mark_unaccounted(&mut side, timed);
     Ok((side, failed))
 }
 
@@ -216,16 +219,13 @@ pub fn count_into(
     // A run without a comparison shows one count.
     let counted = count_side(
         exe,
-        (dir, &ids),
+        (dir, &ids, &timed),
         (&plan.extra_args, limit),
         (0..1, &mut started),
     );
     observer.clear();
     match counted {
-        Ok((mut side, failed)) => {
-            mark_unaccounted(&mut side, &timed);
-            besides_from(outcomes, &ids, (&side, &failed))
-        }
+        Ok((side, failed)) => besides_from(outcomes, &ids, (&side, &failed)),
         Err(e) => besides_failed(outcomes, &e.to_string()),
     }
 }
