@@ -68,9 +68,11 @@ pub fn names_another_crate(error: &str, swap: &SwapRecord) -> bool {
     !root.is_empty() && !front_end
 }
 
-/// Whether a build failed in a build script (compiling it, or running it).
-pub fn a_build_script_failed(error: &str) -> bool {
-    matches!(super::marked::failed_unit(error), Some((_, "build script")))
+/// The package whose build script a build failed in (compiling it, or
+/// running it).
+pub fn failed_build_script(error: &str) -> Option<&str> {
+    let (package, kind) = super::marked::failed_unit(error)?;
+    (kind == "build script").then_some(package)
 }
 
 /// The dependency whose code a failed build's first error lies in (its

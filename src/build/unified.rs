@@ -64,15 +64,18 @@ pub fn left_off(manifests: &[PathBuf]) -> Vec<LeftOff> {
                 let front =
                     (fronts.iter()).find(|f| f.unifies.iter().any(|u| u.package == package));
                 let Some(&front) = front else { continue };
-                found.push(LeftOff {
+                let left = LeftOff {
                     front,
                     feature,
                     manifest: (*path).clone(),
-                });
+                };
+                // An entry under [dependencies] and one under [dev-dependencies] say it once.
+                if !found.contains(&left) {
+                    found.push(left);
+                }
             }
         });
     }
-    found.dedup();
     found
 }
 
@@ -247,6 +250,19 @@ mod tests {
              does not: if cargo's error above is in serde_json, add `features = [\"std\"]` \
              to its entry in `benches/Cargo.toml`"
         );
+        // rust_decimal's: one feature left off in two tables, said once.
+        let twice = write(
+            "benches/Cargo.toml",
+            "[dependencies]\n\
+             serde = { version = \"1\", default-features = false }\n\
+             serde_json = { version = \"1\", default-features = false }\n\
+             [dev-dependencies]\n\
+             criterion = { package = \"nbench-criterion\", path = \"nb\" }\n\
+             serde = { version = \"1\", default-features = false, features = [\"derive\"] }\n",
+        );
+        let left = left_off(&[twice]);
+        let features: Vec<&str> = left.iter().map(|l| l.feature.as_str()).collect();
+        assert_eq!(features, ["serde/std", "serde_json/std"]);
         // criterion itself turns them on.
         let own = write(
             "Cargo.toml",

@@ -7,17 +7,30 @@ pub fn last_panic(printed: &str) -> Option<String> {
     let lines: Vec<&str> = printed.lines().map(str::trim).collect();
     let at = lines.iter().rposition(|l| l.contains("panicked at "))?;
     let (_, place) = lines[at].split_once("panicked at ")?;
-    let message: Vec<&str> = (lines[at + 1..].iter())
+    // A message may begin on a line after a blank one (mysqlclient-sys's
+    // build script); its lines run to the next blank, of which the first
+    // is kept whole and the rest while the message stays short.
+    let mut message: Vec<&str> = (lines[at + 1..].iter())
+        .skip_while(|l| l.is_empty())
         .take_while(|l| {
             !l.is_empty() && !l.starts_with("note:") && !l.starts_with("stack backtrace:")
         })
         .copied()
         .collect();
+    let mut kept = 0;
+    let short = message.iter().position(|l| {
+        kept += l.len() + 1;
+        kept > MESSAGE_MOST
+    });
+    message.truncate(short.unwrap_or(message.len()).max(1));
     Some(match message.as_slice() {
         [] => format!("panicked at {place}"),
         _ => format!("panicked at {} {}", place, message.join(" ")),
     })
 }
+
+/// The most of a panic's message kept past its first line, in characters.
+const MESSAGE_MOST: usize = 200;
 
 #[cfg(test)]
 mod tests {
@@ -42,5 +55,27 @@ mod tests {
             Some("panicked at 'no data', benches/a.rs:3:5")
         );
         assert_eq!(last_panic("error: no such pattern\n"), None);
+        // As mysqlclient-sys's build script panics where no library is found.
+        let script = "thread 'main' panicked at build.rs:105:5:\n\n        Did not find a \
+                      compatible version of libmysqlclient.\n            Ensure that you \
+                      installed one.\n            You have the following options for \
+                      that:\n\n  * Use `pkg_config`\n";
+        assert_eq!(
+            last_panic(script).as_deref(),
+            Some(
+                "panicked at build.rs:105:5: Did not find a compatible version of \
+                 libmysqlclient. Ensure that you installed one. You have the following \
+                 options for that:"
+            )
+        );
+        let long = format!(
+            "panicked at a.rs:1:1:\n{}\n{}\n",
+            "x".repeat(150),
+            "y".repeat(80)
+        );
+        assert_eq!(
+            last_panic(&long),
+            Some(format!("panicked at a.rs:1:1: {}", "x".repeat(150)))
+        );
     }
 }

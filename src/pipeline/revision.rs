@@ -21,7 +21,7 @@ use crate::build::standalone::make_own_workspace;
 use crate::build::submodules;
 use crate::build::swap::{swap_in, swap_said};
 use crate::build::swap_failure::{
-    a_build_script_failed, dependency_not_got, failed_dependency, failed_without_front_end,
+    dependency_not_got, failed_build_script, failed_dependency, failed_without_front_end,
     feature_not_had, front_end_not_got, item_crate, missing_item, names_another_crate,
 };
 use crate::build::swapped::swapped_as_now;
@@ -368,7 +368,7 @@ fn build_failed(
     }
     // The checkout's own packages, said by their folders in it (none for its root).
     let root = checkout.display().to_string();
-    let own_script = why.contains(&root) && a_build_script_failed(why);
+    let own_script = why.contains(&root) && failed_build_script(why).is_some();
     let why = (why.replace(&format!(" ({root})`"), "`"))
         .replace(&format!("{root}{}", std::path::MAIN_SEPARATOR), "");
     // Whether the front end is to blame.
@@ -403,8 +403,8 @@ fn build_failed(
 /// `why`: a build script of its own failed as it ran (`own_script`); an
 /// item of crate `moved` is missing where it keeps no lock file; its code
 /// reads a file that its checkout lacks and the working tree could not give
-/// ([`copy_in`]); a dependency's code failed; else its code and this
-/// toolchain.
+/// ([`copy_in`]); a dependency's code failed, or its build script as it
+/// ran; else its code and this toolchain.
 fn own_failure_hint(rev: &str, why: &str, own_script: bool, moved: Option<&str>) -> String {
     let shown = format!("its build output is above, each line marked [{rev}]");
     if let Some(file) = unreadable(why) {
@@ -422,6 +422,15 @@ fn own_failure_hint(rev: &str, why: &str, own_script: bool, moved: Option<&str>)
              the versions the lock file gave (or the newest, where there is none) and the \
              features every package cargo selected asks of it (by default, all the \
              workspace's members): --package with the suite's package narrows them"
+        );
+    }
+    // rust_decimal's dev-dependency diesel, with MySQL, needs libmysqlclient.
+    if let Some(package) = failed_build_script(why).filter(|_| !own_script) {
+        return format!(
+            "{shown}; `{package}` is a dependency, and its build script looks for something on \
+             this machine (a system library or tool, as its output says) that is not here: \
+             install it, or leave out the package that depends on `{package}` (--package, \
+             --features)"
         );
     }
     match (own_script, moved) {
@@ -563,5 +572,27 @@ mod tests {
             assert!(locked_as_now(then, now).is_err(), "{then:?} {now:?}");
         }
         let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_build_script_is_blamed_on_the_package_it_belongs_to() {
+        let checkout = Path::new("/w/t/nbench/rev-1");
+        let hint = |why: &str| build_failed("HEAD~1", "1", why, None, (checkout, None)).hint();
+        // rust_decimal's dev-dependency on diesel, with MySQL on a machine without it.
+        let theirs = "error: failed to run custom build command for `mysqlclient-sys v0.5.2`: \
+                      panicked at build.rs:105:5: Did not find a compatible version";
+        let theirs = hint(theirs).unwrap();
+        assert!(
+            theirs.contains("`mysqlclient-sys` is a dependency") && theirs.contains("install it"),
+            "{theirs}"
+        );
+        // pest's own build script, which needs a setup step.
+        let own = "error: failed to run custom build command for `pest_meta v2.7.5 \
+                   (/w/t/nbench/rev-1/meta)`: panicked at build.rs:1:1: no grammar";
+        let own = hint(own).unwrap();
+        assert!(
+            own.contains("without files the working tree has") && !own.contains("dependency"),
+            "{own}"
+        );
     }
 }
