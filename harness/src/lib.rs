@@ -110,7 +110,7 @@ pub mod __private {
         pub use crate::modes::count::{
             COUNTED_TO_ENV, Dumped, SETUP_BOUND, parse_counted, parse_counting, parse_label,
         };
-        pub use crate::valgrind::INSTRUMENTS_ITSELF;
+        pub use crate::valgrind::{COUNTS_EVERY_THREAD, EVERY_THREAD_ENV, INSTRUMENTS_ITSELF};
     }
     /// The CPU's instruction counter: whether this machine has one that counts.
     pub mod perf {

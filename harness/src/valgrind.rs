@@ -30,6 +30,21 @@ mod code {
 pub const INSTRUMENTS_ITSELF: &[u8] =
     b"nbench count: switches callgrind's instrumentation on around each count";
 
+/// Found in every binary whose counting takes every thread's instructions
+/// where `cargo nbench` starts callgrind with `--collect-atstart=yes` and
+/// sets [`EVERY_THREAD_ENV`]: collection then stays on in every thread
+/// (callgrind switches it for one thread at a time), each count is what
+/// all of them did between zeroing and dumping, and only the thread that
+/// makes a batch's inputs switches its own off meanwhile
+/// ([`crate::counting`]). An older binary, started so, would count
+/// everything but its samples.
+pub const COUNTS_EVERY_THREAD: &[u8] =
+    b"nbench count: counts every thread where callgrind collects from the start";
+
+/// Set (to anything) where `cargo nbench` started callgrind with
+/// `--collect-atstart=yes`, for a binary that has [`COUNTS_EVERY_THREAD`].
+pub const EVERY_THREAD_ENV: &str = "NBENCH_COUNT_EVERY_THREAD";
+
 /// Sends client request `request` with `args`; Valgrind's answer, or
 /// `default` on a real CPU.
 #[inline(always)]
@@ -118,13 +133,29 @@ pub fn instrument(on: bool) {
     request(0, code, [0; 5]);
 }
 
+/// A dump's label as [`dump_at`] sends it, made before the count begins:
+/// where every thread is counted, making it in the counted span would
+/// count its allocation too.
+pub struct Label(Vec<u8>);
+
+impl Label {
+    /// `label` on one line, as callgrind writes it back.
+    pub fn new(label: &str) -> Label {
+        let mut text = label.replace(['\n', '\0'], " ").into_bytes();
+        text.push(0);
+        Label(text)
+    }
+}
+
 /// Callgrind's counts since the last zero or dump written to a new part of
 /// its output file, with `label` as its trigger
 /// (`desc: Trigger: Client Request: LABEL`).
-pub fn dump_at(label: &str) {
-    let mut text = label.replace(['\n', '\0'], " ").into_bytes();
-    text.push(0);
-    request(0, code::DUMP_STATS_AT, [text.as_ptr() as usize, 0, 0, 0, 0]);
+pub fn dump_at(label: &Label) {
+    request(
+        0,
+        code::DUMP_STATS_AT,
+        [label.0.as_ptr() as usize, 0, 0, 0, 0],
+    );
 }
 
 #[cfg(test)]
@@ -138,7 +169,7 @@ mod tests {
         super::toggle_collect();
         super::instrument(true);
         super::instrument(false);
-        super::dump_at("nothing\nhere");
+        super::dump_at(&super::Label::new("nothing\nhere"));
         assert_eq!(super::request(7, 0xFFFF, [1, 2, 3, 4, 5]), 7);
     }
 }

@@ -87,6 +87,16 @@ fn stored_counts(base: &BenchRecord, current: Option<&Beside>) -> Option<CountCh
     let c = current?;
     let mut change = super::counts::change(&[b.per_iter?], &[c.per_iter?])?;
     change.note = c.note.clone().or_else(|| b.note.clone());
+    if b.every_thread != c.every_thread && change.note.is_none() {
+        let (every, one) = match c.every_thread {
+            true => ("this run", "the baseline"),
+            false => ("the baseline", "this run"),
+        };
+        change.note = Some(format!(
+            "{every} counted every thread's instructions, {one} those of the thread that times \
+             it alone (an older nbench, or a CPU's counter): the counts do not decide"
+        ));
+    }
     Some(change)
 }
 
@@ -198,6 +208,41 @@ mod tests {
             whole.counts().sentence().ends_with(", 1 not compared"),
             "{}",
             whole.counts().sentence()
+        );
+    }
+
+    #[test]
+    fn counts_taken_on_every_thread_and_on_one_do_not_decide() {
+        use crate::model::metric::Beside;
+        use crate::model::outcome::Measured;
+        use nbench::__private::LoopKind;
+        use nbench::__private::engine::{Measurement, Stop};
+        use nbench::__private::result::BenchResult;
+        use nbench::__private::stats::OutlierMode;
+        let m = Measurement {
+            iters: 10,
+            per_iter: vec![100.0; 10],
+            cold: 100.0,
+            stop: Stop::Precise,
+            sampling_ns: 1,
+        };
+        let result = BenchResult::new("a".into(), m, LoopKind::Iter, 0.0, None, OutlierMode::None);
+        let mut base = BenchRecord::from_measured(&Measured::of(result.unwrap(), 0.1));
+        let counted = |n: f64, every_thread| Beside {
+            per_iter: Some(n),
+            overhead: 0.0,
+            note: None,
+            every_thread,
+        };
+        let name = Metric::Instructions.as_str().to_owned();
+        base.metrics.insert(name.clone(), counted(606.0, false));
+        let alike = stored_counts(&base, Some(&counted(660.0, false))).unwrap();
+        assert!(alike.note.is_none() && alike.change > 0.08, "{alike:?}");
+        let other = stored_counts(&base, Some(&counted(175_000.0, true))).unwrap();
+        let note = other.note.unwrap_or_default();
+        assert!(
+            note.starts_with("this run counted every thread's"),
+            "{note}"
         );
     }
 }

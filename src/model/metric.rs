@@ -19,6 +19,15 @@ pub struct Beside {
     /// Why the figure does not tell what the time does, or why there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Whether every thread's instructions were counted, or only those of
+    /// the thread that times the benchmark (an older nbench's, or a CPU
+    /// counter's).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub every_thread: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
 }
 
 /// The metrics measured beside a benchmark's time, each under its stored

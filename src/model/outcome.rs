@@ -204,6 +204,7 @@ mod tests {
             per_iter: count,
             overhead: 0.0,
             note: note.map(str::to_owned),
+            every_thread: false,
         };
         m.besides
             .insert(Metric::Instructions.as_str().to_owned(), beside);

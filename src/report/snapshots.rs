@@ -293,6 +293,7 @@ fn a_metric_beside_time_reaches_every_format_by_its_name() {
             per_iter: Some(48.0),
             overhead: 0.0,
             note: None,
+            every_thread: false,
         };
         m.besides.insert("bytes_allocated".into(), beside);
     }

@@ -7,7 +7,8 @@ use super::paired::Side;
 use super::session::{Session, SessionError};
 use super::staged::Staged;
 use super::{
-    Hints, Picked, Plan, count_sides, counted_over, counts, listings, measure, open, run_target,
+    Hints, Picked, Plan, count_sides, counted_over, counting, counts, listings, measure, open,
+    run_target,
 };
 use crate::compare::stored::{Current, Scope, against_stored, gone};
 use crate::model::comparison::{NotCompared, TargetComparison};
@@ -160,7 +161,16 @@ fn count_both(
         return;
     }
     let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
-    let how = (plan.extra_args.as_slice(), limit);
+    let all: Vec<&Path> = base_exes
+        .iter()
+        .chain(cur_exes)
+        .map(PathBuf::as_path)
+        .collect();
+    let how = counting::Way {
+        extra_args: &plan.extra_args,
+        limit,
+        every_thread: counting::every_thread(&all),
+    };
     let dir = built.target.package_root.as_path();
     let base_dir = base_dir.unwrap_or(dir);
     let label = built.target.label();
@@ -181,7 +191,7 @@ fn count_both(
                 let why = format!("on the baseline's side, {why}");
                 failed.entry(id).or_insert(why);
             }
-            counts::besides_from(outcomes, &ids, (&cur, &failed));
+            counts::besides_from(outcomes, &ids, (&cur, &failed), how.every_thread);
         }
         Err(e) => counts::besides_failed(outcomes, &e.to_string()),
     }

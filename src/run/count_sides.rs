@@ -10,13 +10,12 @@
 //! again: png's decoder suite spent a third of its counting on that.
 
 use super::counter::CountError;
-use super::counting::ToCount;
+use super::counting::{ToCount, Way};
 use super::counts::{self, Failed};
 use crate::model::metric::{Counted, SideCounts};
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// One side's counts, and why an id has none.
 pub type Side = (SideCounts, Failed);
@@ -40,7 +39,7 @@ const ALIKE: f64 = 1e-9;
 pub fn count_sides(
     (base, cur): (Exes<'_>, Exes<'_>),
     ids: &ToCount,
-    how: ((&[String], Duration), &BTreeMap<String, f64>),
+    how: (Way<'_>, &BTreeMap<String, f64>),
     started: &mut dyn FnMut(usize, usize, usize),
 ) -> Result<(Side, Side), CountError> {
     let last = counts::COUNT_PROCESSES;
@@ -62,7 +61,7 @@ pub fn count_sides(
 fn both(
     (base, cur): (Exes<'_>, Exes<'_>),
     ids: &ToCount,
-    (how, timed): ((&[String], Duration), &BTreeMap<String, f64>),
+    (how, timed): (Way<'_>, &BTreeMap<String, f64>),
     (ks, started): (Range<usize>, &mut dyn FnMut(usize, usize, usize)),
 ) -> Result<(Side, Side), CountError> {
     let of = ks.end;

@@ -95,10 +95,12 @@ pub fn wall_ns(m: &Measured) -> Option<f64> {
 
 /// The fewest instructions a nanosecond of a benchmark's time may count
 /// for its count to tell what the time does. Code runs some 1 to 10 a ns;
-/// a walk of pointers that misses every cache, some 0.05. paralight's
-/// work-stealing sums counted 606 an iteration of 50 µs to 50 ms (0.012 to
-/// 0.000 012 a ns): the work ran on the pool's threads, where callgrind
-/// collects nothing, and the count was the calling thread's wait.
+/// a walk of pointers that misses every cache, some 0.05. An iteration
+/// that sleeps or waits on another process counts far less; so does one
+/// whose work runs on other threads where they are not counted (an older
+/// nbench's executables, a CPU's counter): paralight's work-stealing sums
+/// counted 606 an iteration of 50 µs to 50 ms (0.012 to 0.000 012 a ns),
+/// the calling thread's wait.
 const FEWEST_PER_NS: f64 = 0.02;
 
 /// Each benchmark's native time per iteration, ns, by id.
@@ -118,8 +120,8 @@ pub fn mark_unaccounted(side: &mut SideCounts, timed: &BTreeMap<String, f64>) {
             if ns > 0.0 && c.per_iter + c.overhead < FEWEST_PER_NS * ns {
                 c.not_telling = Some(format!(
                     "it counts {:.0} instructions an iteration that takes {}: most of its \
-                     time is spent where the count does not reach (threads other than the one \
-                     that times it, waiting, sleeping)",
+                     time is spent where the count does not reach (waiting, sleeping, or on \
+                     threads it does not count)",
                     c.per_iter,
                     nbench::__private::format::time(ns)
                 ));

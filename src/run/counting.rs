@@ -38,26 +38,50 @@ pub struct Failure {
     pub at: Option<String>,
 }
 
-/// Counts `ids` of executable `exe`, run from `dir` with `extra_args`
-/// after its own, for at most `limit`, in one process in a scratch folder
-/// of its own, drawing the fixed random sequence of `seed`; `iters` passes
-/// each id's iterations (a harness from before `--nbench-count-iters`
-/// refuses them).
+/// How a target's counting processes run.
+#[derive(Debug, Clone, Copy)]
+pub struct Way<'a> {
+    /// Arguments after the executable's own.
+    pub extra_args: &'a [String],
+    /// The most time they may take, all of them (one process: its share).
+    pub limit: Duration,
+    /// Whether callgrind counts every thread ([`every_thread`]).
+    pub every_thread: bool,
+}
+
+/// Counts `ids` of executable `exe`, run from `dir` the `way` given,
+/// in one process in a scratch folder of its own, drawing the fixed random
+/// sequence of `seed`; `iters` passes each id's iterations (a harness from
+/// before `--nbench-count-iters` refuses them).
 pub fn once(
     (source, seed): (&Source, u64),
     (exe, dir, ids): (&Path, &Path, &ToCount),
-    (extra_args, limit, iters): (&[String], Duration, bool),
+    (way, iters): (Way<'_>, bool),
 ) -> Result<Counting, CountError> {
     let out = scratch_dir();
     std::fs::create_dir_all(&out).map_err(|e| CountError::Failed(e.to_string()))?;
-    let result = run(
-        (source, seed),
-        (exe, dir, ids),
-        (extra_args, limit, iters),
-        &out,
-    );
+    let result = run((source, seed), (exe, dir, ids), (way, iters), &out);
     let _ = std::fs::remove_dir_all(&out);
     result
+}
+
+/// Whether counts of `exes` (every executable one count compares) take
+/// every thread's instructions: callgrind counts, and each of them
+/// carries [`COUNTS_EVERY_THREAD`](nbench::__private::count::COUNTS_EVERY_THREAD).
+/// Callgrind switches collection for one thread at a time; counted from
+/// the thread that times it alone, work a benchmark hands to a pool goes
+/// uncounted (paralight's sums counted 606 instructions an iteration at
+/// every size from 10 000 to 10 000 000 numbers; on all threads, 174 k to
+/// 175 M). Both sides of a comparison count the same way, or the older's.
+pub fn every_thread(exes: &[&Path]) -> bool {
+    let valgrind = matches!(super::counter::source(), Ok(Source::Valgrind(_)));
+    valgrind && all_count_every_thread(exes)
+}
+
+/// Whether each of `exes` has a harness that counts every thread.
+fn all_count_every_thread(exes: &[&Path]) -> bool {
+    let marker = nbench::__private::count::COUNTS_EVERY_THREAD;
+    exes.iter().all(|exe| carries(exe, marker))
 }
 
 /// Whether `exe` switches callgrind's instrumentation on around what it
@@ -66,7 +90,11 @@ pub fn once(
 /// uninstrumented: a count process of base64's 30 MB inputs took 8.4 s
 /// instrumented throughout.
 fn instruments_itself(exe: &Path) -> bool {
-    let marker = nbench::__private::count::INSTRUMENTS_ITSELF;
+    carries(exe, nbench::__private::count::INSTRUMENTS_ITSELF)
+}
+
+/// Whether executable `exe` holds the bytes `marker`.
+fn carries(exe: &Path, marker: &[u8]) -> bool {
     std::fs::read(exe).is_ok_and(|bytes| bytes.windows(marker.len()).any(|w| w == marker))
 }
 
@@ -94,7 +122,7 @@ fn scratch_dir() -> PathBuf {
 fn run(
     (source, seed): (&Source, u64),
     (exe, dir, ids): (&Path, &Path, &ToCount),
-    (extra_args, limit, iters): (&[String], Duration, bool),
+    (way, iters): (Way<'_>, bool),
     out: &Path,
 ) -> Result<Counting, CountError> {
     let link = out.join("bench");
@@ -109,7 +137,15 @@ fn run(
         Source::Cpu => Command::new(linked),
         Source::Valgrind(valgrind) => {
             let mut cmd = Command::new(valgrind);
-            cmd.args(["--tool=callgrind", "--collect-atstart=no", "--dump-line=no"])
+            // Every thread collects from the start, the harness told so.
+            let collect = match way.every_thread {
+                true => "--collect-atstart=yes",
+                false => "--collect-atstart=no",
+            };
+            if way.every_thread {
+                cmd.env(nbench::__private::count::EVERY_THREAD_ENV, "1");
+            }
+            cmd.args(["--tool=callgrind", collect, "--dump-line=no"])
                 .args(instruments_itself(exe).then_some("--instr-atstart=no"))
                 .args([
                     "--dump-instr=no",
@@ -156,14 +192,14 @@ fn run(
     cmd.arg(nbench::__private::protocol::COUNT_FLAG)
         .args(each.iter().filter(|_| iters))
         .arg("--exact")
-        .args(extra_args)
+        .args(way.extra_args)
         .arg("--")
         .args(ids.iter().map(|(id, _)| id))
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let (printed, failed) = finish(cmd, source, limit)?;
+    let (printed, failed) = finish(cmd, source, way.limit)?;
     // What a process that failed counted before it ended is kept.
     let dumps = match source {
         Source::Cpu => counted_lines(&counted_to, &printed),
@@ -316,6 +352,12 @@ mod tests {
         assert!(instruments_itself(&new));
         assert!(!instruments_itself(&old));
         assert!(!instruments_itself(&dir.join("missing")));
+        // Every thread is counted where every executable compared can.
+        let every = nbench::__private::count::COUNTS_EVERY_THREAD;
+        let newer = dir.join("newer");
+        std::fs::write(&newer, [marker, b"...", every].concat()).unwrap();
+        assert!(all_count_every_thread(&[&newer, &newer]));
+        assert!(!all_count_every_thread(&[&newer, &new]));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -366,7 +408,14 @@ mod tests {
         let e = once(
             (&Source::Valgrind(PathBuf::from("/nonexistent/valgrind")), 0),
             (Path::new("/bin/true"), Path::new("."), &[]),
-            (&[], Duration::from_secs(5), true),
+            (
+                Way {
+                    extra_args: &[],
+                    limit: Duration::from_secs(5),
+                    every_thread: true,
+                },
+                true,
+            ),
         );
         match e {
             Err(CountError::NoValgrind(why)) => {

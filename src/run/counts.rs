@@ -15,7 +15,7 @@ use super::counted_over::{
     COUNTED_AT_MOST_NS, Native, mark_unaccounted, timed_of, to_count, wall_ns,
 };
 use super::counter::CountError;
-use super::counting::{self, Counting, ToCount};
+use super::counting::{self, Counting, ToCount, Way};
 use crate::model::metric::{Beside, Counted, SideCounts};
 use crate::model::observer::Observer;
 use crate::model::outcome::Outcome;
@@ -41,9 +41,8 @@ pub struct Tally {
 /// Why a benchmark has no count, by id: its counting failed.
 pub type Failed = BTreeMap<String, String>;
 
-/// Counts benchmarks `ids` of executable `exe`, run from `dir` with
-/// `extra_args` after its own, for at most `limit`: each id's count, and
-/// why an id has none; or why counting failed.
+/// Counts benchmarks `ids` of executable `exe`, run from `dir` the `way`
+/// given: each id's count, and why an id has none; or why counting failed.
 ///
 /// A process that fails while counting one benchmark (killed when its
 /// iterations kept what they made until memory ran out, an instruction
@@ -54,15 +53,12 @@ pub fn count(
     (exe, seed): (&Path, u64),
     dir: &Path,
     ids: &ToCount,
-    (extra_args, limit): (&[String], Duration),
+    way: Way<'_>,
 ) -> Result<Tally, CountError> {
     let source = super::counter::source()?;
-    tally(ids, limit, |left, share, iters| {
-        counting::once(
-            (&source, seed),
-            (exe, dir, left),
-            (extra_args, share, iters),
-        )
+    tally(ids, way.limit, |left, limit, iters| {
+        let way = Way { limit, ..way };
+        counting::once((&source, seed), (exe, dir, left), (way, iters))
     })
 }
 
@@ -153,7 +149,7 @@ pub const COUNT_PROCESSES: usize = 3;
 pub fn count_side(
     exes: &[PathBuf],
     (dir, ids, timed): (&Path, &ToCount, &BTreeMap<String, f64>),
-    (extra_args, limit): (&[String], Duration),
+    way: Way<'_>,
     (processes, started): (Range<usize>, &mut dyn FnMut(usize)),
 ) -> Result<(SideCounts, Failed), CountError> {
     let (mut side, mut failed) = (SideCounts::new(), Failed::new());
@@ -170,7 +166,7 @@ pub fn count_side(
         }
         started(k + 1);
         // The `k`-th process of each side draws the `k`-th random sequence.
-        let tally = count((exe, k as u64), dir, &ids, (extra_args, limit))?;
+        let tally = count((exe, k as u64), dir, &ids, way)?;
         for (id, c) in tally.counted {
             side.entry(id).or_default().push(c);
         }
@@ -214,28 +210,30 @@ pub fn count_into(
     let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
     let dir = built.target.package_root.as_path();
     let exe = std::slice::from_ref(&built.exe);
+    let way = Way {
+        extra_args: &plan.extra_args,
+        limit,
+        every_thread: counting::every_thread(&[&built.exe]),
+    };
     let label = built.target.label();
     let mut started = |k: usize| observer.counting(&label, ids.len(), k, 1);
     // A run without a comparison shows one count.
-    let counted = count_side(
-        exe,
-        (dir, &ids, &timed),
-        (&plan.extra_args, limit),
-        (0..1, &mut started),
-    );
+    let counted = count_side(exe, (dir, &ids, &timed), way, (0..1, &mut started));
     observer.clear();
     match counted {
-        Ok((side, failed)) => besides_from(outcomes, &ids, (&side, &failed)),
+        Ok((side, failed)) => besides_from(outcomes, &ids, (&side, &failed), way.every_thread),
         Err(e) => besides_failed(outcomes, &e.to_string()),
     }
 }
 
 /// Each measured outcome among `ids` counted: its instructions from `side`
-/// (its first process's count), or why it has none.
+/// (its first process's count, on `every_thread` or the calling one), or
+/// why it has none.
 pub fn besides_from(
     outcomes: &mut [Outcome],
     ids: &ToCount,
     (side, failed): (&SideCounts, &Failed),
+    every_thread: bool,
 ) {
     let asked = |id: &str| ids.iter().any(|(i, _)| i == id);
     put_besides(outcomes, asked, |id| {
@@ -247,6 +245,7 @@ pub fn besides_from(
                 per_iter: Some(c.per_iter),
                 overhead: c.overhead,
                 note: c.not_telling.clone(),
+                every_thread,
             },
             None => uncounted("not counted: it skipped or failed under callgrind"),
         }
@@ -305,6 +304,7 @@ fn uncounted(why: &str) -> Beside {
         per_iter: None,
         overhead: 0.0,
         note: Some(why.to_owned()),
+        every_thread: false,
     }
 }
 

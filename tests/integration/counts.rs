@@ -52,17 +52,16 @@ fn a_loop_of_known_additions_counts_the_instructions_it_executes() {
     let note = par["note"].as_str().unwrap_or_default();
     assert!(note.contains("several threads"), "{par}");
     // A million additions on a thread of its own, the timing thread waiting:
-    // its count is the wait's, and is said not to tell.
+    // every thread is counted, so the count is the additions' (and the
+    // channel's).
     let elsewhere = instructions(&json, "elsewhere/adds");
-    let note = elsewhere["note"].as_str().unwrap_or_default();
+    let per_iter = elsewhere["per_iter"].as_f64().unwrap();
     assert!(
-        note.contains("where the count does not reach"),
+        (1_000_000.0..1_010_000.0).contains(&per_iter),
         "{elsewhere}"
     );
-    assert!(
-        elsewhere["per_iter"].as_f64().unwrap() < 100_000.0,
-        "{elsewhere}"
-    );
+    assert!(elsewhere.get("note").is_none(), "{elsewhere}");
+    assert_eq!(elsewhere["every_thread"], true, "{elsewhere}");
     // The same count the next time: the figure is the executable's, one
     // that follows only its map's seeds too, and one that draws its work by
     // the system call (a run's counting process draws the same bytes each
@@ -123,6 +122,10 @@ fn a_benchmark_that_ends_its_counting_process_costs_only_its_own_count() {
                the counting run was killed by signal 6 (SIGABRT, aborted)";
     assert!(dies["note"].to_string().contains("SIGABRT"), "{dies}");
     assert!(run.stderr.contains(why), "{}", run.all());
+    // One that waits counts too little of its time to tell it.
+    let waits = instructions(&json, "sleeps/2ms");
+    let note = waits["note"].as_str().unwrap_or_default();
+    assert!(note.contains("where the count does not reach"), "{waits}");
     // An iteration of 60 ms is left to time.
     let slow = instructions(&json, "sleeps/60ms");
     assert!(slow["per_iter"].is_null(), "{slow}");
@@ -255,8 +258,10 @@ fn a_comparison_judges_time_and_instructions_together() {
     let same = f.nbench(&[&quick[..], &counted[..4], &[&same_arg]].concat());
     assert_eq!(same.code, 0, "{}", same.all());
     // A third process counts only the rows whose first two processes
-    // leave open; here none: each pair of processes counted alike (the
-    // `k`-th of each side drew the same seeds), or the counts do not tell.
+    // leave open; here one: each pair of processes counted alike (the
+    // `k`-th of each side drew the same seeds), or the counts do not tell,
+    // but for `elsewhere/adds`, whose count holds a channel's handoff
+    // between two threads (its waiting moves it some 0.1 %).
     let thirds = |run: &Run| {
         (run.stderr.lines())
             .filter_map(|l| l.strip_prefix("counting [3/3] counts/counts › "))
@@ -264,12 +269,21 @@ fn a_comparison_judges_time_and_instructions_together() {
             .collect::<Vec<_>>()
     };
     assert!(same.stderr.contains("counting [2/2]"), "{}", same.stderr);
-    assert_eq!(thirds(&same), Vec::<String>::new(), "{}", same.stderr);
+    let third = thirds(&same);
+    assert!(
+        third.is_empty() || third == ["1 benchmark under callgrind"],
+        "{}",
+        same.stderr
+    );
     let same: Value = serde_json::from_str(&std::fs::read_to_string(&same_out).unwrap()).unwrap();
     // Counted: no note suggests counting.
     let notes = same["comparison"]["notes"].to_string();
     assert!(!notes.contains("on time alone"), "{notes}");
     let same = rows(&same);
+    // The other thread's additions, counted on both sides alike.
+    let elsewhere = &same["elsewhere/adds"]["instructions"];
+    let change = elsewhere["change"].as_f64().unwrap();
+    assert!(change.abs() < 0.002, "{elsewhere}");
     for id in [
         "adds/10000",
         "adds/after_setup",
@@ -316,13 +330,14 @@ fn a_comparison_judges_time_and_instructions_together() {
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let changed = rows(&json);
     // Here `first/256`, whose seeds moved, and at most `hashed/256`, whose
-    // seeds may move too, and `adds/after_setup`, whose setup's share may
-    // differ with the iterations; not the 5 others, whose processes count
+    // seeds may move too, `adds/after_setup`, whose setup's share may
+    // differ with the iterations, and `elsewhere/adds`, whose channel's
+    // handoff moves its count; not the 5 others, whose processes count
     // alike on each side, or in each pair.
     let third = thirds(&console);
     let counted = |l: &String| l.split(' ').next().and_then(|n| n.parse::<usize>().ok());
     assert!(
-        matches!(third.as_slice(), [l] if matches!(counted(l), Some(1..=3))),
+        matches!(third.as_slice(), [l] if matches!(counted(l), Some(1..=4))),
         "{}",
         console.stderr
     );

@@ -5,9 +5,14 @@
 //! stdout without it).
 //!
 //! `cargo nbench` starts the bench binary as `valgrind --tool=callgrind
-//! --collect-atstart=no … BINARY --nbench-count [FILTER]…`. For each
-//! benchmark the loop runs `n` and then `2n` iterations with callgrind's
-//! collection on around that sample alone, each dumped under its own label
+//! --collect-atstart=yes … BINARY --nbench-count [FILTER]…`, with
+//! [`EVERY_THREAD_ENV`](crate::valgrind::EVERY_THREAD_ENV) set. For each
+//! benchmark the loop runs `n` and then `2n` iterations, callgrind's
+//! counts zeroed before that sample and dumped after it under its own
+//! label, from every thread (the pool a benchmark hands its work to), the
+//! one making a batch's inputs excepted ([`crate::counting`]); with
+//! `--collect-atstart=no`, as an older `cargo nbench` starts it, the
+//! calling thread's collection is switched on around the sample alone
 //! ([`label`]); the difference of the two is `n` iterations with the fixed
 //! cost of a sample (reading the clock, entering the loop) gone. The empty
 //! loop is counted the same way once, so that the loop's own instructions
@@ -190,6 +195,10 @@ fn count(
         }
     };
     for iters in [n, 2 * n] {
+        // Made before the counts are zeroed: every thread's are counted
+        // until the dump, this one's too.
+        let label = label(what, iters, kind, id);
+        let sent = valgrind::Label::new(&label);
         valgrind::zero();
         if let Some(c) = cpu {
             c.counter.zero();
@@ -197,10 +206,9 @@ fn count(
         crate::counting::start();
         m.sample(iters);
         crate::counting::stop();
-        let label = label(what, iters, kind, id);
         match cpu {
             Some(c) => c.report(&label, id),
-            None => valgrind::dump_at(&label),
+            None => valgrind::dump_at(&sent),
         }
     }
     crate::counting::setups_apart(false);
@@ -321,6 +329,7 @@ static LOOP_COUNTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBo
 /// left out. Returns whether all ran.
 pub fn run(selected: &[&Benchmark], args: &Args, iters: &[u64]) -> bool {
     std::hint::black_box(valgrind::INSTRUMENTS_ITSELF);
+    std::hint::black_box(valgrind::COUNTS_EVERY_THREAD);
     // Under Valgrind, callgrind counts; on a CPU, its counter where it has one.
     let cpu = match valgrind::running() {
         true => None,
