@@ -352,6 +352,12 @@ fn left_out(
     let missing = features.missing(pkg, &t.required_features);
     if !tables.harness_off.contains(&t.name) {
         Some("uses libtest's bench harness (no `harness = false`)".to_owned())
+    } else if a_program_of_its_own(pkg, &source) {
+        Some(format!(
+            "its `main` is its own and uses no benchmark library: a program, which \
+             `cargo bench --bench {}` runs as it is",
+            t.name
+        ))
     } else if let Some(foreign) = foreign_library(pkg, &source) {
         Some(format!(
             "it uses {foreign}, a benchmark library nbench has no front end for"
@@ -416,6 +422,29 @@ fn foreign_library<'p>(pkg: &'p Package, source: &str) -> Option<&'p str> {
         .filter(|d| front_ends::FOREIGN.contains(&d.name.as_str()))
         .map(key)
         .find(|k| names(source, k))
+}
+
+/// Whether a bench target of `pkg` whose source file is `source` is a
+/// program of its own: it defines `main`, keeps no code in other files
+/// (`mod`, `include!`), and names neither nbench nor any benchmark library
+/// its package depends on, in any way. papaya's `latency` target prints
+/// percentiles from hdrhistogram; it was said to use criterion, and once
+/// criterion was swapped, to not reach it.
+fn a_program_of_its_own(pkg: &Package, source: &str) -> bool {
+    let benchmark_library = |d: &cargo_metadata::Dependency| {
+        d.name.starts_with("nbench")
+            || front_ends::FOREIGN.contains(&d.name.as_str())
+            || (FRONT_ENDS.iter()).any(|f| f.named(&d.name).is_some())
+    };
+    let key =
+        |d: &cargo_metadata::Dependency| d.rename.as_deref().unwrap_or(&d.name).replace('-', "_");
+    let elsewhere = source.contains("mod ") || source.contains("include!");
+    source.contains("fn main(")
+        && !elsewhere
+        && !source.contains("nbench")
+        && !(pkg.dependencies.iter())
+            .filter(|d| benchmark_library(d))
+            .any(|d| source.contains(&key(d)))
 }
 
 /// Whether `source` names the crate a package calls `key` (`key::…`).

@@ -70,7 +70,12 @@ fn a_skipped_target_is_said_to_use_the_library_its_source_uses() {
     );
     let helpers = "\n[[bench]]\nname = \"support\"\nbench = false\n";
     let iai = "\n[[bench]]\nname = \"counted\"\nharness = false\n";
-    std::fs::write(&manifest, text + helpers + iai).unwrap();
+    // And as papaya's `latency`: a program of its own, printing percentiles.
+    let own = "\n[[bench]]\nname = \"latency\"\nharness = false\n";
+    std::fs::write(&manifest, text + helpers + iai + own).unwrap();
+    let program = "fn main() {\n    let t = std::time::Instant::now();\n    \
+                   println!(\"{:?}\", t.elapsed());\n}\n";
+    std::fs::write(fx.dir.join("benches/latency.rs"), program).unwrap();
     std::fs::write(fx.dir.join("benches/support.rs"), "pub fn help() {}\n").unwrap();
     let counted = "fn one() -> u64 { iai::black_box(1) }\niai::main!(one);\n";
     std::fs::write(fx.dir.join("benches/counted.rs"), counted).unwrap();
@@ -81,6 +86,9 @@ fn a_skipped_target_is_said_to_use_the_library_its_source_uses() {
     assert!(run.stderr.contains(said), "{}", run.stderr);
     let said = "skipped bench target `gun/counted`: it uses iai, a benchmark library nbench \
                 has no front end for";
+    assert!(run.stderr.contains(said), "{}", run.stderr);
+    let said = "skipped bench target `gun/latency`: its `main` is its own and uses no \
+                benchmark library: a program, which `cargo bench --bench latency` runs as it is";
     assert!(run.stderr.contains(said), "{}", run.stderr);
     assert!(!run.stderr.contains("support"), "{}", run.stderr);
     // Named, it is run as cargo bench would (and left out for its harness).
