@@ -135,32 +135,7 @@ fn run(
     let linked = exe;
     let mut cmd = match source {
         Source::Cpu => Command::new(linked),
-        Source::Valgrind(valgrind) => {
-            let mut cmd = Command::new(valgrind);
-            // Every thread collects from the start, the harness told so.
-            let collect = match way.every_thread {
-                true => "--collect-atstart=yes",
-                false => "--collect-atstart=no",
-            };
-            if way.every_thread {
-                cmd.env(nbench::__private::count::EVERY_THREAD_ENV, "1");
-            }
-            cmd.args(["--tool=callgrind", collect, "--dump-line=no"])
-                .args(instruments_itself(exe).then_some("--instr-atstart=no"))
-                .args([
-                    "--dump-instr=no",
-                    "--compress-strings=no",
-                    "--compress-pos=no",
-                ])
-                // Valgrind gives the program's main thread a stack of its own.
-                .arg(format!("--main-stacksize={}", super::child::STACK_BYTES))
-                .arg(format!(
-                    "--callgrind-out-file={}",
-                    out.join("cg.out").display()
-                ))
-                .arg(linked);
-            cmd
-        }
+        Source::Valgrind(valgrind) => under_callgrind(valgrind, (exe, linked), way, out),
     };
     super::child::not_randomized(&mut cmd);
     super::child::room_for_stack(&mut cmd);
@@ -206,6 +181,41 @@ fn run(
         Source::Valgrind(_) => read(out).unwrap_or_default(),
     };
     Ok(Counting { dumps, failed })
+}
+
+/// Valgrind's command running `linked` (a link to `exe`) under callgrind,
+/// its counts written into `out`: collecting in every thread from the
+/// start where `way` says so (the harness told so too), else in none
+/// until the harness switches its own thread's on.
+fn under_callgrind(
+    valgrind: &Path,
+    (exe, linked): (&Path, &Path),
+    way: Way<'_>,
+    out: &Path,
+) -> Command {
+    let mut cmd = Command::new(valgrind);
+    let collect = match way.every_thread {
+        true => "--collect-atstart=yes",
+        false => "--collect-atstart=no",
+    };
+    if way.every_thread {
+        cmd.env(nbench::__private::count::EVERY_THREAD_ENV, "1");
+    }
+    cmd.args(["--tool=callgrind", collect, "--dump-line=no"])
+        .args(instruments_itself(exe).then_some("--instr-atstart=no"))
+        .args([
+            "--dump-instr=no",
+            "--compress-strings=no",
+            "--compress-pos=no",
+        ])
+        // Valgrind gives the program's main thread a stack of its own.
+        .arg(format!("--main-stacksize={}", super::child::STACK_BYTES))
+        .arg(format!(
+            "--callgrind-out-file={}",
+            out.join("cg.out").display()
+        ))
+        .arg(linked);
+    cmd
 }
 
 /// The counts written to the file `to`, and those printed on stdout (where
