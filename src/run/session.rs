@@ -31,6 +31,15 @@ pub enum SessionError {
     Crashed(String),
     /// No answer within the time limit; the process was killed.
     TimedOut(Duration),
+    /// A comparison's answers did not all come within the time limit
+    /// (`limit`), and the benchmark's first call took `first_call`: a
+    /// large share of it.
+    TooSlow {
+        /// The `--timeout` limit.
+        limit: Duration,
+        /// The longer of the two sides' first calls.
+        first_call: Duration,
+    },
     /// It answered something unreadable.
     Protocol(String),
     /// The benchmark itself failed (a panic, a failed check), in the process's words.
@@ -47,6 +56,14 @@ impl std::fmt::Display for SessionError {
             SessionError::TimedOut(d) => {
                 write!(f, "timed out after {} (the --timeout limit)", seconds(*d))
             }
+            SessionError::TooSlow { limit, first_call } => write!(
+                f,
+                "timed out after {} (the --timeout limit): its first call took {}, and a \
+                 comparison runs several calls a side in each pair of processes; raise \
+                 --timeout to give it the time",
+                seconds(*limit),
+                seconds(*first_call)
+            ),
             SessionError::Protocol(s) => write!(f, "protocol error: {s}"),
         }
     }

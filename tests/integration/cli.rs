@@ -103,6 +103,25 @@ fn package_target_and_filter_selection() {
 }
 
 #[test]
+fn a_comparison_too_slow_for_its_timeout_says_so() {
+    // 400 ms an iteration: a comparison's first pair of processes runs
+    // five of them a side, more than 3 s holds.
+    let fx = Fixture::new("workspace");
+    let slow = ["-p", "faults", "--features", "slow", "h_slow"];
+    let saved = fx.nbench(&[&slow[..], &["--save-baseline", "b", "--max-time", "100ms"]].concat());
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    let compared = fx.nbench(&[&slow[..], &["--compare", "b", "--timeout", "3s"]].concat());
+    assert_eq!(compared.code, 1, "{}", compared.all());
+    let said = "timed out after 3 s (the --timeout limit): its first call took";
+    assert!(compared.all().contains(said), "{}", compared.all());
+    assert!(
+        compared.all().contains("raise --timeout"),
+        "{}",
+        compared.all()
+    );
+}
+
+#[test]
 fn each_fault_costs_only_its_benchmark() {
     let fx = Fixture::new("workspace");
     let run = fx.nbench(&with_quick(&["-p", "faults", "--timeout", "3s"]));

@@ -237,12 +237,16 @@ fn run_epochs(
             base,
             cur,
             deadline,
+            first_call: (run.known.as_ref()).map(|(b, c)| b.cold.max(c.cold)),
         };
         let overheads = (run.known.as_ref()).map(|k| (k.0.overhead, k.1.overhead));
         let (b, c) = p.ready_in_turn(first, id, overheads)?;
         // When both skip, the current side's reason is the one shown.
         let (b, c) = match (b, c) {
-            (Answer::Ready(b), Answer::Ready(c)) => (b, c),
+            (Answer::Ready(b), Answer::Ready(c)) => {
+                p.first_call = Some(b.cold.max(c.cold));
+                (b, c)
+            }
             (_, Answer::Skipped(why)) => return Ok(Some(Paired::Skipped(Side::Current, why))),
             (Answer::Skipped(why), _) => return Ok(Some(Paired::Skipped(Side::Baseline, why))),
         };

@@ -137,7 +137,15 @@ pub(super) struct Pair {
     pub(super) base: Session,
     pub(super) cur: Session,
     pub(super) deadline: Deadline,
+    /// The longer of the sides' first calls, ns, once they answered `ready`.
+    pub(super) first_call: Option<f64>,
 }
+
+/// The share of `--timeout` past which a benchmark's first call makes a
+/// timeout its slowness, not a hang: a comparison runs five calls a
+/// side in its first pair of processes at the least (bnf's 11 s
+/// iterations timed out at 120 s).
+const SLOW_SHARE: f64 = 1.0 / 20.0;
 
 /// When a paired measurement must be over: `timeout` (`--timeout`) after
 /// it began.
@@ -164,10 +172,19 @@ impl Pair {
             Side::Baseline => &mut self.base,
             Side::Current => &mut self.cur,
         };
-        // Timed out: after the whole measurement's limit, not what was left of it.
-        let answer = (s.send(cmd).and_then(|()| s.receive(left))).map_err(|e| match e {
-            SessionError::TimedOut(_) => SessionError::TimedOut(self.deadline.timeout),
-            e => e,
+        // Timed out: after the whole measurement's limit, not what was left
+        // of it; slowly, where the first call took a large share of it.
+        let limit = self.deadline.timeout;
+        let slow = (self
+            .first_call
+            .map(|ns| Duration::from_secs_f64(ns.max(0.0) / 1e9)))
+        .filter(|took| took.as_secs_f64() >= SLOW_SHARE * limit.as_secs_f64());
+        let answer = (s.send(cmd).and_then(|()| s.receive(left))).map_err(|e| match (e, slow) {
+            (SessionError::TimedOut(_), Some(first_call)) => {
+                SessionError::TooSlow { limit, first_call }
+            }
+            (SessionError::TimedOut(_), None) => SessionError::TimedOut(limit),
+            (e, _) => e,
         });
         answer.map_err(|error| {
             s.output.settle();
