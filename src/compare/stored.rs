@@ -214,20 +214,11 @@ mod tests {
     #[test]
     fn counts_taken_on_every_thread_and_on_one_do_not_decide() {
         use crate::model::metric::Beside;
-        use crate::model::outcome::Measured;
-        use nbench::__private::LoopKind;
-        use nbench::__private::engine::{Measurement, Stop};
-        use nbench::__private::result::BenchResult;
-        use nbench::__private::stats::OutlierMode;
-        let m = Measurement {
-            iters: 10,
-            per_iter: vec![100.0; 10],
-            cold: 100.0,
-            stop: Stop::Precise,
-            sampling_ns: 1,
+        use crate::model::outcome::Outcome;
+        let Outcome::Measured(m) = crate::model::outcome::tests::measured("a", None, None) else {
+            unreachable!()
         };
-        let result = BenchResult::new("a".into(), m, LoopKind::Iter, 0.0, None, OutlierMode::None);
-        let mut base = BenchRecord::from_measured(&Measured::of(result.unwrap(), 0.1));
+        let mut base = BenchRecord::from_measured(&m);
         let counted = |n: f64, every_thread| Beside {
             per_iter: Some(n),
             overhead: 0.0,
@@ -235,7 +226,7 @@ mod tests {
             every_thread,
         };
         let name = Metric::Instructions.as_str().to_owned();
-        base.metrics.insert(name.clone(), counted(606.0, false));
+        base.metrics.insert(name, counted(606.0, false));
         let alike = stored_counts(&base, Some(&counted(660.0, false))).unwrap();
         assert!(alike.note.is_none() && alike.change > 0.08, "{alike:?}");
         let other = stored_counts(&base, Some(&counted(175_000.0, true))).unwrap();

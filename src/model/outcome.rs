@@ -183,14 +183,16 @@ pub enum Outcome {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::metric::Beside;
     use nbench::__private::LoopKind;
     use nbench::__private::engine::{Measurement, Stop};
     use nbench::__private::stats::OutlierMode;
 
-    fn measured(id: &str, count: Option<f64>, note: Option<&str>) -> Outcome {
+    /// A measured benchmark `id` of 10 ns an iteration, its instructions
+    /// `count` (none where `None`, with `note`).
+    pub(crate) fn measured(id: &str, count: Option<f64>, note: Option<&str>) -> Outcome {
         let m = Measurement {
             iters: 8,
             per_iter: vec![10.0; 5],
