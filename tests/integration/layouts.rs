@@ -207,9 +207,13 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
         );
     }
     // Its interval, epochs and layouts in the message: an A/A claim here
-    // (once in a clean-clone CI run, "improved") is worth reading.
+    // (once in a clean-clone CI run, "improved") is worth reading. Not
+    // claimed: inconclusive, or, where this run's layout pairs moved it
+    // alike on both sides (once in a clean-clone CI run: ±0.15 %, layouts
+    // 0.15 % apart), unchanged.
     let placed = row(&longer, "placed");
-    assert_eq!(placed["verdict"], "inconclusive", "{placed}");
+    let verdict = placed["verdict"].as_str().unwrap_or_default();
+    assert!(["inconclusive", "unchanged"].contains(&verdict), "{placed}");
     // Timed alone: a note says what counts would add.
     let notes = longer["comparison"]["notes"].to_string();
     assert!(notes.contains("inconclusive on time alone"), "{notes}");
@@ -221,16 +225,20 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
     // Placement controlled: no note says otherwise.
     let notes = over["comparison"]["notes"].to_string();
     assert!(!notes.contains("link layout"), "{}", over["comparison"]);
+    // An inconclusive row says why in the console.
     let console = nbench(&fx, &["--compare", "sixteen"]);
+    let inconclusive = console.line("placed ").contains("inconclusive");
     assert!(
-        console
-            .stdout
-            .contains("inconclusive: placed: the change lies somewhere in"),
+        !inconclusive
+            || console
+                .stdout
+                .contains("inconclusive: placed: the change lies somewhere in"),
         "{}",
         console.stdout
     );
     assert!(
-        console.stdout.contains("inconclusive (noise threshold"),
+        !console.line("placed ").contains("regressed")
+            && !console.line("placed ").contains("improved"),
         "{}",
         console.stdout
     );
