@@ -427,9 +427,10 @@ fn foreign_library<'p>(pkg: &'p Package, source: &str) -> Option<&'p str> {
 /// Whether a bench target of `pkg` whose source file is `source` is a
 /// program of its own: it defines `main`, keeps no code in other files
 /// (`mod`, `include!`), and names neither nbench nor any benchmark library
-/// its package depends on, in any way. papaya's `latency` target prints
-/// percentiles from hdrhistogram; it was said to use criterion, and once
-/// criterion was swapped, to not reach it.
+/// its package depends on, but for the library's `black_box`. papaya's
+/// `latency` target prints percentiles from hdrhistogram; it was said to
+/// use criterion, and once criterion was swapped, to not reach it.
+/// arc-swap's `int-access` takes `criterion::black_box` alone.
 fn a_program_of_its_own(pkg: &Package, source: &str) -> bool {
     let benchmark_library = |d: &cargo_metadata::Dependency| {
         d.name.starts_with("nbench")
@@ -444,7 +445,10 @@ fn a_program_of_its_own(pkg: &Package, source: &str) -> bool {
         && !source.contains("nbench")
         && !(pkg.dependencies.iter())
             .filter(|d| benchmark_library(d))
-            .any(|d| source.contains(&key(d)))
+            .any(|d| {
+                let key = key(d);
+                (source.replace(&format!("{key}::black_box"), "")).contains(&key)
+            })
 }
 
 /// Whether `source` names the crate a package calls `key` (`key::…`).

@@ -70,10 +70,12 @@ fn a_skipped_target_is_said_to_use_the_library_its_source_uses() {
     );
     let helpers = "\n[[bench]]\nname = \"support\"\nbench = false\n";
     let iai = "\n[[bench]]\nname = \"counted\"\nharness = false\n";
-    // And as papaya's `latency`: a program of its own, printing percentiles.
+    // And as papaya's `latency`: a program of its own, printing percentiles
+    // (and as arc-swap's `int-access`, taking criterion's `black_box`).
     let own = "\n[[bench]]\nname = \"latency\"\nharness = false\n";
     std::fs::write(&manifest, text + helpers + iai + own).unwrap();
-    let program = "fn main() {\n    let t = std::time::Instant::now();\n    \
+    let program = "use criterion::black_box;\nfn main() {\n    \
+                   let t = std::time::Instant::now();\n    black_box(1);\n    \
                    println!(\"{:?}\", t.elapsed());\n}\n";
     std::fs::write(fx.dir.join("benches/latency.rs"), program).unwrap();
     std::fs::write(fx.dir.join("benches/support.rs"), "pub fn help() {}\n").unwrap();
