@@ -398,7 +398,7 @@ fn library_of<'p>(pkg: &'p Package, source: &str) -> Option<(&'static FrontEnd, 
     let libraries: Vec<(&'static FrontEnd, &str)> = (pkg.dependencies.iter())
         .filter_map(|d| {
             let front = (FRONT_ENDS.iter()).find(|f| f.named(&d.name).is_some())?;
-            Some((front, d.rename.as_deref().unwrap_or(&d.name)))
+            Some((front, key(d)))
         })
         .collect();
     let named = libraries.iter().find(|(_, key)| names(source, key));
@@ -410,18 +410,30 @@ fn library_of<'p>(pkg: &'p Package, source: &str) -> Option<(&'static FrontEnd, 
 /// where it uses the name of none of the package's libraries nbench runs
 /// (nor nbench's own).
 fn foreign_library<'p>(pkg: &'p Package, source: &str) -> Option<&'p str> {
-    let key = |d: &'p cargo_metadata::Dependency| d.rename.as_deref().unwrap_or(&d.name);
-    let runnable = |d: &cargo_metadata::Dependency| {
-        d.name == "nbench"
-            || (FRONT_ENDS.iter()).any(|f| f.package == d.name || f.named(&d.name).is_some())
-    };
     if (pkg.dependencies.iter()).any(|d| runnable(d) && names(source, key(d))) {
         return None;
     }
     (pkg.dependencies.iter())
-        .filter(|d| front_ends::FOREIGN.contains(&d.name.as_str()))
+        .filter(|d| foreign(d))
         .map(key)
         .find(|k| names(source, k))
+}
+
+/// The name a package gives dependency `d` (its `package = …` entry's key).
+fn key(d: &cargo_metadata::Dependency) -> &str {
+    d.rename.as_deref().unwrap_or(&d.name)
+}
+
+/// Whether dependency `d` is a benchmark library nbench runs: nbench, a
+/// front end, or a library a front end stands in for.
+fn runnable(d: &cargo_metadata::Dependency) -> bool {
+    d.name == "nbench"
+        || (FRONT_ENDS.iter()).any(|f| f.package == d.name || f.named(&d.name).is_some())
+}
+
+/// Whether dependency `d` is a benchmark library no front end stands in for.
+fn foreign(d: &cargo_metadata::Dependency) -> bool {
+    front_ends::FOREIGN.contains(&d.name.as_str())
 }
 
 /// Whether a bench target of `pkg` whose source file is `source` is a
@@ -432,21 +444,14 @@ fn foreign_library<'p>(pkg: &'p Package, source: &str) -> Option<&'p str> {
 /// use criterion, and once criterion was swapped, to not reach it.
 /// arc-swap's `int-access` takes `criterion::black_box` alone.
 fn a_program_of_its_own(pkg: &Package, source: &str) -> bool {
-    let benchmark_library = |d: &cargo_metadata::Dependency| {
-        d.name.starts_with("nbench")
-            || front_ends::FOREIGN.contains(&d.name.as_str())
-            || (FRONT_ENDS.iter()).any(|f| f.named(&d.name).is_some())
-    };
-    let key =
-        |d: &cargo_metadata::Dependency| d.rename.as_deref().unwrap_or(&d.name).replace('-', "_");
     let elsewhere = source.contains("mod ") || source.contains("include!");
     source.contains("fn main(")
         && !elsewhere
         && !source.contains("nbench")
         && !(pkg.dependencies.iter())
-            .filter(|d| benchmark_library(d))
+            .filter(|d| runnable(d) || foreign(d))
             .any(|d| {
-                let key = key(d);
+                let key = key(d).replace('-', "_");
                 (source.replace(&format!("{key}::black_box"), "")).contains(&key)
             })
 }

@@ -161,15 +161,15 @@ fn count_both(
         return;
     }
     let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
-    let all: Vec<&Path> = base_exes
-        .iter()
-        .chain(cur_exes)
+    // A side's layouts share its build's harness: one of each tells.
+    let sides: Vec<&Path> = (base_exes.first().into_iter())
+        .chain(cur_exes.first())
         .map(PathBuf::as_path)
         .collect();
     let how = counting::Way {
         extra_args: &plan.extra_args,
         limit,
-        every_thread: counting::every_thread(&all),
+        every_thread: counting::every_thread(&sides),
     };
     let dir = built.target.package_root.as_path();
     let base_dir = base_dir.unwrap_or(dir);

@@ -65,7 +65,7 @@ pub fn once(
     result
 }
 
-/// Whether counts of `exes` (every executable one count compares) take
+/// Whether counts of `exes` (each side's executable one count compares) take
 /// every thread's instructions: callgrind counts, and each of them
 /// carries [`COUNTS_EVERY_THREAD`](nbench::__private::count::COUNTS_EVERY_THREAD).
 /// Callgrind switches collection for one thread at a time; counted from

@@ -147,6 +147,17 @@ pub(super) struct Pair {
 /// iterations timed out at 120 s).
 const SLOW_SHARE: f64 = 1.0 / 20.0;
 
+/// A paired measurement that timed out: after the whole measurement's
+/// `limit`, not what was left of it; slowly, where the first call (ns)
+/// took a large share of it.
+fn timed_out(limit: Duration, first_call: Option<f64>) -> SessionError {
+    let took = first_call.map(|ns| Duration::from_secs_f64(ns.max(0.0) / 1e9));
+    match took.filter(|t| t.as_secs_f64() >= SLOW_SHARE * limit.as_secs_f64()) {
+        Some(first_call) => SessionError::TooSlow { limit, first_call },
+        None => SessionError::TimedOut(limit),
+    }
+}
+
 /// When a paired measurement must be over: `timeout` (`--timeout`) after
 /// it began.
 #[derive(Debug, Clone, Copy)]
@@ -172,19 +183,10 @@ impl Pair {
             Side::Baseline => &mut self.base,
             Side::Current => &mut self.cur,
         };
-        // Timed out: after the whole measurement's limit, not what was left
-        // of it; slowly, where the first call took a large share of it.
-        let limit = self.deadline.timeout;
-        let slow = (self
-            .first_call
-            .map(|ns| Duration::from_secs_f64(ns.max(0.0) / 1e9)))
-        .filter(|took| took.as_secs_f64() >= SLOW_SHARE * limit.as_secs_f64());
-        let answer = (s.send(cmd).and_then(|()| s.receive(left))).map_err(|e| match (e, slow) {
-            (SessionError::TimedOut(_), Some(first_call)) => {
-                SessionError::TooSlow { limit, first_call }
-            }
-            (SessionError::TimedOut(_), None) => SessionError::TimedOut(limit),
-            (e, _) => e,
+        let (limit, first_call) = (self.deadline.timeout, self.first_call);
+        let answer = (s.send(cmd).and_then(|()| s.receive(left))).map_err(|e| match e {
+            SessionError::TimedOut(_) => timed_out(limit, first_call),
+            e => e,
         });
         answer.map_err(|error| {
             s.output.settle();
