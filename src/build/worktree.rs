@@ -89,10 +89,7 @@ impl Worktree {
             repo,
             &["worktree", "add", "--detach", "--quiet", &target, commit],
         )
-        .map_err(|e| Error::Revision {
-            message: format!("could not check out {commit} in a worktree: {e}"),
-            hint: "`git worktree prune` clears worktrees left by a crash".into(),
-        })?;
+        .map_err(|said| checkout_failed(commit, &said))?;
         for (up, first) in outside {
             let mut link = path.clone();
             let mut real = repo.to_path_buf();
@@ -180,6 +177,37 @@ pub fn remove_kept(under: &Path, name: &str) {
     if kept(under, name) {
         let _ = std::fs::remove_dir_all(under.join(name));
         let _ = std::fs::remove_file(under.join(format!("{name}.lock")));
+    }
+}
+
+/// Why git could not check `commit` out, from what it `said`: its first
+/// line, and what to do about that cause. A clone that lacks the
+/// revision's files (partial, or damaged) was told to prune worktrees.
+fn checkout_failed(commit: &str, said: &str) -> Error {
+    let first = (said.lines().map(str::trim))
+        .find(|l| !l.is_empty())
+        .unwrap_or("git said nothing");
+    let first = ["error: ", "fatal: "]
+        .iter()
+        .fold(first, |l, p| l.strip_prefix(p).unwrap_or(l));
+    let lacking = [
+        "unable to read sha1 file",
+        "invalid object",
+        "missing blob",
+        "promisor",
+    ];
+    let hint = if lacking.iter().any(|l| said.contains(l)) {
+        "this clone lacks files of the revision (a partial clone away from its remote, or \
+         a damaged one): `git fetch` them, or save a baseline from a full checkout of it \
+         with --save-baseline NAME and compare with --compare NAME"
+    } else if said.contains("git-lfs") {
+        "the revision keeps files in Git LFS: install git-lfs and run `git lfs install`"
+    } else {
+        "`git worktree prune` clears worktrees left by a crash"
+    };
+    Error::Revision {
+        message: format!("could not check out {commit} in a worktree: {first}"),
+        hint: hint.into(),
     }
 }
 
@@ -290,4 +318,42 @@ fn dependency_paths(value: &toml::Value, in_dependencies: bool) -> Vec<String> {
         out.extend(dependency_paths(v, deps));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(dir: &Path, args: &[&str]) -> String {
+        git(dir, args).unwrap_or_else(|e| panic!("git {args:?}: {e}"))
+    }
+
+    /// A repository whose one commit's file has lost its object, as a
+    /// partial clone away from its remote has.
+    #[test]
+    fn a_clone_lacking_the_revisions_files_is_told_so_in_one_line() {
+        let top = std::env::temp_dir().join(format!("nbench-worktree-{}", std::process::id()));
+        let repo = top.join("repo");
+        std::fs::create_dir_all(&repo).unwrap();
+        run(&repo, &["init", "--quiet"]);
+        std::fs::write(repo.join("data.txt"), "kept\n").unwrap();
+        run(&repo, &["add", "data.txt"]);
+        let who = ["-c", "user.name=n", "-c", "user.email=n@n"];
+        run(
+            &repo,
+            &[&who[..], &["commit", "--quiet", "-m", "one"]].concat(),
+        );
+        let blob = run(&repo, &["rev-parse", "HEAD:data.txt"]);
+        let commit = run(&repo, &["rev-parse", "HEAD"]);
+        let object = repo.join(".git/objects").join(&blob[..2]).join(&blob[2..]);
+        std::fs::remove_file(object).unwrap();
+        let failed = Worktree::add(&repo, &top.join("trees"), "rev", &commit);
+        let _ = std::fs::remove_dir_all(&top);
+        let Err(Error::Revision { message, hint }) = failed else {
+            panic!("checked out a commit whose file is gone");
+        };
+        assert!(!message.contains('\n'), "{message}");
+        assert!(message.contains(&blob), "{message}");
+        assert!(hint.contains("lacks files of the revision"), "{hint}");
+    }
 }

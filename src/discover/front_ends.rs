@@ -157,5 +157,14 @@ pub const FRONT_ENDS: [FrontEnd; 5] = [
 
 /// Benchmark libraries no front end takes the place of: a target whose
 /// source uses one of them is left out as using it (compact_str's
-/// `compact_str_iai`, in a package that also takes criterion and gungraun).
-pub const FOREIGN: [&str; 5] = ["iai", "glassbench", "brunch", "easybench", "microbench"];
+/// `compact_str_iai`, in a package that also takes criterion and gungraun;
+/// lz4_flex's `binggan_bench`, whose own `main` drives binggan).
+pub const FOREIGN: [&str; 7] = [
+    "iai",
+    "binggan",
+    "criterion2",
+    "glassbench",
+    "brunch",
+    "easybench",
+    "microbench",
+];
