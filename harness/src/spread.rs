@@ -71,7 +71,16 @@ impl<'m> Spreading<'m> {
         {
             std::thread::sleep(std::time::Duration::from_micros(20));
         }
-        let spread = if threads > 1 { Spread::new() } else { None };
+        // Threads of the program's that run beside the benchmark (arc-swap's
+        // contended rows spin while its reads are timed) take turns with it
+        // on one CPU, and a sample short enough to fit in the benchmark's
+        // turn saw none of them: each contended read timed as uncontended.
+        let beside = imp::others_running();
+        let spread = if threads > 1 || beside {
+            Spread::new()
+        } else {
+            None
+        };
         Spreading {
             watched: spread.is_some(),
             spread,
@@ -128,6 +137,14 @@ pub(crate) fn threads() -> Option<usize> {
     imp::threads()
 }
 
+/// The ids of this process's threads that are not ending, where the
+/// platform says. A thread a scope waited for may still be listed for a
+/// while after the scope ended: counting alone would take it for one
+/// started later.
+pub fn live_threads() -> Option<Vec<u32>> {
+    imp::live()
+}
+
 /// The CPUs a list such as `0,1,4` names (anything else is left out).
 fn parse_cpus(list: &str) -> Vec<usize> {
     list.split(',')
@@ -137,19 +154,55 @@ fn parse_cpus(list: &str) -> Vec<usize> {
 
 #[cfg(target_os = "linux")]
 mod imp {
-    /// The threads of this process that are not ending.
-    pub fn threads() -> Option<usize> {
-        let (all, ending) = count()?;
-        Some(all - ending)
+    /// One of this process's threads.
+    struct Task {
+        tid: u32,
+        /// Joined, or returned from, with its exit not done (the kernel's
+        /// `PF_EXITING`).
+        ending: bool,
+        /// Running or waiting for a CPU (state `R`).
+        running: bool,
     }
 
-    /// This process's threads, and how many of them are ending: joined,
-    /// or returned from, with their exit not done (the kernel's
-    /// `PF_EXITING`).
+    /// The threads of this process that are not ending.
+    pub fn threads() -> Option<usize> {
+        Some(tasks()?.iter().filter(|t| !t.ending).count())
+    }
+
+    /// The ids of this process's threads that are not ending.
+    pub fn live() -> Option<Vec<u32>> {
+        let tasks = tasks()?.into_iter();
+        Some(tasks.filter(|t| !t.ending).map(|t| t.tid).collect())
+    }
+
+    /// This process's threads, and how many of them are ending.
     pub fn count() -> Option<(usize, usize)> {
+        let tasks = tasks()?;
+        let ending = tasks.iter().filter(|t| t.ending).count();
+        Some((tasks.len(), ending))
+    }
+
+    /// Whether a thread of this process other than the calling one runs or
+    /// waits for a CPU, not ending.
+    pub fn others_running() -> bool {
+        let this = std::fs::read_link("/proc/thread-self").ok();
+        let this = (this.as_ref().and_then(|p| p.file_name()))
+            .and_then(|t| t.to_str()?.parse::<u32>().ok());
+        let others = |tasks: Vec<Task>| {
+            (tasks.iter()).any(|t| t.running && !t.ending && Some(t.tid) != this)
+        };
+        this.is_some() && tasks().is_some_and(others)
+    }
+
+    /// This process's threads.
+    fn tasks() -> Option<Vec<Task>> {
         const PF_EXITING: u64 = 0x4;
-        let (mut all, mut ending) = (0, 0);
+        let mut tasks = Vec::new();
         for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+            let name = task.file_name();
+            let Some(tid) = name.to_str().and_then(|t| t.parse().ok()) else {
+                continue;
+            };
             // A thread gone since the listing is neither.
             let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
                 continue;
@@ -157,11 +210,17 @@ mod imp {
             // After the name in parentheses: state, ppid, pgrp, session,
             // tty, tpgid, flags.
             let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-            let flags: u64 = rest.split_whitespace().nth(6)?.parse().ok()?;
-            all += 1;
-            ending += usize::from(flags & PF_EXITING != 0);
+            let mut fields = rest.split_whitespace();
+            let running = fields.next() == Some("R");
+            let flags: u64 = fields.nth(5)?.parse().ok()?;
+            let ending = flags & PF_EXITING != 0;
+            tasks.push(Task {
+                tid,
+                ending,
+                running,
+            });
         }
-        Some((all, ending))
+        Some(tasks)
     }
 }
 
@@ -169,6 +228,14 @@ mod imp {
 mod imp {
     pub fn threads() -> Option<usize> {
         None
+    }
+
+    pub fn live() -> Option<Vec<u32>> {
+        None
+    }
+
+    pub fn others_running() -> bool {
+        false
     }
 
     pub fn count() -> Option<(usize, usize)> {
@@ -185,6 +252,26 @@ mod tests {
         assert_eq!(parse_cpus("0,1,4"), [0, 1, 4]);
         assert_eq!(parse_cpus(" 3 ,x,"), [3]);
         assert!(parse_cpus("").is_empty());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_thread_spinning_beside_this_one_is_seen_running_under_its_own_id() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let before = live_threads().unwrap();
+        let spinning = AtomicBool::new(true);
+        let (seen, started) = std::thread::scope(|s| {
+            s.spawn(|| {
+                while spinning.load(Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+            });
+            let seen = imp::others_running();
+            let started = (live_threads().unwrap().into_iter()).any(|t| !before.contains(&t));
+            spinning.store(false, Ordering::Relaxed);
+            (seen, started)
+        });
+        assert!(seen && started, "running: {seen}, a new id: {started}");
     }
 
     #[cfg(target_os = "linux")]

@@ -88,14 +88,14 @@ fn the_suite_compiles_unchanged_against_criterion_itself() {
     let build = fx.cargo(&["check", "--benches", "--locked"]);
     assert_eq!(build.code, 0, "{}", build.all());
     // cargo nbench cannot drive criterion itself (this is it), and says what
-    // to change: once for the package's five bench targets.
+    // to change: once for the package's six bench targets.
     let skipped = fx.nbench(&["--list"]);
     assert_ne!(skipped.code, 0, "{}", skipped.all());
     assert_eq!(skipped.stderr.matches("skipped bench target").count(), 1);
     assert!(
         skipped
             .stderr
-            .contains("skipped bench targets `crit/legacy`, `crit/once`"),
+            .contains("skipped bench targets `crit/contended`, `crit/legacy`, `crit/once`"),
         "{}",
         skipped.stderr
     );
@@ -793,6 +793,35 @@ fn a_suite_with_a_main_of_its_own_runs_each_benchmark_where_its_main_reaches_it(
             tested.all()
         );
     }
+}
+
+#[test]
+fn a_benchmark_measured_beside_threads_its_scope_stops_after_it_ends() {
+    // As arc-swap's contended rows: threads spin in a scope until the code
+    // after the benchmark stops them. Ending the walk by unwinding there
+    // waited for them for ever (each row timed out).
+    let fx = Fixture::new("criterion");
+    let contended = ["--features", "contended", "--bench", "contended"];
+    let json = ["--timeout", "30s", "--format", "json"];
+    let run = fx.nbench(&quick(&[&contended[..], &json[..]].concat()));
+    assert_eq!(run.code, 0, "{}", run.all());
+    let rows = benchmarks(&run.stdout, "crit/contended");
+    let measured: Vec<&str> = (rows.iter())
+        .filter(|b| b["median_ns"].as_f64().is_some())
+        .map(|b| b["id"].as_str().unwrap_or_default())
+        .collect();
+    let wanted = ["contended/one", "contended/two", "contended/alone"];
+    assert_eq!(measured, wanted, "{}", run.all());
+
+    // And compared in pairs.
+    let pair = [PAIRED, &contended, &["--timeout", "60s", "--layouts", "1"]].concat();
+    let saved = fx.nbench(&[&pair[..], &["--save-baseline", "spin"]].concat());
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    let compared = fx.nbench(&[&pair[..], &["--compare", "spin", "--format", "json"]].concat());
+    assert_eq!(compared.code, 0, "{}", compared.all());
+    let doc: Value = serde_json::from_str(&compared.stdout).unwrap();
+    let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{}", doc["comparison"]);
 }
 
 #[test]

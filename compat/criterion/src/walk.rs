@@ -22,7 +22,13 @@
 //! An aimed walk ends where its benchmark has run (where panics unwind):
 //! what the program does after it (a `set_global_default(..).expect(..)`
 //! before its next benchmark, as tracing's suite does, which panics when
-//! done twice in one process) is not done for it.
+//! done twice in one process) is not done for it. But where threads the
+//! walk started still run there, unwinding could wait for them for ever:
+//! arc-swap measures its contended rows inside a scope whose threads spin
+//! until the code after the benchmark stops them, and a scope joins its
+//! threads as it unwinds. There the benchmark returns as in criterion, and
+//! the walk ends at the next benchmark reached with those threads gone
+//! (passing by the others), or where the program's functions return.
 //!
 //! An aimed walk calls only the group function, and inside it only the
 //! benchmark function (`criterion_group!`'s target, see [`enter_target`]),
@@ -78,6 +84,9 @@ enum Walk {
         bencher: *mut nbench::Bencher<'static>,
         /// Whether it was reached already (a repeated id runs once).
         reached: bool,
+        /// The threads of the process when the walk began, where the
+        /// platform says: another at its end, and unwinding may wait on it.
+        threads: Option<Vec<u32>>,
     },
 }
 
@@ -221,6 +230,7 @@ fn walk(
             seen: within.seen,
             bencher,
             reached: false,
+            threads: nbench::__private::live_threads(),
         }
     });
     let end = EndOfWalk;
@@ -241,12 +251,30 @@ fn walk(
 /// [`walk`]. Where panics abort, the walk runs on to the program's end.
 struct Done;
 
-/// Ends the aimed walk in progress, its benchmark run ([`Done`]).
+/// Ends the aimed walk in progress, its benchmark run ([`Done`]), unless
+/// threads it started still run ([`threads_started`]).
 fn end_walk() {
-    if cfg!(panic = "unwind") {
+    if cfg!(panic = "unwind") && !threads_started() {
         // `resume_unwind`: no panic hook, nothing printed.
         std::panic::resume_unwind(Box::new(Done));
     }
+}
+
+/// Whether a thread the aimed walk in progress started still runs: the
+/// program's, which a scope it is in would wait for as it unwinds. Where
+/// the platform does not say, none.
+fn threads_started() -> bool {
+    let now = nbench::__private::live_threads();
+    WALK.with(|w| match (&*w.borrow(), now) {
+        (
+            Walk::Aimed {
+                threads: Some(began),
+                ..
+            },
+            Some(now),
+        ) => now.iter().any(|t| !began.contains(t)),
+        _ => false,
+    })
 }
 
 /// `id` without the ` #2` the listing may have added: the id the program
@@ -265,6 +293,9 @@ pub(crate) enum Reached {
     Called,
     /// It was passed by (listed, or another is aimed at).
     Passed,
+    /// It was reached after the walk's benchmark ran: the walk ends here,
+    /// or passes it by.
+    Tail,
     /// No walk is in progress: the program's own `main` reached it.
     Outside,
 }
@@ -315,7 +346,9 @@ pub(crate) fn reach(
                             || nbench::__private::same_but_last(aim, id))
                 }
             };
-            if *reached || !this {
+            if *reached {
+                Err(Reached::Tail)
+            } else if !this {
                 Err(Reached::Passed)
             } else {
                 *reached = true;
@@ -331,6 +364,11 @@ pub(crate) fn reach(
             call(unsafe { &mut *bencher });
             end_walk();
             Reached::Called
+        }
+        // Past the benchmark, where the walk could not end (see `end_walk`).
+        Err(Reached::Tail) => {
+            end_walk();
+            Reached::Passed
         }
         Err(other) => other,
     }
