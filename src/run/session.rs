@@ -233,6 +233,11 @@ impl Session {
         self.ended();
     }
 
+    /// The process's id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Asks the binary to quit ([`Self::ended`] waits for it).
     pub fn quit(&mut self) {
         let _ = write_message(&mut self.writer, &Command::Quit);

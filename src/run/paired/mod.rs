@@ -6,6 +6,7 @@
 //! split into epochs, each with a fresh pair of processes, and the change's
 //! CI comes from the spread between epochs, which holds that bias.
 
+mod hold;
 pub mod pace;
 mod pair;
 
@@ -238,6 +239,8 @@ fn run_epochs(
             cur,
             deadline,
             first_call: (run.known.as_ref()).map(|(b, c)| b.cold.max(c.cold)),
+            hold: false,
+            held: None,
         };
         let overheads = (run.known.as_ref()).map(|k| (k.0.overhead, k.1.overhead));
         let (b, c) = p.ready_in_turn(first, id, overheads)?;
@@ -253,6 +256,9 @@ fn run_epochs(
         if !b.metric.comparable(c.metric) {
             return Ok(Some(Paired::Metrics(b.metric, c.metric)));
         }
+        p.hold = [&p.base, &p.cur]
+            .iter()
+            .any(|s| hold::busy_while_idle(s.pid()));
         if epoch > 0 {
             run.charged += starting.elapsed().saturating_sub(START_ALLOWANCE);
         }

@@ -139,6 +139,11 @@ pub(super) struct Pair {
     pub(super) deadline: Deadline,
     /// The longer of the sides' first calls, ns, once they answered `ready`.
     pub(super) first_call: Option<f64>,
+    /// Whether each side is held while the other samples: threads of its
+    /// benchmark run while it is idle ([`super::hold`]).
+    pub(super) hold: bool,
+    /// The side held now.
+    pub(super) held: Option<Side>,
 }
 
 /// The share of `--timeout` past which a benchmark's first call makes a
@@ -178,6 +183,7 @@ impl Deadline {
 
 impl Pair {
     pub(super) fn ask(&mut self, side: Side, cmd: &Command) -> Result<Event, PairedError> {
+        self.hold_for(side, matches!(cmd, Command::Sample { .. }));
         let left = self.deadline.at.saturating_duration_since(Instant::now());
         let s = match side {
             Side::Baseline => &mut self.base,
@@ -196,6 +202,26 @@ impl Pair {
                 output: s.output.take(),
             }
         })
+    }
+
+    /// Before side `side` is asked something: the other side held where
+    /// this is a `sample` and the pair holds, else neither.
+    fn hold_for(&mut self, side: Side, sample: bool) {
+        let wanted = (self.hold && sample).then_some(side.other());
+        if self.held == wanted {
+            return;
+        }
+        let pid = |p: &Pair, side| match side {
+            Side::Baseline => p.base.pid(),
+            Side::Current => p.cur.pid(),
+        };
+        if let Some(held) = self.held.take() {
+            super::hold::resume(pid(self, held));
+        }
+        if let Some(idle) = wanted {
+            super::hold::stop(pid(self, idle));
+            self.held = Some(idle);
+        }
     }
 
     pub(super) fn ready(
