@@ -22,10 +22,7 @@ pub fn commit_of(root: &Path, rev: &str) -> Result<(String, String)> {
     })?;
     let not_found = || Error::Revision {
         message: format!("git revision `{}` not found", rev.escape_debug()),
-        hint: format!(
-            "fetch it first (`git fetch origin {rev}`); a shallow CI clone needs the history \
-                 (actions/checkout with `fetch-depth: 0`)"
-        ),
+        hint: fetch_hint(root, rev),
     };
     // Never an option to git.
     if rev.starts_with('-') {
@@ -35,6 +32,35 @@ pub fn commit_of(root: &Path, rev: &str) -> Result<(String, String)> {
     let commit =
         git(root, &["rev-parse", "--verify", "--quiet", &spec]).map_err(|_| not_found())?;
     Ok((top, commit))
+}
+
+/// What to do about revision `rev`, which the repository at `root` does
+/// not hold: deepen a shallow clone (CI's usual checkout), fetch a
+/// remote's branch, or check the name. `git fetch origin HEAD~1` and
+/// `git fetch origin origin/main`, which it said before, fetch nothing.
+fn fetch_hint(root: &Path, rev: &str) -> String {
+    let shallow = git(root, &["rev-parse", "--is-shallow-repository"]);
+    if shallow.is_ok_and(|s| s == "true") {
+        return "this clone is shallow, its history cut short: `git fetch --unshallow` \
+                (in GitHub Actions, check out with `fetch-depth: 0`; in GitLab, \
+                `GIT_DEPTH: 0`)"
+            .into();
+    }
+    let remotes = git(root, &["remote"]).unwrap_or_default();
+    let remotes: Vec<&str> = remotes.lines().collect();
+    let check = "check the name (`git branch -a`, `git tag`, `git log --oneline`)";
+    if let Some((remote, branch)) = rev.split_once('/')
+        && remotes.contains(&remote)
+    {
+        return format!("fetch it first (`git fetch {remote} {branch}`), or {check}");
+    }
+    let remote = remotes.iter().find(|r| **r == "origin").or(remotes.first());
+    match remote {
+        Some(remote) if !rev.contains(['~', '^', '@', ':']) => {
+            format!("fetch it first (`git fetch {remote} {rev}`), or {check}")
+        }
+        _ => check.to_owned(),
+    }
 }
 
 /// The manifest the user's command names, relative to the repository's top.
@@ -149,5 +175,48 @@ pub fn missing_at(what: &str, rev: &str, short: &str) -> Error {
         hint: "the revision predates it: compare with a later revision, or save a baseline \
                with --save-baseline and compare with --compare"
             .into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(dir: &Path, args: &[&str]) -> String {
+        git(dir, args).unwrap_or_else(|e| panic!("git {args:?}: {e}"))
+    }
+
+    /// The hint for `rev` in a repository of two commits, its full clone
+    /// and its shallow clone, each with the first as its `origin`.
+    #[test]
+    fn a_missing_revision_is_told_how_to_fetch_it_where_it_is_missing() {
+        let top = std::env::temp_dir().join(format!("nbench-revision-{}", std::process::id()));
+        let repo = top.join("repo");
+        std::fs::create_dir_all(&repo).unwrap();
+        run(&repo, &["init", "--quiet"]);
+        let who = ["-c", "user.name=n", "-c", "user.email=n@n"];
+        for n in ["1", "2"] {
+            std::fs::write(repo.join("n.txt"), n).unwrap();
+            run(&repo, &["add", "n.txt"]);
+            run(&repo, &[&who[..], &["commit", "--quiet", "-m", n]].concat());
+        }
+        let url = format!("file://{}", repo.display());
+        run(&top, &["clone", "--quiet", &url, "full"]);
+        run(&top, &["clone", "--quiet", "--depth", "1", &url, "shallow"]);
+        let hint = |dir: &str, rev: &str| match commit_of(&top.join(dir), rev) {
+            Err(Error::Revision { hint, .. }) => hint,
+            other => panic!("{dir} {rev}: {other:?}"),
+        };
+        let shallow = hint("shallow", "HEAD~1");
+        let branch = hint("full", "origin/no-such");
+        let name = hint("full", "no-such");
+        let relative = hint("full", "HEAD~5");
+        let local = hint("repo", "no-such");
+        let _ = std::fs::remove_dir_all(&top);
+        assert!(shallow.contains("`git fetch --unshallow`"), "{shallow}");
+        assert!(branch.contains("`git fetch origin no-such`"), "{branch}");
+        assert!(name.contains("`git fetch origin no-such`"), "{name}");
+        assert!(!relative.contains("fetch"), "{relative}");
+        assert!(local.starts_with("check the name"), "{local}");
     }
 }

@@ -191,7 +191,7 @@ fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
         missing
             .stderr
             .contains("git revision `no-such-branch` not found")
-            && missing.stderr.contains("fetch-depth: 0"),
+            && missing.stderr.contains("hint: check the name"),
         "{}",
         missing.stderr
     );
