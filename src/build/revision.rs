@@ -180,26 +180,14 @@ pub fn missing_at(what: &str, rev: &str, short: &str) -> Error {
 
 #[cfg(test)]
 mod tests {
+    use super::super::worktree::made::{repository, run};
     use super::*;
-
-    fn run(dir: &Path, args: &[&str]) -> String {
-        git(dir, args).unwrap_or_else(|e| panic!("git {args:?}: {e}"))
-    }
 
     /// The hint for `rev` in a repository of two commits, its full clone
     /// and its shallow clone, each with the first as its `origin`.
     #[test]
     fn a_missing_revision_is_told_how_to_fetch_it_where_it_is_missing() {
-        let top = std::env::temp_dir().join(format!("nbench-revision-{}", std::process::id()));
-        let repo = top.join("repo");
-        std::fs::create_dir_all(&repo).unwrap();
-        run(&repo, &["init", "--quiet"]);
-        let who = ["-c", "user.name=n", "-c", "user.email=n@n"];
-        for n in ["1", "2"] {
-            std::fs::write(repo.join("n.txt"), n).unwrap();
-            run(&repo, &["add", "n.txt"]);
-            run(&repo, &[&who[..], &["commit", "--quiet", "-m", n]].concat());
-        }
+        let (top, repo) = repository("revision", "n.txt", &["1", "2"]);
         let url = format!("file://{}", repo.display());
         run(&top, &["clone", "--quiet", &url, "full"]);
         run(&top, &["clone", "--quiet", "--depth", "1", &url, "shallow"]);

@@ -320,29 +320,49 @@ fn dependency_paths(value: &toml::Value, in_dependencies: bool) -> Vec<String> {
     out
 }
 
+/// Repositories for tests, made with git itself.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(super) mod made {
+    use super::git;
+    use std::path::{Path, PathBuf};
 
-    fn run(dir: &Path, args: &[&str]) -> String {
+    /// Runs git in `dir`; it must succeed.
+    pub fn run(dir: &Path, args: &[&str]) -> String {
         git(dir, args).unwrap_or_else(|e| panic!("git {args:?}: {e}"))
     }
+
+    /// A fresh folder `nbench-NAME-PID` under the temporary one, holding a
+    /// repository `repo` with one commit for each of `texts`, each writing
+    /// it to `file`: (the folder, the repository).
+    pub fn repository(name: &str, file: &str, texts: &[&str]) -> (PathBuf, PathBuf) {
+        let top = std::env::temp_dir().join(format!("nbench-{name}-{}", std::process::id()));
+        let repo = top.join("repo");
+        let _ = std::fs::remove_dir_all(&top);
+        std::fs::create_dir_all(&repo).unwrap();
+        run(&repo, &["init", "--quiet"]);
+        let who = ["-c", "user.name=n", "-c", "user.email=n@n"];
+        for text in texts {
+            std::fs::write(repo.join(file), text).unwrap();
+            run(&repo, &["add", file]);
+            run(
+                &repo,
+                &[&who[..], &["commit", "--quiet", "-m", text]].concat(),
+            );
+        }
+        (top, repo)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::made::{repository, run};
+    use super::*;
 
     /// A repository whose one commit's file has lost its object, as a
     /// partial clone away from its remote has.
     #[test]
     fn a_clone_lacking_the_revisions_files_is_told_so_in_one_line() {
-        let top = std::env::temp_dir().join(format!("nbench-worktree-{}", std::process::id()));
-        let repo = top.join("repo");
-        std::fs::create_dir_all(&repo).unwrap();
-        run(&repo, &["init", "--quiet"]);
-        std::fs::write(repo.join("data.txt"), "kept\n").unwrap();
-        run(&repo, &["add", "data.txt"]);
-        let who = ["-c", "user.name=n", "-c", "user.email=n@n"];
-        run(
-            &repo,
-            &[&who[..], &["commit", "--quiet", "-m", "one"]].concat(),
-        );
+        let (top, repo) = repository("worktree", "data.txt", &["kept"]);
         let blob = run(&repo, &["rev-parse", "HEAD:data.txt"]);
         let commit = run(&repo, &["rev-parse", "HEAD"]);
         let object = repo.join(".git/objects").join(&blob[..2]).join(&blob[2..]);
