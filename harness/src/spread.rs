@@ -182,16 +182,46 @@ mod imp {
         Some((tasks.len(), ending))
     }
 
-    /// Whether a thread of this process other than the calling one runs or
-    /// waits for a CPU, not ending.
+    /// Whether threads of this process other than the calling one keep
+    /// running: some run or wait for a CPU, not ending, and in the
+    /// [`WATCH`] that follows, while the calling one sleeps, they run
+    /// [`KEPT_RUNNING`] of it. A thread of the benchmark before, still on
+    /// its way out (a scope waits for its threads' work, not their exit),
+    /// runs for microseconds; one that spins beside the benchmark, the
+    /// whole time it is let.
     pub fn others_running() -> bool {
         let this = std::fs::read_link("/proc/thread-self").ok();
         let this = (this.as_ref().and_then(|p| p.file_name()))
             .and_then(|t| t.to_str()?.parse::<u32>().ok());
-        let others = |tasks: Vec<Task>| {
-            (tasks.iter()).any(|t| t.running && !t.ending && Some(t.tid) != this)
+        let Some(tasks) = tasks().filter(|_| this.is_some()) else {
+            return false;
         };
-        this.is_some() && tasks().is_some_and(others)
+        let running: Vec<(u32, u64)> = (tasks.iter())
+            .filter(|t| t.running && !t.ending && Some(t.tid) != this)
+            .filter_map(|t| Some((t.tid, ran_ns(t.tid)?)))
+            .collect();
+        if running.is_empty() {
+            return false;
+        }
+        std::thread::sleep(WATCH);
+        let ran: u64 = (running.iter())
+            .filter_map(|(tid, before)| Some(ran_ns(*tid)?.saturating_sub(*before)))
+            .sum();
+        ran as f64 >= KEPT_RUNNING * WATCH.as_nanos() as f64
+    }
+
+    /// How long [`others_running`] watches the threads it found running.
+    const WATCH: std::time::Duration = std::time::Duration::from_millis(2);
+
+    /// The share of [`WATCH`] they must run between them: spinning
+    /// threads take all of it while the calling one sleeps, and a quarter
+    /// leaves room for a busy machine.
+    const KEPT_RUNNING: f64 = 0.25;
+
+    /// The time thread `tid` of this process has run, in nanoseconds.
+    fn ran_ns(tid: u32) -> Option<u64> {
+        let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/schedstat")).ok()?;
+        stat.split_whitespace().next()?.parse().ok()
     }
 
     /// This process's threads.
