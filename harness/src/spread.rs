@@ -75,7 +75,9 @@ impl<'m> Spreading<'m> {
         // contended rows spin while its reads are timed) take turns with it
         // on one CPU, and a sample short enough to fit in the benchmark's
         // turn saw none of them: each contended read timed as uncontended.
-        let beside = imp::others_running();
+        // Counted under Valgrind, which runs one thread at a time, they
+        // are left as they were.
+        let beside = !crate::valgrind::running() && imp::others_running();
         let spread = if threads > 1 || beside {
             Spread::new()
         } else {
