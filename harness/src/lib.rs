@@ -67,7 +67,7 @@ pub mod __private {
     pub use crate::entropy::{ENTROPY_ENV, fixed_value};
     pub use crate::quiet::QUIET_ENV;
     pub use crate::registry::{numbered, same_but_last};
-    pub use crate::spread::{SPREAD_ENV, live_threads};
+    pub use crate::spread::{SPREAD_ENV, keeps_threads_running, live_threads};
     /// The measuring engine: settings, sampling, the pilot's iteration counts.
     pub mod engine {
         pub use crate::engine::{Hint, MAX_ITERS, Measurement, Open, Settings, Stop, next_iters};

@@ -147,6 +147,13 @@ pub fn live_threads() -> Option<Vec<u32>> {
     imp::live()
 }
 
+/// Whether process `pid` keeps threads running while it waits: the rule
+/// of [`Spreading`] for threads beside a benchmark, read from outside
+/// (`cargo nbench` holds the idle side of a pair whose threads do).
+pub fn keeps_threads_running(pid: u32) -> bool {
+    imp::kept_running(&pid.to_string(), None)
+}
+
 /// The CPUs a list such as `0,1,4` names (anything else is left out).
 fn parse_cpus(list: &str) -> Vec<usize> {
     list.split(',')
@@ -168,51 +175,57 @@ mod imp {
 
     /// The threads of this process that are not ending.
     pub fn threads() -> Option<usize> {
-        Some(tasks()?.iter().filter(|t| !t.ending).count())
+        Some(tasks("self")?.iter().filter(|t| !t.ending).count())
     }
 
     /// The ids of this process's threads that are not ending.
     pub fn live() -> Option<Vec<u32>> {
-        let tasks = tasks()?.into_iter();
+        let tasks = tasks("self")?.into_iter();
         Some(tasks.filter(|t| !t.ending).map(|t| t.tid).collect())
     }
 
     /// This process's threads, and how many of them are ending.
     pub fn count() -> Option<(usize, usize)> {
-        let tasks = tasks()?;
+        let tasks = tasks("self")?;
         let ending = tasks.iter().filter(|t| t.ending).count();
         Some((tasks.len(), ending))
     }
 
     /// Whether threads of this process other than the calling one keep
-    /// running: some run or wait for a CPU, not ending, and in the
-    /// [`WATCH`] that follows, while the calling one sleeps, they run
-    /// [`KEPT_RUNNING`] of it. A thread of the benchmark before, still on
-    /// its way out (a scope waits for its threads' work, not their exit),
-    /// runs for microseconds; one that spins beside the benchmark, the
-    /// whole time it is let.
+    /// running ([`kept_running`]).
     pub fn others_running() -> bool {
         let this = std::fs::read_link("/proc/thread-self").ok();
         let this = (this.as_ref().and_then(|p| p.file_name()))
             .and_then(|t| t.to_str()?.parse::<u32>().ok());
-        let Some(tasks) = tasks().filter(|_| this.is_some()) else {
+        this.is_some() && kept_running("self", this)
+    }
+
+    /// Whether threads of process `pid` (`self`, or its number) but
+    /// `except` keep running: some run or wait for a CPU, not ending, and
+    /// in the [`WATCH`] that follows, while the calling thread sleeps, they
+    /// run [`KEPT_RUNNING`] of it. A thread of the benchmark before, still
+    /// on its way out (a scope waits for its threads' work, not their
+    /// exit), runs for microseconds; one that spins beside the benchmark,
+    /// the whole time it is let.
+    pub fn kept_running(pid: &str, except: Option<u32>) -> bool {
+        let Some(tasks) = tasks(pid) else {
             return false;
         };
         let running: Vec<(u32, u64)> = (tasks.iter())
-            .filter(|t| t.running && !t.ending && Some(t.tid) != this)
-            .filter_map(|t| Some((t.tid, ran_ns(t.tid)?)))
+            .filter(|t| t.running && !t.ending && Some(t.tid) != except)
+            .filter_map(|t| Some((t.tid, ran_ns(pid, t.tid)?)))
             .collect();
         if running.is_empty() {
             return false;
         }
         std::thread::sleep(WATCH);
         let ran: u64 = (running.iter())
-            .filter_map(|(tid, before)| Some(ran_ns(*tid)?.saturating_sub(*before)))
+            .filter_map(|(tid, before)| Some(ran_ns(pid, *tid)?.saturating_sub(*before)))
             .sum();
         ran as f64 >= KEPT_RUNNING * WATCH.as_nanos() as f64
     }
 
-    /// How long [`others_running`] watches the threads it found running.
+    /// How long [`kept_running`] watches the threads it found running.
     const WATCH: std::time::Duration = std::time::Duration::from_millis(2);
 
     /// The share of [`WATCH`] they must run between them: spinning
@@ -220,17 +233,20 @@ mod imp {
     /// leaves room for a busy machine.
     const KEPT_RUNNING: f64 = 0.25;
 
-    /// The time thread `tid` of this process has run, in nanoseconds.
-    fn ran_ns(tid: u32) -> Option<u64> {
-        let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/schedstat")).ok()?;
+    /// The time thread `tid` of process `pid` has run, in nanoseconds.
+    fn ran_ns(pid: &str, tid: u32) -> Option<u64> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/schedstat")).ok()?;
         stat.split_whitespace().next()?.parse().ok()
     }
 
-    /// This process's threads.
-    fn tasks() -> Option<Vec<Task>> {
+    /// The threads of process `pid` (`self`, or its number).
+    fn tasks(pid: &str) -> Option<Vec<Task>> {
         const PF_EXITING: u64 = 0x4;
         let mut tasks = Vec::new();
-        for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        for task in std::fs::read_dir(format!("/proc/{pid}/task"))
+            .ok()?
+            .flatten()
+        {
             let name = task.file_name();
             let Some(tid) = name.to_str().and_then(|t| t.parse().ok()) else {
                 continue;
@@ -267,6 +283,10 @@ mod imp {
     }
 
     pub fn others_running() -> bool {
+        false
+    }
+
+    pub fn kept_running(_: &str, _: Option<u32>) -> bool {
         false
     }
 

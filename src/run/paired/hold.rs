@@ -10,14 +10,10 @@
 //! while the other side samples, and let go before it is asked anything, each
 //! side samples beside its own threads alone, as a run of its own does.
 
-/// Whether process `pid`, idle between two commands, has a thread running or
-/// waiting for a CPU: seen twice, 2 ms apart, so that a thread on its way to
-/// sleep after its answer is not taken for one that keeps running.
+/// Whether process `pid`, idle between two commands, keeps threads running
+/// (the harness's rule for threads beside a benchmark, read from outside).
 pub(super) fn busy_while_idle(pid: u32) -> bool {
-    imp::running(pid) && {
-        std::thread::sleep(std::time::Duration::from_millis(2));
-        imp::running(pid)
-    }
+    nbench::__private::keeps_threads_running(pid)
 }
 
 /// Stops process `pid`, every thread of it (`SIGSTOP`).
@@ -43,18 +39,6 @@ mod imp {
         // SAFETY: kill takes two integers; a process gone already is left so.
         unsafe { kill(pid as i32, signal) };
     }
-
-    /// Whether a thread of process `pid` is in state `R`.
-    pub fn running(pid: u32) -> bool {
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-            return false;
-        };
-        tasks.flatten().any(|task| {
-            let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
-            let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-            rest.split_whitespace().next() == Some("R")
-        })
-    }
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -63,10 +47,6 @@ mod imp {
     pub const SIGCONT: i32 = 0;
 
     pub fn signal(_: u32, _: i32) {}
-
-    pub fn running(_: u32) -> bool {
-        false
-    }
 }
 
 #[cfg(all(test, target_os = "linux"))]
