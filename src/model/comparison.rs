@@ -358,6 +358,15 @@ impl NotCompared {
         }
     }
 
+    /// The benchmark `id` that the baseline's code fails (`why`: a panic,
+    /// a crash) and this build's measures.
+    pub fn baseline_failed(id: &str, why: &str) -> NotCompared {
+        NotCompared {
+            id: id.to_owned(),
+            reason: format!("the baseline fails it ({why}); this build measures it"),
+        }
+    }
+
     /// The benchmark `id` whose baseline measures `base` and current side `cur`.
     pub fn metrics(id: &str, base: Metric, cur: Metric) -> NotCompared {
         NotCompared {

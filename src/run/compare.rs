@@ -86,7 +86,20 @@ pub fn compare_target(
         }
         let exes = (base_exes.as_slice(), cur_exes.as_slice());
         let lockstep = Lockstep::new(&start_placed, exes, (&id, to_measure));
-        let judged = lockstep.compare(id, (plan, &settings), against.threshold);
+        let judged = lockstep.compare(id.clone(), (plan, &settings), against.threshold);
+        // The baseline's code fails it: this build's, measured alone,
+        // says whether the benchmark fails here too (a pull request that
+        // mends a benchmark is not failed for the bug it mends).
+        if let Compared::BaselineFailed(why) = &judged.compared {
+            let one = measure(&mut cur, &start_cur, &id, &settings, plan.timeout);
+            let outcome = one.map_or_else(|o| o, |m| Outcome::Measured(Box::new(m)));
+            let compared = match &outcome {
+                Outcome::Measured(_) => Compared::Not(NotCompared::baseline_failed(&id, why)),
+                _ => Compared::Nothing,
+            };
+            pass.push(outcome, compared);
+            continue;
+        }
         pass.spare += judged.unused;
         if let Some(doubt) = judged.doubt {
             pass.doubts.push((pass.outcomes.len(), doubt));

@@ -29,6 +29,10 @@ pub enum Compared {
     Row(Box<Row>),
     /// Nothing to compare, and why.
     Not(NotCompared),
+    /// Nothing yet: the baseline's own code failed it (a panic, a
+    /// crash), in these words; the current side is measured alone to tell
+    /// whether this build fails it too.
+    BaselineFailed(String),
     /// Nothing: it failed or skipped (the outcome says so).
     Nothing,
 }
@@ -39,7 +43,7 @@ impl Compared {
         match self {
             Compared::Row(row) => cmp.rows.push(*row),
             Compared::Not(why) => cmp.not_compared.push(why),
-            Compared::Nothing => {}
+            Compared::BaselineFailed(_) | Compared::Nothing => {}
         }
     }
 }
@@ -181,7 +185,18 @@ impl<'a> Lockstep<'a> {
                 let reason = format!("not compared: {}", not.reason);
                 return judged(Outcome::Skipped { id, reason }, Compared::Not(not));
             }
-            Err(e) => return judged(Outcome::Failed(failure(id, e)), Compared::Nothing),
+            Err(e) => {
+                let baseline_s = e.side == Side::Baseline
+                    && matches!(
+                        e.error,
+                        SessionError::Benchmark(_) | SessionError::Crashed(_)
+                    );
+                let compared = match baseline_s {
+                    true => Compared::BaselineFailed(e.error.to_string()),
+                    false => Compared::Nothing,
+                };
+                return judged(Outcome::Failed(failure(id, e)), compared);
+            }
         };
         let row = row(&id, &p.lockstepped(), &self.layouts, threshold);
         let stands = (row.as_ref()).map_or(rule::InDoubt::DECIDED, |r| {

@@ -591,6 +591,49 @@ fn a_revision_runs_in_its_own_checkout_and_reads_its_own_files() {
 }
 
 #[test]
+fn a_benchmark_the_baseline_fails_and_this_build_mends_is_measured_not_failed() {
+    // As minijinja's `loop_map_items` panicked at 6cc6fea8 (a bug the next
+    // commit fixed): the pull request that mends it is not failed for it.
+    let fx = Fixture::new("revisions").own_target_dir();
+    let bench = fx.dir.join("benches/revisions.rs");
+    let (works, fails) = (
+        "b.iter(|| chain(black_box(B_STEPS), links))",
+        "b.iter(|| chain(black_box(B_STEPS), links.checked_sub(u64::MAX).unwrap()))",
+    );
+    edit(&bench, works, fails);
+    fx.first_commit("target/\nCargo.lock\n");
+    edit(&bench, fails, works);
+    let run = nbench(&fx, &["--compare-rev", "HEAD", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let target = &doc["comparison"]["targets"][0];
+    let ids = |key: &str| -> Vec<String> {
+        (target[key].as_array().unwrap().iter())
+            .map(|r| r["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(ids("rows"), ["chain/a"], "{target}");
+    assert_eq!(ids("not_compared"), ["chain/b"], "{target}");
+    let why = target["not_compared"][0]["reason"].as_str().unwrap();
+    assert!(
+        why.starts_with("the baseline fails it (") && why.contains("called `Option::unwrap()`"),
+        "{why}"
+    );
+    let measured = &doc["targets"][0]["benchmarks"];
+    let b = (measured.as_array().unwrap().iter()).find(|r| r["id"] == "chain/b");
+    assert!(
+        b.is_some_and(|b| b["median_ns"].as_f64() > Some(0.0)),
+        "{measured}"
+    );
+    // Where this build fails it too, it is this build's failure.
+    edit(&bench, works, fails);
+    let run = nbench(&fx, &["--compare-rev", "HEAD"]);
+    assert_ne!(run.code, 0, "{}", run.all());
+    let failed = "failed: revisions/revisions › chain/b: panicked";
+    assert!(run.stderr.contains(failed), "{}", run.all());
+}
+
+#[test]
 fn a_revision_is_built_with_its_submodules_at_the_commits_it_records() {
     // `b`'s steps come from a submodule; the second commit moves it on to
     // a commit that raises them 30 %. `git worktree add` leaves a
