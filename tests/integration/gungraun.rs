@@ -6,7 +6,7 @@ use crate::helpers::{Fixture, GUNGRAUN_LINE, QUICK, listed, per_iter};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
-const IDS: [&str; 21] = [
+const IDS: [&str; 22] = [
     "numbers::fib::short",
     "numbers::fib::long",
     "numbers::fib::named",
@@ -28,6 +28,7 @@ const IDS: [&str; 21] = [
     "bubble_sort::sort::many_1",
     "bubble_sort::sort::given",
     "bubble_sort::len_only::cheap",
+    "apart::inner::deep",
 ];
 
 #[test]
