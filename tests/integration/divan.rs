@@ -105,6 +105,16 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
         bench("sum::256")
     );
     assert_eq!(bench("sorts::unstable")["throughput"]["bytes"], 1024);
+    // The group's counter, on every benchmark inside.
+    for id in ["sorts::stable", "sorts::unstable"] {
+        let counters = bench(id)["counters"].clone();
+        let chars = (counters.as_array().unwrap().iter()).find(|c| c["name"] == "chars");
+        assert_eq!(
+            chars.map(|c| c["value"].as_f64()),
+            Some(Some(2048.0)),
+            "{counters}"
+        );
+    }
     // The runner's own counter (`Divan::items_count`) where a benchmark has
     // none, and over its attribute's (`items_count = 5`), as in divan.
     assert_eq!(bench("add")["throughput"]["items"], 1, "{}", bench("add"));

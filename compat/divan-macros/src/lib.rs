@@ -151,6 +151,20 @@ fn threads_field(w: &Wanted) -> Tokens {
     }
 }
 
+/// A group's `counters` as a `Group` field: a function making them, or none.
+fn counters_field(w: &Wanted) -> Tokens {
+    if w.counters.is_empty() {
+        return quote!(::core::option::Option::None);
+    }
+    let counters = &w.counters;
+    quote!(::core::option::Option::Some({
+        fn counters() -> ::std::vec::Vec<::divan::counter::Counter> {
+            ::std::vec![#( ::divan::counter::Counter::from(#counters) ),*]
+        }
+        counters as fn() -> ::std::vec::Vec<::divan::counter::Counter>
+    }))
+}
+
 trait SpanOr {
     fn span_or_call_site(&self) -> Span;
 }
@@ -186,6 +200,7 @@ pub fn bench_group(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(w) => {
             let unhonoured = notes(&w);
             let threads = threads_field(&w);
+            let counters = counters_field(&w);
             let ident = LitStr::new(&module.ident.to_string(), module.ident.span());
             let name = match &w.name {
                 Some(n) => quote!(::core::option::Option::Some(#n)),
@@ -201,6 +216,7 @@ pub fn bench_group(attr: TokenStream, item: TokenStream) -> TokenStream {
                         name: #name,
                         unhonoured: &[#(#unhonoured),*],
                         threads: #threads,
+                        counters: #counters,
                     };
                 };
             }

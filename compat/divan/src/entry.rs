@@ -35,6 +35,8 @@ pub struct Group {
     pub unhonoured: &'static [&'static str],
     /// `threads = …` for the benchmarks inside that give none themselves.
     pub threads: Option<fn() -> Vec<usize>>,
+    /// `counters = …` (or `bytes_count = …`, …) for every benchmark inside.
+    pub counters: Option<fn() -> Vec<Counter>>,
 }
 
 /// Every `#[divan::bench_group]` of the program.
@@ -51,13 +53,16 @@ pub struct Registrar<'a> {
     /// The thread counts each benchmark runs on: one, or several each
     /// ending its id as divan shows them (`::t=4`).
     threads: Vec<usize>,
+    /// The counters of the `#[bench_group]`s around it, outermost first.
+    groups: Vec<Counter>,
 }
 
 impl Registrar<'_> {
     /// A benchmark named by the entry's path and `parts` (type, constant,
     /// argument, each if there is one), once per thread count, unless the
-    /// runner leaves it out. `f` declares the attribute's counters, then
-    /// the runner's it is given, then runs.
+    /// runner leaves it out. The groups' counters are declared first; `f`
+    /// declares the attribute's counters, then the runner's it is given
+    /// (each standing over those of its kind before it), then runs.
     pub fn add<F>(&mut self, parts: &[Option<&str>], f: F)
     where
         F: Fn(&mut nbench::Bencher<'_>, &[Counter]) + 'static,
@@ -71,7 +76,11 @@ impl Registrar<'_> {
             return;
         }
         let counters = self.divan.counters.to_vec();
-        let f = std::rc::Rc::new(move |b: &mut nbench::Bencher<'_>| f(b, &counters));
+        let groups = self.groups.clone();
+        let f = std::rc::Rc::new(move |b: &mut nbench::Bencher<'_>| {
+            count_all(b, &groups);
+            f(b, &counters)
+        });
         for &n in &self.threads {
             let id = match self.threads.len() {
                 1 => id.clone(),
@@ -119,6 +128,18 @@ fn path_of(e: &Entry) -> String {
     }
     parts.push(e.name.to_owned());
     parts.join("::")
+}
+
+/// The counters of the `#[bench_group]`s around `e`, outermost first.
+fn group_counters(e: &Entry) -> Vec<Counter> {
+    let mut around: Vec<&Group> = (GROUPS.iter())
+        .filter(|g| crate::threads::within(e.module, g.module))
+        .collect();
+    around.sort_by_key(|g| g.module.len());
+    (around.iter())
+        .filter_map(|g| g.counters)
+        .flat_map(|c| c())
+        .collect()
 }
 
 /// An argument as the function takes it: by value (cloned from the list)
@@ -224,6 +245,7 @@ pub fn run(divan: &crate::Divan) -> i32 {
             path: path_of(e),
             ignored: e.ignored,
             threads: crate::threads::counts_for(e, divan.threads.as_deref()),
+            groups: group_counters(e),
         };
         (e.register)(&mut r);
     }

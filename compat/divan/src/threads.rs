@@ -34,7 +34,7 @@ pub fn counts_for(entry: &Entry, runner: Option<&[usize]>) -> Vec<usize> {
 }
 
 /// Whether `module` is `group` or lies inside it.
-fn within(module: &str, group: &str) -> bool {
+pub(crate) fn within(module: &str, group: &str) -> bool {
     module == group || (module.strip_prefix(group)).is_some_and(|rest| rest.starts_with("::"))
 }
 
