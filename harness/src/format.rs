@@ -132,6 +132,23 @@ pub fn rate(throughput: Throughput, ns: f64) -> String {
     format!("{} {}", sig4(per_sec), units[i])
 }
 
+/// [`rate`] at a median, or where the median lies below what the clock
+/// resolves (`floor`: one clock step shared by each iteration), the rate
+/// it surely exceeds: `> 5.682 Telem/s`, not `∞`.
+///
+/// ```
+/// use nbench::Throughput;
+/// use nbench::__private::format::rate_at;
+/// assert_eq!(rate_at(Throughput::Items(1), 0.0, Some(0.5)), "> 2.000 Gelem/s");
+/// assert_eq!(rate_at(Throughput::Items(1), 1.0, None), "1.000 Gelem/s");
+/// ```
+pub fn rate_at(throughput: Throughput, median: f64, floor: Option<f64>) -> String {
+    match floor {
+        Some(step) => format!("> {}", rate(throughput, step)),
+        None => rate(throughput, median),
+    }
+}
+
 /// `x` divided by `base` for each prefix step (k, M, …, at most `steps`)
 /// that its value rounded to `digits` significant digits reaches, and the
 /// number of steps: 999.97 with 4 digits is 1.000 k, not 1000.

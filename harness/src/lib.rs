@@ -79,8 +79,8 @@ pub mod __private {
     /// Formatting times, rates and counts for reports.
     pub mod format {
         pub use crate::format::{
-            NOT_A_NUMBER, TimeUnit, count, id_cell, id_column, one_line, pad, rate, time, time_in,
-            width,
+            NOT_A_NUMBER, TimeUnit, count, id_cell, id_column, one_line, pad, rate, rate_at, time,
+            time_in, width,
         };
     }
     /// The statistics both halves use, each checked against SciPy / NumPy

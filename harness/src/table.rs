@@ -120,7 +120,7 @@ impl Table {
         };
         let rate = f
             .throughput
-            .map(|t| format::rate(t, f.median))
+            .map(|t| format::rate_at(t, f.median, f.floor))
             .unwrap_or_default();
         let samples = format!("{} × {}", f.samples, f.iters);
         let outliers = f.set_aside.to_string();
@@ -363,6 +363,14 @@ mod tests {
         );
         assert!(
             !row.contains('∞') && !row.contains("near the timer floor"),
+            "{row}"
+        );
+        // Its throughput is a bound, not infinite.
+        let mut r = r;
+        r.throughput = Some(crate::Throughput::Items(1));
+        let row = Table::new(["empty"]).with_resolution(29.0).row(&r);
+        assert!(
+            row.contains("> 2.183 Telem/s") && !row.contains('∞'),
             "{row}"
         );
         assert_eq!(floor(5.0, 29.0, 10), None);

@@ -440,6 +440,8 @@ fn a_median_below_the_clock_reads_as_such_in_every_format() {
         "{row}"
     );
     assert!(!row.contains('∞') && !row.contains("cv 280"), "{row}");
+    // Its throughput: at least what one clock step an iteration makes.
+    assert!(row.contains("> 2.174 Telem/s"), "{row}");
     let md = out(Format::Markdown);
     assert!(
         md.lines()
