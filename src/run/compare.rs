@@ -2,7 +2,7 @@
 //! executable where it starts and speaks this protocol, else measured alone and compared with
 //! the baseline's stored samples.
 
-use super::lockstep::{Compared, Doubt, Lockstep};
+use super::lockstep::{Compared, Doubt, Judged, Lockstep};
 use super::paired::Side;
 use super::session::{Session, SessionError};
 use super::staged::Staged;
@@ -77,34 +77,22 @@ pub fn compare_target(
         }
         pass.begin(observer, (&label, &id), to_measure);
         let settings = opened.hints.settings(plan, &id);
+        let alone = |cur: &mut Option<Session>| {
+            let one = measure(cur, &start_cur, &id, &settings, plan.timeout);
+            one.map_or_else(|o| o, |m| Outcome::Measured(Box::new(m)))
+        };
         if !base_ids.contains(&id) {
             cmp.new.push(id.clone());
-            let one = measure(&mut cur, &start_cur, &id, &settings, plan.timeout);
-            let outcome = one.map_or_else(|o| o, |m| Outcome::Measured(Box::new(m)));
-            pass.push(outcome, Compared::Nothing);
+            pass.push(alone(&mut cur), Compared::Nothing);
             continue;
         }
         let exes = (base_exes.as_slice(), cur_exes.as_slice());
         let lockstep = Lockstep::new(&start_placed, exes, (&id, to_measure));
         let judged = lockstep.compare(id.clone(), (plan, &settings), against.threshold);
-        // The baseline's code fails it: this build's, measured alone,
-        // says whether the benchmark fails here too (a pull request that
-        // mends a benchmark is not failed for the bug it mends).
-        if let Compared::BaselineFailed(why) = &judged.compared {
-            let one = measure(&mut cur, &start_cur, &id, &settings, plan.timeout);
-            let outcome = one.map_or_else(|o| o, |m| Outcome::Measured(Box::new(m)));
-            let compared = match &outcome {
-                Outcome::Measured(_) => Compared::Not(NotCompared::baseline_failed(&id, why)),
-                _ => Compared::Nothing,
-            };
-            pass.push(outcome, compared);
-            continue;
+        match &judged.compared {
+            Compared::BaselineFailed(why) => pass.push_pair(mended(&id, why, alone(&mut cur))),
+            _ => pass.take(judged),
         }
-        pass.spare += judged.unused;
-        if let Some(doubt) = judged.doubt {
-            pass.doubts.push((pass.outcomes.len(), doubt));
-        }
-        pass.push(judged.outcome, judged.compared);
     }
     let how = (plan, &opened.hints, against.threshold);
     pass.resolve_doubts(&label, how, observer);
@@ -128,6 +116,19 @@ pub fn compare_target(
         scalings: opened.scalings,
     };
     (run, cmp)
+}
+
+/// What benchmark `id`, which the baseline's code fails (`why`), gives
+/// the comparison once this build's side measured it alone (`outcome`):
+/// not compared, where it measured; nothing, where it fails here too and
+/// its failure is the run's. A pull request that mends a benchmark is
+/// not failed for the bug it mends.
+fn mended(id: &str, why: &str, outcome: Outcome) -> (Outcome, Compared) {
+    let compared = match &outcome {
+        Outcome::Measured(_) => Compared::Not(NotCompared::baseline_failed(id, why)),
+        _ => Compared::Nothing,
+    };
+    (outcome, compared)
 }
 
 /// The target's last outcomes shown, the display cleared, the current
@@ -262,7 +263,22 @@ struct Pass<'a> {
     started: usize,
 }
 
-impl Pass<'_> {
+impl<'a> Pass<'a> {
+    /// A benchmark compared in lockstep: its outcome and what it gives
+    /// the comparison, the time it left unused, its doubt if any.
+    fn take(&mut self, judged: Judged<'a>) {
+        self.spare += judged.unused;
+        if let Some(doubt) = judged.doubt {
+            self.doubts.push((self.outcomes.len(), doubt));
+        }
+        self.push(judged.outcome, judged.compared);
+    }
+
+    /// [`Pass::push`] of a pair.
+    fn push_pair(&mut self, (outcome, compared): (Outcome, Compared)) {
+        self.push(outcome, compared);
+    }
+
     /// Benchmark `id` of `label` starts: the next of `of` to measure.
     fn begin(&mut self, observer: &mut dyn Observer, (label, id): (&str, &str), of: usize) {
         self.started += 1;
