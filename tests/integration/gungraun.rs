@@ -102,6 +102,33 @@ fn a_skipped_target_is_said_to_use_the_library_its_source_uses() {
 }
 
 #[test]
+fn a_target_of_binary_benchmarks_is_skipped_saying_why_and_the_others_run() {
+    // A command-line tool's suite times its binary (`#[binary_benchmark]`):
+    // nbench-gungraun does not build that target, and the others run.
+    let fx = Fixture::new("gungraun");
+    let manifest = fx.dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let commands = "\n[[bench]]\nname = \"commands\"\nharness = false\n";
+    std::fs::write(&manifest, text + commands).unwrap();
+    let source = "use gungraun::{binary_benchmark, binary_benchmark_group, main};\n\
+                  #[binary_benchmark]\n\
+                  fn echo() -> gungraun::Command { gungraun::Command::new(\"echo\") }\n\
+                  binary_benchmark_group!(name = tool; benchmarks = echo);\n\
+                  main!(binary_benchmark_groups = tool);\n";
+    std::fs::write(fx.dir.join("benches/commands.rs"), source).unwrap();
+    let run = fx.nbench(&["--list"]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let said = "skipped bench target `gun/commands`: it runs gungraun binary benchmarks \
+                (`binary_benchmark_groups`), which time a whole command";
+    assert!(run.stderr.contains(said), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("gun/suite: numbers::fib::short"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn arguments_and_setup_stay_out_of_the_counts_as_in_gungraun() {
     let fx = Fixture::new("gungraun");
     let args = [
