@@ -361,9 +361,18 @@ impl NotCompared {
     /// The benchmark `id` that the baseline's code fails (`why`: a panic,
     /// a crash) and this build's measures.
     pub fn baseline_failed(id: &str, why: &str) -> NotCompared {
+        // A panic's message may run over lines (`assert_eq!`'s left and right).
+        let why: Vec<&str> = why
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
         NotCompared {
             id: id.to_owned(),
-            reason: format!("the baseline fails it ({why}); this build measures it"),
+            reason: format!(
+                "the baseline fails it ({}); this build measures it",
+                why.join("; ")
+            ),
         }
     }
 
@@ -576,4 +585,21 @@ fn is_zero(n: &usize) -> bool {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NotCompared;
+
+    #[test]
+    fn a_baseline_s_panic_over_lines_reads_on_one() {
+        let why =
+            "panicked at benches/a.rs:3: assertion `left == right` failed\n  left: 1\n right: 2\n";
+        let not = NotCompared::baseline_failed("a", why);
+        assert_eq!(
+            not.reason,
+            "the baseline fails it (panicked at benches/a.rs:3: assertion `left == right` failed; \
+             left: 1; right: 2); this build measures it"
+        );
+    }
 }
