@@ -7,6 +7,7 @@ pub mod context;
 pub mod float;
 pub mod metric;
 pub mod names;
+pub mod not_compared;
 pub mod observer;
 pub mod outcome;
 pub mod partition;
