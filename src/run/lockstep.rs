@@ -186,12 +186,12 @@ impl<'a> Lockstep<'a> {
                 return judged(Outcome::Skipped { id, reason }, Compared::Not(not));
             }
             Err(e) => {
-                let baseline_s = e.side == Side::Baseline
+                let baselines_own = e.side == Side::Baseline
                     && matches!(
                         e.error,
                         SessionError::Benchmark(_) | SessionError::Crashed(_)
                     );
-                let compared = match baseline_s {
+                let compared = match baselines_own {
                     true => Compared::BaselineFailed(e.error.to_string()),
                     false => Compared::Nothing,
                 };
