@@ -49,9 +49,15 @@ pub enum Error {
     /// An `--out` file whose format cannot be told.
     #[error("cannot tell the format of --out `{}` from its extension", .0.display())]
     OutFormat(PathBuf),
-    /// `cargo metadata` failed.
-    #[error("could not read the workspace: {0}")]
-    Metadata(String),
+    /// `cargo metadata` failed: what cargo said, and its advice if it gave
+    /// any (else the hint is to run it).
+    #[error("could not read the workspace: {said}")]
+    Metadata {
+        /// cargo's error, on one line.
+        said: String,
+        /// What cargo suggests doing about it.
+        advice: Option<String>,
+    },
     /// Nothing to benchmark: `skipped` bench targets were found and left
     /// out, each with a note saying why.
     #[error("no nbench bench targets found")]
@@ -226,7 +232,7 @@ impl Error {
             | Error::BuildLeftOff { .. }
             | Error::Swapped { .. }
             | Error::RevisionBuild { .. } => exit::BUILD_FAILED,
-            Error::Metadata(_)
+            Error::Metadata { .. }
             | Error::Spawn { .. }
             | Error::Io { .. }
             | Error::Unreadable { .. } => exit::ERROR,
@@ -296,9 +302,10 @@ impl Error {
                 "name it .json, .jsonl, .csv, .md, .txt or .bencher, or add --out-format FORMAT"
                     .to_owned(),
             ),
-            Error::Metadata(_) => {
-                Some("run `cargo metadata` to see cargo's own message".to_owned())
-            }
+            Error::Metadata { advice, .. } => Some(
+                (advice.clone())
+                    .unwrap_or_else(|| "run `cargo metadata` to see cargo's own message".to_owned()),
+            ),
             Error::Submodule(_) => Some(
                 "check it out with `git submodule update --init`: cargo reads every member"
                     .to_owned(),
