@@ -356,7 +356,19 @@ fn left_out(
     let library = library_of(pkg, &source);
     let missing = features.missing(pkg, &t.required_features);
     if !tables.harness_off.contains(&t.name) {
-        Some("uses libtest's bench harness (no `harness = false`)".to_owned())
+        let ported = match source.contains("#[bench]") {
+            // http's and bitflags' nightly suites (`#![feature(test)]`).
+            true => format!(
+                "; bencher's API is libtest's on stable, which nbench runs: list the \
+                 `#[bench]` functions in `benchmark_group!` and `benchmark_main!`, set \
+                 `harness = false`, and take `{}`",
+                crate::error::BENCHER_DEPENDENCY
+            ),
+            false => String::new(),
+        };
+        Some(format!(
+            "uses libtest's bench harness (no `harness = false`){ported}"
+        ))
     } else if a_program_of_its_own(pkg, &source) {
         Some(format!(
             "its `main` is its own and uses no benchmark library: a program, which \
