@@ -359,9 +359,9 @@ fn left_out(
         let ported = match source.contains("#[bench]") {
             // http's and bitflags' nightly suites (`#![feature(test)]`).
             true => format!(
-                "; bencher's API is libtest's on stable, which nbench runs: list the \
-                 `#[bench]` functions in `benchmark_group!` and `benchmark_main!`, set \
-                 `harness = false`, and take `{}`",
+                "; bencher's API is libtest's on stable, which nbench runs: take `{}` in \
+                 `test`'s place, list the `#[bench]` functions in `benchmark_group!` and \
+                 `benchmark_main!`, and set `harness = false`",
                 crate::error::BENCHER_DEPENDENCY
             ),
             false => String::new(),

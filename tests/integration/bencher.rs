@@ -51,7 +51,10 @@ fn a_nightly_libtest_suite_is_told_how_bencher_runs_its_bench_functions() {
     assert_eq!(run.code, 0, "{}", run.all());
     let said = "skipped bench target `stable/nightly`: uses libtest's bench harness (no \
                 `harness = false`); bencher's API is libtest's on stable, which nbench runs: \
-                list the `#[bench]` functions in `benchmark_group!` and `benchmark_main!`";
+                take `bencher = { package = \"nbench-bencher\"";
+    assert!(run.stderr.contains(said), "{}", run.stderr);
+    let said = "in `test`'s place, list the `#[bench]` functions in `benchmark_group!` and \
+                `benchmark_main!`, and set `harness = false`";
     assert!(run.stderr.contains(said), "{}", run.stderr);
     assert!(
         run.stdout.contains("stable/suite: fib_10"),
