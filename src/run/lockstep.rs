@@ -186,11 +186,7 @@ impl<'a> Lockstep<'a> {
                 return judged(Outcome::Skipped { id, reason }, Compared::Not(not));
             }
             Err(e) => {
-                let baselines_own = e.side == Side::Baseline
-                    && matches!(
-                        e.error,
-                        SessionError::Benchmark(_) | SessionError::Crashed(_)
-                    );
+                let baselines_own = e.side == Side::Baseline && e.benchmarks_own();
                 let compared = match baselines_own {
                     true => Compared::BaselineFailed(e.error.to_string()),
                     false => Compared::Nothing,

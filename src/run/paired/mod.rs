@@ -9,9 +9,10 @@
 mod hold;
 pub mod pace;
 mod pair;
+mod turns;
 
 pub use pace::{epochs_for, most_epochs};
-pub use pair::{PairedError, Side};
+pub use turns::{PairedError, Side};
 
 use super::session::{Session, SessionError};
 use crate::compare::paired::Measured as Lockstepped;
@@ -21,8 +22,9 @@ use nbench::__private::engine::Stop;
 use nbench::__private::metric::Metric;
 use nbench::{Counter, Throughput};
 use pace::{MIN_EPOCHS, Pace, START_ALLOWANCE};
-use pair::{Answer, Deadline, Pair, Ready, by_side, calibrate, shared_overhead, starts_first};
+use pair::{Answer, Deadline, Pair, Ready, calibrate, shared_overhead};
 use std::time::{Duration, Instant};
+use turns::{by_side, starts_first};
 
 /// Samples of both sides, taken in alternation; per-iteration ns, loop overhead removed.
 #[derive(Debug, Clone)]

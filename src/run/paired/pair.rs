@@ -2,6 +2,7 @@
 //! calibrated once for both, sampled in alternation.
 
 use super::pace::{COPY_MOST_SHARE, Copies, Pace};
+use super::turns::{PairedError, Side, by_side, first_in, first_round, in_turn, starts_first};
 use crate::model::samples::Taken;
 use crate::run::session::{Session, SessionError};
 use nbench::__private::engine::next_iters;
@@ -10,80 +11,6 @@ use nbench::__private::protocol::{Command, Event};
 use nbench::__private::stats::{even_orders, log_median_sorted, median_sorted};
 use nbench::{Counter, Throughput};
 use std::time::{Duration, Instant};
-
-/// Which process a failure came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    /// The saved baseline executable.
-    Baseline,
-    /// The freshly built one.
-    Current,
-}
-
-impl Side {
-    /// The other side.
-    pub fn other(self) -> Side {
-        match self {
-            Side::Baseline => Side::Current,
-            Side::Current => Side::Baseline,
-        }
-    }
-}
-
-/// A side that failed, how, and what it printed.
-#[derive(Debug)]
-pub struct PairedError {
-    /// Which side.
-    pub side: Side,
-    /// What went wrong.
-    pub error: SessionError,
-    /// The side's output since the benchmark began.
-    pub output: String,
-}
-
-impl PairedError {
-    pub(super) fn new(side: Side, error: SessionError) -> PairedError {
-        PairedError {
-            side,
-            error,
-            output: String::new(),
-        }
-    }
-}
-
-/// Which side takes its sample first in `round`: the two take turns.
-pub(super) fn first_in(round: u64) -> Side {
-    if round.is_multiple_of(2) {
-        Side::Baseline
-    } else {
-        Side::Current
-    }
-}
-
-/// Which side's process starts first in epoch `epoch`, and sets the
-/// benchmark up first (and copies first in its first copy; the sides then
-/// take turns): each side in every other
-/// pair of epochs, so that each count of iterations per sample, which
-/// epochs take in turns ([`super::pace::ITERS_STEPS`]), has as many
-/// epochs of each order.
-pub(super) fn starts_first(epoch: u32) -> Side {
-    first_in(first_round(epoch))
-}
-
-/// The number of epoch `epoch`'s first round ([`first_in`]): the side that
-/// started first ([`starts_first`]) samples first too.
-fn first_round(epoch: u32) -> u64 {
-    u64::from(epoch / 2)
-}
-
-/// Two values taken from side `first` and then the other, as (the
-/// baseline's, the current side's).
-pub(super) fn by_side<T>(first: Side, one: T, two: T) -> (T, T) {
-    match first {
-        Side::Baseline => (one, two),
-        Side::Current => (two, one),
-    }
-}
 
 /// An epoch's ratio (current / baseline): the median of its rounds' ratios,
 /// with as many rounds of each order (see [`first_in`]) in it
@@ -276,9 +203,7 @@ impl Pair {
                 Side::Current => c,
             })
         };
-        let one = self.ready(first, id, overhead_of(first))?;
-        let two = self.ready(first.other(), id, overhead_of(first.other()))?;
-        Ok(by_side(first, one, two))
+        in_turn(self, first, |p, side| p.ready(side, id, overhead_of(side)))
     }
 
     pub(super) fn sample(&mut self, side: Side, iters: u64) -> Result<f64, PairedError> {
@@ -291,13 +216,7 @@ impl Pair {
     /// One sample from each side; which goes first alternates with `round`
     /// ([`first_in`]).
     pub(super) fn round(&mut self, iters: u64, round: u64) -> Result<(f64, f64), PairedError> {
-        if first_in(round) == Side::Baseline {
-            let b = self.sample(Side::Baseline, iters)?;
-            Ok((b, self.sample(Side::Current, iters)?))
-        } else {
-            let c = self.sample(Side::Current, iters)?;
-            Ok((self.sample(Side::Baseline, iters)?, c))
-        }
+        in_turn(self, first_in(round), |p, side| p.sample(side, iters))
     }
 
     /// One epoch's samples, after a warm-up: rounds in lockstep until the
@@ -524,16 +443,6 @@ pub(super) fn calibrate(p: &mut Pair, target: f64, limit: Duration) -> Result<u6
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn each_count_of_iterations_has_both_orders_of_start() {
-        let firsts: Vec<Side> = (0..8).map(starts_first).collect();
-        for count in 0..2 {
-            let of_count: Vec<Side> = firsts.iter().skip(count).step_by(2).copied().collect();
-            let base = of_count.iter().filter(|s| **s == Side::Baseline).count();
-            assert_eq!(base * 2, of_count.len(), "{firsts:?}");
-        }
-    }
 
     #[test]
     pub(super) fn a_lean_from_who_went_first_cancels_with_the_orders_even() {
