@@ -2,6 +2,7 @@
 //! store → compare → report, as functions the commands call. Commands never
 //! call each other; they call these.
 
+mod build_failed;
 pub mod history;
 pub mod measure;
 pub mod publish;
