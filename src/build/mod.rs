@@ -399,10 +399,10 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Re
         .zip(cli.revision.clone())
         .map(|(err, mark)| std::thread::spawn(move || marked::show(err, &mark)));
     let stdout = child.stdout.take().expect("stdout is piped");
-    let mut built = Vec::new();
-    let mut libs = Vec::new();
+    let (mut built, mut libs, mut bins) = (Vec::new(), Vec::new(), Vec::new());
     for message in Message::parse_stream(BufReader::new(stdout)).flatten() {
         if let Message::CompilerArtifact(a) = message {
+            bins.extend(built_bin(&a));
             match built_target(&a, targets) {
                 Some(b) => built.push(b),
                 None => libs.extend(features::of_lib(&a)),
@@ -412,6 +412,10 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Re
     for b in &mut built {
         b.features
             .extend(features::of_dependencies(&b.target, &libs));
+        b.bins = (bins.iter())
+            .filter(|(root, _)| *root == b.target.package_root)
+            .map(|(_, exe)| exe.clone())
+            .collect();
     }
     let status = child.wait().map_err(|source| Error::Spawn {
         program: cargo,
@@ -439,6 +443,14 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Re
     Ok(ordered)
 }
 
+/// A package's binary as cargo built it: (the package's folder, the
+/// executable, at the path a benchmark is given as `CARGO_BIN_EXE_<name>`).
+fn built_bin(a: &Artifact) -> Option<(PathBuf, PathBuf)> {
+    let exe = a.executable.as_ref().filter(|_| a.target.is_bin())?;
+    let root = a.manifest_path.parent()?.as_std_path().to_path_buf();
+    Some((root, exe.as_std_path().to_path_buf()))
+}
+
 fn built_target(a: &Artifact, targets: &[BenchTarget]) -> Option<Built> {
     let exe = a.executable.as_ref()?;
     if !a.target.is_bench() {
@@ -453,6 +465,7 @@ fn built_target(a: &Artifact, targets: &[BenchTarget]) -> Option<Built> {
         exe: exe.as_std_path().to_path_buf(),
         features: a.features.clone(),
         layouts: Vec::new(),
+        bins: Vec::new(),
     })
 }
 

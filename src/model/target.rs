@@ -87,6 +87,11 @@ pub struct Built {
     /// The same code linked with its functions in other orders, for
     /// comparisons over layouts (empty: only `exe`).
     pub layouts: Vec<PathBuf>,
+    /// Its package's binaries where cargo built them, the paths it gives a
+    /// benchmark as `CARGO_BIN_EXE_<name>`: a benchmark may run them, and
+    /// a baseline keeps copies of those its executables name
+    /// (`store/bins.rs`).
+    pub bins: Vec<PathBuf>,
 }
 
 impl Built {

@@ -288,6 +288,7 @@ fn saved_target(
         } else {
             Vec::new()
         },
+        bins: Vec::new(),
     }
 }
 

@@ -264,12 +264,12 @@ impl Baselines {
             .filter(|b| run.targets.iter().any(|t| t.target == b.target.label()))
         {
             let label = b.target.label();
-            executables.insert(label.clone(), copy_in(&bin, &label, &b.exe)?);
+            executables.insert(label.clone(), copy_in(&bin, &label, &b.exe, &b.bins)?);
             dirs.insert(label.clone(), b.target.package_root.clone());
             let files = b
                 .layouts
                 .iter()
-                .map(|exe| copy_in(&bin, &label, exe))
+                .map(|exe| copy_in(&bin, &label, exe, &b.bins))
                 .collect::<Result<Vec<_>>>()?;
             if files.is_empty() {
                 layouts.remove(&label);
@@ -315,14 +315,21 @@ impl Baselines {
     }
 }
 
-/// Copies `exe` into `bin` under its [`saved_name`] (unless a file of that
-/// name, the same bytes, is there already); returns the file's name.
-fn copy_in(bin: &Path, label: &str, exe: &Path) -> Result<String> {
-    let file = saved_name(label, exe)?;
+/// Copies `exe` into `bin`, naming kept copies of the package's binaries
+/// it names (`bins`, [`super::bins`]), under its [`saved_name`] (unless a
+/// file of that name, the same bytes, is there already); returns the
+/// file's name.
+fn copy_in(bin: &Path, label: &str, exe: &Path, bins: &[PathBuf]) -> Result<String> {
+    let mut bytes = std::fs::read(exe).map_err(|e| Error::io("could not read", exe, e))?;
+    super::bins::name_kept_copies(&mut bytes, bins)?;
+    let file = saved_name(label, exe, &bytes);
     let dest = bin.join(&file);
     if !dest.exists() {
         let tmp = bin.join(format!(".{file}.tmp"));
-        let copied = std::fs::copy(exe, &tmp).and_then(|_| std::fs::rename(&tmp, &dest));
+        let copied = std::fs::write(&tmp, &bytes)
+            .and_then(|()| std::fs::metadata(exe))
+            .and_then(|m| std::fs::set_permissions(&tmp, m.permissions()))
+            .and_then(|()| std::fs::rename(&tmp, &dest));
         if let Err(e) = copied {
             // A full disk leaves no partial copy behind.
             let _ = std::fs::remove_file(&tmp);
@@ -332,20 +339,15 @@ fn copy_in(bin: &Path, label: &str, exe: &Path) -> Result<String> {
     Ok(file)
 }
 
-/// `package-target-<hash of the executable>`: a new build never overwrites the file an older save refers to.
-fn saved_name(label: &str, exe: &Path) -> Result<String> {
-    let bytes = std::fs::read(exe).map_err(|e| Error::io("could not read", exe, e))?;
+/// `package-target-<hash of the saved bytes>`: a new build never overwrites the file an older save refers to.
+fn saved_name(label: &str, exe: &Path, bytes: &[u8]) -> String {
     let mut h = DefaultHasher::new();
     bytes.hash(&mut h);
     let ext = exe
         .extension()
         .map(|e| format!(".{}", e.to_string_lossy()))
         .unwrap_or_default();
-    Ok(format!(
-        "{}-{:016x}{ext}",
-        label.replace('/', "-"),
-        h.finish()
-    ))
+    format!("{}-{:016x}{ext}", label.replace('/', "-"), h.finish())
 }
 
 /// `old` with every benchmark of `new` put in (replacing the same id of the same target).

@@ -1,6 +1,7 @@
 //! `target/nbench/`: every run stored as JSON, written atomically, the last 50 kept; baselines beside them.
 
 pub mod baselines;
+mod bins;
 pub mod history;
 mod write;
 

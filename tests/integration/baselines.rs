@@ -602,3 +602,29 @@ fn numbers_json_cannot_hold_read_back_as_n_a() {
     let list = fx.nbench(&["baseline", "list"]);
     assert!(list.stdout.contains("main"), "{}", list.all());
 }
+
+#[test]
+fn a_baseline_runs_the_package_binary_it_was_built_with() {
+    // The benchmark runs the package's `work` binary by the path cargo
+    // gave it; the next build writes a new `work` to that path. Before
+    // baselines kept their own copy, 4× the steps compared as unchanged:
+    // both sides ran the new binary.
+    let fx = Fixture::new("own_bin").own_target_dir();
+    let paired = |extra: &[&str]| fx.nbench(&[PAIRED, extra].concat());
+    let save = paired(&["--save-baseline", "before"]);
+    assert_eq!(save.code, 0, "{}", save.all());
+    fx.edit(
+        "src/bin/work.rs",
+        "const STEPS: u64 = 1_000_000;",
+        "const STEPS: u64 = 4_000_000;",
+    );
+    let run = paired(&["--compare", "before", "--format", "json"]);
+    let doc = run.json();
+    let row = &doc["comparison"]["targets"][0]["rows"][0];
+    assert_eq!(row["verdict"], "regressed", "{row}");
+    assert!(row["change"].as_f64().unwrap() > 0.5, "{row}");
+    // The copy the baseline runs sits beside the build's binary; the
+    // working tree's binary is the new one.
+    let kept = files_under(&fx.dir.join("target/nbench/build/r"));
+    assert_eq!(kept.len(), 1, "{kept:?}");
+}

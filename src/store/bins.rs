@@ -1,0 +1,150 @@
+//! A package's own binaries that a bench executable runs by the path cargo
+//! gave it (`env!("CARGO_BIN_EXE_<name>")`, compiled into the executable).
+//!
+//! The next build writes a new binary to that path, so a baseline's saved
+//! executable would run the new build's binary, and a comparison would
+//! read the same program on both sides. A baseline keeps a copy of each
+//! binary its executables name, content-addressed at a path of the same
+//! length beside the build's (`<dir>/release/work` → `<dir>/r/1x9ak/work`),
+//! and its saved executables name the copy instead.
+
+use crate::error::{Error, Result};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+/// `exe` (an executable's bytes) with each of `bins` it names made to name
+/// a kept copy of that binary instead. A binary whose path leaves no room
+/// for a copy's (a profile folder under 3 characters) is left as it is, and
+/// so is every executable on Apple's systems, where changing a signed
+/// executable's bytes stops it from running.
+pub fn name_kept_copies(exe: &mut [u8], bins: &[PathBuf]) -> Result<()> {
+    if cfg!(target_vendor = "apple") {
+        return Ok(());
+    }
+    for bin in bins {
+        let Some(from) = bin.to_str().map(str::as_bytes) else {
+            continue;
+        };
+        if find(exe, from).is_none() {
+            continue;
+        }
+        let bytes = std::fs::read(bin).map_err(|e| Error::io("could not read", bin, e))?;
+        let Some(kept) = kept_path(bin, hash(&bytes)) else {
+            continue;
+        };
+        if !kept.exists() {
+            write_copy(bin, &kept)?;
+        }
+        let to = kept.to_str().map(str::as_bytes).unwrap_or(from);
+        replace_all(exe, from, to);
+    }
+    Ok(())
+}
+
+/// Where a copy of `bin` (`<dir>/<profile>/<name>`) whose bytes hash to
+/// `hash` is kept: `<dir>/r/<key>/<name>`, the key as long as the profile
+/// folder's name less two, so the path is as long as `bin`'s.
+fn kept_path(bin: &Path, hash: u64) -> Option<PathBuf> {
+    let name = bin.file_name()?;
+    let profile = bin.parent()?;
+    let dir = profile.parent()?;
+    let width = profile.file_name()?.to_str()?.len().checked_sub(2)?;
+    if width == 0 || width > 12 {
+        return None;
+    }
+    let key: String = (0..width)
+        .scan(hash, |h, _| {
+            let digit = char::from_digit((*h % 36) as u32, 36);
+            *h /= 36;
+            digit
+        })
+        .collect();
+    Some(dir.join("r").join(key).join(name))
+}
+
+fn write_copy(bin: &Path, kept: &Path) -> Result<()> {
+    let folder = kept.parent().unwrap_or(kept);
+    std::fs::create_dir_all(folder).map_err(|e| Error::io("could not create", folder, e))?;
+    let tmp = folder.join(format!(".{}.tmp", std::process::id()));
+    let copied = std::fs::copy(bin, &tmp).and_then(|_| std::fs::rename(&tmp, kept));
+    copied.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io("could not write", kept, e)
+    })
+}
+
+fn hash(bytes: &[u8]) -> u64 {
+    let mut h = DefaultHasher::new();
+    bytes.hash(&mut h);
+    h.finish()
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Each `from` in `bytes` overwritten by `to`, of the same length.
+fn replace_all(bytes: &mut [u8], from: &[u8], to: &[u8]) {
+    if from.len() != to.len() || from.is_empty() {
+        return;
+    }
+    let mut at = 0;
+    while let Some(i) = find(&bytes[at..], from) {
+        bytes[at + i..at + i + to.len()].copy_from_slice(to);
+        at += i + to.len();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_copy_s_path_is_as_long_as_the_binary_s_and_follows_its_bytes() {
+        let bin = Path::new("/w/target/nbench/build/release/work");
+        let kept = kept_path(bin, 12345).unwrap();
+        assert_eq!(kept.as_os_str().len(), bin.as_os_str().len());
+        assert!(kept.starts_with("/w/target/nbench/build/r/"), "{kept:?}");
+        assert!(kept.ends_with("work"));
+        assert_ne!(kept_path(bin, 12346), Some(kept.clone()));
+        let debug = Path::new("/w/target/debug/x");
+        assert_eq!(
+            kept_path(debug, 7).unwrap().as_os_str().len(),
+            debug.as_os_str().len()
+        );
+        // No room in a profile folder of two characters.
+        assert_eq!(kept_path(Path::new("/w/target/ci/x"), 7), None);
+    }
+
+    #[test]
+    fn every_mention_of_the_path_is_replaced_and_nothing_else() {
+        let mut bytes = b"..abc..xabcx..abc".to_vec();
+        replace_all(&mut bytes, b"abc", b"XYZ");
+        assert_eq!(bytes, b"..XYZ..xXYZx..XYZ");
+        replace_all(&mut bytes, b"XYZ", b"toolong");
+        assert_eq!(bytes, b"..XYZ..xXYZx..XYZ");
+    }
+
+    #[cfg(not(target_vendor = "apple"))]
+    #[test]
+    fn an_executable_naming_a_binary_names_its_kept_copy_which_holds_its_bytes() {
+        let dir = std::env::temp_dir().join(format!("nbench-bins-{}", std::process::id()));
+        let bin = dir.join("release").join("work");
+        std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+        std::fs::write(&bin, b"first build").unwrap();
+        let path = bin.to_str().unwrap().as_bytes().to_vec();
+        let mut exe = [&b"head "[..], &path, b" tail"].concat();
+        name_kept_copies(&mut exe, std::slice::from_ref(&bin)).unwrap();
+        let named = String::from_utf8(exe[5..exe.len() - 5].to_vec()).unwrap();
+        assert_ne!(named.as_bytes(), path.as_slice());
+        assert_eq!(std::fs::read(&named).unwrap(), b"first build");
+        // The next build's binary leaves the copy as it was.
+        std::fs::write(&bin, b"second build").unwrap();
+        assert_eq!(std::fs::read(&named).unwrap(), b"first build");
+        // An executable that names no binary is untouched.
+        let mut other = b"no path here".to_vec();
+        name_kept_copies(&mut other, &[bin]).unwrap();
+        assert_eq!(other, b"no path here");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
