@@ -25,7 +25,8 @@ pub fn name_kept_copies(exe: &mut [u8], bins: &[PathBuf]) -> Result<()> {
         let Some(from) = bin.to_str().map(str::as_bytes) else {
             continue;
         };
-        if find(exe, from).is_none() {
+        let finder = memchr::memmem::Finder::new(from);
+        if finder.find(exe).is_none() {
             continue;
         }
         let bytes = std::fs::read(bin).map_err(|e| Error::io("could not read", bin, e))?;
@@ -36,7 +37,7 @@ pub fn name_kept_copies(exe: &mut [u8], bins: &[PathBuf]) -> Result<()> {
             write_copy(bin, &kept)?;
         }
         let to = kept.to_str().map(str::as_bytes).unwrap_or(from);
-        replace_all(exe, from, to);
+        replace_all(exe, &finder, to);
     }
     Ok(())
 }
@@ -79,17 +80,14 @@ fn hash(bytes: &[u8]) -> u64 {
     h.finish()
 }
 
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
-}
-
-/// Each `from` in `bytes` overwritten by `to`, of the same length.
-fn replace_all(bytes: &mut [u8], from: &[u8], to: &[u8]) {
+/// Each of `finder`'s needle in `bytes` overwritten by `to`, of the same length.
+fn replace_all(bytes: &mut [u8], finder: &memchr::memmem::Finder<'_>, to: &[u8]) {
+    let from = finder.needle();
     if from.len() != to.len() || from.is_empty() {
         return;
     }
     let mut at = 0;
-    while let Some(i) = find(&bytes[at..], from) {
+    while let Some(i) = finder.find(&bytes[at..]) {
         bytes[at + i..at + i + to.len()].copy_from_slice(to);
         at += i + to.len();
     }
@@ -119,9 +117,9 @@ mod tests {
     #[test]
     fn every_mention_of_the_path_is_replaced_and_nothing_else() {
         let mut bytes = b"..abc..xabcx..abc".to_vec();
-        replace_all(&mut bytes, b"abc", b"XYZ");
+        replace_all(&mut bytes, &memchr::memmem::Finder::new("abc"), b"XYZ");
         assert_eq!(bytes, b"..XYZ..xXYZx..XYZ");
-        replace_all(&mut bytes, b"XYZ", b"toolong");
+        replace_all(&mut bytes, &memchr::memmem::Finder::new("XYZ"), b"toolong");
         assert_eq!(bytes, b"..XYZ..xXYZx..XYZ");
     }
 
