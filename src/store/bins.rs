@@ -50,7 +50,7 @@ fn kept_path(bin: &Path, hash: u64) -> Option<PathBuf> {
     let profile = bin.parent()?;
     let dir = profile.parent()?;
     let width = profile.file_name()?.to_str()?.len().checked_sub(2)?;
-    if width == 0 || width > 12 {
+    if width == 0 {
         return None;
     }
     let key: String = (0..width)
@@ -109,6 +109,11 @@ mod tests {
         assert_eq!(
             kept_path(debug, 7).unwrap().as_os_str().len(),
             debug.as_os_str().len()
+        );
+        let long = Path::new("/w/target/a-long-custom-profile/x");
+        assert_eq!(
+            kept_path(long, 7).unwrap().as_os_str().len(),
+            long.as_os_str().len()
         );
         // No room in a profile folder of two characters.
         assert_eq!(kept_path(Path::new("/w/target/ci/x"), 7), None);
