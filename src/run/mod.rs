@@ -16,6 +16,7 @@ mod page_cache;
 pub mod paired;
 pub mod schedule;
 pub mod session;
+mod session_error;
 mod staged;
 
 use crate::compare::estimate;
