@@ -4,8 +4,9 @@
 //! from its link command ([`super::relink`]), or built by cargo the same way
 //! where that cannot be done.
 
+use super::artifacts::built_target;
 use super::relink::{self, LinkLine, PRINT_LINK};
-use super::{BuildOptions, align_sections_args, built_target, common_args};
+use super::{BuildOptions, align_sections_args, common_args};
 use crate::error::{Error, Result};
 use crate::model::target::Built;
 use cargo_metadata::Message;
