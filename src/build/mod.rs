@@ -181,6 +181,7 @@ impl BuildOptions {
             },
             lock: String::new(),
             copied: Vec::new(),
+            bins_kept: true,
         }
     }
 }

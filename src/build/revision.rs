@@ -128,6 +128,13 @@ pub fn built_as_now(
         let names: Vec<String> = held.iter().map(|b| format!("`{b}`")).collect();
         return Err(format!("it holds bench target {} only", names.join(", ")));
     }
+    if !then.bins_kept {
+        return Err(
+            "it was saved before baselines kept the package binaries a benchmark \
+                    runs"
+                .to_owned(),
+        );
+    }
     let now = build.record(&std::env::current_dir().unwrap_or_default());
     if then.layouts < now.layouts {
         return Err(format!(

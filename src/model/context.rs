@@ -99,6 +99,11 @@ pub struct BuildRecord {
     /// its checkout from the working tree (an input `include_str!` takes).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub copied: Vec<CopiedFile>,
+    /// Saved executables name kept copies of the package binaries they run
+    /// (`store/bins.rs`). False in a record older than this field: its
+    /// executables run whatever binary the latest build wrote.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bins_kept: bool,
 }
 
 /// A file git does not track, copied from the working tree into a

@@ -176,6 +176,21 @@ fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
     let said = "is built again: its checkout, which its executables may read files from, is gone";
     assert!(rebuilt.stderr.contains(said), "{}", rebuilt.stderr);
     kept_checkout(&fx, &name);
+    // Saved by a cargo nbench that did not keep the package binaries its
+    // executables run (`bins_kept` absent): built again, not reused.
+    let results = fx
+        .dir
+        .join("target/nbench/baselines")
+        .join(&name)
+        .join("results.json");
+    let text = std::fs::read_to_string(&results).unwrap();
+    let older = text.replace("\"bins_kept\": true", "\"bins_kept\": false");
+    assert_ne!(older, text, "{text}");
+    std::fs::write(&results, older).unwrap();
+    let rebuilt = nbench(&fx, &["--compare-rev", "HEAD~1", "chain/a"]);
+    assert_eq!(rebuilt.code, 0, "{}", rebuilt.all());
+    let said = "is built again: it was saved before baselines kept the package binaries";
+    assert!(rebuilt.stderr.contains(said), "{}", rebuilt.stderr);
     // Deleting the baseline deletes the checkout kept with it.
     let deleted = fx.nbench(&["baseline", "delete", &name]);
     assert_eq!(deleted.code, 0, "{}", deleted.all());
