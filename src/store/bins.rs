@@ -21,6 +21,9 @@ pub fn name_kept_copies(exe: &mut [u8], bins: &[PathBuf]) -> Result<()> {
     if cfg!(target_vendor = "apple") {
         return Ok(());
     }
+    // The longest first: `work2`'s path is `work`'s and more.
+    let mut bins: Vec<&PathBuf> = bins.iter().collect();
+    bins.sort_by_key(|b| std::cmp::Reverse(b.as_os_str().len()));
     for bin in bins {
         let Some(from) = bin.to_str().map(str::as_bytes) else {
             continue;
@@ -37,9 +40,27 @@ pub fn name_kept_copies(exe: &mut [u8], bins: &[PathBuf]) -> Result<()> {
             write_copy(bin, &kept)?;
         }
         let to = kept.to_str().map(str::as_bytes).unwrap_or(from);
-        replace_all(exe, &finder, to);
+        replace_all(exe, &finder, to, &longer_names(bin));
     }
     Ok(())
+}
+
+/// What follows `bin`'s name in the names of the other files and folders
+/// beside it (`uild` for a binary `b` beside `build/`): a path of theirs
+/// starts with `bin`'s and is not to be changed.
+fn longer_names(bin: &Path) -> Vec<Vec<u8>> {
+    let (Some(name), Some(dir)) = (bin.file_name(), bin.parent()) else {
+        return Vec::new();
+    };
+    let name = name.as_encoded_bytes();
+    let entries = std::fs::read_dir(dir).into_iter().flatten().flatten();
+    entries
+        .filter_map(|e| {
+            let other = e.file_name().as_encoded_bytes().to_vec();
+            let rest = other.strip_prefix(name)?;
+            (!rest.is_empty()).then(|| rest.to_vec())
+        })
+        .collect()
 }
 
 /// Where a copy of `bin` (`<dir>/<profile>/<name>`) whose bytes hash to
@@ -80,16 +101,25 @@ fn hash(bytes: &[u8]) -> u64 {
     h.finish()
 }
 
-/// Each of `finder`'s needle in `bytes` overwritten by `to`, of the same length.
-fn replace_all(bytes: &mut [u8], finder: &memchr::memmem::Finder<'_>, to: &[u8]) {
+/// Each of `finder`'s needle in `bytes` overwritten by `to`, of the same
+/// length, except where the bytes after it go on as one of `longer`.
+fn replace_all(
+    bytes: &mut [u8],
+    finder: &memchr::memmem::Finder<'_>,
+    to: &[u8],
+    longer: &[Vec<u8>],
+) {
     let from = finder.needle();
     if from.len() != to.len() || from.is_empty() {
         return;
     }
     let mut at = 0;
     while let Some(i) = finder.find(&bytes[at..]) {
-        bytes[at + i..at + i + to.len()].copy_from_slice(to);
-        at += i + to.len();
+        let (start, end) = (at + i, at + i + to.len());
+        if !longer.iter().any(|rest| bytes[end..].starts_with(rest)) {
+            bytes[start..end].copy_from_slice(to);
+        }
+        at = end;
     }
 }
 
@@ -121,11 +151,21 @@ mod tests {
 
     #[test]
     fn every_mention_of_the_path_is_replaced_and_nothing_else() {
+        let finder = |s: &'static str| memchr::memmem::Finder::new(s);
         let mut bytes = b"..abc..xabcx..abc".to_vec();
-        replace_all(&mut bytes, &memchr::memmem::Finder::new("abc"), b"XYZ");
+        replace_all(&mut bytes, &finder("abc"), b"XYZ", &[]);
         assert_eq!(bytes, b"..XYZ..xXYZx..XYZ");
-        replace_all(&mut bytes, &memchr::memmem::Finder::new("XYZ"), b"toolong");
+        replace_all(&mut bytes, &finder("XYZ"), b"toolong", &[]);
         assert_eq!(bytes, b"..XYZ..xXYZx..XYZ");
+        // `/t/release/b` inside `/t/release/build/…` is another path.
+        let mut bytes = b"/t/release/b /t/release/build/out".to_vec();
+        replace_all(
+            &mut bytes,
+            &finder("/t/release/b"),
+            b"/t/r/xyzab/b",
+            &[b"uild".to_vec()],
+        );
+        assert_eq!(bytes, b"/t/r/xyzab/b /t/release/build/out");
     }
 
     #[cfg(not(target_vendor = "apple"))]
@@ -135,10 +175,13 @@ mod tests {
         let bin = dir.join("release").join("work");
         std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
         std::fs::write(&bin, b"first build").unwrap();
+        std::fs::create_dir_all(dir.join("release").join("workspace")).unwrap();
         let path = bin.to_str().unwrap().as_bytes().to_vec();
-        let mut exe = [&b"head "[..], &path, b" tail"].concat();
+        let beside = [&path[..], b"space/out"].concat();
+        let mut exe = [&b"head "[..], &path, b" tail", &beside].concat();
         name_kept_copies(&mut exe, std::slice::from_ref(&bin)).unwrap();
-        let named = String::from_utf8(exe[5..exe.len() - 5].to_vec()).unwrap();
+        assert!(exe.ends_with(&beside), "a folder beside it keeps its path");
+        let named = String::from_utf8(exe[5..5 + path.len()].to_vec()).unwrap();
         assert_ne!(named.as_bytes(), path.as_slice());
         assert_eq!(std::fs::read(&named).unwrap(), b"first build");
         // The next build's binary leaves the copy as it was.
