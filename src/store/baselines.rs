@@ -1,5 +1,6 @@
 //! Named baselines: a run's results plus copies of the executables that produced them, saved atomically.
 
+use super::bins::Keeper;
 use super::{encode, write_atomic};
 use crate::error::{Error, Result};
 use crate::model::record::{RunRecord, SCHEMA_VERSION};
@@ -264,12 +265,13 @@ impl Baselines {
             .filter(|b| run.targets.iter().any(|t| t.target == b.target.label()))
         {
             let label = b.target.label();
-            executables.insert(label.clone(), copy_in(&bin, &label, &b.exe, &b.bins)?);
+            let mut keeper = Keeper::new(&b.bins);
+            executables.insert(label.clone(), copy_in(&bin, &label, &b.exe, &mut keeper)?);
             dirs.insert(label.clone(), b.target.package_root.clone());
             let files = b
                 .layouts
                 .iter()
-                .map(|exe| copy_in(&bin, &label, exe, &b.bins))
+                .map(|exe| copy_in(&bin, &label, exe, &mut keeper))
                 .collect::<Result<Vec<_>>>()?;
             if files.is_empty() {
                 layouts.remove(&label);
@@ -316,12 +318,12 @@ impl Baselines {
 }
 
 /// Copies `exe` into `bin`, naming kept copies of the package's binaries
-/// it names (`bins`, [`super::bins`]), under its [`saved_name`] (unless a
+/// it names ([`Keeper`]), under its [`saved_name`] (unless a
 /// file of that name, the same bytes, is there already); returns the
 /// file's name.
-fn copy_in(bin: &Path, label: &str, exe: &Path, bins: &[PathBuf]) -> Result<String> {
+fn copy_in(bin: &Path, label: &str, exe: &Path, keeper: &mut Keeper) -> Result<String> {
     let mut bytes = std::fs::read(exe).map_err(|e| Error::io("could not read", exe, e))?;
-    super::bins::name_kept_copies(&mut bytes, bins)?;
+    keeper.name_kept_copies(&mut bytes)?;
     let file = saved_name(label, exe, &bytes);
     let dest = bin.join(&file);
     if !dest.exists() {

@@ -12,37 +12,70 @@ use crate::error::{Error, Result};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-/// `exe` (an executable's bytes) with each of `bins` it names made to name
-/// a kept copy of that binary instead. A binary whose path leaves no room
-/// for a copy's (a profile folder under 3 characters) is left as it is, and
-/// so is every executable on Apple's systems, where changing a signed
-/// executable's bytes stops it from running.
-pub fn name_kept_copies(exe: &mut [u8], bins: &[PathBuf]) -> Result<()> {
-    if cfg!(target_vendor = "apple") {
-        return Ok(());
+/// A built target's package binaries, each copied and its replacement
+/// worked out once, however many of the target's executables name it.
+pub struct Keeper<'a> {
+    /// The binaries, the longest path first: `work2`'s path is `work`'s and more.
+    bins: Vec<&'a PathBuf>,
+    /// Each binary's replacement, once worked out: its kept copy's path
+    /// and the [`longer_names`] beside it (`None`: it has no room for one).
+    kept: Vec<Option<Option<Replacement>>>,
+}
+
+struct Replacement {
+    to: Vec<u8>,
+    longer: Vec<Vec<u8>>,
+}
+
+impl<'a> Keeper<'a> {
+    pub fn new(bins: &'a [PathBuf]) -> Keeper<'a> {
+        let mut bins: Vec<&PathBuf> = bins.iter().collect();
+        bins.sort_by_key(|b| std::cmp::Reverse(b.as_os_str().len()));
+        let kept = bins.iter().map(|_| None).collect();
+        Keeper { bins, kept }
     }
-    // The longest first: `work2`'s path is `work`'s and more.
-    let mut bins: Vec<&PathBuf> = bins.iter().collect();
-    bins.sort_by_key(|b| std::cmp::Reverse(b.as_os_str().len()));
-    for bin in bins {
-        let Some(from) = bin.to_str().map(str::as_bytes) else {
-            continue;
-        };
-        let finder = memchr::memmem::Finder::new(from);
-        if finder.find(exe).is_none() {
-            continue;
+
+    /// `exe` (an executable's bytes) with each binary it names made to
+    /// name a kept copy of it instead. A binary whose path leaves no room
+    /// for a copy's (a profile folder under 3 characters) is left as it
+    /// is, and so is every executable on Apple's systems, where changing a
+    /// signed executable's bytes stops it from running.
+    pub fn name_kept_copies(&mut self, exe: &mut [u8]) -> Result<()> {
+        if cfg!(target_vendor = "apple") {
+            return Ok(());
         }
-        let bytes = std::fs::read(bin).map_err(|e| Error::io("could not read", bin, e))?;
-        let Some(kept) = kept_path(bin, hash(&bytes)) else {
-            continue;
-        };
-        if !kept.exists() {
-            write_copy(bin, &kept)?;
+        for (bin, kept) in self.bins.iter().zip(&mut self.kept) {
+            let Some(from) = bin.to_str().map(str::as_bytes) else {
+                continue;
+            };
+            let finder = memchr::memmem::Finder::new(from);
+            if finder.find(exe).is_none() {
+                continue;
+            }
+            if kept.is_none() {
+                *kept = Some(replacement(bin)?);
+            }
+            if let Some(Some(r)) = kept {
+                replace_all(exe, &finder, &r.to, &r.longer);
+            }
         }
-        let to = kept.to_str().map(str::as_bytes).unwrap_or(from);
-        replace_all(exe, &finder, to, &longer_names(bin));
+        Ok(())
     }
-    Ok(())
+}
+
+/// `bin` copied to its kept path, and what names the copy in its place.
+fn replacement(bin: &Path) -> Result<Option<Replacement>> {
+    let bytes = std::fs::read(bin).map_err(|e| Error::io("could not read", bin, e))?;
+    let Some(kept) = kept_path(bin, hash(&bytes)) else {
+        return Ok(None);
+    };
+    if !kept.exists() {
+        write_copy(bin, &kept)?;
+    }
+    Ok(kept.to_str().map(|to| Replacement {
+        to: to.as_bytes().to_vec(),
+        longer: longer_names(bin),
+    }))
 }
 
 /// What follows `bin`'s name in the names of the other files and folders
@@ -179,7 +212,8 @@ mod tests {
         let path = bin.to_str().unwrap().as_bytes().to_vec();
         let beside = [&path[..], b"space/out"].concat();
         let mut exe = [&b"head "[..], &path, b" tail", &beside].concat();
-        name_kept_copies(&mut exe, std::slice::from_ref(&bin)).unwrap();
+        let bins = [bin.clone()];
+        Keeper::new(&bins).name_kept_copies(&mut exe).unwrap();
         assert!(exe.ends_with(&beside), "a folder beside it keeps its path");
         let named = String::from_utf8(exe[5..5 + path.len()].to_vec()).unwrap();
         assert_ne!(named.as_bytes(), path.as_slice());
@@ -189,7 +223,7 @@ mod tests {
         assert_eq!(std::fs::read(&named).unwrap(), b"first build");
         // An executable that names no binary is untouched.
         let mut other = b"no path here".to_vec();
-        name_kept_copies(&mut other, &[bin]).unwrap();
+        Keeper::new(&bins).name_kept_copies(&mut other).unwrap();
         assert_eq!(other, b"no path here");
         let _ = std::fs::remove_dir_all(&dir);
     }
