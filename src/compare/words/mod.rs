@@ -165,10 +165,8 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
     use crate::model::comparison::Signal;
     let c = r.instructions.as_ref()?;
     let text = match r.decided_by {
-        _ if c.note.is_some() => format!(
-            ": instructions are not compared: {}",
-            c.note.as_deref().unwrap_or_default()
-        ),
+        // Said by `uncompared_notes`, once for every row with the same reason.
+        _ if c.note.is_some() => return None,
         _ if let Some(other) = &c.contrary => overruled(c, other),
         // Its reason says what both signals saw.
         _ if crate::compare::joint::held_back(r) => return None,
@@ -330,8 +328,52 @@ pub fn row_notes(rows: &[Row], threshold: f64) -> Vec<RowNote> {
         })
         .flatten()
         .collect();
+    notes.extend(uncompared_notes(rows));
     notes.extend(work::notes(rows));
     notes
+}
+
+/// Rows named in full in a note about several before the rest are counted.
+const NAMED_IN_A_NOTE: usize = 3;
+
+/// `: instructions are not compared: it times itself …` under one row;
+/// one note for all rows not compared for the same reason (foldhash's
+/// suite: 84 rows that time themselves), naming the first few.
+pub fn uncompared_notes(rows: &[Row]) -> Vec<RowNote> {
+    fn reason(r: &Row) -> Option<&str> {
+        r.instructions.as_ref()?.note.as_deref()
+    }
+    let mut reasons: Vec<&str> = Vec::new();
+    for why in rows.iter().filter_map(reason) {
+        if !reasons.contains(&why) {
+            reasons.push(why);
+        }
+    }
+    (reasons.into_iter())
+        .map(|why| {
+            let alike: Vec<&str> = (rows.iter())
+                .filter(|r| reason(r) == Some(why))
+                .map(|r| r.id.as_str())
+                .collect();
+            match alike.as_slice() {
+                [one] => RowNote::about(one, format!(": instructions are not compared: {why}")),
+                _ => {
+                    let who = if alike.len() == rows.len() {
+                        format!("every benchmark here ({})", alike.len())
+                    } else if alike.len() <= NAMED_IN_A_NOTE + 1 {
+                        format!("{} benchmarks ({})", alike.len(), alike.join(", "))
+                    } else {
+                        let more = alike.len() - NAMED_IN_A_NOTE;
+                        let first = alike[..NAMED_IN_A_NOTE].join(", ");
+                        format!("{} benchmarks ({first} and {more} more)", alike.len())
+                    };
+                    RowNote::plain(format!(
+                        "instructions are not compared for {who}, each for this reason: {why}"
+                    ))
+                }
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

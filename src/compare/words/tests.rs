@@ -270,11 +270,48 @@ fn a_counted_row_says_what_the_signal_that_did_not_decide_saw() {
         "{note}"
     );
     r.instructions.as_mut().unwrap().note = Some("threads".into());
-    assert!(
-        signal_note(&r, 0.005)
-            .unwrap()
-            .to_string()
-            .contains("not compared: threads")
+    assert_eq!(signal_note(&r, 0.005), None, "said by uncompared_notes");
+    assert_eq!(
+        texts(row_notes(std::slice::from_ref(&r), 0.005)),
+        ["stride: instructions are not compared: threads"]
+    );
+}
+
+#[test]
+fn rows_not_compared_for_one_reason_share_a_note() {
+    use crate::model::comparison::CountChange;
+    let row = |id: &str, why: Option<&str>| {
+        let mut r = Row::example(id, 10.0, 0.0, Verdict::Unchanged);
+        r.instructions = Some(CountChange {
+            note: why.map(str::to_owned),
+            ..CountChange::example(0.0, 0.0)
+        });
+        r
+    };
+    let custom = Some("it times itself");
+    let rows: Vec<Row> = (0..6).map(|i| row(&format!("hash/{i}"), custom)).collect();
+    assert_eq!(
+        texts(row_notes(&rows, 0.005)),
+        [
+            "instructions are not compared for every benchmark here (6), each for this reason: \
+          it times itself"
+        ]
+    );
+    let mut mixed = rows.clone();
+    mixed.push(row("spawn", Some("threads")));
+    mixed.push(row("plain", None));
+    assert_eq!(
+        texts(row_notes(&mixed, 0.005)),
+        [
+            "instructions are not compared for 6 benchmarks (hash/0, hash/1, hash/2 and 3 \
+             more), each for this reason: it times itself",
+            "spawn: instructions are not compared: threads",
+        ]
+    );
+    assert_eq!(
+        texts(row_notes(&mixed[2..], 0.005))[0],
+        "instructions are not compared for 4 benchmarks (hash/2, hash/3, hash/4, hash/5), \
+         each for this reason: it times itself"
     );
 }
 
