@@ -30,9 +30,19 @@ pub struct Baseline {
     /// checkout). Empty in a baseline older than this field.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub dirs: BTreeMap<String, PathBuf>,
+    /// `package/target` → the kept copies of package binaries its saved
+    /// executables name (`store/bins.rs`); a target saved before this field
+    /// has no entry, and its executables are read to tell which they name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub kept_bins: BTreeMap<String, Vec<PathBuf>>,
 }
 
 impl Baseline {
+    /// Every kept copy of a package binary its executables name.
+    pub fn all_kept(self) -> Vec<PathBuf> {
+        self.kept_bins.into_values().flatten().collect()
+    }
+
     /// Whether a bench target of it was saved in one link layout (its
     /// layouts were not asked for, or could not be built).
     pub fn in_one_layout(&self) -> bool {
@@ -59,6 +69,11 @@ impl Baselines {
         Baselines {
             dir: store_root.join("baselines"),
         }
+    }
+
+    /// The `baselines/` directory.
+    pub(super) fn dir(&self) -> &Path {
+        &self.dir
     }
 
     fn results_path(&self, name: &str) -> PathBuf {
@@ -156,9 +171,12 @@ impl Baselines {
     /// store's baseline `name`, in place of any there.
     pub fn adopt(&self, made: &Path, name: &str, _lock: &Lock) -> Result<()> {
         let dest = self.dir.join(name);
+        let replaced = self.load(name).ok().flatten();
         let _ = std::fs::remove_dir_all(&dest);
         std::fs::rename(made, &dest)
-            .map_err(|e| Error::io("could not move the baseline into", &dest, e))
+            .map_err(|e| Error::io("could not move the baseline into", &dest, e))?;
+        self.sweep(name, replaced.map(Baseline::all_kept).unwrap_or_default());
+        Ok(())
     }
 
     /// Every baseline, by name; unreadable ones are reported as errors.
@@ -260,6 +278,12 @@ impl Baselines {
             .as_ref()
             .map(|b| b.dirs.clone())
             .unwrap_or_default();
+        let mut kept_bins = previous
+            .as_ref()
+            .map(|b| b.kept_bins.clone())
+            .unwrap_or_default();
+        // Copies the targets saved again named before: unused, unless another names them.
+        let mut unnamed = Vec::new();
         for b in built
             .iter()
             .filter(|b| run.targets.iter().any(|t| t.target == b.target.label()))
@@ -273,6 +297,9 @@ impl Baselines {
                 .iter()
                 .map(|exe| copy_in(&bin, &label, exe, &mut keeper))
                 .collect::<Result<Vec<_>>>()?;
+            let kept = keeper.kept();
+            let before = kept_bins.insert(label.clone(), kept.clone());
+            unnamed.extend(before.into_iter().flatten().filter(|k| !kept.contains(k)));
             if files.is_empty() {
                 layouts.remove(&label);
             } else {
@@ -290,9 +317,11 @@ impl Baselines {
             executables,
             layouts,
             dirs,
+            kept_bins,
         };
         let path = self.results_path(name);
         write_atomic(&path, &encode(&baseline, &path)?)?;
+        self.sweep(name, unnamed);
         // Executables no longer referenced belong to older saves.
         if let Ok(entries) = std::fs::read_dir(&bin) {
             for e in entries.flatten() {
@@ -312,7 +341,9 @@ impl Baselines {
         if !dir.is_dir() {
             return Ok(false);
         }
+        let deleted = self.load(name).ok().flatten();
         std::fs::remove_dir_all(&dir).map_err(|e| Error::io("could not remove", &dir, e))?;
+        self.sweep(name, deleted.map(Baseline::all_kept).unwrap_or_default());
         Ok(true)
     }
 }

@@ -23,6 +23,8 @@ pub struct Keeper<'a> {
 }
 
 struct Replacement {
+    /// The kept copy.
+    path: PathBuf,
     to: Vec<u8>,
     longer: Vec<Vec<u8>>,
 }
@@ -61,6 +63,12 @@ impl<'a> Keeper<'a> {
         }
         Ok(())
     }
+
+    /// The kept copies the executables given so far name.
+    pub fn kept(&self) -> Vec<PathBuf> {
+        let kept = self.kept.iter().flatten().flatten();
+        kept.map(|r| r.path.clone()).collect()
+    }
 }
 
 /// `bin` copied to its kept path, and what names the copy in its place.
@@ -75,6 +83,7 @@ fn replacement(bin: &Path) -> Result<Option<Replacement>> {
     Ok(kept.to_str().map(|to| Replacement {
         to: to.as_bytes().to_vec(),
         longer: longer_names(bin),
+        path: kept.clone(),
     }))
 }
 

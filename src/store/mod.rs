@@ -3,6 +3,7 @@
 pub mod baselines;
 mod bins;
 pub mod history;
+mod sweep;
 mod write;
 
 use crate::error::{Error, Result};

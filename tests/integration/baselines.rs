@@ -625,6 +625,39 @@ fn a_baseline_runs_the_package_binary_it_was_built_with() {
     assert!(row["change"].as_f64().unwrap() > 0.5, "{row}");
     // The copy the baseline runs sits beside the build's binary; the
     // working tree's binary is the new one.
-    let kept = files_under(&fx.dir.join("target/nbench/build/r"));
+    let kept_dir = fx.dir.join("target/nbench/build/r");
+    let kept = files_under(&kept_dir);
     assert_eq!(kept.len(), 1, "{kept:?}");
+    // Copies are shared by content and removed with the last baseline
+    // naming them: `after` and `again` name one copy, `before` another.
+    for name in ["after", "again"] {
+        let save = paired(&["--save-baseline", name]);
+        assert_eq!(save.code, 0, "{}", save.all());
+    }
+    let paths = |files: Vec<(std::path::PathBuf, std::time::SystemTime)>| -> Vec<_> {
+        files.into_iter().map(|(p, _)| p).collect()
+    };
+    let mut theirs = paths(files_under(&kept_dir));
+    assert_eq!(theirs.len(), 2, "{theirs:?}");
+    theirs.retain(|p| *p != kept[0].0);
+    let delete = |name: &str| {
+        let out = fx.nbench(&["baseline", "delete", name]);
+        assert_eq!(out.code, 0, "{}", out.all());
+        paths(files_under(&kept_dir))
+    };
+    assert_eq!(delete("before"), theirs, "before's copy goes");
+    // A baseline saved before baselines listed their copies has its
+    // executables read instead.
+    let again = fx.dir.join("target/nbench/baselines/again/results.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&again).unwrap()).unwrap();
+    let listed = doc.as_object_mut().unwrap().remove("kept_bins");
+    assert!(listed.is_some(), "{doc}");
+    std::fs::write(&again, serde_json::to_vec(&doc).unwrap()).unwrap();
+    assert_eq!(delete("after"), theirs, "again's executables still name it");
+    // Its benchmark still runs: a missing copy would fail it.
+    let after = fx.nbench(&["--compare", "again", "--format", "json"]);
+    assert_eq!(after.code, 0, "{}", after.all());
+    let row = &after.json()["comparison"]["targets"][0]["rows"][0];
+    assert!(row["change"].is_f64(), "{row}");
 }
