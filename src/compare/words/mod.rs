@@ -159,37 +159,50 @@ pub fn floor_note(r: &Row, threshold: f64) -> Option<RowNote> {
 /// What the two signals of a row with instruction counts said, where the
 /// one that did not decide has something to add: counts that decided for
 /// time, time that decided against still counts (a change outside the
-/// instruction stream), counts too spread or untelling to decide.
-pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
+/// instruction stream), counts too spread or untelling to decide. And
+/// where the reason holds no figure the table does not show, that reason
+/// alone, for one note over every row it holds for.
+fn signal_said(r: &Row, threshold: f64) -> Option<(RowNote, Option<String>)> {
     use crate::compare::joint::{counts_moved, counts_still, goes_against, goes_with, time_agrees};
     use crate::model::comparison::Signal;
     let c = r.instructions.as_ref()?;
-    let text = match r.decided_by {
-        // Said by `uncompared_notes`, once for every row with the same reason.
-        _ if c.note.is_some() => return None,
+    let fell_or_rose = if c.change < 0.0 { "fell" } else { "rose" };
+    let (text, shared) = match r.decided_by {
+        _ if let Some(why) = &c.note => (
+            format!(": instructions are not compared: {why}"),
+            Some(format!("instructions are not compared: {why}")),
+        ),
         _ if let Some(other) = &c.contrary => overruled(c, other),
         // Its reason says what both signals saw.
         _ if crate::compare::joint::held_back(r) => return None,
         // Still counts and time's interval, both in the row: nothing to add
         // (on quick-xml's suite, 48 of 67 rows).
         Some(Signal::Instructions) if r.verdict == Verdict::Unchanged => return None,
-        Some(Signal::Instructions) => decided_by_counts(r, c),
+        Some(Signal::Instructions) => (decided_by_counts(r, c), None),
         _ if matches!(r.verdict, Verdict::Regressed | Verdict::Improved)
             && counts_still(r, threshold) =>
         {
-            format!(
-                ": time {}, instructions {}: the change lies outside the instruction stream \
-                 (memory, caches, branch prediction, system calls or code placement)",
-                percent_change(r.change),
-                percent_change(c.change)
+            (
+                format!(
+                    ": time {}, instructions {}: the change lies outside the instruction \
+                     stream (memory, caches, branch prediction, system calls or code placement)",
+                    percent_change(r.change),
+                    percent_change(c.change)
+                ),
+                None,
             )
         }
-        Some(Signal::Time) if goes_against(r, threshold) => format!(
-            ": time {}, instructions {}: they moved opposite ways and time decides; with this \
-             change, counts that {} decide no row of this comparison",
-            percent_change(r.change),
-            percent_change(c.change),
-            if c.change < 0.0 { "fell" } else { "rose" }
+        Some(Signal::Time) if goes_against(r, threshold) => (
+            format!(
+                ": time {}, instructions {}: they moved opposite ways and time decides; with \
+                 this change, counts that {fell_or_rose} decide no row of this comparison",
+                percent_change(r.change),
+                percent_change(c.change),
+            ),
+            Some(format!(
+                "time and instructions moved opposite ways, and time decides; with this \
+                 change, counts that {fell_or_rose} decide no row of this comparison"
+            )),
         ),
         // Both decided the same way, by different amounts (chrono's
         // ebc808e8: RFC 3339 parsing timed −66 % and counted −54 %): no
@@ -197,13 +210,18 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
         Some(Signal::Time)
             if counts_moved(r, threshold) && !time_agrees(r, threshold) && !goes_with(r) =>
         {
-            format!(
-                ": instructions {}, further than time's interval ({} … {}) reaches: time \
-                 decides (an instruction need not cost the time of another, and some cost \
-                 none)",
-                percent_change(c.change),
-                percent_change(r.change_ci[0]),
-                percent_change(r.change_ci[1])
+            let why = "time decides (an instruction need not cost the time of another, and \
+                       some cost none)";
+            (
+                format!(
+                    ": instructions {}, further than time's interval ({} … {}) reaches: {why}",
+                    percent_change(c.change),
+                    percent_change(r.change_ci[0]),
+                    percent_change(r.change_ci[1])
+                ),
+                Some(format!(
+                    "instructions moved further than time's interval reaches: {why}"
+                )),
             )
         }
         Some(Signal::Time)
@@ -211,25 +229,28 @@ pub fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
                 && counts_still(r, threshold)
                 && !crate::compare::joint::time_within_reach(r, threshold) =>
         {
-            too_unsure_for_still_counts(r, c, threshold)
+            (too_unsure_for_still_counts(r, c, threshold), None)
         }
         Some(Signal::Time)
             if counts_moved(r, threshold)
                 && !crate::compare::joint::time_bounds_counts(r, threshold)
                 && !goes_with(r) =>
         {
-            too_unsure_for_moved_counts(r, c, threshold)
+            (too_unsure_for_moved_counts(r, c, threshold), None)
         }
-        _ if c.change.abs() > threshold && !counts_moved(r, threshold) => format!(
-            ": instructions {}, but from process to process the change lay {:.1}% apart \
-             (code that allocates meets the allocator in another state, or inputs drawn at \
-             random): they do not decide",
-            percent_change(c.change),
-            c.spread * 100.0
+        _ if c.change.abs() > threshold && !counts_moved(r, threshold) => (
+            format!(
+                ": instructions {}, but from process to process the change lay {:.1}% apart \
+                 (code that allocates meets the allocator in another state, or inputs drawn \
+                 at random): they do not decide",
+                percent_change(c.change),
+                c.spread * 100.0
+            ),
+            None,
         ),
         _ => return None,
     };
-    Some(RowNote::about(&r.id, text))
+    Some((RowNote::about(&r.id, text), shared))
 }
 
 /// `… decided by instructions: …; time alone could not tell (…)`.
@@ -284,23 +305,20 @@ fn too_unsure_for_still_counts(
 }
 
 /// Why counts that moved decide nothing: `other`, a row of the same
-/// comparison, timed the other way from counts moving this way.
+/// comparison, timed the other way from counts moving this way; and that
+/// reason without this row's figures.
 fn overruled(
     c: &crate::model::comparison::CountChange,
     other: &crate::model::comparison::Contrary,
-) -> String {
+) -> (String, Option<String>) {
     let counted = |x: f64| nbench::__private::format::count(x);
     let (fewer, less) = match c.change < 0.0 {
         true => ("fewer", "less"),
         false => ("more", "more"),
     };
-    format!(
-        ": instructions {} ({} → {} an iteration), but they do not decide: in this comparison \
-         `{}` counted {} and timed {}, {}: with this change, {fewer} instructions need not \
-         mean {less} time",
-        percent_change(c.change),
-        counted(c.baseline),
-        counted(c.current),
+    let why = format!(
+        "in this comparison `{}` counted {} and timed {}, {}: with this change, {fewer} \
+         instructions need not mean {less} time",
         other.id,
         percent_change(other.counted),
         percent_change(other.timed),
@@ -309,71 +327,106 @@ fn overruled(
         } else {
             "faster"
         },
+    );
+    (
+        format!(
+            ": instructions {} ({} → {} an iteration), but they do not decide: {why}",
+            percent_change(c.change),
+            counted(c.baseline),
+            counted(c.current),
+        ),
+        Some(format!("instructions do not decide: {why}")),
     )
 }
 
 /// The notes under a target's comparison table, at noise threshold
-/// `threshold`: each row's placement note ([`placement_note`]) and timer
-/// floor note ([`floor_note`]), then one note for each change of declared
-/// work per iteration ([`work::notes`]).
+/// `threshold`: each row's placement, iterations, timer floor
+/// ([`floor_note`]) and signal notes ([`signal_said`]), those of several
+/// rows for one reason said once ([`Shared`]), then one note for each
+/// change of declared work per iteration ([`work::notes`]).
 pub fn row_notes(rows: &[Row], threshold: f64) -> Vec<RowNote> {
-    let mut notes: Vec<RowNote> = (rows.iter())
-        .flat_map(|r| {
-            [
-                placement_note(r),
-                iterations_note(r, threshold),
-                floor_note(r, threshold),
-                signal_note(r, threshold),
-            ]
-        })
-        .flatten()
-        .collect();
-    notes.extend(uncompared_notes(rows));
+    let mut said: Vec<Said> = Vec::new();
+    for r in rows {
+        let own = [
+            placement_note(r),
+            iterations_note(r, threshold),
+            floor_note(r, threshold),
+        ];
+        said.extend(own.into_iter().flatten().map(Said::Own));
+        said.extend(
+            signal_said(r, threshold).map(|(note, shared)| match shared {
+                Some(why) => Said::Shared(note, why),
+                None => Said::Own(note),
+            }),
+        );
+    }
+    let mut notes = Shared::gather(said, rows.len());
     notes.extend(work::notes(rows));
     notes
+}
+
+/// A row's note, or one whose reason (without the row's figures) may be
+/// said once for several rows.
+enum Said {
+    Own(RowNote),
+    Shared(RowNote, String),
 }
 
 /// Rows named in full in a note about several before the rest are counted.
 const NAMED_IN_A_NOTE: usize = 3;
 
-/// `: instructions are not compared: it times itself …` under one row;
-/// one note for all rows not compared for the same reason (foldhash's
-/// suite: 84 rows that time themselves), naming the first few.
-pub fn uncompared_notes(rows: &[Row]) -> Vec<RowNote> {
-    fn reason(r: &Row) -> Option<&str> {
-        r.instructions.as_ref()?.note.as_deref()
-    }
-    let mut reasons: Vec<&str> = Vec::new();
-    for why in rows.iter().filter_map(reason) {
-        if !reasons.contains(&why) {
-            reasons.push(why);
-        }
-    }
-    (reasons.into_iter())
-        .map(|why| {
-            let alike: Vec<&str> = (rows.iter())
-                .filter(|r| reason(r) == Some(why))
-                .map(|r| r.id.as_str())
-                .collect();
-            match alike.as_slice() {
-                [one] => RowNote::about(one, format!(": instructions are not compared: {why}")),
-                _ => {
-                    let who = if alike.len() == rows.len() {
-                        format!("every benchmark here ({})", alike.len())
-                    } else if alike.len() <= NAMED_IN_A_NOTE + 1 {
-                        format!("{} benchmarks ({})", alike.len(), alike.join(", "))
-                    } else {
-                        let more = alike.len() - NAMED_IN_A_NOTE;
-                        let first = alike[..NAMED_IN_A_NOTE].join(", ");
-                        format!("{} benchmarks ({first} and {more} more)", alike.len())
-                    };
-                    RowNote::plain(format!(
-                        "instructions are not compared for {who}, each for this reason: {why}"
-                    ))
+/// Notes whose reason holds for several rows: one note, naming the first
+/// few (foldhash's 84 rows that time themselves, bytecount's 9 rows whose
+/// counts one other row overruled).
+struct Shared;
+
+impl Shared {
+    /// `said` as notes, each shared reason once where it first came, over
+    /// `rows` rows in all.
+    fn gather(said: Vec<Said>, rows: usize) -> Vec<RowNote> {
+        let mut ids: Vec<(String, Vec<String>)> = Vec::new();
+        for s in &said {
+            if let Said::Shared(note, why) = s {
+                let id = note.id.clone().unwrap_or_default();
+                match ids.iter_mut().find(|(w, _)| w == why) {
+                    Some((_, of)) => of.push(id),
+                    None => ids.push((why.clone(), vec![id])),
                 }
             }
-        })
-        .collect()
+        }
+        let mut notes = Vec::new();
+        for s in said {
+            match s {
+                Said::Own(note) => notes.push(note),
+                Said::Shared(note, why) => {
+                    let Some(at) = ids.iter().position(|(w, _)| *w == why) else {
+                        continue;
+                    };
+                    match ids[at].1.as_slice() {
+                        [_] => notes.push(note),
+                        of => notes.push(RowNote::plain(format!("{}: {why}", who(of, rows)))),
+                    }
+                    // Said: later rows with this reason add nothing.
+                    ids[at].0.clear();
+                }
+            }
+        }
+        notes
+    }
+}
+
+/// `every benchmark here (84)`, `2 benchmarks (a, b)`, `9 benchmarks (a,
+/// b, c and 6 more)`: the rows `ids` of `rows` in all.
+fn who(ids: &[String], rows: usize) -> String {
+    if ids.len() == rows {
+        return format!("every benchmark here ({rows})");
+    }
+    if ids.len() <= NAMED_IN_A_NOTE + 1 {
+        return format!("{} benchmarks ({})", ids.len(), ids.join(", "));
+    }
+    let more = ids.len() - NAMED_IN_A_NOTE;
+    let first = ids[..NAMED_IN_A_NOTE].join(", ");
+    format!("{} benchmarks ({first} and {more} more)", ids.len())
 }
 
 #[cfg(test)]

@@ -2,6 +2,10 @@
 
 use super::*;
 
+fn signal_note(r: &Row, threshold: f64) -> Option<RowNote> {
+    signal_said(r, threshold).map(|(note, _)| note)
+}
+
 fn texts(notes: Vec<RowNote>) -> Vec<String> {
     notes.iter().map(RowNote::to_string).collect()
 }
@@ -270,7 +274,6 @@ fn a_counted_row_says_what_the_signal_that_did_not_decide_saw() {
         "{note}"
     );
     r.instructions.as_mut().unwrap().note = Some("threads".into());
-    assert_eq!(signal_note(&r, 0.005), None, "said by uncompared_notes");
     assert_eq!(
         texts(row_notes(std::slice::from_ref(&r), 0.005)),
         ["stride: instructions are not compared: threads"]
@@ -292,10 +295,7 @@ fn rows_not_compared_for_one_reason_share_a_note() {
     let rows: Vec<Row> = (0..6).map(|i| row(&format!("hash/{i}"), custom)).collect();
     assert_eq!(
         texts(row_notes(&rows, 0.005)),
-        [
-            "instructions are not compared for every benchmark here (6), each for this reason: \
-          it times itself"
-        ]
+        ["every benchmark here (6): instructions are not compared: it times itself"]
     );
     let mut mixed = rows.clone();
     mixed.push(row("spawn", Some("threads")));
@@ -303,15 +303,46 @@ fn rows_not_compared_for_one_reason_share_a_note() {
     assert_eq!(
         texts(row_notes(&mixed, 0.005)),
         [
-            "instructions are not compared for 6 benchmarks (hash/0, hash/1, hash/2 and 3 \
-             more), each for this reason: it times itself",
+            "6 benchmarks (hash/0, hash/1, hash/2 and 3 more): instructions are not \
+             compared: it times itself",
             "spawn: instructions are not compared: threads",
         ]
     );
     assert_eq!(
         texts(row_notes(&mixed[2..], 0.005))[0],
-        "instructions are not compared for 4 benchmarks (hash/2, hash/3, hash/4, hash/5), \
-         each for this reason: it times itself"
+        "4 benchmarks (hash/2, hash/3, hash/4, hash/5): instructions are not compared: it \
+         times itself"
+    );
+    // Counts one other row overruled: its figures once, each row's in the table.
+    let overruled = |id: &str, change: f64| {
+        let mut r = Row::example(id, 10.0, 0.0, Verdict::Unchanged);
+        r.instructions = Some(CountChange {
+            contrary: Some(crate::model::comparison::Contrary {
+                id: "counts/0".into(),
+                counted: -0.31,
+                timed: 0.078,
+            }),
+            ..CountChange::example(change, 0.0)
+        });
+        r
+    };
+    let two = [
+        overruled("counts/8000", -0.0062),
+        overruled("counts/9000", -0.0051),
+    ];
+    assert_eq!(
+        texts(row_notes(&two, 0.005)),
+        [
+            "every benchmark here (2): instructions do not decide: in this comparison \
+          `counts/0` counted -31.00% and timed +7.80%, slower: with this change, fewer \
+          instructions need not mean less time"
+        ]
+    );
+    let one = texts(row_notes(&two[..1], 0.005));
+    assert!(
+        one[0].starts_with("counts/8000: instructions -0.62% (")
+            && one[0].contains("but they do not decide: in this comparison `counts/0`"),
+        "{one:?}"
     );
 }
 
