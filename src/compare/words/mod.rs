@@ -166,7 +166,6 @@ fn signal_said(r: &Row, threshold: f64) -> Option<(RowNote, Option<String>)> {
     use crate::compare::joint::{counts_moved, counts_still, goes_against, goes_with, time_agrees};
     use crate::model::comparison::Signal;
     let c = r.instructions.as_ref()?;
-    let fell_or_rose = if c.change < 0.0 { "fell" } else { "rose" };
     let (text, shared) = match r.decided_by {
         _ if let Some(why) = &c.note => (
             format!(": instructions are not compared: {why}"),
@@ -182,47 +181,16 @@ fn signal_said(r: &Row, threshold: f64) -> Option<(RowNote, Option<String>)> {
         _ if matches!(r.verdict, Verdict::Regressed | Verdict::Improved)
             && counts_still(r, threshold) =>
         {
-            (
-                format!(
-                    ": time {}, instructions {}: the change lies outside the instruction \
-                     stream (memory, caches, branch prediction, system calls or code placement)",
-                    percent_change(r.change),
-                    percent_change(c.change)
-                ),
-                None,
-            )
+            (outside_the_stream(r, c), None)
         }
-        Some(Signal::Time) if goes_against(r, threshold) => (
-            format!(
-                ": time {}, instructions {}: they moved opposite ways and time decides; with \
-                 this change, counts that {fell_or_rose} decide no row of this comparison",
-                percent_change(r.change),
-                percent_change(c.change),
-            ),
-            Some(format!(
-                "time and instructions moved opposite ways, and time decides; with this \
-                 change, counts that {fell_or_rose} decide no row of this comparison"
-            )),
-        ),
+        Some(Signal::Time) if goes_against(r, threshold) => opposite_ways(r, c),
         // Both decided the same way, by different amounts (chrono's
         // ebc808e8: RFC 3339 parsing timed −66 % and counted −54 %): no
         // disagreement worth a note.
         Some(Signal::Time)
             if counts_moved(r, threshold) && !time_agrees(r, threshold) && !goes_with(r) =>
         {
-            let why = "time decides (an instruction need not cost the time of another, and \
-                       some cost none)";
-            (
-                format!(
-                    ": instructions {}, further than time's interval ({} … {}) reaches: {why}",
-                    percent_change(c.change),
-                    percent_change(r.change_ci[0]),
-                    percent_change(r.change_ci[1])
-                ),
-                Some(format!(
-                    "instructions moved further than time's interval reaches: {why}"
-                )),
-            )
+            past_times_interval(r, c)
         }
         Some(Signal::Time)
             if r.verdict == Verdict::Inconclusive
@@ -251,6 +219,56 @@ fn signal_said(r: &Row, threshold: f64) -> Option<(RowNote, Option<String>)> {
         _ => return None,
     };
     Some((RowNote::about(&r.id, text), shared))
+}
+
+/// `: time +2.1%, instructions +0.00%: the change lies outside …`.
+fn outside_the_stream(r: &Row, c: &crate::model::comparison::CountChange) -> String {
+    format!(
+        ": time {}, instructions {}: the change lies outside the instruction stream (memory, \
+         caches, branch prediction, system calls or code placement)",
+        percent_change(r.change),
+        percent_change(c.change)
+    )
+}
+
+/// Time and counts that moved opposite ways, time deciding: the row's
+/// note, and its reason without the row's figures.
+fn opposite_ways(r: &Row, c: &crate::model::comparison::CountChange) -> (String, Option<String>) {
+    let fell_or_rose = if c.change < 0.0 { "fell" } else { "rose" };
+    let why = format!("counts that {fell_or_rose} decide no row of this comparison");
+    (
+        format!(
+            ": time {}, instructions {}: they moved opposite ways and time decides; with this \
+             change, {why}",
+            percent_change(r.change),
+            percent_change(c.change),
+        ),
+        Some(format!(
+            "time and instructions moved opposite ways, and time decides; with this change, \
+             {why}"
+        )),
+    )
+}
+
+/// Counts that moved further than time's interval reaches, time deciding:
+/// the row's note, and its reason without the row's figures.
+fn past_times_interval(
+    r: &Row,
+    c: &crate::model::comparison::CountChange,
+) -> (String, Option<String>) {
+    let why = "time decides (an instruction need not cost the time of another, and some cost \
+               none)";
+    (
+        format!(
+            ": instructions {}, further than time's interval ({} … {}) reaches: {why}",
+            percent_change(c.change),
+            percent_change(r.change_ci[0]),
+            percent_change(r.change_ci[1])
+        ),
+        Some(format!(
+            "instructions moved further than time's interval reaches: {why}"
+        )),
+    )
 }
 
 /// `… decided by instructions: …; time alone could not tell (…)`.
