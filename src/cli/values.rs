@@ -56,7 +56,7 @@ pub(crate) fn context_pair(text: &str) -> Result<(String, String), String> {
 
 pub(crate) fn duration(text: &str) -> Result<Duration, String> {
     nbench::__private::modes::args::duration("", text)
-        .map_err(|_| "expected a duration such as 0.5, 500ms or 2s".to_owned())
+        .map_err(|_| nbench::__private::modes::args::DURATION_EXPECTED.to_owned())
 }
 
 pub(crate) fn percent(text: &str) -> Result<f64, String> {

@@ -236,15 +236,25 @@ fn output(flag: &str, text: &str) -> Result<Output, UsageError> {
     }
 }
 
-/// `0.5`, `500ms`, `2s`, `250us`: seconds when no unit is given.
+/// What a duration is written as, for errors.
+pub const DURATION_EXPECTED: &str =
+    "expected a duration such as 0.5, 500ms, 2s, 10m, 1h or 7d (seconds without a unit)";
+
+/// `0.5`, `500ms`, `2s`, `250us`, `10m` (or `10min`), `1h`, `7d`: seconds
+/// when no unit is given.
 pub fn duration(flag: &str, text: &str) -> Result<Duration, UsageError> {
     let t = text.trim();
+    // Longer suffixes first: `ms` before `s`, `min` before `m`.
     let (num, scale) = [
         ("ms", 1e-3),
         ("us", 1e-6),
         ("µs", 1e-6),
         ("ns", 1e-9),
+        ("min", 60.0),
         ("s", 1.0),
+        ("m", 60.0),
+        ("h", 3600.0),
+        ("d", 86400.0),
     ]
     .iter()
     .find_map(|&(suffix, scale)| t.strip_suffix(suffix).map(|n| (n, scale)))
@@ -254,7 +264,7 @@ pub fn duration(flag: &str, text: &str) -> Result<Duration, UsageError> {
             Ok(Duration::from_secs_f64(v * scale))
         }
         _ => Err(UsageError(format!(
-            "invalid value '{text}' for '{flag}': expected a duration such as 0.5, 500ms or 2s"
+            "invalid value '{text}' for '{flag}': {DURATION_EXPECTED}"
         ))),
     }
 }
@@ -363,6 +373,22 @@ mod tests {
 
     fn parse(line: &str) -> Result<Args, UsageError> {
         Args::parse(line.split_whitespace().map(str::to_owned))
+    }
+
+    #[test]
+    fn durations_take_the_units_people_write() {
+        let d = |t: &str| duration("--timeout", t).map(|d| d.as_secs_f64());
+        assert_eq!(d("0.5"), Ok(0.5));
+        assert_eq!(d("500ms"), Ok(0.5));
+        assert_eq!(d("250us"), Ok(0.00025));
+        assert_eq!(d("2s"), Ok(2.0));
+        assert_eq!(d("10m"), Ok(600.0));
+        assert_eq!(d("10min"), Ok(600.0));
+        assert_eq!(d("1.5h"), Ok(5400.0));
+        assert_eq!(d("7d"), Ok(604_800.0));
+        let e = d("soon").unwrap_err();
+        assert!(e.0.contains("'soon'") && e.0.contains("10m"), "{e}");
+        assert!(d("-1s").is_err() && d("200d").is_err());
     }
 
     #[test]
