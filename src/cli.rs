@@ -303,7 +303,7 @@ impl Cli {
 /// Subcommands.
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum Sub {
-    /// List, show or delete saved baselines
+    /// List, show, delete or prune saved baselines
     #[command(subcommand)]
     Baseline(BaselineCmd),
     /// Compare two saved baselines (or, with --rev, two git revisions): their executables in lockstep
@@ -359,6 +359,19 @@ pub enum BaselineCmd {
         /// The baseline
         #[arg(value_parser = baseline_name)]
         name: String,
+    },
+    /// Delete the baselines no comparison has used for a while: those
+    /// --compare-rev and compare --rev made (rev-…), or with --all every one
+    #[command(
+        after_help = "A baseline's last use is when it was saved or last compared with. CI that keeps\ntarget/ in a cache runs `cargo nbench baseline prune --older-than 7d` after its comparison."
+    )]
+    Prune {
+        /// Delete those not saved or compared with for this long (such as 7d, 12h)
+        #[arg(long, value_name = "DUR", value_parser = values::duration)]
+        older_than: Duration,
+        /// Named baselines too (--save-baseline NAME), not only revisions' (rev-…)
+        #[arg(long)]
+        all: bool,
     },
 }
 

@@ -8,6 +8,7 @@ use crate::store::Store;
 use crate::store::baselines::{Baseline, Baselines};
 use console::style;
 use std::path::Path;
+use std::time::Duration;
 
 /// Runs a baseline subcommand.
 pub fn run(s: &Settings, cmd: &BaselineAction) -> Result<u8> {
@@ -17,6 +18,12 @@ pub fn run(s: &Settings, cmd: &BaselineAction) -> Result<u8> {
         BaselineAction::List => list(&baselines),
         BaselineAction::Show(name) => show(&baselines, name),
         BaselineAction::Delete(name) => delete(&baselines, &store.root().join("worktrees"), name),
+        BaselineAction::Prune { older_than, all } => prune(
+            &baselines,
+            &store.root().join("worktrees"),
+            *older_than,
+            *all,
+        ),
     }
 }
 
@@ -93,6 +100,58 @@ fn delete(baselines: &Baselines, worktrees: &Path, name: &str) -> Result<u8> {
     remove_kept(worktrees, name);
     eprintln!("deleted baseline `{name}`");
     Ok(exit::SUCCESS)
+}
+
+/// `baseline prune --older-than DUR [--all]`: each baseline (a
+/// revision's, unless `all`) last used longer than `older_than` ago,
+/// deleted as `delete` does; one another run holds is kept.
+fn prune(baselines: &Baselines, worktrees: &Path, older_than: Duration, all: bool) -> Result<u8> {
+    let unused = baselines.unused_for(older_than, all)?;
+    let which = if all {
+        "baseline"
+    } else {
+        "revision baseline (rev-…)"
+    };
+    if unused.is_empty() {
+        eprintln!("no {which} unused for {}", ago(older_than));
+        return Ok(exit::SUCCESS);
+    }
+    let mut deleted = 0;
+    for (name, unused_for) in &unused {
+        let lock = match baselines.lock(name) {
+            Err(Error::InUse { pid, .. }) => {
+                eprintln!("kept baseline `{name}`: another cargo nbench (pid {pid}) is using it");
+                continue;
+            }
+            other => other?,
+        };
+        if baselines.delete(name, &lock)? {
+            remove_kept(worktrees, name);
+            deleted += 1;
+            eprintln!(
+                "deleted baseline `{name}` (last used {} ago)",
+                ago(*unused_for)
+            );
+        }
+    }
+    eprintln!(
+        "pruned {deleted} {which}{}",
+        if deleted == 1 { "" } else { "s" }
+    );
+    Ok(exit::SUCCESS)
+}
+
+/// `9 days`, `5 hours`, `40 minutes`: a duration as a person says it.
+fn ago(d: Duration) -> String {
+    let (secs, plural) = (d.as_secs(), |n: u64, unit: &str| {
+        format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+    });
+    match secs {
+        s if s >= 2 * 86_400 => plural(s / 86_400, "day"),
+        s if s >= 2 * 3_600 => plural(s / 3_600, "hour"),
+        s if s >= 120 => plural(s / 60, "minute"),
+        s => plural(s, "second"),
+    }
 }
 
 fn commit(b: &Baseline) -> String {

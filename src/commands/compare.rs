@@ -41,7 +41,7 @@ fn measure(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<RunReco
     let started = Instant::now();
     let store = Store::new(&s.target_dir());
     let baselines = store.baselines();
-    let (base, cur) = (baselines.get(a)?, baselines.get(b)?);
+    let (base, cur) = (baselines.get_to_compare(a)?, baselines.get_to_compare(b)?);
     let mut plan = s.plan().clone();
     plan.filter.filters = filters.to_vec();
     measure::check_saved_selection(&plan, &s.selection, [(a, &base), (b, &cur)])?;

@@ -115,7 +115,7 @@ fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
         None => None,
     };
     let compare_with = match &s.compare.baseline {
-        Some(name) => Some(store.baselines().get(name)?),
+        Some(name) => Some(store.baselines().get_to_compare(name)?),
         None => None,
     };
     // A revision that cannot be had, or checked out, is said before
@@ -140,7 +140,7 @@ fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
 fn with_revision(s: &Settings, mut prepared: Prepared) -> Result<Prepared> {
     if let Some(pending) = prepared.revision.take() {
         let name = pending.finish(s, &prepared.store)?;
-        prepared.compare_with = Some(prepared.store.baselines().get(&name)?);
+        prepared.compare_with = Some(prepared.store.baselines().get_to_compare(&name)?);
     }
     Ok(prepared)
 }

@@ -52,6 +52,11 @@ pub enum BaselineAction {
     Show(String),
     /// Delete one.
     Delete(String),
+    /// Delete those unused for `older_than`: revisions' only, unless `all`.
+    Prune {
+        older_than: std::time::Duration,
+        all: bool,
+    },
 }
 
 /// Saving and comparing baselines.
@@ -462,6 +467,10 @@ fn command(cli: &Cli) -> Result<Command> {
             BaselineCmd::List => BaselineAction::List,
             BaselineCmd::Show { name } => BaselineAction::Show(name.clone()),
             BaselineCmd::Delete { name } => BaselineAction::Delete(name.clone()),
+            BaselineCmd::Prune { older_than, all } => BaselineAction::Prune {
+                older_than: *older_than,
+                all: *all,
+            },
         }),
         Some(Sub::Merge { files }) => Command::Merge {
             files: files.clone(),

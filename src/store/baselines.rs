@@ -10,6 +10,10 @@ use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
+/// The file beside a baseline's `results.json` whose time is when a
+/// comparison last used it.
+pub(super) const USED: &str = "used";
+
 /// What `baselines/<name>/results.json` holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Baseline {
@@ -154,6 +158,14 @@ impl Baselines {
     pub fn get(&self, name: &str) -> Result<Baseline> {
         self.load(name)?
             .ok_or_else(|| Error::NoBaseline(name.to_owned()))
+    }
+
+    /// Loads baseline `name`, which must exist, for a comparison: it is
+    /// marked used now (`baseline prune` goes by when it was last used).
+    pub fn get_to_compare(&self, name: &str) -> Result<Baseline> {
+        let b = self.get(name)?;
+        let _ = std::fs::write(self.dir.join(name).join(USED), b"");
+        Ok(b)
     }
 
     /// Takes baseline `name` for saving: its lock, held until the new one

@@ -3,6 +3,7 @@
 pub mod baselines;
 mod bins;
 pub mod history;
+mod prune;
 mod sweep;
 mod write;
 

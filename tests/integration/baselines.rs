@@ -661,3 +661,71 @@ fn a_baseline_runs_the_package_binary_it_was_built_with() {
     let row = &after.json()["comparison"]["targets"][0]["rows"][0];
     assert!(row["change"].is_f64(), "{row}");
 }
+
+#[test]
+fn prune_deletes_the_baselines_no_comparison_used_for_a_while() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    for name in ["named", "rev-old", "rev-new", "rev-compared"] {
+        let run = fx.nbench(&args(&[
+            "work/sum/1000",
+            "--exact",
+            "--save-baseline",
+            name,
+        ]));
+        assert_eq!(run.code, 0, "{}", run.all());
+    }
+    // Saved ten days ago, as far as their files say.
+    let ten_days_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(10 * 86_400);
+    for name in ["named", "rev-old", "rev-compared"] {
+        let file = std::fs::File::options()
+            .write(true)
+            .open(results(&fx, name))
+            .unwrap();
+        file.set_modified(ten_days_ago).unwrap();
+    }
+    // A comparison uses a baseline: it is kept.
+    let compared = fx.nbench(&args(&[
+        "work/sum/1000",
+        "--exact",
+        "--compare",
+        "rev-compared",
+    ]));
+    assert_eq!(compared.code, 0, "{}", compared.all());
+    let names = || {
+        let list = fx.nbench(&["baseline", "list"]);
+        let mut names: Vec<String> = (list.stdout.lines().skip(1))
+            .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+            .collect();
+        names.sort();
+        names
+    };
+    let prune = fx.nbench(&["baseline", "prune", "--older-than", "7d"]);
+    assert_eq!(prune.code, 0, "{}", prune.all());
+    assert!(
+        prune
+            .stderr
+            .contains("deleted baseline `rev-old` (last used 10 days ago)")
+            && prune.stderr.contains("pruned 1 revision baseline (rev-…)"),
+        "{}",
+        prune.all()
+    );
+    assert_eq!(names(), ["named", "rev-compared", "rev-new"]);
+    let again = fx.nbench(&["baseline", "prune", "--older-than", "7d"]);
+    assert!(
+        again
+            .stderr
+            .contains("no revision baseline (rev-…) unused for 7 days"),
+        "{}",
+        again.all()
+    );
+    let all = fx.nbench(&["baseline", "prune", "--older-than", "7d", "--all"]);
+    assert_eq!(all.code, 0, "{}", all.all());
+    assert_eq!(names(), ["rev-compared", "rev-new"]);
+    let bad = fx.nbench(&["baseline", "prune", "--older-than", "soon"]);
+    assert_eq!(bad.code, 2, "{}", bad.all());
+    assert!(
+        bad.stderr.contains("expected a duration such as"),
+        "{}",
+        bad.all()
+    );
+}
