@@ -379,7 +379,7 @@ pub enum BaselineCmd {
 /// (`--warm-up` ↔ `NBENCH_WARM_UP`), shown in `--help`.
 pub fn command() -> clap::Command {
     use clap::CommandFactory;
-    Cargo::command().mut_subcommand("nbench", |nbench| {
+    let mut cargo = Cargo::command().mut_subcommand("nbench", |nbench| {
         nbench.mut_args(|arg| match arg.get_long() {
             Some(long) if !matches!(long, "help" | "version") => {
                 let name = env_name(long);
@@ -394,6 +394,33 @@ pub fn command() -> clap::Command {
             }
             _ => arg,
         })
+    });
+    // The global flags are in every subcommand once built; `baseline` and
+    // `report` read the store and print, so their help shows only the flags
+    // that say where the store is and how to print.
+    cargo.build();
+    cargo.mut_subcommand("nbench", |nbench| {
+        nbench
+            .mut_subcommand("report", only_where_and_how)
+            .mut_subcommand("baseline", |baseline| {
+                let names: Vec<String> = (baseline.get_subcommands())
+                    .map(|c| c.get_name().to_owned())
+                    .collect();
+                (names.iter()).fold(only_where_and_how(baseline), |b, name| {
+                    b.mut_subcommand(name, only_where_and_how)
+                })
+            })
+    })
+}
+
+/// The global flags a command that only reads the store and prints takes.
+const WHERE_AND_HOW: [&str; 5] = ["manifest-path", "target-dir", "color", "quiet", "verbose"];
+
+/// `command` with every other global flag left out of its help.
+fn only_where_and_how(command: clap::Command) -> clap::Command {
+    command.mut_args(|arg| match arg.get_long() {
+        Some(long) if arg.is_global_set() && !WHERE_AND_HOW.contains(&long) => arg.hide(true),
+        _ => arg,
     })
 }
 
@@ -467,6 +494,33 @@ mod tests {
         assert_eq!(cli.profile, "release");
         assert_eq!(cli.max_time, Some(Duration::from_secs(2)));
         assert_eq!(cli.bench_args, ["--x"]);
+    }
+
+    #[test]
+    fn a_command_that_reads_the_store_shows_only_the_flags_it_takes() {
+        let help = |line: &str| {
+            let argv = ["cargo", "nbench"]
+                .into_iter()
+                .chain(line.split_whitespace());
+            command()
+                .try_get_matches_from(argv)
+                .unwrap_err()
+                .to_string()
+        };
+        for line in ["baseline prune --help", "baseline --help", "report --help"] {
+            let shown = help(line);
+            assert!(
+                shown.contains("--target-dir")
+                    && shown.contains("--manifest-path")
+                    && !shown.contains("--warm-up")
+                    && !shown.contains("--max-time <DUR>"),
+                "{line}: {shown}"
+            );
+        }
+        assert!(help("baseline prune --help").contains("--older-than"));
+        for line in ["--help", "compare --help"] {
+            assert!(help(line).contains("--warm-up"), "{line}");
+        }
     }
 
     #[test]
