@@ -6,10 +6,7 @@ use super::lockstep::{Compared, Doubt, Judged, Lockstep};
 use super::paired::Side;
 use super::session::{Session, SessionError};
 use super::staged::Staged;
-use super::{
-    Hints, Picked, Plan, count_sides, counted_over, counting, counts, listings, measure, open,
-    run_target,
-};
+use super::{Hints, Picked, Plan, listings, measure, open, run_target};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
 use crate::model::comparison::{NotCompared, TargetComparison};
 use crate::model::observer::Observer;
@@ -96,17 +93,17 @@ pub fn compare_target(
     }
     let how = (plan, &opened.hints, against.threshold);
     pass.resolve_doubts(&label, how, observer);
-    let mut outcomes = pass.outcomes;
-    for c in pass.compared {
+    let mut outcomes = std::mem::take(&mut pass.outcomes);
+    for c in std::mem::take(&mut pass.compared) {
         c.add_to(&mut cmp);
     }
     close(observer, (&label, &outcomes), cur);
     super::mark_floors(&mut outcomes);
-    count_both(
+    super::count_both::count_both(
         (built, base_dir),
         (base_exes, cur_exes),
         (plan, observer),
-        (&mut outcomes, &mut cmp),
+        (&mut outcomes, &mut cmp, &pass.self_timed),
     );
     let run = TargetRun {
         label,
@@ -138,76 +135,6 @@ fn close(observer: &mut dyn Observer, (label, outcomes): (&str, &[Outcome]), cur
     observer.clear();
     if let Some(c) = cur {
         c.finish();
-    }
-}
-
-/// Counts the compared benchmarks' instructions on both sides where
-/// `plan` asks for them (`--metrics time,instructions`): each row gets
-/// both sides' counts, each outcome its own side's; where a side could
-/// not be counted, every outcome says why.
-fn count_both(
-    (built, base_dir): (&Built, Option<&Path>),
-    (base_exes, cur_exes): (&[PathBuf], &[PathBuf]),
-    (plan, observer): (&Plan, &mut dyn Observer),
-    (outcomes, cmp): (&mut [Outcome], &mut TargetComparison),
-) {
-    if !plan.instructions || cmp.rows.is_empty() {
-        return;
-    }
-    // Both sides over the same iterations, from the baseline's time (or
-    // this run's wall time per iteration, where inputs made outside the
-    // timing cost far more).
-    let wall = |id: &str| {
-        outcomes.iter().find_map(|o| match o {
-            Outcome::Measured(m) if m.result.id == id => counted_over::wall_ns(m),
-            _ => None,
-        })
-    };
-    let native: Vec<(String, counted_over::Native)> = (cmp.rows.iter())
-        .map(|r| {
-            let (timed, wall) = (r.baseline + r.overhead, wall(&r.id));
-            (r.id.clone(), counted_over::Native { timed, wall })
-        })
-        .collect();
-    let timed = counted_over::timed_of(&native);
-    let ids = counts::to_count_in(outcomes, native);
-    if ids.is_empty() {
-        return;
-    }
-    let limit = plan.timeout.saturating_mul(ids.len() as u32 + 1);
-    // A side's layouts share its build's harness: one of each tells.
-    let sides: Vec<&Path> = (base_exes.first().into_iter())
-        .chain(cur_exes.first())
-        .map(PathBuf::as_path)
-        .collect();
-    let how = counting::Way {
-        extra_args: &plan.extra_args,
-        limit,
-        every_thread: counting::every_thread(&sides),
-    };
-    let dir = built.target.package_root.as_path();
-    let base_dir = base_dir.unwrap_or(dir);
-    let label = built.target.label();
-    // Counts do not depend on what else runs: both sides at once, the
-    // current side's processes shown.
-    let mut shown = |b: usize, k: usize, of: usize| observer.counting(&label, b, k, of);
-    let sides = count_sides::count_sides(
-        ((base_exes, base_dir), (cur_exes, dir)),
-        &ids,
-        (how, &timed),
-        &mut shown,
-    );
-    observer.clear();
-    match sides {
-        Ok(((base, base_failed), (cur, mut failed))) => {
-            crate::compare::counts::attach(cmp, &base, &cur);
-            for (id, why) in base_failed {
-                let why = format!("on the baseline's side, {why}");
-                failed.entry(id).or_insert(why);
-            }
-            counts::besides_from(outcomes, &ids, (&cur, &failed), how.every_thread);
-        }
-        Err(e) => counts::besides_failed(outcomes, &e.to_string()),
     }
 }
 
@@ -261,6 +188,8 @@ struct Pass<'a> {
     spare: Duration,
     /// Benchmarks begun (ignored ones are not).
     started: usize,
+    /// Benchmarks whose routine times itself on either side (`iter_custom`).
+    self_timed: Vec<String>,
 }
 
 impl<'a> Pass<'a> {
@@ -268,6 +197,7 @@ impl<'a> Pass<'a> {
     /// the comparison, the time it left unused, its doubt if any.
     fn take(&mut self, judged: Judged<'a>) {
         self.spare += judged.unused;
+        self.self_timed.extend(judged.self_timed);
         if let Some(doubt) = judged.doubt {
             self.doubts.push((self.outcomes.len(), doubt));
         }

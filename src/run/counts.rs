@@ -266,6 +266,20 @@ pub fn to_count_in(outcomes: &mut [Outcome], native: Vec<(String, Native)>) -> V
     ids
 }
 
+/// Each measured outcome among `ids`, whose routine times itself, says
+/// why it has no count.
+pub fn besides_self_timed(outcomes: &mut [Outcome], ids: &[String]) {
+    put_besides(
+        outcomes,
+        |id| ids.iter().any(|s| s == id),
+        |_| uncounted(TIMES_ITSELF),
+    );
+}
+
+/// Why a routine that times itself has no count that tells.
+const TIMES_ITSELF: &str =
+    "it times itself (iter_custom): what it counts need not be what it times";
+
 /// Each measured outcome among `slow` says why it has no count.
 fn besides_too_slow(outcomes: &mut [Outcome], slow: &[String]) {
     let why = format!(
@@ -356,10 +370,7 @@ pub fn per_iteration(dumps: &[(Dumped, f64)]) -> BTreeMap<String, Counted> {
                  sees them"
                     .to_owned(),
             ),
-            "custom" => Some(
-                "it times itself (iter_custom): what it counts need not be what it times"
-                    .to_owned(),
-            ),
+            "custom" => Some(TIMES_ITSELF.to_owned()),
             _ => None,
         };
         let counted = Counted {

@@ -169,6 +169,7 @@ impl<'a> Lockstep<'a> {
             compared,
             unused: Duration::ZERO,
             doubt: None,
+            self_timed: None,
         };
         let p = match measured {
             Ok(Paired::Samples(p)) => *p,
@@ -200,6 +201,7 @@ impl<'a> Lockstep<'a> {
         });
         let compared = row.map_or(Compared::Nothing, |r| Compared::Row(Box::new(r)));
         let unused = settings.max_time.saturating_sub(p.charged);
+        let self_timed = p.times_itself.then(|| id.clone());
         let in_doubt =
             p.stop == Stop::TimeLimit && !self.settled(p.epochs(), threshold, Look::Final);
         // The samples go to the outcome, and a copy to the doubt, if any.
@@ -221,6 +223,7 @@ impl<'a> Lockstep<'a> {
             compared,
             unused,
             doubt,
+            self_timed,
         }
     }
 }
@@ -235,6 +238,9 @@ pub struct Judged<'a> {
     pub unused: Duration,
     /// Set when the time limit ended it unsettled.
     pub doubt: Option<Doubt<'a>>,
+    /// Its id, where its routine times itself on either side
+    /// (`iter_custom`): its instructions would not tell.
+    pub self_timed: Option<String>,
 }
 
 /// A comparison the time limit ended with an interval still wider than

@@ -3,6 +3,7 @@
 pub mod affinity;
 mod child;
 pub mod compare;
+mod count_both;
 pub mod count_sides;
 pub mod counted_over;
 pub mod counter;

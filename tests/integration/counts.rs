@@ -276,6 +276,10 @@ fn a_comparison_judges_time_and_instructions_together() {
         same.stderr
     );
     let same: Value = serde_json::from_str(&std::fs::read_to_string(&same_out).unwrap()).unwrap();
+    // A benchmark that times itself is not counted in a comparison, and says why.
+    let custom = instructions(&same, "custom/adds");
+    assert!(custom["per_iter"].is_null(), "{custom}");
+    assert!(custom["note"].as_str().unwrap().contains("times itself"), "{custom}");
     // Counted: no note suggests counting.
     let notes = same["comparison"]["notes"].to_string();
     assert!(!notes.contains("on time alone"), "{notes}");

@@ -110,6 +110,7 @@ impl<R: BufRead, W: Write> Driver for LockstepDriver<'_, R, W> {
             throughput: declared.throughput,
             counters,
             metric: declared.metric,
+            times_itself: kind == LoopKind::Custom,
         };
         if !self.send(&ready) {
             return;
@@ -197,6 +198,7 @@ mod tests {
                 throughput: Some(Throughput::Items(2)),
                 counters: Vec::new(),
                 metric: Default::default(),
+                times_itself: true,
             }
         );
         assert_eq!(

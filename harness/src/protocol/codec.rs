@@ -525,6 +525,7 @@ impl Message for Event {
                 throughput,
                 counters,
                 metric,
+                times_itself,
             } => {
                 let mut fields = vec![
                     ("event", s("ready")),
@@ -536,6 +537,9 @@ impl Message for Event {
                 ];
                 push_counters(&mut fields, counters);
                 push_metric(&mut fields, *metric);
+                if *times_itself {
+                    fields.push(("times_itself", Json::Bool(true)));
+                }
                 obj(fields)
             }
             Event::Skipped { id, reason } => obj(vec![
@@ -598,6 +602,7 @@ impl Message for Event {
                 throughput: throughput_from_json(v)?,
                 counters: counters_from_json(v)?,
                 metric: metric_from_json(v)?,
+                times_itself: v.get("times_itself").is_some() && get_bool(v, "times_itself")?,
             }),
             "skipped" => Ok(Event::Skipped {
                 id: get_str(v, "id")?,
@@ -660,12 +665,17 @@ mod tests {
             throughput: Some(Throughput::Items(7)),
             counters: vec![Counter::rate("hits", 2.5).binary()],
             metric: Metric::CpuTime,
+            times_itself: true,
         });
-        // A harness that sends no metric measured wall time.
+        // A harness that sends no metric measured wall time, with a loop of its own.
         let old = br#"{"event":"ready","id":"o","cold_ns":1,"min_sample_ns":2,"overhead_ns":0,"throughput":null}
 "#;
         match read_message::<Event>(&mut &old[..]).unwrap() {
-            Some(Event::Ready { metric, .. }) => assert_eq!(metric, Metric::WallTime),
+            Some(Event::Ready {
+                metric,
+                times_itself,
+                ..
+            }) => assert_eq!((metric, times_itself), (Metric::WallTime, false)),
             other => panic!("{other:?}"),
         }
         round_trip(Event::Skipped {

@@ -173,6 +173,10 @@ pub enum Event {
         counters: Vec<Counter>,
         /// What the samples measure (absent from earlier harnesses: wall time).
         metric: Metric,
+        /// The routine times itself (`iter_custom`): what a count of its
+        /// instructions takes in need not be what it times (absent from
+        /// earlier harnesses: false).
+        times_itself: bool,
     },
     /// The benchmark skipped itself ([`Bencher::skip`](crate::Bencher::skip))
     /// instead of timing: the answer to [`Command::Run`] or

@@ -50,6 +50,9 @@ pub struct PairedSamples {
     pub overhead: f64,
     /// What both sides' samples measure.
     pub metric: Metric,
+    /// Either side's routine times itself (`iter_custom`): its counts
+    /// would not tell.
+    pub times_itself: bool,
     /// What [`more`] needs to go on.
     resume: Box<Resume>,
 }
@@ -183,6 +186,7 @@ impl Progress {
             cold: c.cold,
             overhead: shared_overhead(b.overhead, c.overhead).1,
             metric: c.metric,
+            times_itself: b.times_itself || c.times_itself,
             resume: Box::new(Resume {
                 pace: self.pace,
                 known: (b, c),

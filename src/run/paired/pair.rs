@@ -52,6 +52,7 @@ pub(super) struct Ready {
     pub(super) throughput: Option<Throughput>,
     pub(super) counters: Vec<Counter>,
     pub(super) metric: Metric,
+    pub(super) times_itself: bool,
 }
 
 /// A side's answer to `paired`.
@@ -169,6 +170,7 @@ impl Pair {
                 throughput,
                 counters,
                 metric,
+                times_itself,
                 ..
             } => Ok(Answer::Ready(Ready {
                 cold,
@@ -177,6 +179,7 @@ impl Pair {
                 throughput,
                 counters,
                 metric,
+                times_itself,
             })),
             Event::Skipped { reason, .. } => Ok(Answer::Skipped(reason)),
             other => Err(PairedError::new(side, unexpected(other))),
