@@ -279,7 +279,10 @@ fn a_comparison_judges_time_and_instructions_together() {
     // A benchmark that times itself is not counted in a comparison, and says why.
     let custom = instructions(&same, "custom/adds");
     assert!(custom["per_iter"].is_null(), "{custom}");
-    assert!(custom["note"].as_str().unwrap().contains("times itself"), "{custom}");
+    assert!(
+        custom["note"].as_str().unwrap().contains("times itself"),
+        "{custom}"
+    );
     // Counted: no note suggests counting.
     let notes = same["comparison"]["notes"].to_string();
     assert!(!notes.contains("on time alone"), "{notes}");

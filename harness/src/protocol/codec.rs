@@ -474,6 +474,18 @@ impl Message for Command {
     }
 }
 
+/// One benchmark of a `list` event.
+fn listed_to_json(b: &Listed) -> Json {
+    let mut fields = vec![("id", s(&b.id)), ("ignored", Json::Bool(b.ignored))];
+    if let Some(sc) = &b.scaling {
+        fields.push(("scaling", scaling_to_json(sc)));
+    }
+    if let Some(h) = &b.hint {
+        fields.push(("hint", hint_to_json(h)));
+    }
+    obj(fields)
+}
+
 impl Message for Event {
     fn to_json(&self) -> Json {
         match self {
@@ -493,22 +505,7 @@ impl Message for Event {
                 ("event", s("list")),
                 (
                     "benchmarks",
-                    Json::Arr(
-                        items
-                            .iter()
-                            .map(|b| {
-                                let mut fields =
-                                    vec![("id", s(&b.id)), ("ignored", Json::Bool(b.ignored))];
-                                if let Some(sc) = &b.scaling {
-                                    fields.push(("scaling", scaling_to_json(sc)));
-                                }
-                                if let Some(h) = &b.hint {
-                                    fields.push(("hint", hint_to_json(h)));
-                                }
-                                obj(fields)
-                            })
-                            .collect(),
-                    ),
+                    Json::Arr(items.iter().map(listed_to_json).collect()),
                 ),
             ]),
             Event::Result(r) => result_to_json(r),
