@@ -3,12 +3,14 @@
 use crate::config::{Settings, settings_record};
 use crate::error::Result;
 use crate::model::context::Context;
-use crate::model::record::RunRecord;
+use crate::model::record::{RunRecord, TargetRecord};
 use crate::pipeline::publish::emit_unstored;
 use crate::pipeline::{measure, revision};
 use crate::report::progress::Progress;
 use crate::run::affinity;
 use crate::store::Store;
+use crate::store::baselines::Baseline;
+use nbench::__private::select::Selected;
 use std::time::Instant;
 
 /// Compares baseline `b` with baseline `a` (or, with `revisions`, the
@@ -31,8 +33,56 @@ pub fn run(s: &Settings, a: &str, b: &str, revisions: bool, filters: &[String]) 
     } else {
         (a.to_owned(), b.to_owned())
     };
+    if s.list {
+        return list(s, &a, &b, filters);
+    }
     let record = measure(s, &a, &b, filters)?;
     emit_unstored(s, &record)
+}
+
+/// `--list`: each benchmark the comparison of `b` with `a` would take,
+/// as `target: id` (as `cargo nbench --list` lists a build's): `b`'s, then
+/// those only `a` holds. How many each side alone holds is said on stderr.
+fn list(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<u8> {
+    let baselines = Store::new(&s.target_dir()).baselines();
+    let (base, cur) = (baselines.get(a)?, baselines.get(b)?);
+    let mut plan = s.plan().clone();
+    plan.filter.filters = filters.to_vec();
+    measure::check_saved_selection(&plan, &s.selection, [(a, &base), (b, &cur)])?;
+    let picked = |t: &TargetRecord, id: &str| {
+        let name = t
+            .target
+            .rsplit_once('/')
+            .map_or(t.target.as_str(), |(_, n)| n);
+        (s.selection.benches.is_empty() || s.selection.benches.iter().any(|b| b == name))
+            && plan.filter.verdict(id, false) == Selected::Run
+    };
+    let held = |side: &Baseline, label: &str, id: &str| {
+        (side.run.targets.iter()).any(|t| t.target == label && t.held_ids().any(|h| h == id))
+    };
+    let (mut only_a, mut only_b) = (0, 0);
+    for (side, other, only) in [(&cur, &base, &mut only_b), (&base, &cur, &mut only_a)] {
+        for t in &side.run.targets {
+            for id in t.held_ids().filter(|id| picked(t, id)) {
+                let in_other = held(other, &t.target, id);
+                if std::ptr::eq(side, &base) && in_other {
+                    continue;
+                }
+                *only += usize::from(!in_other);
+                println!("{}: {}", t.target, nbench::__private::format::one_line(id));
+            }
+        }
+    }
+    if !s.output.quiet() && only_a + only_b > 0 {
+        eprintln!(
+            "{}",
+            console::style(format!(
+                "{only_b} only in `{b}` (new there), {only_a} only in `{a}` (gone there)"
+            ))
+            .dim()
+        );
+    }
+    Ok(crate::error::exit::SUCCESS)
 }
 
 /// Compares baseline `b` (the "current" side) with baseline `a`: the run

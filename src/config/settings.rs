@@ -404,11 +404,6 @@ fn refuse_for_compare(cli: &Cli, revisions: bool) -> Result<()> {
             "--compare-rev",
             "A and B are the two sides (with --rev, revisions)",
         ),
-        (
-            cli.list,
-            "--list",
-            "`cargo nbench --list` lists the benchmarks",
-        ),
     ];
     let builds = [
         (!cli.features.is_empty(), "--features"),

@@ -729,3 +729,28 @@ fn prune_deletes_the_baselines_no_comparison_used_for_a_while() {
         bad.all()
     );
 }
+
+#[test]
+fn compare_lists_what_it_would_compare_and_what_one_side_alone_holds() {
+    let fx = Fixture::new("workspace").own_target_dir();
+    // `a` holds both benchmarks, `b` one of them.
+    for (name, ids) in [("a", &["work/sum"][..]), ("b", &["work/sum/2000"][..])] {
+        let run = fx.nbench(&args(&[ids, &["--save-baseline", name]].concat()));
+        assert_eq!(run.code, 0, "{}", run.all());
+    }
+    let list = fx.nbench(&["compare", "a", "b", "--list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    let lines: Vec<&str> = list.stdout.lines().collect();
+    let expected = [
+        "tunable/tunable: work/sum/2000",
+        "tunable/tunable: work/sum/1000",
+    ];
+    assert_eq!(lines, expected, "{}", list.all());
+    let said = "0 only in `b` (new there), 1 only in `a` (gone there)";
+    assert!(list.stderr.contains(said), "{}", list.all());
+    let one = fx.nbench(&["compare", "a", "b", "--list", "2000"]);
+    assert_eq!(one.stdout.trim(), expected[0], "{}", one.all());
+    assert!(!one.stderr.contains("only in"), "{}", one.all());
+    let none = fx.nbench(&["compare", "a", "b", "--list", "9999"]);
+    assert_eq!(none.code, 2, "{}", none.all());
+}
