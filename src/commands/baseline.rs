@@ -107,10 +107,9 @@ fn delete(baselines: &Baselines, worktrees: &Path, name: &str) -> Result<u8> {
 /// deleted as `delete` does; one another run holds is kept.
 fn prune(baselines: &Baselines, worktrees: &Path, older_than: Duration, all: bool) -> Result<u8> {
     let unused = baselines.unused_for(older_than, all)?;
-    let which = if all {
-        "baseline"
-    } else {
-        "revision baseline (rev-…)"
+    let (which, many) = match all {
+        true => ("baseline", "baselines"),
+        false => ("revision baseline (rev-…)", "revision baselines (rev-…)"),
     };
     if unused.is_empty() {
         eprintln!("no {which} unused for {}", ago(older_than));
@@ -135,8 +134,8 @@ fn prune(baselines: &Baselines, worktrees: &Path, older_than: Duration, all: boo
         }
     }
     eprintln!(
-        "pruned {deleted} {which}{}",
-        if deleted == 1 { "" } else { "s" }
+        "pruned {deleted} {}",
+        if deleted == 1 { which } else { many }
     );
     Ok(exit::SUCCESS)
 }

@@ -60,27 +60,24 @@ fn list(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<u8> {
     let held = |side: &Baseline, label: &str, id: &str| {
         (side.run.targets.iter()).any(|t| t.target == label && t.held_ids().any(|h| h == id))
     };
-    let (mut only_a, mut only_b) = (0, 0);
-    for (side, other, only) in [(&cur, &base, &mut only_b), (&base, &cur, &mut only_a)] {
+    // `b`'s benchmarks, then those only `a` holds: how many each alone holds.
+    let mut only = [0, 0];
+    for (side, other, is_a) in [(&cur, &base, false), (&base, &cur, true)] {
         for t in &side.run.targets {
             for id in t.held_ids().filter(|id| picked(t, id)) {
                 let in_other = held(other, &t.target, id);
-                if std::ptr::eq(side, &base) && in_other {
+                if is_a && in_other {
                     continue;
                 }
-                *only += usize::from(!in_other);
+                only[usize::from(is_a)] += usize::from(!in_other);
                 println!("{}: {}", t.target, nbench::__private::format::one_line(id));
             }
         }
     }
-    if !s.output.quiet() && only_a + only_b > 0 {
-        eprintln!(
-            "{}",
-            console::style(format!(
-                "{only_b} only in `{b}` (new there), {only_a} only in `{a}` (gone there)"
-            ))
-            .dim()
-        );
+    if !s.output.quiet() && only != [0, 0] {
+        let [new, gone] = only;
+        let said = format!("{gone} only in `{a}` (gone), {new} only in `{b}` (new)");
+        eprintln!("{}", console::style(said).dim());
     }
     Ok(crate::error::exit::SUCCESS)
 }

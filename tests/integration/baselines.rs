@@ -720,6 +720,7 @@ fn prune_deletes_the_baselines_no_comparison_used_for_a_while() {
     );
     let all = fx.nbench(&["baseline", "prune", "--older-than", "7d", "--all"]);
     assert_eq!(all.code, 0, "{}", all.all());
+    assert!(all.stderr.contains("pruned 1 baseline\n"), "{}", all.all());
     assert_eq!(names(), ["rev-compared", "rev-new"]);
     let bad = fx.nbench(&["baseline", "prune", "--older-than", "soon"]);
     assert_eq!(bad.code, 2, "{}", bad.all());
@@ -746,7 +747,7 @@ fn compare_lists_what_it_would_compare_and_what_one_side_alone_holds() {
         "tunable/tunable: work/sum/1000",
     ];
     assert_eq!(lines, expected, "{}", list.all());
-    let said = "0 only in `b` (new there), 1 only in `a` (gone there)";
+    let said = "1 only in `a` (gone), 0 only in `b` (new)";
     assert!(list.stderr.contains(said), "{}", list.all());
     let one = fx.nbench(&["compare", "a", "b", "--list", "2000"]);
     assert_eq!(one.stdout.trim(), expected[0], "{}", one.all());

@@ -763,10 +763,6 @@ fn a_new_users_mistakes_are_usage_errors_that_change_nothing() {
             "builds nothing, so --features",
         ),
         (
-            vec!["compare", "main", "other", "--list"],
-            "does not take --list",
-        ),
-        (
             vec!["compare", "main", "other", "--bench", "nosuch"],
             "no bench target named `nosuch`",
         ),
