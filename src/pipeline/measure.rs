@@ -139,7 +139,8 @@ pub fn check_saved_selection(
         .collect();
     if let [first, ..] = plan.filter.unmatched(&ids).as_slice() {
         return Err(Error::Usage(format!(
-            "no benchmark of baseline `{a}` or `{b}` matches the filter `{first}`"
+            "no benchmark of baseline `{a}` or `{b}` matches the filter `{first}` (`cargo \
+             nbench compare {a} {b} --list` shows their ids)"
         )));
     }
     let held =

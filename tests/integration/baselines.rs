@@ -754,4 +754,6 @@ fn compare_lists_what_it_would_compare_and_what_one_side_alone_holds() {
     assert!(!one.stderr.contains("only in"), "{}", one.all());
     let none = fx.nbench(&["compare", "a", "b", "--list", "9999"]);
     assert_eq!(none.code, 2, "{}", none.all());
+    let hint = "`cargo nbench compare a b --list` shows their ids";
+    assert!(none.stderr.contains(hint), "{}", none.all());
 }
