@@ -77,6 +77,6 @@ pub fn count_both(
             }
             counts::besides_from(outcomes, &ids, (&cur, &failed), how.every_thread);
         }
-        Err(e) => counts::besides_failed(outcomes, &e.to_string()),
+        Err(e) => counts::besides_failed(outcomes, &ids, &e.to_string()),
     }
 }

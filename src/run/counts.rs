@@ -222,7 +222,7 @@ pub fn count_into(
     observer.clear();
     match counted {
         Ok((side, failed)) => besides_from(outcomes, &ids, (&side, &failed), way.every_thread),
-        Err(e) => besides_failed(outcomes, &e.to_string()),
+        Err(e) => besides_failed(outcomes, &ids, &e.to_string()),
     }
 }
 
@@ -252,9 +252,12 @@ pub fn besides_from(
     });
 }
 
-/// Each measured outcome's instructions in place: none, and why.
-pub fn besides_failed(outcomes: &mut [Outcome], why: &str) {
-    put_besides(outcomes, |_| true, |_| uncounted(why));
+/// Each measured outcome's instructions among `ids`, whose counting
+/// failed as a whole: none, and why. The others keep their own reason
+/// (too slow to count, timing itself).
+pub fn besides_failed(outcomes: &mut [Outcome], ids: &ToCount, why: &str) {
+    let asked = |id: &str| ids.iter().any(|(i, _)| i == id);
+    put_besides(outcomes, asked, |_| uncounted(why));
 }
 
 /// Of benchmarks `native` (each id with an iteration's native ns), those

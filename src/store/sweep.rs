@@ -68,13 +68,17 @@ impl Baselines {
     /// list of kept copies.
     fn unlisted_executables(&self, b: &Baseline) -> Vec<PathBuf> {
         let unlisted = |t: &&String| !b.kept_bins.contains_key(*t);
-        (b.executables.keys().filter(unlisted))
+        let mut exes: Vec<PathBuf> = (b.executables.keys().filter(unlisted))
             .flat_map(|t| {
                 let one = self.executable(b, t);
                 let layouts = self.executables_for(b, t, false).unwrap_or_default();
                 one.into_iter().chain(layouts)
             })
-            .collect()
+            .collect();
+        // Without layouts, `executables_for` gives the one executable again.
+        exes.sort();
+        exes.dedup();
+        exes
     }
 }
 

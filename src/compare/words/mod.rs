@@ -360,7 +360,7 @@ fn overruled(
 /// The notes under a target's comparison table, at noise threshold
 /// `threshold`: each row's placement, iterations, timer floor
 /// ([`floor_note`]) and signal notes ([`signal_said`]), those of several
-/// rows for one reason said once ([`Shared`]), then one note for each
+/// rows for one reason said once ([`gather`]), then one note for each
 /// change of declared work per iteration ([`work::notes`]).
 pub fn row_notes(rows: &[Row], threshold: f64) -> Vec<RowNote> {
     let mut said: Vec<Said> = Vec::new();
@@ -378,7 +378,7 @@ pub fn row_notes(rows: &[Row], threshold: f64) -> Vec<RowNote> {
             }),
         );
     }
-    let mut notes = Shared::gather(said, rows.len());
+    let mut notes = gather(said, rows.len());
     notes.extend(work::notes(rows));
     notes
 }
@@ -393,44 +393,37 @@ enum Said {
 /// Rows named in full in a note about several before the rest are counted.
 const NAMED_IN_A_NOTE: usize = 3;
 
-/// Notes whose reason holds for several rows: one note, naming the first
-/// few (foldhash's 84 rows that time themselves, bytecount's 9 rows whose
-/// counts one other row overruled).
-struct Shared;
-
-impl Shared {
-    /// `said` as notes, each shared reason once where it first came, over
-    /// `rows` rows in all.
-    fn gather(said: Vec<Said>, rows: usize) -> Vec<RowNote> {
-        let mut ids: Vec<(String, Vec<String>)> = Vec::new();
-        for s in &said {
-            if let Said::Shared(note, why) = s {
-                let id = note.id.clone().unwrap_or_default();
-                match ids.iter_mut().find(|(w, _)| w == why) {
-                    Some((_, of)) => of.push(id),
-                    None => ids.push((why.clone(), vec![id])),
-                }
+/// `said` as notes, over `rows` rows in all: a reason several rows share
+/// once, where it first came, naming the first few (foldhash's 84 rows that
+/// time themselves, bytecount's 9 rows whose counts one other row overruled).
+fn gather(said: Vec<Said>, rows: usize) -> Vec<RowNote> {
+    // Each shared reason not yet said, with the rows it holds for.
+    let mut unsaid: Vec<(String, Vec<String>)> = Vec::new();
+    for s in &said {
+        if let Said::Shared(note, why) = s {
+            let id = note.id.clone().unwrap_or_default();
+            match unsaid.iter_mut().find(|(w, _)| w == why) {
+                Some((_, of)) => of.push(id),
+                None => unsaid.push((why.clone(), vec![id])),
             }
         }
-        let mut notes = Vec::new();
-        for s in said {
-            match s {
-                Said::Own(note) => notes.push(note),
-                Said::Shared(note, why) => {
-                    let Some(at) = ids.iter().position(|(w, _)| *w == why) else {
-                        continue;
-                    };
-                    match ids[at].1.as_slice() {
-                        [_] => notes.push(note),
-                        of => notes.push(RowNote::plain(format!("{}: {why}", who(of, rows)))),
-                    }
-                    // Said: later rows with this reason add nothing.
-                    ids[at].0.clear();
-                }
-            }
-        }
-        notes
     }
+    let mut notes = Vec::new();
+    for s in said {
+        match s {
+            Said::Own(note) => notes.push(note),
+            Said::Shared(note, why) => {
+                let Some(at) = unsaid.iter().position(|(w, _)| *w == why) else {
+                    continue;
+                };
+                match unsaid.remove(at).1.as_slice() {
+                    [_] => notes.push(note),
+                    of => notes.push(RowNote::plain(format!("{}: {why}", who(of, rows)))),
+                }
+            }
+        }
+    }
+    notes
 }
 
 /// `every benchmark here (84)`, `2 benchmarks (a, b)`, `9 benchmarks (a,
