@@ -19,6 +19,10 @@ pub const TANGO_DEPENDENCY: &str = "tango-bench = { package = \"nbench-tango\", 
 /// The line that puts nbench-bencher in bencher's place, where it is published.
 pub const BENCHER_DEPENDENCY: &str = "bencher = { package = \"nbench-bencher\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
 
+/// Where nbench-libtest is published, as a dependency in `test`'s place.
+pub const LIBTEST_DEPENDENCY: &str =
+    "test = { package = \"nbench-libtest\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
+
 /// Exit codes, documented in `--help` and the README.
 pub mod exit {
     /// Every selected benchmark ran.

@@ -6,6 +6,7 @@ mod features;
 mod fingerprint;
 pub mod flags;
 mod layouts;
+pub mod libtest;
 pub mod lockfile;
 mod marked;
 mod relink;
@@ -141,6 +142,9 @@ pub struct BuildOptions {
     /// The packages a change to the workspace can touch, built in one
     /// codegen unit where placement is stable ([`units`]).
     pub own_packages: Vec<String>,
+    /// nbench-libtest, built, where a target is a suite of libtest's
+    /// `#[bench]` functions: given to the compiler in `test`'s place.
+    pub libtest: Option<libtest::Shim>,
 }
 
 impl BuildOptions {
@@ -264,13 +268,32 @@ impl BuildOptions {
         if self.one_unit(&user, &cwd) {
             cmd.args(units::config_args(&self.profile, &self.own_packages));
         }
-        if self.placement == Placement::Stable || capped {
+        if self.placement == Placement::Stable || capped || self.libtest.is_some() {
             let added = self.added_flags(&user);
             let cap = capped.then(|| CAP_LINTS.to_owned());
-            let all: Vec<String> = user.flags.into_iter().chain(added).chain(cap).collect();
+            let shim = self.libtest.iter().flat_map(libtest::Shim::flags);
+            let all: Vec<String> = (user.flags.into_iter().chain(added).chain(cap))
+                .chain(shim)
+                .collect();
             cmd.env("CARGO_ENCODED_RUSTFLAGS", all.join("\x1f"));
         }
         (cmd, cargo)
+    }
+
+    /// nbench-libtest built in `dir` from the source cargo nbench finds
+    /// for `checkout`, with the target and code flags the bench targets
+    /// get; what cargo said where it failed.
+    pub fn build_libtest(
+        &self,
+        dir: &std::path::Path,
+        checkout: &std::path::Path,
+    ) -> Result<std::result::Result<libtest::Shim, String>> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let user = flags::user_flags(&cwd);
+        let added = self.added_flags(&user);
+        let all: Vec<String> = user.flags.iter().cloned().chain(added).collect();
+        let offline = self.manifest.offline || self.manifest.frozen;
+        libtest::build(dir, checkout, user.target.as_deref(), &all, offline)
     }
 }
 

@@ -277,6 +277,7 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             revision: None,
             workspace_root: meta.workspace_root.clone().into(),
             own_packages: discover::own_packages(&meta),
+            libtest: None,
         },
         plans,
         revision_plans: layers.for_revision().plans()?,

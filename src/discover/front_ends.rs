@@ -16,6 +16,24 @@ pub const TANGO_PACKAGE: &str = "nbench-tango";
 /// The package a bencher suite runs on, under bencher's name.
 pub const BENCHER_PACKAGE: &str = "nbench-bencher";
 
+/// The package cargo nbench gives a suite of libtest's own `#[bench]`
+/// functions in `test`'s place (it builds it itself: the suite's manifest
+/// does not name it).
+pub const LIBTEST_PACKAGE: &str = "nbench-libtest";
+
+/// libtest, the library nbench-libtest takes the place of: not among
+/// [`FRONT_ENDS`], which a revision's manifests are swapped for, since no
+/// manifest names it.
+pub static LIBTEST: FrontEnd = FrontEnd {
+    library: "test",
+    also: &[],
+    package: LIBTEST_PACKAGE,
+    env: "NBENCH_LIBTEST",
+    published: crate::error::LIBTEST_DEPENDENCY,
+    folder: "compat/libtest",
+    unifies: &[],
+};
+
 /// A benchmark library and nbench's crate that takes its place.
 #[derive(Debug, PartialEq)]
 pub struct FrontEnd {

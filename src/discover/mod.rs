@@ -13,7 +13,7 @@ mod outside;
 mod source;
 mod submodule;
 
-pub use front_ends::{FRONT_ENDS, FrontEnd, Unified};
+pub use front_ends::{FRONT_ENDS, FrontEnd, LIBTEST, LIBTEST_PACKAGE, Unified};
 pub use manifests::manifests;
 use source::{a_program_of_its_own, binary_benchmarks, foreign_library, library_of};
 
@@ -244,7 +244,10 @@ pub fn discover(
                         .map(|p| p.as_std_path().to_path_buf())
                         .unwrap_or_default(),
                     path_deps: path_deps(pkg),
-                    front_ends: front_ends_of(pkg).map(str::to_owned).collect(),
+                    front_ends: match libtest_suite(t, &tables) {
+                        true => vec![LIBTEST_PACKAGE.to_owned()],
+                        false => front_ends_of(pkg).map(str::to_owned).collect(),
+                    },
                 }),
             }
         }
@@ -355,20 +358,11 @@ fn left_out(
     let source = std::fs::read_to_string(&t.src_path).unwrap_or_default();
     let library = library_of(pkg, &source);
     let missing = features.missing(pkg, &t.required_features);
-    if !tables.harness_off.contains(&t.name) {
-        let ported = match source.contains("#[bench]") {
-            // http's and bitflags' nightly suites (`#![feature(test)]`).
-            true => format!(
-                "; bencher's API is libtest's on stable, which nbench runs: take `{}` in \
-                 `test`'s place, list the `#[bench]` functions in `benchmark_group!` and \
-                 `benchmark_main!`, and set `harness = false`",
-                crate::error::BENCHER_DEPENDENCY
-            ),
-            false => String::new(),
-        };
-        Some(format!(
-            "uses libtest's bench harness (no `harness = false`){ported}"
-        ))
+    if libtest_suite(t, tables) {
+        // nbench-libtest takes `test`'s place: the package needs nothing.
+        (!missing.is_empty()).then(|| required_features(&missing))
+    } else if !tables.harness_off.contains(&t.name) {
+        Some("uses libtest's bench harness (no `harness = false`) and no `#[bench]`".to_owned())
     } else if a_program_of_its_own(pkg, &source) {
         Some(format!(
             "its `main` is its own and uses no benchmark library: a program, which \
@@ -399,13 +393,26 @@ fn left_out(
     } else if !uses_nbench {
         Some("its package does not depend on nbench".to_owned())
     } else if !missing.is_empty() {
-        Some(format!(
-            "its required features are off: add `--features {}`",
-            missing.join(",")
-        ))
+        Some(required_features(&missing))
     } else {
         None
     }
+}
+
+/// Why a target is left out whose required features (`missing`) are off.
+fn required_features(missing: &[String]) -> String {
+    format!(
+        "its required features are off: add `--features {}`",
+        missing.join(",")
+    )
+}
+
+/// Whether bench target `t` is a suite of libtest's own `#[bench]`
+/// functions (`#![feature(test)]`, libtest's harness): nbench-libtest
+/// takes `test`'s place in its build ([`crate::build::libtest`]).
+fn libtest_suite(t: &cargo_metadata::Target, tables: &BenchTables) -> bool {
+    !tables.harness_off.contains(&t.name)
+        && std::fs::read_to_string(&t.src_path).is_ok_and(|s| s.contains("#[bench]"))
 }
 
 /// The packages cargo would build for `-p` / `--workspace` / `--exclude`, or by default.

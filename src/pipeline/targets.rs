@@ -2,12 +2,13 @@
 //! link layouts), each given its plan, and the context a run is stored with.
 
 use super::{note, warn};
+use crate::build::libtest;
 use crate::config::{Settings, settings_record};
 use crate::discover;
 use crate::error::{Error, Result};
 use crate::model::context::Context;
 use crate::model::record::SkippedRecord;
-use crate::model::target::Built;
+use crate::model::target::{BenchTarget, Built};
 use crate::run::Plan;
 use crate::run::counter::CountError;
 use console::style;
@@ -88,9 +89,16 @@ pub fn build(
     found: &discover::Discovery,
     skipped: &mut Vec<SkippedRecord>,
 ) -> Result<Vec<Built>> {
-    let built = crate::build::build_benches(&s.build, &found.targets, &found.packages);
+    let mut opts = s.build.clone();
+    let targets = with_libtest(&mut opts, found, skipped)?;
+    if targets.is_empty() {
+        note_skipped(skipped);
+        let skipped = skipped.len();
+        return Err(Error::NoTargets { skipped });
+    }
+    let built = crate::build::build_benches(&opts, &targets, &found.packages);
     let (mut nbench_targets, others) = match built {
-        Err(Error::Build(why)) if s.build.revision.is_none() => return Err(failed(found, why)),
+        Err(Error::Build(why)) if opts.revision.is_none() => return Err(failed(found, why)),
         built => built?,
     };
     skipped.extend(others);
@@ -114,12 +122,48 @@ pub fn build(
             None => eprintln!("{}", style(what).dim()),
         }
     }
-    if let Some(why) = crate::build::build_layouts(&s.build, &mut nbench_targets)? {
+    if let Some(why) = crate::build::build_layouts(&opts, &mut nbench_targets)? {
         warn(&format!(
             "the link layouts could not be built ({why}): comparing in one link layout"
         ));
     }
     Ok(nbench_targets)
+}
+
+/// The targets to build. Where some are suites of libtest's `#[bench]`
+/// functions, nbench-libtest is built for them and `opts` give it to the
+/// compiler; where it cannot be (a stable toolchain, a failed build), they
+/// join `skipped`, with why.
+fn with_libtest(
+    opts: &mut crate::build::BuildOptions,
+    found: &discover::Discovery,
+    skipped: &mut Vec<SkippedRecord>,
+) -> Result<Vec<BenchTarget>> {
+    let (libtest, targets): (Vec<BenchTarget>, Vec<BenchTarget>) = (found.targets.iter())
+        .cloned()
+        .partition(|t| t.front_ends.iter().any(|f| f == discover::LIBTEST_PACKAGE));
+    if libtest.is_empty() {
+        return Ok(targets);
+    }
+    let dir = found.target_dir.join("nbench/libtest");
+    let why = match libtest::takes_features() {
+        false => libtest::NEEDS_NIGHTLY.to_owned(),
+        true => match opts.build_libtest(&dir, &found.workspace_root)? {
+            Ok(shim) => {
+                opts.libtest = Some(shim);
+                return Ok(found.targets.clone());
+            }
+            Err(said) => format!(
+                "it uses libtest's `#[bench]`, and nbench-libtest, which takes libtest's place, \
+                 did not build: {said}"
+            ),
+        },
+    };
+    skipped.extend(libtest.iter().map(|t| SkippedRecord {
+        target: t.label(),
+        reason: why.clone(),
+    }));
+    Ok(targets)
 }
 
 /// The working tree's failed build, with a hint where its manifests take a

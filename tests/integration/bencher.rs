@@ -35,30 +35,3 @@ fn the_suite_compiles_unchanged_against_bencher_itself() {
     let library = (BENCHER_LINE, "bencher = \"=0.1.5\"", "bencher.lock");
     crate::helpers::compiles_against_the_library(&fx, library, said);
 }
-
-#[test]
-fn a_nightly_libtest_suite_is_told_how_bencher_runs_its_bench_functions() {
-    // As http's and bitflags' suites: `#[bench]` under libtest's own
-    // harness, on nightly. Skipped, saying what to change.
-    let fx = Fixture::new("bencher");
-    let manifest = fx.dir.join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(&manifest, text + "\n[[bench]]\nname = \"nightly\"\n").unwrap();
-    let source = "#![feature(test)]\nextern crate test;\n\
-                  #[bench]\nfn add(b: &mut test::Bencher) {\n    b.iter(|| 1 + 1);\n}\n";
-    std::fs::write(fx.dir.join("benches/nightly.rs"), source).unwrap();
-    let run = fx.nbench(&["--list"]);
-    assert_eq!(run.code, 0, "{}", run.all());
-    let said = "skipped bench target `stable/nightly`: uses libtest's bench harness (no \
-                `harness = false`); bencher's API is libtest's on stable, which nbench runs: \
-                take `bencher = { package = \"nbench-bencher\"";
-    assert!(run.stderr.contains(said), "{}", run.stderr);
-    let said = "in `test`'s place, list the `#[bench]` functions in `benchmark_group!` and \
-                `benchmark_main!`, and set `harness = false`";
-    assert!(run.stderr.contains(said), "{}", run.stderr);
-    assert!(
-        run.stdout.contains("stable/suite: fib_10"),
-        "{}",
-        run.stdout
-    );
-}

@@ -15,6 +15,7 @@ mod gungraun;
 mod harness_modes;
 mod helpers;
 mod layouts;
+mod libtest;
 mod limits;
 mod partition;
 mod report;

@@ -1,0 +1,93 @@
+//! A suite of libtest's own `#[bench]` functions (`tests/fixtures/libtest`,
+//! `#![feature(test)]`, libtest's harness) runs unchanged: cargo nbench
+//! builds nbench-libtest and gives it to the compiler as `test`. The
+//! machine's toolchain is stable: `RUSTC_BOOTSTRAP=1` lets it take the
+//! suite's `#![feature(test)]` as a nightly one would, and
+//! `RUSTC_BOOTSTRAP=-1` makes any toolchain refuse it, as stable does.
+
+use crate::helpers::{Fixture, PAIRED, QUICK, Run, git};
+
+/// Every benchmark of the suite, as libtest names them (sorted).
+const IDS: [&str; 5] = [
+    "copy_4k",
+    "parse::fails",
+    "parse::number",
+    "parse::slow",
+    "sum_1k",
+];
+
+/// `cargo nbench <args>` on a toolchain that takes `#![feature]` (`1`) or
+/// refuses it (`-1`).
+fn nbench(fx: &Fixture, bootstrap: &str, args: &[&str]) -> Run {
+    let mut cmd = fx.nbench_command(args);
+    cmd.env("RUSTC_BOOTSTRAP", bootstrap);
+    Run::from(cmd.output().unwrap())
+}
+
+#[test]
+fn a_libtest_suite_runs_unchanged_under_libtests_names_and_is_counted() {
+    let fx = Fixture::new("libtest");
+    let list = nbench(&fx, "1", &["--list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    let listed: Vec<&str> = (list.stdout.lines())
+        .filter_map(|l| l.strip_prefix("nightly/suite: "))
+        .collect();
+    assert_eq!(listed, IDS, "{}", list.all());
+
+    let mut args = vec!["--format", "json", "--metrics", "time,instructions"];
+    args.extend_from_slice(QUICK);
+    let run = nbench(&fx, "1", &args);
+    // `parse::fails` returns an `Err`: it fails, as under libtest.
+    assert_eq!(run.code, 1, "{}", run.all());
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let target = &json["targets"][0];
+    let failures = target["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 1, "{target}");
+    assert_eq!(failures[0]["id"], "parse::fails");
+    let rows = target["benchmarks"].as_array().unwrap();
+    let ids: Vec<&str> = rows.iter().filter_map(|b| b["id"].as_str()).collect();
+    assert_eq!(ids, ["copy_4k", "parse::number", "sum_1k"], "{target}");
+    // `b.bytes` is the throughput; `#[ignore]` leaves `parse::slow` out.
+    let copy = &rows[0];
+    assert_eq!(copy["throughput"]["bytes"], 4096, "{copy}");
+    let per_iter = |b: &serde_json::Value| b["metrics"]["instructions"]["per_iter"].as_f64();
+    let (number, sum) = (per_iter(&rows[1]).unwrap(), per_iter(&rows[2]).unwrap());
+    // A thousand steps of a fold against one short parse.
+    assert!(sum > 20.0 * number, "{number} {sum}");
+}
+
+#[test]
+fn on_a_stable_toolchain_a_libtest_suite_is_left_out_saying_to_take_nightly() {
+    let fx = Fixture::new("libtest");
+    let run = nbench(&fx, "-1", &["--list"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    let said = "skipped bench target `nightly/suite`: it uses libtest's `#[bench]` \
+                (`#![feature(test)]`), which builds on a nightly toolchain only: run \
+                `cargo +nightly nbench`";
+    assert!(run.stderr.contains(said), "{}", run.stderr);
+}
+
+#[test]
+fn two_revisions_of_a_libtest_suite_compare_with_no_edit() {
+    let fx = Fixture::new("libtest");
+    fx.last_commit_changes(
+        "target/\n",
+        "src/lib.rs",
+        "a.wrapping_add(x ^ (a >> 3))",
+        "a.wrapping_add(x ^ (a >> 3)).rotate_left((x & 7) as u32)",
+    );
+    let mut args = vec!["compare", "--rev", "HEAD~1", "HEAD", "--metrics"];
+    args.extend(["time,instructions", "sum_1k", "--format", "json"]);
+    args.extend_from_slice(PAIRED);
+    let run = nbench(&fx, "1", &args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let json = run.json();
+    let rows = json["comparison"]["targets"][0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{json}");
+    assert_eq!(rows[0]["id"], "sum_1k", "{json}");
+    // The new fold does more work each step: more instructions, whatever
+    // the clock says on a busy machine.
+    let more = rows[0]["instructions"]["change"].as_f64().unwrap();
+    assert!(more > 0.05, "{}", rows[0]);
+    assert_eq!(git(&fx.dir, &["status", "--porcelain"]), "");
+}
