@@ -8,6 +8,7 @@
 
 use super::swap::Source;
 use crate::discover::LIBTEST;
+use crate::error::Error;
 use cargo_metadata::Message;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -77,12 +78,9 @@ pub fn build(
          publish = false\n\n[lib]\npath = \"lib.rs\"\n\n[workspace]\n\n[dependencies]\n{}\n",
         source.describe()
     );
-    let written = std::fs::create_dir_all(dir)
-        .and_then(|()| write_if_changed(&dir.join("Cargo.toml"), &manifest))
-        .and_then(|()| write_if_changed(&dir.join("lib.rs"), ""));
-    if let Err(e) = written {
-        return Ok(Err(format!("cannot write {}: {e}", dir.display())));
-    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::io("could not create", dir, e))?;
+    write_if_changed(&dir.join("Cargo.toml"), &manifest)?;
+    write_if_changed(&dir.join("lib.rs"), "")?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(dir)
@@ -132,12 +130,13 @@ fn first_error(stderr: &str) -> String {
 }
 
 /// Writes `text` to `path` unless it holds it already (cargo would rebuild
-/// the crate on a new modification time).
-fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
+/// the crate on a new modification time), whole: another run building
+/// beside this one reads the old file or the new, never half of one.
+fn write_if_changed(path: &Path, text: &str) -> crate::error::Result<()> {
     if std::fs::read_to_string(path).ok().as_deref() == Some(text) {
         return Ok(());
     }
-    std::fs::write(path, text)
+    crate::store::write_atomic(path, text.as_bytes())
 }
 
 #[cfg(test)]
