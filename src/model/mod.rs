@@ -4,6 +4,7 @@
 
 pub mod comparison;
 pub mod context;
+pub mod few;
 pub mod float;
 pub mod metric;
 pub mod names;

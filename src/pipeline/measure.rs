@@ -9,6 +9,7 @@ use crate::discover::Selection;
 use crate::error::{Error, Result};
 use crate::model::comparison::{Comparison, TargetComparison};
 use crate::model::context::Context;
+use crate::model::few::first_few;
 use crate::model::observer::Observer;
 use crate::model::outcome::TargetRun;
 use crate::model::record::TargetRecord;
@@ -307,8 +308,6 @@ fn rustflags(context: &Context) -> &[String] {
 /// (`rustflags` holding `-C target-cpu=native`), what to do.
 fn uncounted(run: &TargetRun, rustflags: &[String]) -> Vec<String> {
     let metric = nbench::__private::metric::Metric::Instructions;
-    // Rows named where a reason holds for a few; more are counted.
-    const NAMED: usize = 3;
     let native = for_this_cpu(rustflags);
     (run.uncounted(metric).into_iter())
         .map(|(ids, why)| {
@@ -320,19 +319,14 @@ fn uncounted(run: &TargetRun, rustflags: &[String]) -> Vec<String> {
                 ),
                 _ => why.to_owned(),
             };
-            let named: Vec<String> = ids.iter().take(NAMED).map(|id| format!("`{id}`")).collect();
+            let named: Vec<String> = ids.iter().map(|id| format!("`{id}`")).collect();
             let label = &run.label;
             match ids.len() {
                 0 => format!("`{label}` has no instruction counts: {why}"),
                 1 => format!("`{label}`: {} has no instruction count: {why}", named[0]),
-                n if n <= NAMED => format!(
+                _ => format!(
                     "`{label}`: {} have no instruction counts: {why}",
-                    named.join(", ")
-                ),
-                n => format!(
-                    "`{label}`: {}, and {} more have no instruction counts: {why}",
-                    named.join(", "),
-                    n - NAMED
+                    first_few(&named)
                 ),
             }
         })

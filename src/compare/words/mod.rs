@@ -9,6 +9,7 @@ pub use reasons::{counts_note, placement_notes, why_inconclusive};
 
 use crate::compare::iterations;
 use crate::model::comparison::{Row, Verdict};
+use crate::model::few::first_few;
 
 /// A relative change as a signed percentage; a rounding of zero shows as
 /// `+0.00%`, not `-0.00%`; NaN or infinite as `n/a`.
@@ -390,9 +391,6 @@ enum Said {
     Shared(RowNote, String),
 }
 
-/// Rows named in full in a note about several before the rest are counted.
-const NAMED_IN_A_NOTE: usize = 3;
-
 /// `said` as notes, over `rows` rows in all: a reason several rows share
 /// once, where it first came, naming the first few (foldhash's 84 rows that
 /// time themselves, bytecount's 9 rows whose counts one other row overruled).
@@ -432,12 +430,7 @@ fn who(ids: &[String], rows: usize) -> String {
     if ids.len() == rows {
         return format!("every benchmark here ({rows})");
     }
-    if ids.len() <= NAMED_IN_A_NOTE + 1 {
-        return format!("{} benchmarks ({})", ids.len(), ids.join(", "));
-    }
-    let more = ids.len() - NAMED_IN_A_NOTE;
-    let first = ids[..NAMED_IN_A_NOTE].join(", ");
-    format!("{} benchmarks ({first} and {more} more)", ids.len())
+    format!("{} benchmarks ({})", ids.len(), first_few(ids))
 }
 
 #[cfg(test)]
