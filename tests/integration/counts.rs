@@ -215,10 +215,9 @@ fn an_instruction_valgrind_does_not_know_in_a_build_for_this_cpu_says_what_to_do
     let warning = (run.stderr.lines())
         .find(|l| l.starts_with("warning:") && l.contains(said))
         .unwrap_or_else(|| panic!("{}", run.all()));
-    assert!(
-        warning.contains("(bytes 0x62 0xF1 0x7C 0x48 …)"),
-        "{warning}"
-    );
+    // An EVEX prefix (0x62) begins every AVX-512 instruction; what follows
+    // it, and where the first one lies, is the CPU's choice.
+    assert!(warning.contains("(bytes 0x62 0x"), "{warning}");
     assert!(
         warning.contains("(`-C target-cpu=native` in its rustflags)")
             && warning.contains("RUSTFLAGS=\"-C target-cpu=x86-64-v3\""),
@@ -376,7 +375,9 @@ fn a_comparison_judges_time_and_instructions_together() {
         &first["instructions"]["spread"],
     );
     let (change, spread) = (change.as_f64().unwrap(), spread.as_f64().unwrap());
-    assert!(change != 0.0 && change.abs() <= 2.0 * spread, "{first}");
+    // (Their mean may come out the same on both sides: where the seeds of
+    // one side's processes are those of the other's in another order.)
+    assert!(spread > 0.0 && change.abs() <= 2.0 * spread, "{first}");
     assert_ne!(first["decided_by"], "instructions", "{first}");
     // The stride's change is outside the instruction stream: the counts do
     // not move, so only time may decide, and still counts never call it
