@@ -19,6 +19,10 @@ pub const TANGO_DEPENDENCY: &str = "tango-bench = { package = \"nbench-tango\", 
 /// The line that puts nbench-bencher in bencher's place, where it is published.
 pub const BENCHER_DEPENDENCY: &str = "bencher = { package = \"nbench-bencher\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
 
+/// The line that puts nbench-iai in iai's place, where it is published.
+pub const IAI_DEPENDENCY: &str =
+    "iai = { package = \"nbench-iai\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
+
 /// Where nbench-libtest is published, as a dependency in `test`'s place.
 pub const LIBTEST_DEPENDENCY: &str =
     "test = { package = \"nbench-libtest\", git = \"https://github.com/nbench-rs/cargo-nbench\" }";
@@ -289,7 +293,7 @@ impl Error {
                 Some(format!(
                     "{first}; a criterion suite runs unchanged with `{COMPAT_DEPENDENCY}`, and \
                      `cargo nbench compare --rev HEAD~1 HEAD` compares two commits of a \
-                     criterion, divan, gungraun, tango or bencher suite with no edit at all"
+                     criterion, divan, gungraun, tango, bencher or iai suite with no edit at all"
                 ))
             }
             Error::Config { hint, .. } => hint.clone(),

@@ -1,8 +1,9 @@
 //! A revision built in cargo nbench's own worktree whose bench targets use
-//! criterion, divan, gungraun, tango or bencher gets the one-line swap a
+//! criterion, divan, gungraun, tango, bencher or iai gets the one-line swap a
 //! user makes by hand: nbench-criterion in criterion's place, nbench-divan
 //! in divan's, nbench-gungraun in gungraun's (or iai-callgrind's),
-//! nbench-tango in tango-bench's, nbench-bencher in bencher's, the bench
+//! nbench-tango in tango-bench's, nbench-bencher in bencher's, nbench-iai in
+//! iai's, the bench
 //! files untouched. Only the worktree's
 //! manifests change, never the user's checkout.
 //!

@@ -16,6 +16,9 @@ pub const TANGO_PACKAGE: &str = "nbench-tango";
 /// The package a bencher suite runs on, under bencher's name.
 pub const BENCHER_PACKAGE: &str = "nbench-bencher";
 
+/// The package an iai suite runs on, under iai's name.
+pub const IAI_PACKAGE: &str = "nbench-iai";
+
 /// The package cargo nbench gives a suite of libtest's own `#[bench]`
 /// functions in `test`'s place (it builds it itself: the suite's manifest
 /// does not name it).
@@ -125,7 +128,7 @@ impl FrontEnd {
 }
 
 /// The libraries a suite may use, and what takes their place.
-pub const FRONT_ENDS: [FrontEnd; 5] = [
+pub const FRONT_ENDS: [FrontEnd; 6] = [
     FrontEnd {
         library: "criterion",
         also: &["codspeed-criterion-compat"],
@@ -171,14 +174,22 @@ pub const FRONT_ENDS: [FrontEnd; 5] = [
         folder: "compat/bencher",
         unifies: &[],
     },
+    FrontEnd {
+        library: "iai",
+        also: &[],
+        package: IAI_PACKAGE,
+        env: "NBENCH_IAI",
+        published: crate::error::IAI_DEPENDENCY,
+        folder: "compat/iai",
+        unifies: &[],
+    },
 ];
 
 /// Benchmark libraries no front end takes the place of: a target whose
-/// source uses one of them is left out as using it (compact_str's
-/// `compact_str_iai`, in a package that also takes criterion and gungraun;
-/// lz4_flex's `binggan_bench`, whose own `main` drives binggan).
-pub const FOREIGN: [&str; 7] = [
-    "iai",
+/// source uses one of them is left out as using it (lz4_flex's
+/// `binggan_bench`, whose own `main` drives binggan, in a package that also
+/// takes criterion).
+pub const FOREIGN: [&str; 6] = [
     "binggan",
     "criterion2",
     "glassbench",

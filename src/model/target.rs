@@ -52,12 +52,15 @@ impl BenchTarget {
             "it uses nbench-bencher, but its `main` is its own (end the file with \
              `benchmark_group!` and `benchmark_main!`)"
                 .to_owned()
+        } else if uses("nbench-iai") {
+            "it uses nbench-iai, but its `main` is its own (end the file with `iai::main!(...)`)"
+                .to_owned()
         } else if uses("nbench") {
             "it uses nbench, but its `main` is its own (end the file with `nbench::main!(...)`)"
                 .to_owned()
         } else {
             "its executable does not link the nbench harness (criterion, divan, gungraun, tango, \
-             bencher or a hand-written main?)"
+             bencher, iai or a hand-written main?)"
                 .to_owned()
         }
     }

@@ -60,37 +60,37 @@ fn cargo_nbench_runs_a_gungraun_suite_under_gungrauns_names() {
 fn a_skipped_target_is_said_to_use_the_library_its_source_uses() {
     // As glam declares its suites: criterion and gungraun both, and a
     // `[[bench]]` of helpers with `bench = false`, which `cargo bench`
-    // does not run. And as compact_str: an iai suite beside them.
+    // does not run. And as lz4_flex: a binggan suite beside them.
     let fx = Fixture::new("gungraun");
     let manifest = fx.dir.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     let line = text.lines().find(|l| l.starts_with(GUNGRAUN_LINE)).unwrap();
     let text = text.replace(
         line,
-        "gungraun = \"0.19\"\ncriterion = \"0.8\"\niai = \"0.1\"",
+        "gungraun = \"0.19\"\ncriterion = \"0.8\"\nbinggan = \"0.17\"",
     );
     let helpers = "\n[[bench]]\nname = \"support\"\nbench = false\n";
-    let iai = "\n[[bench]]\nname = \"counted\"\nharness = false\n";
+    let binggan = "\n[[bench]]\nname = \"counted\"\nharness = false\n";
     // And as papaya's `latency`: a program of its own, printing percentiles
     // (and as arc-swap's `int-access`, taking criterion's `black_box`).
     let own = "\n[[bench]]\nname = \"latency\"\nharness = false\n";
-    std::fs::write(&manifest, text + helpers + iai + own).unwrap();
+    std::fs::write(&manifest, text + helpers + binggan + own).unwrap();
     let program = "use criterion::black_box;\nfn main() {\n    \
                    let t = std::time::Instant::now();\n    black_box(1);\n    \
                    println!(\"{:?}\", t.elapsed());\n}\n";
     std::fs::write(fx.dir.join("benches/latency.rs"), program).unwrap();
     std::fs::write(fx.dir.join("benches/support.rs"), "pub fn help() {}\n").unwrap();
     // Its `main` written out, as lz4_flex's binggan suite drives binggan.
-    let counted = "fn one() -> u64 { iai::black_box(1) }\n\
-                   fn main() { iai::runner(&[(\"one\", &one)]); }\n";
+    let counted = "fn main() {\n    let mut runner = binggan::BenchRunner::new();\n    \
+                   runner.bench_function(\"one\", |_| 1);\n}\n";
     std::fs::write(fx.dir.join("benches/counted.rs"), counted).unwrap();
     let run = fx.nbench(&["--list"]);
     assert_eq!(run.code, 2, "{}", run.all());
     let said = "skipped bench target `gun/suite`: it uses gungraun; to run it unchanged, put \
                 nbench-gungraun in gungraun's place";
     assert!(run.stderr.contains(said), "{}", run.stderr);
-    let said = "skipped bench target `gun/counted`: it uses iai, a benchmark library nbench \
-                has no front end for";
+    let said = "skipped bench target `gun/counted`: it uses binggan, a benchmark library \
+                nbench has no front end for";
     assert!(run.stderr.contains(said), "{}", run.stderr);
     let said = "skipped bench target `gun/latency`: its `main` is its own and uses no \
                 benchmark library: a program, which `cargo bench --bench latency` runs as it is";

@@ -47,13 +47,17 @@ pub const TANGO_LINE: &str = "tango-bench = { package = \"nbench-tango\", path =
 /// How a fixture's manifest names the bencher-compatible crate, up to its path.
 pub const BENCHER_LINE: &str = "bencher = { package = \"nbench-bencher\", path = ";
 
+/// How a fixture's manifest names the iai-compatible crate, up to its path.
+pub const IAI_LINE: &str = "iai = { package = \"nbench-iai\", path = ";
+
 /// Each front end's line, up to its path, and its folder in this checkout.
-const FRONT_LINES: [(&str, &str); 5] = [
+const FRONT_LINES: [(&str, &str); 6] = [
     (COMPAT_LINE, "compat/criterion"),
     (DIVAN_LINE, "compat/divan"),
     (GUNGRAUN_LINE, "compat/gungraun"),
     (TANGO_LINE, "compat/tango"),
     (BENCHER_LINE, "compat/bencher"),
+    (IAI_LINE, "compat/iai"),
 ];
 
 /// Manifest line `l`, a front end's pointed at its folder in this checkout.

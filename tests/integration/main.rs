@@ -14,6 +14,7 @@ mod formats;
 mod gungraun;
 mod harness_modes;
 mod helpers;
+mod iai;
 mod layouts;
 mod libtest;
 mod limits;
