@@ -555,3 +555,39 @@ pub fn counts_fib(json: &serde_json::Value, short: &str, long: &str) {
     let (short, long) = (per_iter(json, short), per_iter(json, long));
     assert!(long / short > 8.0 && long / short < 14.0, "{short} {long}");
 }
+
+/// A fixture on the library itself (its manifest's line `line` becomes
+/// `registry`; no Cargo.lock kept), in two commits, the second computing
+/// fibonacci(13) where the first computed fibonacci(10) in its bench file.
+/// `compare --rev HEAD~1 HEAD` of `filter`'s benchmarks, with counts and
+/// the front end taken through `front` (its variable, its folder): it says
+/// `said` of the swap it made, and `short` regressed, its count over four
+/// times the first (fibonacci(13) makes 753 calls to fibonacci(10)'s 177),
+/// while `long`'s count did not move.
+pub fn compare_swapped_fib(
+    fx: &Fixture,
+    (line, registry, lock): (&str, &str, &str),
+    front: (&str, &str),
+    (filter, said): (&str, &str),
+    (short, long): (&str, &str),
+) {
+    fx.on_registry(line, |_| registry.into(), lock);
+    std::fs::remove_file(fx.dir.join("Cargo.lock")).unwrap();
+    let (file, from, to) = (
+        "benches/suite.rs",
+        "fib(black_box(10))",
+        "fib(black_box(13))",
+    );
+    fx.last_commit_changes("target/\nCargo.lock\n", file, from, to);
+    let args = ["--metrics", "time,instructions", "--format", "json", filter];
+    let r = fx.compare_last_commit(front, &args);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(r.stderr.contains(said), "{}", r.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
+    let row = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap();
+    assert_eq!(row(short)["verdict"], "regressed", "{rows:?}");
+    let counted = row(short)["instructions"]["change"].as_f64();
+    assert!(counted.is_some_and(|c| c > 2.0), "{counted:?}");
+    assert_eq!(row(long)["instructions"]["change"], 0.0, "{rows:?}");
+}

@@ -33,25 +33,12 @@ fn the_suite_compiles_unchanged_against_iai_itself() {
 #[test]
 fn two_revisions_of_an_untouched_iai_suite_compare_with_the_swap_said() {
     let fx = Fixture::new("iai").own_target_dir();
-    fx.on_registry(IAI_LINE, |_| "iai = \"0.1\"".into(), "iai.lock");
-    std::fs::remove_file(fx.dir.join("Cargo.lock")).unwrap();
-    let (file, from, to) = (
-        "benches/suite.rs",
-        "fib(black_box(10))",
-        "fib(black_box(13))",
-    );
-    fx.last_commit_changes("target/\nCargo.lock\n", file, from, to);
-    let args = ["--metrics", "time,instructions", "--format", "json", "fib_"];
-    let r = fx.compare_last_commit(("NBENCH_IAI", "compat/iai"), &args);
-    assert_eq!(r.code, 0, "{}", r.all());
     let said = "uses iai: building it with nbench-iai in iai's place (Cargo.toml)";
-    assert!(r.stderr.contains(said), "{}", r.stderr);
-    let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
-    let row = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap();
-    // fibonacci(13) makes over four times the calls of fibonacci(10).
-    assert_eq!(row("fib_10")["verdict"], "regressed", "{rows:?}");
-    let counted = row("fib_10")["instructions"]["change"].as_f64();
-    assert!(counted.is_some_and(|c| c > 2.0), "{counted:?}");
-    assert_eq!(row("fib_15")["instructions"]["change"], 0.0, "{rows:?}");
+    crate::helpers::compare_swapped_fib(
+        &fx,
+        (IAI_LINE, "iai = \"0.1\"", "iai.lock"),
+        ("NBENCH_IAI", "compat/iai"),
+        ("fib_", said),
+        ("fib_10", "fib_15"),
+    );
 }

@@ -95,26 +95,13 @@ fn a_suite_in_tangos_newer_style_runs_under_cargo_bench_cargo_test_and_cargo_nbe
 #[test]
 fn two_revisions_of_an_untouched_tango_suite_compare_with_the_swap_said() {
     let fx = Fixture::new("tango").own_target_dir();
-    fx.on_registry(TANGO_LINE, |_| "tango-bench = \"0.7\"".into(), "tango.lock");
-    std::fs::remove_file(fx.dir.join("Cargo.lock")).unwrap();
-    let (file, from, to) = (
-        "benches/suite.rs",
-        "fib(black_box(10))",
-        "fib(black_box(13))",
-    );
-    fx.last_commit_changes("target/\nCargo.lock\n", file, from, to);
-    let args = ["--metrics", "time,instructions", "--format", "json", "fib/"];
-    let r = fx.compare_last_commit(("NBENCH_TANGO", "compat/tango"), &args);
-    assert_eq!(r.code, 0, "{}", r.all());
     let said = "uses tango-bench: building it with nbench-tango in tango-bench's place \
                 (Cargo.toml)";
-    assert!(r.stderr.contains(said), "{}", r.stderr);
-    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
-    let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
-    let row = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap();
-    // fibonacci(13) makes over four times the calls of fibonacci(10): +325 %.
-    assert_eq!(row("fib/10")["verdict"], "regressed", "{rows:?}");
-    let counted = row("fib/10")["instructions"]["change"].as_f64();
-    assert!(counted.is_some_and(|c| c > 2.0), "{counted:?}");
-    assert_eq!(row("fib/15")["instructions"]["change"], 0.0, "{rows:?}");
+    crate::helpers::compare_swapped_fib(
+        &fx,
+        (TANGO_LINE, "tango-bench = \"0.7\"", "tango.lock"),
+        ("NBENCH_TANGO", "compat/tango"),
+        ("fib/", said),
+        ("fib/10", "fib/15"),
+    );
 }
