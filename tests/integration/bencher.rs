@@ -19,10 +19,7 @@ fn cargo_nbench_runs_a_bencher_suite_under_benchers_names_and_counts_it() {
     let rows = json["targets"][0]["benchmarks"].as_array().unwrap();
     let checksum = rows.iter().find(|b| b["id"] == "checksum_4k").unwrap();
     assert_eq!(checksum["throughput"]["bytes"], 4096, "{checksum}");
-    // `cargo test --benches` runs each once.
-    let test = fx.cargo(&["test", "--benches"]);
-    assert_eq!(test.code, 0, "{}", test.all());
-    assert!(test.stdout.contains("nested::sum"), "{}", test.stdout);
+    crate::helpers::runs_once(&fx, "nested::sum");
 }
 
 #[test]

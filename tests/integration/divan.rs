@@ -199,9 +199,7 @@ fn cargo_bench_and_cargo_test_take_divans_command_line_and_say_what_they_ignore(
             table.stderr
         );
     }
-    let test = fx.cargo(&["test", "--benches"]);
-    assert_eq!(test.code, 0, "{}", test.all());
-    assert!(test.stdout.contains("sorts::unstable"), "{}", test.stdout);
+    crate::helpers::runs_once(&fx, "sorts::unstable");
 }
 
 #[test]

@@ -179,13 +179,7 @@ fn cargo_bench_and_cargo_test_run_it_and_say_once_what_they_ignore() {
     );
     let said = "note: gungraun's `config` is accepted and not honoured";
     assert_eq!(list.stderr.matches(said).count(), 1, "{}", list.stderr);
-    let test = fx.cargo(&["test", "--benches"]);
-    assert_eq!(test.code, 0, "{}", test.all());
-    assert!(
-        test.stdout.contains("bubble_sort::sort::many_1"),
-        "{}",
-        test.stdout
-    );
+    crate::helpers::runs_once(&fx, "bubble_sort::sort::many_1");
 }
 
 #[test]

@@ -549,6 +549,14 @@ pub fn counted_run(fx: &Fixture) -> serde_json::Value {
     json
 }
 
+/// `cargo test --benches` in the fixture, which runs each benchmark once:
+/// it passes and names `id`.
+pub fn runs_once(fx: &Fixture, id: &str) {
+    let test = fx.cargo(&["test", "--benches"]);
+    assert_eq!(test.code, 0, "{}", test.all());
+    assert!(test.stdout.contains(id), "{}", test.stdout);
+}
+
 /// That fibonacci(15), benchmark `long`, counts 8–14 times the
 /// instructions of fibonacci(10), benchmark `short` (1973 calls to 177).
 pub fn counts_fib(json: &serde_json::Value, short: &str, long: &str) {

@@ -13,10 +13,7 @@ fn cargo_nbench_runs_an_iai_suite_under_iais_names_and_counts_it() {
     );
     let json = counted_run(&fx);
     counts_fib(&json, "fib_10", "fib_15");
-    // `cargo test --benches` runs each once.
-    let test = fx.cargo(&["test", "--benches"]);
-    assert_eq!(test.code, 0, "{}", test.all());
-    assert!(test.stdout.contains("sum_vec"), "{}", test.stdout);
+    crate::helpers::runs_once(&fx, "sum_vec");
 }
 
 #[test]

@@ -78,9 +78,7 @@ fn a_suite_in_tangos_newer_style_runs_under_cargo_bench_cargo_test_and_cargo_nbe
         "{}",
         list.stdout
     );
-    let test = fx.cargo(&["test", "--benches"]);
-    assert_eq!(test.code, 0, "{}", test.all());
-    assert!(test.stdout.contains("sort/1000"), "{}", test.stdout);
+    crate::helpers::runs_once(&fx, "sort/1000");
 
     let mut args = vec!["--format", "json", "fib/15/cpu"];
     args.extend_from_slice(QUICK);
