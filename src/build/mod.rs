@@ -142,6 +142,9 @@ pub struct BuildOptions {
     /// The packages a change to the workspace can touch, built in one
     /// codegen unit where placement is stable ([`units`]).
     pub own_packages: Vec<String>,
+    /// Where nbench-libtest is built (`target/nbench/libtest`), for the
+    /// working tree and every revision alike.
+    pub libtest_dir: PathBuf,
     /// nbench-libtest, built, where a target is a suite of libtest's
     /// `#[bench]` functions: given to the compiler in `test`'s place.
     pub libtest: Option<libtest::Shim>,
@@ -280,12 +283,11 @@ impl BuildOptions {
         (cmd, cargo)
     }
 
-    /// nbench-libtest built in `dir` from the source cargo nbench finds
-    /// for `checkout`, with the target and code flags the bench targets
-    /// get; what cargo said where it failed.
+    /// nbench-libtest built in [`BuildOptions::libtest_dir`] from the
+    /// source cargo nbench finds for `checkout`, with the target and code
+    /// flags the bench targets get; what cargo said where it failed.
     pub fn build_libtest(
         &self,
-        dir: &std::path::Path,
         checkout: &std::path::Path,
     ) -> Result<std::result::Result<libtest::Shim, String>> {
         let cwd = std::env::current_dir().unwrap_or_default();
@@ -293,6 +295,7 @@ impl BuildOptions {
         let added = self.added_flags(&user);
         let all: Vec<String> = user.flags.iter().cloned().chain(added).collect();
         let offline = self.manifest.offline || self.manifest.frozen;
+        let dir = &self.libtest_dir;
         libtest::build(dir, checkout, user.target.as_deref(), &all, offline)
     }
 }

@@ -277,6 +277,7 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             revision: None,
             workspace_root: meta.workspace_root.clone().into(),
             own_packages: discover::own_packages(&meta),
+            libtest_dir: discover::target_dir(&manifest(&cli), &meta).join("nbench/libtest"),
             libtest: None,
         },
         plans,

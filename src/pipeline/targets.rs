@@ -145,10 +145,9 @@ fn with_libtest(
     if libtest.is_empty() {
         return Ok(targets);
     }
-    let dir = found.target_dir.join("nbench/libtest");
     let why = match libtest::takes_features() {
         false => libtest::NEEDS_NIGHTLY.to_owned(),
-        true => match opts.build_libtest(&dir, &found.workspace_root)? {
+        true => match opts.build_libtest(&found.workspace_root)? {
             Ok(shim) => {
                 opts.libtest = Some(shim);
                 return Ok(found.targets.clone());
