@@ -23,16 +23,21 @@ pub struct Shim {
 }
 
 impl Shim {
-    /// The rustflags that put it in libtest's place. The suite's
-    /// `#![feature(test)]` then serves only what it takes of libtest itself
-    /// (`test::black_box`); where it takes nothing, nightly would warn of
-    /// the feature as unused in each target, a warning about nbench's
-    /// change rather than the suite's code (older compilers know the lint
-    /// too, as removed, and take `-A` of it silently).
-    pub fn flags(&self) -> [String; 5] {
+    /// The rustflags that put it in libtest's place: reached only through
+    /// `extern crate test` (`noprelude:`, an unstable option, on the
+    /// nightly toolchain these suites need), as libtest is, so that the
+    /// suite's `extern crate test` still does something and no lint says
+    /// otherwise. The suite's `#![feature(test)]` then serves only what it
+    /// takes of libtest itself (`test::black_box`); where it takes nothing,
+    /// nightly would warn of the feature as unused in each target, a
+    /// warning about nbench's change rather than the suite's code (older
+    /// compilers know the lint too, as removed, and take `-A` of it
+    /// silently).
+    pub fn flags(&self) -> [String; 6] {
         [
+            "-Zunstable-options".to_owned(),
             "--extern".to_owned(),
-            format!("test={}", self.rlib.display()),
+            format!("noprelude:test={}", self.rlib.display()),
             "-L".to_owned(),
             format!("dependency={}", self.deps.display()),
             "-Aunused_features".to_owned(),
@@ -169,8 +174,9 @@ mod unit {
         assert_eq!(
             shim.flags(),
             [
+                "-Zunstable-options",
                 "--extern",
-                "test=/t/deps/libnbench_libtest-1.rlib",
+                "noprelude:test=/t/deps/libnbench_libtest-1.rlib",
                 "-L",
                 "dependency=/t/deps",
                 "-Aunused_features"
