@@ -63,12 +63,10 @@ fn registry(tests: Vec<TestDescAndFn>) -> nbench::Registry {
     let mut registry = nbench::Registry::new();
     for TestDescAndFn { desc, testfn } in tests {
         let marks = registry.bench(&desc.name, move |nb| {
-            let mut b = Bencher::new(&mut *nb);
-            match &testfn {
-                TestFn::StaticBenchFn(f) => f(&mut b),
-                TestFn::DynBenchFn(f) => f.run(&mut b),
-            }
-            b.finish();
+            Bencher::with(nb, |b| match &testfn {
+                TestFn::StaticBenchFn(f) => f(b),
+                TestFn::DynBenchFn(f) => f.run(b),
+            });
             nbench::__private::skip_if_untimed(nb, NOT_TIMED);
         });
         if desc.ignore {

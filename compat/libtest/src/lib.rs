@@ -7,7 +7,7 @@
 //! noprelude:test=…`, reached only through `extern crate test`, as libtest
 //! is), so that both the suite's `extern crate test` and the harness rustc
 //! makes of its `#[bench]` functions reach it: `test::Bencher` becomes
-//! this crate's, and `test_main_static`, which the harness's `main` calls,
+//! nbench-bencher's (as libtest's, with no lifetime to write), and `test_main_static`, which the harness's `main` calls,
 //! registers each `#[bench]` function with nbench under libtest's name for
 //! it (its path in the file, `module::function`). Everything else is
 //! libtest's own, re-exported: `black_box`, the descriptions rustc writes,
@@ -21,8 +21,7 @@ extern crate test as libtest;
 pub use TestFn::{StaticBenchFn, StaticTestFn};
 pub use libtest::*;
 
-mod bencher;
 mod suite;
 
-pub use bencher::Bencher;
+pub use nbench_bencher::Bencher;
 pub use suite::{TestDescAndFn, TestFn, test_main_static, test_main_static_abort};

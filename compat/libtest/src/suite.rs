@@ -2,6 +2,7 @@
 //! described by libtest's `TestDesc`), and its run under nbench.
 
 use crate::{Bencher, TestDesc};
+use nbench_bencher::{TDynBenchFn, TestFn as Registered};
 
 /// A function of the harness: rustc writes `StaticTestFn(|| …)` for a
 /// `#[test]` and `StaticBenchFn(|b| …)` for a `#[bench]`.
@@ -16,12 +17,22 @@ pub struct TestDescAndFn {
     pub testfn: TestFn,
 }
 
+/// A `#[bench]` function, whose `Err` (a `Result` it returned) fails its
+/// benchmark as a panic does.
+struct Bench(fn(&mut Bencher) -> Result<(), String>);
+
+impl TDynBenchFn for Bench {
+    fn run(&self, harness: &mut Bencher) {
+        if let Err(why) = (self.0)(harness) {
+            panic!("{why}");
+        }
+    }
+}
+
 /// The harness's `main`: runs the `#[bench]` functions as the command line
 /// asks, and exits with the run's code.
 pub fn test_main_static(tests: &[&TestDescAndFn]) {
-    let args = std::env::args().skip(1);
-    let code = nbench::__private::modes::code(&registry(tests), args);
-    std::process::exit(i32::from(code));
+    std::process::exit(run(tests));
 }
 
 /// The harness's `main` where tests abort on panic: as [`test_main_static`].
@@ -29,29 +40,21 @@ pub fn test_main_static_abort(tests: &[&TestDescAndFn]) {
     test_main_static(tests)
 }
 
-/// Why a function that never called `iter` is skipped rather than failed.
-const NOT_TIMED: &str = "its function timed nothing (it called no `iter`): libtest reports 0 \
-                         ns/iter for it";
-
-/// Each `#[bench]` function registered under libtest's name for it
-/// (ignored where it is `#[ignore]`); the `#[test]` functions left out. A
-/// function's `Err` (a `Result` it returned) fails its benchmark as a
-/// panic does.
-fn registry(tests: &[&TestDescAndFn]) -> nbench::Registry {
-    let mut registry = nbench::Registry::new();
-    for t in tests {
-        let TestFn::StaticBenchFn(function) = t.testfn else {
-            continue;
-        };
-        let marks = registry.bench(t.desc.name.as_slice(), move |nb| {
-            if let Err(why) = Bencher::with(nb, function) {
-                panic!("{why}");
-            }
-            nbench::__private::skip_if_untimed(nb, NOT_TIMED);
-        });
-        if t.desc.ignore {
-            marks.ignore();
-        }
-    }
-    registry
+/// Registers each `#[bench]` function under libtest's name for it (ignored
+/// where it is `#[ignore]`), leaves the `#[test]` functions out, runs them;
+/// the exit code.
+fn run(tests: &[&TestDescAndFn]) -> i32 {
+    let benches = (tests.iter())
+        .filter_map(|t| match t.testfn {
+            TestFn::StaticBenchFn(f) => Some(nbench_bencher::TestDescAndFn {
+                desc: nbench_bencher::TestDesc {
+                    name: t.desc.name.as_slice().to_owned().into(),
+                    ignore: t.desc.ignore,
+                },
+                testfn: Registered::DynBenchFn(Box::new(Bench(f))),
+            }),
+            TestFn::StaticTestFn(_) => None,
+        })
+        .collect();
+    nbench_bencher::__private::run(benches)
 }
