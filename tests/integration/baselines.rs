@@ -621,7 +621,13 @@ fn a_baseline_runs_the_package_binary_it_was_built_with() {
     let run = paired(&["--compare", "before", "--format", "json"]);
     let doc = run.json();
     let row = &doc["comparison"]["targets"][0]["rows"][0];
-    assert_eq!(row["verdict"], "regressed", "{row}");
+    // Each iteration starts a process: on a machine busy with other tests
+    // the interval may reach below 0 (−3 … +296 % once), and the row is
+    // `inconclusive`; the same binary on both sides would read about 0.
+    assert!(
+        ["regressed", "inconclusive"].contains(&row["verdict"].as_str().unwrap()),
+        "{row}"
+    );
     assert!(row["change"].as_f64().unwrap() > 0.5, "{row}");
     // The copy the baseline runs sits beside the build's binary; the
     // working tree's binary is the new one.
