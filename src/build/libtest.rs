@@ -1,9 +1,9 @@
 //! A suite of libtest's own `#[bench]` functions (`#![feature(test)]`,
 //! libtest's harness, on a nightly toolchain) runs unchanged: cargo nbench
 //! builds nbench-libtest once in `target/nbench/libtest/` and gives it to
-//! the build as `test` (`--extern test=…`), so that the suite's `extern
-//! crate test` and the `main` rustc writes for its `#[bench]` functions
-//! reach nbench's harness. Only the compiler cargo nbench runs sees it:
+//! the build as `test` (`--extern noprelude:test=…`), so that the suite's
+//! `extern crate test` and the `main` rustc writes for its `#[bench]`
+//! functions reach nbench's harness. Only the compiler cargo nbench runs sees it:
 //! `cargo bench` still runs the suite under libtest.
 
 use super::swap::Source;

@@ -232,7 +232,9 @@ pub fn discover(
             }
             unmatched.retain(|b| **b != t.name);
             let label = format!("{}/{}", pkg.name, t.name);
-            match left_out(pkg, t, &tables, features) {
+            let source = std::fs::read_to_string(&t.src_path).unwrap_or_default();
+            let libtest = libtest_suite(t, &tables, &source);
+            match left_out(pkg, t, (&tables, &source, libtest), features) {
                 Some(reason) => skipped.push(Skipped { label, reason }),
                 None => targets.push(BenchTarget {
                     package: pkg.name.to_string(),
@@ -244,7 +246,7 @@ pub fn discover(
                         .map(|p| p.as_std_path().to_path_buf())
                         .unwrap_or_default(),
                     path_deps: path_deps(pkg),
-                    front_ends: match libtest_suite(t, &tables) {
+                    front_ends: match libtest {
                         true => vec![LIBTEST_PACKAGE.to_owned()],
                         false => front_ends_of(pkg).map(str::to_owned).collect(),
                     },
@@ -347,31 +349,31 @@ const BINARY_BENCHMARKS: &str = "it runs gungraun binary benchmarks \
      keep the target on gungraun, or time the command with hyperfine";
 
 /// Why bench target `t` of `pkg` is left out, if it is, by what cargo
-/// says of it and its package's manifest (`tables`).
+/// says of it, its package's manifest (`tables`), its source file and
+/// whether that is a suite of libtest's `#[bench]` ([`libtest_suite`]).
 fn left_out(
     pkg: &Package,
     t: &cargo_metadata::Target,
-    tables: &BenchTables,
+    (tables, source, libtest): (&BenchTables, &str, bool),
     features: Features,
 ) -> Option<String> {
     let uses_nbench = front_ends_of(pkg).next().is_some();
-    let source = std::fs::read_to_string(&t.src_path).unwrap_or_default();
-    let library = library_of(pkg, &source);
+    let library = library_of(pkg, source);
     let missing = features.missing(pkg, &t.required_features);
-    if libtest_suite(t, tables) {
+    if libtest {
         // nbench-libtest takes `test`'s place: the package needs nothing.
         (!missing.is_empty()).then(|| required_features(&missing))
     } else if !tables.harness_off.contains(&t.name) {
         Some("uses libtest's bench harness (no `harness = false`) and no `#[bench]`".to_owned())
-    } else if a_program_of_its_own(pkg, &source) {
+    } else if a_program_of_its_own(pkg, source) {
         Some(format!(
             "its `main` is its own and uses no benchmark library: a program, which \
              `cargo bench --bench {}` runs as it is",
             t.name
         ))
-    } else if binary_benchmarks(pkg, &source) {
+    } else if binary_benchmarks(pkg, source) {
         Some(BINARY_BENCHMARKS.to_owned())
-    } else if let Some(foreign) = foreign_library(pkg, &source) {
+    } else if let Some(foreign) = foreign_library(pkg, source) {
         Some(format!(
             "it uses {foreign}, a benchmark library nbench has no front end for"
         ))
@@ -410,9 +412,8 @@ fn required_features(missing: &[String]) -> String {
 /// Whether bench target `t` is a suite of libtest's own `#[bench]`
 /// functions (`#![feature(test)]`, libtest's harness): nbench-libtest
 /// takes `test`'s place in its build ([`crate::build::libtest`]).
-fn libtest_suite(t: &cargo_metadata::Target, tables: &BenchTables) -> bool {
-    !tables.harness_off.contains(&t.name)
-        && std::fs::read_to_string(&t.src_path).is_ok_and(|s| s.contains("#[bench]"))
+fn libtest_suite(t: &cargo_metadata::Target, tables: &BenchTables, source: &str) -> bool {
+    !tables.harness_off.contains(&t.name) && source.contains("#[bench]")
 }
 
 /// The packages cargo would build for `-p` / `--workspace` / `--exclude`, or by default.

@@ -7,9 +7,10 @@
 //! noprelude:test=…`, reached only through `extern crate test`, as libtest
 //! is), so that both the suite's `extern crate test` and the harness rustc
 //! makes of its `#[bench]` functions reach it: `test::Bencher` becomes
-//! nbench-bencher's (as libtest's, with no lifetime to write), and `test_main_static`, which the harness's `main` calls,
-//! registers each `#[bench]` function with nbench under libtest's name for
-//! it (its path in the file, `module::function`). Everything else is
+//! nbench-bencher's (as libtest's, with no lifetime to write), and
+//! `test_main_static`, which the harness's `main` calls, registers each
+//! `#[bench]` function with nbench under libtest's name for it (its path
+//! in the file, `module::function`). Everything else is
 //! libtest's own, re-exported: `black_box`, the descriptions rustc writes,
 //! `assert_test_result`. `#[test]` functions in a bench file are not run.
 //! `cargo bench` still runs the suite under libtest.
