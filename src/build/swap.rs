@@ -197,6 +197,21 @@ fn swap_entry(name: &str, dep: &mut Value, source: &Source) -> Option<&'static s
     Some(declared)
 }
 
+/// Whether the manifest `text` declares the front end's library where a
+/// swap puts nbench's crate: an entry that already names nbench's crate,
+/// or inherits the workspace's, is not one. Unreadable text declares none,
+/// as [`swap_checkout`] leaves such a manifest alone.
+pub fn would_swap(front: &'static FrontEnd, text: &str) -> bool {
+    let Ok(mut table) = toml::from_str::<Table>(text) else {
+        return false;
+    };
+    let source = Source {
+        front,
+        keys: Table::new(),
+    };
+    !swap_manifest(&mut table, &source).is_empty()
+}
+
 /// What [`swap_checkout`] changed in a checkout.
 #[derive(Debug, Default)]
 pub struct Swapped {
@@ -309,6 +324,28 @@ mod tests {
             v = v.get(*p).unwrap();
         }
         v.as_table().unwrap()
+    }
+
+    #[test]
+    fn a_manifest_that_already_names_the_front_end_is_not_swapped_again() {
+        let criterion = &FRONT_ENDS[0];
+        let ours = format!("criterion = {{ package = \"{COMPAT_PACKAGE}\", path = \"../c\" }}");
+        for (manifest, swaps) in [
+            ("[dev-dependencies]\ncriterion = \"0.5\"\n", true),
+            (
+                "[dev-dependencies.bench]\npackage = \"criterion\"\nversion = \"0.5\"\n",
+                true,
+            ),
+            (&format!("[dev-dependencies]\n{ours}\n"), false),
+            (
+                "[dev-dependencies]\ncriterion = { workspace = true }\n",
+                false,
+            ),
+            ("[dev-dependencies]\nrand = \"0.8\"\n", false),
+            ("not toml [", false),
+        ] {
+            assert_eq!(would_swap(criterion, manifest), swaps, "{manifest}");
+        }
     }
 
     #[test]

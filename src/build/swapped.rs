@@ -2,27 +2,33 @@
 //! be now: the same front ends in their libraries' places, from the same
 //! sources, holding the same code.
 
-use super::swap::Source;
+use super::swap::{Source, would_swap};
 use super::worktree::git;
 use crate::discover::{FRONT_ENDS, FrontEnd};
 use crate::error::Result;
 use crate::model::context::SwapRecord;
 use std::path::Path;
 
-/// Whether `commit` declares `front`'s library in any of its manifests.
-fn declares(front: &FrontEnd, top: &Path, commit: &str) -> bool {
+/// Whether a manifest of `commit` declares `front`'s library where a swap
+/// puts nbench's crate ([`would_swap`]): git finds the manifests that name
+/// it, and each is read as the swap reads it.
+fn declares(front: &'static FrontEnd, top: &Path, commit: &str) -> bool {
     let mut patterns = Vec::new();
     for p in front.names() {
         patterns.push(format!(r"^\s*{p}\s*="));
         patterns.push(format!(r"dependencies\.{p}\]"));
         patterns.push(format!(r#"package\s*=\s*"{p}""#));
     }
-    let mut args = vec!["grep", "-q", "-E"];
+    let mut args = vec!["grep", "-l", "-E"];
     for p in &patterns {
         args.extend(["-e", p.as_str()]);
     }
     args.extend([commit, "--", "*Cargo.toml"]);
-    git(top, &args).is_ok()
+    let Ok(found) = git(top, &args) else {
+        return false;
+    };
+    // Each line is `COMMIT:PATH`, which `git show` reads.
+    (found.lines()).any(|blob| git(top, &["show", blob]).is_ok_and(|m| would_swap(front, &m)))
 }
 
 /// Whether a revision's baseline, saved with `saved`, was made as a build of

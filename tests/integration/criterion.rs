@@ -641,6 +641,13 @@ fn a_criterion_suite_compares_with_a_git_revision() {
     ];
     let revs = fx.nbench(&[&args[..], &paired(&[])].concat());
     assert_eq!(revs.code, 0, "{}", revs.all());
+    // `HEAD~1`, built above, is reused: the suite names nbench-criterion
+    // already, so no swap is missing from that build.
+    assert!(
+        !revs.stderr.contains("building `HEAD~1`"),
+        "{}",
+        revs.stderr
+    );
     assert!(
         revs.line("work/chain ").contains("regressed"),
         "{}",
