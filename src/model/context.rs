@@ -515,6 +515,40 @@ mod tests {
     }
 
     #[test]
+    fn builds_differ_in_flags_and_target_but_not_features() {
+        let then = BuildRecord {
+            rustflags: vec!["--cfg".into(), "shapes_flag".into()],
+            added: vec!["-Ccodegen-units=1".into()],
+            features: vec!["extra".into()],
+            ..BuildRecord::default()
+        };
+        assert_eq!(then.differences(&then.clone()), Vec::<String>::new());
+        let features = BuildRecord {
+            features: Vec::new(),
+            ..then.clone()
+        };
+        assert_eq!(then.differences(&features), Vec::<String>::new());
+        let now = BuildRecord {
+            rustflags: vec![
+                "--cfg".into(),
+                "shapes_flag".into(),
+                "-Coverflow-checks=on".into(),
+            ],
+            added: Vec::new(),
+            target: Some("aarch64-unknown-linux-gnu".into()),
+            ..then.clone()
+        };
+        assert_eq!(
+            then.differences(&now),
+            [
+                "rustflags `--cfg shapes_flag` (now `--cfg shapes_flag -Coverflow-checks=on`)",
+                "flags added by cargo nbench `-Ccodegen-units=1` (now none)",
+                "target the host (now aarch64-unknown-linux-gnu)",
+            ]
+        );
+    }
+
+    #[test]
     fn a_swap_is_worth_a_word_only_where_the_sides_ran_on_other_front_ends() {
         let swapped = |libs: &[&str]| SwapRecord {
             libraries: libs.iter().map(|l| l.to_string()).collect(),

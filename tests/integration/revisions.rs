@@ -218,33 +218,35 @@ fn compare_rev_builds_the_revision_once_and_leaves_the_checkout_alone() {
 #[cfg(unix)]
 fn saved_in_one_layout_says_how_to_build_it_again(fx: &Fixture) {
     use std::os::unix::fs::PermissionsExt;
-    let linker = fx.dir.join("target/no-shuffle-cc");
-    // One linker for both runs (another would rebuild every crate); it
-    // refuses to shuffle while `NO_SHUFFLE` is set.
-    let script = "#!/bin/sh\n[ -n \"$NO_SHUFFLE\" ] && for a in \"$@\"; do case \"$a\" in \
-                  *--shuffle-sections*) echo 'unknown option' >&2; exit 1;; esac; done\n\
-                  exec cc \"$@\"\n";
-    std::fs::write(&linker, script).unwrap();
-    std::fs::set_permissions(&linker, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let version = std::process::Command::new("rustc")
-        .arg("-vV")
+    // The C compiler rustc links with, found on `PATH` first: a linker
+    // given by name or in cargo's configuration would rebuild every crate.
+    // It refuses to shuffle while `NO_SHUFFLE` is set.
+    let real = std::process::Command::new("sh")
+        .args(["-c", "command -v cc"])
         .output()
         .unwrap();
-    let version = String::from_utf8(version.stdout).unwrap();
-    let host = version
-        .lines()
-        .find_map(|l| l.strip_prefix("host: "))
-        .unwrap();
-    let env = format!(
-        "CARGO_TARGET_{}_LINKER",
-        host.to_uppercase().replace('-', "_")
+    let real = String::from_utf8(real.stdout).unwrap().trim().to_owned();
+    assert!(!real.is_empty(), "no cc on PATH");
+    let bin = fx.dir.join("target/no-shuffle");
+    std::fs::create_dir_all(&bin).unwrap();
+    let script = format!(
+        "#!/bin/sh\n[ -n \"$NO_SHUFFLE\" ] && for a in \"$@\"; do case \"$a\" in \
+         *--shuffle-sections*) echo 'unknown option' >&2; exit 1;; esac; done\n\
+         exec {real} \"$@\"\n"
     );
+    let linker = bin.join("cc");
+    std::fs::write(&linker, script).unwrap();
+    std::fs::set_permissions(&linker, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
     let compare = |refuse: bool| {
         let args: Vec<&str> = (crate::helpers::PAIRED.iter().copied())
             .chain(["--compare-rev", "HEAD~1", "--layouts", "2", "chain/a"])
             .collect();
         let mut cmd = fx.nbench_command(&args);
-        cmd.env(&env, &linker);
+        cmd.env("PATH", &path);
         if refuse {
             cmd.env("NO_SHUFFLE", "1");
         }

@@ -174,37 +174,6 @@ fn the_shapes_of_real_repositories_run_save_compare_and_compare_revisions() {
         "the revision has the layouts asked for"
     );
 
-    // Other rustflags: the revision is built again, and the baseline warns.
-    let mut cmd = fx.nbench_command_in(
-        "ws",
-        &[TINY, &["--workspace", "--compare-rev", "HEAD"]].concat(),
-    );
-    cmd.env("RUSTFLAGS", "--cfg shapes_flag -Coverflow-checks=on");
-    let again = Run::from(cmd.output().unwrap());
-    assert_eq!(again.code, 0, "{}", again.all());
-    assert!(
-        again
-            .stderr
-            .contains("is built again: it was built with rustflags"),
-        "{}",
-        again.all()
-    );
-    let mut cmd = fx.nbench_command_in(
-        "ws",
-        &[
-            TINY,
-            &["--workspace", "--compare", "base", "--format", "json"],
-        ]
-        .concat(),
-    );
-    cmd.env("RUSTFLAGS", "--cfg shapes_flag -Coverflow-checks=on");
-    let warned = json(&Run::from(cmd.output().unwrap()));
-    let warnings = warned["comparison"]["warnings"].to_string();
-    assert!(
-        warnings.contains("the baseline was built differently: rustflags"),
-        "{warnings}"
-    );
-
     // Two revisions, one package's one target; its feature that `tools`
     // turns on is off with that package alone, as under `cargo bench -p`.
     let two = json(&nbench(
