@@ -178,7 +178,9 @@ impl Fixture {
     /// variable `env`.
     pub fn compare_last_commit(&self, (env, folder): (&str, &str), args: &[&str]) -> Run {
         let mut cmd = self.nbench_command(&["compare", "--rev", "HEAD~1", "HEAD"]);
-        cmd.args(args).args(PAIRED);
+        // One link layout a side: a second would compile each bench target
+        // again, and what these comparisons check is the swap.
+        cmd.args(args).args(PAIRED).args(["--layouts", "1"]);
         cmd.env(env, repo_root().join(folder));
         Run::from(cmd.output().unwrap())
     }
