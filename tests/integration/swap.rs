@@ -39,7 +39,9 @@ fn compat() -> String {
 
 fn run(fx: &Fixture, args: &[&str], compat_env: bool) -> Run {
     let mut cmd = fx.nbench_command(args);
-    cmd.args(PAIRED);
+    // One link layout: what these check is the swap, and a second layout
+    // compiles each bench target again.
+    cmd.args(PAIRED).args(["--layouts", "1"]);
     match compat_env {
         true => cmd.env("NBENCH_CRITERION", compat()),
         false => cmd.env_remove("NBENCH_CRITERION"),
