@@ -766,6 +766,7 @@ fn a_suite_with_a_main_of_its_own_runs_each_benchmark_where_its_main_reaches_it(
 
     // Compared in pairs: each process of a pair goes on, for each
     // benchmark, as a fresh image of itself aimed at it.
+    let own = [&own[..], &["--layouts", "1"]].concat();
     let saved = fx.nbench(&[PAIRED, &own, &["--save-baseline", "own"]].concat());
     assert_eq!(saved.code, 0, "{}", saved.all());
     let compared = fx.nbench(&[PAIRED, &own, &["--compare", "own", "--format", "json"]].concat());

@@ -66,7 +66,16 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
         .collect();
     assert_eq!(listed, IDS, "{}", list.stdout);
 
-    let mut args = vec!["--format", "json", "--save-baseline", "before"];
+    // One link layout: a second compiles the suite again, and what this
+    // checks is what runs.
+    let mut args = vec![
+        "--format",
+        "json",
+        "--save-baseline",
+        "before",
+        "--layouts",
+        "1",
+    ];
     args.extend_from_slice(QUICK);
     let run = fx.nbench(&args);
     let doc = run.json();
@@ -143,6 +152,7 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
     // paired or with the stored samples.
     for stored in [false, true] {
         let mut args = vec!["--compare", "before", "--format", "json", "halved::3"];
+        args.extend(["--layouts", "1"]);
         args.extend(stored.then_some("--compare-stored"));
         let cmp = &fx.nbench(&args).json()["comparison"]["targets"][0];
         assert_eq!(cmp["new"], serde_json::json!([]), "{cmp}");
