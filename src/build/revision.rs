@@ -6,7 +6,7 @@ use super::BuildOptions;
 use super::worktree::{git, short};
 use crate::discover::{Manifest, Selection};
 use crate::error::{Error, Result};
-use crate::model::context::Context;
+use crate::model::context::{BuildRecord, Context};
 use crate::model::stable_hash::fnv1a;
 use crate::store::baselines::Baseline;
 use std::path::{Path, PathBuf};
@@ -135,7 +135,24 @@ pub fn built_as_now(
                 .to_owned(),
         );
     }
-    let now = build.record(&std::env::current_dir().unwrap_or_default());
+    let rustc = Context::rustc();
+    if context.rustc != rustc {
+        return Err(format!(
+            "it was built by {} (now {})",
+            context.rustc.as_deref().unwrap_or("another rustc"),
+            rustc.as_deref().unwrap_or("unknown")
+        ));
+    }
+    stands_in(
+        then,
+        &build.record(&std::env::current_dir().unwrap_or_default()),
+    )
+}
+
+/// Whether executables built as `then` stand in for a build made as `now`:
+/// as many link layouts or more, ordered the same way, with the same flags
+/// and target ([`BuildRecord::differences`]); else what differs.
+fn stands_in(then: &BuildRecord, now: &BuildRecord) -> std::result::Result<(), String> {
     if then.layouts < now.layouts {
         return Err(format!(
             "it has {} link layouts, {} are asked for",
@@ -145,15 +162,7 @@ pub fn built_as_now(
     if then.shuffle != now.shuffle && now.layouts > 1 {
         return Err("its link layouts were ordered another way".to_owned());
     }
-    let rustc = Context::rustc();
-    if context.rustc != rustc {
-        return Err(format!(
-            "it was built by {} (now {})",
-            context.rustc.as_deref().unwrap_or("another rustc"),
-            rustc.as_deref().unwrap_or("unknown")
-        ));
-    }
-    let differ = then.differences(&now);
+    let differ = then.differences(now);
     match differ.is_empty() {
         true => Ok(()),
         false => Err(format!("it was built with {}", differ.join(", "))),
@@ -192,6 +201,43 @@ mod tests {
 
     /// The hint for `rev` in a repository of two commits, its full clone
     /// and its shallow clone, each with the first as its `origin`.
+    #[test]
+    fn a_build_with_fewer_layouts_or_other_flags_does_not_stand_in() {
+        let then = BuildRecord {
+            layouts: 2,
+            shuffle: "SEED".into(),
+            ..BuildRecord::default()
+        };
+        assert_eq!(stands_in(&then, &then), Ok(()));
+        let one = BuildRecord {
+            layouts: 1,
+            shuffle: String::new(),
+            ..then.clone()
+        };
+        assert_eq!(stands_in(&then, &one), Ok(()), "fewer layouts are held");
+        let three = BuildRecord {
+            layouts: 3,
+            ..then.clone()
+        };
+        let said = stands_in(&then, &three).unwrap_err();
+        assert_eq!(said, "it has 2 link layouts, 3 are asked for");
+        let other = BuildRecord {
+            shuffle: "OTHER".into(),
+            ..then.clone()
+        };
+        let said = stands_in(&then, &other).unwrap_err();
+        assert_eq!(said, "its link layouts were ordered another way");
+        let flags = BuildRecord {
+            rustflags: vec!["-Coverflow-checks=on".into()],
+            ..then.clone()
+        };
+        let said = stands_in(&then, &flags).unwrap_err();
+        assert_eq!(
+            said,
+            "it was built with rustflags none (now `-Coverflow-checks=on`)"
+        );
+    }
+
     #[test]
     fn a_missing_revision_is_told_how_to_fetch_it_where_it_is_missing() {
         let (top, repo) = repository("revision", "n.txt", &["1", "2"]);

@@ -201,22 +201,6 @@ fn the_shapes_of_real_repositories_run_save_compare_and_compare_revisions() {
         &serde_json::json!([2, 2]),
         "revisions built as --layouts says"
     );
-    // A cached revision with fewer layouts than asked for is built again.
-    let more = fx.nbench_in(
-        "ws",
-        &[
-            &TINY[2..],
-            &["--workspace", "--compare-rev", "HEAD", "--layouts", "3"],
-        ]
-        .concat(),
-    );
-    assert_eq!(more.code, 0, "{}", more.all());
-    assert!(
-        more.stderr
-            .contains("it has 2 link layouts, 3 are asked for"),
-        "{}",
-        more.all()
-    );
     assert_eq!(
         git(&ws, &["worktree", "list"]).lines().count(),
         1,
