@@ -252,6 +252,7 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
         Command::Config => layers.show()?,
         _ => String::new(),
     };
+    let target = discover::target_dir(&manifest(&cli), &meta);
     Ok(Settings {
         command,
         manifest: manifest(&cli),
@@ -273,11 +274,11 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             layout_seed: cli.layout_seed,
             placement: cli.placement.into(),
             stable_dir: (Placement::from(cli.placement) == Placement::Stable)
-                .then(|| discover::target_dir(&manifest(&cli), &meta).join("nbench/build")),
+                .then(|| target.join("nbench/build")),
             revision: None,
             workspace_root: meta.workspace_root.clone().into(),
             own_packages: discover::own_packages(&meta),
-            libtest_dir: discover::target_dir(&manifest(&cli), &meta).join("nbench/libtest"),
+            libtest_dir: target.join("nbench/libtest"),
             libtest: None,
         },
         plans,

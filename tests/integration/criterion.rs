@@ -3,7 +3,7 @@
 //! --benches` and `cargo nbench` (listing, filters, baselines, paired
 //! comparisons, revisions) with criterion's ids.
 
-use crate::helpers::{COMPAT_LINE, Fixture, PAIRED, QUICK, Run, git};
+use crate::helpers::{COMPAT_LINE, Fixture, ONE_LAYOUT, PAIRED, QUICK, Run, git};
 use serde_json::Value;
 
 /// Every benchmark of the fixture's `suite` target, in the program's order.
@@ -766,7 +766,7 @@ fn a_suite_with_a_main_of_its_own_runs_each_benchmark_where_its_main_reaches_it(
 
     // Compared in pairs: each process of a pair goes on, for each
     // benchmark, as a fresh image of itself aimed at it.
-    let own = [&own[..], &["--layouts", "1"]].concat();
+    let own = [&own[..], &ONE_LAYOUT].concat();
     let saved = fx.nbench(&[PAIRED, &own, &["--save-baseline", "own"]].concat());
     assert_eq!(saved.code, 0, "{}", saved.all());
     let compared = fx.nbench(&[PAIRED, &own, &["--compare", "own", "--format", "json"]].concat());

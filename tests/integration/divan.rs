@@ -3,7 +3,7 @@
 //! `cargo bench` and `cargo test --benches`, saying once what it accepts
 //! and does not honour.
 
-use crate::helpers::{DIVAN_LINE, Fixture, QUICK, Run};
+use crate::helpers::{DIVAN_LINE, Fixture, ONE_LAYOUT, QUICK, Run};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
@@ -66,16 +66,8 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
         .collect();
     assert_eq!(listed, IDS, "{}", list.stdout);
 
-    // One link layout: a second compiles the suite again, and what this
-    // checks is what runs.
-    let mut args = vec![
-        "--format",
-        "json",
-        "--save-baseline",
-        "before",
-        "--layouts",
-        "1",
-    ];
+    let mut args = vec!["--format", "json", "--save-baseline", "before"];
+    args.extend(ONE_LAYOUT);
     args.extend_from_slice(QUICK);
     let run = fx.nbench(&args);
     let doc = run.json();
@@ -152,7 +144,7 @@ fn cargo_nbench_runs_a_divan_suite_with_divans_ids() {
     // paired or with the stored samples.
     for stored in [false, true] {
         let mut args = vec!["--compare", "before", "--format", "json", "halved::3"];
-        args.extend(["--layouts", "1"]);
+        args.extend(ONE_LAYOUT);
         args.extend(stored.then_some("--compare-stored"));
         let cmp = &fx.nbench(&args).json()["comparison"]["targets"][0];
         assert_eq!(cmp["new"], serde_json::json!([]), "{cmp}");

@@ -27,6 +27,11 @@ pub const PAIRED: &[&str] = &[
     "400ms",
 ];
 
+/// One link layout a side, for a comparison that checks something other
+/// than layouts: a second layout compiles each bench target again (for the
+/// link command the others are linked from), seconds a build.
+pub const ONE_LAYOUT: [&str; 2] = ["--layouts", "1"];
+
 /// The repository root.
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -178,9 +183,7 @@ impl Fixture {
     /// variable `env`.
     pub fn compare_last_commit(&self, (env, folder): (&str, &str), args: &[&str]) -> Run {
         let mut cmd = self.nbench_command(&["compare", "--rev", "HEAD~1", "HEAD"]);
-        // One link layout a side: a second would compile each bench target
-        // again, and what these comparisons check is the swap.
-        cmd.args(args).args(PAIRED).args(["--layouts", "1"]);
+        cmd.args(args).args(PAIRED).args(ONE_LAYOUT);
         cmd.env(env, repo_root().join(folder));
         Run::from(cmd.output().unwrap())
     }

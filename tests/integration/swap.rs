@@ -2,7 +2,7 @@
 //! with nbench-criterion in criterion's place: the project itself is never
 //! edited, whatever shape its manifests declare criterion in.
 
-use crate::helpers::{Fixture, PAIRED, Run, git, repo_root};
+use crate::helpers::{Fixture, ONE_LAYOUT, PAIRED, Run, git, repo_root};
 use serde_json::Value;
 use std::path::Path;
 
@@ -39,9 +39,7 @@ fn compat() -> String {
 
 fn run(fx: &Fixture, args: &[&str], compat_env: bool) -> Run {
     let mut cmd = fx.nbench_command(args);
-    // One link layout: what these check is the swap, and a second layout
-    // compiles each bench target again.
-    cmd.args(PAIRED).args(["--layouts", "1"]);
+    cmd.args(PAIRED).args(ONE_LAYOUT);
     match compat_env {
         true => cmd.env("NBENCH_CRITERION", compat()),
         false => cmd.env_remove("NBENCH_CRITERION"),
