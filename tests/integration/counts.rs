@@ -75,11 +75,12 @@ fn a_loop_of_known_additions_counts_the_instructions_it_executes() {
     // A map made in each iteration, each drawing the next keys: its count
     // is their average over the iterations counted, a power of two that
     // follows the time a busy machine took, so another run can take twice
-    // as many (93 443.5, 93 444.19 and 93 453.5 an iteration: 0.01 % apart),
-    // within 0.05 % (the kernel's seeds: 93 496 and 93 706, 0.22 % apart).
+    // as many (93 443.5, 93 444.19 and 93 453.5 an iteration: 0.01 % apart;
+    // 93 454.86 and 93 503.58 in a loaded CI run: 0.052 %), within 0.1 %
+    // (the kernel's seeds: 93 496 and 93 706, 0.22 % apart).
     let per_iter = |j: &Value| instructions(j, "hashed/256")["per_iter"].as_f64().unwrap();
     let (first, second) = (per_iter(&json), per_iter(&again));
-    assert!((second / first - 1.0).abs() < 5e-4, "{first} {second}");
+    assert!((second / first - 1.0).abs() < 1e-3, "{first} {second}");
     // The console has a column for it.
     let table = f.nbench(&[&args[..], &["adds/10000"]].concat());
     assert!(table.stdout.contains("instructions"), "{}", table.all());
