@@ -109,6 +109,10 @@ pub struct Cli {
     )]
     pub benches: Vec<String>,
 
+    /// Only the library's own `#[bench]` functions (its unit tests, on nightly)
+    #[arg(global = true, long, help_heading = "Target Selection")]
+    pub lib: bool,
+
     /// Space or comma separated list of features to activate
     #[arg(
         global = true,

@@ -4,7 +4,7 @@
 use super::{BuildOptions, cargo_args, features, marked};
 use crate::error::{Error, Result};
 use crate::model::record::SkippedRecord;
-use crate::model::target::{BenchTarget, Built};
+use crate::model::target::{BenchTarget, Built, Kind};
 use cargo_metadata::{Artifact, Message};
 use std::io::BufReader;
 use std::path::PathBuf;
@@ -107,15 +107,19 @@ fn built_bin(a: &Artifact) -> Option<(PathBuf, PathBuf)> {
     Some((root, exe.as_std_path().to_path_buf()))
 }
 
+/// The target of `targets` whose executable `a` is: a bench target's, or
+/// a library's unit tests ([`Kind::Lib`]).
 pub(super) fn built_target(a: &Artifact, targets: &[BenchTarget]) -> Option<Built> {
     let exe = a.executable.as_ref()?;
-    if !a.target.is_bench() {
-        return None;
-    }
+    let kind = match &a.target {
+        t if t.is_bench() => Kind::Bench,
+        t if a.profile.test && (t.is_lib() || t.is_rlib()) => Kind::Lib,
+        _ => return None,
+    };
     let root = a.manifest_path.parent()?.as_std_path();
-    let target = targets
-        .iter()
-        .find(|t| t.name == a.target.name && t.package_root == root)?;
+    let target = targets.iter().find(|t| {
+        t.kind == kind && t.package_root == root && (kind == Kind::Lib || t.name == a.target.name)
+    })?;
     Some(Built {
         target: target.clone(),
         exe: exe.as_std_path().to_path_buf(),

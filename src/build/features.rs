@@ -11,7 +11,8 @@ use std::path::PathBuf;
 /// A library's folder and the features it was built with.
 pub fn of_lib(a: &Artifact) -> Option<(PathBuf, Vec<String>)> {
     let t = &a.target;
-    let lib = t.is_lib() || t.is_rlib() || t.is_proc_macro();
+    // A library's unit tests are built with the library's features.
+    let lib = (t.is_lib() || t.is_rlib() || t.is_proc_macro()) && !a.profile.test;
     let dir = a.manifest_path.parent()?.as_std_path();
     lib.then(|| (canonical(dir), a.features.clone()))
 }
@@ -48,6 +49,7 @@ mod tests {
             package: "p".into(),
             spec: "p".into(),
             name: "b".into(),
+            kind: crate::model::target::Kind::Bench,
             package_root: PathBuf::from("/nonexistent-ws/p"),
             // `twice` renamed `renamed`; `absent` was not built.
             path_deps: vec![

@@ -8,7 +8,7 @@ use super::artifacts::built_target;
 use super::relink::{self, LinkLine, PRINT_LINK};
 use super::{BuildOptions, align_sections_args, common_args};
 use crate::error::{Error, Result};
-use crate::model::target::Built;
+use crate::model::target::{Built, Kind};
 use cargo_metadata::Message;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -127,7 +127,10 @@ fn build_layout(
         .map(str::to_owned)
         .to_vec();
     args.extend(["--package".into(), target.spec.clone()]);
-    args.extend(["--bench".into(), target.name.clone()]);
+    match target.kind {
+        Kind::Bench => args.extend(["--bench".into(), target.name.clone()]),
+        Kind::Lib => args.push("--lib".into()),
+    }
     // Built for its package alone: with the features it was built with
     // among every package selected.
     if !built.features.is_empty() {

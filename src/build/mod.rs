@@ -27,7 +27,7 @@ pub use layouts::build_layouts;
 use crate::discover::Manifest;
 use crate::error::{Error, Result};
 use crate::model::context::BuildRecord;
-use crate::model::target::BenchTarget;
+use crate::model::target::{BenchTarget, Kind};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -314,6 +314,8 @@ pub const CAP_LINTS: &str = "--cap-lints=allow";
 /// The `cargo bench --no-run` command line for `targets` under the user's
 /// flags, with every package selected (`packages`, which hold the
 /// targets') named, so that cargo turns on the features `cargo bench` would.
+/// A library's unit tests are asked for with `--lib`, which builds those of
+/// every package named; only those of [`Kind::Lib`] targets are kept.
 pub fn cargo_args(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Vec<String> {
     let mut args: Vec<String> = [
         "bench",
@@ -328,11 +330,17 @@ pub fn cargo_args(cli: &BuildOptions, targets: &[BenchTarget], packages: &[Strin
         .collect();
     packages.sort_unstable();
     packages.dedup();
-    let mut names: Vec<&str> = targets.iter().map(|t| t.name.as_str()).collect();
+    let mut names: Vec<&str> = (targets.iter())
+        .filter(|t| t.kind == Kind::Bench)
+        .map(|t| t.name.as_str())
+        .collect();
     names.sort_unstable();
     names.dedup();
     for p in packages {
         args.extend(["--package".to_owned(), p.to_owned()]);
+    }
+    if targets.iter().any(|t| t.kind == Kind::Lib) {
+        args.push("--lib".to_owned());
     }
     for n in names {
         args.extend(["--bench".to_owned(), n.to_owned()]);
@@ -483,6 +491,7 @@ mod tests {
             package: p.into(),
             spec: p.into(),
             name: n.into(),
+            kind: crate::model::target::Kind::Bench,
             package_root: PathBuf::from(p),
             path_deps: Vec::new(),
             front_ends: Vec::new(),
@@ -497,5 +506,13 @@ mod tests {
              --package z --bench b1 --bench b2 --features a,b --all-features --locked \
              --profile bench --target-dir t --jobs 3"
         );
+        // A library's own `#[bench]` functions: its unit tests, by `--lib`.
+        let lib = BenchTarget {
+            kind: Kind::Lib,
+            ..t("y", crate::model::target::LIB)
+        };
+        let args = cargo_args(&BuildOptions::default(), &[t("x", "b1"), lib], &[]).join(" ");
+        assert!(args.contains("--package y --lib --bench b1 "), "{args}");
+        assert!(!args.contains("--bench lib"), "{args}");
     }
 }

@@ -6,7 +6,7 @@ use crate::cli::{self, BaselineCmd, Cli, Sub};
 use crate::discover::{self, Manifest, Selection};
 use crate::error::{Error, Result};
 use crate::model::names::validate_baseline_name;
-use crate::model::target::BenchTarget;
+use crate::model::target::{BenchTarget, LIB};
 use crate::report::{Format, Verbosity};
 use crate::run::Plan;
 use cargo_metadata::Metadata;
@@ -160,10 +160,13 @@ impl Settings {
             .workspace_packages()
             .iter()
             .flat_map(|p| {
-                p.targets
-                    .iter()
+                // A library is a bench target too, by the name `lib`.
+                let lib = (p.targets.iter().any(|t| t.is_lib() || t.is_rlib()))
+                    .then(|| (LIB.to_owned(), format!("{}/{LIB}", p.name)));
+                (p.targets.iter())
                     .filter(|t| t.is_bench())
                     .map(|t| (t.name.clone(), format!("{}/{}", p.name, t.name)))
+                    .chain(lib)
             })
             .collect();
         (self.plans.tables())
@@ -260,7 +263,10 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             packages: cli.packages.clone(),
             workspace: cli.workspace,
             exclude: cli.exclude.clone(),
-            benches: cli.benches.clone(),
+            // The library is selected as the bench target it is run as.
+            benches: (cli.benches.iter().cloned())
+                .chain(cli.lib.then(|| LIB.to_owned()))
+                .collect(),
         },
         build: BuildOptions {
             manifest: manifest(&cli),

@@ -1,13 +1,14 @@
 //! Finding the bench targets to run: `cargo metadata` for packages and targets, the manifests for `harness = false`.
 
 use crate::error::{Error, Result};
-use crate::model::target::{BenchTarget, Skipped};
+use crate::model::target::{BenchTarget, Kind, LIB, Skipped};
 use cargo_metadata::{Metadata, MetadataCommand, Package};
 use std::path::{Path, PathBuf};
 
 mod cargo_said;
 pub mod front_ends;
 mod inherited;
+mod lib_benches;
 mod manifests;
 mod outside;
 mod source;
@@ -41,7 +42,7 @@ pub struct Selection {
     pub workspace: bool,
     /// `--exclude SPEC`.
     pub exclude: Vec<String>,
-    /// `--bench NAME`.
+    /// `--bench NAME`; [`LIB`] for `--lib`.
     pub benches: Vec<String>,
 }
 
@@ -240,11 +241,8 @@ pub fn discover(
                     package: pkg.name.to_string(),
                     spec: pkg.id.repr.clone(),
                     name: t.name.clone(),
-                    package_root: pkg
-                        .manifest_path
-                        .parent()
-                        .map(|p| p.as_std_path().to_path_buf())
-                        .unwrap_or_default(),
+                    kind: Kind::Bench,
+                    package_root: package_root(pkg),
                     path_deps: path_deps(pkg),
                     front_ends: match libtest {
                         true => vec![LIBTEST_PACKAGE.to_owned()],
@@ -253,11 +251,29 @@ pub fn discover(
                 }),
             }
         }
+        let lib_named = cli.benches.iter().any(|b| b == LIB);
+        if (cli.benches.is_empty() || lib_named) && tables.lib_benched {
+            let lib = lib_target(pkg, features);
+            if lib.is_some() {
+                unmatched.retain(|b| *b != LIB);
+            }
+            match lib {
+                Some(Ok(t)) => targets.push(t),
+                Some(Err(reason)) => skipped.push(Skipped {
+                    label: format!("{}/{LIB}", pkg.name),
+                    reason,
+                }),
+                None => {}
+            }
+        }
     }
     if let Some(name) = unmatched.first() {
-        return Err(Error::Usage(format!(
-            "no bench target named `{name}` in the selected packages"
-        )));
+        return Err(Error::Usage(match name.as_str() {
+            LIB => {
+                "no library of the selected packages holds `#[bench]` functions (`--lib`)".into()
+            }
+            _ => format!("no bench target named `{name}` in the selected packages"),
+        }));
     }
     if targets.is_empty() && skipped.is_empty() {
         benches_elsewhere(meta, cli, &specs)?;
@@ -277,6 +293,41 @@ pub fn discover(
         target_dir: target_dir(manifest, meta),
         workspace_root: meta.workspace_root.as_std_path().to_path_buf(),
     })
+}
+
+/// The folder of `pkg`'s manifest.
+fn package_root(pkg: &Package) -> PathBuf {
+    (pkg.manifest_path.parent())
+        .map(|p| p.as_std_path().to_path_buf())
+        .unwrap_or_default()
+}
+
+/// `pkg`'s library as a bench target ([`LIB`]), where its source holds
+/// libtest's `#[bench]` functions ([`lib_benches::lib_benches`]); why it
+/// is left out, where the feature its benchmarks are built under is off.
+fn lib_target(
+    pkg: &Package,
+    features: Features,
+) -> Option<std::result::Result<BenchTarget, String>> {
+    let lib = pkg.targets.iter().find(|t| t.is_lib() || t.is_rlib())?;
+    let root = package_root(pkg);
+    let found = lib_benches::lib_benches(&root, lib.src_path.as_std_path())?;
+    let missing = features.missing(pkg, found.gate.as_slice());
+    if let Some(gate) = missing.first() {
+        return Some(Err(format!(
+            "its library's `#[bench]` functions are built under feature `{gate}` only: add \
+             `--features {gate}`"
+        )));
+    }
+    Some(Ok(BenchTarget {
+        package: pkg.name.to_string(),
+        spec: pkg.id.repr.clone(),
+        name: LIB.to_owned(),
+        kind: Kind::Lib,
+        package_root: root,
+        path_deps: path_deps(pkg),
+        front_ends: vec![LIBTEST_PACKAGE.to_owned()],
+    }))
 }
 
 /// Where cargo's own choice of packages (no `-p`, no `--workspace`) has no
@@ -493,6 +544,9 @@ struct BenchTables {
     /// Those declared with `bench = false`: `cargo bench` runs them only
     /// where `--bench` names them (glam's `support`, a module of helpers).
     unbenched: Vec<String>,
+    /// Whether `cargo bench` builds the library's unit tests with libtest's
+    /// harness: its `[lib]` says neither `bench = false` nor `harness = false`.
+    lib_benched: bool,
 }
 
 /// The `[[bench]]` tables of a manifest ([`BenchTables`]).
@@ -514,9 +568,12 @@ fn bench_tables(manifest: &Path) -> Result<BenchTables> {
             .filter_map(|b| b.get("name").and_then(|n| n.as_str()).map(str::to_owned))
             .collect()
     };
+    let lib = table.get("lib");
+    let lib_off = |key: &str| lib.and_then(|l| l.get(key)).and_then(|v| v.as_bool()) == Some(false);
     Ok(BenchTables {
         harness_off: off("harness"),
         unbenched: off("bench"),
+        lib_benched: !lib_off("bench") && !lib_off("harness"),
         manifest: text,
     })
 }
@@ -540,14 +597,15 @@ mod tests {
         let manifest = dir.join("Cargo.toml");
         std::fs::write(
             &manifest,
-            "[package]\nname = \"x\"\n\n[[bench]]\nname = \"a\"\nharness = false\n\n\
+            "[package]\nname = \"x\"\n\n[lib]\nbench = false\n\n\
+             [[bench]]\nname = \"a\"\nharness = false\n\n\
              [[bench]]\nname = \"b\"\n\n[[bench]]\nname = \"c\"\nbench = false\n",
         )
         .unwrap();
         let tables = bench_tables(&manifest).unwrap();
         assert_eq!(
-            (tables.harness_off, tables.unbenched),
-            (vec!["a".to_owned()], vec!["c".to_owned()])
+            (tables.harness_off, tables.unbenched, tables.lib_benched),
+            (vec!["a".to_owned()], vec!["c".to_owned()], false)
         );
         std::fs::write(&manifest, "[package\n").unwrap();
         let e = bench_tables(&manifest).unwrap_err().to_string();

@@ -11,8 +11,11 @@ pub struct BenchTarget {
     /// package id (a bare name is ambiguous where the package is also a
     /// dependency of its own dev-dependencies, in another version).
     pub spec: String,
-    /// The target's name (`--bench NAME`).
+    /// The target's name (`--bench NAME`); [`LIB`] for the library's own
+    /// unit tests.
     pub name: String,
+    /// Which of its package's targets it is built from.
+    pub kind: Kind,
     /// The directory holding the package's Cargo.toml: the benchmark's working directory.
     pub package_root: PathBuf,
     /// The package's dependencies by path (dev-dependencies too): each by
@@ -21,6 +24,21 @@ pub struct BenchTarget {
     /// The nbench packages its package depends on (`nbench`,
     /// `nbench-criterion`, `nbench-divan`): which entry its `main` should call.
     pub front_ends: Vec<String>,
+}
+
+/// The name a package's library takes as a bench target (`package/lib`):
+/// its unit tests, where they hold libtest's `#[bench]` functions.
+pub const LIB: &str = "lib";
+
+/// Which of its package's targets a bench target is built from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Kind {
+    /// A `[[bench]]` target: `cargo bench --bench NAME`.
+    #[default]
+    Bench,
+    /// The library's unit tests, built by libtest's harness with the
+    /// `#[bench]` functions of its source (`src/`): `cargo bench --lib`.
+    Lib,
 }
 
 impl BenchTarget {
@@ -118,6 +136,7 @@ mod tests {
             package: "p".into(),
             spec: "p".into(),
             name: "b".into(),
+            kind: Kind::Bench,
             package_root: PathBuf::from("p"),
             path_deps: Vec::new(),
             front_ends: front_ends.iter().map(|f| f.to_string()).collect(),

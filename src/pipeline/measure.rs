@@ -13,7 +13,7 @@ use crate::model::few::first_few;
 use crate::model::observer::Observer;
 use crate::model::outcome::TargetRun;
 use crate::model::record::TargetRecord;
-use crate::model::target::{BenchTarget, Built};
+use crate::model::target::{BenchTarget, Built, Kind};
 use crate::run::Plan;
 use crate::run::compare::{Against, compare_target, stored_only};
 use crate::run::counting::UNKNOWN_TO_VALGRIND;
@@ -279,6 +279,7 @@ fn saved_target(
             package: package.to_owned(),
             spec: member.map_or_else(|| package.to_owned(), |p| p.id.repr.clone()),
             name: name.to_owned(),
+            kind: Kind::default(),
             package_root,
             path_deps: Vec::new(),
             front_ends: Vec::new(),

@@ -276,6 +276,13 @@ fn usage_errors_are_one_line_and_exit_2() {
         "{}",
         run.stderr
     );
+    let run = fx.nbench(&["--lib"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        (run.stderr).contains("no library of the selected packages holds `#[bench]` functions"),
+        "{}",
+        run.stderr
+    );
     for flag in ["--fail-on-regression", "--compare-stored"] {
         let run = fx.nbench(&[flag]);
         assert_eq!(run.code, 2, "{}", run.all());

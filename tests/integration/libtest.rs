@@ -57,6 +57,32 @@ fn a_libtest_suite_runs_unchanged_under_libtests_names_and_is_counted() {
 }
 
 #[test]
+fn a_librarys_own_benches_run_under_the_feature_that_builds_them() {
+    let fx = Fixture::new("libtest");
+    // Its crate root takes libtest under `feature = "nightly"` alone.
+    let list = nbench(&fx, "1", &["--list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    let said = "skipped bench target `nightly/lib`: its library's `#[bench]` functions are built \
+                under feature `nightly` only: add `--features nightly`";
+    assert!(list.stderr.contains(said), "{}", list.stderr);
+    assert!(!list.stdout.contains("nightly/lib"), "{}", list.stdout);
+
+    // `--lib`, as `cargo bench --lib`: the library's unit tests alone.
+    let mut args = vec!["--lib", "--features", "nightly", "--format", "json"];
+    args.extend_from_slice(QUICK);
+    let run = nbench(&fx, "1", &args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let json = run.json();
+    let targets = json["targets"].as_array().unwrap();
+    assert_eq!(targets.len(), 1, "{json}");
+    assert_eq!(targets[0]["target"], "nightly/lib", "{json}");
+    let rows = targets[0]["benchmarks"].as_array().unwrap();
+    // Its `#[test]` is not a benchmark.
+    let ids: Vec<&str> = rows.iter().filter_map(|b| b["id"].as_str()).collect();
+    assert_eq!(ids, ["benches::sum_1k"], "{json}");
+}
+
+#[test]
 fn on_a_stable_toolchain_a_libtest_suite_is_left_out_saying_to_take_nightly() {
     let fx = Fixture::new("libtest");
     let run = nbench(&fx, "-1", &["--list"]);
@@ -76,18 +102,33 @@ fn two_revisions_of_a_libtest_suite_compare_with_no_edit() {
         "a.wrapping_add(x ^ (a >> 3))",
         "a.wrapping_add(x ^ (a >> 3)).rotate_left((x & 7) as u32)",
     );
+    // The suite's `sum_1k` and the library's own (`--features nightly`).
     let mut args = vec!["compare", "--rev", "HEAD~1", "HEAD", "--metrics"];
     args.extend(["time,instructions", "sum_1k", "--format", "json"]);
+    args.extend(["--features", "nightly"]);
     args.extend_from_slice(PAIRED);
     let run = nbench(&fx, "1", &args);
     assert_eq!(run.code, 0, "{}", run.all());
     let json = run.json();
-    let rows = json["comparison"]["targets"][0]["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 1, "{json}");
-    assert_eq!(rows[0]["id"], "sum_1k", "{json}");
-    // The new fold does more work each step: more instructions, whatever
-    // the clock says on a busy machine.
-    let more = rows[0]["instructions"]["change"].as_f64().unwrap();
-    assert!(more > 0.05, "{}", rows[0]);
+    let targets = json["comparison"]["targets"].as_array().unwrap();
+    let found: Vec<(&str, &str)> = (targets.iter())
+        .flat_map(|t| {
+            let rows = t["rows"].as_array().unwrap();
+            rows.iter()
+                .map(|r| (t["target"].as_str().unwrap(), r["id"].as_str().unwrap()))
+        })
+        .collect();
+    let expected = [
+        ("nightly/suite", "sum_1k"),
+        ("nightly/lib", "benches::sum_1k"),
+    ];
+    assert_eq!(found, expected, "{json}");
+    for t in targets {
+        let row = &t["rows"][0];
+        // The new fold does more work each step: more instructions,
+        // whatever the clock says on a busy machine.
+        let more = row["instructions"]["change"].as_f64().unwrap();
+        assert!(more > 0.05, "{row}");
+    }
     assert_eq!(git(&fx.dir, &["status", "--porcelain"]), "");
 }
