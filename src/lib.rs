@@ -21,8 +21,13 @@ use console::style;
 use error::Error;
 use std::process::ExitCode;
 
-/// Parses the command line, runs the command, and turns the outcome into an exit code.
+/// Parses the command line, runs the command, and turns the outcome into an
+/// exit code; or, run by cargo as rustc's wrapper in cargo nbench's own
+/// builds, runs rustc ([`build::wrap`]).
 pub fn main() -> ExitCode {
+    if let Some(code) = build::wrap::as_wrapper() {
+        return code;
+    }
     let args = std::env::args_os().collect();
     let done = config::resolve(args).and_then(|settings| commands::dispatch(&settings));
     run::listings::remove();

@@ -1,6 +1,7 @@
 //! cargo's build of the bench targets, and the executables its JSON
 //! messages name: each bench target's, and its package's binaries.
 
+use super::wrap::WRAP_ENV;
 use super::{BuildOptions, cargo_args, features, marked};
 use crate::error::{Error, Result};
 use crate::model::record::SkippedRecord;
@@ -32,9 +33,14 @@ pub fn build_benches(
     Ok((nbench, others))
 }
 
-/// Builds `targets`; cargo's progress and diagnostics go to stderr as cargo shows them.
+/// Builds `targets`; cargo's progress and diagnostics go to stderr as cargo
+/// shows them. Where link layouts are built, each target's executable is
+/// linked as the first ([`super::wrap`]).
 fn build(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Result<Vec<Built>> {
     let (mut cmd, cargo) = cli.cargo();
+    if let Some(wrap) = cli.wrap_for(targets)? {
+        cmd.env(WRAP_ENV, wrap.encode());
+    }
     let stderr = match cli.revision {
         Some(_) => Stdio::piped(),
         None => Stdio::inherit(),

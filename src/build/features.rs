@@ -50,6 +50,7 @@ mod tests {
             spec: "p".into(),
             name: "b".into(),
             kind: crate::model::target::Kind::Bench,
+            source: PathBuf::new(),
             package_root: PathBuf::from("/nonexistent-ws/p"),
             // `twice` renamed `renamed`; `absent` was not built.
             path_deps: vec![

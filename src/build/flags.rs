@@ -38,6 +38,10 @@ pub struct UserFlags {
     pub source: Source,
     /// `build.target` / `CARGO_BUILD_TARGET`, if set.
     pub target: Option<String>,
+    /// Whether cargo runs rustc through a wrapper of the user's
+    /// (`RUSTC_WRAPPER`, `RUSTC_WORKSPACE_WRAPPER`, or `build.rustc-wrapper`
+    /// and `build.rustc-workspace-wrapper` in the configuration).
+    pub wrapper: bool,
 }
 
 impl UserFlags {
@@ -109,10 +113,19 @@ pub fn find(sources: &Sources) -> UserFlags {
     let var = sources.var;
     let target =
         var("CARGO_BUILD_TARGET").or_else(|| string_at(&sources.configs, &["build", "target"]));
+    let wrapper = ["RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER"]
+        .iter()
+        .flat_map(|v| [var(v), var(&format!("CARGO_BUILD_{v}"))])
+        .chain(
+            ["rustc-wrapper", "rustc-workspace-wrapper"]
+                .map(|k| string_at(&sources.configs, &["build", k])),
+        )
+        .any(|w| w.is_some_and(|w| !w.is_empty()));
     let done = |flags: Vec<String>, source| UserFlags {
         flags,
         source,
         target: target.clone(),
+        wrapper,
     };
     if let Some(v) = var("CARGO_ENCODED_RUSTFLAGS") {
         let flags = v.split('\x1f').filter(|f| !f.is_empty()).map(str::to_owned);
@@ -354,6 +367,16 @@ mod tests {
             configs,
             cfg: &cfg,
         })
+    }
+
+    #[test]
+    fn a_rustc_wrapper_of_the_users_is_seen_wherever_it_is_named() {
+        assert!(!flags(&[], Vec::new()).wrapper);
+        assert!(!flags(&[("RUSTC_WRAPPER", "")], Vec::new()).wrapper);
+        assert!(flags(&[("RUSTC_WRAPPER", "sccache")], Vec::new()).wrapper);
+        assert!(flags(&[("CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "w")], Vec::new()).wrapper);
+        let config = table("[build]\nrustc-workspace-wrapper = \"w\"");
+        assert!(flags(&[], vec![config]).wrapper);
     }
 
     #[test]

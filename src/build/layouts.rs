@@ -1,11 +1,13 @@
 //! Link layouts: the same code with its functions in another order per
-//! seed. The first of each bench target is built by `cargo rustc` on the
-//! target alone (no dependency is rebuilt); the others are linked again
-//! from its link command ([`super::relink`]), or built by cargo the same way
-//! where that cannot be done.
+//! seed. The first of each bench target is the build's own executable,
+//! linked so by cargo nbench as rustc's wrapper ([`super::wrap`]), else
+//! built by `cargo rustc` on the target alone (no dependency is rebuilt);
+//! the others are linked again from its link command ([`super::relink`]),
+//! or built by cargo the same way where that cannot be done.
 
 use super::artifacts::built_target;
 use super::relink::{self, LinkLine, PRINT_LINK};
+use super::wrap;
 use super::{BuildOptions, align_sections_args, common_args};
 use crate::error::{Error, Result};
 use crate::model::target::{Built, Kind};
@@ -29,26 +31,47 @@ pub fn shuffle(seed: impl std::fmt::Display) -> String {
     format!("-Wl,--shuffle-sections=.text*={seed},--shuffle-sections=.rodata*={seed}")
 }
 
+/// Whether `opts` build link layouts.
+pub(super) fn wanted(opts: &BuildOptions) -> bool {
+    opts.layouts > 1 || opts.layout_seed.is_some()
+}
+
+/// The seed of the first layout's order.
+pub(super) fn first_seed(opts: &BuildOptions) -> u64 {
+    opts.layout_seed.unwrap_or(0).wrapping_add(1)
+}
+
+/// rustc's options that link a layout: its `seed`'s order, and the
+/// alignment `script` where there is one.
+pub(super) fn layout_link(seed: u64, script: Option<&Path>) -> Vec<String> {
+    let mut link = vec![format!("-Clink-arg={}", shuffle(seed))];
+    link.extend(script.into_iter().flat_map(align_sections_args));
+    link
+}
+
 /// Builds `opts.layouts` link layouts of each target. Fills each target's
 /// `layouts`; `Ok(Some(why))` when the linker cannot shuffle (another
-/// linker or platform), with every target left at one layout.
+/// linker or platform), with every target left at one layout. The first is
+/// the build's own executable where the build linked it so ([`wrap`]).
 pub fn build_layouts(opts: &BuildOptions, built: &mut [Built]) -> Result<Option<String>> {
-    if opts.layouts < 2 && opts.layout_seed.is_none() {
+    if !wanted(opts) {
         return Ok(None);
     }
-    let first_seed = opts.layout_seed.unwrap_or(0).wrapping_add(1);
+    let first_seed = first_seed(opts);
     let script = opts.align_sections_script()?;
     for b in built.iter_mut() {
         let mut layouts = Vec::new();
-        let mut first: Option<LinkLine> = None;
-        for i in 0..opts.layouts as u64 {
+        let mut first = wrap::made_first(&b.exe, &shuffle(first_seed));
+        if first.is_some() {
+            layouts.push(b.exe.clone());
+        }
+        for i in layouts.len() as u64..opts.layouts.max(1) as u64 {
             let seed = first_seed.wrapping_add(i);
             if let Some(exe) = first.as_ref().and_then(|l| relinked(l, first_seed, seed)) {
                 layouts.push(exe);
                 continue;
             }
-            let mut link = vec![format!("-Clink-arg={}", shuffle(seed))];
-            link.extend(script.as_deref().into_iter().flat_map(align_sections_args));
+            let link = layout_link(seed, script.as_deref());
             // Only the first layout's rustc keeps its temporary folders.
             let deps = b.exe.parent().unwrap_or(Path::new("."));
             let before = (i == 0).then(|| relink::temporary_folders(deps));

@@ -20,6 +20,7 @@ pub mod unified;
 mod units;
 pub mod untracked;
 pub mod worktree;
+pub mod wrap;
 
 pub use artifacts::build_benches;
 pub use layouts::build_layouts;
@@ -271,6 +272,14 @@ impl BuildOptions {
         if self.one_unit(&user, &cwd) {
             cmd.args(units::config_args(&self.profile, &self.own_packages));
         }
+        if !user.wrapper
+            && let Ok(me) = std::env::current_exe()
+        {
+            // Every build names it, each member then built once; it
+            // passes every compile to rustc unless told otherwise.
+            cmd.env("RUSTC_WORKSPACE_WRAPPER", me)
+                .env(wrap::WRAP_ENV, "");
+        }
         if self.placement == Placement::Stable || capped || self.libtest.is_some() {
             let added = self.added_flags(&user);
             let cap = capped.then(|| CAP_LINTS.to_owned());
@@ -281,6 +290,21 @@ impl BuildOptions {
             cmd.env("CARGO_ENCODED_RUSTFLAGS", all.join("\x1f"));
         }
         (cmd, cargo)
+    }
+
+    /// What cargo nbench, as cargo's rustc wrapper, is to do in the build
+    /// of `targets`: link their first layouts, where layouts are built.
+    fn wrap_for(&self, targets: &[BenchTarget]) -> Result<Option<wrap::Wrap>> {
+        if !layouts::wanted(self) {
+            return Ok(None);
+        }
+        let script = self.align_sections_script()?;
+        Ok(Some(wrap::Wrap {
+            link: layouts::layout_link(layouts::first_seed(self), script.as_deref()),
+            targets: (targets.iter())
+                .map(|t| (t.source.clone(), t.kind == Kind::Lib))
+                .collect(),
+        }))
     }
 
     /// nbench-libtest built in [`BuildOptions::libtest_dir`] from the
@@ -412,6 +436,7 @@ mod tests {
             .to_vec(),
             source: flags::Source::Env,
             target: Some("x86_64-unknown-linux-gnu".into()),
+            wrapper: false,
         };
         let added = opts.added_flags(&user);
         assert_eq!(added.len(), 2, "{added:?}");
@@ -440,6 +465,7 @@ mod tests {
             flags: Vec::new(),
             source: flags::Source::None,
             target: Some(target.into()),
+            wrapper: false,
         };
         let stable = BuildOptions {
             layouts: 8,
@@ -492,6 +518,7 @@ mod tests {
             spec: p.into(),
             name: n.into(),
             kind: crate::model::target::Kind::Bench,
+            source: PathBuf::new(),
             package_root: PathBuf::from(p),
             path_deps: Vec::new(),
             front_ends: Vec::new(),

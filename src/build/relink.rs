@@ -1,7 +1,8 @@
 //! Link layouts made by running the linker again rather than the compiler.
 //!
-//! The first layout of a bench target is built by cargo, with rustc told to
-//! print the command it links with and to keep the objects it links
+//! The first layout of a bench target is linked by the build itself
+//! ([`super::wrap`]), or built by `cargo rustc`, with rustc told to print
+//! the command it links with and to keep the objects it links
 //! ([`PRINT_LINK`]). That command is kept beside the executable
 //! (`NAME-HASH.link`); every further layout runs it again with another seed
 //! for the function order and another output. So the code is compiled once
@@ -66,6 +67,11 @@ impl LinkLine {
             program,
             args: words.collect(),
         })
+    }
+
+    /// Whether it has the argument `arg`.
+    pub fn has(&self, arg: &str) -> bool {
+        self.args.iter().any(|a| a == arg)
     }
 
     /// The file it writes (`-o FILE`).

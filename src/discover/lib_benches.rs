@@ -2,7 +2,50 @@
 //! its source (`src/`), among its unit tests, which `cargo bench` builds
 //! with libtest's harness and runs on a nightly toolchain.
 
+use super::{Features, LIBTEST_PACKAGE, package_root, path_deps};
+use crate::model::target::{BenchTarget, Kind, LIB, Skipped};
+use cargo_metadata::Package;
 use std::path::Path;
+
+/// `pkg`'s library as a bench target ([`LIB`]), where its source holds
+/// libtest's `#[bench]` functions ([`lib_benches`]); left out, with why,
+/// where the feature its benchmarks are built under is off.
+pub(super) fn lib_target(
+    pkg: &Package,
+    features: Features,
+) -> Option<Result<BenchTarget, Skipped>> {
+    let lib = pkg.targets.iter().find(|t| t.is_lib() || t.is_rlib())?;
+    let root = package_root(pkg);
+    let found = lib_benches(&root, lib.src_path.as_std_path())?;
+    let missing = features.missing(pkg, found.gate.as_slice());
+    if let Some(gate) = missing.first() {
+        return Some(Err(Skipped {
+            label: format!("{}/{LIB}", pkg.name),
+            reason: format!(
+                "its library's `#[bench]` functions are built under feature `{gate}` only: add \
+                 `--features {gate}`"
+            ),
+        }));
+    }
+    Some(Ok(BenchTarget {
+        package: pkg.name.to_string(),
+        spec: pkg.id.repr.clone(),
+        name: LIB.to_owned(),
+        kind: Kind::Lib,
+        source: lib.src_path.clone().into_std_path_buf(),
+        package_root: root,
+        path_deps: path_deps(pkg),
+        front_ends: vec![LIBTEST_PACKAGE.to_owned()],
+    }))
+}
+
+/// What a `--bench NAME` (or `--lib`, [`LIB`]) that names nothing is told.
+pub(super) fn unmatched(name: &str) -> String {
+    match name {
+        LIB => "no library of the selected packages holds `#[bench]` functions (`--lib`)".into(),
+        _ => format!("no bench target named `{name}` in the selected packages"),
+    }
+}
 
 /// Folders of a package that hold other targets, or no source.
 const NOT_LIBRARY: [&str; 4] = ["target", "benches", "tests", "examples"];

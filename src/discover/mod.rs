@@ -242,6 +242,7 @@ pub fn discover(
                     spec: pkg.id.repr.clone(),
                     name: t.name.clone(),
                     kind: Kind::Bench,
+                    source: t.src_path.clone().into_std_path_buf(),
                     package_root: package_root(pkg),
                     path_deps: path_deps(pkg),
                     front_ends: match libtest {
@@ -252,28 +253,19 @@ pub fn discover(
             }
         }
         let lib_named = cli.benches.iter().any(|b| b == LIB);
-        if (cli.benches.is_empty() || lib_named) && tables.lib_benched {
-            let lib = lib_target(pkg, features);
-            if lib.is_some() {
-                unmatched.retain(|b| *b != LIB);
-            }
+        if (cli.benches.is_empty() || lib_named)
+            && tables.lib_benched
+            && let Some(lib) = lib_benches::lib_target(pkg, features)
+        {
+            unmatched.retain(|b| *b != LIB);
             match lib {
-                Some(Ok(t)) => targets.push(t),
-                Some(Err(reason)) => skipped.push(Skipped {
-                    label: format!("{}/{LIB}", pkg.name),
-                    reason,
-                }),
-                None => {}
+                Ok(t) => targets.push(t),
+                Err(s) => skipped.push(s),
             }
         }
     }
     if let Some(name) = unmatched.first() {
-        return Err(Error::Usage(match name.as_str() {
-            LIB => {
-                "no library of the selected packages holds `#[bench]` functions (`--lib`)".into()
-            }
-            _ => format!("no bench target named `{name}` in the selected packages"),
-        }));
+        return Err(Error::Usage(lib_benches::unmatched(name)));
     }
     if targets.is_empty() && skipped.is_empty() {
         benches_elsewhere(meta, cli, &specs)?;
@@ -300,34 +292,6 @@ fn package_root(pkg: &Package) -> PathBuf {
     (pkg.manifest_path.parent())
         .map(|p| p.as_std_path().to_path_buf())
         .unwrap_or_default()
-}
-
-/// `pkg`'s library as a bench target ([`LIB`]), where its source holds
-/// libtest's `#[bench]` functions ([`lib_benches::lib_benches`]); why it
-/// is left out, where the feature its benchmarks are built under is off.
-fn lib_target(
-    pkg: &Package,
-    features: Features,
-) -> Option<std::result::Result<BenchTarget, String>> {
-    let lib = pkg.targets.iter().find(|t| t.is_lib() || t.is_rlib())?;
-    let root = package_root(pkg);
-    let found = lib_benches::lib_benches(&root, lib.src_path.as_std_path())?;
-    let missing = features.missing(pkg, found.gate.as_slice());
-    if let Some(gate) = missing.first() {
-        return Some(Err(format!(
-            "its library's `#[bench]` functions are built under feature `{gate}` only: add \
-             `--features {gate}`"
-        )));
-    }
-    Some(Ok(BenchTarget {
-        package: pkg.name.to_string(),
-        spec: pkg.id.repr.clone(),
-        name: LIB.to_owned(),
-        kind: Kind::Lib,
-        package_root: root,
-        path_deps: path_deps(pkg),
-        front_ends: vec![LIBTEST_PACKAGE.to_owned()],
-    }))
 }
 
 /// Where cargo's own choice of packages (no `-p`, no `--workspace`) has no

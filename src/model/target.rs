@@ -16,6 +16,8 @@ pub struct BenchTarget {
     pub name: String,
     /// Which of its package's targets it is built from.
     pub kind: Kind,
+    /// Its source file (`benches/NAME.rs`; the library's `src/lib.rs`).
+    pub source: PathBuf,
     /// The directory holding the package's Cargo.toml: the benchmark's working directory.
     pub package_root: PathBuf,
     /// The package's dependencies by path (dev-dependencies too): each by
@@ -137,6 +139,7 @@ mod tests {
             spec: "p".into(),
             name: "b".into(),
             kind: Kind::Bench,
+            source: PathBuf::from("p/benches/b.rs"),
             package_root: PathBuf::from("p"),
             path_deps: Vec::new(),
             front_ends: front_ends.iter().map(|f| f.to_string()).collect(),

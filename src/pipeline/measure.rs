@@ -280,6 +280,7 @@ fn saved_target(
             spec: member.map_or_else(|| package.to_owned(), |p| p.id.repr.clone()),
             name: name.to_owned(),
             kind: Kind::default(),
+            source: PathBuf::new(),
             package_root,
             path_deps: Vec::new(),
             front_ends: Vec::new(),

@@ -1,0 +1,223 @@
+//! The first link layout made by cargo's own build, so that a bench
+//! target is compiled once, not twice: cargo nbench is cargo's rustc
+//! wrapper for the workspace's packages (`RUSTC_WORKSPACE_WRAPPER`), and
+//! where rustc compiles one of the bench targets that get link layouts it
+//! adds the first layout's link options and [`PRINT_LINK`], and keeps the
+//! link command rustc prints beside the executable ([`relink::keep`]).
+//! The other layouts are linked from it ([`super::layouts`]). Every other
+//! compile, and every compile where no layouts are built, is rustc's alone.
+//!
+//! The wrapper is always named where cargo nbench may wrap, so that cargo,
+//! which takes it into each member's hash, keeps one build of each. Where
+//! the user names a wrapper of their own, cargo nbench names none, and the
+//! first layout is built by `cargo rustc` as the others would be.
+
+use super::relink::{self, LinkLine, PRINT_LINK};
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+/// What the wrapper is told, in cargo's environment ([`Wrap::encode`]).
+pub const WRAP_ENV: &str = "NBENCH_RUSTC_WRAP";
+
+/// Which compiles get the first layout's options, and the options.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Wrap {
+    /// The first layout's link options (the seed's order, the alignment).
+    pub link: Vec<String>,
+    /// The targets' source files, each with whether only its test
+    /// harness's compile is one (a library's unit tests; the library
+    /// itself is compiled too).
+    pub targets: Vec<(PathBuf, bool)>,
+}
+
+impl Wrap {
+    /// As the environment carries it: the options on the first line
+    /// (separated by `\x1f`), then a line a target, `test` or `any`, a tab,
+    /// its source.
+    pub fn encode(&self) -> String {
+        let mut text = self.link.join("\x1f");
+        for (source, test) in &self.targets {
+            let kind = if *test { "test" } else { "any" };
+            text.push_str(&format!("\n{kind}\t{}", source.display()));
+        }
+        text
+    }
+
+    /// Reads what [`Wrap::encode`] wrote.
+    pub fn decode(text: &str) -> Wrap {
+        let mut lines = text.lines();
+        let link = (lines.next().unwrap_or_default().split('\x1f'))
+            .filter(|o| !o.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let targets = lines
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(kind, source)| (PathBuf::from(source), kind == "test"))
+            .collect();
+        Wrap { link, targets }
+    }
+
+    /// Whether rustc's arguments `args`, run in `cwd`, compile one of the
+    /// targets: its source file, and `--test` where only that compile is.
+    fn wants(&self, args: &[String], cwd: &Path) -> bool {
+        if self.link.is_empty() {
+            return false;
+        }
+        let Some(source) = args
+            .iter()
+            .find(|a| a.ends_with(".rs") && !a.starts_with('-'))
+        else {
+            return false;
+        };
+        let source = same_file(&cwd.join(source));
+        let test = args.iter().any(|a| a == "--test");
+        (self.targets.iter()).any(|(t, only_test)| (test || !only_test) && same_file(t) == source)
+    }
+}
+
+/// `path` as the file system names it, where it can.
+fn same_file(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// When cargo runs cargo nbench as its rustc wrapper ([`WRAP_ENV`] set,
+/// rustc's path first): rustc run as cargo asked, with the first layout's
+/// options where [`Wrap::wants`] the compile; its exit code. `None` when
+/// cargo nbench is not run so.
+pub fn as_wrapper() -> Option<ExitCode> {
+    let wrap = Wrap::decode(&std::env::var(WRAP_ENV).ok()?);
+    let mut args = std::env::args_os().skip(1);
+    // `cargo nbench` runs it as `cargo-nbench nbench …`.
+    let rustc = args.next().filter(|a| a != "nbench")?;
+    let args: Vec<OsString> = args.collect();
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let cwd = std::env::current_dir().unwrap_or_default();
+    if wrap.wants(&words, &cwd)
+        && let Some(code) = first_layout(&rustc, &args, &wrap.link)
+    {
+        return Some(code);
+    }
+    // rustc alone, as cargo asked (where the first layout's options
+    // failed: a linker that cannot shuffle, or the code's own error).
+    let status = Command::new(&rustc).args(&args).status();
+    Some(match status {
+        Ok(s) => ExitCode::from(s.code().unwrap_or(101).clamp(0, 255) as u8),
+        Err(e) => {
+            eprintln!(
+                "error: cargo nbench could not run {}: {e}",
+                rustc.to_string_lossy()
+            );
+            ExitCode::from(101)
+        }
+    })
+}
+
+/// rustc with `link` and [`PRINT_LINK`] added: what it said passed on,
+/// the link command it printed kept beside the executable, and success;
+/// `None` where it failed, having said nothing.
+fn first_layout(rustc: &OsString, args: &[OsString], link: &[String]) -> Option<ExitCode> {
+    let out = Command::new(rustc)
+        .args(args)
+        .args(link)
+        .args(PRINT_LINK)
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let _ = std::io::stderr().write_all(&out.stderr);
+    let mut stdout = std::io::stdout().lock();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        match LinkLine::parse(line) {
+            Some(l) if l.output().is_some() => {
+                let exe = l.output().map(Path::to_path_buf).unwrap_or_default();
+                relink::keep(&exe, &l);
+            }
+            _ => {
+                let _ = writeln!(stdout, "{line}");
+            }
+        }
+    }
+    Some(ExitCode::SUCCESS)
+}
+
+/// The link command the build kept for `exe` where this build made it
+/// with the first layout's option `seed` (the seed's order): kept no
+/// earlier than `exe` was linked (a later build that linked it without
+/// the wrapper leaves an older command), with its objects still there.
+pub fn made_first(exe: &Path, seed: &str) -> Option<LinkLine> {
+    let line = relink::kept_for(exe)?;
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let fresh = modified(&relink::line_file(exe))? >= modified(exe)?;
+    (fresh && line.has(seed)).then_some(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_the_wrapper_is_told_reads_back_as_written() {
+        let wrap = Wrap {
+            link: vec![
+                "-Clink-arg=-Wl,--shuffle-sections=.text*=1".into(),
+                "-Cx".into(),
+            ],
+            targets: vec![
+                ("/w/benches/a.rs".into(), false),
+                ("/w/src/lib.rs".into(), true),
+            ],
+        };
+        assert_eq!(Wrap::decode(&wrap.encode()), wrap);
+        assert_eq!(Wrap::decode(""), Wrap::default());
+    }
+
+    #[test]
+    fn only_the_targets_compiles_take_the_first_layouts_options() {
+        let dir = std::env::temp_dir().join(format!("nbench-wrap-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("benches")).unwrap();
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        for f in ["benches/a.rs", "benches/b.rs", "src/lib.rs"] {
+            std::fs::write(dir.join(f), "").unwrap();
+        }
+        let wrap = Wrap {
+            link: vec!["-Clink-arg=x".into()],
+            targets: vec![
+                (dir.join("benches/a.rs"), false),
+                (dir.join("src/lib.rs"), true),
+            ],
+        };
+        let args =
+            |words: &[&str]| -> Vec<String> { words.iter().map(|w| w.to_string()).collect() };
+        // cargo names the source relative to the workspace, where rustc runs.
+        let a = args(&[
+            "--crate-name",
+            "a",
+            "--edition=2021",
+            "benches/a.rs",
+            "--crate-type",
+            "bin",
+        ]);
+        assert!(wrap.wants(&a, &dir));
+        let b = args(&["--crate-name", "b", "benches/b.rs", "--crate-type", "bin"]);
+        assert!(!wrap.wants(&b, &dir));
+        // The library's unit tests, not the library.
+        let lib = args(&["--crate-name", "l", "src/lib.rs", "--crate-type", "lib"]);
+        assert!(!wrap.wants(&lib, &dir));
+        let tests = args(&["--crate-name", "l", "src/lib.rs", "--test"]);
+        assert!(wrap.wants(&tests, &dir));
+        // rustc's probes, and a build with no layouts.
+        assert!(!wrap.wants(&args(&["-vV"]), &dir));
+        let none = Wrap {
+            link: Vec::new(),
+            ..wrap.clone()
+        };
+        assert!(!none.wants(&a, &dir));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
