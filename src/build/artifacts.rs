@@ -39,6 +39,9 @@ pub fn build_benches(
 fn build(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Result<Vec<Built>> {
     let (mut cmd, cargo) = cli.cargo();
     if let Some(wrap) = cli.wrap_for(targets)? {
+        if let Some(failed) = &wrap.failed {
+            let _ = std::fs::remove_file(failed);
+        }
         cmd.env(WRAP_ENV, wrap.encode());
     }
     let stderr = match cli.revision {

@@ -59,6 +59,17 @@ pub fn build_layouts(opts: &BuildOptions, built: &mut [Built]) -> Result<Option<
     }
     let first_seed = first_seed(opts);
     let script = opts.align_sections_script()?;
+    // The build's compiles failed with the first layout's options (and
+    // passed without): a linker that cannot shuffle. `cargo rustc` would
+    // compile each target again to fail the same way.
+    let failed = opts.stable_dir.as_deref().map(wrap::failed_file);
+    if let Some(why) = failed.and_then(|f| {
+        let why = std::fs::read_to_string(&f).ok();
+        let _ = std::fs::remove_file(&f);
+        why
+    }) {
+        return Ok(Some(why));
+    }
     for b in built.iter_mut() {
         let mut layouts = Vec::new();
         let mut first = wrap::made_first(&b.exe, &shuffle(first_seed));

@@ -301,6 +301,7 @@ impl BuildOptions {
         let script = self.align_sections_script()?;
         Ok(Some(wrap::Wrap {
             link: layouts::layout_link(layouts::first_seed(self), script.as_deref()),
+            failed: self.stable_dir.as_deref().map(wrap::failed_file),
             targets: (targets.iter())
                 .map(|t| (t.source.clone(), t.kind == Kind::Lib))
                 .collect(),

@@ -26,6 +26,9 @@ pub const WRAP_ENV: &str = "NBENCH_RUSTC_WRAP";
 pub struct Wrap {
     /// The first layout's link options (the seed's order, the alignment).
     pub link: Vec<String>,
+    /// Where to say why, where a compile failed with them and passed
+    /// without ([`failed_file`]).
+    pub failed: Option<PathBuf>,
     /// The targets' source files, each with whether only its test
     /// harness's compile is one (a library's unit tests; the library
     /// itself is compiled too).
@@ -34,10 +37,12 @@ pub struct Wrap {
 
 impl Wrap {
     /// As the environment carries it: the options on the first line
-    /// (separated by `\x1f`), then a line a target, `test` or `any`, a tab,
-    /// its source.
+    /// (separated by `\x1f`), the file for a failure on the second, then a
+    /// line a target, `test` or `any`, a tab, its source.
     pub fn encode(&self) -> String {
         let mut text = self.link.join("\x1f");
+        let failed = self.failed.as_deref().unwrap_or(Path::new(""));
+        text.push_str(&format!("\n{}", failed.display()));
         for (source, test) in &self.targets {
             let kind = if *test { "test" } else { "any" };
             text.push_str(&format!("\n{kind}\t{}", source.display()));
@@ -52,11 +57,16 @@ impl Wrap {
             .filter(|o| !o.is_empty())
             .map(str::to_owned)
             .collect();
+        let failed = (lines.next()).filter(|f| !f.is_empty()).map(PathBuf::from);
         let targets = lines
             .filter_map(|l| l.split_once('\t'))
             .map(|(kind, source)| (PathBuf::from(source), kind == "test"))
             .collect();
-        Wrap { link, targets }
+        Wrap {
+            link,
+            failed,
+            targets,
+        }
     }
 
     /// Whether rustc's arguments `args`, run in `cwd`, compile one of the
@@ -97,14 +107,22 @@ pub fn as_wrapper() -> Option<ExitCode> {
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     let cwd = std::env::current_dir().unwrap_or_default();
-    if wrap.wants(&words, &cwd)
-        && let Some(code) = first_layout(&rustc, &args, &wrap.link)
-    {
-        return Some(code);
+    let mut why = None;
+    if wrap.wants(&words, &cwd) {
+        match first_layout(&rustc, &args, &wrap.link) {
+            Ok(code) => return Some(code),
+            Err(said) => why = Some(said),
+        }
     }
     // rustc alone, as cargo asked (where the first layout's options
     // failed: a linker that cannot shuffle, or the code's own error).
     let status = Command::new(&rustc).args(&args).status();
+    if let (Some(why), Some(file), Ok(true)) =
+        (why, &wrap.failed, status.as_ref().map(|s| s.success()))
+    {
+        // Its options alone failed it: the layouts are not built.
+        let _ = std::fs::write(file, why);
+    }
     Some(match status {
         Ok(s) => ExitCode::from(s.code().unwrap_or(101).clamp(0, 255) as u8),
         Err(e) => {
@@ -119,16 +137,16 @@ pub fn as_wrapper() -> Option<ExitCode> {
 
 /// rustc with `link` and [`PRINT_LINK`] added: what it said passed on,
 /// the link command it printed kept beside the executable, and success;
-/// `None` where it failed, having said nothing.
-fn first_layout(rustc: &OsString, args: &[OsString], link: &[String]) -> Option<ExitCode> {
-    let out = Command::new(rustc)
-        .args(args)
-        .args(link)
-        .args(PRINT_LINK)
+/// where it failed, having said nothing, its first error, and what it kept
+/// for the link removed.
+fn first_layout(rustc: &OsString, args: &[OsString], link: &[String]) -> Result<ExitCode, String> {
+    let out = (Command::new(rustc).args(args).args(link).args(PRINT_LINK))
         .output()
-        .ok()?;
+        .map_err(|e| e.to_string())?;
     if !out.status.success() {
-        return None;
+        let said = String::from_utf8_lossy(&out.stderr);
+        remove_kept(args, &said);
+        return Err(first_error(&said));
     }
     let _ = std::io::stderr().write_all(&out.stderr);
     let mut stdout = std::io::stdout().lock();
@@ -143,7 +161,67 @@ fn first_layout(rustc: &OsString, args: &[OsString], link: &[String]) -> Option<
             }
         }
     }
-    Some(ExitCode::SUCCESS)
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The first error rustc said (its JSON diagnostics, as cargo asks for
+/// them, or plain lines).
+fn first_error(said: &str) -> String {
+    let message = |l: &str| {
+        let v: serde_json::Value = serde_json::from_str(l).ok()?;
+        let error = v["level"] == "error" || v["level"] == "error: internal compiler error";
+        error
+            .then(|| v["message"].as_str().map(str::to_owned))
+            .flatten()
+    };
+    (said.lines().find_map(message))
+        .or_else(|| {
+            said.lines()
+                .find(|l| l.starts_with("error"))
+                .map(str::to_owned)
+        })
+        .unwrap_or_else(|| "rustc failed".to_owned())
+}
+
+/// What a failed compile with [`PRINT_LINK`] kept for its link: the
+/// crate's objects and bitcode in its output folder (`--out-dir`, named by
+/// `--crate-name` and `-C extra-filename`, its own), and the temporary
+/// folders there that its complaint names (another crate's, compiled
+/// beside it, are left alone).
+fn remove_kept(args: &[OsString], said: &str) {
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let after = |flag: &str| {
+        words
+            .iter()
+            .position(|w| w == flag)
+            .and_then(|i| words.get(i + 1))
+    };
+    let extra = (words.iter())
+        .find_map(|w| w.strip_prefix("extra-filename="))
+        .unwrap_or_default();
+    let (Some(dir), Some(name)) = (after("--out-dir"), after("--crate-name")) else {
+        return;
+    };
+    let prefix = format!("{name}{extra}.");
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let own = file.starts_with(&prefix) && (file.ends_with(".o") || file.ends_with(".bc"));
+        let named = file.starts_with("rustc") && said.contains(&format!("{dir}/{file}/"));
+        if own {
+            let _ = std::fs::remove_file(entry.path());
+        } else if named && entry.path().is_dir() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// The file a build's wrapper says in why its first layouts' options
+/// failed its compiles, in `dir` (the build's folder), this run's own.
+pub fn failed_file(dir: &Path) -> PathBuf {
+    dir.join(format!(".layouts-failed-{}", std::process::id()))
 }
 
 /// The link command the build kept for `exe` where this build made it
@@ -168,6 +246,7 @@ mod tests {
                 "-Clink-arg=-Wl,--shuffle-sections=.text*=1".into(),
                 "-Cx".into(),
             ],
+            failed: Some("/t/.layouts-failed-1".into()),
             targets: vec![
                 ("/w/benches/a.rs".into(), false),
                 ("/w/src/lib.rs".into(), true),
@@ -175,6 +254,50 @@ mod tests {
         };
         assert_eq!(Wrap::decode(&wrap.encode()), wrap);
         assert_eq!(Wrap::decode(""), Wrap::default());
+    }
+
+    #[test]
+    fn a_failed_compile_says_its_first_error_and_leaves_no_kept_objects() {
+        let json = r#"{"$message_type":"diagnostic","message":"linking with `cc` failed: exit status: 1","level":"error"}"#;
+        let said = format!("{{\"level\":\"warning\",\"message\":\"w\"}}\n{json}\n");
+        assert_eq!(
+            first_error(&said),
+            "linking with `cc` failed: exit status: 1"
+        );
+        assert_eq!(first_error("error: plain\n"), "error: plain");
+        assert_eq!(first_error(""), "rustc failed");
+
+        let dir = std::env::temp_dir().join(format!("nbench-kept-{}", std::process::id()));
+        let files = [
+            "b-40.b.1-cgu.0.rcgu.o",
+            "b-40.b.1-cgu.0.rcgu.bc",
+            "a-40.a.1-cgu.0.rcgu.o",
+        ];
+        for d in ["rustcAb12", "rustcCd34"] {
+            std::fs::create_dir_all(dir.join(d)).unwrap();
+        }
+        for f in files {
+            std::fs::write(dir.join(f), "").unwrap();
+        }
+        let d = dir.display().to_string();
+        let args: Vec<OsString> = [
+            "--crate-name",
+            "b",
+            "-C",
+            "extra-filename=-40",
+            "--out-dir",
+            &d,
+        ]
+        .map(OsString::from)
+        .to_vec();
+        remove_kept(&args, &format!("note: \"{d}/rustcAb12/symbols.o\""));
+        let mut left: Vec<String> = (std::fs::read_dir(&dir).unwrap().flatten())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        // Another crate's object, and a folder the complaint does not name.
+        assert_eq!(left, ["a-40.a.1-cgu.0.rcgu.o", "rustcCd34"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -187,6 +310,7 @@ mod tests {
         }
         let wrap = Wrap {
             link: vec!["-Clink-arg=x".into()],
+            failed: None,
             targets: vec![
                 (dir.join("benches/a.rs"), false),
                 (dir.join("src/lib.rs"), true),

@@ -85,6 +85,34 @@ fn kept_checkout(fx: &Fixture, name: &str) -> std::path::PathBuf {
     kept
 }
 
+/// The folders rustc keeps for a link (`rustc…` in a `deps` folder) below
+/// `dir` that no link command kept beside them (`*.link`) names.
+fn unread_rustc_folders(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut unread = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if !path.is_dir() || path.is_symlink() {
+            continue;
+        }
+        if path.file_name().is_some_and(|n| n == "deps") {
+            let files: Vec<_> = std::fs::read_dir(&path).unwrap().flatten().collect();
+            let lines: String = (files.iter())
+                .filter(|f| f.file_name().to_string_lossy().ends_with(".link"))
+                .filter_map(|f| std::fs::read_to_string(f.path()).ok())
+                .collect();
+            unread.extend(
+                (files.iter())
+                    .filter(|f| f.file_name().to_string_lossy().starts_with("rustc"))
+                    .map(|f| f.path())
+                    .filter(|p| p.is_dir() && !lines.contains(&p.display().to_string())),
+            );
+        } else {
+            unread.extend(unread_rustc_folders(&path));
+        }
+    }
+    unread
+}
+
 fn walk_to(dir: &Path, file: &str) -> Option<std::path::PathBuf> {
     for entry in std::fs::read_dir(dir).ok()?.flatten() {
         let path = entry.path();
@@ -256,6 +284,10 @@ fn saved_in_one_layout_says_how_to_build_it_again(fx: &Fixture) {
     assert_eq!(first.code, 0, "{}", first.all());
     let failed = "the link layouts could not be built";
     assert!(first.stderr.contains(failed), "{}", first.stderr);
+    // The link that failed kept nothing: each of rustc's folders left in
+    // a build's `deps` is one a kept link command reads.
+    let unread = unread_rustc_folders(&fx.dir.join("target"));
+    assert!(unread.is_empty(), "{unread:?}");
     let second = compare(false);
     assert_eq!(second.code, 0, "{}", second.all());
     let said = "already built, in one link layout (its layouts could not be built then; `cargo \
