@@ -62,12 +62,7 @@ pub fn build_layouts(opts: &BuildOptions, built: &mut [Built]) -> Result<Option<
     // The build's compiles failed with the first layout's options (and
     // passed without): a linker that cannot shuffle. `cargo rustc` would
     // compile each target again to fail the same way.
-    let failed = opts.stable_dir.as_deref().map(wrap::failed_file);
-    if let Some(why) = failed.and_then(|f| {
-        let why = std::fs::read_to_string(&f).ok();
-        let _ = std::fs::remove_file(&f);
-        why
-    }) {
+    if let Some(why) = opts.stable_dir.as_deref().and_then(wrap::take_failed) {
         return Ok(Some(why));
     }
     for b in built.iter_mut() {

@@ -224,6 +224,15 @@ pub fn failed_file(dir: &Path) -> PathBuf {
     dir.join(format!(".layouts-failed-{}", std::process::id()))
 }
 
+/// Why the first layouts' options failed the compiles of the build in
+/// `dir`, where they did ([`failed_file`]), read once.
+pub fn take_failed(dir: &Path) -> Option<String> {
+    let file = failed_file(dir);
+    let why = std::fs::read_to_string(&file).ok();
+    let _ = std::fs::remove_file(&file);
+    why
+}
+
 /// The link command the build kept for `exe` where this build made it
 /// with the first layout's option `seed` (the seed's order): kept no
 /// earlier than `exe` was linked (a later build that linked it without
