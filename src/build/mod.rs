@@ -272,11 +272,14 @@ impl BuildOptions {
         if self.one_unit(&user, &cwd) {
             cmd.args(units::config_args(&self.profile, &self.own_packages));
         }
-        if !user.wrapper
+        // Every build in nbench's own folder names it, each member then
+        // built once; it passes every compile to rustc unless told
+        // otherwise. A build in cargo's folder (`--placement linker`) is
+        // left as cargo's own.
+        if self.stable_dir.is_some()
+            && !user.wrapper
             && let Ok(me) = std::env::current_exe()
         {
-            // Every build names it, each member then built once; it
-            // passes every compile to rustc unless told otherwise.
             cmd.env("RUSTC_WORKSPACE_WRAPPER", me)
                 .env(wrap::WRAP_ENV, "");
         }
