@@ -168,3 +168,32 @@ fn settings_can_live_in_cargo_toml_but_not_in_two_places() {
         both.stderr
     );
 }
+
+#[test]
+fn placement_linker_builds_as_cargo_bench_does_in_cargos_own_folder() {
+    let fx = Fixture::new("basic");
+    let mut args = vec![
+        "--placement",
+        "linker",
+        "--save-baseline",
+        "l",
+        "--layouts",
+        "2",
+    ];
+    args.extend_from_slice(crate::helpers::QUICK);
+    args.push("add");
+    let saved = fx.nbench(&args);
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    assert!(
+        saved.stderr.contains("building 2 link layouts"),
+        "{}",
+        saved.stderr
+    );
+    // cargo's own build of the bench targets finds them built, as it
+    // builds them: the same flags, the same units, no wrapper of nbench's.
+    let cargo = fx.cargo(&[
+        "bench", "--no-run", "--bench", "basic", "--bench", "scaling",
+    ]);
+    assert_eq!(cargo.code, 0, "{}", cargo.all());
+    assert!(!cargo.stderr.contains("Compiling"), "{}", cargo.stderr);
+}
