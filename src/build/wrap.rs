@@ -115,7 +115,7 @@ pub fn as_wrapper() -> Option<ExitCode> {
         }
     }
     // rustc alone, as cargo asked (where the first layout's options
-    // failed: a linker that cannot shuffle, or the code's own error).
+    // failed its link: a linker that cannot shuffle).
     let status = Command::new(&rustc).args(&args).status();
     if let (Some(why), Some(file), Ok(true)) =
         (why, &wrap.failed, status.as_ref().map(|s| s.success()))
@@ -136,17 +136,19 @@ pub fn as_wrapper() -> Option<ExitCode> {
 }
 
 /// rustc with `link` and [`PRINT_LINK`] added: what it said passed on,
-/// the link command it printed kept beside the executable, and success;
-/// where it failed, having said nothing, its first error, and what it kept
-/// for the link removed.
+/// the link command it printed kept beside the executable, and its exit
+/// code (the code's own error too, said once); where its link failed,
+/// having said nothing, its first error, and what it kept for the link
+/// removed.
 fn first_layout(rustc: &OsString, args: &[OsString], link: &[String]) -> Result<ExitCode, String> {
     let out = (Command::new(rustc).args(args).args(link).args(PRINT_LINK))
         .output()
         .map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        let said = String::from_utf8_lossy(&out.stderr);
+    let said = String::from_utf8_lossy(&out.stderr);
+    let first = first_error(&said);
+    if !out.status.success() && at_link(&first) {
         remove_kept(args, &said);
-        return Err(first_error(&said));
+        return Err(first);
     }
     let _ = std::io::stderr().write_all(&out.stderr);
     let mut stdout = std::io::stdout().lock();
@@ -161,7 +163,16 @@ fn first_layout(rustc: &OsString, args: &[OsString], link: &[String]) -> Result<
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(ExitCode::from(
+        out.status.code().unwrap_or(101).clamp(0, 255) as u8,
+    ))
+}
+
+/// Whether rustc's first error is its link's, the only step the first
+/// layout's options reach (`linking with `cc` failed`, `linker `cc` not
+/// found`, …); any other is the code's own, which fails without them too.
+fn at_link(first_error: &str) -> bool {
+    first_error.to_lowercase().contains("link")
 }
 
 /// The first error rustc said (its JSON diagnostics, as cargo asks for
@@ -275,6 +286,10 @@ mod tests {
         );
         assert_eq!(first_error("error: plain\n"), "error: plain");
         assert_eq!(first_error(""), "rustc failed");
+        // Only a failed link is the layout's options' doing.
+        assert!(at_link("linking with `cc` failed: exit status: 1"));
+        assert!(at_link("linker `cc` not found"));
+        assert!(!at_link("cannot find value `x` in this scope"));
 
         let dir = std::env::temp_dir().join(format!("nbench-kept-{}", std::process::id()));
         let files = [

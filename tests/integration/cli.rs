@@ -174,6 +174,31 @@ fn a_build_failure_shows_the_compiler_error_and_its_exit_code() {
         run.stderr
     );
     assert!(run.stderr.contains("error: build failed"), "{}", run.stderr);
+
+    // Building link layouts, the code's own error fails its one compile:
+    // rustc is not run again without the first layout's link options.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let (log, script) = (fx.dir.join("rustc.log"), fx.dir.join("rustc.sh"));
+        let text = format!("#!/bin/sh\necho \"$@\" >> {log:?}\nexec rustc \"$@\"\n");
+        std::fs::write(&script, text).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut cmd = fx.nbench_command(&["--save-baseline", "x"]);
+        let run = Run::from(cmd.env("RUSTC", &script).output().unwrap());
+        assert_eq!(run.code, 3, "{}", run.all());
+        assert!(
+            run.stderr.contains("undefined_function_in_fixture"),
+            "{}",
+            run.stderr
+        );
+        let log = std::fs::read_to_string(&log).unwrap();
+        let compiles = log
+            .lines()
+            .filter(|l| l.contains("benches/broken.rs"))
+            .count();
+        assert_eq!(compiles, 1, "{log}");
+    }
 }
 
 #[test]
