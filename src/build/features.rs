@@ -4,6 +4,7 @@
 //! `dep?/feature` for its dependencies by path (tracing-log's bench needs
 //! tracing-subscriber's `env-filter`, which another member turns on).
 
+use super::canonical;
 use crate::model::target::BenchTarget;
 use cargo_metadata::Artifact;
 use std::path::PathBuf;
@@ -15,11 +16,6 @@ pub fn of_lib(a: &Artifact) -> Option<(PathBuf, Vec<String>)> {
     let lib = (t.is_lib() || t.is_rlib() || t.is_proc_macro()) && !a.profile.test;
     let dir = a.manifest_path.parent()?.as_std_path();
     lib.then(|| (canonical(dir), a.features.clone()))
-}
-
-/// `dir` as the file system names it, where it can.
-fn canonical(dir: &std::path::Path) -> PathBuf {
-    dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf())
 }
 
 /// `dep?/feature` for each feature `libs` (as built) gave each of

@@ -4,6 +4,7 @@
 //! once any of them changed. A published or git source is told by its
 //! dependency line alone.
 
+use super::canonical;
 use crate::model::stable_hash::fnv1a;
 use std::path::{Path, PathBuf};
 use toml::{Table, Value};
@@ -33,10 +34,6 @@ pub fn of_folder(dir: &Path) -> String {
         all.push(0);
     }
     format!("{:016x}", fnv1a(all))
-}
-
-fn canonical(dir: &Path) -> PathBuf {
-    dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf())
 }
 
 /// The folders of the packages the manifest in `dir` names by `path`.

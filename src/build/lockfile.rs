@@ -5,6 +5,7 @@
 //! their updates as the change. Where the commit keeps one, it is built
 //! with its own, as `cargo bench` there would.
 
+use super::canonical;
 use super::worktree::git;
 use crate::error::{Error, Result};
 use crate::model::stable_hash::fnv1a;
@@ -27,7 +28,6 @@ pub struct Carried {
 pub fn to_carry(root: &Path, top: &Path, commit: &str) -> Option<Carried> {
     let from = root.join("Cargo.lock");
     let bytes = std::fs::read(&from).ok()?;
-    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     let relative = canonical(root)
         .strip_prefix(canonical(top))
         .ok()?

@@ -306,7 +306,7 @@ impl BuildOptions {
             link: layouts::layout_link(layouts::first_seed(self), script.as_deref()),
             failed: self.stable_dir.as_deref().map(wrap::failed_file),
             targets: (targets.iter())
-                .map(|t| (t.source.clone(), t.kind == Kind::Lib))
+                .map(|t| (canonical(&t.source), t.kind == Kind::Lib))
                 .collect(),
         }))
     }
@@ -326,6 +326,11 @@ impl BuildOptions {
         let dir = &self.libtest_dir;
         libtest::build(dir, checkout, user.target.as_deref(), &all, offline)
     }
+}
+
+/// `path` as the file system names it, where it can (else as given).
+pub(crate) fn canonical(path: &std::path::Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// What a revision's build adds to the rustflags: its lints are silenced,

@@ -12,6 +12,7 @@
 //! the user names a wrapper of their own, cargo nbench names none, and the
 //! first layout is built by `cargo rustc` as the others would be.
 
+use super::canonical;
 use super::relink::{self, LinkLine, PRINT_LINK};
 use std::ffi::OsString;
 use std::io::Write;
@@ -29,9 +30,9 @@ pub struct Wrap {
     /// Where to say why, where a compile failed with them and passed
     /// without ([`failed_file`]).
     pub failed: Option<PathBuf>,
-    /// The targets' source files, each with whether only its test
-    /// harness's compile is one (a library's unit tests; the library
-    /// itself is compiled too).
+    /// The targets' source files ([`canonical`]), each with whether only
+    /// its test harness's compile is one (a library's unit tests; the
+    /// library itself is compiled too).
     pub targets: Vec<(PathBuf, bool)>,
 }
 
@@ -81,15 +82,10 @@ impl Wrap {
         else {
             return false;
         };
-        let source = same_file(&cwd.join(source));
+        let source = canonical(&cwd.join(source));
         let test = args.iter().any(|a| a == "--test");
-        (self.targets.iter()).any(|(t, only_test)| (test || !only_test) && same_file(t) == source)
+        (self.targets.iter()).any(|(t, only_test)| (test || !only_test) && *t == source)
     }
-}
-
-/// `path` as the file system names it, where it can.
-fn same_file(path: &Path) -> PathBuf {
-    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// When cargo runs cargo nbench as its rustc wrapper ([`WRAP_ENV`] set,
@@ -109,7 +105,7 @@ pub fn as_wrapper() -> Option<ExitCode> {
     let cwd = std::env::current_dir().unwrap_or_default();
     let mut why = None;
     if wrap.wants(&words, &cwd) {
-        match first_layout(&rustc, &args, &wrap.link) {
+        match first_layout(&rustc, (&args, &words), &wrap.link) {
             Ok(code) => return Some(code),
             Err(said) => why = Some(said),
         }
@@ -124,7 +120,7 @@ pub fn as_wrapper() -> Option<ExitCode> {
         let _ = std::fs::write(file, why);
     }
     Some(match status {
-        Ok(s) => ExitCode::from(s.code().unwrap_or(101).clamp(0, 255) as u8),
+        Ok(s) => exit_code(s),
         Err(e) => {
             eprintln!(
                 "error: cargo nbench could not run {}: {e}",
@@ -140,14 +136,18 @@ pub fn as_wrapper() -> Option<ExitCode> {
 /// code (the code's own error too, said once); where its link failed,
 /// having said nothing, its first error, and what it kept for the link
 /// removed.
-fn first_layout(rustc: &OsString, args: &[OsString], link: &[String]) -> Result<ExitCode, String> {
+fn first_layout(
+    rustc: &OsString,
+    (args, words): (&[OsString], &[String]),
+    link: &[String],
+) -> Result<ExitCode, String> {
     let out = (Command::new(rustc).args(args).args(link).args(PRINT_LINK))
         .output()
         .map_err(|e| e.to_string())?;
     let said = String::from_utf8_lossy(&out.stderr);
     let first = first_error(&said);
     if !out.status.success() && at_link(&first) {
-        remove_kept(args, &said);
+        remove_kept(words, &said);
         return Err(first);
     }
     let _ = std::io::stderr().write_all(&out.stderr);
@@ -163,9 +163,13 @@ fn first_layout(rustc: &OsString, args: &[OsString], link: &[String]) -> Result<
             }
         }
     }
-    Ok(ExitCode::from(
-        out.status.code().unwrap_or(101).clamp(0, 255) as u8,
-    ))
+    Ok(exit_code(out.status))
+}
+
+/// rustc's exit code as cargo's wrapper gives it back (101, rustc's own
+/// for a crash, where a signal ended it).
+fn exit_code(status: std::process::ExitStatus) -> ExitCode {
+    ExitCode::from(status.code().unwrap_or(101).clamp(0, 255) as u8)
 }
 
 /// Whether rustc's first error is its link's, the only step the first
@@ -199,11 +203,7 @@ fn first_error(said: &str) -> String {
 /// `--crate-name` and `-C extra-filename`, its own), and the temporary
 /// folders there that its complaint names (another crate's, compiled
 /// beside it, are left alone).
-fn remove_kept(args: &[OsString], said: &str) {
-    let words: Vec<String> = args
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
+fn remove_kept(words: &[String], said: &str) {
     let after = |flag: &str| {
         words
             .iter()
@@ -304,7 +304,7 @@ mod tests {
             std::fs::write(dir.join(f), "").unwrap();
         }
         let d = dir.display().to_string();
-        let args: Vec<OsString> = [
+        let words: Vec<String> = [
             "--crate-name",
             "b",
             "-C",
@@ -312,9 +312,9 @@ mod tests {
             "--out-dir",
             &d,
         ]
-        .map(OsString::from)
+        .map(String::from)
         .to_vec();
-        remove_kept(&args, &format!("note: \"{d}/rustcAb12/symbols.o\""));
+        remove_kept(&words, &format!("note: \"{d}/rustcAb12/symbols.o\""));
         let mut left: Vec<String> = (std::fs::read_dir(&dir).unwrap().flatten())
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();

@@ -72,8 +72,9 @@ pub fn lib_benches(package: &Path, root: &Path) -> Option<LibBenches> {
         return Some(LibBenches { gate });
     }
     let dir = root.parent()?;
+    // The root, read above, and the other targets' folders.
     let others: Vec<_> = (NOT_LIBRARY.iter().map(|d| package.join(d)))
-        .chain([dir.join("bin")])
+        .chain([dir.join("bin"), root.to_path_buf()])
         .collect();
     let files = walkdir::WalkDir::new(dir)
         .into_iter()
