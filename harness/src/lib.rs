@@ -108,7 +108,8 @@ pub mod __private {
     /// writes counted by the CPU (`--nbench-count`).
     pub mod count {
         pub use crate::modes::count::{
-            COUNTED_TO_ENV, Dumped, SETUP_BOUND, parse_counted, parse_counting, parse_label,
+            APART_AS_TOLD, COUNTED_TO_ENV, Dumped, SETUP_BOUND, parse_counted, parse_counting,
+            parse_label,
         };
         pub use crate::valgrind::{COUNTS_EVERY_THREAD, EVERY_THREAD_ENV, INSTRUMENTS_ITSELF};
     }
@@ -123,9 +124,9 @@ pub mod __private {
     /// The channel's messages and their JSON codec.
     pub mod protocol {
         pub use crate::protocol::{
-            COUNT_FLAG, COUNT_ITERS_FLAG, Command, Event, HARNESS_VERSION, LISTING_KEY_ENV,
-            LISTINGS_ENV, Listed, MARKER, Message, PROTOCOL_FLAG, PROTOCOL_VERSION, ProtocolError,
-            TOKEN_ENV, json, read_message, write_message,
+            COUNT_APART_FLAG, COUNT_FLAG, COUNT_ITERS_FLAG, Command, Event, HARNESS_VERSION,
+            LISTING_KEY_ENV, LISTINGS_ENV, Listed, MARKER, Message, PROTOCOL_FLAG,
+            PROTOCOL_VERSION, ProtocolError, TOKEN_ENV, json, read_message, write_message,
         };
     }
     /// A benchmark's result.

@@ -10,7 +10,7 @@
 //! again: png's decoder suite spent a third of its counting on that.
 
 use super::counter::CountError;
-use super::counting::{ToCount, Way};
+use super::counting::{Over, ToCount, Way};
 use super::counts::{self, Failed};
 use crate::model::metric::{Counted, SideCounts};
 use std::collections::BTreeMap;
@@ -44,7 +44,7 @@ pub fn count_sides(
 ) -> Result<(Side, Side), CountError> {
     let last = counts::COUNT_PROCESSES;
     let mut sides = both((base, cur), ids, how, (0..last - 1, started))?;
-    let open: Vec<(String, u64)> = (ids.iter())
+    let open: Vec<(String, Over)> = (ids.iter())
         .filter(|(id, _)| !settled(id, &sides))
         .cloned()
         .collect();

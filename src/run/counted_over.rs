@@ -2,6 +2,7 @@
 //! takes natively, which benchmarks are too slow to count at all, and
 //! which counts account for too little of their time to tell.
 
+use super::counting::Over;
 use crate::model::metric::SideCounts;
 use crate::model::outcome::Measured;
 use nbench::__private::count::SETUP_BOUND;
@@ -40,12 +41,17 @@ pub const COUNTED_AT_MOST_NS: f64 = 50e6;
 
 /// Of benchmarks `native` (each id with what an iteration takes
 /// natively), those counted, each over the iterations [`iterations_for`]
-/// gives; and the ids of those too slow to count ([`COUNTED_AT_MOST_NS`]).
-pub fn to_count(native: Vec<(String, Native)>) -> (Vec<(String, u64)>, Vec<String>) {
+/// gives, its inputs made uninstrumented where they dwarf its routine; and
+/// the ids of those too slow to count ([`COUNTED_AT_MOST_NS`]).
+pub fn to_count(native: Vec<(String, Native)>) -> (Vec<(String, Over)>, Vec<String>) {
     let (slow, counted): (Vec<_>, Vec<_>) =
         (native.into_iter()).partition(|(_, n)| n.counted_ns() > COUNTED_AT_MOST_NS);
     let counted = (counted.into_iter())
-        .map(|(id, n)| (id, iterations_for(n.ns())))
+        .map(|(id, n)| {
+            let iters = iterations_for(n.ns());
+            let apart = n.setup_bound().is_some();
+            (id, Over { iters, apart })
+        })
         .collect();
     (counted, slow.into_iter().map(|(id, _)| id).collect())
 }
@@ -212,9 +218,16 @@ mod tests {
         assert_eq!(
             counted,
             [
-                ("decode/128x128".to_owned(), 4),
-                ("at_the_limit".to_owned(), 1),
-                ("insert/last_key".to_owned(), 1)
+                ("decode/128x128".to_owned(), Over::iters(4)),
+                ("at_the_limit".to_owned(), Over::iters(1)),
+                // Its inputs dwarf its routine: made uninstrumented.
+                (
+                    "insert/last_key".to_owned(),
+                    Over {
+                        iters: 1,
+                        apart: true
+                    }
+                )
             ]
         );
         assert_eq!(slow, ["decode/12288x12288", "insert/slow_setup"]);

@@ -13,9 +13,30 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-/// Benchmarks to count, each with the iterations of its first counted
-/// sample ([`iterations_for`](super::counted_over::iterations_for)).
-pub type ToCount = [(String, u64)];
+/// Benchmarks to count, each with how ([`Over`]).
+pub type ToCount = [(String, Over)];
+
+/// How one benchmark is counted, the same in every process of both sides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Over {
+    /// The iterations of its first counted sample
+    /// ([`iterations_for`](super::counted_over::iterations_for)).
+    pub iters: u64,
+    /// Whether its batches make their inputs uninstrumented: inputs that
+    /// dwarf its routine ([`Native`](super::counted_over::Native)).
+    pub apart: bool,
+}
+
+#[cfg(test)]
+impl Over {
+    /// `iters` iterations, inputs made as counted code is.
+    pub fn iters(iters: u64) -> Over {
+        Over {
+            iters,
+            apart: false,
+        }
+    }
+}
 
 /// What one counting process gave.
 #[derive(Debug, Default)]
@@ -93,6 +114,28 @@ fn instruments_itself(exe: &Path) -> bool {
     carries(exe, nbench::__private::count::INSTRUMENTS_ITSELF)
 }
 
+/// The flags telling a harness how `ids` are counted: each one's
+/// iterations, and, where it takes them (`apart`), whether its inputs are
+/// made uninstrumented.
+fn told(ids: &ToCount, apart: bool) -> Vec<String> {
+    let list = |f: fn(&Over) -> String| (ids.iter().map(|(_, o)| f(o))).collect::<Vec<_>>();
+    let mut flags = vec![
+        nbench::__private::protocol::COUNT_ITERS_FLAG.to_owned(),
+        list(|o| o.iters.to_string()).join(","),
+    ];
+    if apart {
+        flags.push(nbench::__private::protocol::COUNT_APART_FLAG.to_owned());
+        flags.push(list(|o| u8::from(o.apart).to_string()).join(","));
+    }
+    flags
+}
+
+/// Whether `exe` makes a batch's inputs uninstrumented as it is told
+/// (an older harness decides by its own clock, and refuses the flag).
+fn apart_as_told(exe: &Path) -> bool {
+    carries(exe, nbench::__private::count::APART_AS_TOLD)
+}
+
 /// Whether executable `exe` holds the bytes `marker`.
 fn carries(exe: &Path, marker: &[u8]) -> bool {
     std::fs::read(exe).is_ok_and(|bytes| bytes.windows(marker.len()).any(|w| w == marker))
@@ -159,13 +202,12 @@ fn run(
     if let Source::Cpu = source {
         cmd.env(nbench::__private::count::COUNTED_TO_ENV, &counted_to);
     }
-    let each: Vec<String> = ids.iter().map(|(_, n)| n.to_string()).collect();
-    let each = [
-        nbench::__private::protocol::COUNT_ITERS_FLAG.to_owned(),
-        each.join(","),
-    ];
+    let told = match iters {
+        true => told(ids, apart_as_told(exe)),
+        false => Vec::new(),
+    };
     cmd.arg(nbench::__private::protocol::COUNT_FLAG)
-        .args(each.iter().filter(|_| iters))
+        .args(told)
         .arg("--exact")
         .args(way.extra_args)
         .arg("--")
@@ -368,6 +410,28 @@ mod tests {
         std::fs::write(&newer, [marker, b"...", every].concat()).unwrap();
         assert!(all_count_every_thread(&[&newer, &newer]));
         assert!(!all_count_every_thread(&[&newer, &new]));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_harness_that_takes_it_is_told_which_inputs_are_made_uninstrumented() {
+        let heavy = Over {
+            iters: 2,
+            apart: true,
+        };
+        let ids = [("a".to_owned(), Over::iters(64)), ("b".to_owned(), heavy)];
+        let iters = nbench::__private::protocol::COUNT_ITERS_FLAG;
+        let apart = nbench::__private::protocol::COUNT_APART_FLAG;
+        assert_eq!(told(&ids, true), [iters, "64,2", apart, "0,1"]);
+        // An older harness decides by its own clock.
+        assert_eq!(told(&ids, false), [iters, "64,2"]);
+        let dir = scratch_dir();
+        std::fs::create_dir_all(&dir).unwrap();
+        let marker = nbench::__private::count::APART_AS_TOLD;
+        let (new, old) = (dir.join("new"), dir.join("old"));
+        std::fs::write(&new, [&b"..."[..], marker, b"..."].concat()).unwrap();
+        std::fs::write(&old, &marker[1..]).unwrap();
+        assert!(apart_as_told(&new) && !apart_as_told(&old));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -15,7 +15,7 @@ use super::counted_over::{
     COUNTED_AT_MOST_NS, Native, mark_unaccounted, timed_of, to_count, wall_ns,
 };
 use super::counter::CountError;
-use super::counting::{self, Counting, ToCount, Way};
+use super::counting::{self, Counting, Over, ToCount, Way};
 use crate::model::metric::{Beside, Counted, SideCounts};
 use crate::model::observer::Observer;
 use crate::model::outcome::Outcome;
@@ -157,9 +157,12 @@ pub fn count_side(
         let Some(exe) = exes.get(k % exes.len().max(1)) else {
             break;
         };
-        let ids: Vec<(String, u64)> = (ids.iter())
+        let ids: Vec<(String, Over)> = (ids.iter())
             .filter(|(id, _)| !failed.contains_key(id))
-            .map(|(id, n)| (id.clone(), n.saturating_mul(iterations_factor(k))))
+            .map(|(id, o)| {
+                let iters = o.iters.saturating_mul(iterations_factor(k));
+                (id.clone(), Over { iters, ..*o })
+            })
             .collect();
         if ids.is_empty() {
             break;
@@ -263,7 +266,7 @@ pub fn besides_failed(outcomes: &mut [Outcome], ids: &ToCount, why: &str) {
 /// Of benchmarks `native` (each id with an iteration's native ns), those
 /// to count, each with its iterations ([`to_count`]); each measured outcome
 /// among the others says it is too slow to count.
-pub fn to_count_in(outcomes: &mut [Outcome], native: Vec<(String, Native)>) -> Vec<(String, u64)> {
+pub fn to_count_in(outcomes: &mut [Outcome], native: Vec<(String, Native)>) -> Vec<(String, Over)> {
     let (ids, slow) = to_count(native);
     besides_too_slow(outcomes, &slow);
     ids
@@ -402,7 +405,8 @@ mod tests {
             (nbench::__private::count::parse_label(&label).unwrap(), n)
         };
         let mut dumps = vec![dump("loop", 8, "", 8.0), dump("loop", 16, "", 16.0)];
-        for (id, n) in left {
+        for (id, o) in left {
+            let n = &o.iters;
             if Some(id.as_str()) == dies {
                 let why = "the counting run was killed by signal 9 (SIGKILL)".to_owned();
                 let at = Some(id.clone());
@@ -422,9 +426,9 @@ mod tests {
 
     #[test]
     fn a_benchmark_whose_counting_ends_its_process_costs_its_own_count_only() {
-        let ids: Vec<(String, u64)> = ["a", "b", "hog", "c", "d"]
+        let ids: Vec<(String, Over)> = ["a", "b", "hog", "c", "d"]
             .iter()
-            .map(|id| (id.to_string(), 64))
+            .map(|id| (id.to_string(), Over::iters(64)))
             .collect();
         let mut runs = Vec::new();
         let tally = tally(&ids, Duration::from_secs(60), |left, share, _| {
@@ -451,7 +455,7 @@ mod tests {
 
     #[test]
     fn processes_that_each_end_in_their_first_benchmark_are_not_run_for_every_one() {
-        let ids: Vec<(String, u64)> = (0..50).map(|i| (format!("b{i}"), 8)).collect();
+        let ids: Vec<(String, Over)> = (0..50).map(|i| (format!("b{i}"), Over::iters(8))).collect();
         let mut runs = 0;
         let e = tally(&ids, Duration::from_secs(60), |left, _, _| {
             runs += 1;
@@ -476,7 +480,10 @@ mod tests {
 
     #[test]
     fn a_process_that_fails_before_any_benchmark_fails_the_whole_count() {
-        let ids = [("a".to_owned(), 8), ("b".to_owned(), 8)];
+        let ids = [
+            ("a".to_owned(), Over::iters(8)),
+            ("b".to_owned(), Over::iters(8)),
+        ];
         let refused = |why: &str| Counting {
             dumps: Vec::new(),
             failed: Some(Failure {
@@ -566,9 +573,9 @@ mod tests {
         let dumps: Vec<(Dumped, f64)> = texts.iter().filter_map(|t| dumped(t)).collect();
         assert_eq!(dumps.len(), 6, "{dumps:?}");
         let asked = [
-            ("fill\n    /2".to_owned(), 8),
-            ("a\nb".to_owned(), 8),
-            ("a\\nb".to_owned(), 8),
+            ("fill\n    /2".to_owned(), Over::iters(8)),
+            ("a\nb".to_owned(), Over::iters(8)),
+            ("a\\nb".to_owned(), Over::iters(8)),
         ];
         let counts = by_id(per_iteration(&dumps), &asked);
         assert_eq!(counts["fill\n    /2"].per_iter, 10.0, "{counts:?}");

@@ -24,9 +24,19 @@ pub enum Mode {
     /// `--nbench-protocol <addr>`: driven by `cargo nbench` over a connection to `addr`.
     Protocol(String),
     /// `--nbench-count`: each benchmark's loop counted under callgrind,
-    /// each over the iterations `--nbench-count-iters` gives (by filter
-    /// order; the clock decides where none is given).
-    Count(Vec<u64>),
+    /// as `cargo nbench` told it.
+    Count(Given),
+}
+
+/// What `cargo nbench` told a counting process of each benchmark, by the
+/// order of the filters (its ids); the clock decides what it did not.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Given {
+    /// The iterations of each one's first counted sample (`--nbench-count-iters`).
+    pub iters: Vec<u64>,
+    /// Whether each one's batches make their inputs uninstrumented
+    /// (`--nbench-count-apart`).
+    pub apart: Vec<bool>,
 }
 
 /// How `--bench` (and `--list`) print: libtest's `--format` values, and
@@ -105,7 +115,7 @@ impl Args {
         };
         let (mut bench, mut list, mut help, mut count) = (false, false, false, false);
         let mut protocol = None;
-        let mut count_iters = Vec::new();
+        let mut given = Given::default();
         let mut it = args.into_iter();
         while let Some(arg) = it.next() {
             if arg == "--" {
@@ -134,7 +144,10 @@ impl Args {
                 crate::protocol::COUNT_FLAG => count = true,
                 crate::protocol::COUNT_ITERS_FLAG => {
                     let v = value(crate::protocol::COUNT_ITERS_FLAG)?;
-                    count_iters = iterations(&v)?;
+                    given.iters = iterations(&v)?;
+                }
+                crate::protocol::COUNT_APART_FLAG => {
+                    given.apart = apart(&value(crate::protocol::COUNT_APART_FLAG)?)?;
                 }
                 crate::protocol::PROTOCOL_FLAG => {
                     protocol = Some(value(crate::protocol::PROTOCOL_FLAG)?)
@@ -159,7 +172,7 @@ impl Args {
             }
         }
         out.mode = match count && !help && !list {
-            true => Mode::Count(count_iters),
+            true => Mode::Count(given),
             false => mode(protocol, help, list, bench, out.output),
         };
         Ok(out)
@@ -309,6 +322,20 @@ fn iterations(text: &str) -> Result<Vec<u64>, UsageError> {
         .collect()
 }
 
+/// `--nbench-count-apart`'s value: `0` or `1` for each benchmark, comma-separated.
+fn apart(text: &str) -> Result<Vec<bool>, UsageError> {
+    (text.split(',').filter(|t| !t.is_empty()))
+        .map(|t| match t.trim() {
+            "0" => Ok(false),
+            "1" => Ok(true),
+            _ => Err(UsageError(format!(
+                "invalid value '{t}' for '{}': expected 0 or 1 for each benchmark, like 0,1,0",
+                crate::protocol::COUNT_APART_FLAG
+            ))),
+        })
+        .collect()
+}
+
 fn count(flag: &str, text: &str) -> Result<usize, UsageError> {
     match text.trim().parse::<usize>() {
         Ok(v) if v >= 1 => Ok(v),
@@ -404,9 +431,20 @@ mod tests {
             Mode::List { terse: false }
         );
         assert_eq!(parse("--bench -h").unwrap().mode, Mode::Help);
-        assert_eq!(parse("--nbench-count").unwrap().mode, Mode::Count(vec![]));
+        let given = |iters: &[u64], apart: &[bool]| {
+            let (iters, apart) = (iters.to_vec(), apart.to_vec());
+            Mode::Count(Given { iters, apart })
+        };
+        assert_eq!(parse("--nbench-count").unwrap().mode, given(&[], &[]));
         let counted = parse("--nbench-count --nbench-count-iters 4,1 --exact -- a b").unwrap();
-        assert_eq!(counted.mode, Mode::Count(vec![4, 1]));
+        assert_eq!(counted.mode, given(&[4, 1], &[]));
+        let told = parse("--nbench-count --nbench-count-iters 4,1 --nbench-count-apart 0,1 -- a b");
+        assert_eq!(told.unwrap().mode, given(&[4, 1], &[false, true]));
+        let e = parse("--nbench-count --nbench-count-apart 0,yes").unwrap_err();
+        assert!(
+            e.0.contains("'yes'") && e.0.contains("--nbench-count-apart"),
+            "{e}"
+        );
         assert_eq!(counted.filter.filters, ["a", "b"]);
         let e = parse("--nbench-count --nbench-count-iters 4,0").unwrap_err();
         assert!(

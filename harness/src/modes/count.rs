@@ -19,7 +19,7 @@
 //! can be taken off, as its time is. On a CPU without a counter this mode
 //! counts nothing and says so.
 
-use super::args::Args;
+use super::args::{Args, Given};
 use crate::bencher::{Declared, Driver, LoopKind};
 use crate::drive::guard::{Finish, run_guarded};
 use crate::engine::Measure;
@@ -149,43 +149,60 @@ pub fn kind_name(kind: LoopKind) -> &'static str {
     }
 }
 
+/// Found in every binary that makes a batch's inputs uninstrumented, or
+/// not, as `cargo nbench` tells it ([`COUNT_APART_FLAG`]): an older one
+/// refuses the flag.
+///
+/// [`COUNT_APART_FLAG`]: crate::protocol::COUNT_APART_FLAG
+pub const APART_AS_TOLD: &[u8] =
+    b"nbench count: makes a batch's inputs uninstrumented as --nbench-count-apart says";
+
+/// What `cargo nbench` told of one benchmark: `n`, and whether its
+/// batches' inputs are made uninstrumented.
+#[derive(Debug, Clone, Copy, Default)]
+struct Told {
+    iters: Option<u64>,
+    apart: Option<bool>,
+}
+
 /// Counts one benchmark's loop: dumps a sample of `n` and one of `2n` iterations.
 struct CountDriver<'a> {
     id: &'a str,
-    /// `n`, where `cargo nbench` gave it.
-    iters: Option<u64>,
+    told: Told,
     cpu: Option<&'a OnCpu>,
 }
 
 impl Driver for CountDriver<'_> {
     fn drive(&mut self, kind: LoopKind, _: &Declared, m: &mut dyn Measure) {
-        count(m, (kind, self.cpu), ("body", self.id), self.iters);
+        count(m, (kind, self.cpu), ("body", self.id), self.told);
     }
 }
 
 /// Counts a sample of `n` iterations and one of `2n`, each dumped, after
 /// one uncounted sample of `n` (what a first call does once stays out).
-/// Without `iters`, `n` is where a sample first lasts [`SAMPLE`], the
-/// samples before it uncounted.
+/// Without `told.iters`, `n` is where a sample first lasts [`SAMPLE`], the
+/// samples before it uncounted. A batch's inputs are made uninstrumented
+/// where `told.apart` says, or without it, where the uncounted sample took
+/// [`SETUP_BOUND`] times its timed part.
 fn count(
     m: &mut dyn Measure,
     (kind, cpu): (LoopKind, Option<&OnCpu>),
     (what, id): (&str, &str),
-    iters: Option<u64>,
+    told: Told,
 ) {
     // What runs uncounted before (the process's start, the benchmark's
     // setup, a first sample of `n`) runs uninstrumented where cargo nbench
     // started callgrind so; the clock's samples are instrumented, as the
     // counted ones are, so that `n` is the same either way.
-    let n = match iters {
+    let n = match told.iters {
         Some(n) => {
             let n = fit_memory(m, n.min(MOST_ITERS));
             let started = Instant::now();
             let timed = m.sample(n);
             let wall = started.elapsed().as_nanos() as f64;
             // Inputs that dwarf the routine are made uninstrumented.
-            let heavy = kind == LoopKind::Batched && wall > SETUP_BOUND * timed;
-            crate::counting::setups_apart(heavy);
+            let heavy = told.apart.unwrap_or(wall > SETUP_BOUND * timed);
+            crate::counting::setups_apart(kind == LoopKind::Batched && heavy);
             valgrind::instrument(true);
             n
         }
@@ -324,12 +341,13 @@ fn by_the_clock(m: &mut dyn Measure) -> u64 {
 static LOOP_COUNTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Counts every selected benchmark that is not ignored, and the empty loop
-/// once, each over the iterations `iters` gives for the filter that is its
-/// id (by position); a benchmark that fails or skips is said on stderr and
-/// left out. Returns whether all ran.
-pub fn run(selected: &[&Benchmark], args: &Args, iters: &[u64]) -> bool {
+/// once, each as `given` says for the filter that is its id (by
+/// position); a benchmark that fails or skips is said on stderr and left
+/// out. Returns whether all ran.
+pub fn run(selected: &[&Benchmark], args: &Args, given: &Given) -> bool {
     std::hint::black_box(valgrind::INSTRUMENTS_ITSELF);
     std::hint::black_box(valgrind::COUNTS_EVERY_THREAD);
+    std::hint::black_box(APART_AS_TOLD);
     // Under Valgrind, callgrind counts; on a CPU, its counter where it has one.
     let cpu = match valgrind::running() {
         true => None,
@@ -352,12 +370,20 @@ pub fn run(selected: &[&Benchmark], args: &Args, iters: &[u64]) -> bool {
             &mut empty_loop(),
             (LoopKind::Iter, cpu),
             ("loop", ""),
-            Some(EMPTY_LOOP_ITERS),
+            Told {
+                iters: Some(EMPTY_LOOP_ITERS),
+                apart: None,
+            },
         );
     }
-    let given = |id: &str| {
-        let at = args.filter.filters.iter().position(|f| f == id)?;
-        iters.get(at).copied()
+    let told = |id: &str| {
+        let Some(at) = args.filter.filters.iter().position(|f| f == id) else {
+            return Told::default();
+        };
+        Told {
+            iters: given.iters.get(at).copied(),
+            apart: given.apart.get(at).copied(),
+        }
     };
     let mut ok = true;
     for bench in selected {
@@ -367,7 +393,7 @@ pub fn run(selected: &[&Benchmark], args: &Args, iters: &[u64]) -> bool {
         announce(&bench.id);
         let mut driver = CountDriver {
             id: &bench.id,
-            iters: given(&bench.id),
+            told: told(&bench.id),
             cpu,
         };
         match run_guarded(bench, &mut driver) {

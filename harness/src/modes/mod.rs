@@ -53,7 +53,7 @@ pub fn code(registry: &Registry, args: impl IntoIterator<Item = String>) -> u8 {
         }
         Mode::Bench => bench::run(&registry.benches, &selected, filtered_out, &args),
         Mode::Protocol(addr) => protocol::run(registry, &addr),
-        Mode::Count(ref iters) => count::run(&selected, &args, iters),
+        Mode::Count(ref given) => count::run(&selected, &args, given),
         Mode::Test => test::run(&selected, filtered_out, &args),
     };
     if ok { EXIT_OK } else { EXIT_FAILED }

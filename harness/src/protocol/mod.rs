@@ -35,6 +35,14 @@ pub const COUNT_FLAG: &str = "--nbench-count";
 /// clock, a benchmark's earlier samples would leave the allocator in
 /// another state from run to run.
 pub const COUNT_ITERS_FLAG: &str = "--nbench-count-iters";
+/// With [`COUNT_FLAG`]: whether each benchmark, in the order of the ids
+/// after `--`, makes a batch's inputs uninstrumented while counted (`1`)
+/// or not (`0`), comma-separated. `cargo nbench` decides once a
+/// comparison, from the time it measured: each process deciding by its
+/// own clock under Valgrind, a busy machine tipped some processes of one
+/// benchmark one way and some the other, and the two ways count a batch's
+/// own few instructions apart.
+pub const COUNT_APART_FLAG: &str = "--nbench-count-apart";
 /// Environment variable carrying the token the binary must echo in its hello, so
 /// `cargo nbench` talks only to the process it started.
 pub const TOKEN_ENV: &str = "NBENCH_PROTOCOL_TOKEN";
