@@ -1,5 +1,6 @@
 //! Building the bench targets with cargo and collecting their executables from its JSON messages.
 
+mod alias;
 mod artifacts;
 mod dependencies;
 mod features;

@@ -160,30 +160,96 @@ fn entries(value: &Value) -> Vec<Table> {
     out
 }
 
-/// Puts the source's crate in its library's place in `manifest`; returns
-/// the names it declared the library under (none: it was not changed).
-pub fn swap_manifest(manifest: &mut Table, source: &Source) -> Vec<&'static str> {
-    let mut declared = Vec::new();
-    each_entry(manifest, &mut |name, dep| {
-        declared.extend(swap_entry(name, dep, source));
-    });
-    declared.sort_unstable();
-    declared.dedup();
-    declared
+/// What swapping one manifest did.
+#[derive(Debug, Default, PartialEq)]
+pub struct ManifestSwap {
+    /// The names of the library's it declared (none: it was not changed).
+    pub declared: Vec<&'static str>,
+    /// Each alias it now names ([`super::alias`]), with the features its
+    /// entries asked of it.
+    pub aliases: Vec<(String, Vec<String>)>,
 }
 
-/// One dependency entry: the library's, under its name or renamed, becomes
-/// nbench's crate's, keeping what is not its source; the library's name
-/// it declared.
-fn swap_entry(name: &str, dep: &mut Value, source: &Source) -> Option<&'static str> {
-    let package = match dep {
+/// Puts the source's crate in its library's place in `manifest`. Where
+/// its package, or its workspace's `[workspace.dependencies]`, declares the
+/// library under two names or more (`criterion` and
+/// `codspeed-criterion-compat`), the first that names the library itself
+/// (else the first) takes the crate, each other name an alias of it in
+/// the folder `aliases`.
+pub fn swap_manifest(manifest: &mut Table, source: &Source, aliases: &Path) -> ManifestSwap {
+    let mut workspace = manifest.remove("workspace");
+    let mut swap = swap_names(manifest, source, aliases);
+    if let Some(Value::Table(ws)) = &mut workspace {
+        let more = swap_names(ws, source, aliases);
+        swap.declared.extend(more.declared);
+        swap.aliases.extend(more.aliases);
+        swap.declared.sort_unstable();
+        swap.declared.dedup();
+    }
+    if let Some(ws) = workspace {
+        manifest.insert("workspace".into(), ws);
+    }
+    swap
+}
+
+/// [`swap_manifest`] for the dependency tables in `manifest`, which one
+/// package takes together.
+fn swap_names(manifest: &mut Table, source: &Source, aliases: &Path) -> ManifestSwap {
+    let front = source.front;
+    // Each name, with whether it names the library itself (`crit =
+    // { package = "criterion" }`), not another of its names.
+    let mut names = Vec::new();
+    each_entry(manifest, &mut |name, dep| {
+        if let Some(library) = library_of(name, dep).and_then(|l| front.named(l)) {
+            names.push((library != front.library, name.to_owned()));
+        }
+    });
+    names.sort_unstable();
+    let first = names.first().map(|(_, name)| name.clone());
+    let mut swap = ManifestSwap::default();
+    each_entry(manifest, &mut |name, dep| {
+        let Some(declared) = library_of(name, dep).and_then(|l| front.named(l)) else {
+            return;
+        };
+        swap.declared.push(declared);
+        if Some(name) == first.as_deref() {
+            put(dep, &source.keys, front.package);
+            return;
+        }
+        let alias = super::alias::package(front.package, name);
+        let features = match dep {
+            Value::Table(t) => t.remove("features"),
+            _ => None,
+        };
+        let features = (features.iter().filter_map(Value::as_array).flatten())
+            .filter_map(|f| f.as_str().map(str::to_owned))
+            .collect();
+        let mut keys = Table::new();
+        let dir = super::alias::folder(aliases, &alias);
+        keys.insert("path".into(), Value::String(dir.display().to_string()));
+        put(dep, &keys, &alias);
+        swap.aliases.push((alias, features));
+    });
+    swap.declared.sort_unstable();
+    swap.declared.dedup();
+    swap
+}
+
+/// The library a dependency entry declared under `name` is: `name`, or
+/// the package it renames; none for an entry that inherits the
+/// workspace's.
+fn library_of<'a>(name: &'a str, dep: &'a Value) -> Option<&'a str> {
+    match dep {
         Value::String(_) => Some(name),
         Value::Table(t) if t.get("workspace").and_then(Value::as_bool) == Some(true) => None,
         Value::Table(t) => Some(t.get("package").and_then(Value::as_str).unwrap_or(name)),
         _ => None,
-    };
-    let front = source.front;
-    let declared = front.named(package?)?;
+    }
+}
+
+/// Makes the entry `dep` package `package` from source `keys`, keeping
+/// what is not its source.
+fn put(dep: &mut Value, keys: &Table, package: &str) {
     let mut entry = match dep {
         Value::Table(t) => t.clone(),
         _ => Table::new(),
@@ -191,10 +257,9 @@ fn swap_entry(name: &str, dep: &mut Value, source: &Source) -> Option<&'static s
     for key in SOURCE_KEYS {
         entry.remove(key);
     }
-    entry.extend(source.keys.clone());
-    entry.insert("package".into(), Value::String(source.front.package.into()));
+    entry.extend(keys.clone());
+    entry.insert("package".into(), Value::String(package.into()));
     *dep = Value::Table(entry);
-    Some(declared)
 }
 
 /// Whether the manifest `text` declares the front end's library where a
@@ -209,7 +274,9 @@ pub fn would_swap(front: &'static FrontEnd, text: &str) -> bool {
         front,
         keys: Table::new(),
     };
-    !swap_manifest(&mut table, &source).is_empty()
+    !(swap_manifest(&mut table, &source, Path::new("")))
+        .declared
+        .is_empty()
 }
 
 /// What [`swap_checkout`] changed in a checkout.
@@ -228,21 +295,31 @@ pub struct Swapped {
 /// library, keeping in it the features the library turned on.
 pub fn swap_checkout(dir: &Path, source: &Source) -> std::io::Result<Swapped> {
     let mut swapped = Swapped::default();
+    let aliases = dir.join(super::alias::FOLDER);
+    let mut asked = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
     for path in crate::discover::manifests(dir, usize::MAX) {
         let text = std::fs::read_to_string(&path)?;
         let Ok(mut table) = toml::from_str::<Table>(&text) else {
             continue;
         };
-        let declared = swap_manifest(&mut table, source);
-        if !declared.is_empty() {
+        let swap = swap_manifest(&mut table, source, &aliases);
+        if !swap.declared.is_empty() {
             swapped
                 .kept
                 .extend(keep_features(&mut table, source.front.unifies));
             let written = toml::to_string(&table).map_err(std::io::Error::other)?;
             std::fs::write(&path, written)?;
             (swapped.manifests).push(path.strip_prefix(dir).unwrap_or(&path).to_path_buf());
-            swapped.names.extend(declared);
+            swapped.names.extend(swap.declared);
+            for (alias, features) in swap.aliases {
+                asked.entry(alias).or_default().extend(features);
+            }
         }
+    }
+    for (alias, features) in asked {
+        let features: Vec<String> = features.into_iter().collect();
+        let package = source.front.package;
+        super::alias::write((&aliases, &alias), package, (&source.keys, &features))?;
     }
     Ok(swapped)
 }
@@ -308,14 +385,12 @@ mod tests {
         let mut t: Table = toml::from_str(manifest).unwrap();
         let mut keys = Table::new();
         keys.insert("path".into(), Value::String("/compat".into()));
-        let declared = swap_manifest(
-            &mut t,
-            &Source {
-                front: &FRONT_ENDS[0],
-                keys,
-            },
-        );
-        (!declared.is_empty(), t)
+        let source = Source {
+            front: &FRONT_ENDS[0],
+            keys,
+        };
+        let swap = swap_manifest(&mut t, &source, Path::new("/aliases"));
+        (!swap.declared.is_empty(), t)
     }
 
     fn dep<'a>(t: &'a Table, path: &[&str]) -> &'a Table {
@@ -412,13 +487,11 @@ mod tests {
                 .unwrap();
         let mut keys = Table::new();
         keys.insert("path".into(), Value::String("/divan".into()));
-        let declared = swap_manifest(
-            &mut t,
-            &Source {
-                front: &FRONT_ENDS[1],
-                keys,
-            },
-        );
+        let source = Source {
+            front: &FRONT_ENDS[1],
+            keys,
+        };
+        let declared = swap_manifest(&mut t, &source, Path::new("/aliases")).declared;
         assert_eq!(declared, ["divan"]);
         let d = dep(&t, &["dev-dependencies", "divan"]);
         assert_eq!(d["package"].as_str(), Some(DIVAN_PACKAGE));
@@ -428,13 +501,11 @@ mod tests {
         )
         .unwrap();
         let keys = Table::new();
-        let declared = swap_manifest(
-            &mut t,
-            &Source {
-                front: &FRONT_ENDS[1],
-                keys,
-            },
-        );
+        let source = Source {
+            front: &FRONT_ENDS[1],
+            keys,
+        };
+        let declared = swap_manifest(&mut t, &source, Path::new("/aliases")).declared;
         assert_eq!(declared, ["codspeed-divan-compat"], "CodSpeed's divan");
         let line = published(&FRONT_ENDS[1]).describe();
         assert!(line.starts_with("divan = {"), "{line}");
@@ -443,21 +514,24 @@ mod tests {
 
     #[test]
     fn gungraun_and_iai_callgrind_are_swapped_under_their_own_names() {
-        let mut t: Table = toml::from_str(
-            "[dev-dependencies]\niai-callgrind = { version = \"0.14\", default-features = false }\n\
-             [target.'cfg(unix)'.dev-dependencies]\ngungraun = \"0.17\"\n",
-        )
-        .unwrap();
+        let front = &FRONT_ENDS[2];
         let mut keys = Table::new();
         keys.insert("path".into(), Value::String("/gun".into()));
-        let front = &FRONT_ENDS[2];
-        let declared = swap_manifest(&mut t, &Source { front, keys });
-        assert_eq!(declared, ["gungraun", "iai-callgrind"]);
+        let source = Source { front, keys };
+        let mut t: Table = toml::from_str(
+            "[dev-dependencies]\niai-callgrind = { version = \"0.14\", default-features = false }\n",
+        )
+        .unwrap();
+        let declared = swap_manifest(&mut t, &source, Path::new("/aliases")).declared;
+        assert_eq!(declared, ["iai-callgrind"]);
         let iai = dep(&t, &["dev-dependencies", "iai-callgrind"]);
         assert_eq!(iai["package"].as_str(), Some(GUNGRAUN_PACKAGE));
         assert_eq!(iai["path"].as_str(), Some("/gun"));
         assert_eq!(iai["default-features"].as_bool(), Some(false));
         assert!(iai.get("version").is_none(), "{iai:?}");
+        let mut t: Table =
+            toml::from_str("[target.'cfg(unix)'.dev-dependencies]\ngungraun = \"0.17\"\n").unwrap();
+        swap_manifest(&mut t, &source, Path::new("/aliases"));
         let gun = dep(&t, &["target", "cfg(unix)", "dev-dependencies", "gungraun"]);
         assert_eq!(gun["package"].as_str(), Some(GUNGRAUN_PACKAGE));
         // What a skipped target's hint says to a suite under either name.
@@ -467,6 +541,57 @@ mod tests {
                 .starts_with("iai-callgrind = { package = ")
         );
         assert_eq!(front.line_as("gungraun"), front.published);
+    }
+
+    #[test]
+    fn a_second_name_of_the_library_in_one_manifest_takes_an_alias_of_the_crate() {
+        // kiddo's: cargo takes nbench-criterion under one name only.
+        let (changed, t) = swapped(
+            "[dev-dependencies]\ncodspeed-criterion-compat = \"5.0\"\n\
+             criterion = { version = \"0.8\", features = [\"html_reports\"] }\n\
+             [target.'cfg(unix)'.dev-dependencies]\n\
+             bench = { package = \"codspeed-criterion-compat\", version = \"5\", \
+             features = [\"async\"], optional = true }\n",
+        );
+        assert!(changed);
+        // The library's own name takes the crate, with its features.
+        let c = dep(&t, &["dev-dependencies", "criterion"]);
+        assert_eq!(c["package"].as_str(), Some(COMPAT_PACKAGE));
+        assert_eq!(c["features"][0].as_str(), Some("html_reports"));
+        let alias = |name: &str| format!("{COMPAT_PACKAGE}-as-{name}");
+        let codspeed = dep(&t, &["dev-dependencies", "codspeed-criterion-compat"]);
+        let named = alias("codspeed-criterion-compat");
+        assert_eq!(codspeed["package"].as_str(), Some(named.as_str()));
+        let path = Path::new("/aliases").join(&named);
+        assert_eq!(codspeed["path"].as_str(), path.to_str());
+        // Its features are asked of the crate, by the alias.
+        let bench = dep(&t, &["target", "cfg(unix)", "dev-dependencies", "bench"]);
+        assert_eq!(bench["package"].as_str(), Some(alias("bench").as_str()));
+        assert!(bench.get("features").is_none() && bench.get("version").is_none());
+        assert_eq!(bench["optional"].as_bool(), Some(true));
+        let mut t: Table = toml::from_str(
+            "[dev-dependencies]\ncodspeed-criterion-compat = { version = \"5\", features = [\"async\"] }\n\
+             tango-bench = \"0.6\"\n",
+        )
+        .unwrap();
+        let source = Source::at(&FRONT_ENDS[0], Path::new("/compat"));
+        let swap = swap_manifest(&mut t, &source, Path::new("/aliases"));
+        assert!(swap.aliases.is_empty(), "one name: {swap:?}");
+        // Written out with its features, beside the checkout's manifests.
+        let dir = std::env::temp_dir().join(format!("nbench-swap-alias-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            "[package]\nname = \"k\"\n[dev-dependencies]\ncriterion = \"0.8\"\n\
+             codspeed-criterion-compat = { version = \"5\", features = [\"async\"] }\n",
+        )
+        .unwrap();
+        let swapped = swap_checkout(&dir, &source).unwrap();
+        assert_eq!(swapped.names, ["codspeed-criterion-compat", "criterion"]);
+        let written = dir.join(super::super::alias::FOLDER).join(&named);
+        let text = std::fs::read_to_string(written.join("Cargo.toml")).unwrap();
+        assert!(text.contains("\"async\""), "{text}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

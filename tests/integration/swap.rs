@@ -100,7 +100,7 @@ fn two_revisions_of_an_untouched_criterion_project_compare_with_the_swap_said() 
     let json = "serde_json = { version = \"1\", default-features = false }\n";
     std::fs::write(
         &benches,
-        manifest.replace("[[bench]]", &format!("{json}\n[[bench]]")),
+        manifest.replacen("[[bench]]", &format!("{json}\n[[bench]]"), 1),
     )
     .unwrap();
     git(&fx.dir, &["commit", "--quiet", "-am", "denies warnings"]);
@@ -116,7 +116,8 @@ fn two_revisions_of_an_untouched_criterion_project_compare_with_the_swap_said() 
     assert!(!r.stderr.contains("never_called"), "{}", r.stderr);
     assert!(
         r.stderr.contains(
-            "uses criterion: building it with nbench-criterion in criterion's place \
+            "uses codspeed-criterion-compat and criterion: building it with nbench-criterion in \
+             codspeed-criterion-compat's place and nbench-criterion in criterion's place \
              (Cargo.toml, bench-crate/Cargo.toml)"
         ),
         "{}",
@@ -124,9 +125,17 @@ fn two_revisions_of_an_untouched_criterion_project_compare_with_the_swap_said() 
     );
     assert!(
         r.stderr.contains(
-            "(Cargo.toml, bench-crate/Cargo.toml); they ask for serde_json/std, which criterion \
-             turned on for the whole build"
+            "(Cargo.toml, bench-crate/Cargo.toml); they ask for serde_json/std, which \
+             codspeed-criterion-compat and criterion turned on for the whole build"
         ),
+        "{}",
+        r.stderr
+    );
+    // `bench-crate` takes criterion under two names: the second is an
+    // alias of nbench-criterion, which cargo takes beside the first.
+    assert!(
+        r.stderr
+            .contains("Compiling nbench-criterion-as-codspeed-criterion-compat"),
         "{}",
         r.stderr
     );
@@ -134,7 +143,12 @@ fn two_revisions_of_an_untouched_criterion_project_compare_with_the_swap_said() 
     let ids: Vec<&str> = rows.iter().map(|(id, _)| id.as_str()).collect();
     assert_eq!(
         ids,
-        ["inherited/work", "renamed/work/1", "renamed/work/2"],
+        [
+            "inherited/work",
+            "codspeed/work",
+            "renamed/work/1",
+            "renamed/work/2"
+        ],
         "{rows:?}"
     );
     assert!(rows.iter().all(|(_, v)| v == "regressed"), "{rows:?}");
@@ -201,7 +215,8 @@ fn a_revision_whose_suite_needs_what_nbench_criterion_lacks_fails_naming_it() {
     assert!(
         r.stderr.contains("error: revision `HEAD` (")
             && r.stderr.contains(
-                "does not build with nbench-criterion in criterion's place: it lacks `Regex`"
+                "does not build with nbench-criterion in codspeed-criterion-compat's place and \
+                 nbench-criterion in criterion's place: it lacks `Regex`"
             ),
         "{}",
         r.stderr
