@@ -49,13 +49,15 @@ fn list(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<u8> {
     let mut plan = s.plan().clone();
     plan.filter.filters = filters.to_vec();
     measure::check_saved_selection(&plan, &s.selection, [(a, &base), (b, &cur)])?;
-    let picked = |t: &TargetRecord, id: &str| {
+    let picked_target = |t: &TargetRecord| {
         let name = t
             .target
             .rsplit_once('/')
             .map_or(t.target.as_str(), |(_, n)| n);
-        (s.selection.benches.is_empty() || s.selection.benches.iter().any(|b| b == name))
-            && plan.filter.verdict(id, false) == Selected::Run
+        s.selection.benches.is_empty() || s.selection.benches.iter().any(|b| b == name)
+    };
+    let picked = |t: &TargetRecord, id: &str| {
+        picked_target(t) && plan.filter.verdict(id, false) == Selected::Run
     };
     let held = |side: &Baseline, label: &str, id: &str| {
         (side.run.targets.iter()).any(|t| t.target == label && t.held_ids().any(|h| h == id))
@@ -79,7 +81,30 @@ fn list(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<u8> {
         let said = format!("{gone} only in `{a}` (gone), {new} only in `{b}` (new)");
         eprintln!("{}", console::style(said).dim());
     }
-    Ok(crate::error::exit::SUCCESS)
+    // A target that could not list when its side was saved, as `--list`
+    // says it of a build.
+    let mut failed = Vec::new();
+    for (name, side) in [(a, &base), (b, &cur)] {
+        let targets = side.run.targets.iter().filter(|t| picked_target(t));
+        for (t, f) in targets.flat_map(|t| t.failures.iter().map(move |f| (t, f))) {
+            let what = match f.id.as_str() {
+                "" => String::new(),
+                id => format!(" › {}", nbench::__private::format::one_line(id)),
+            };
+            failed.push(format!(
+                "bench target {}{what} in `{name}`: {}",
+                t.target, f.reason
+            ));
+        }
+    }
+    failed.dedup();
+    for line in &failed {
+        eprintln!("{}: {line}", console::style("failed").red().bold());
+    }
+    Ok(match failed.is_empty() {
+        true => crate::error::exit::SUCCESS,
+        false => crate::error::exit::BENCH_FAILED,
+    })
 }
 
 /// Compares baseline `b` (the "current" side) with baseline `a`: the run

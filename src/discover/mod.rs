@@ -97,6 +97,7 @@ impl Features<'_> {
         if !self.no_default {
             queue.push("default".to_owned());
         }
+        queue.extend(dev_dependency_on_itself(pkg));
         while let Some(f) = queue.pop() {
             if on.contains(&f) {
                 continue;
@@ -113,6 +114,21 @@ impl Features<'_> {
             .cloned()
             .collect()
     }
+}
+
+/// The features `pkg`'s dev-dependency on itself turns on, where it has
+/// one (`kiddo = { path = ".", features = ["test_utils"] }`): cargo
+/// builds its bench targets with them, whose required features they meet.
+fn dev_dependency_on_itself(pkg: &Package) -> Vec<String> {
+    let dir = pkg.manifest_path.parent();
+    (pkg.dependencies.iter())
+        .filter(|d| d.kind == cargo_metadata::DependencyKind::Development)
+        .filter(|d| d.name == pkg.name.as_str() && d.path.as_deref() == dir)
+        .flat_map(|d| {
+            let default = d.uses_default_features.then(|| "default".to_owned());
+            d.features.iter().cloned().chain(default)
+        })
+        .collect()
 }
 
 /// What discovery found.
@@ -553,6 +569,48 @@ fn first_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dev_dependency_on_itself_turns_on_the_features_it_names() {
+        // `kiddo = { path = ".", features = ["test_utils"] }`: cargo builds
+        // its benches with `test_utils`, and so those that require it.
+        let dependency = |name: &str, path: &str, kind: &str| {
+            serde_json::json!({
+                "name": name, "source": null, "req": "*", "kind": kind,
+                "optional": false, "uses_default_features": false,
+                "features": ["test_utils"], "target": null, "rename": null,
+                "registry": null, "path": path,
+            })
+        };
+        let package = |deps: Vec<serde_json::Value>| -> Package {
+            serde_json::from_value(serde_json::json!({
+                "name": "kiddo", "version": "5.0.0", "id": "kiddo 5.0.0",
+                "source": null, "description": null, "dependencies": deps,
+                "license": null, "license_file": null, "targets": [],
+                "features": {"default": [], "test_utils": ["fixed"], "fixed": []},
+                "manifest_path": "/r/kiddo/Cargo.toml",
+            }))
+            .unwrap()
+        };
+        let features = Features {
+            list: &[],
+            all: false,
+            no_default: false,
+        };
+        let required = ["fixed".to_owned()];
+        let itself = package(vec![dependency("kiddo", "/r/kiddo", "dev")]);
+        assert!(features.missing(&itself, &required).is_empty());
+        // Another package's, or a normal dependency on a crate of that
+        // name elsewhere, turns on nothing here.
+        for other in [
+            dependency("kiddo", "/r/kiddo", "build"),
+            dependency("kiddo", "/r/elsewhere/kiddo", "dev"),
+            dependency("helper", "/r/kiddo", "dev"),
+        ] {
+            let other = package(vec![other]);
+            assert_eq!(features.missing(&other, &required), required);
+        }
+    }
 
     #[test]
     fn harness_false_from_manifest() {

@@ -17,9 +17,6 @@ use std::time::{Duration, Instant};
 pub use super::session_error::SessionError;
 use super::session_error::seconds;
 
-/// How long a freshly started binary may take to connect and say hello, at most.
-const START_TIMEOUT: Duration = Duration::from_secs(30);
-
 /// The variable whose length differs from process to process (see [`Session::start`]).
 const PAD_ENV: &str = "NBENCH_PAD";
 
@@ -37,7 +34,9 @@ pub struct Session {
 
 impl Session {
     /// Starts `exe` in protocol mode in `cwd` and waits for its hello, at
-    /// most [`START_TIMEOUT`] or `timeout`, whichever is shorter. Its memory
+    /// most `timeout`: a criterion suite's groups run their code before
+    /// the harness hears of their benchmarks (kiddo's build trees of up to
+    /// 2^25 points, 57 s, before the first bench). Its memory
     /// lands where it happens to (a new stack offset every process, so that
     /// measurements average over placements).
     pub fn start(
@@ -66,7 +65,7 @@ impl Session {
         timeout: Duration,
         place: Option<u64>,
     ) -> Result<Session, SessionError> {
-        let limit = START_TIMEOUT.min(timeout);
+        let limit = timeout;
         let listener = TcpListener::bind("127.0.0.1:0")
             .map_err(|e| SessionError::Start(format!("cannot listen on loopback: {e}")))?;
         let addr = listener
@@ -330,7 +329,8 @@ fn accept(
         }
         if start.elapsed() > limit {
             return Err(SessionError::Start(format!(
-                "the bench binary did not connect within {}",
+                "the bench binary did not connect within {} (--timeout): where its code \
+                 before its benchmarks (a criterion group's setup) takes longer, raise it",
                 seconds(limit)
             )));
         }

@@ -56,6 +56,22 @@ fn the_wait_for_a_binary_to_connect_follows_timeout() {
     );
     // The build check and the run take a few seconds; the old wait was 30.
     assert!(took < Duration::from_secs(20), "{took:?}");
+    // Saved so, its failure is what listing the comparison says of it,
+    // once a baseline.
+    let saved = fx.nbench(&[
+        "--bench",
+        "silent",
+        "--timeout",
+        "2s",
+        "--save-baseline",
+        "a",
+    ]);
+    assert_eq!(saved.code, 1, "{}", saved.all());
+    let list = fx.nbench(&["compare", "a", "a", "--list"]);
+    assert_eq!(list.code, 1, "{}", list.all());
+    let said = "failed: bench target limits/silent in `a`: the bench binary did not connect \
+                within 2 s (--timeout)";
+    assert_eq!(list.stderr.matches(said).count(), 1, "{}", list.all());
 }
 
 /// The processes whose executable lies under `dir` and that run in protocol mode.
