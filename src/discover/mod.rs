@@ -390,10 +390,10 @@ fn left_out(
 ) -> Option<String> {
     let uses_nbench = front_ends_of(pkg).next().is_some();
     let library = library_of(pkg, source);
-    let missing = features.missing(pkg, &t.required_features);
+    let off = features_off(pkg, t, source, features);
     if libtest {
         // nbench-libtest takes `test`'s place: the package needs nothing.
-        (!missing.is_empty()).then(|| required_features(&missing))
+        off
     } else if !tables.harness_off.contains(&t.name) {
         Some("uses libtest's bench harness (no `harness = false`) and no `#[bench]`".to_owned())
     } else if a_program_of_its_own(pkg, source) {
@@ -425,11 +425,62 @@ fn left_out(
         ))
     } else if !uses_nbench {
         Some("its package does not depend on nbench".to_owned())
-    } else if !missing.is_empty() {
-        Some(required_features(&missing))
     } else {
-        None
+        off
     }
+}
+
+/// Why bench target `t` of `pkg` is left out where features it is built
+/// under are off: its required features, or those its crate root is
+/// under (`#![cfg(feature = "v4")]`, uuid's: built without, it holds
+/// nothing).
+fn features_off(
+    pkg: &Package,
+    t: &cargo_metadata::Target,
+    source: &str,
+    features: Features,
+) -> Option<String> {
+    let missing = features.missing(pkg, &t.required_features);
+    if !missing.is_empty() {
+        return Some(required_features(&missing));
+    }
+    // A feature the package does not have can never be turned on.
+    let mut under = crate_cfg_features(source);
+    under.retain(|f| pkg.features.contains_key(f));
+    let missing = features.missing(pkg, &under);
+    (!missing.is_empty()).then(|| {
+        format!(
+            "its source is built only with feature{} `{}` (its `#![cfg(…)]`): add `--features {}`",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join("`, `"),
+            missing.join(",")
+        )
+    })
+}
+
+/// The features a crate root's own `#![cfg(…)]` asks for, all of them
+/// (`feature = "v4"`, or `all(…)` of such): none for any other condition.
+fn crate_cfg_features(source: &str) -> Vec<String> {
+    let mut features = Vec::new();
+    for line in source.lines().map(str::trim) {
+        let Some(cfg) = line.strip_prefix("#![cfg(").and_then(|l| l.strip_suffix(")]")) else {
+            continue;
+        };
+        let cfg = cfg.replace(' ', "");
+        let cfg = match cfg.strip_prefix("all(").and_then(|c| c.strip_suffix(')')) {
+            Some(inner) => inner.to_owned(),
+            None => cfg,
+        };
+        let parts: Vec<&str> = cfg.split(',').filter(|p| !p.is_empty()).collect();
+        let named: Vec<String> = (parts.iter())
+            .filter_map(|p| p.strip_prefix("feature=\"")?.strip_suffix('"'))
+            .map(str::to_owned)
+            .collect();
+        if named.len() == parts.len() {
+            features.extend(named);
+        }
+    }
+    features
 }
 
 /// Why a target is left out whose required features (`missing`) are off.
@@ -569,6 +620,29 @@ fn first_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_crate_root_under_features_names_them() {
+        let under = |text: &str| crate_cfg_features(text);
+        assert_eq!(
+            under("#![cfg(feature = \"v4\")]\n#![feature(test)]\n"),
+            ["v4"]
+        );
+        assert_eq!(
+            under("//! docs\n#![cfg(all(feature = \"a\", feature = \"b\"))]\n"),
+            ["a", "b"]
+        );
+        // Any other condition, or none: nothing it can be told to turn on.
+        for other in [
+            "#![cfg(any(feature = \"a\", feature = \"b\"))]",
+            "#![cfg(all(unix, feature = \"a\"))]",
+            "#![cfg(not(feature = \"a\"))]",
+            "#![cfg_attr(feature = \"a\", feature(test))]",
+            "#[cfg(feature = \"a\")]\nfn f() {}",
+        ] {
+            assert!(under(other).is_empty(), "{other}");
+        }
+    }
 
     #[test]
     fn a_dev_dependency_on_itself_turns_on_the_features_it_names() {
