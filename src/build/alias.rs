@@ -3,13 +3,21 @@
 //! `codspeed-criterion-compat`): cargo takes one package under one name
 //! only ("depends on crate … multiple times with different names"), so
 //! each name past the first gets a crate of its own, written beside the
-//! swapped checkout, that is the front end's crate and nothing else.
+//! swapped checkout (in it, a workspace of `members = ["*"]` would take
+//! its folder for a member), that is the front end's crate and nothing
+//! else: a workspace of its own, as it is in none of the checkout's.
 
 use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
-/// The folder of a checkout that holds its aliases.
+/// The folder beside a checkout that holds its aliases.
 pub const FOLDER: &str = ".nbench-alias";
+
+/// The folder of the aliases of the checkout at `checkout`, beside it in
+/// the folder cargo nbench made for it.
+pub fn beside(checkout: &Path) -> PathBuf {
+    checkout.parent().unwrap_or(checkout).join(FOLDER)
+}
 
 /// The package that is `package` (the front end's crate) under `name`:
 /// `nbench-criterion-as-codspeed-criterion-compat`.
@@ -49,6 +57,7 @@ pub fn write(
     lib_table.insert("path".into(), Value::String("lib.rs".into()));
     manifest.insert("lib".into(), Value::Table(lib_table));
     manifest.insert("dependencies".into(), Value::Table(dependencies));
+    manifest.insert("workspace".into(), Value::Table(Table::new()));
     let text = toml::to_string(&manifest).map_err(std::io::Error::other)?;
     std::fs::write(dir.join("Cargo.toml"), text)?;
     std::fs::write(
@@ -78,6 +87,7 @@ mod tests {
         assert_eq!(dep["package"].as_str(), Some("nbench-criterion"));
         assert_eq!(dep["path"].as_str(), Some("/compat/criterion"));
         assert_eq!(dep["features"][0].as_str(), Some("html_reports"));
+        assert!(manifest["workspace"].as_table().unwrap().is_empty());
         let lib = std::fs::read_to_string(dir.join("lib.rs")).unwrap();
         assert!(lib.contains("pub use front::*;"), "{lib}");
         std::fs::remove_dir_all(&aliases).unwrap();

@@ -295,7 +295,7 @@ pub struct Swapped {
 /// library, keeping in it the features the library turned on.
 pub fn swap_checkout(dir: &Path, source: &Source) -> std::io::Result<Swapped> {
     let mut swapped = Swapped::default();
-    let aliases = dir.join(super::alias::FOLDER);
+    let aliases = super::alias::beside(dir);
     let mut asked = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
     for path in crate::discover::manifests(dir, usize::MAX) {
         let text = std::fs::read_to_string(&path)?;
@@ -578,7 +578,8 @@ mod tests {
         let swap = swap_manifest(&mut t, &source, Path::new("/aliases"));
         assert!(swap.aliases.is_empty(), "one name: {swap:?}");
         // Written out with its features, beside the checkout's manifests.
-        let dir = std::env::temp_dir().join(format!("nbench-swap-alias-{}", std::process::id()));
+        let top = std::env::temp_dir().join(format!("nbench-swap-alias-{}", std::process::id()));
+        let dir = top.join("checkout");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(
             dir.join("Cargo.toml"),
@@ -588,10 +589,12 @@ mod tests {
         .unwrap();
         let swapped = swap_checkout(&dir, &source).unwrap();
         assert_eq!(swapped.names, ["codspeed-criterion-compat", "criterion"]);
-        let written = dir.join(super::super::alias::FOLDER).join(&named);
+        // Beside the checkout, not in it: a workspace of `members = ["*"]`
+        // would take a folder in it for a member.
+        let written = top.join(super::super::alias::FOLDER).join(&named);
         let text = std::fs::read_to_string(written.join("Cargo.toml")).unwrap();
         assert!(text.contains("\"async\""), "{text}");
-        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&top).unwrap();
     }
 
     #[test]

@@ -463,7 +463,10 @@ fn features_off(
 fn crate_cfg_features(source: &str) -> Vec<String> {
     let mut features = Vec::new();
     for line in source.lines().map(str::trim) {
-        let Some(cfg) = line.strip_prefix("#![cfg(").and_then(|l| l.strip_suffix(")]")) else {
+        let Some(cfg) = line
+            .strip_prefix("#![cfg(")
+            .and_then(|l| l.strip_suffix(")]"))
+        else {
             continue;
         };
         let cfg = cfg.replace(' ', "");

@@ -72,7 +72,11 @@ fn a_librarys_own_benches_run_under_the_feature_that_builds_them() {
                 `nightly` (its `#![cfg(…)]`): add `--features nightly`";
     assert!(list.stderr.contains(said), "{}", list.stderr);
     let on = nbench(&fx, "1", &["--list", "--features", "nightly"]);
-    assert!(on.stdout.contains("nightly/gated: gated_sum"), "{}", on.all());
+    assert!(
+        on.stdout.contains("nightly/gated: gated_sum"),
+        "{}",
+        on.all()
+    );
 
     // `--lib`, as `cargo bench --lib`: the library's unit tests alone.
     let mut args = vec!["--lib", "--features", "nightly", "--format", "json"];
