@@ -119,6 +119,16 @@ pub fn built_as_now(
     if saved.executables.is_empty() {
         return Err("its baseline has no executables".to_owned());
     }
+    // Listed again: what failed then (a wait shorter than this run's
+    // --timeout) may list now, and filters are checked against the list.
+    let failed = (saved.run.targets.iter())
+        .find_map(|t| Some((t, t.failures.iter().find(|f| f.id.is_empty())?)));
+    if let Some((t, f)) = failed {
+        return Err(format!(
+            "bench target {} could not be listed when it was built ({})",
+            t.target, f.reason
+        ));
+    }
     let context = &saved.run.context;
     let Some(then) = &context.build else {
         return Err("its baseline does not record how it was built".to_owned());

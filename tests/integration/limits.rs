@@ -167,6 +167,35 @@ fn a_store_that_cannot_be_written_costs_no_result() {
 }
 
 #[test]
+fn a_revision_whose_target_could_not_be_listed_is_listed_again() {
+    let fx = Fixture::new("limits").own_target_dir();
+    fx.first_commit("target/\n");
+    let args = [
+        "compare",
+        "--rev",
+        "HEAD",
+        "HEAD",
+        "--bench",
+        "silent",
+        "--timeout",
+        "2s",
+        "--layouts",
+        "1",
+        "--list",
+    ];
+    let first = fx.nbench(&args);
+    assert_eq!(first.code, 1, "{}", first.all());
+    let said = "the bench binary did not connect within 2 s (--timeout)";
+    assert!(first.stderr.contains(said), "{}", first.all());
+    // Not taken as built: a longer --timeout may list it now, and a
+    // filter is checked against what it lists.
+    let again = fx.nbench(&args);
+    let built_again = "is built again: bench target limits/silent could not be listed when it \
+                       was built (the bench binary did not connect within 2 s";
+    assert!(again.stderr.contains(built_again), "{}", again.all());
+}
+
+#[test]
 fn whole_targets_that_fail_or_register_nothing_are_named() {
     let fx = Fixture::new("limits").own_target_dir();
     let run = fx.nbench(&["--bench", "empty", "--bench", "silent", "--timeout", "2s"]);
