@@ -460,9 +460,13 @@ fn features_off(
 
 /// The features a crate root's own `#![cfg(…)]` asks for, all of them
 /// (`feature = "v4"`, or `all(…)` of such): none for any other condition.
+/// Read from its head, its comments and inner attributes: one further
+/// down is a module's.
 fn crate_cfg_features(source: &str) -> Vec<String> {
     let mut features = Vec::new();
-    for line in source.lines().map(str::trim) {
+    let head = (source.lines().map(str::trim))
+        .take_while(|l| l.is_empty() || l.starts_with("//") || l.starts_with("#!["));
+    for line in head {
         let Some(cfg) = line
             .strip_prefix("#![cfg(")
             .and_then(|l| l.strip_suffix(")]"))
@@ -642,6 +646,7 @@ mod tests {
             "#![cfg(not(feature = \"a\"))]",
             "#![cfg_attr(feature = \"a\", feature(test))]",
             "#[cfg(feature = \"a\")]\nfn f() {}",
+            "use x;\nmod m {\n    #![cfg(feature = \"a\")]\n}",
         ] {
             assert!(under(other).is_empty(), "{other}");
         }
