@@ -9,6 +9,7 @@ pub mod flags;
 mod layouts;
 pub mod libtest;
 pub mod lockfile;
+mod manifest_swap;
 mod marked;
 mod relink;
 pub mod revision;
