@@ -7,6 +7,8 @@ use super::worktree::{git, short};
 use crate::discover::{Manifest, Selection};
 use crate::error::{Error, Result};
 use crate::model::context::{BuildRecord, Context};
+use crate::model::outcome::NOT_CONNECTED;
+use crate::model::record::FailureRecord;
 use crate::model::stable_hash::fnv1a;
 use crate::store::baselines::Baseline;
 use std::path::{Path, PathBuf};
@@ -119,13 +121,17 @@ pub fn built_as_now(
     if saved.executables.is_empty() {
         return Err("its baseline has no executables".to_owned());
     }
-    // Listed again: what failed then (a wait shorter than this run's
-    // --timeout) may list now, and filters are checked against the list.
-    let failed = (saved.run.targets.iter())
-        .find_map(|t| Some((t, t.failures.iter().find(|f| f.id.is_empty())?)));
+    // Listed again where it did not connect in time: a longer --timeout
+    // may list it now, and filters are checked against the list. (Other
+    // failures stand: a suite that reads an untracked file as it lists
+    // has it copied beside it only when it is compared.)
+    let failed = (saved.run.targets.iter()).find_map(|t| {
+        let timed_out = |f: &&FailureRecord| f.id.is_empty() && f.reason.starts_with(NOT_CONNECTED);
+        Some((t, t.failures.iter().find(timed_out)?))
+    });
     if let Some((t, f)) = failed {
         return Err(format!(
-            "bench target {} could not be listed when it was built ({})",
+            "bench target {} did not connect in time to be listed when it was built ({})",
             t.target, f.reason
         ));
     }

@@ -75,6 +75,10 @@ pub struct Failure {
     pub output: String,
 }
 
+/// How the failure of a bench binary that did not connect in time
+/// begins: a `--timeout` too short for the code before its benchmarks.
+pub const NOT_CONNECTED: &str = "the bench binary did not connect within";
+
 /// Everything one bench target produced.
 #[derive(Debug, Clone)]
 pub struct TargetRun {

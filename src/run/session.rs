@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 pub use super::session_error::SessionError;
 use super::session_error::seconds;
+use crate::model::outcome::NOT_CONNECTED;
 
 /// The variable whose length differs from process to process (see [`Session::start`]).
 const PAD_ENV: &str = "NBENCH_PAD";
@@ -329,8 +330,8 @@ fn accept(
         }
         if start.elapsed() > limit {
             return Err(SessionError::Start(format!(
-                "the bench binary did not connect within {} (--timeout): where its code \
-                 before its benchmarks (a criterion group's setup) takes longer, raise it",
+                "{NOT_CONNECTED} {} (--timeout): where its code before its benchmarks (a \
+                 criterion group's setup) takes longer, raise it",
                 seconds(limit)
             )));
         }

@@ -190,8 +190,8 @@ fn a_revision_whose_target_could_not_be_listed_is_listed_again() {
     // Not taken as built: a longer --timeout may list it now, and a
     // filter is checked against what it lists.
     let again = fx.nbench(&args);
-    let built_again = "is built again: bench target limits/silent could not be listed when it \
-                       was built (the bench binary did not connect within 2 s";
+    let built_again = "is built again: bench target limits/silent did not connect in time to be \
+                       listed when it was built (the bench binary did not connect within 2 s";
     assert!(again.stderr.contains(built_again), "{}", again.all());
 }
 
