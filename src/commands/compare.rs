@@ -91,13 +91,13 @@ fn list(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<u8> {
                 "" => String::new(),
                 id => format!(" › {}", nbench::__private::format::one_line(id)),
             };
-            failed.push(format!(
-                "bench target {}{what} in `{name}`: {}",
-                t.target, f.reason
-            ));
+            let line = format!("bench target {}{what} in `{name}`: {}", t.target, f.reason);
+            // Said once where both sides are one baseline.
+            if !failed.contains(&line) {
+                failed.push(line);
+            }
         }
     }
-    failed.dedup();
     for line in &failed {
         eprintln!("{}: {line}", console::style("failed").red().bold());
     }

@@ -105,13 +105,30 @@ fn all_count_every_thread(exes: &[&Path]) -> bool {
     exes.iter().all(|exe| carries(exe, marker))
 }
 
-/// Whether `exe` switches callgrind's instrumentation on around what it
-/// counts (a harness that does not, an older one, would count nothing
-/// started with it off). Its start and each benchmark's setup then run
-/// uninstrumented: a count process of base64's 30 MB inputs took 8.4 s
-/// instrumented throughout.
-fn instruments_itself(exe: &Path) -> bool {
-    carries(exe, nbench::__private::count::INSTRUMENTS_ITSELF)
+/// What a counting process's executable says its harness does, read
+/// from it once.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Carried {
+    /// It switches callgrind's instrumentation on around what it counts
+    /// (a harness that does not, an older one, would count nothing started
+    /// with it off). Its start and each benchmark's setup then run
+    /// uninstrumented: a count process of base64's 30 MB inputs took 8.4 s
+    /// instrumented throughout.
+    instruments_itself: bool,
+    /// It makes a batch's inputs uninstrumented as it is told (an older
+    /// harness decides by its own clock, and refuses the flag).
+    apart_as_told: bool,
+}
+
+/// What executable `exe` carries ([`Carried`]); nothing where it cannot be read.
+fn carried(exe: &Path) -> Carried {
+    let Ok(bytes) = std::fs::read(exe) else {
+        return Carried::default();
+    };
+    Carried {
+        instruments_itself: holds(&bytes, nbench::__private::count::INSTRUMENTS_ITSELF),
+        apart_as_told: holds(&bytes, nbench::__private::count::APART_AS_TOLD),
+    }
 }
 
 /// The flags telling a harness how `ids` are counted: each one's
@@ -130,15 +147,14 @@ fn told(ids: &ToCount, apart: bool) -> Vec<String> {
     flags
 }
 
-/// Whether `exe` makes a batch's inputs uninstrumented as it is told
-/// (an older harness decides by its own clock, and refuses the flag).
-fn apart_as_told(exe: &Path) -> bool {
-    carries(exe, nbench::__private::count::APART_AS_TOLD)
-}
-
 /// Whether executable `exe` holds the bytes `marker`.
 fn carries(exe: &Path, marker: &[u8]) -> bool {
-    std::fs::read(exe).is_ok_and(|bytes| bytes.windows(marker.len()).any(|w| w == marker))
+    std::fs::read(exe).is_ok_and(|bytes| holds(&bytes, marker))
+}
+
+/// Whether `bytes` hold `marker`.
+fn holds(bytes: &[u8], marker: &[u8]) -> bool {
+    bytes.windows(marker.len()).any(|w| w == marker)
 }
 
 /// A folder of its own for one counting run; every one of a run's names is
@@ -176,9 +192,10 @@ fn run(
     };
     #[cfg(not(unix))]
     let linked = exe;
+    let carried = carried(exe);
     let mut cmd = match source {
         Source::Cpu => Command::new(linked),
-        Source::Valgrind(valgrind) => under_callgrind(valgrind, (exe, linked), way, out),
+        Source::Valgrind(valgrind) => under_callgrind(valgrind, (linked, carried), way, out),
     };
     super::child::not_randomized(&mut cmd);
     super::child::room_for_stack(&mut cmd);
@@ -203,7 +220,7 @@ fn run(
         cmd.env(nbench::__private::count::COUNTED_TO_ENV, &counted_to);
     }
     let told = match iters {
-        true => told(ids, apart_as_told(exe)),
+        true => told(ids, carried.apart_as_told),
         false => Vec::new(),
     };
     cmd.arg(nbench::__private::protocol::COUNT_FLAG)
@@ -225,13 +242,14 @@ fn run(
     Ok(Counting { dumps, failed })
 }
 
-/// Valgrind's command running `linked` (a link to `exe`) under callgrind,
-/// its counts written into `out`: collecting in every thread from the
-/// start where `way` says so (the harness told so too), else in none
-/// until the harness switches its own thread's on.
+/// Valgrind's command running `linked` (a link to an executable that
+/// carries `carried`) under callgrind, its counts written into `out`:
+/// collecting in every thread from the start where `way` says so (the
+/// harness told so too), else in none until the harness switches its own
+/// thread's on.
 fn under_callgrind(
     valgrind: &Path,
-    (exe, linked): (&Path, &Path),
+    (linked, carried): (&Path, Carried),
     way: Way<'_>,
     out: &Path,
 ) -> Command {
@@ -244,7 +262,7 @@ fn under_callgrind(
         cmd.env(nbench::__private::count::EVERY_THREAD_ENV, "1");
     }
     cmd.args(["--tool=callgrind", collect, "--dump-line=no"])
-        .args(instruments_itself(exe).then_some("--instr-atstart=no"))
+        .args(carried.instruments_itself.then_some("--instr-atstart=no"))
         .args([
             "--dump-instr=no",
             "--compress-strings=no",
@@ -401,9 +419,9 @@ mod tests {
         std::fs::write(&new, [&b"\x7fELF..."[..], marker, b"..."].concat()).unwrap();
         let old = dir.join("old");
         std::fs::write(&old, &marker[..marker.len() - 1]).unwrap();
-        assert!(instruments_itself(&new));
-        assert!(!instruments_itself(&old));
-        assert!(!instruments_itself(&dir.join("missing")));
+        assert!(carried(&new).instruments_itself);
+        assert!(!carried(&old).instruments_itself);
+        assert_eq!(carried(&dir.join("missing")), Carried::default());
         // Every thread is counted where every executable compared can.
         let every = nbench::__private::count::COUNTS_EVERY_THREAD;
         let newer = dir.join("newer");
@@ -431,7 +449,7 @@ mod tests {
         let (new, old) = (dir.join("new"), dir.join("old"));
         std::fs::write(&new, [&b"..."[..], marker, b"..."].concat()).unwrap();
         std::fs::write(&old, &marker[1..]).unwrap();
-        assert!(apart_as_told(&new) && !apart_as_told(&old));
+        assert!(carried(&new).apart_as_told && !carried(&old).apart_as_told);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
