@@ -132,6 +132,28 @@ fn crate_cfg_features(source: &str) -> Vec<String> {
     features
 }
 
+/// `-F/--features` `list` split in two: the features some of `members`
+/// (a workspace's own packages) has, and those none has, which cargo would
+/// refuse: a revision from before they were added. A feature of another
+/// package (`dep/feature`) is kept; cargo judges it.
+pub fn present_and_absent(list: &[String], members: &[&Package]) -> (Vec<String>, Vec<String>) {
+    let has = |pkg: &Package, feature: &str| {
+        pkg.features.contains_key(feature)
+            || (pkg.dependencies.iter()).any(|d| d.optional && d.rename.as_deref().unwrap_or(&d.name) == feature)
+    };
+    let named = list.iter().flat_map(|f| f.split([',', ' ']));
+    named
+        .filter(|f| !f.is_empty())
+        .map(str::to_owned)
+        .partition(|f| match f.split_once('/') {
+            Some((p, feature)) => match members.iter().find(|m| m.name.as_str() == p) {
+                Some(member) => has(member, feature),
+                None => true,
+            },
+            None => members.iter().any(|m| has(m, f)),
+        })
+}
+
 /// Why a target is left out whose required features (`missing`) are off.
 fn required_features(missing: &[String]) -> String {
     format!(
@@ -166,6 +188,31 @@ mod tests {
         ] {
             assert!(under(other).is_empty(), "{other}");
         }
+    }
+
+    #[test]
+    fn features_no_member_has_are_told_apart() {
+        let member = |name: &str, features: serde_json::Value, optional: &str| -> Package {
+            serde_json::from_value(serde_json::json!({
+                "name": name, "version": "1.0.0", "id": format!("{name} 1.0.0"),
+                "source": null, "description": null, "license": null,
+                "license_file": null, "targets": [], "features": features,
+                "manifest_path": format!("/r/{name}/Cargo.toml"),
+                "dependencies": [{
+                    "name": optional, "source": null, "req": "*", "kind": null,
+                    "optional": true, "uses_default_features": true,
+                    "features": [], "target": null, "rename": null, "registry": null,
+                }],
+            }))
+            .unwrap()
+        };
+        let a = member("a", serde_json::json!({"fast": []}), "serde");
+        let b = member("b", serde_json::json!({"iai": []}), "rayon");
+        let list = ["fast,iai".to_owned(), "serde gone".to_owned(), "a/iai".to_owned(),
+            "b/iai".to_owned(), "regex/unicode".to_owned(), "a/rayon".to_owned()];
+        let (present, absent) = present_and_absent(&list, &[&a, &b]);
+        assert_eq!(present, ["fast", "iai", "serde", "b/iai", "regex/unicode"]);
+        assert_eq!(absent, ["gone", "a/iai", "a/rayon"]);
     }
 
     #[test]

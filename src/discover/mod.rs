@@ -15,7 +15,7 @@ mod outside;
 mod source;
 mod submodule;
 
-pub use features::Features;
+pub use features::{Features, present_and_absent};
 use features::features_off;
 pub use front_ends::{FRONT_ENDS, FrontEnd, LIBTEST, LIBTEST_PACKAGE, Unified};
 pub use manifests::manifests;

@@ -25,6 +25,7 @@ use crate::build::swapped::swapped_as_now;
 use crate::build::untracked::{copied_as_now, copy_beside, copy_in, unreadable};
 use crate::build::worktree::{Worktree, kept, remove_abandoned, short};
 use crate::config::Settings;
+use crate::discover;
 use crate::error::{Error, Result};
 use crate::model::context::{CopiedFile, SwapRecord};
 use crate::model::record::RunRecord;
@@ -209,7 +210,8 @@ impl Checkout {
         let made = shared.join("nbench/baselines").join(name);
         // Left by a run that was killed: start clean.
         let _ = std::fs::remove_dir_all(&made);
-        let revision = s.for_revision(&self.manifest, &shared, rev)?;
+        let mut revision = s.for_revision(&self.manifest, &shared, rev)?;
+        without_absent_features(s, &mut revision, (rev, short));
         let swap = self.swap.as_ref();
         let lock = carried.as_ref().map(|c| c.hash.clone());
         let record = (swap.cloned(), lock.unwrap_or_default());
@@ -245,6 +247,27 @@ impl Checkout {
                     .unwrap_or_else(|| "run again with -v to see more".to_owned()),
             }),
         }
+    }
+}
+
+/// Leaves out of `revision`'s build the features `-F` names that none of
+/// its packages has, which cargo would refuse (a commit from before they
+/// were added), with a note saying so.
+fn without_absent_features(s: &Settings, revision: &mut Settings, (rev, short): (&str, &str)) {
+    let members = revision.meta.workspace_packages();
+    let (present, absent) = discover::present_and_absent(&s.build.features, &members);
+    if absent.is_empty() {
+        return;
+    }
+    revision.build.features = present;
+    if !s.output.quiet() {
+        let plural = if absent.len() == 1 { "" } else { "s" };
+        note(&format!(
+            "`{rev}` ({short}) has no feature{plural} `{}`: building it without (its bench \
+             targets that require {} are not there to compare)",
+            absent.join("`, `"),
+            if absent.len() == 1 { "it" } else { "them" }
+        ));
     }
 }
 

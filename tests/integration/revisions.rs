@@ -1191,3 +1191,35 @@ fn a_revision_whose_targets_are_all_left_out_says_why_not_that_it_predates_them(
     );
     assert!(!run.stderr.contains("predates"), "{}", run.stderr);
 }
+
+#[test]
+fn a_feature_a_revision_predates_is_left_out_of_its_build_alone() {
+    // The newer commit adds feature `gate`; the older has none.
+    let fx = repository(|dir| {
+        edit(
+            &dir.join("Cargo.toml"),
+            "harness = false",
+            "harness = false\n\n[features]\ngate = []",
+        );
+    });
+    let mut args = vec!["compare", "--rev", "HEAD~1", "HEAD", "chain/a"];
+    args.extend(["--features", "gate", "--layouts", "1", "--format", "json"]);
+    args.extend(crate::helpers::PAIRED);
+    let run = fx.nbench(&args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let first = short_commit(&fx, "HEAD~1");
+    assert!(
+        run.stderr.contains(&format!(
+            "`HEAD~1` ({first}) has no feature `gate`: building it without"
+        )),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.matches("has no feature").count(), 1, "{}", run.stderr);
+    let rows = run.json()["comparison"]["targets"][0]["rows"].as_array().unwrap().len();
+    assert_eq!(rows, 1, "{}", run.stdout);
+}
+
+fn short_commit(fx: &Fixture, rev: &str) -> String {
+    git(&fx.dir, &["rev-parse", rev]).trim()[..12].to_owned()
+}
