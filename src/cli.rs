@@ -113,6 +113,15 @@ pub struct Cli {
     #[arg(global = true, long, help_heading = "Target Selection")]
     pub lib: bool,
 
+    /// Only the `#[bench]` functions in binary NAME's own source (its unit tests, on nightly)
+    #[arg(
+        global = true,
+        long = "bin",
+        value_name = "NAME",
+        help_heading = "Target Selection"
+    )]
+    pub bins: Vec<String>,
+
     /// Space or comma separated list of features to activate
     #[arg(
         global = true,

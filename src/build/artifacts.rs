@@ -111,18 +111,20 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Re
 /// A package's binary as cargo built it: (the package's folder, the
 /// executable, at the path a benchmark is given as `CARGO_BIN_EXE_<name>`).
 fn built_bin(a: &Artifact) -> Option<(PathBuf, PathBuf)> {
-    let exe = a.executable.as_ref().filter(|_| a.target.is_bin())?;
+    // Not a binary's unit tests (`cargo bench --bin NAME`).
+    let exe = (a.executable.as_ref()).filter(|_| a.target.is_bin() && !a.profile.test)?;
     let root = a.manifest_path.parent()?.as_std_path().to_path_buf();
     Some((root, exe.as_std_path().to_path_buf()))
 }
 
 /// The target of `targets` whose executable `a` is: a bench target's, or
-/// a library's unit tests ([`Kind::Lib`]).
+/// a library's or a binary's unit tests ([`Kind::Lib`], [`Kind::Bin`]).
 pub(super) fn built_target(a: &Artifact, targets: &[BenchTarget]) -> Option<Built> {
     let exe = a.executable.as_ref()?;
     let kind = match &a.target {
         t if t.is_bench() => Kind::Bench,
         t if a.profile.test && (t.is_lib() || t.is_rlib()) => Kind::Lib,
+        t if a.profile.test && t.is_bin() => Kind::Bin,
         _ => return None,
     };
     let root = a.manifest_path.parent()?.as_std_path();

@@ -159,6 +159,7 @@ fn build_layout(
     match target.kind {
         Kind::Bench => args.extend(["--bench".into(), target.name.clone()]),
         Kind::Lib => args.push("--lib".into()),
+        Kind::Bin => args.extend(["--bin".into(), target.name.clone()]),
     }
     // Built for its package alone: with the features it was built with
     // among every package selected.

@@ -308,7 +308,7 @@ impl BuildOptions {
             link: layouts::layout_link(layouts::first_seed(self), script.as_deref()),
             failed: self.stable_dir.as_deref().map(wrap::failed_file),
             targets: (targets.iter())
-                .map(|t| (canonical(&t.source), t.kind == Kind::Lib))
+                .map(|t| (canonical(&t.source), t.kind.unit_tests()))
                 .collect(),
         }))
     }
@@ -350,7 +350,8 @@ pub const CAP_LINTS: &str = "--cap-lints=allow";
 /// flags, with every package selected (`packages`, which hold the
 /// targets') named, so that cargo turns on the features `cargo bench` would.
 /// A library's unit tests are asked for with `--lib`, which builds those of
-/// every package named; only those of [`Kind::Lib`] targets are kept.
+/// every package named; only those of [`Kind::Lib`] targets are kept. A
+/// binary's are asked for with `--bin NAME` ([`Kind::Bin`]).
 pub fn cargo_args(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Vec<String> {
     let mut args: Vec<String> = [
         "bench",
@@ -379,6 +380,15 @@ pub fn cargo_args(cli: &BuildOptions, targets: &[BenchTarget], packages: &[Strin
     }
     for n in names {
         args.extend(["--bench".to_owned(), n.to_owned()]);
+    }
+    let mut bins: Vec<&str> = (targets.iter())
+        .filter(|t| t.kind == Kind::Bin)
+        .map(|t| t.name.as_str())
+        .collect();
+    bins.sort_unstable();
+    bins.dedup();
+    for n in bins {
+        args.extend(["--bin".to_owned(), n.to_owned()]);
     }
     args.extend(common_args(cli));
     args

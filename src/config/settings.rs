@@ -163,8 +163,9 @@ impl Settings {
                 // A library is a bench target too, by the name `lib`.
                 let lib = (p.targets.iter().any(|t| t.is_lib() || t.is_rlib()))
                     .then(|| (LIB.to_owned(), format!("{}/{LIB}", p.name)));
+                // So is a binary, by its own.
                 (p.targets.iter())
-                    .filter(|t| t.is_bench())
+                    .filter(|t| t.is_bench() || t.is_bin())
                     .map(|t| (t.name.clone(), format!("{}/{}", p.name, t.name)))
                     .chain(lib)
             })
@@ -263,9 +264,11 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             packages: cli.packages.clone(),
             workspace: cli.workspace,
             exclude: cli.exclude.clone(),
-            // The library is selected as the bench target it is run as.
+            // The library and binaries are selected as the bench targets
+            // they are run as.
             benches: (cli.benches.iter().cloned())
                 .chain(cli.lib.then(|| LIB.to_owned()))
+                .chain(cli.bins.iter().cloned())
                 .collect(),
         },
         build: BuildOptions {

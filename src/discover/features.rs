@@ -139,7 +139,8 @@ fn crate_cfg_features(source: &str) -> Vec<String> {
 pub fn present_and_absent(list: &[String], members: &[&Package]) -> (Vec<String>, Vec<String>) {
     let has = |pkg: &Package, feature: &str| {
         pkg.features.contains_key(feature)
-            || (pkg.dependencies.iter()).any(|d| d.optional && d.rename.as_deref().unwrap_or(&d.name) == feature)
+            || (pkg.dependencies.iter())
+                .any(|d| d.optional && d.rename.as_deref().unwrap_or(&d.name) == feature)
     };
     let named = list.iter().flat_map(|f| f.split([',', ' ']));
     named
@@ -208,8 +209,14 @@ mod tests {
         };
         let a = member("a", serde_json::json!({"fast": []}), "serde");
         let b = member("b", serde_json::json!({"iai": []}), "rayon");
-        let list = ["fast,iai".to_owned(), "serde gone".to_owned(), "a/iai".to_owned(),
-            "b/iai".to_owned(), "regex/unicode".to_owned(), "a/rayon".to_owned()];
+        let list = [
+            "fast,iai".to_owned(),
+            "serde gone".to_owned(),
+            "a/iai".to_owned(),
+            "b/iai".to_owned(),
+            "regex/unicode".to_owned(),
+            "a/rayon".to_owned(),
+        ];
         let (present, absent) = present_and_absent(&list, &[&a, &b]);
         assert_eq!(present, ["fast", "iai", "serde", "b/iai", "regex/unicode"]);
         assert_eq!(absent, ["gone", "a/iai", "a/rayon"]);

@@ -9,14 +9,14 @@ mod cargo_said;
 mod features;
 pub mod front_ends;
 mod inherited;
-mod lib_benches;
 mod manifests;
 mod outside;
 mod source;
 mod submodule;
+mod unit_benches;
 
-pub use features::{Features, present_and_absent};
 use features::features_off;
+pub use features::{Features, present_and_absent};
 pub use front_ends::{FRONT_ENDS, FrontEnd, LIBTEST, LIBTEST_PACKAGE, Unified};
 pub use manifests::manifests;
 use source::{a_program_of_its_own, binary_benchmarks, foreign_library, library_of};
@@ -204,20 +204,27 @@ pub fn discover(
                 }),
             }
         }
-        let lib_named = cli.benches.iter().any(|b| b == LIB);
-        if (cli.benches.is_empty() || lib_named)
-            && tables.lib_benched
-            && let Some(lib) = lib_benches::lib_target(pkg, features)
-        {
-            unmatched.retain(|b| *b != LIB);
-            match lib {
+        let named = |name: &str| cli.benches.iter().any(|b| b == name);
+        let lib = (cli.benches.is_empty() || named(LIB)) && tables.lib_benched;
+        let lib = lib
+            .then(|| unit_benches::lib_target(pkg, features))
+            .flatten();
+        // `bench = false`: `cargo bench` runs it only where named.
+        let bins = (pkg.targets.iter().filter(|t| t.is_bin()))
+            .filter(|t| !tables.unbenched_bins.contains(&t.name) || named(&t.name))
+            .filter(|t| cli.benches.is_empty() || named(&t.name))
+            .filter_map(|t| Some((t, unit_benches::bin_target(pkg, t, features)?)));
+        let units = lib.map(|l| (LIB, l)).into_iter();
+        for (name, unit) in units.chain(bins.map(|(t, u)| (t.name.as_str(), u))) {
+            unmatched.retain(|b| *b != name);
+            match unit {
                 Ok(t) => targets.push(t),
                 Err(s) => skipped.push(s),
             }
         }
     }
     if let Some(name) = unmatched.first() {
-        return Err(Error::Usage(lib_benches::unmatched(name)));
+        return Err(Error::Usage(unit_benches::unmatched(name)));
     }
     if targets.is_empty() && skipped.is_empty() {
         benches_elsewhere(meta, cli, &specs)?;
@@ -453,9 +460,12 @@ struct BenchTables {
     /// Whether `cargo bench` builds the library's unit tests with libtest's
     /// harness: its `[lib]` says neither `bench = false` nor `harness = false`.
     lib_benched: bool,
+    /// The `[[bin]]` tables that say `bench = false` or `harness = false`:
+    /// `cargo bench` builds no unit tests of theirs unless named.
+    unbenched_bins: Vec<String>,
 }
 
-/// The `[[bench]]` tables of a manifest ([`BenchTables`]).
+/// The `[[bench]]`, `[lib]` and `[[bin]]` tables of a manifest ([`BenchTables`]).
 fn bench_tables(manifest: &Path) -> Result<BenchTables> {
     let text =
         std::fs::read_to_string(manifest).map_err(|e| Error::io("could not read", manifest, e))?;
@@ -474,12 +484,23 @@ fn bench_tables(manifest: &Path) -> Result<BenchTables> {
             .filter_map(|b| b.get("name").and_then(|n| n.as_str()).map(str::to_owned))
             .collect()
     };
+    // A binary's unit tests: `bench = false`, or no harness to build them.
+    let bins = table.get("bin").and_then(|b| b.as_array());
+    let unbenched_bins = (bins.into_iter().flatten())
+        .filter(|b| {
+            ["bench", "harness"]
+                .iter()
+                .any(|k| b.get(k).and_then(|v| v.as_bool()) == Some(false))
+        })
+        .filter_map(|b| b.get("name").and_then(|n| n.as_str()).map(str::to_owned))
+        .collect();
     let lib = table.get("lib");
     let lib_off = |key: &str| lib.and_then(|l| l.get(key)).and_then(|v| v.as_bool()) == Some(false);
     Ok(BenchTables {
         harness_off: off("harness"),
         unbenched: off("bench"),
         lib_benched: !lib_off("bench") && !lib_off("harness"),
+        unbenched_bins,
         manifest: text,
     })
 }

@@ -12,11 +12,12 @@ pub struct BenchTarget {
     /// dependency of its own dev-dependencies, in another version).
     pub spec: String,
     /// The target's name (`--bench NAME`); [`LIB`] for the library's own
-    /// unit tests.
+    /// unit tests, the binary's for a binary's.
     pub name: String,
     /// Which of its package's targets it is built from.
     pub kind: Kind,
-    /// Its source file (`benches/NAME.rs`; the library's `src/lib.rs`).
+    /// Its source file (`benches/NAME.rs`; the library's `src/lib.rs`, a
+    /// binary's `src/main.rs`).
     pub source: PathBuf,
     /// The directory holding the package's Cargo.toml: the benchmark's working directory.
     pub package_root: PathBuf,
@@ -41,6 +42,19 @@ pub enum Kind {
     /// The library's unit tests, built by libtest's harness with the
     /// `#[bench]` functions of its source (`src/`): `cargo bench --lib`.
     Lib,
+    /// A binary's unit tests, built by libtest's harness with the
+    /// `#[bench]` functions of its source (rayon's `rayon-demo`, whose
+    /// `src/main.rs` holds them): `cargo bench --bin NAME`, named as the
+    /// binary is.
+    Bin,
+}
+
+impl Kind {
+    /// Whether it is built as its crate's unit tests (`--test`), from the
+    /// source of a target that is built for itself too.
+    pub fn unit_tests(self) -> bool {
+        matches!(self, Kind::Lib | Kind::Bin)
+    }
 }
 
 impl BenchTarget {

@@ -94,13 +94,52 @@ fn a_librarys_own_benches_run_under_the_feature_that_builds_them() {
 }
 
 #[test]
+fn a_binarys_own_benches_run_as_cargo_bench_bin_runs_them() {
+    let fx = Fixture::new("libtest");
+    // Found with the bench targets, named as the binary.
+    let list = nbench(&fx, "1", &["--list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    assert!(
+        list.stdout
+            .contains("nightly/tool: work::benches::steps_1k"),
+        "{}",
+        list.all()
+    );
+    // `--bin tool`, as `cargo bench --bin tool`: its unit tests alone.
+    let mut args = vec!["--bin", "tool", "--format", "json"];
+    args.extend(["--metrics", "time,instructions"]);
+    args.extend_from_slice(QUICK);
+    let run = nbench(&fx, "1", &args);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let json = run.json();
+    let targets = json["targets"].as_array().unwrap();
+    assert_eq!(targets.len(), 1, "{json}");
+    assert_eq!(targets[0]["target"], "nightly/tool", "{json}");
+    let rows = targets[0]["benchmarks"].as_array().unwrap();
+    let ids: Vec<&str> = rows.iter().filter_map(|b| b["id"].as_str()).collect();
+    assert_eq!(ids, ["work::benches::steps_1k"], "{json}");
+    // A thousand steps of three shifts and three xors.
+    let counted = rows[0]["metrics"]["instructions"]["per_iter"].as_f64();
+    assert!(counted.is_some_and(|c| c > 3000.0), "{json}");
+    // A binary of that name with no `#[bench]` is none to run.
+    let none = nbench(&fx, "1", &["--bin", "absent", "--list"]);
+    assert_eq!(none.code, 2, "{}", none.all());
+    assert!(
+        none.error_line().contains("no bench target named `absent`"),
+        "{}",
+        none.stderr
+    );
+}
+
+#[test]
 fn on_a_stable_toolchain_a_libtest_suite_is_left_out_saying_to_take_nightly() {
     let fx = Fixture::new("libtest");
     let run = nbench(&fx, "-1", &["--list"]);
     assert_eq!(run.code, 2, "{}", run.all());
-    let said = "skipped bench target `nightly/suite`: it uses libtest's `#[bench]` \
-                (`#![feature(test)]`), which builds on a nightly toolchain only: run \
-                `cargo +nightly nbench`";
+    // The suite, and the binary whose source holds `#[bench]`.
+    let said = "skipped bench targets `nightly/suite`, `nightly/tool` (each for this reason): \
+                it uses libtest's `#[bench]` (`#![feature(test)]`), which builds on a nightly \
+                toolchain only: run `cargo +nightly nbench`";
     assert!(run.stderr.contains(said), "{}", run.stderr);
 }
 
@@ -113,9 +152,16 @@ fn two_revisions_of_a_libtest_suite_compare_with_no_edit() {
         "a.wrapping_add(x ^ (a >> 3))",
         "a.wrapping_add(x ^ (a >> 3)).rotate_left((x & 7) as u32)",
     );
-    // The suite's `sum_1k` and the library's own (`--features nightly`).
+    // The suite's `sum_1k`, the library's own (`--features nightly`) and
+    // the binary's `steps_1k`, whose code did not change.
     let mut args = vec!["compare", "--rev", "HEAD~1", "HEAD", "--metrics"];
-    args.extend(["time,instructions", "sum_1k", "--format", "json"]);
+    args.extend([
+        "time,instructions",
+        "sum_1k",
+        "steps_1k",
+        "--format",
+        "json",
+    ]);
     args.extend(["--features", "nightly"]);
     args.extend_from_slice(PAIRED);
     let run = nbench(&fx, "1", &args);
@@ -132,14 +178,21 @@ fn two_revisions_of_a_libtest_suite_compare_with_no_edit() {
     let expected = [
         ("nightly/suite", "sum_1k"),
         ("nightly/lib", "benches::sum_1k"),
+        ("nightly/tool", "work::benches::steps_1k"),
     ];
     assert_eq!(found, expected, "{json}");
     // `gated` matches no filter: its target has no row.
-    for row in targets.iter().flat_map(|t| t["rows"].as_array().unwrap()) {
-        // The new fold does more work each step: more instructions,
-        // whatever the clock says on a busy machine.
-        let more = row["instructions"]["change"].as_f64().unwrap();
-        assert!(more > 0.05, "{row}");
+    for t in targets {
+        for row in t["rows"].as_array().unwrap() {
+            // The new fold does more work each step: more instructions,
+            // whatever the clock says on a busy machine. The binary's
+            // code is the same: so is its count.
+            let more = row["instructions"]["change"].as_f64().unwrap();
+            match t["target"] == "nightly/tool" {
+                true => assert_eq!(more, 0.0, "{row}"),
+                false => assert!(more > 0.05, "{row}"),
+            }
+        }
     }
     assert_eq!(git(&fx.dir, &["status", "--porcelain"]), "");
 }

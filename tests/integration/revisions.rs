@@ -1215,8 +1215,16 @@ fn a_feature_a_revision_predates_is_left_out_of_its_build_alone() {
         "{}",
         run.stderr
     );
-    assert_eq!(run.stderr.matches("has no feature").count(), 1, "{}", run.stderr);
-    let rows = run.json()["comparison"]["targets"][0]["rows"].as_array().unwrap().len();
+    assert_eq!(
+        run.stderr.matches("has no feature").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    let rows = run.json()["comparison"]["targets"][0]["rows"]
+        .as_array()
+        .unwrap()
+        .len();
     assert_eq!(rows, 1, "{}", run.stdout);
 }
 

@@ -1,38 +1,68 @@
-//! A library's own `#[bench]` functions: libtest's benchmarks written in
-//! its source (`src/`), among its unit tests, which `cargo bench` builds
-//! with libtest's harness and runs on a nightly toolchain.
+//! libtest's `#[bench]` functions written in a library's or a binary's
+//! own source (`src/`), among its unit tests, which `cargo bench` builds
+//! with libtest's harness and runs on a nightly toolchain (rayon's
+//! `rayon-demo` holds its suite in its `src/main.rs`).
 
-use super::{Features, LIBTEST_PACKAGE, package_root, path_deps};
+use super::{Features, LIBTEST_PACKAGE, features_off, package_root, path_deps};
 use crate::model::target::{BenchTarget, Kind, LIB, Skipped};
-use cargo_metadata::Package;
+use cargo_metadata::{Package, Target};
 use std::path::Path;
 
 /// `pkg`'s library as a bench target ([`LIB`]), where its source holds
-/// libtest's `#[bench]` functions ([`lib_benches`]); left out, with why,
+/// libtest's `#[bench]` functions ([`unit_benches`]); left out, with why,
 /// where the feature its benchmarks are built under is off.
 pub(super) fn lib_target(
     pkg: &Package,
     features: Features,
 ) -> Option<Result<BenchTarget, Skipped>> {
     let lib = pkg.targets.iter().find(|t| t.is_lib() || t.is_rlib())?;
+    unit_target(pkg, lib, (Kind::Lib, LIB), features)
+}
+
+/// `pkg`'s binary `bin` as a bench target ([`Kind::Bin`], named as the
+/// binary), where its source holds libtest's `#[bench]` functions; left
+/// out, with why, where features it is built under are off.
+pub(super) fn bin_target(
+    pkg: &Package,
+    bin: &Target,
+    features: Features,
+) -> Option<Result<BenchTarget, Skipped>> {
+    unit_target(pkg, bin, (Kind::Bin, &bin.name), features)
+}
+
+/// `pkg`'s target `t` as the bench target of its unit tests, of `kind`
+/// and `name`, where its source holds `#[bench]` functions.
+fn unit_target(
+    pkg: &Package,
+    t: &Target,
+    (kind, name): (Kind, &str),
+    features: Features,
+) -> Option<Result<BenchTarget, Skipped>> {
     let root = package_root(pkg);
-    let found = lib_benches(&root, lib.src_path.as_std_path())?;
+    let found = unit_benches(&root, t.src_path.as_std_path())?;
+    let label = format!("{}/{name}", pkg.name);
+    let whose = match kind {
+        Kind::Bin => "its binary's",
+        _ => "its library's",
+    };
     let missing = features.missing(pkg, found.gate.as_slice());
     if let Some(gate) = missing.first() {
-        return Some(Err(Skipped {
-            label: format!("{}/{LIB}", pkg.name),
-            reason: format!(
-                "its library's `#[bench]` functions are built under feature `{gate}` only: add \
-                 `--features {gate}`"
-            ),
-        }));
+        let reason = format!(
+            "{whose} `#[bench]` functions are built under feature `{gate}` only: add \
+             `--features {gate}`"
+        );
+        return Some(Err(Skipped { label, reason }));
+    }
+    // A binary cargo builds only with its required features.
+    if let Some(reason) = features_off(pkg, t, "", features) {
+        return Some(Err(Skipped { label, reason }));
     }
     Some(Ok(BenchTarget {
         package: pkg.name.to_string(),
         spec: pkg.id.repr.clone(),
-        name: LIB.to_owned(),
-        kind: Kind::Lib,
-        source: lib.src_path.clone().into_std_path_buf(),
+        name: name.to_owned(),
+        kind,
+        source: t.src_path.clone().into_std_path_buf(),
         package_root: root,
         path_deps: path_deps(pkg),
         front_ends: vec![LIBTEST_PACKAGE.to_owned()],
@@ -43,33 +73,37 @@ pub(super) fn lib_target(
 pub(super) fn unmatched(name: &str) -> String {
     match name {
         LIB => "no library of the selected packages holds `#[bench]` functions (`--lib`)".into(),
-        _ => format!("no bench target named `{name}` in the selected packages"),
+        _ => format!(
+            "no bench target named `{name}` in the selected packages (nor a binary of that \
+             name holding `#[bench]` functions)"
+        ),
     }
 }
 
 /// Folders of a package that hold other targets, or no source.
 const NOT_LIBRARY: [&str; 4] = ["target", "benches", "tests", "examples"];
 
-/// What a library's source says of its `#[bench]` functions.
+/// What a library's or a binary's source says of its `#[bench]` functions.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LibBenches {
+pub struct UnitBenches {
     /// The feature its crate root takes libtest under
     /// (`#![cfg_attr(all(test, feature = "nightly"), feature(test))]`):
     /// without it, its benchmarks are not built.
     pub gate: Option<String>,
 }
 
-/// Whether the library of the package in `package` whose crate root is
-/// `root` (`src/lib.rs`) holds `#[bench]` functions: its root takes
-/// libtest (`feature(test)`, which no `#[bench]` builds without), and a
-/// Rust file of its folder, outside the folders of the package's other
-/// targets (`benches/`, `src/bin/`, …), holds `#[bench]`.
-pub fn lib_benches(package: &Path, root: &Path) -> Option<LibBenches> {
+/// Whether the library or binary of the package in `package` whose crate
+/// root is `root` (`src/lib.rs`, `src/main.rs`) holds `#[bench]`
+/// functions: its root takes libtest (`feature(test)`, which no `#[bench]`
+/// builds without), and a Rust file of its folder, outside the folders of
+/// the package's other targets (`benches/`, `src/bin/`, …), holds
+/// `#[bench]`.
+pub fn unit_benches(package: &Path, root: &Path) -> Option<UnitBenches> {
     let text = std::fs::read_to_string(root).ok()?;
     let takes = text.lines().find(|l| takes_libtest(l))?;
     let gate = gate(takes);
     if text.contains("#[bench]") {
-        return Some(LibBenches { gate });
+        return Some(UnitBenches { gate });
     }
     let dir = root.parent()?;
     // The root, read above, and the other targets' folders.
@@ -87,7 +121,7 @@ pub fn lib_benches(package: &Path, root: &Path) -> Option<LibBenches> {
     for f in files {
         let text = std::fs::read_to_string(f.path()).unwrap_or_default();
         if text.contains("#[bench]") {
-            return Some(LibBenches { gate });
+            return Some(UnitBenches { gate });
         }
     }
     None
@@ -114,24 +148,30 @@ mod tests {
     use super::*;
 
     /// A library in a folder of its own: its files, by path, and what
-    /// [`lib_benches`] says of it.
-    fn said(files: &[(&str, &str)]) -> Option<LibBenches> {
+    /// [`unit_benches`] says of it.
+    fn said(files: &[(&str, &str)]) -> Option<UnitBenches> {
+        said_of("src/lib.rs", files)
+    }
+
+    /// What [`unit_benches`] says of the crate whose root is `root`, in a
+    /// package of `files`.
+    fn said_of(root: &str, files: &[(&str, &str)]) -> Option<UnitBenches> {
         static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("nbench-lib-{}-{n}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("nbench-unit-{}-{n}", std::process::id()));
         for (path, text) in files {
             let path = dir.join(path);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
-        let found = lib_benches(&dir, &dir.join("src/lib.rs"));
+        let found = unit_benches(&dir, &dir.join(root));
         std::fs::remove_dir_all(&dir).unwrap();
         found
     }
 
     #[test]
     fn a_library_whose_root_takes_libtest_and_whose_source_has_a_bench_has_benchmarks() {
-        let plain = LibBenches { gate: None };
+        let plain = UnitBenches { gate: None };
         let root =
             "#![feature(test)]\nextern crate test;\n#[bench]\nfn f(b: &mut test::Bencher) {}";
         assert_eq!(said(&[("src/lib.rs", root)]), Some(plain.clone()));
@@ -142,10 +182,28 @@ mod tests {
         assert_eq!(said(&files), Some(plain));
         // Behind a feature.
         let root = "#![cfg_attr(all(test, feature = \"nightly\"), feature(test))]\n#[bench]";
-        let nightly = LibBenches {
+        let nightly = UnitBenches {
             gate: Some("nightly".to_owned()),
         };
         assert_eq!(said(&[("src/lib.rs", root)]), Some(nightly));
+    }
+
+    #[test]
+    fn a_binary_whose_root_takes_libtest_holds_the_benches_of_its_modules() {
+        // rayon-demo's: `src/main.rs` takes libtest; its modules hold the benches.
+        let root = "#![cfg_attr(test, feature(test))]\nmod sort;\nfn main() {}";
+        let module = "#[bench]\nfn f(b: &mut test::Bencher) {}";
+        let found = |files: &[(&str, &str)]| said_of("src/main.rs", files);
+        let plain = Some(UnitBenches { gate: None });
+        assert_eq!(
+            found(&[("src/main.rs", root), ("src/sort.rs", module)]),
+            plain
+        );
+        // Another binary's benches are not its own.
+        assert_eq!(
+            found(&[("src/main.rs", root), ("src/bin/x.rs", module)]),
+            None
+        );
     }
 
     #[test]
