@@ -375,9 +375,13 @@ fn left_out(
 
 /// Whether bench target `t` is a suite of libtest's own `#[bench]`
 /// functions (`#![feature(test)]`, libtest's harness): nbench-libtest
-/// takes `test`'s place in its build ([`crate::build::libtest`]).
+/// takes `test`'s place in its build ([`crate::build::libtest`]). Its
+/// `#[bench]` may be written by a macro (RustCrypto's
+/// `digest::bench_update!`) or in a module: a crate root that takes
+/// libtest says so too.
 fn libtest_suite(t: &cargo_metadata::Target, tables: &BenchTables, source: &str) -> bool {
-    !tables.harness_off.contains(&t.name) && source.contains("#[bench]")
+    let takes = || source.lines().any(unit_benches::takes_libtest);
+    !tables.harness_off.contains(&t.name) && (source.contains("#[bench]") || takes())
 }
 
 /// The packages cargo would build for `-p` / `--workspace` / `--exclude`, or by default.

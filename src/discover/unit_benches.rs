@@ -129,7 +129,7 @@ pub fn unit_benches(package: &Path, root: &Path) -> Option<UnitBenches> {
 
 /// Whether a line of a crate root turns on libtest: `#![feature(test)]`,
 /// or `#![cfg_attr(…, feature(test))]`.
-fn takes_libtest(line: &str) -> bool {
+pub(super) fn takes_libtest(line: &str) -> bool {
     let line = line.trim_start();
     line.starts_with("#![") && line.replace(' ', "").contains("feature(test)")
 }

@@ -40,7 +40,8 @@ fn a_libtest_suite_runs_unchanged_under_libtests_names_and_is_counted() {
     // `parse::fails` returns an `Err`: it fails, as under libtest.
     assert_eq!(run.code, 1, "{}", run.all());
     let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    let target = &json["targets"][0];
+    let targets = json["targets"].as_array().unwrap();
+    let target = (targets.iter().find(|t| t["target"] == "nightly/suite")).unwrap();
     let failures = target["failures"].as_array().unwrap();
     assert_eq!(failures.len(), 1, "{target}");
     assert_eq!(failures[0]["id"], "parse::fails");
@@ -54,6 +55,19 @@ fn a_libtest_suite_runs_unchanged_under_libtests_names_and_is_counted() {
     let (number, sum) = (per_iter(&rows[1]).unwrap(), per_iter(&rows[2]).unwrap());
     // A thousand steps of a fold against one short parse.
     assert!(sum > 20.0 * number, "{number} {sum}");
+}
+
+#[test]
+fn a_suite_whose_benches_a_macro_writes_is_one() {
+    // `benches/by_macro.rs` takes libtest and calls a macro that writes
+    // its `#[bench]` functions (RustCrypto's `digest::bench_update!`).
+    let fx = Fixture::new("libtest");
+    let list = nbench(&fx, "1", &["--bench", "by_macro", "--list"]);
+    assert_eq!(list.code, 0, "{}", list.all());
+    let listed: Vec<&str> = (list.stdout.lines())
+        .filter_map(|l| l.strip_prefix("nightly/by_macro: "))
+        .collect();
+    assert_eq!(listed, ["sum_10", "sum_100"], "{}", list.all());
 }
 
 #[test]
@@ -136,8 +150,9 @@ fn on_a_stable_toolchain_a_libtest_suite_is_left_out_saying_to_take_nightly() {
     let fx = Fixture::new("libtest");
     let run = nbench(&fx, "-1", &["--list"]);
     assert_eq!(run.code, 2, "{}", run.all());
-    // The suite, and the binary whose source holds `#[bench]`.
-    let said = "skipped bench targets `nightly/suite`, `nightly/tool` (each for this reason): \
+    // The suites, and the binary whose source holds `#[bench]`.
+    let said = "skipped bench targets `nightly/by_macro`, `nightly/suite`, `nightly/tool` (each \
+                for this reason): \
                 it uses libtest's `#[bench]` (`#![feature(test)]`), which builds on a nightly \
                 toolchain only: run `cargo +nightly nbench`";
     assert!(run.stderr.contains(said), "{}", run.stderr);
