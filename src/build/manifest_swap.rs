@@ -4,7 +4,7 @@
 //! ([`super::alias`]).
 
 use super::dependencies::each_entry;
-use crate::discover::FrontEnd;
+use crate::discover::{FrontEnd, crate_name};
 use std::path::Path;
 use toml::{Table, Value};
 
@@ -34,6 +34,7 @@ pub fn swap_tables(
     source: (&'static FrontEnd, &Table),
     aliases: &Path,
 ) -> ManifestSwap {
+    by_crate_names(manifest);
     let mut workspace = manifest.remove("workspace");
     let mut swap = swap_names(manifest, source, aliases);
     if let Some(Value::Table(ws)) = &mut workspace {
@@ -47,6 +48,86 @@ pub fn swap_tables(
         manifest.insert("workspace".into(), ws);
     }
     swap
+}
+
+/// Declares each library whose crate goes by another name than its
+/// package ([`crate_name`]: criterion2's is `criterion`) under that name,
+/// where an entry gives it its own: `criterion2 = "3"` becomes `criterion
+/// = { package = "criterion2", version = "3" }`, the same to cargo, and
+/// `criterion2/…` in the package's features `criterion/…`. The front end,
+/// put in its place, then has the name the suite's code uses.
+fn by_crate_names(manifest: &mut Table) {
+    let mut moved = Vec::new();
+    rename_in(manifest, &mut moved);
+    let Some(Value::Table(features)) = manifest.get_mut("features") else {
+        return;
+    };
+    let listed: Vec<String> = features.keys().cloned().collect();
+    for (_, list) in features.iter_mut() {
+        let Some(list) = list.as_array_mut() else {
+            continue;
+        };
+        for f in list.iter_mut() {
+            let renamed = (f.as_str()).and_then(|f| renamed_feature(f, &moved, &listed));
+            if let Some(renamed) = renamed {
+                *f = Value::String(renamed);
+            }
+        }
+    }
+}
+
+/// [`by_crate_names`] in the dependency tables of `table`, at any depth
+/// (`[target.'cfg(…)'.dev-dependencies]`, `[workspace.dependencies]`):
+/// each name moved, and the name it took.
+fn rename_in(table: &mut Table, moved: &mut Vec<(String, &'static str)>) {
+    for (key, value) in table.iter_mut() {
+        let Some(inner) = value.as_table_mut() else {
+            continue;
+        };
+        if !key.ends_with("dependencies") {
+            rename_in(inner, moved);
+            continue;
+        }
+        let names: Vec<String> = inner.keys().cloned().collect();
+        for name in names {
+            let Some(code) = crate_name(&name).filter(|c| !inner.contains_key(*c)) else {
+                continue;
+            };
+            let mut entry = match inner.get(&name) {
+                Some(Value::String(v)) => Table::from_iter([("version".into(), v.clone().into())]),
+                Some(Value::Table(t)) if !t.contains_key("package") => t.clone(),
+                _ => continue,
+            };
+            // Inherited, it is renamed in the workspace's table too.
+            if entry.get("workspace").and_then(Value::as_bool) != Some(true) {
+                entry.insert("package".into(), Value::String(name.clone()));
+            }
+            inner.remove(&name);
+            inner.insert(code.to_owned(), Value::Table(entry));
+            moved.push((name, code));
+        }
+    }
+}
+
+/// Feature `f` of a package's `[features]` (whose own are `listed`)
+/// with each dependency of `moved` under its new name: `criterion2/x`,
+/// `criterion2?/x`, `dep:criterion2` and the optional dependency's own
+/// feature `criterion2`; none where it names none of them.
+fn renamed_feature(f: &str, moved: &[(String, &str)], listed: &[String]) -> Option<String> {
+    for (old, new) in moved {
+        for sep in ["/", "?/"] {
+            if let Some(rest) = f.strip_prefix(&format!("{old}{sep}")) {
+                return Some(format!("{new}{sep}{rest}"));
+            }
+        }
+        if f == format!("dep:{old}") {
+            return Some(format!("dep:{new}"));
+        }
+        if f == old && !listed.contains(old) {
+            return Some((*new).to_owned());
+        }
+    }
+    None
 }
 
 /// [`swap_tables`] for the dependency tables in `manifest`, which one
@@ -120,4 +201,60 @@ fn put(dep: &mut Value, keys: &Table, package: &str) {
     entry.extend(keys.clone());
     entry.insert("package".into(), Value::String(package.into()));
     *dep = Value::Table(entry);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discover::FRONT_ENDS;
+
+    /// `manifest` swapped for criterion's front end from `/compat`.
+    fn swapped(manifest: &str) -> Table {
+        let mut t: Table = toml::from_str(manifest).unwrap();
+        let keys = Table::from_iter([("path".into(), Value::String("/compat".into()))]);
+        let swap = swap_tables(&mut t, (&FRONT_ENDS[0], &keys), Path::new("/aliases"));
+        assert_eq!(swap.declared, ["criterion2"]);
+        assert!(swap.aliases.is_empty(), "{swap:?}");
+        t
+    }
+
+    #[test]
+    fn a_library_whose_crate_has_another_name_is_swapped_under_that_name() {
+        // oxc-resolver's: criterion2's crate is `criterion` (`use criterion::…`).
+        let t = swapped(
+            "[features]\ncodspeed = [\"criterion2/codspeed\"]\nlisted = [\"criterion2?/async\"]\n\
+             [dev-dependencies]\ncriterion2 = { version = \"3\", default-features = false }\n",
+        );
+        let deps = t["dev-dependencies"].as_table().unwrap();
+        assert!(!deps.contains_key("criterion2"), "{t}");
+        let c = &deps["criterion"];
+        assert_eq!(c["package"].as_str(), Some("nbench-criterion"));
+        assert_eq!(c["path"].as_str(), Some("/compat"));
+        assert_eq!(c["default-features"].as_bool(), Some(false));
+        let features = &t["features"];
+        assert_eq!(features["codspeed"][0].as_str(), Some("criterion/codspeed"));
+        assert_eq!(features["listed"][0].as_str(), Some("criterion?/async"));
+        // Optional, and inherited from the workspace's table.
+        let t = swapped(
+            "[features]\nbench = [\"dep:criterion2\"]\nother = [\"criterion2\"]\n\
+             [dependencies]\ncriterion2 = { workspace = true, optional = true }\n\
+             [workspace.dependencies]\ncriterion2 = \"3\"\n",
+        );
+        let own = &t["dependencies"]["criterion"];
+        assert_eq!(own["workspace"].as_bool(), Some(true), "{t}");
+        assert!(own.get("package").is_none(), "{t}");
+        let inherited = &t["workspace"]["dependencies"]["criterion"];
+        assert_eq!(
+            inherited["package"].as_str(),
+            Some("nbench-criterion"),
+            "{t}"
+        );
+        assert_eq!(t["features"]["bench"][0].as_str(), Some("dep:criterion"));
+        assert_eq!(t["features"]["other"][0].as_str(), Some("criterion"));
+        // Renamed by the suite, its code uses the name it gave.
+        let t =
+            swapped("[dev-dependencies]\ncrit = { package = \"criterion2\", version = \"3\" }\n");
+        let c = &t["dev-dependencies"]["crit"];
+        assert_eq!(c["package"].as_str(), Some("nbench-criterion"), "{t}");
+    }
 }

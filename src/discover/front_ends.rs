@@ -127,11 +127,22 @@ impl FrontEnd {
     }
 }
 
+/// Packages of [`FRONT_ENDS`]' names whose library goes by another name:
+/// the crate name a suite's code uses where its entry does not rename it
+/// (criterion2's library is `criterion`: `use criterion::…`).
+const CRATE_NAMES: [(&str, &str); 1] = [("criterion2", "criterion")];
+
+/// The crate name a suite's code uses for package `package` where its
+/// dependency entry does not rename it, if that is not the package's own.
+pub fn crate_name(package: &str) -> Option<&'static str> {
+    (CRATE_NAMES.iter()).find_map(|(p, c)| (*p == package).then_some(*c))
+}
+
 /// The libraries a suite may use, and what takes their place.
 pub const FRONT_ENDS: [FrontEnd; 6] = [
     FrontEnd {
         library: "criterion",
-        also: &["codspeed-criterion-compat"],
+        also: &["codspeed-criterion-compat", "criterion2"],
         package: COMPAT_PACKAGE,
         env: "NBENCH_CRITERION",
         published: crate::error::COMPAT_DEPENDENCY,

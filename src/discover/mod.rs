@@ -17,7 +17,7 @@ mod unit_benches;
 
 use features::features_off;
 pub use features::{Features, present_and_absent};
-pub use front_ends::{FRONT_ENDS, FrontEnd, LIBTEST, LIBTEST_PACKAGE, Unified};
+pub use front_ends::{FRONT_ENDS, FrontEnd, LIBTEST, LIBTEST_PACKAGE, Unified, crate_name};
 pub use manifests::manifests;
 use source::{a_program_of_its_own, binary_benchmarks, foreign_library, library_of};
 
@@ -361,11 +361,21 @@ fn left_out(
             ),
             false => String::new(),
         };
-        Some(format!(
-            "it uses {key}; to run it unchanged, put {} in {key}'s place{place}: `{}`",
-            front.package,
-            front.line_as(key)
-        ))
+        Some(match crate_name(key) {
+            // Put in its place under the name its code uses.
+            Some(code) => format!(
+                "it uses {key}, whose crate is `{code}`; to run it unchanged, put {} in \
+                 {key}'s place{place}, under that name: `{}` (and `{code}/…` for `{key}/…` in \
+                 its features)",
+                front.package,
+                front.line_as(code)
+            ),
+            None => format!(
+                "it uses {key}; to run it unchanged, put {} in {key}'s place{place}: `{}`",
+                front.package,
+                front.line_as(key)
+            ),
+        })
     } else if !uses_nbench {
         Some("its package does not depend on nbench".to_owned())
     } else {

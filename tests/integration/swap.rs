@@ -357,3 +357,41 @@ fn a_front_end_cargo_cannot_get_is_named_with_the_variable_that_points_to_one() 
         r.stderr
     );
 }
+
+#[test]
+fn a_suite_on_criterion2_compares_under_the_crate_name_its_code_uses() {
+    // criterion2's crate is `criterion`: the line to swap it by hand is
+    // under that name.
+    let fx = Fixture::new("crit_fork").own_target_dir();
+    let mut cmd = fx.nbench_command(&["--list"]);
+    let skipped = Run::from(cmd.env_remove("NBENCH_CRITERION").output().unwrap());
+    assert_ne!(skipped.code, 0, "{}", skipped.all());
+    let said = "skipped bench target `fork/fork`: it uses criterion2, whose crate is \
+                `criterion`; to run it unchanged, put nbench-criterion in criterion2's place, \
+                under that name: `criterion = { package = \"nbench-criterion\"";
+    assert!(skipped.stderr.contains(said), "{}", skipped.stderr);
+    // Two revisions, swapped by cargo nbench with its `codspeed` feature
+    // kept: the second does 30 % more steps.
+    fx.last_commit_changes(
+        "target/\nCargo.lock\n",
+        "src/lib.rs",
+        "STEPS: u64 = 2000",
+        "STEPS: u64 = 2600",
+    );
+    let r = run(
+        &fx,
+        &["compare", "--rev", "HEAD~1", "HEAD", "--format", "json"],
+        true,
+    );
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(
+        r.stderr
+            .contains("uses criterion2: building it with nbench-criterion in criterion2's place"),
+        "{}",
+        r.stderr
+    );
+    let rows = verdicts(&r.stdout);
+    let ids: Vec<&str> = rows.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids, ["work/iter", "work/wrapper"], "{rows:?}");
+    assert!(rows.iter().all(|(_, v)| v == "regressed"), "{rows:?}");
+}

@@ -45,7 +45,7 @@ impl<'a, M> Bencher<'a, M> {
     /// Counts a timing call; the second is said once. nbench times the
     /// first and runs each later one's routine once, untimed
     /// ([`nbench::__private::later_calls_run_once`]).
-    fn count_call(&mut self) {
+    pub(crate) fn count_call(&mut self) {
         self.calls += 1;
         if self.calls == 2 {
             crate::notice::once(LATER_CALLS);

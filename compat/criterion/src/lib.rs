@@ -30,11 +30,13 @@ mod own;
 pub mod profiler;
 mod regex;
 mod walk;
+mod wrapper;
 
 pub use bencher::{AsyncBencher, Bencher};
 pub use criterion::{BenchmarkFilter, Criterion};
 pub use group::{BenchmarkGroup, BenchmarkId, IntoBenchmarkId};
 pub use legacy::{Benchmark, BenchmarkDefinition, Fun, ParameterizedBenchmark};
+pub use wrapper::WrapperRunner;
 
 /// Keeps the compiler from optimising a value away (`std::hint::black_box`).
 pub fn black_box<T>(dummy: T) -> T {
