@@ -366,29 +366,26 @@ pub fn cargo_args(cli: &BuildOptions, targets: &[BenchTarget], packages: &[Strin
         .collect();
     packages.sort_unstable();
     packages.dedup();
-    let mut names: Vec<&str> = (targets.iter())
-        .filter(|t| t.kind == Kind::Bench)
-        .map(|t| t.name.as_str())
-        .collect();
-    names.sort_unstable();
-    names.dedup();
+    // Each bench target and binary named once.
+    let named = |kind: Kind| {
+        let mut names: Vec<&str> = (targets.iter())
+            .filter(|t| t.kind == kind)
+            .map(|t| t.name.as_str())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    };
     for p in packages {
         args.extend(["--package".to_owned(), p.to_owned()]);
     }
     if targets.iter().any(|t| t.kind == Kind::Lib) {
         args.push("--lib".to_owned());
     }
-    for n in names {
-        args.extend(["--bench".to_owned(), n.to_owned()]);
-    }
-    let mut bins: Vec<&str> = (targets.iter())
-        .filter(|t| t.kind == Kind::Bin)
-        .map(|t| t.name.as_str())
-        .collect();
-    bins.sort_unstable();
-    bins.dedup();
-    for n in bins {
-        args.extend(["--bin".to_owned(), n.to_owned()]);
+    for (kind, flag) in [(Kind::Bench, "--bench"), (Kind::Bin, "--bin")] {
+        for n in named(kind) {
+            args.extend([flag.to_owned(), n.to_owned()]);
+        }
     }
     args.extend(common_args(cli));
     args

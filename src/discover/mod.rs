@@ -1,7 +1,7 @@
 //! Finding the bench targets to run: `cargo metadata` for packages and targets, the manifests for `harness = false`.
 
 use crate::error::{Error, Result};
-use crate::model::target::{BenchTarget, Kind, LIB, Skipped};
+use crate::model::target::{BenchTarget, Kind, Skipped};
 use cargo_metadata::{Metadata, MetadataCommand, Package};
 use std::path::{Path, PathBuf};
 
@@ -204,18 +204,8 @@ pub fn discover(
                 }),
             }
         }
-        let named = |name: &str| cli.benches.iter().any(|b| b == name);
-        let lib = (cli.benches.is_empty() || named(LIB)) && tables.lib_benched;
-        let lib = lib
-            .then(|| unit_benches::lib_target(pkg, features))
-            .flatten();
-        // `bench = false`: `cargo bench` runs it only where named.
-        let bins = (pkg.targets.iter().filter(|t| t.is_bin()))
-            .filter(|t| !tables.unbenched_bins.contains(&t.name) || named(&t.name))
-            .filter(|t| cli.benches.is_empty() || named(&t.name))
-            .filter_map(|t| Some((t, unit_benches::bin_target(pkg, t, features)?)));
-        let units = lib.map(|l| (LIB, l)).into_iter();
-        for (name, unit) in units.chain(bins.map(|(t, u)| (t.name.as_str(), u))) {
+        let built = (tables.lib_benched, tables.unbenched_bins.as_slice());
+        for (name, unit) in unit_benches::unit_targets(pkg, &cli.benches, built, features) {
             unmatched.retain(|b| *b != name);
             match unit {
                 Ok(t) => targets.push(t),

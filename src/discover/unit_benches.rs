@@ -8,13 +8,31 @@ use crate::model::target::{BenchTarget, Kind, LIB, Skipped};
 use cargo_metadata::{Package, Target};
 use std::path::Path;
 
+/// The library and binaries of `pkg` whose source holds `#[bench]`
+/// functions, as bench targets, each with its name, or why it is left
+/// out; those `benches` names (all, where it names none) and that cargo
+/// builds unit tests of (`built`: whether the library's, and the binaries
+/// whose `[[bin]]` says `bench = false`, run only where named).
+pub(super) fn unit_targets<'p>(
+    pkg: &'p Package,
+    benches: &[String],
+    (lib_benched, unbenched_bins): (bool, &[String]),
+    features: Features,
+) -> Vec<(&'p str, Result<BenchTarget, Skipped>)> {
+    let named = |name: &str| benches.iter().any(|b| b == name);
+    let lib = (benches.is_empty() || named(LIB)) && lib_benched;
+    let lib = lib.then(|| lib_target(pkg, features)).flatten();
+    let bins = (pkg.targets.iter().filter(|t| t.is_bin()))
+        .filter(|t| !unbenched_bins.contains(&t.name) || named(&t.name))
+        .filter(|t| benches.is_empty() || named(&t.name))
+        .filter_map(|t| Some((t.name.as_str(), bin_target(pkg, t, features)?)));
+    lib.map(|l| (LIB, l)).into_iter().chain(bins).collect()
+}
+
 /// `pkg`'s library as a bench target ([`LIB`]), where its source holds
 /// libtest's `#[bench]` functions ([`unit_benches`]); left out, with why,
 /// where the feature its benchmarks are built under is off.
-pub(super) fn lib_target(
-    pkg: &Package,
-    features: Features,
-) -> Option<Result<BenchTarget, Skipped>> {
+fn lib_target(pkg: &Package, features: Features) -> Option<Result<BenchTarget, Skipped>> {
     let lib = pkg.targets.iter().find(|t| t.is_lib() || t.is_rlib())?;
     unit_target(pkg, lib, (Kind::Lib, LIB), features)
 }
@@ -22,7 +40,7 @@ pub(super) fn lib_target(
 /// `pkg`'s binary `bin` as a bench target ([`Kind::Bin`], named as the
 /// binary), where its source holds libtest's `#[bench]` functions; left
 /// out, with why, where features it is built under are off.
-pub(super) fn bin_target(
+fn bin_target(
     pkg: &Package,
     bin: &Target,
     features: Features,

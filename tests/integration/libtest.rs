@@ -95,16 +95,23 @@ fn a_librarys_own_benches_run_under_the_feature_that_builds_them() {
     // `--lib`, as `cargo bench --lib`: the library's unit tests alone.
     let mut args = vec!["--lib", "--features", "nightly", "--format", "json"];
     args.extend_from_slice(QUICK);
-    let run = nbench(&fx, "1", &args);
+    // Its `#[test]` is not a benchmark.
+    let (ids, _) = the_only_target(&nbench(&fx, "1", &args), "nightly/lib");
+    assert_eq!(ids, ["benches::sum_1k"]);
+}
+
+/// The ids of the one target a run measured, `label`, and its rows.
+fn the_only_target(run: &Run, label: &str) -> (Vec<String>, Vec<serde_json::Value>) {
     assert_eq!(run.code, 0, "{}", run.all());
     let json = run.json();
     let targets = json["targets"].as_array().unwrap();
     assert_eq!(targets.len(), 1, "{json}");
-    assert_eq!(targets[0]["target"], "nightly/lib", "{json}");
-    let rows = targets[0]["benchmarks"].as_array().unwrap();
-    // Its `#[test]` is not a benchmark.
-    let ids: Vec<&str> = rows.iter().filter_map(|b| b["id"].as_str()).collect();
-    assert_eq!(ids, ["benches::sum_1k"], "{json}");
+    assert_eq!(targets[0]["target"], label, "{json}");
+    let rows = targets[0]["benchmarks"].as_array().unwrap().clone();
+    let ids = rows
+        .iter()
+        .filter_map(|b| b["id"].as_str().map(str::to_owned));
+    (ids.collect(), rows)
 }
 
 #[test]
@@ -123,18 +130,11 @@ fn a_binarys_own_benches_run_as_cargo_bench_bin_runs_them() {
     let mut args = vec!["--bin", "tool", "--format", "json"];
     args.extend(["--metrics", "time,instructions"]);
     args.extend_from_slice(QUICK);
-    let run = nbench(&fx, "1", &args);
-    assert_eq!(run.code, 0, "{}", run.all());
-    let json = run.json();
-    let targets = json["targets"].as_array().unwrap();
-    assert_eq!(targets.len(), 1, "{json}");
-    assert_eq!(targets[0]["target"], "nightly/tool", "{json}");
-    let rows = targets[0]["benchmarks"].as_array().unwrap();
-    let ids: Vec<&str> = rows.iter().filter_map(|b| b["id"].as_str()).collect();
-    assert_eq!(ids, ["work::benches::steps_1k"], "{json}");
+    let (ids, rows) = the_only_target(&nbench(&fx, "1", &args), "nightly/tool");
+    assert_eq!(ids, ["work::benches::steps_1k"]);
     // A thousand steps of three shifts and three xors.
     let counted = rows[0]["metrics"]["instructions"]["per_iter"].as_f64();
-    assert!(counted.is_some_and(|c| c > 3000.0), "{json}");
+    assert!(counted.is_some_and(|c| c > 3000.0), "{:?}", rows[0]);
     // A binary of that name with no `#[bench]` is none to run.
     let none = nbench(&fx, "1", &["--bin", "absent", "--list"]);
     assert_eq!(none.code, 2, "{}", none.all());
