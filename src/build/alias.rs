@@ -31,19 +31,24 @@ pub fn folder(aliases: &Path, alias: &str) -> PathBuf {
 }
 
 /// Writes the crate `alias` in `aliases`: the front end's crate
-/// (`package`, from `source`: `path` or `git` keys), with `features`,
-/// all of it re-exported, its macros too.
+/// (`package`, from `source`: `path` or `git` keys), with the features
+/// `on`, all of it re-exported, its macros too; it declares the features
+/// `declares`, each the front end's of that name.
 pub fn write(
     (aliases, alias): (&Path, &str),
     package: &str,
-    (source, features): (&Table, &[String]),
+    (source, (on, declares)): (&Table, (&[String], &[String])),
 ) -> std::io::Result<()> {
     let dir = folder(aliases, alias);
     std::fs::create_dir_all(&dir)?;
     let mut dependency = source.clone();
     dependency.insert("package".into(), Value::String(package.into()));
-    let features = features.iter().cloned().map(Value::String).collect();
+    let features = on.iter().cloned().map(Value::String).collect();
     dependency.insert("features".into(), Value::Array(features));
+    let declared = declares.iter().map(|f| {
+        let front = Value::String(format!("front/{f}"));
+        (f.clone(), Value::Array(vec![front]))
+    });
     let mut dependencies = Table::new();
     dependencies.insert("front".into(), Value::Table(dependency));
     let mut manifest = Table::new();
@@ -57,6 +62,7 @@ pub fn write(
     lib_table.insert("path".into(), Value::String("lib.rs".into()));
     manifest.insert("lib".into(), Value::Table(lib_table));
     manifest.insert("dependencies".into(), Value::Table(dependencies));
+    manifest.insert("features".into(), Value::Table(declared.collect()));
     manifest.insert("workspace".into(), Value::Table(Table::new()));
     let text = toml::to_string(&manifest).map_err(std::io::Error::other)?;
     std::fs::write(dir.join("Cargo.toml"), text)?;
@@ -77,8 +83,15 @@ mod tests {
         assert_eq!(alias, "nbench-criterion-as-codspeed-criterion-compat");
         let mut source = Table::new();
         source.insert("path".into(), Value::String("/compat/criterion".into()));
-        let features = ["html_reports".to_owned()];
-        write((&aliases, &alias), "nbench-criterion", (&source, &features)).unwrap();
+        let on = ["html_reports".to_owned()];
+        // `x = ["codspeed-criterion-compat/async"]` in the package's features.
+        let declares = ["async".to_owned()];
+        write(
+            (&aliases, &alias),
+            "nbench-criterion",
+            (&source, (&on, &declares)),
+        )
+        .unwrap();
         let dir = folder(&aliases, &alias);
         let manifest: Table =
             toml::from_str(&std::fs::read_to_string(dir.join("Cargo.toml")).unwrap()).unwrap();
@@ -87,6 +100,10 @@ mod tests {
         assert_eq!(dep["package"].as_str(), Some("nbench-criterion"));
         assert_eq!(dep["path"].as_str(), Some("/compat/criterion"));
         assert_eq!(dep["features"][0].as_str(), Some("html_reports"));
+        assert_eq!(
+            manifest["features"]["async"][0].as_str(),
+            Some("front/async")
+        );
         assert!(manifest["workspace"].as_table().unwrap().is_empty());
         let lib = std::fs::read_to_string(dir.join("lib.rs")).unwrap();
         assert!(lib.contains("pub use front::*;"), "{lib}");

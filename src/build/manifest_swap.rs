@@ -18,9 +18,21 @@ pub const SOURCE_KEYS: [&str; 8] = [
 pub struct ManifestSwap {
     /// The names of the library's it declared (none: it was not changed).
     pub declared: Vec<&'static str>,
-    /// Each alias it now names ([`super::alias`]), with the features its
-    /// entries asked of it.
-    pub aliases: Vec<(String, Vec<String>)>,
+    /// Each alias it now names ([`super::alias`]).
+    pub aliases: Vec<Alias>,
+}
+
+/// An alias a manifest names ([`super::alias`]).
+#[derive(Debug, Default, PartialEq)]
+pub struct Alias {
+    /// Its package (`nbench-criterion-as-codspeed-criterion-compat`).
+    pub package: String,
+    /// The features its entries turned on, asked of the front end.
+    pub on: Vec<String>,
+    /// The features its package's `[features]` name of it (`x =
+    /// ["codspeed-criterion-compat/async"]`), which it declares, each
+    /// turning on the front end's of that name.
+    pub declares: Vec<String>,
 }
 
 /// Puts the source's crate in its library's place in `manifest`. Where
@@ -147,6 +159,7 @@ fn swap_names(
     });
     names.sort_unstable();
     let first = names.first().map(|(_, name)| name.clone());
+    let listed = manifest.get("features").cloned();
     let mut swap = ManifestSwap::default();
     each_entry(manifest, &mut |name, dep| {
         let Some(declared) = library_of(name, dep).and_then(|l| front.named(l)) else {
@@ -162,18 +175,46 @@ fn swap_names(
             Value::Table(t) => t.remove("features"),
             _ => None,
         };
-        let features = (features.iter().filter_map(Value::as_array).flatten())
+        let on = (features.iter().filter_map(Value::as_array).flatten())
             .filter_map(|f| f.as_str().map(str::to_owned))
             .collect();
         let mut keys = Table::new();
         let dir = super::alias::folder(aliases, &alias);
         keys.insert("path".into(), Value::String(dir.display().to_string()));
         put(dep, &keys, &alias);
-        swap.aliases.push((alias, features));
+        let declares = features_of(listed.as_ref(), name);
+        swap.aliases.push(Alias {
+            package: alias,
+            on,
+            declares,
+        });
     });
     swap.declared.sort_unstable();
     swap.declared.dedup();
     swap
+}
+
+/// The features of dependency `name` a package's `[features]` (`listed`)
+/// names: `name/x` and `name?/x`.
+fn features_of(listed: Option<&Value>, name: &str) -> Vec<String> {
+    let lists = listed
+        .and_then(Value::as_table)
+        .into_iter()
+        .flat_map(|t| t.values());
+    let named = lists
+        .filter_map(Value::as_array)
+        .flatten()
+        .filter_map(Value::as_str);
+    let mut features: Vec<String> = named
+        .filter_map(|f| {
+            let rest = f.strip_prefix(name)?;
+            rest.strip_prefix('/').or_else(|| rest.strip_prefix("?/"))
+        })
+        .map(str::to_owned)
+        .collect();
+    features.sort();
+    features.dedup();
+    features
 }
 
 /// The library a dependency entry declared under `name` is: `name`, or

@@ -196,7 +196,9 @@ pub struct Swapped {
 pub fn swap_checkout(dir: &Path, source: &Source) -> std::io::Result<Swapped> {
     let mut swapped = Swapped::default();
     let aliases = super::alias::beside(dir);
-    let mut asked = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
+    // Each alias's features: turned on, and declared.
+    type Set = std::collections::BTreeSet<String>;
+    let mut asked = std::collections::BTreeMap::<String, (Set, Set)>::new();
     for path in crate::discover::manifests(dir, usize::MAX) {
         let text = std::fs::read_to_string(&path)?;
         let Ok(mut table) = toml::from_str::<Table>(&text) else {
@@ -211,15 +213,18 @@ pub fn swap_checkout(dir: &Path, source: &Source) -> std::io::Result<Swapped> {
             std::fs::write(&path, written)?;
             (swapped.manifests).push(path.strip_prefix(dir).unwrap_or(&path).to_path_buf());
             swapped.names.extend(swap.declared);
-            for (alias, features) in swap.aliases {
-                asked.entry(alias).or_default().extend(features);
+            for alias in swap.aliases {
+                let (on, declares) = asked.entry(alias.package).or_default();
+                on.extend(alias.on);
+                declares.extend(alias.declares);
             }
         }
     }
-    for (alias, features) in asked {
-        let features: Vec<String> = features.into_iter().collect();
+    for (alias, (on, declares)) in asked {
+        let (on, declares) = (Vec::from_iter(on), Vec::from_iter(declares));
+        let features = (on.as_slice(), declares.as_slice());
         let package = source.front.package;
-        super::alias::write((&aliases, &alias), package, (&source.keys, &features))?;
+        super::alias::write((&aliases, &alias), package, (&source.keys, features))?;
     }
     Ok(swapped)
 }
@@ -483,7 +488,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(
             dir.join("Cargo.toml"),
-            "[package]\nname = \"k\"\n[dev-dependencies]\ncriterion = \"0.8\"\n\
+            "[package]\nname = \"k\"\n[features]\nx = [\"codspeed-criterion-compat?/async_tokio\"]\n\
+             [dev-dependencies]\ncriterion = \"0.8\"\n\
              codspeed-criterion-compat = { version = \"5\", features = [\"async\"] }\n",
         )
         .unwrap();
@@ -494,6 +500,11 @@ mod tests {
         let written = top.join(super::super::alias::FOLDER).join(&named);
         let text = std::fs::read_to_string(written.join("Cargo.toml")).unwrap();
         assert!(text.contains("\"async\""), "{text}");
+        // The features its package's own name for it, declared by it.
+        assert!(
+            text.contains("async_tokio = [\"front/async_tokio\"]"),
+            "{text}"
+        );
         std::fs::remove_dir_all(&top).unwrap();
     }
 
