@@ -127,10 +127,8 @@ fn rename_in(table: &mut Table, moved: &mut Vec<(String, &'static str)>) {
 /// feature `criterion2`; none where it names none of them.
 fn renamed_feature(f: &str, moved: &[(String, &str)], listed: &[String]) -> Option<String> {
     for (old, new) in moved {
-        for sep in ["/", "?/"] {
-            if let Some(rest) = f.strip_prefix(&format!("{old}{sep}")) {
-                return Some(format!("{new}{sep}{rest}"));
-            }
+        if let Some((sep, rest)) = of_dependency(f, old) {
+            return Some(format!("{new}{sep}{rest}"));
         }
         if f == format!("dep:{old}") {
             return Some(format!("dep:{new}"));
@@ -206,15 +204,19 @@ fn features_of(listed: Option<&Value>, name: &str) -> Vec<String> {
         .flatten()
         .filter_map(Value::as_str);
     let mut features: Vec<String> = named
-        .filter_map(|f| {
-            let rest = f.strip_prefix(name)?;
-            rest.strip_prefix('/').or_else(|| rest.strip_prefix("?/"))
-        })
-        .map(str::to_owned)
+        .filter_map(|f| Some(of_dependency(f, name)?.1.to_owned()))
         .collect();
     features.sort();
     features.dedup();
     features
+}
+
+/// Where `[features]` entry `f` names a feature of dependency `name`
+/// (`name/x`, or `name?/x`, which leaves it off): how (`/` or `?/`) and
+/// which feature.
+fn of_dependency<'f>(f: &'f str, name: &str) -> Option<(&'static str, &'f str)> {
+    let rest = f.strip_prefix(name)?;
+    (["/", "?/"].into_iter()).find_map(|sep| Some((sep, rest.strip_prefix(sep)?)))
 }
 
 /// The library a dependency entry declared under `name` is: `name`, or

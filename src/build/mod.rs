@@ -162,11 +162,7 @@ impl BuildOptions {
         if self.one_unit(&user, cwd) {
             added.push(units::RECORDED.to_owned());
         }
-        let mut features: Vec<String> = self
-            .features
-            .iter()
-            .flat_map(|f| f.split([',', ' ']))
-            .filter(|f| !f.is_empty())
+        let mut features: Vec<String> = (crate::discover::each_feature(&self.features))
             .map(str::to_owned)
             .collect();
         features.sort();

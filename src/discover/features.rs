@@ -17,6 +17,12 @@ pub struct Features<'a> {
     pub no_default: bool,
 }
 
+/// The features `-F/--features` values name, each once as given: cargo
+/// takes a comma or space separated list in each.
+pub fn each_feature(list: &[String]) -> impl Iterator<Item = &str> {
+    (list.iter().flat_map(|f| f.split([',', ' ']))).filter(|f| !f.is_empty())
+}
+
 impl Features<'_> {
     /// The features of `pkg` these flags leave off of those in `required`.
     pub(super) fn missing(&self, pkg: &Package, required: &[String]) -> Vec<String> {
@@ -24,10 +30,7 @@ impl Features<'_> {
             return Vec::new();
         }
         let mut on: Vec<String> = Vec::new();
-        let mut queue: Vec<String> = self
-            .list
-            .iter()
-            .flat_map(|f| f.split([',', ' ']))
+        let mut queue: Vec<String> = each_feature(self.list)
             .filter_map(|f| match f.split_once('/') {
                 Some((p, feature)) => (p == pkg.name.as_str()).then_some(feature),
                 None => Some(f),
@@ -142,9 +145,7 @@ pub fn present_and_absent(list: &[String], members: &[&Package]) -> (Vec<String>
             || (pkg.dependencies.iter())
                 .any(|d| d.optional && d.rename.as_deref().unwrap_or(&d.name) == feature)
     };
-    let named = list.iter().flat_map(|f| f.split([',', ' ']));
-    named
-        .filter(|f| !f.is_empty())
+    each_feature(list)
         .map(str::to_owned)
         .partition(|f| match f.split_once('/') {
             Some((p, feature)) => match members.iter().find(|m| m.name.as_str() == p) {

@@ -16,7 +16,7 @@ mod submodule;
 mod unit_benches;
 
 use features::features_off;
-pub use features::{Features, present_and_absent};
+pub use features::{Features, each_feature, present_and_absent};
 pub use front_ends::{FRONT_ENDS, FrontEnd, LIBTEST, LIBTEST_PACKAGE, Unified, crate_name};
 pub use manifests::manifests;
 use source::{a_program_of_its_own, binary_benchmarks, foreign_library, library_of};
