@@ -7,9 +7,24 @@
 //! does nothing otherwise.
 
 use crate::valgrind;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 static ON: AtomicBool = AtomicBool::new(false);
+
+/// Instructions counted in other processes while counting was on (the
+/// commands a benchmark runs, each under a callgrind of its own:
+/// [`crate::command`]), since [`take_elsewhere`] last took them.
+static ELSEWHERE: AtomicU64 = AtomicU64::new(0);
+
+/// Adds `instructions` counted in another process to the sample's count.
+pub fn add_elsewhere(instructions: u64) {
+    ELSEWHERE.fetch_add(instructions, Ordering::SeqCst);
+}
+
+/// The instructions counted elsewhere since the last call, set back to 0.
+pub fn take_elsewhere() -> u64 {
+    ELSEWHERE.swap(0, Ordering::SeqCst)
+}
 
 /// Whether a pause also switches callgrind's instrumentation off
 /// ([`setups_apart`]).

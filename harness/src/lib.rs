@@ -6,6 +6,7 @@ pub mod alloc;
 mod apart;
 mod bencher;
 mod catch;
+mod command;
 mod counter;
 mod counting;
 mod cpu;
@@ -112,6 +113,10 @@ pub mod __private {
             parse_label,
         };
         pub use crate::valgrind::{COUNTS_EVERY_THREAD, EVERY_THREAD_ENV, INSTRUMENTS_ITSELF};
+    }
+    /// Starting a command a benchmark runs, counted where it is.
+    pub mod command {
+        pub use crate::command::{Launch, VALGRIND_ENV, launch};
     }
     /// The CPU's instruction counter: whether this machine has one that counts.
     pub mod perf {

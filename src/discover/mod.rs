@@ -19,7 +19,7 @@ use features::features_off;
 pub use features::{Features, each_feature, present_and_absent};
 pub use front_ends::{FRONT_ENDS, FrontEnd, LIBTEST, LIBTEST_PACKAGE, Unified, crate_name};
 pub use manifests::manifests;
-use source::{a_program_of_its_own, binary_benchmarks, foreign_library, library_of};
+use source::{a_program_of_its_own, foreign_library, library_of};
 
 /// Where the workspace is and how cargo may read it (cargo's manifest options).
 #[derive(Debug, Clone, Default)]
@@ -305,13 +305,6 @@ fn front_ends_of(pkg: &Package) -> impl Iterator<Item = &'static str> + '_ {
         .filter(|n| depends(pkg, n))
 }
 
-/// Why a gungraun target whose `main!` runs binary benchmarks is left
-/// out: nbench-gungraun would not build it, and a revision swapped for
-/// gungraun would fail to build as a whole.
-const BINARY_BENCHMARKS: &str = "it runs gungraun binary benchmarks \
-     (`binary_benchmark_groups`), which time a whole command and which nbench does not run: \
-     keep the target on gungraun, or time the command with hyperfine";
-
 /// Why bench target `t` of `pkg` is left out, if it is, by what cargo
 /// says of it, its package's manifest (`tables`), its source file and
 /// whether that is a suite of libtest's `#[bench]` ([`libtest_suite`]).
@@ -335,8 +328,6 @@ fn left_out(
              `cargo bench --bench {}` runs as it is",
             t.name
         ))
-    } else if binary_benchmarks(pkg, source) {
-        Some(BINARY_BENCHMARKS.to_owned())
     } else if let Some(foreign) = foreign_library(pkg, source) {
         Some(format!(
             "it uses {foreign}, a benchmark library nbench has no front end for"

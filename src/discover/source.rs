@@ -38,22 +38,6 @@ pub(super) fn foreign_library<'p>(pkg: &'p Package, source: &str) -> Option<&'p 
         .find(|k| names(source, k))
 }
 
-/// Whether a bench target of `pkg` whose source file is `source` runs
-/// gungraun binary benchmarks: its `main!` names `binary_benchmark_groups`
-/// and its package takes gungraun (or iai-callgrind, or nbench-gungraun).
-pub(super) fn binary_benchmarks(pkg: &Package, source: &str) -> bool {
-    let gungraun = (FRONT_ENDS.iter()).find(|f| f.library == "gungraun");
-    source.contains("binary_benchmark_groups")
-        && gungraun.is_some_and(|f| {
-            (pkg.dependencies.iter()).any(|d| d.name == f.package || f.named(&d.name).is_some())
-        })
-}
-
-/// The name a package gives dependency `d` (its `package = …` entry's key).
-fn key(d: &Dependency) -> &str {
-    d.rename.as_deref().unwrap_or(&d.name)
-}
-
 /// Whether dependency `d` is a benchmark library nbench runs: nbench, a
 /// front end, or a library a front end stands in for.
 fn runnable(d: &Dependency) -> bool {
@@ -84,6 +68,11 @@ pub(super) fn a_program_of_its_own(pkg: &Package, source: &str) -> bool {
                 let key = key(d).replace('-', "_");
                 (source.replace(&format!("{key}::black_box"), "")).contains(&key)
             })
+}
+
+/// The name a package gives dependency `d` (its `package = …` entry's key).
+fn key(d: &Dependency) -> &str {
+    d.rename.as_deref().unwrap_or(&d.name)
 }
 
 /// Whether `source` names the crate a package calls `key` (`key::…`).

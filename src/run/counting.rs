@@ -215,9 +215,13 @@ fn run(
     if std::fs::create_dir(&tmp).is_ok() {
         cmd.env("TMPDIR", &tmp);
     }
+    // Counts on the CPU's counter are written there; under callgrind,
+    // what the commands a benchmark runs counted, each under a callgrind
+    // of its own (gungraun's binary benchmarks).
     let counted_to = out.join("counted");
-    if let Source::Cpu = source {
-        cmd.env(nbench::__private::count::COUNTED_TO_ENV, &counted_to);
+    cmd.env(nbench::__private::count::COUNTED_TO_ENV, &counted_to);
+    if let Source::Valgrind(valgrind) = source {
+        cmd.env(nbench::__private::command::VALGRIND_ENV, valgrind);
     }
     let told = match iters {
         true => told(ids, carried.apart_as_told),
@@ -237,7 +241,10 @@ fn run(
     // What a process that failed counted before it ended is kept.
     let dumps = match source {
         Source::Cpu => counted_lines(&counted_to, &printed),
-        Source::Valgrind(_) => read(out).unwrap_or_default(),
+        Source::Valgrind(_) => with_elsewhere(
+            read(out).unwrap_or_default(),
+            counted_lines(&counted_to, ""),
+        ),
     };
     Ok(Counting { dumps, failed })
 }
@@ -285,6 +292,20 @@ fn counted_lines(to: &Path, printed: &str) -> Vec<(Dumped, f64)> {
     (written.lines().chain(printed.lines()))
         .filter_map(parse_counted)
         .collect()
+}
+
+/// `dumps` with the instructions counted elsewhere under the same label
+/// (the commands a sample ran) added to each.
+fn with_elsewhere(
+    mut dumps: Vec<(Dumped, f64)>,
+    elsewhere: Vec<(Dumped, f64)>,
+) -> Vec<(Dumped, f64)> {
+    for (label, n) in elsewhere {
+        if let Some((_, total)) = dumps.iter_mut().find(|(d, _)| *d == label) {
+            *total += n;
+        }
+    }
+    dumps
 }
 
 /// Runs `cmd` for at most `limit`: what it printed on stdout, and, where
@@ -409,6 +430,20 @@ pub fn dumped(text: &str) -> Option<(Dumped, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_commands_counted_elsewhere_adds_to_the_dump_of_the_same_label() {
+        let label = |iters: u64| Dumped {
+            what: "body".into(),
+            iters,
+            kind: "batched".into(),
+            id: "g::cmd".into(),
+        };
+        let dumps = vec![(label(1), 1_000.0), (label(2), 1_900.0)];
+        let elsewhere = vec![(label(1), 50_000.0), (label(2), 100_000.0)];
+        let merged = with_elsewhere(dumps, elsewhere);
+        assert_eq!(merged, [(label(1), 51_000.0), (label(2), 101_900.0)]);
+    }
 
     #[test]
     fn only_a_binary_that_says_it_switches_instrumentation_starts_without_it() {

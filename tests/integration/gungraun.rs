@@ -101,31 +101,67 @@ fn a_skipped_target_is_said_to_use_the_library_its_source_uses() {
     assert!(named.stderr.contains("`gun/support`"), "{}", named.stderr);
 }
 
-#[test]
-fn a_target_of_binary_benchmarks_is_skipped_saying_why_and_the_others_run() {
-    // A command-line tool's suite times its binary (`#[binary_benchmark]`):
-    // nbench-gungraun does not build that target, and the others run.
-    let fx = Fixture::new("gungraun");
+/// The binary benchmarks `commands.rs` registers, of the package's
+/// `steps` command.
+const COMMANDS: [&str; 8] = [
+    "tool::steps::few",
+    "tool::steps::many",
+    "tool::fails::expected",
+    "tool::unexpected",
+    "low::steps::few",
+    "low::steps::many",
+    "low::by_hand::pair_0",
+    "low::by_hand::pair_1",
+];
+
+/// `commands.rs` declared as bench target `commands`.
+fn with_commands(fx: &Fixture) {
     let manifest = fx.dir.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
-    let commands = "\n[[bench]]\nname = \"commands\"\nharness = false\n";
-    std::fs::write(&manifest, text + commands).unwrap();
-    let source = "use gungraun::{binary_benchmark, binary_benchmark_group, main};\n\
-                  #[binary_benchmark]\n\
-                  fn echo() -> gungraun::Command { gungraun::Command::new(\"echo\") }\n\
-                  binary_benchmark_group!(name = tool; benchmarks = echo);\n\
-                  main!(binary_benchmark_groups = tool);\n";
-    std::fs::write(fx.dir.join("benches/commands.rs"), source).unwrap();
-    let run = fx.nbench(&["--list"]);
-    assert_eq!(run.code, 0, "{}", run.all());
-    let said = "skipped bench target `gun/commands`: it runs gungraun binary benchmarks \
-                (`binary_benchmark_groups`), which time a whole command";
-    assert!(run.stderr.contains(said), "{}", run.stderr);
+    let target = "\n[[bench]]\nname = \"commands\"\npath = \"commands.rs\"\nharness = false\n";
+    std::fs::write(&manifest, text + target).unwrap();
+}
+
+#[test]
+fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherwise() {
+    // A command-line tool's suite (`#[binary_benchmark]`, and the
+    // low-level `BinaryBenchmark`) times and counts its binary.
+    let fx = Fixture::new("gungraun");
+    with_commands(&fx);
+    assert_eq!(listed(&fx, "gun/commands"), COMMANDS);
+    let mut args = vec!["--bench", "commands", "--metrics", "time,instructions"];
+    args.extend_from_slice(&["--format", "json"]);
+    args.extend_from_slice(QUICK);
+    let run = fx.nbench(&args);
+    assert_eq!(run.code, 1, "{}", run.all());
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    let failures = &json["targets"][0]["failures"];
+    assert_eq!(failures.as_array().map(Vec::len), Some(1), "{failures}");
+    assert_eq!(failures[0]["id"], "tool::unexpected", "{failures}");
+    let why = failures[0]["reason"].as_str().unwrap();
     assert!(
-        run.stdout.contains("gun/suite: numbers::fib::short"),
-        "{}",
-        run.stdout
+        why.contains("exited with exit status: 3, where success was expected"),
+        "{why}"
     );
+    assert!(why.ends_with("it said: steps: told to fail"), "{why}");
+    // The command's own instructions are counted: a million steps more
+    // than the run that only starts and exits, and a million more again.
+    let alone = per_iter(&json, "tool::fails::expected");
+    let few = per_iter(&json, "tool::steps::few");
+    let many = per_iter(&json, "tool::steps::many");
+    assert!(few - alone > 3e6, "{alone} {few}");
+    let second = (many - few) / (few - alone);
+    assert!((0.8..1.25).contains(&second), "{alone} {few} {many}");
+    // Counted alike however the benchmark was declared.
+    let low = per_iter(&json, "low::steps::few");
+    assert!((low / few - 1.0).abs() < 1e-4, "{few} {low}");
+    let (ten, twenty) = (
+        per_iter(&json, "low::by_hand::pair_0"),
+        per_iter(&json, "low::by_hand::pair_1"),
+    );
+    assert!((twenty / ten - 1.0).abs() < 0.01, "{ten} {twenty}");
+    // Each run's setup made the input it read, and its teardown removed it.
+    assert!(!fx.dir.join("few.txt").exists() && !fx.dir.join("many.txt").exists());
 }
 
 #[test]
@@ -151,10 +187,13 @@ fn arguments_and_setup_stay_out_of_the_counts_as_in_gungraun() {
 #[test]
 fn the_suite_compiles_unchanged_against_gungraun_itself() {
     let fx = Fixture::new("gungraun");
+    // Its binary benchmarks too.
+    with_commands(&fx);
     // cargo nbench cannot drive gungraun itself, and says what to change.
-    let said = "skipped bench target `gun/suite`: it uses gungraun; to run it unchanged, put \
-                nbench-gungraun in gungraun's place: `gungraun = { package = \
-                \"nbench-gungraun\", git = \"https://github.com/nbench-rs/cargo-nbench\" }`";
+    let said = "skipped bench targets `gun/commands`, `gun/suite` (each for this reason): it \
+                uses gungraun; to run it unchanged, put nbench-gungraun in gungraun's place: \
+                `gungraun = { package = \"nbench-gungraun\", git = \
+                \"https://github.com/nbench-rs/cargo-nbench\" }`";
     let library = (GUNGRAUN_LINE, "gungraun = \"=0.19.1\"", "gungraun.lock");
     crate::helpers::compiles_against_the_library(&fx, library, said);
 }

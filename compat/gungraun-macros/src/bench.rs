@@ -67,7 +67,7 @@ fn spread(e: Expr) -> Vec<Expr> {
 
 /// Where a bench's arguments come from.
 #[derive(Clone)]
-enum Args {
+pub enum Args {
     /// These expressions, one per parameter (or per `setup` parameter).
     Exprs(Vec<Expr>),
     /// Each item of this iterable, one bench each (`iter = …`).
@@ -76,13 +76,13 @@ enum Args {
 
 /// One bench of the function: its id below the function and its options.
 #[derive(Clone)]
-struct Bench {
-    id: String,
-    args: Args,
+pub struct Bench {
+    pub id: String,
+    pub args: Args,
     /// The function's const generic values, in order (`consts = (…)`).
-    consts: Vec<Expr>,
-    setup: Option<Expr>,
-    teardown: Option<Expr>,
+    pub consts: Vec<Expr>,
+    pub setup: Option<Expr>,
+    pub teardown: Option<Expr>,
 }
 
 /// The benches one `#[bench::id(…)]` or `#[benches::id(…)]` names, with
@@ -247,7 +247,7 @@ fn hoisted(e: &Expr, x: &syn::Ident) -> (Tokens, Tokens) {
 
 /// The function as a bench calls it: with its const generic values, and
 /// `_` for each type parameter, where it gives any.
-fn callee(f: &syn::Ident, generics: &syn::Generics, consts: &[Expr]) -> Tokens {
+pub fn callee(f: &syn::Ident, generics: &syn::Generics, consts: &[Expr]) -> Tokens {
     if consts.is_empty() {
         return quote!(#f);
     }
@@ -315,14 +315,20 @@ fn register(b: &Bench, (f, generics): (&syn::Ident, &syn::Generics), k: &Tokens)
     }
 }
 
-/// `#[library_benchmark(…)]` on `f`.
-pub fn expand(attr: Tokens, mut f: ItemFn) -> syn::Result<Tokens> {
+/// The benches `f`'s `#[bench]` and `#[benches]` attributes name (taken
+/// off it), under the options of `attr`, the attribute on `f`; one of no
+/// id where it has none. And every `config = …` given.
+pub fn benches_of_fn(
+    attr: Tokens,
+    f: &mut ItemFn,
+    what: &str,
+) -> syn::Result<(Vec<Bench>, Vec<Expr>)> {
     let (global, list) = opts(attr)?;
     if let Some(first) = list.and_then(|l| l.into_iter().next()) {
         let known = KEYS.join("`, `");
         return Err(syn::Error::new_spanned(
             first,
-            format!("`#[library_benchmark]` takes `{known}`"),
+            format!("`#[{what}]` takes `{known}`"),
         ));
     }
     let mut configs: Vec<Expr> = global.config.iter().cloned().collect();
@@ -349,16 +355,16 @@ pub fn expand(attr: Tokens, mut f: ItemFn) -> syn::Result<Tokens> {
             teardown,
         });
     }
-    let k = crate::krate::path();
-    let ident = &f.sig.ident;
-    let registrations = (benches.iter()).map(|b| register(b, (ident, &f.sig.generics), &k));
-    let unhonoured = (!configs.is_empty()).then(|| quote!(__nbench_r.unhonoured("config");));
-    let uses = crate::config::uses(&configs);
-    // A module of the function's name and visibility: a group names it as
-    // it names the function (`a`, `m::a`, or `a` brought in by `use m::a`,
-    // which takes both), and it sees what the function's module sees.
-    let vis = &f.vis;
-    Ok(quote! {
+    Ok((benches, configs))
+}
+
+/// `f` kept, and beside it a module of its name and visibility holding
+/// `items`: a group names it as it names the function (`a`, `m::a`, or
+/// `a` brought in by `use m::a`, which takes both), and it sees what the
+/// function's module sees.
+pub fn beside(f: &ItemFn, items: Tokens) -> Tokens {
+    let (vis, ident) = (&f.vis, &f.sig.ident);
+    quote! {
         #f
         #[doc(hidden)]
         #[allow(non_snake_case)]
@@ -366,13 +372,27 @@ pub fn expand(attr: Tokens, mut f: ItemFn) -> syn::Result<Tokens> {
             #[allow(unused_imports)]
             use super::*;
 
-            pub fn __nbench_register(__nbench_r: &mut #k::__private::Registrar) {
-                #uses
-                #unhonoured
-                #(#registrations)*
-            }
+            #items
         }
-    })
+    }
+}
+
+/// `#[library_benchmark(…)]` on `f`.
+pub fn expand(attr: Tokens, mut f: ItemFn) -> syn::Result<Tokens> {
+    let (benches, configs) = benches_of_fn(attr, &mut f, "library_benchmark")?;
+    let k = crate::krate::path();
+    let ident = &f.sig.ident;
+    let registrations = (benches.iter()).map(|b| register(b, (ident, &f.sig.generics), &k));
+    let unhonoured = (!configs.is_empty()).then(|| quote!(__nbench_r.unhonoured("config");));
+    let uses = crate::config::uses(&configs);
+    let items = quote! {
+        pub fn __nbench_register(__nbench_r: &mut #k::__private::Registrar) {
+            #uses
+            #unhonoured
+            #(#registrations)*
+        }
+    };
+    Ok(beside(&f, items))
 }
 
 #[cfg(test)]

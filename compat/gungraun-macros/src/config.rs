@@ -7,8 +7,9 @@ use proc_macro2::{TokenStream as Tokens, TokenTree};
 use quote::quote;
 
 /// nbench-gungraun's configuration types (its `config.rs`).
-const NAMES: [&str; 26] = [
+const NAMES: [&str; 27] = [
     "LibraryBenchmarkConfig",
+    "BinaryBenchmarkConfig",
     "Callgrind",
     "Cachegrind",
     "Dhat",

@@ -45,7 +45,9 @@ fn pairs(input: ParseStream) -> syn::Result<Vec<(Ident, Value)>> {
     while !input.is_empty() {
         let key: Ident = input.parse()?;
         input.parse::<Token![=]>()?;
-        let value = match LISTS.iter().any(|l| key == l) {
+        // `benchmarks = |group| …` is the low-level API's closure.
+        let listed = LISTS.iter().any(|l| key == l) && !input.peek(Token![|]);
+        let value = match listed {
             true => Value::Names(names(input)?),
             false => Value::Expr(input.parse()?),
         };
@@ -119,9 +121,20 @@ pub fn group(input: Tokens) -> syn::Result<Tokens> {
             "a group needs `name = …`",
         ));
     };
-    let benchmarks = listed(&pairs, "benchmarks").unwrap_or_default();
-    let calls = (benchmarks.iter()).map(|p| quote!(#p::__nbench_register(__nbench_r);));
+    if let Some((key, _)) = pairs.iter().find(|(k, _)| k == "benchmark") {
+        return Err(syn::Error::new(
+            key.span(),
+            "iai-callgrind's first binary benchmarks (`benchmark = |…|`, `Run`, `Arg`) are not \
+             read by nbench-gungraun: write them with `#[binary_benchmark]`, or with \
+             `benchmarks = |group| group.binary_benchmark(…)`",
+        ));
+    }
     let k = crate::krate::path();
+    let benchmarks = listed(&pairs, "benchmarks").unwrap_or_default();
+    let mut calls: Vec<Tokens> = (benchmarks.iter())
+        .map(|p| quote!(#p::__nbench_register(__nbench_r);))
+        .collect();
+    calls.extend(low_level(expr(&pairs, "benchmarks"), &k)?);
     let shown = name.to_string();
     let module = name.clone();
     let name = hidden_group(&name);
@@ -146,20 +159,52 @@ pub fn group(input: Tokens) -> syn::Result<Tokens> {
     })
 }
 
-/// `main!(library_benchmark_groups = g, h)`: the binary's `main`.
+/// `benchmarks = |group: &mut BinaryBenchmarkGroup| …`: the closure's
+/// body run on a group of nbench-gungraun's, whose binary benchmarks are
+/// then registered.
+fn low_level(closure: Option<&Expr>, k: &Tokens) -> syn::Result<Option<Tokens>> {
+    let Some(e) = closure else {
+        return Ok(None);
+    };
+    let Expr::Closure(c) = e else {
+        let why = "`benchmarks` is a list of names or a closure `|group| …`";
+        return Err(syn::Error::new_spanned(e, why));
+    };
+    let param = match c.inputs.first() {
+        Some(syn::Pat::Type(t)) => (*t.pat).clone(),
+        Some(other) if c.inputs.len() == 1 => other.clone(),
+        _ => {
+            let why = "the closure takes the group: `|group: &mut BinaryBenchmarkGroup| …`";
+            return Err(syn::Error::new_spanned(c, why));
+        }
+    };
+    let body = &c.body;
+    Ok(Some(quote! {
+        let mut __nbench_g = #k::BinaryBenchmarkGroup::default();
+        {
+            let #param: &mut #k::BinaryBenchmarkGroup = &mut __nbench_g;
+            let _ = #body;
+        }
+        for __nbench_bb in __nbench_g.into_benchmarks() {
+            __nbench_r.binary(__nbench_bb);
+        }
+    }))
+}
+
+/// `main!(library_benchmark_groups = g, h)` (or
+/// `binary_benchmark_groups`, or both): the binary's `main`.
 pub fn main(input: Tokens) -> syn::Result<Tokens> {
     let pairs = pairs.parse2(input)?;
     let span = proc_macro2::Span::call_site();
-    if listed(&pairs, "binary_benchmark_groups").is_some() {
-        return Err(syn::Error::new(span, crate::NO_BINARIES));
-    }
-    let Some(groups) = listed(&pairs, "library_benchmark_groups") else {
+    let library = listed(&pairs, "library_benchmark_groups");
+    let binary = listed(&pairs, "binary_benchmark_groups");
+    if library.is_none() && binary.is_none() {
         return Err(syn::Error::new(
             span,
-            "`main!` needs `library_benchmark_groups = …`",
+            "`main!` needs `library_benchmark_groups = …` or `binary_benchmark_groups = …`",
         ));
-    };
-    let groups = groups.iter().map(|p| quote!(#p::__nbench_group));
+    }
+    let groups = (library.into_iter().chain(binary).flatten()).map(|p| quote!(#p::__nbench_group));
     let k = crate::krate::path();
     let (setup, teardown) = (once(expr(&pairs, "setup")), once(expr(&pairs, "teardown")));
     let config = expr(&pairs, "config").is_some();
@@ -237,12 +282,26 @@ mod tests {
     }
 
     #[test]
-    fn main_refuses_binary_benchmarks_and_wants_its_groups() {
-        let binary = main("binary_benchmark_groups = g".parse().unwrap())
-            .err()
-            .unwrap();
+    fn a_group_runs_the_low_level_closure_on_a_group_of_its_own() {
+        let out = group(
+            "name = low; benchmarks = |group: &mut BinaryBenchmarkGroup| { group.binary_benchmark(x) }"
+                .parse()
+                .unwrap(),
+        )
+        .unwrap()
+        .to_string();
+        assert!(out.contains("let group : & mut"), "{out}");
+        assert!(out.contains("__nbench_r . binary (__nbench_bb)"), "{out}");
+        let old = group("name = g; benchmark = |\"exe\", group| {}".parse().unwrap());
+        let old = old.err().unwrap().to_string();
+        assert!(old.contains("`#[binary_benchmark]`"), "{old}");
+    }
+
+    #[test]
+    fn main_runs_library_and_binary_groups_and_wants_some() {
+        let binary = main("binary_benchmark_groups = g".parse().unwrap()).unwrap();
         assert!(
-            binary.to_string().contains("library benchmarks only"),
+            binary.to_string().contains("[g :: __nbench_group]"),
             "{binary}"
         );
         let none = main("config = x".parse().unwrap()).err().unwrap();

@@ -1,13 +1,15 @@
-//! gungraun's (iai-callgrind's) library-benchmark macros for nbench-gungraun.
+//! gungraun's (iai-callgrind's) benchmark macros for nbench-gungraun.
 //!
 //! `#[library_benchmark]` keeps the function and adds a hidden one beside
 //! it that registers one nbench benchmark per `#[bench::id(…)]` (per
-//! element of a `#[benches::id(…)]`). `library_benchmark_group!` makes a
+//! element of a `#[benches::id(…)]`); `#[binary_benchmark]` likewise, each
+//! bench timing the command the function builds. `library_benchmark_group!` makes a
 //! function that registers its benchmarks under the group's name, and
 //! `main!` the bench binary's `main`, which runs the groups as the command
 //! line asks. Ids are gungraun's path: `group::function::id`.
 
 mod bench;
+mod binary;
 mod config;
 mod group;
 mod krate;
@@ -43,22 +45,30 @@ pub fn main(input: TokenStream) -> TokenStream {
     }
 }
 
-/// What nbench-gungraun says of binary benchmarks, which it does not run.
-const NO_BINARIES: &str = "nbench-gungraun runs library benchmarks only: a binary benchmark \
-                           (`#[binary_benchmark]`) times a whole command; keep it on gungraun, \
-                           or time the command with hyperfine";
-
-/// `#[binary_benchmark]`: refused, saying why.
+/// `#[binary_benchmark]` on a function returning a `Command`, with its
+/// `#[bench::…]` and `#[benches::…]` attributes below it.
 #[proc_macro_attribute]
-pub fn binary_benchmark(_: TokenStream, item: TokenStream) -> TokenStream {
-    let span = proc_macro2::TokenStream::from(item);
-    syn::Error::new_spanned(span, NO_BINARIES)
-        .to_compile_error()
-        .into()
+pub fn binary_benchmark(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let f = syn::parse_macro_input!(item as syn::ItemFn);
+    match binary::expand(attr.into(), f) {
+        Ok(t) => t.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
 }
 
-/// `binary_benchmark_group!`: refused, saying why.
+/// `binary_benchmark_group!(name = …; benchmarks = …)`, the benchmarks
+/// listed or added by `|group| …`.
 #[proc_macro]
 pub fn binary_benchmark_group(input: TokenStream) -> TokenStream {
-    binary_benchmark(TokenStream::new(), input)
+    library_benchmark_group(input)
+}
+
+/// `binary_benchmark_attribute!(f)`: the `BinaryBenchmark` of a
+/// `#[binary_benchmark]` function.
+#[proc_macro]
+pub fn binary_benchmark_attribute(input: TokenStream) -> TokenStream {
+    match binary::attribute(input.into()) {
+        Ok(t) => t.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
 }

@@ -61,7 +61,7 @@ macro_rules! settings {
                     negate_differential, normalize_differential, event_kinds, direction,
                     title, subtitle, min_width, truncate_description, show_intermediate,
                     show_grid, tolerance, fixtures, callgrind_args, raw_callgrind_args,
-                    regression, regression_limits, setup_parallelism;
+                    regression, regression_limits, setup_parallelism, exit_with, setup_parallel;
                     env
                 );
             }
@@ -72,6 +72,8 @@ macro_rules! settings {
 settings!(
     /// A benchmark's, group's or `main!`'s `config`.
     LibraryBenchmarkConfig,
+    /// A binary benchmark's, group's or `main!`'s `config`.
+    BinaryBenchmarkConfig,
     /// Callgrind's settings.
     Callgrind,
     /// Cachegrind's settings.

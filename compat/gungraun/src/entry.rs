@@ -83,6 +83,18 @@ impl Registrar {
     }
 }
 
+impl Registrar {
+    /// A binary benchmark's commands, each a bench
+    /// (`benchmark::bench` within the group).
+    pub fn binary(&mut self, bb: crate::BinaryBenchmark) {
+        for (id, make, setup, teardown) in bb.each() {
+            self.add(&id, move |b| {
+                crate::binary::time_command(b, &make, (&setup, &teardown))
+            });
+        }
+    }
+}
+
 /// Times `call` on arguments `make` gives it: the arguments (and a
 /// `setup` of them) are made outside the timing and the counts, 16 at a
 /// time, since gungraun's may be large; the outputs are dropped (or torn

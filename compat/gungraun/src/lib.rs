@@ -18,29 +18,41 @@
 //! instructions are counted too, both judged in one verdict. Arguments,
 //! `setup` and `teardown` stay out of the timing and the counts, as they
 //! stay out of gungraun's. `config = …` is accepted and not honoured.
-//! Binary benchmarks are refused at compile time.
+//!
+//! A binary benchmark (`#[binary_benchmark]`, or the low-level
+//! `BinaryBenchmark`) times its command, one run an iteration, and counts
+//! the command's instructions under a callgrind of its own.
 
+mod binary;
+mod command;
 mod config;
 mod entry;
 
+pub use binary::{Bench, BenchmarkId, BinaryBenchmark, BinaryBenchmarkGroup};
+pub use command::{Command, Delay, DelayKind, ExitWith, Pipe, Stdin, Stdio};
 pub use config::*;
 pub use nbench_gungraun_macros::{
-    binary_benchmark, binary_benchmark_group, library_benchmark, library_benchmark_group, main,
+    binary_benchmark, binary_benchmark_attribute, binary_benchmark_group, library_benchmark,
+    library_benchmark_group, main,
 };
 pub use std::hint::black_box;
 
 /// The macros and the configuration type most suites import
 /// (`use gungraun::prelude::*`).
 pub mod prelude {
-    pub use crate::LibraryBenchmarkConfig;
+    pub use crate::{
+        Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, LibraryBenchmarkConfig,
+    };
     pub use nbench_gungraun_macros::{
-        binary_benchmark, binary_benchmark_group, library_benchmark, library_benchmark_group, main,
+        binary_benchmark, binary_benchmark_attribute, binary_benchmark_group, library_benchmark,
+        library_benchmark_group, main,
     };
 }
 
 /// Only what the macros generate.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::binary::lazy_bench;
     pub use crate::entry::{Registrar, Torn, run, time};
     pub use nbench;
 }

@@ -220,12 +220,20 @@ fn count(
         if let Some(c) = cpu {
             c.counter.zero();
         }
+        crate::counting::take_elsewhere();
         crate::counting::start();
         m.sample(iters);
         crate::counting::stop();
+        // What the commands it ran counted, each under its own callgrind.
+        let elsewhere = crate::counting::take_elsewhere();
         match cpu {
-            Some(c) => c.report(&label, id),
-            None => valgrind::dump_at(&sent),
+            Some(c) => c.report(&label, id, elsewhere),
+            None => {
+                valgrind::dump_at(&sent);
+                if elsewhere > 0 {
+                    write_elsewhere(elsewhere, &label, id);
+                }
+            }
         }
     }
     crate::counting::setups_apart(false);
@@ -256,15 +264,31 @@ impl OnCpu {
         Ok(OnCpu { counter, to })
     }
 
-    /// Writes the count since the counter was zeroed, under `label`.
-    fn report(&self, label: &str, id: &str) {
+    /// Writes the count since the counter was zeroed, and `elsewhere`
+    /// (the commands it ran counted), under `label`.
+    fn report(&self, label: &str, id: &str, elsewhere: u64) {
         let counted = match self.counter.read() {
-            Ok(n) => n,
+            Ok(n) => n + elsewhere,
             Err(why) => return eprintln!("{id}: {why}"),
         };
         if let Err(why) = write_counted(self.to.as_ref(), counted, label) {
             eprintln!("{id}: its count was not written: {why}");
         }
+    }
+}
+
+/// Writes what the commands of a sample counted under callgrind, beside
+/// the sample's dump under the same `label`: as a [`COUNTED`] line to the
+/// file [`COUNTED_TO_ENV`] names, which `cargo nbench` adds to the dump.
+fn write_elsewhere(counted: u64, label: &str, id: &str) {
+    let to = match std::env::var_os(COUNTED_TO_ENV) {
+        Some(path) => counted_file(Path::new(&path)).map(Some),
+        None => Ok(None),
+    };
+    let written =
+        to.and_then(|to| write_counted(to.as_ref(), counted, label).map_err(|e| e.to_string()));
+    if let Err(why) = written {
+        eprintln!("{id}: its commands' count was not written: {why}");
     }
 }
 

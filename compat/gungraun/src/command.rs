@@ -1,0 +1,434 @@
+//! gungraun's `Command`, the program a binary benchmark runs, and how
+//! nbench-gungraun runs it: once an iteration, the iteration's time from
+//! its start to its end, its instructions counted under a callgrind of its
+//! own where the benchmark's are counted.
+//!
+//! As gungraun runs it: the environment cleared but for the variables the
+//! command sets, its output not shown unless it says where it goes, and a
+//! run that exits otherwise than it expects (success, unless
+//! [`Command::exit_with`] says) fails the benchmark.
+
+use std::ffi::{OsStr, OsString};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitStatus;
+use std::time::Duration;
+
+/// A command a binary benchmark runs, built as gungraun's is
+/// (`Command::new(path).arg(…).build()`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Command {
+    path: PathBuf,
+    args: Vec<OsString>,
+    envs: Vec<(OsString, OsString)>,
+    dir: Option<PathBuf>,
+    stdin: Option<Stdin>,
+    stdout: Option<Stdio>,
+    stderr: Option<Stdio>,
+    exit_with: Option<ExitWith>,
+    /// Setup run beside the command (`setup_parallel`, `Stdin::Setup`).
+    beside: bool,
+}
+
+/// What a command's stdout or stderr is connected to.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Stdio {
+    /// The bench process's own.
+    #[default]
+    Inherit,
+    /// Nothing.
+    Null,
+    /// This file, written afresh each run.
+    File(PathBuf),
+    /// A pipe, which nothing reads: as `Null` under nbench.
+    Pipe,
+}
+
+/// Which of `setup`'s streams `Stdin::Setup` takes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Pipe {
+    /// Its stdout.
+    #[default]
+    Stdout,
+    /// Its stderr.
+    Stderr,
+}
+
+/// What a command's stdin is connected to.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Stdin {
+    /// What `setup` prints: not run by nbench-gungraun, which runs `setup`
+    /// before the command, not beside it.
+    Setup(Pipe),
+    /// The bench process's own.
+    #[default]
+    Inherit,
+    /// Nothing: the command reads end of file.
+    Null,
+    /// This file.
+    File(PathBuf),
+    /// A pipe, closed at once: the command reads end of file.
+    Pipe,
+}
+
+/// How a command is expected to exit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitWith {
+    /// With success (the default).
+    Success,
+    /// With any failure.
+    Failure,
+    /// With this code.
+    Code(i32),
+}
+
+/// What a command waits for before it starts (beside a parallel setup).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DelayKind {
+    /// A while.
+    DurationElapse(Duration),
+    /// A TCP connection.
+    TcpConnect(SocketAddr),
+    /// A UDP answer to this request.
+    UdpResponse(SocketAddr, Vec<u8>),
+    /// A path that exists.
+    PathExists(PathBuf),
+}
+
+/// A command's delay: accepted and not honoured, since nbench-gungraun
+/// runs no setup beside the command for it to wait for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delay(DelayKind);
+
+impl Delay {
+    /// A delay of this kind.
+    pub fn new(kind: DelayKind) -> Self {
+        Delay(kind)
+    }
+    /// Until `path` exists.
+    pub fn from_path<T: Into<PathBuf>>(path: T) -> Self {
+        Delay(DelayKind::PathExists(path.into()))
+    }
+    /// Until a TCP connection to `addr` succeeds.
+    pub fn from_tcp_socket<T: Into<SocketAddr>>(addr: T) -> Self {
+        Delay(DelayKind::TcpConnect(addr.into()))
+    }
+    /// Until `addr` answers `req` over UDP.
+    pub fn from_udp_request<T: Into<SocketAddr>, U: Into<Vec<u8>>>(addr: T, req: U) -> Self {
+        Delay(DelayKind::UdpResponse(addr.into(), req.into()))
+    }
+    /// How often to look: taken, not honoured.
+    pub fn poll<T: Into<Duration>>(self, _: T) -> Self {
+        self
+    }
+    /// How long at most: taken, not honoured.
+    pub fn timeout<T: Into<Duration>>(self, _: T) -> Self {
+        self
+    }
+}
+
+impl From<Duration> for Delay {
+    fn from(d: Duration) -> Self {
+        Delay(DelayKind::DurationElapse(d))
+    }
+}
+
+macro_rules! file_from {
+    ($($t:ty),*) => {
+        $(
+            impl From<PathBuf> for $t {
+                fn from(p: PathBuf) -> Self {
+                    Self::File(p)
+                }
+            }
+            impl From<&PathBuf> for $t {
+                fn from(p: &PathBuf) -> Self {
+                    Self::File(p.clone())
+                }
+            }
+            impl From<&Path> for $t {
+                fn from(p: &Path) -> Self {
+                    Self::File(p.to_owned())
+                }
+            }
+        )*
+    };
+}
+file_from!(Stdio, Stdin);
+
+impl From<Stdio> for Stdin {
+    fn from(s: Stdio) -> Self {
+        match s {
+            Stdio::Inherit => Stdin::Inherit,
+            Stdio::Null => Stdin::Null,
+            Stdio::File(p) => Stdin::File(p),
+            Stdio::Pipe => Stdin::Pipe,
+        }
+    }
+}
+
+impl From<Pipe> for Stdin {
+    fn from(p: Pipe) -> Self {
+        Stdin::Setup(p)
+    }
+}
+
+impl From<&mut Command> for Command {
+    fn from(c: &mut Command) -> Self {
+        c.clone()
+    }
+}
+
+impl From<&Command> for Command {
+    fn from(c: &Command) -> Self {
+        c.clone()
+    }
+}
+
+impl Command {
+    /// The program at `path` (found on the `PATH` where it has no `/`).
+    pub fn new<T: AsRef<OsStr>>(path: T) -> Self {
+        Command {
+            path: PathBuf::from(path.as_ref()),
+            ..Command::default()
+        }
+    }
+    /// One more argument.
+    pub fn arg<T: AsRef<OsStr>>(&mut self, arg: T) -> &mut Self {
+        self.args.push(arg.as_ref().to_owned());
+        self
+    }
+    /// More arguments.
+    pub fn args<I: IntoIterator<Item = T>, T: AsRef<OsStr>>(&mut self, args: I) -> &mut Self {
+        self.args
+            .extend(args.into_iter().map(|a| a.as_ref().to_owned()));
+        self
+    }
+    /// An environment variable the command gets (the rest are cleared).
+    pub fn env<K: AsRef<OsStr>, V: AsRef<OsStr>>(&mut self, key: K, value: V) -> &mut Self {
+        (self.envs).push((key.as_ref().to_owned(), value.as_ref().to_owned()));
+        self
+    }
+    /// Environment variables the command gets.
+    pub fn envs<I, K, V>(&mut self, vars: I) -> &mut Self
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: AsRef<OsStr>,
+        V: AsRef<OsStr>,
+    {
+        for (k, v) in vars {
+            self.env(k, v);
+        }
+        self
+    }
+    /// The folder the command runs in (the bench process's without it).
+    pub fn current_dir<T: Into<PathBuf>>(&mut self, dir: T) -> &mut Self {
+        self.dir = Some(dir.into());
+        self
+    }
+    /// Its stdin (nothing without it).
+    pub fn stdin<T: Into<Stdin>>(&mut self, stdin: T) -> &mut Self {
+        let stdin = stdin.into();
+        self.beside |= matches!(stdin, Stdin::Setup(_));
+        self.stdin = Some(stdin);
+        self
+    }
+    /// Its stdout (nothing without it: not shown).
+    pub fn stdout<T: Into<Stdio>>(&mut self, stdio: T) -> &mut Self {
+        self.stdout = Some(stdio.into());
+        self
+    }
+    /// Its stderr (nothing without it: not shown).
+    pub fn stderr<T: Into<Stdio>>(&mut self, stdio: T) -> &mut Self {
+        self.stderr = Some(stdio.into());
+        self
+    }
+    /// How it is expected to exit (with success without it).
+    pub fn exit_with(&mut self, exit_with: ExitWith) -> &mut Self {
+        self.exit_with = Some(exit_with);
+        self
+    }
+    /// Its delay: taken, not honoured.
+    pub fn delay<T: Into<Delay>>(&mut self, _: T) -> &mut Self {
+        self
+    }
+    /// Whether `setup` runs beside it: nbench-gungraun runs `setup`
+    /// before the command, and fails such a benchmark, saying so.
+    pub fn setup_parallel(&mut self, beside: bool) -> &mut Self {
+        self.beside |= beside;
+        self
+    }
+    /// The command as built.
+    pub fn build(&mut self) -> Self {
+        self.clone()
+    }
+
+    /// The command line as said in a failure.
+    fn shown(&self) -> String {
+        let words =
+            std::iter::once(self.path.as_os_str()).chain(self.args.iter().map(|a| a.as_os_str()));
+        let words: Vec<String> = words.map(|w| w.to_string_lossy().into_owned()).collect();
+        words.join(" ")
+    }
+
+    /// Why this command cannot run under nbench-gungraun, if it cannot.
+    pub(crate) fn unsupported(&self) -> Option<String> {
+        self.beside.then(|| {
+            format!(
+                "`{}` takes a setup run beside it (`setup_parallel`, `Stdin::Setup`), \
+                 which nbench-gungraun does not run: it runs `setup` before the command",
+                self.shown()
+            )
+        })
+    }
+
+    /// The process to start: counted where the benchmark is counted, its
+    /// environment the variables it sets alone, its streams connected.
+    fn process(
+        &self,
+        launch: &nbench::__private::command::Launch,
+    ) -> std::io::Result<std::process::Command> {
+        let mut cmd = launch.command();
+        cmd.args(&self.args).env_clear();
+        if launch.is_counted() {
+            // Valgrind finds its tools through its own environment.
+            cmd.envs(
+                std::env::vars_os().filter(|(k, _)| k.to_string_lossy().starts_with("VALGRIND")),
+            );
+        }
+        cmd.envs(self.envs.iter().map(|(k, v)| (k, v)));
+        if let Some(dir) = &self.dir {
+            cmd.current_dir(dir);
+        }
+        cmd.stdin(match &self.stdin {
+            None | Some(Stdin::Null | Stdin::Setup(_)) => std::process::Stdio::null(),
+            Some(Stdin::Inherit) => std::process::Stdio::inherit(),
+            Some(Stdin::File(p)) => std::fs::File::open(p)?.into(),
+            Some(Stdin::Pipe) => std::process::Stdio::piped(),
+        });
+        cmd.stdout(output(self.stdout.as_ref())?);
+        cmd.stderr(output(self.stderr.as_ref())?);
+        Ok(cmd)
+    }
+
+    /// Runs the command once, to its end: counted where the benchmark is.
+    /// Panics, saying why, where it cannot start or exits otherwise than
+    /// expected.
+    pub(crate) fn run(&self) {
+        let launch = nbench::__private::command::launch(&self.path);
+        let started = self.process(&launch).and_then(|mut c| c.spawn());
+        let mut child = started.unwrap_or_else(|e| panic!("`{}` did not start: {e}", self.shown()));
+        // A pipe to stdin is closed at once: the command reads end of file.
+        drop(child.stdin.take());
+        let status = child
+            .wait()
+            .unwrap_or_else(|e| panic!("`{}`: {e}", self.shown()));
+        let counted = launch.counted();
+        if let Some(why) = self.exited_otherwise(status) {
+            panic!("{why}{}", self.said());
+        }
+        if let Err(why) = counted {
+            panic!("{why}");
+        }
+    }
+
+    /// How `status` is not the exit expected, if it is not.
+    fn exited_otherwise(&self, status: ExitStatus) -> Option<String> {
+        let (ok, expected) = match self.exit_with.unwrap_or(ExitWith::Success) {
+            ExitWith::Success => (status.success(), "success".to_owned()),
+            ExitWith::Failure => (!status.success(), "a failure".to_owned()),
+            ExitWith::Code(c) => (status.code() == Some(c), format!("code {c}")),
+        };
+        (!ok).then(|| {
+            format!(
+                "`{}` exited with {status}, where {expected} was expected; where that is \
+                 what it should do, say so with `.exit_with(ExitWith::…)` on the Command \
+                 (a config's `exit_with` is not read)",
+                self.shown()
+            )
+        })
+    }
+
+    /// The last lines the command writes to stderr, on one line, run once
+    /// more with stderr taken (for a failure), or nothing.
+    fn said(&self) -> String {
+        let plain = nbench::__private::command::Launch::plain(&self.path);
+        let Ok(mut cmd) = self.process(&plain) else {
+            return String::new();
+        };
+        let Ok(out) = cmd.stderr(std::process::Stdio::piped()).output() else {
+            return String::new();
+        };
+        let text = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        match lines.len() {
+            0 => String::new(),
+            n => format!("; it said: {}", lines[n.saturating_sub(3)..].join(" / ")),
+        }
+    }
+}
+
+/// Where a command's stdout or stderr goes: nowhere without `stdio`.
+fn output(stdio: Option<&Stdio>) -> std::io::Result<std::process::Stdio> {
+    Ok(match stdio {
+        None | Some(Stdio::Null | Stdio::Pipe) => std::process::Stdio::null(),
+        Some(Stdio::Inherit) => std::process::Stdio::inherit(),
+        Some(Stdio::File(p)) => std::fs::File::create(p)?.into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_is_built_as_gungrauns_is() {
+        let mut cmd = Command::new("/bin/sh");
+        cmd.arg("-c")
+            .args(["exit 3"])
+            .env("A", "1")
+            .exit_with(ExitWith::Code(3));
+        let built = cmd.build();
+        assert_eq!(built.shown(), "/bin/sh -c exit 3");
+        assert_eq!(built.envs, [("A".into(), "1".into())]);
+        built.run();
+        assert_eq!(Stdin::from(Stdio::Null), Stdin::Null);
+        assert_eq!(Stdio::from(PathBuf::from("x")), Stdio::File("x".into()));
+    }
+
+    #[test]
+    fn a_command_that_exits_otherwise_fails_saying_what_it_said() {
+        let cmd = Command::new("/bin/sh")
+            .args(["-c", "echo broken input >&2; exit 2"])
+            .build();
+        let e = std::panic::catch_unwind(|| cmd.run()).err().unwrap();
+        let e = e.downcast_ref::<String>().unwrap();
+        assert!(
+            e.contains("exited with exit status: 2, where success was expected"),
+            "{e}"
+        );
+        assert!(e.ends_with("it said: broken input"), "{e}");
+    }
+
+    #[test]
+    fn a_command_gets_only_the_environment_it_sets() {
+        let out = std::env::temp_dir().join(format!("nbench-gungraun-env-{}", std::process::id()));
+        Command::new("/bin/sh")
+            .args(["-c", "echo \"${HOME:-none} $MINE\""])
+            .env("MINE", "set")
+            .stdout(&out)
+            .build()
+            .run();
+        let said = std::fs::read_to_string(&out).unwrap();
+        let _ = std::fs::remove_file(&out);
+        assert_eq!(said, "none set\n");
+    }
+
+    #[test]
+    fn a_setup_beside_the_command_is_refused_saying_why() {
+        let mut cmd = Command::new("x");
+        assert!(cmd.unsupported().is_none());
+        cmd.stdin(Stdin::Setup(Pipe::Stdout));
+        assert!(cmd.unsupported().unwrap().contains("runs `setup` before"));
+    }
+}

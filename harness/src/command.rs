@@ -1,0 +1,175 @@
+//! Starting a command a benchmark runs as its work (a front end's binary
+//! benchmarks), so that its instructions are counted where the
+//! benchmark's are.
+//!
+//! Counting takes this process's instructions: callgrind, as `cargo
+//! nbench` starts it, follows no child, and the CPU's counter is opened
+//! for this process alone. While counting is on, a command therefore
+//! starts under a callgrind of its own ([`launch`]), and what that counted
+//! is added to the sample's count when it ends ([`Launch::counted`]).
+//! Meanwhile this process's counting is paused: starting the command,
+//! waiting for it and reading its count (a file whose length varies with
+//! the build's symbols) stay out. The clock's samples start it as it is.
+
+use std::ffi::{OsStr, OsString};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The environment variable naming the Valgrind a command is counted
+/// under (`valgrind` on the `PATH` without it). `cargo nbench` sets it to
+/// the one it counts with.
+pub const VALGRIND_ENV: &str = "NBENCH_VALGRIND";
+
+/// How a command starts: its program, or Valgrind with callgrind's
+/// arguments and then the program, where it is counted.
+pub struct Launch {
+    program: OsString,
+    first: Vec<OsString>,
+    /// Callgrind's output file, where counted.
+    out: Option<PathBuf>,
+    /// Whether this process's counting was paused for the command, to be
+    /// resumed when it is done with.
+    paused: bool,
+}
+
+/// Numbers each counted command's output file within this process.
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+/// How to start `program` now: under callgrind while this process's
+/// instructions are counted, else as it is.
+pub fn launch(program: impl AsRef<OsStr>) -> Launch {
+    let paused = crate::counting::pause();
+    let mut l = launch_if(program.as_ref(), paused);
+    l.paused = paused;
+    l
+}
+
+/// How to start `program`: under callgrind where `counted`.
+fn launch_if(program: &OsStr, counted: bool) -> Launch {
+    let program = program.to_owned();
+    if !counted {
+        return Launch {
+            program,
+            first: Vec::new(),
+            out: None,
+            paused: false,
+        };
+    }
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let name = format!("nbench-command-{}-{n}.out", std::process::id());
+    let out = std::env::temp_dir().join(name);
+    let mut file = OsString::from("--callgrind-out-file=");
+    file.push(&out);
+    let valgrind = std::env::var_os(VALGRIND_ENV).unwrap_or_else(|| "valgrind".into());
+    let mut first: Vec<OsString> = [
+        "-q",
+        "--tool=callgrind",
+        "--cache-sim=no",
+        "--dump-instr=no",
+        "--dump-line=no",
+        "--compress-strings=no",
+        "--compress-pos=no",
+    ]
+    .map(OsString::from)
+    .into();
+    first.extend([file, program]);
+    Launch {
+        program: valgrind,
+        first,
+        out: Some(out),
+        paused: false,
+    }
+}
+
+impl Launch {
+    /// How to start `program` as it is, counted or not.
+    pub fn plain(program: impl AsRef<OsStr>) -> Launch {
+        launch_if(program.as_ref(), false)
+    }
+
+    /// The command to start, its arguments still to add.
+    pub fn command(&self) -> Command {
+        let mut cmd = Command::new(&self.program);
+        cmd.args(&self.first);
+        cmd
+    }
+
+    /// Whether the command starts under callgrind.
+    pub fn is_counted(&self) -> bool {
+        self.out.is_some()
+    }
+
+    /// After the command ended: what its callgrind counted, added to the
+    /// sample's count. An error where it was counted and left no count.
+    pub fn counted(mut self) -> Result<(), String> {
+        let Some(out) = self.out.take() else {
+            return Ok(());
+        };
+        let text = std::fs::read_to_string(&out);
+        let _ = std::fs::remove_file(&out);
+        let total = text.ok().as_deref().and_then(total);
+        match total {
+            Some(n) => {
+                crate::counting::add_elsewhere(n);
+                Ok(())
+            }
+            None => Err(format!(
+                "the command counted under `{}` left no count in {}",
+                self.program.to_string_lossy(),
+                out.display()
+            )),
+        }
+    }
+}
+
+impl Drop for Launch {
+    /// This process's counting resumed where it was paused for the command.
+    fn drop(&mut self) {
+        crate::counting::resume(self.paused);
+    }
+}
+
+/// The instructions a callgrind output file totals (its first event).
+fn total(text: &str) -> Option<u64> {
+    let field = |name: &str| (text.lines()).find_map(|l| l.strip_prefix(name));
+    (field("totals:").or_else(|| field("summary:")))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_starts_as_it_is_while_nothing_is_counted() {
+        let l = launch_if("/bin/true".as_ref(), false);
+        assert!(!l.is_counted());
+        let cmd = l.command();
+        assert_eq!(cmd.get_program(), "/bin/true");
+        assert_eq!(cmd.get_args().count(), 0);
+        assert!(l.counted().is_ok());
+    }
+
+    #[test]
+    fn a_counted_command_starts_under_callgrind_and_says_where_its_count_went_missing() {
+        let l = launch_if("/bin/true".as_ref(), true);
+        assert!(l.is_counted());
+        let cmd = l.command();
+        let args: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy()).collect();
+        assert!(args.contains(&"--tool=callgrind".into()), "{args:?}");
+        assert_eq!(args.last().map(|a| a.as_ref()), Some("/bin/true"));
+        let e = l.counted().err().unwrap();
+        assert!(e.contains("left no count"), "{e}");
+    }
+
+    #[test]
+    fn a_callgrind_total_is_read_from_either_line() {
+        assert_eq!(total("events: Ir\nsummary: 1234\n"), Some(1234));
+        assert_eq!(total("events: Ir Dr\ntotals: 99 5\n"), Some(99));
+        assert_eq!(total("events: Ir\n"), None);
+    }
+}
