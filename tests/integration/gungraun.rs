@@ -231,10 +231,13 @@ fn two_revisions_of_an_untouched_iai_callgrind_suite_compare_with_the_swap_said(
     );
     std::fs::remove_file(fx.dir.join("Cargo.lock")).unwrap();
     fx.edit("benches/suite.rs", "use gungraun::", "use iai_callgrind::");
+    // And its binary benchmarks, whose command the commit leaves alone.
+    with_commands(&fx);
+    fx.edit("commands.rs", "gungraun::", "iai_callgrind::");
     let (from, to) = ("#[bench::short(10)]", "#[bench::short(16)]");
     fx.last_commit_changes("target/\nCargo.lock\n", "benches/suite.rs", from, to);
     let args = ["--metrics", "time,instructions", "--format", "json"];
-    let filters = ["fib::short", "fib::long"];
+    let filters = ["fib::short", "fib::long", "tool::steps::few"];
     let front = ("NBENCH_GUNGRAUN", "compat/gungraun");
     let r = fx.compare_last_commit(front, &[&args[..], &filters].concat());
     assert_eq!(r.code, 0, "{}", r.all());
@@ -242,10 +245,10 @@ fn two_revisions_of_an_untouched_iai_callgrind_suite_compare_with_the_swap_said(
                 (Cargo.toml)";
     assert!(r.stderr.contains(said), "{}", r.stderr);
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();
-    let rows = doc["comparison"]["targets"][0]["rows"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let targets = doc["comparison"]["targets"].as_array().unwrap();
+    let rows: Vec<Value> = (targets.iter())
+        .flat_map(|t| t["rows"].as_array().unwrap().clone())
+        .collect();
     let row = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap().clone();
     // fibonacci(16) makes 11 times the calls of fibonacci(10).
     assert_eq!(
@@ -260,4 +263,8 @@ fn two_revisions_of_an_untouched_iai_callgrind_suite_compare_with_the_swap_said(
         0.0,
         "{rows:?}"
     );
+    // The command, built and run from each revision's own folder, counts
+    // the same but for the length of its path (its `argv[0]`).
+    let command = row("tool::steps::few")["instructions"]["change"].as_f64();
+    assert!(command.is_some_and(|c| c.abs() < 0.01), "{rows:?}");
 }
