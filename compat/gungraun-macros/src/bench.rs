@@ -169,6 +169,8 @@ fn benches_in(
     if kind == "bench" {
         let exprs = match (list, o.args) {
             (Some(list), _) => list,
+            // `args = [a, b]` lists them as `args = (a, b)` does.
+            (None, Some(Expr::Array(a))) => a.elems.into_iter().collect(),
             (None, Some(args)) => spread(args),
             (None, None) => Vec::new(),
         };
@@ -430,6 +432,10 @@ mod tests {
         assert_eq!(
             ids_and_args("bench::a(args = (vec![1]))", &none),
             one("a", 1, false)
+        );
+        assert_eq!(
+            ids_and_args("bench::a(args = [1, 2, 3])", &none),
+            one("a", 3, false)
         );
         assert_eq!(ids_and_args("bench::a()", &none), one("a", 0, false));
         assert_eq!(

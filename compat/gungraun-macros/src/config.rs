@@ -7,7 +7,7 @@ use proc_macro2::{TokenStream as Tokens, TokenTree};
 use quote::quote;
 
 /// nbench-gungraun's configuration types (its `config.rs`).
-const NAMES: [&str; 27] = [
+const NAMES: [&str; 28] = [
     "LibraryBenchmarkConfig",
     "BinaryBenchmarkConfig",
     "Callgrind",
@@ -30,6 +30,7 @@ const NAMES: [&str; 27] = [
     "OutputFormat",
     "FlamegraphConfig",
     "FlamegraphKind",
+    "SanitizeOutput",
     "EntryPoint",
     "Direction",
     "RegressionConfig",

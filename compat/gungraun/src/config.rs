@@ -157,6 +157,8 @@ choices!(
     DhatMetrics { Default, All, SingleMetric(DhatMetric) },
     /// Which flamegraphs.
     FlamegraphKind { Regular, Differential, All, None },
+    /// Whether output files are rewritten to the entry point.
+    SanitizeOutput { No, KeepOrig, Yes },
     /// Where Callgrind starts counting.
     EntryPoint { None, Default, Custom(String) },
     /// Flamegraph direction.

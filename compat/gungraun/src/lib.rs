@@ -40,12 +40,9 @@ pub use std::hint::black_box;
 /// The macros and the configuration type most suites import
 /// (`use gungraun::prelude::*`).
 pub mod prelude {
-    pub use crate::{
-        Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, LibraryBenchmarkConfig,
-    };
+    pub use crate::{BinaryBenchmarkConfig, Command, LibraryBenchmarkConfig};
     pub use nbench_gungraun_macros::{
-        binary_benchmark, binary_benchmark_attribute, binary_benchmark_group, library_benchmark,
-        library_benchmark_group, main,
+        binary_benchmark, binary_benchmark_group, library_benchmark, library_benchmark_group, main,
     };
 }
 
