@@ -57,14 +57,18 @@ fn launch_if(program: &OsStr, counted: bool) -> Launch {
         };
     }
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let name = format!("nbench-command-{}-{n}.out", std::process::id());
+    let name = format!("nbench-command-{}-{n}", std::process::id());
     let out = std::env::temp_dir().join(name);
+    // A file for each process of the command's, in a folder of its own
+    // (where it cannot be made, the count is said to be missing).
+    let _ = std::fs::create_dir_all(&out);
     let mut file = OsString::from("--callgrind-out-file=");
-    file.push(&out);
+    file.push(out.join("%p"));
     let valgrind = std::env::var_os(VALGRIND_ENV).unwrap_or_else(|| "valgrind".into());
     let mut first: Vec<OsString> = [
         "-q",
         "--tool=callgrind",
+        "--trace-children=yes",
         "--cache-sim=no",
         "--dump-instr=no",
         "--dump-line=no",
@@ -100,15 +104,15 @@ impl Launch {
         self.out.is_some()
     }
 
-    /// After the command ended: what its callgrind counted, added to the
+    /// After the command ended: what its callgrind counted, in every
+    /// process of the command's (those it starts too), added to the
     /// sample's count. An error where it was counted and left no count.
     pub fn counted(mut self) -> Result<(), String> {
         let Some(out) = self.out.take() else {
             return Ok(());
         };
-        let text = std::fs::read_to_string(&out);
-        let _ = std::fs::remove_file(&out);
-        let total = text.ok().as_deref().and_then(total);
+        let total = totals(&out);
+        let _ = std::fs::remove_dir_all(&out);
         match total {
             Some(n) => {
                 crate::counting::add_elsewhere(n);
@@ -128,6 +132,17 @@ impl Drop for Launch {
     fn drop(&mut self) {
         crate::counting::resume(self.paused);
     }
+}
+
+/// The instructions the callgrind output files in `dir` total, one a
+/// process; `None` where there are none, or one has no total.
+fn totals(dir: &std::path::Path) -> Option<u64> {
+    let mut sum = None;
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let text = std::fs::read_to_string(entry.path()).ok()?;
+        sum = Some(sum.unwrap_or(0) + total(&text)?);
+    }
+    sum
 }
 
 /// The instructions a callgrind output file totals (its first event).
@@ -171,5 +186,18 @@ mod tests {
         assert_eq!(total("events: Ir\nsummary: 1234\n"), Some(1234));
         assert_eq!(total("events: Ir Dr\ntotals: 99 5\n"), Some(99));
         assert_eq!(total("events: Ir\n"), None);
+    }
+
+    #[test]
+    fn the_processes_of_a_command_are_counted_together() {
+        let dir = std::env::temp_dir().join(format!("nbench-totals-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert_eq!(totals(&dir), None);
+        std::fs::write(dir.join("101"), "summary: 1000\n").unwrap();
+        std::fs::write(dir.join("102"), "totals: 234\n").unwrap();
+        assert_eq!(totals(&dir), Some(1234));
+        std::fs::write(dir.join("103"), "cut short\n").unwrap();
+        assert_eq!(totals(&dir), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

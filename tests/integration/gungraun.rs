@@ -103,11 +103,12 @@ fn a_skipped_target_is_said_to_use_the_library_its_source_uses() {
 
 /// The binary benchmarks `commands.rs` registers, of the package's
 /// `steps` command.
-const COMMANDS: [&str; 8] = [
+const COMMANDS: [&str; 9] = [
     "tool::steps::few",
     "tool::steps::many",
     "tool::fails::expected",
     "tool::unexpected",
+    "tool::nested",
     "low::steps::few",
     "low::steps::many",
     "low::by_hand::pair_0",
@@ -152,6 +153,12 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     assert!(few - alone > 3e6, "{alone} {few}");
     let second = (many - few) / (few - alone);
     assert!((0.8..1.25).contains(&second), "{alone} {few} {many}");
+    // And those of the processes it starts.
+    let nested = per_iter(&json, "tool::nested");
+    assert!(
+        nested - alone > 0.9 * (few - alone),
+        "{alone} {few} {nested}"
+    );
     // Counted alike however the benchmark was declared.
     let low = per_iter(&json, "low::steps::few");
     assert!((low / few - 1.0).abs() < 1e-4, "{few} {low}");
