@@ -1,6 +1,9 @@
 //! Both sides of a comparison counted ([`super::counts::COUNT_PROCESSES`]
 //! processes a side): the first two processes of each side, both sides at
 //! once; then the third, for the benchmarks those two leave open only.
+//! Where both sides run in one folder and a benchmark failed on either,
+//! it is counted again and the rest follows a side at a time: the two
+//! sides' processes met in the folder's files.
 //!
 //! The third process shows a side whose processes count other work for
 //! the same iterations (inputs drawn at random in each). Where each side's
@@ -44,12 +47,31 @@ pub fn count_sides(
 ) -> Result<(Side, Side), CountError> {
     let last = counts::COUNT_PROCESSES;
     let mut sides = both((base, cur), ids, how, (0..last - 1, started))?;
+    // Sides run in one folder share its files: a benchmark whose setup
+    // writes one and whose teardown removes it (a command's input) can
+    // fail on a side for the other's. Those are counted again, and what
+    // follows, a side at a time.
+    let failed: Vec<(String, Over)> = (ids.iter())
+        .filter(|(id, _)| sides.0.1.contains_key(id) || sides.1.1.contains_key(id))
+        .cloned()
+        .collect();
+    let raced = base.1 == cur.1 && !failed.is_empty();
+    if raced {
+        let again = apart((base, cur), &failed, how, (0..last - 1, started))?;
+        let ids: Vec<&str> = failed.iter().map(|(id, _)| id.as_str()).collect();
+        replace(&mut sides.0, again.0, &ids);
+        replace(&mut sides.1, again.1, &ids);
+    }
     let open: Vec<(String, Over)> = (ids.iter())
         .filter(|(id, _)| !settled(id, &sides))
         .cloned()
         .collect();
     if !open.is_empty() {
-        let third = both((base, cur), &open, how, (last - 1..last, started))?;
+        let ks = (last - 1..last, started);
+        let third = match raced {
+            true => apart((base, cur), &open, how, ks)?,
+            false => both((base, cur), &open, how, ks)?,
+        };
         merge(&mut sides.0, third.0);
         merge(&mut sides.1, third.1);
     }
@@ -78,6 +100,30 @@ fn both(
         });
         Ok((base?, cur?))
     })
+}
+
+/// Counts `ids` on both sides in processes `ks`, the baseline's first.
+fn apart(
+    (base, cur): (Exes<'_>, Exes<'_>),
+    ids: &ToCount,
+    (how, timed): (Way<'_>, &BTreeMap<String, f64>),
+    (ks, started): (Range<usize>, &mut dyn FnMut(usize, usize, usize)),
+) -> Result<(Side, Side), CountError> {
+    let of = ks.end;
+    let mut shown = |k: usize| started(ids.len(), k, of);
+    let base = counts::count_side(base.0, (base.1, ids, timed), how, (ks.clone(), &mut |_| {}))?;
+    let cur = counts::count_side(cur.0, (cur.1, ids, timed), how, (ks, &mut shown))?;
+    Ok((base, cur))
+}
+
+/// `side`'s counts and failures of `ids` replaced by those of `again`.
+fn replace(side: &mut Side, again: Side, ids: &[&str]) {
+    for id in ids {
+        side.0.remove(*id);
+        side.1.remove(*id);
+    }
+    side.0.extend(again.0);
+    side.1.extend(again.1);
 }
 
 /// Whether benchmark `id` needs no third process: it failed on a side
@@ -163,6 +209,17 @@ mod tests {
         let s = |b: f64| (side(&[("x", &[1e6, b])]), side(&[("x", &[2e6, 2e6])]));
         assert!(settled("x", &s(1e6 + 1e-6)));
         assert!(!settled("x", &s(1e6 + 1.0)));
+    }
+
+    #[test]
+    fn a_benchmark_counted_again_keeps_only_its_new_counts_and_failures() {
+        let mut first = side(&[("a", &[1.0, 2.0]), ("b", &[3.0, 4.0])]);
+        first.1.insert("c".into(), "input gone".into());
+        let mut again = side(&[("c", &[5.0, 5.0])]);
+        again.1.insert("a".into(), "still failing".into());
+        replace(&mut first, again, &["a", "c"]);
+        assert_eq!(first.0.keys().collect::<Vec<_>>(), ["b", "c"]);
+        assert_eq!(first.1.keys().collect::<Vec<_>>(), ["a"]);
     }
 
     #[test]

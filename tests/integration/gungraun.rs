@@ -131,9 +131,10 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     with_commands(&fx);
     assert_eq!(listed(&fx, "gun/commands"), COMMANDS);
     let mut args = vec!["--bench", "commands", "--metrics", "time,instructions"];
-    args.extend_from_slice(&["--format", "json"]);
     args.extend_from_slice(QUICK);
-    let run = fx.nbench(&args);
+    let mut saving = args.clone();
+    saving.extend_from_slice(&["--format", "json", "--save-baseline", "before"]);
+    let run = fx.nbench(&saving);
     assert_eq!(run.code, 1, "{}", run.all());
     let json: Value = serde_json::from_str(&run.stdout).unwrap();
     let failures = &json["targets"][0]["failures"];
@@ -169,6 +170,24 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     assert!((twenty / ten - 1.0).abs() < 0.01, "{ten} {twenty}");
     // Each run's setup made the input it read, and its teardown removed it.
     assert!(!fx.dir.join("few.txt").exists() && !fx.dir.join("many.txt").exists());
+
+    // The command takes a tenth more steps: compared with the baseline,
+    // whose copy of the command runs, counted a side at a time where
+    // both sides' runs of the setup met in the package's folder.
+    fx.edit(
+        "src/bin/steps.rs",
+        "for i in 0..n {",
+        "for i in 0..n + n / 10 {",
+    );
+    args.extend_from_slice(&["--format", "json", "--compare", "before", "tool::steps::"]);
+    let compared = fx.nbench(&args);
+    let doc = compared.json();
+    let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for row in rows {
+        let change = row["instructions"]["change"].as_f64();
+        assert!(change.is_some_and(|c| (0.08..0.12).contains(&c)), "{rows:?}");
+    }
 }
 
 #[test]
