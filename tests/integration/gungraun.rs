@@ -186,7 +186,10 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     assert_eq!(rows.len(), 2, "{rows:?}");
     for row in rows {
         let change = row["instructions"]["change"].as_f64();
-        assert!(change.is_some_and(|c| (0.08..0.12).contains(&c)), "{rows:?}");
+        assert!(
+            change.is_some_and(|c| (0.08..0.12).contains(&c)),
+            "{rows:?}"
+        );
     }
 }
 
