@@ -46,7 +46,7 @@ pub fn count_sides(
     started: &mut dyn FnMut(usize, usize, usize),
 ) -> Result<(Side, Side), CountError> {
     let last = counts::COUNT_PROCESSES;
-    let mut sides = both((base, cur), ids, how, (0..last - 1, started))?;
+    let mut sides = counted((base, cur), (ids, true), how, (0..last - 1, started))?;
     // Sides run in one folder share its files: a benchmark whose setup
     // writes one and whose teardown removes it (a command's input) can
     // fail on a side for the other's. Those are counted again, and what
@@ -57,7 +57,7 @@ pub fn count_sides(
         .collect();
     let raced = base.1 == cur.1 && !failed.is_empty();
     if raced {
-        let again = apart((base, cur), &failed, how, (0..last - 1, started))?;
+        let again = counted((base, cur), (&failed, false), how, (0..last - 1, started))?;
         let ids: Vec<&str> = failed.iter().map(|(id, _)| id.as_str()).collect();
         replace(&mut sides.0, again.0, &ids);
         replace(&mut sides.1, again.1, &ids);
@@ -68,31 +68,33 @@ pub fn count_sides(
         .collect();
     if !open.is_empty() {
         let ks = (last - 1..last, started);
-        let third = match raced {
-            true => apart((base, cur), &open, how, ks)?,
-            false => both((base, cur), &open, how, ks)?,
-        };
+        let third = counted((base, cur), (&open, !raced), how, ks)?;
         merge(&mut sides.0, third.0);
         merge(&mut sides.1, third.1);
     }
     Ok(sides)
 }
 
-/// Counts `ids` on both sides in processes `ks`, the baseline's in a
-/// thread of its own.
-fn both(
+/// Counts `ids` on both sides in processes `ks`: at once (`together`,
+/// the baseline's in a thread of its own), or the baseline's first.
+fn counted(
     (base, cur): (Exes<'_>, Exes<'_>),
-    ids: &ToCount,
+    (ids, together): (&ToCount, bool),
     (how, timed): (Way<'_>, &BTreeMap<String, f64>),
     (ks, started): (Range<usize>, &mut dyn FnMut(usize, usize, usize)),
 ) -> Result<(Side, Side), CountError> {
     let of = ks.end;
     let mut shown = |k: usize| started(ids.len(), k, of);
+    let side = |(exes, dir): Exes<'_>, ks: Range<usize>, shown: &mut dyn FnMut(usize)| {
+        counts::count_side(exes, (dir, ids, timed), how, (ks, shown))
+    };
+    if !together {
+        let base = side(base, ks.clone(), &mut |_| {})?;
+        return Ok((base, side(cur, ks, &mut shown)?));
+    }
     std::thread::scope(|s| {
-        let base = s.spawn(|| {
-            counts::count_side(base.0, (base.1, ids, timed), how, (ks.clone(), &mut |_| {}))
-        });
-        let cur = counts::count_side(cur.0, (cur.1, ids, timed), how, (ks.clone(), &mut shown));
+        let base = s.spawn(|| side(base, ks.clone(), &mut |_| {}));
+        let cur = side(cur, ks.clone(), &mut shown);
         let base = base.join().unwrap_or_else(|_| {
             Err(CountError::Failed(
                 "the counting thread panicked".to_owned(),
@@ -100,20 +102,6 @@ fn both(
         });
         Ok((base?, cur?))
     })
-}
-
-/// Counts `ids` on both sides in processes `ks`, the baseline's first.
-fn apart(
-    (base, cur): (Exes<'_>, Exes<'_>),
-    ids: &ToCount,
-    (how, timed): (Way<'_>, &BTreeMap<String, f64>),
-    (ks, started): (Range<usize>, &mut dyn FnMut(usize, usize, usize)),
-) -> Result<(Side, Side), CountError> {
-    let of = ks.end;
-    let mut shown = |k: usize| started(ids.len(), k, of);
-    let base = counts::count_side(base.0, (base.1, ids, timed), how, (ks.clone(), &mut |_| {}))?;
-    let cur = counts::count_side(cur.0, (cur.1, ids, timed), how, (ks, &mut shown))?;
-    Ok((base, cur))
 }
 
 /// `side`'s counts and failures of `ids` replaced by those of `again`.

@@ -119,18 +119,6 @@ impl Bench {
     }
 }
 
-impl From<&mut Bench> for Bench {
-    fn from(b: &mut Bench) -> Self {
-        b.clone()
-    }
-}
-
-impl From<&Bench> for Bench {
-    fn from(b: &Bench) -> Self {
-        b.clone()
-    }
-}
-
 /// A binary benchmark: its benches, and what runs before and after each
 /// run of theirs where a bench says nothing.
 #[derive(Clone)]
@@ -196,17 +184,7 @@ impl BinaryBenchmark {
     }
 }
 
-impl From<&mut BinaryBenchmark> for BinaryBenchmark {
-    fn from(b: &mut BinaryBenchmark) -> Self {
-        b.clone()
-    }
-}
-
-impl From<&BinaryBenchmark> for BinaryBenchmark {
-    fn from(b: &BinaryBenchmark) -> Self {
-        b.clone()
-    }
-}
+crate::command::from_refs!(Bench, BinaryBenchmark);
 
 /// What a `binary_benchmark_group!`'s `benchmarks = |group| …` fills.
 #[derive(Default)]

@@ -173,17 +173,26 @@ impl From<Pipe> for Stdin {
     }
 }
 
-impl From<&mut Command> for Command {
-    fn from(c: &mut Command) -> Self {
-        c.clone()
-    }
+/// A builder's type made from a reference to one, as gungraun's are
+/// passed on (`.command(Command::new(…).arg(…))`, a `&mut Command`).
+macro_rules! from_refs {
+    ($($t:ty),*) => {
+        $(
+            impl From<&mut $t> for $t {
+                fn from(b: &mut $t) -> Self {
+                    b.clone()
+                }
+            }
+            impl From<&$t> for $t {
+                fn from(b: &$t) -> Self {
+                    b.clone()
+                }
+            }
+        )*
+    };
 }
-
-impl From<&Command> for Command {
-    fn from(c: &Command) -> Self {
-        c.clone()
-    }
-}
+pub(crate) use from_refs;
+from_refs!(Command);
 
 impl Command {
     /// The program at `path` (found on the `PATH` where it has no `/`).
