@@ -77,13 +77,28 @@ fn launch_if(program: &OsStr, counted: bool) -> Launch {
     ]
     .map(OsString::from)
     .into();
-    first.extend([file, program]);
+    first.extend([file, on_path(program)]);
     Launch {
         program: valgrind,
         first,
         out: Some(out),
         paused: false,
     }
+}
+
+/// `program` where this process's `PATH` finds it, where it names no
+/// folder: Valgrind looks in the command's own environment, which may
+/// have no `PATH` (gungraun's commands get only what they set), where
+/// starting it as it is looks in this process's.
+fn on_path(program: OsString) -> OsString {
+    if std::path::Path::new(&program).components().count() > 1 {
+        return program;
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    (std::env::split_paths(&path))
+        .map(|dir| dir.join(&program))
+        .find(|p| p.is_file())
+        .map_or(program, PathBuf::into_os_string)
 }
 
 impl Launch {
@@ -128,8 +143,12 @@ impl Launch {
 }
 
 impl Drop for Launch {
-    /// This process's counting resumed where it was paused for the command.
+    /// This process's counting resumed where it was paused for the
+    /// command; the output folder of a count not read removed.
     fn drop(&mut self) {
+        if let Some(out) = self.out.take() {
+            let _ = std::fs::remove_dir_all(out);
+        }
         crate::counting::resume(self.paused);
     }
 }
@@ -179,6 +198,10 @@ mod tests {
         assert_eq!(args.last().map(|a| a.as_ref()), Some("/bin/true"));
         let e = l.counted().err().unwrap();
         assert!(e.contains("left no count"), "{e}");
+        // A program named bare is found where this process finds it.
+        let sh = launch_if("sh".as_ref(), true);
+        let found = sh.command().get_args().last().map(|a| a.to_owned());
+        assert!(found.is_some_and(|p| p.len() > 2 && std::path::Path::new(&p).is_file()));
     }
 
     #[test]
