@@ -175,6 +175,25 @@ impl Pending {
 }
 
 impl Checkout {
+    /// A package `-p` names whose manifest the checkout holds where the
+    /// working tree's workspace holds it: its name and that manifest,
+    /// relative to the workspace's root.
+    fn outside_its_workspace(&self, s: &Settings) -> Option<(String, PathBuf)> {
+        let (root, there) = (s.meta.workspace_root.as_std_path(), self.manifest.parent()?);
+        (s.meta.workspace_packages().into_iter())
+            .filter(|p| {
+                (s.selection.packages.iter())
+                    .any(|spec| spec.split('@').next() == Some(p.name.as_str()))
+            })
+            .find_map(|p| {
+                let at = p.manifest_path.as_std_path().strip_prefix(root).ok()?;
+                there
+                    .join(at)
+                    .is_file()
+                    .then(|| (p.name.to_string(), at.to_owned()))
+            })
+    }
+
     /// Builds and saves the checkout as baseline `name` (in the target
     /// directory every revision shares); returns where the baseline was made.
     fn make(&self, s: &Settings, name: &str, store: &Store) -> Result<PathBuf> {
@@ -234,6 +253,21 @@ impl Checkout {
                        with it), or compare with a revision whose targets run"
                     .into(),
             }),
+            // A selected package there that its workspace does not take.
+            Err(Error::Usage(_)) if self.outside_its_workspace(s).is_some() => {
+                let (name, at) = self.outside_its_workspace(s).unwrap_or_default();
+                Err(Error::Revision {
+                    message: format!(
+                        "package `{name}` is at `{rev}` ({short}), in `{}`, but the workspace \
+                         there does not take it as a member",
+                        at.display()
+                    ),
+                    hint: "cargo builds only a workspace's members: compare with a revision \
+                           whose workspace takes it, or save a baseline with --save-baseline \
+                           and compare with --compare"
+                        .into(),
+                })
+            }
             // The selected packages or bench targets are not there.
             Err(e @ (Error::Usage(_) | Error::NoTargets { .. })) => Err(missing_at(
                 &format!("what this command selects ({e})"),

@@ -1231,3 +1231,37 @@ fn a_feature_a_revision_predates_is_left_out_of_its_build_alone() {
 fn short_commit(fx: &Fixture, rev: &str) -> String {
     git(&fx.dir, &["rev-parse", rev]).trim()[..12].to_owned()
 }
+
+#[test]
+fn a_package_the_revisions_workspace_does_not_take_is_said_to_be_outside_it() {
+    // As http's `benches`: its folder there at the older commit, which
+    // its workspace's members leave out.
+    let fx = Fixture::new("workspace");
+    let (all, default) = (
+        "members = [\"alpha\", \"beta\", \"faults\", \"impostor\", \"tunable\"]",
+        "default-members = [\"alpha\", \"beta\"]",
+    );
+    let (fewer, default_fewer) = (
+        "members = [\"alpha\", \"faults\", \"impostor\", \"tunable\"]",
+        "default-members = [\"alpha\"]",
+    );
+    fx.edit("Cargo.toml", all, fewer);
+    fx.edit("Cargo.toml", default, default_fewer);
+    fx.first_commit("target/\n");
+    fx.edit("Cargo.toml", fewer, all);
+    fx.edit("Cargo.toml", default_fewer, default);
+    git(&fx.dir, &["commit", "--quiet", "-am", "beta joins"]);
+    let run = fx.nbench(&["compare", "--rev", "HEAD~1", "HEAD", "-p", "beta"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    let said = "package `beta` is at `HEAD~1`";
+    assert!(run.error_line().contains(said), "{}", run.stderr);
+    let said = "in `beta/Cargo.toml`, but the workspace there does not take it as a member";
+    assert!(run.error_line().contains(said), "{}", run.stderr);
+    assert!(!run.stderr.contains("predates"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("cargo builds only a workspace's members"),
+        "{}",
+        run.stderr
+    );
+}
