@@ -119,6 +119,19 @@ impl Launch {
         self.out.is_some()
     }
 
+    /// Why command `shown` did not start, where starting it failed with
+    /// `e`: the Valgrind it was to be counted under missing, or `e`.
+    pub fn not_started(&self, shown: &str, e: &std::io::Error) -> String {
+        match (self.is_counted(), e.kind()) {
+            (true, std::io::ErrorKind::NotFound) => format!(
+                "counting `{shown}` takes Valgrind, and `{}` was not found: install Valgrind \
+                 (or point {VALGRIND_ENV} at it), or measure time alone (--metrics time)",
+                self.program.to_string_lossy()
+            ),
+            _ => format!("`{shown}` did not start: {e}"),
+        }
+    }
+
     /// After the command ended: what its callgrind counted, in every
     /// process of the command's (those it starts too), added to the
     /// sample's count. An error where it was counted and left no count.
@@ -198,6 +211,23 @@ mod tests {
         assert_eq!(args.last().map(|a| a.as_ref()), Some("/bin/true"));
         let e = l.counted().err().unwrap();
         assert!(e.contains("left no count"), "{e}");
+        let gone = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let plain = launch_if("x".as_ref(), false);
+        assert_eq!(
+            plain.not_started("x", &gone),
+            format!("`x` did not start: {gone}")
+        );
+        let counted = Launch {
+            program: "/no/valgrind".into(),
+            first: Vec::new(),
+            out: Some(PathBuf::from("/nonexistent/nbench-command")),
+            paused: false,
+        };
+        let said = counted.not_started("x", &gone);
+        assert!(
+            said.contains("takes Valgrind, and `/no/valgrind` was not found"),
+            "{said}"
+        );
         // A program named bare is found where this process finds it.
         let sh = launch_if("sh".as_ref(), true);
         let found = sh.command().get_args().last().map(|a| a.to_owned());

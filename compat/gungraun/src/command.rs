@@ -326,7 +326,8 @@ impl Command {
     pub(crate) fn run(&self) {
         let launch = nbench::__private::command::launch(&self.path);
         let started = self.process(&launch).and_then(|mut c| c.spawn());
-        let mut child = started.unwrap_or_else(|e| panic!("`{}` did not start: {e}", self.shown()));
+        let mut child =
+            started.unwrap_or_else(|e| panic!("{}", launch.not_started(&self.shown(), &e)));
         // A pipe to stdin is closed at once: the command reads end of file.
         drop(child.stdin.take());
         let status = child
