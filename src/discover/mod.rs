@@ -19,7 +19,7 @@ use features::features_off;
 pub use features::{Features, each_feature, present_and_absent};
 pub use front_ends::{FRONT_ENDS, FrontEnd, LIBTEST, LIBTEST_PACKAGE, Unified, crate_name};
 pub use manifests::manifests;
-use source::{a_program_of_its_own, foreign_library, library_of};
+use source::{a_program_of_its_own, first_binary_benchmarks, foreign_library, library_of};
 
 /// Where the workspace is and how cargo may read it (cargo's manifest options).
 #[derive(Debug, Clone, Default)]
@@ -305,6 +305,13 @@ fn front_ends_of(pkg: &Package) -> impl Iterator<Item = &'static str> + '_ {
         .filter(|n| depends(pkg, n))
 }
 
+/// Why a target of iai-callgrind's first binary benchmarks is left out:
+/// nbench-gungraun would not build it, and a revision swapped for
+/// iai-callgrind would fail to build as a whole.
+const FIRST_BINARY_BENCHMARKS: &str = "it runs iai-callgrind's first binary benchmarks \
+     (`benchmark = |group| …` with `Run` and `Arg`), which nbench-gungraun does not read: \
+     write them with `#[binary_benchmark]`, or keep the target on iai-callgrind";
+
 /// Why bench target `t` of `pkg` is left out, if it is, by what cargo
 /// says of it, its package's manifest (`tables`), its source file and
 /// whether that is a suite of libtest's `#[bench]` ([`libtest_suite`]).
@@ -328,6 +335,8 @@ fn left_out(
              `cargo bench --bench {}` runs as it is",
             t.name
         ))
+    } else if first_binary_benchmarks(pkg, source) {
+        Some(FIRST_BINARY_BENCHMARKS.to_owned())
     } else if let Some(foreign) = foreign_library(pkg, source) {
         Some(format!(
             "it uses {foreign}, a benchmark library nbench has no front end for"

@@ -70,6 +70,20 @@ pub(super) fn a_program_of_its_own(pkg: &Package, source: &str) -> bool {
             })
 }
 
+/// Whether a bench target of `pkg` whose source file is `source` runs
+/// iai-callgrind's first binary benchmarks (`benchmark = |group| …`,
+/// with `Run` and `Arg`), which nbench-gungraun does not read: its
+/// package takes gungraun (or iai-callgrind, or nbench-gungraun).
+pub(super) fn first_binary_benchmarks(pkg: &Package, source: &str) -> bool {
+    let gungraun = (FRONT_ENDS.iter()).find(|f| f.library == "gungraun");
+    let compact: String = source.split_whitespace().collect();
+    compact.contains("binary_benchmark_group!")
+        && compact.contains("benchmark=|")
+        && gungraun.is_some_and(|f| {
+            (pkg.dependencies.iter()).any(|d| d.name == f.package || f.named(&d.name).is_some())
+        })
+}
+
 /// The name a package gives dependency `d` (its `package = …` entry's key).
 fn key(d: &Dependency) -> &str {
     d.rename.as_deref().unwrap_or(&d.name)

@@ -194,6 +194,33 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
 }
 
 #[test]
+fn a_target_of_iai_callgrinds_first_binary_benchmarks_is_skipped_saying_why() {
+    // iai-callgrind before `#[binary_benchmark]` (revm-jit's suite):
+    // nbench-gungraun does not build that target, and the others run.
+    let fx = Fixture::new("gungraun");
+    let manifest = fx.dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let old = "\n[[bench]]\nname = \"old\"\nharness = false\n";
+    std::fs::write(&manifest, text + old).unwrap();
+    let source = "use gungraun::{binary_benchmark_group, main, Arg, BinaryBenchmarkGroup, Run};\n\
+                  binary_benchmark_group!(\n    name = tool;\n    \
+                  benchmark = |group: &mut BinaryBenchmarkGroup| {\n        \
+                  group.bench(Run::with_cmd(\"echo\", Arg::new(\"a\", [\"1\"])));\n    }\n);\n\
+                  main!(binary_benchmark_groups = tool);\n";
+    std::fs::write(fx.dir.join("benches/old.rs"), source).unwrap();
+    let run = fx.nbench(&["--list"]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let said = "skipped bench target `gun/old`: it runs iai-callgrind's first binary benchmarks \
+                (`benchmark = |group| …` with `Run` and `Arg`)";
+    assert!(run.stderr.contains(said), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("gun/suite: numbers::fib::short"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn arguments_and_setup_stay_out_of_the_counts_as_in_gungraun() {
     let fx = Fixture::new("gungraun");
     let args = [
