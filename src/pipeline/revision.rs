@@ -255,18 +255,8 @@ impl Checkout {
             }),
             // A selected package there that its workspace does not take.
             Err(Error::Usage(_)) if self.outside_its_workspace(s).is_some() => {
-                let (name, at) = self.outside_its_workspace(s).unwrap_or_default();
-                Err(Error::Revision {
-                    message: format!(
-                        "package `{name}` is at `{rev}` ({short}), in `{}`, but the workspace \
-                         there does not take it as a member",
-                        at.display()
-                    ),
-                    hint: "cargo builds only a workspace's members: compare with a revision \
-                           whose workspace takes it, or save a baseline with --save-baseline \
-                           and compare with --compare"
-                        .into(),
-                })
+                let (package, at) = self.outside_its_workspace(s).unwrap_or_default();
+                Err(not_a_member(&package, &at, (rev, short)))
             }
             // The selected packages or bench targets are not there.
             Err(e @ (Error::Usage(_) | Error::NoTargets { .. })) => Err(missing_at(
@@ -281,6 +271,22 @@ impl Checkout {
                     .unwrap_or_else(|| "run again with -v to see more".to_owned()),
             }),
         }
+    }
+}
+
+/// Package `package` is at revision `rev`, its manifest at `at`, and its
+/// workspace there leaves it out (http's `benches`).
+fn not_a_member(package: &str, at: &Path, (rev, short): (&str, &str)) -> Error {
+    Error::Revision {
+        message: format!(
+            "package `{package}` is at `{rev}` ({short}), in `{}`, but the workspace there \
+             does not take it as a member",
+            at.display()
+        ),
+        hint: "cargo builds only a workspace's members: compare with a revision whose \
+               workspace takes it, or save a baseline with --save-baseline and compare with \
+               --compare"
+            .into(),
     }
 }
 
