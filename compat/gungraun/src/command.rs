@@ -333,8 +333,13 @@ impl Command {
         let status = child
             .wait()
             .unwrap_or_else(|e| panic!("`{}`: {e}", self.shown()));
+        // Judged before the count is read, which resumes this process's
+        // counting: what it allocates would count otherwise, and how many
+        // instructions an allocation takes follows what was freed before.
+        let otherwise = self.exited_otherwise(status);
+        drop(child);
         let counted = launch.counted();
-        if let Some(why) = self.exited_otherwise(status) {
+        if let Some(why) = otherwise {
             panic!("{why}{}", self.said());
         }
         if let Err(why) = counted {
