@@ -34,13 +34,29 @@ const IDS: [&str; 22] = [
 #[test]
 fn cargo_nbench_runs_a_gungraun_suite_under_gungrauns_names() {
     let fx = Fixture::new("gungraun");
+    // Beside it, a target of iai-callgrind's first binary benchmarks
+    // (revm-jit's suite), which nbench-gungraun does not build.
+    let manifest = fx.dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let old = "\n[[bench]]\nname = \"old\"\nharness = false\n";
+    std::fs::write(&manifest, text + old).unwrap();
+    let source = "use gungraun::{binary_benchmark_group, main, Arg, BinaryBenchmarkGroup, Run};\n\
+                  binary_benchmark_group!(\n    name = tool;\n    \
+                  benchmark = |group: &mut BinaryBenchmarkGroup| {\n        \
+                  group.bench(Run::with_cmd(\"echo\", Arg::new(\"a\", [\"1\"])));\n    }\n);\n\
+                  main!(binary_benchmark_groups = tool);\n";
+    std::fs::write(fx.dir.join("benches/old.rs"), source).unwrap();
     assert_eq!(listed(&fx, "gun/suite"), IDS);
     // Listing runs no group's `setup`.
     assert!(!fx.dir.join("group-setup-ran").exists());
 
     let mut args = vec!["--format", "json"];
     args.extend_from_slice(QUICK);
-    let doc = fx.nbench(&args).json();
+    let run = fx.nbench(&args);
+    let said = "skipped bench target `gun/old`: it runs iai-callgrind's first binary benchmarks \
+                (`benchmark = |group| …` with `Run` and `Arg`)";
+    assert!(run.stderr.contains(said), "{}", run.stderr);
+    let doc = run.json();
     let target = &doc["targets"][0];
     let mut measured: Vec<&str> = (target["benchmarks"].as_array().unwrap().iter())
         .map(|b| b["id"].as_str().unwrap())
@@ -193,33 +209,6 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
             "{rows:?}"
         );
     }
-}
-
-#[test]
-fn a_target_of_iai_callgrinds_first_binary_benchmarks_is_skipped_saying_why() {
-    // iai-callgrind before `#[binary_benchmark]` (revm-jit's suite):
-    // nbench-gungraun does not build that target, and the others run.
-    let fx = Fixture::new("gungraun");
-    let manifest = fx.dir.join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let old = "\n[[bench]]\nname = \"old\"\nharness = false\n";
-    std::fs::write(&manifest, text + old).unwrap();
-    let source = "use gungraun::{binary_benchmark_group, main, Arg, BinaryBenchmarkGroup, Run};\n\
-                  binary_benchmark_group!(\n    name = tool;\n    \
-                  benchmark = |group: &mut BinaryBenchmarkGroup| {\n        \
-                  group.bench(Run::with_cmd(\"echo\", Arg::new(\"a\", [\"1\"])));\n    }\n);\n\
-                  main!(binary_benchmark_groups = tool);\n";
-    std::fs::write(fx.dir.join("benches/old.rs"), source).unwrap();
-    let run = fx.nbench(&["--list"]);
-    assert_eq!(run.code, 0, "{}", run.all());
-    let said = "skipped bench target `gun/old`: it runs iai-callgrind's first binary benchmarks \
-                (`benchmark = |group| …` with `Run` and `Arg`)";
-    assert!(run.stderr.contains(said), "{}", run.stderr);
-    assert!(
-        run.stdout.contains("gun/suite: numbers::fib::short"),
-        "{}",
-        run.stdout
-    );
 }
 
 #[test]
