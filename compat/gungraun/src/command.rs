@@ -349,12 +349,19 @@ impl Command {
 
     /// How `status` is not the exit expected, if it is not.
     fn exited_otherwise(&self, status: ExitStatus) -> Option<String> {
-        let (ok, expected) = match self.exit_with.unwrap_or(ExitWith::Success) {
-            ExitWith::Success => (status.success(), "success".to_owned()),
-            ExitWith::Failure => (!status.success(), "a failure".to_owned()),
-            ExitWith::Code(c) => (status.code() == Some(c), format!("code {c}")),
+        // Judged inside the timed routine: nothing is made unless it failed.
+        let expected = self.exit_with.unwrap_or(ExitWith::Success);
+        let ok = match expected {
+            ExitWith::Success => status.success(),
+            ExitWith::Failure => !status.success(),
+            ExitWith::Code(c) => status.code() == Some(c),
         };
         (!ok).then(|| {
+            let expected = match expected {
+                ExitWith::Success => "success".to_owned(),
+                ExitWith::Failure => "a failure".to_owned(),
+                ExitWith::Code(c) => format!("code {c}"),
+            };
             format!(
                 "`{}` exited with {status}, where {expected} was expected; where that is \
                  what it should do, say so with `.exit_with(ExitWith::…)` on the Command \

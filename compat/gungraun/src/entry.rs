@@ -81,9 +81,7 @@ impl Registrar {
             f(b)
         });
     }
-}
 
-impl Registrar {
     /// A binary benchmark's commands, each a bench
     /// (`benchmark::bench` within the group).
     pub fn binary(&mut self, bb: crate::BinaryBenchmark) {

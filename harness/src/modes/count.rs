@@ -257,11 +257,10 @@ impl OnCpu {
                  as `valgrind --tool=callgrind --collect-atstart=no BINARY --nbench-count`"
             )
         })?;
-        let to = match std::env::var_os(COUNTED_TO_ENV) {
-            None => None,
-            Some(path) => Some(counted_file(Path::new(&path))?),
-        };
-        Ok(OnCpu { counter, to })
+        Ok(OnCpu {
+            counter,
+            to: counted_to()?,
+        })
     }
 
     /// Writes the count since the counter was zeroed, and `elsewhere`
@@ -281,12 +280,8 @@ impl OnCpu {
 /// the sample's dump under the same `label`: as a [`COUNTED`] line to the
 /// file [`COUNTED_TO_ENV`] names, which `cargo nbench` adds to the dump.
 fn write_elsewhere(counted: u64, label: &str, id: &str) {
-    let to = match std::env::var_os(COUNTED_TO_ENV) {
-        Some(path) => counted_file(Path::new(&path)).map(Some),
-        None => Ok(None),
-    };
-    let written =
-        to.and_then(|to| write_counted(to.as_ref(), counted, label).map_err(|e| e.to_string()));
+    let written = counted_to()
+        .and_then(|to| write_counted(to.as_ref(), counted, label).map_err(|e| e.to_string()));
     if let Err(why) = written {
         eprintln!("{id}: its commands' count was not written: {why}");
     }
@@ -302,6 +297,15 @@ fn write_counted(to: Option<&File>, counted: u64, label: &str) -> std::io::Resul
             let mut out = std::io::stdout().lock();
             out.write_all(line.as_bytes()).and_then(|()| out.flush())
         }
+    }
+}
+
+/// The file [`COUNTED_TO_ENV`] names, opened to append to; `None`
+/// without it (stdout then).
+fn counted_to() -> Result<Option<File>, String> {
+    match std::env::var_os(COUNTED_TO_ENV) {
+        None => Ok(None),
+        Some(path) => counted_file(Path::new(&path)).map(Some),
     }
 }
 
