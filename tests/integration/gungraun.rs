@@ -201,7 +201,7 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     let compared = fx.nbench(&args);
     let doc = compared.json();
     let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows.len(), 1, "{}", compared.all());
     for row in rows {
         let change = row["instructions"]["change"].as_f64();
         assert!(
