@@ -119,16 +119,18 @@ fn a_skipped_target_is_said_to_use_the_library_its_source_uses() {
 
 /// The binary benchmarks `commands.rs` registers, of the package's
 /// `steps` command.
-const COMMANDS: [&str; 9] = [
+const COMMANDS: [&str; 11] = [
     "tool::steps::few",
     "tool::steps::many",
     "tool::fails::expected",
     "tool::unexpected",
+    "tool::configured::all",
     "tool::nested",
     "low::steps::few",
     "low::steps::many",
     "low::by_hand::pair_0",
     "low::by_hand::pair_1",
+    "low::by_hand::failing",
 ];
 
 /// `commands.rs` declared as bench target `commands`.
@@ -151,9 +153,12 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     let mut args = vec!["--bench", "commands", "--metrics", "time,instructions"];
     args.extend_from_slice(QUICK);
     let mut saving = args.clone();
-    // The high-level group (the low-level one is listed above).
+    // The high-level group (the low-level one is listed above), and a
+    // low-level bench that its configuration expects to fail. The
+    // configurations of `main!`, the group, the benchmark and the bench
+    // set the environment `tool::configured::all` checks.
     saving.extend_from_slice(&["--format", "json", "--save-baseline", "before"]);
-    saving.push("tool::");
+    saving.extend_from_slice(&["tool::", "low::by_hand::failing"]);
     let run = fx.nbench(&saving);
     assert_eq!(run.code, 1, "{}", run.all());
     let json: Value = serde_json::from_str(&run.stdout).unwrap();

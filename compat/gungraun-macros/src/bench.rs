@@ -28,6 +28,11 @@ const KEYS: [&str; 7] = [
     "args", "consts", "setup", "teardown", "file", "iter", "config",
 ];
 
+/// The `config = …` of an attribute's options `tokens`, if it gives one.
+pub fn opts_config(tokens: &Tokens) -> syn::Result<Option<Expr>> {
+    Ok(opts(tokens.clone())?.0.config)
+}
+
 /// The options in `tokens`: keyed (`args = (…), setup = f`), or else the
 /// arguments themselves, as a list (`#[bench::id(1, 2)]`).
 fn opts(tokens: Tokens) -> syn::Result<(Opts, Option<Vec<Expr>>)> {
@@ -83,6 +88,8 @@ pub struct Bench {
     pub consts: Vec<Expr>,
     pub setup: Option<Expr>,
     pub teardown: Option<Expr>,
+    /// Its own `config = …` (a binary benchmark's bench honours it).
+    pub config: Option<Expr>,
 }
 
 /// The benches one `#[bench::id(…)]` or `#[benches::id(…)]` names, with
@@ -165,6 +172,7 @@ fn benches_in(
         consts: Vec::new(),
         setup: setup.clone(),
         teardown: teardown.clone(),
+        config: o.config.clone(),
     };
     if kind == "bench" {
         let exprs = match (list, o.args) {
@@ -355,6 +363,7 @@ pub fn benches_of_fn(
             consts: Vec::new(),
             setup,
             teardown,
+            config: None,
         });
     }
     Ok((benches, configs))

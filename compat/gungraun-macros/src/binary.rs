@@ -26,6 +26,17 @@ fn hook(e: Option<&Expr>, args: &Tokens) -> Tokens {
     ))
 }
 
+/// A `config = …` as an `Option<BinaryBenchmarkConfig>`: it is
+/// honoured, so it is compiled (a library benchmark's is not).
+pub fn config(e: Option<&Expr>, k: &Tokens) -> Tokens {
+    match e {
+        Some(e) => quote!(::core::option::Option::Some(
+            ::core::convert::Into::<#k::BinaryBenchmarkConfig>::into(#e)
+        )),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
 /// The statement adding bench `b` of `f` to `__nbench_bb`.
 fn bench(b: &Bench, (f, generics): (&syn::Ident, &syn::Generics), k: &Tokens) -> Tokens {
     let called = callee(f, generics, &b.consts);
@@ -35,9 +46,10 @@ fn bench(b: &Bench, (f, generics): (&syn::Ident, &syn::Generics), k: &Tokens) ->
             hook(b.setup.as_ref(), &args),
             hook(b.teardown.as_ref(), &args),
         );
+        let config = config(b.config.as_ref(), k);
         quote! {
             __nbench_bb.bench(#k::__private::lazy_bench(
-                #id, move || #called(#args), #setup, #teardown,
+                #id, move || #called(#args), (#setup, #teardown), #config,
             ));
         }
     };
@@ -57,23 +69,22 @@ fn bench(b: &Bench, (f, generics): (&syn::Ident, &syn::Generics), k: &Tokens) ->
 
 /// `#[binary_benchmark(…)]` on `f`.
 pub fn expand(attr: Tokens, mut f: ItemFn) -> syn::Result<Tokens> {
-    let (benches, configs) = benches_of_fn(attr, &mut f, "binary_benchmark")?;
+    let own = crate::bench::opts_config(&attr)?;
+    let (benches, _) = benches_of_fn(attr, &mut f, "binary_benchmark")?;
     let k = crate::krate::path();
     let ident = &f.sig.ident;
     let name = ident.to_string();
     let benches = (benches.iter()).map(|b| bench(b, (ident, &f.sig.generics), &k));
-    let unhonoured = (!configs.is_empty()).then(|| quote!(__nbench_r.unhonoured("config");));
-    let uses = crate::config::uses(&configs);
+    let own = own.map(|c| quote!(__nbench_bb.config(#c);));
     let items = quote! {
         pub fn __nbench_binary() -> #k::BinaryBenchmark {
-            #uses
             let mut __nbench_bb = #k::BinaryBenchmark::new(#name);
+            #own
             #(#benches)*
             __nbench_bb
         }
 
         pub fn __nbench_register(__nbench_r: &mut #k::__private::Registrar) {
-            #unhonoured
             __nbench_r.binary(__nbench_binary());
         }
     };

@@ -1,7 +1,7 @@
-//! `config = …` is not compiled (nbench-gungraun does not honour it), yet
-//! the configuration types it names were imported for it, and a function
-//! that makes it was written for it: those are marked used, so a suite
-//! builds without new warnings.
+//! A library benchmark's `config = …` is not compiled (nbench-gungraun does
+//! not honour it; a binary benchmark's is), yet the configuration types it
+//! names were imported for it, and a function that makes it was written
+//! for it: those are marked used, so a suite builds without new warnings.
 
 use proc_macro2::{TokenStream as Tokens, TokenTree};
 use quote::quote;

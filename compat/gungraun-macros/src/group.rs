@@ -88,10 +88,11 @@ fn listed<'a>(pairs: &'a [(Ident, Value)], key: &str) -> Option<&'a [Path]> {
     })
 }
 
-/// Options accepted and not honoured, as `r.unhonoured(…)` calls.
-fn unhonoured(pairs: &[(Ident, Value)]) -> Vec<Tokens> {
+/// Options accepted and not honoured, as `r.unhonoured(…)` calls: a
+/// binary group's `config` is honoured.
+fn unhonoured(pairs: &[(Ident, Value)], binary: bool) -> Vec<Tokens> {
     (pairs.iter())
-        .filter(|(k, _)| k == "config" || k == "compare_by_id")
+        .filter(|(k, _)| (k == "config" && !binary) || k == "compare_by_id")
         .map(|(k, _)| {
             let k = k.to_string();
             quote!(__nbench_r.unhonoured(#k);)
@@ -109,7 +110,8 @@ fn hidden_group(name: &Ident) -> Ident {
 /// one, through which `main!` reaches it: a group may share its name with
 /// a function of the suite, and be brought in from another module by `use`
 /// (portgraph's `use benchmarks::convex::callgrind_group as convex;`).
-pub fn group(input: Tokens) -> syn::Result<Tokens> {
+/// `binary` for `binary_benchmark_group!`, whose `config` is honoured.
+pub fn group(input: Tokens, binary: bool) -> syn::Result<Tokens> {
     let pairs = pairs.parse2(input)?;
     let name = match expr(&pairs, "name") {
         Some(Expr::Path(p)) if p.path.get_ident().is_some() => p.path.get_ident().cloned(),
@@ -139,13 +141,17 @@ pub fn group(input: Tokens) -> syn::Result<Tokens> {
     let module = name.clone();
     let name = hidden_group(&name);
     let (setup, teardown) = (once(expr(&pairs, "setup")), once(expr(&pairs, "teardown")));
-    let unhonoured = unhonoured(&pairs);
-    let uses = crate::config::uses(expr(&pairs, "config"));
+    let unhonoured = unhonoured(&pairs, binary);
+    let (uses, config) = match (binary, expr(&pairs, "config")) {
+        (true, Some(c)) => (Tokens::new(), quote!(__nbench_r.binary_config(#c);)),
+        (_, c) => (crate::config::uses(c), Tokens::new()),
+    };
     Ok(quote! {
         #[allow(non_snake_case)]
         fn #name(__nbench_r: &mut #k::__private::Registrar) {
             #uses
             __nbench_r.group(#shown, #setup, #teardown);
+            #config
             #(#unhonoured)*
             #(#calls)*
         }
@@ -207,8 +213,20 @@ pub fn main(input: Tokens) -> syn::Result<Tokens> {
     let groups = (library.into_iter().chain(binary).flatten()).map(|p| quote!(#p::__nbench_group));
     let k = crate::krate::path();
     let (setup, teardown) = (once(expr(&pairs, "setup")), once(expr(&pairs, "teardown")));
-    let config = expr(&pairs, "config").is_some();
-    let uses = crate::config::uses(expr(&pairs, "config"));
+    // A `main!` of binary groups alone takes a `BinaryBenchmarkConfig`.
+    let (uses, config) = match (library, expr(&pairs, "config")) {
+        (_, None) => (Tokens::new(), quote!(::core::option::Option::None)),
+        (None, Some(c)) => (
+            Tokens::new(),
+            quote!(::core::option::Option::Some(#k::__private::MainConfig::Binary(
+                ::core::convert::Into::<#k::BinaryBenchmarkConfig>::into(#c)
+            ))),
+        ),
+        (Some(_), c) => (
+            crate::config::uses(c),
+            quote!(::core::option::Option::Some(#k::__private::MainConfig::Library)),
+        ),
+    };
     Ok(quote! {
         fn main() {
             #uses
@@ -261,6 +279,7 @@ mod tests {
             "name = g; config = LibraryBenchmarkConfig::default(); benchmarks = a, m::b"
                 .parse()
                 .unwrap(),
+            false,
         )
         .unwrap()
         .to_string();
@@ -277,33 +296,39 @@ mod tests {
             out.contains("PhantomData < LibraryBenchmarkConfig >"),
             "{out}"
         );
-        let unnamed = group("benchmarks = a".parse().unwrap()).err().unwrap();
-        assert!(unnamed.to_string().contains("`name = …`"));
+        let unnamed = group("benchmarks = a".parse().unwrap(), false).err();
+        assert!(unnamed.unwrap().to_string().contains("`name = …`"));
     }
 
     #[test]
     fn a_group_runs_the_low_level_closure_on_a_group_of_its_own() {
         let out = group(
-            "name = low; benchmarks = |group: &mut BinaryBenchmarkGroup| { group.binary_benchmark(x) }"
+            "name = low; config = c(); benchmarks = |group: &mut BinaryBenchmarkGroup| { group.binary_benchmark(x) }"
                 .parse()
                 .unwrap(),
+            true,
         )
         .unwrap()
         .to_string();
         assert!(out.contains("let group : & mut"), "{out}");
         assert!(out.contains("__nbench_r . binary (__nbench_bb)"), "{out}");
-        let old = group("name = g; benchmark = |\"exe\", group| {}".parse().unwrap());
+        // A binary group's configuration is honoured.
+        assert!(out.contains("__nbench_r . binary_config (c ())"), "{out}");
+        assert!(!out.contains("unhonoured"), "{out}");
+        let old = group(
+            "name = g; benchmark = |\"exe\", group| {}".parse().unwrap(),
+            true,
+        );
         let old = old.err().unwrap().to_string();
         assert!(old.contains("`#[binary_benchmark]`"), "{old}");
     }
 
     #[test]
     fn main_runs_library_and_binary_groups_and_wants_some() {
-        let binary = main("binary_benchmark_groups = g".parse().unwrap()).unwrap();
-        assert!(
-            binary.to_string().contains("[g :: __nbench_group]"),
-            "{binary}"
-        );
+        let binary = main("config = c(); binary_benchmark_groups = g".parse().unwrap()).unwrap();
+        let binary = binary.to_string();
+        assert!(binary.contains("[g :: __nbench_group]"), "{binary}");
+        assert!(binary.contains("MainConfig :: Binary"), "{binary}");
         let none = main("config = x".parse().unwrap()).err().unwrap();
         assert!(
             none.to_string().contains("library_benchmark_groups"),

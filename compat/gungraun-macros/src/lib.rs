@@ -30,7 +30,7 @@ pub fn library_benchmark(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// `library_benchmark_group!(name = …; benchmarks = …)`.
 #[proc_macro]
 pub fn library_benchmark_group(input: TokenStream) -> TokenStream {
-    match group::group(input.into()) {
+    match group::group(input.into(), false) {
         Ok(t) => t.into(),
         Err(e) => e.to_compile_error().into(),
     }
@@ -60,7 +60,10 @@ pub fn binary_benchmark(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// listed or added by `|group| …`.
 #[proc_macro]
 pub fn binary_benchmark_group(input: TokenStream) -> TokenStream {
-    library_benchmark_group(input)
+    match group::group(input.into(), true) {
+        Ok(t) => t.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
 }
 
 /// `binary_benchmark_attribute!(f)`: the `BinaryBenchmark` of a

@@ -9,6 +9,7 @@
 //! command, and `teardown`, only the command inside the timing and the
 //! counts.
 
+use crate::BinaryBenchmarkConfig;
 use crate::command::Command;
 use std::fmt::Display;
 use std::rc::Rc;
@@ -59,6 +60,7 @@ pub struct Bench {
     commands: Vec<Make>,
     setup: Option<Hook>,
     teardown: Option<Hook>,
+    config: BinaryBenchmarkConfig,
 }
 
 impl Bench {
@@ -69,10 +71,12 @@ impl Bench {
             commands: Vec::new(),
             setup: None,
             teardown: None,
+            config: BinaryBenchmarkConfig::default(),
         }
     }
-    /// Its configuration: taken, not honoured.
-    pub fn config<T>(&mut self, _: T) -> &mut Self {
+    /// Its configuration, over its binary benchmark's.
+    pub fn config<T: Into<BinaryBenchmarkConfig>>(&mut self, config: T) -> &mut Self {
+        self.config = config.into();
         self
     }
     /// One more command: a bench of several runs each as `id_0`, `id_1`, ….
@@ -127,6 +131,7 @@ pub struct BinaryBenchmark {
     benches: Vec<Bench>,
     setup: Option<Hook>,
     teardown: Option<Hook>,
+    config: BinaryBenchmarkConfig,
 }
 
 impl BinaryBenchmark {
@@ -137,10 +142,12 @@ impl BinaryBenchmark {
             benches: Vec::new(),
             setup: None,
             teardown: None,
+            config: BinaryBenchmarkConfig::default(),
         }
     }
-    /// Its configuration: taken, not honoured.
-    pub fn config<T>(&mut self, _: T) -> &mut Self {
+    /// Its configuration, over its group's.
+    pub fn config<T: Into<BinaryBenchmarkConfig>>(&mut self, config: T) -> &mut Self {
+        self.config = config.into();
         self
     }
     /// One more bench.
@@ -159,12 +166,14 @@ impl BinaryBenchmark {
         self
     }
 
-    /// Each command as `(id, make, setup, teardown)`, the id below the
-    /// group: `benchmark::bench`, `benchmark::bench_0`, … for several, or
-    /// `benchmark` for a bench of no id.
-    pub(crate) fn each(&self) -> Vec<(String, Make, Option<Hook>, Option<Hook>)> {
+    /// Each command, its id below the group: `benchmark::bench`,
+    /// `benchmark::bench_0`, … for several, or `benchmark` for a bench of
+    /// no id; its configuration `outer`'s (`main!`'s and the group's) with
+    /// the benchmark's and the bench's over it.
+    pub(crate) fn each(&self, outer: &BinaryBenchmarkConfig) -> Vec<Each> {
         let mut out = Vec::new();
         for b in &self.benches {
+            let config = outer.with(&self.config).with(&b.config);
             let name = match b.id.0.is_empty() {
                 true => self.id.0.clone(),
                 false => format!("{}::{}", self.id, b.id),
@@ -177,7 +186,12 @@ impl BinaryBenchmark {
                     true => format!("{name}_{i}"),
                     false => name.clone(),
                 };
-                out.push((id, Rc::clone(make), setup.clone(), teardown.clone()));
+                out.push(Each {
+                    id,
+                    make: Rc::clone(make),
+                    hooks: (setup.clone(), teardown.clone()),
+                    config: config.clone(),
+                });
             }
         }
         out
@@ -185,6 +199,17 @@ impl BinaryBenchmark {
 }
 
 crate::command::from_refs!(Bench, BinaryBenchmark);
+
+/// One command of a binary benchmark, as registered: one nbench benchmark.
+pub(crate) struct Each {
+    /// Its id below the group.
+    pub id: String,
+    pub make: Make,
+    /// Its setup and teardown.
+    pub hooks: (Option<Hook>, Option<Hook>),
+    /// Its configuration, merged from `main!`'s to the bench's.
+    pub config: BinaryBenchmarkConfig,
+}
 
 /// What a `binary_benchmark_group!`'s `benchmarks = |group| …` fills.
 #[derive(Default)]
@@ -218,18 +243,19 @@ impl BinaryBenchmarkGroup {
 
 /// A bench as `#[bench::id(…)]` of a `#[binary_benchmark]` makes it: its
 /// command made by `make` when its benchmark starts, `setup` and
-/// `teardown` closures over the bench's arguments.
+/// `teardown` closures over the bench's arguments, its `config` if any.
 pub fn lazy_bench(
     id: &str,
     make: impl Fn() -> Command + 'static,
-    setup: Option<Hook>,
-    teardown: Option<Hook>,
+    (setup, teardown): (Option<Hook>, Option<Hook>),
+    config: Option<BinaryBenchmarkConfig>,
 ) -> Bench {
     Bench {
         id: BenchmarkId::new(id),
         commands: vec![Rc::new(make)],
         setup,
         teardown,
+        config: config.unwrap_or_default(),
     }
 }
 
@@ -247,12 +273,9 @@ impl Drop for After {
 
 /// Times the command `make` gives, one run an iteration, `setup` before
 /// each and `teardown` after, both outside the timing and the counts.
-pub(crate) fn time_command(
-    b: &mut nbench::Bencher<'_>,
-    make: &Make,
-    (setup, teardown): (&Option<Hook>, &Option<Hook>),
-) {
-    let command = make();
+pub(crate) fn time_command(b: &mut nbench::Bencher<'_>, each: &Each) {
+    let (setup, teardown) = &each.hooks;
+    let command = (each.make)().configured(&each.config);
     if let Some(why) = command.unsupported() {
         panic!("{why}");
     }
@@ -283,15 +306,35 @@ mod tests {
                     .commands([Command::new("b"), Command::new("c")])
                     .teardown(|| {}),
             );
-        bb.bench(lazy_bench("", || Command::new("d"), None, None));
-        let each = bb.each();
-        let ids: Vec<&str> = each.iter().map(|e| e.0.as_str()).collect();
+        let mut mine = BinaryBenchmarkConfig::default();
+        mine.env("BENCH", "d");
+        bb.bench(lazy_bench(
+            "",
+            || Command::new("d"),
+            (None, None),
+            Some(mine),
+        ));
+        bb.config(BinaryBenchmarkConfig::default().env("BENCHMARK", "tool"));
+        let mut outer = BinaryBenchmarkConfig::default();
+        outer.env("GROUP", "g");
+        let each = bb.each(&outer);
+        let ids: Vec<&str> = each.iter().map(|e| e.id.as_str()).collect();
         assert_eq!(ids, ["tool::one", "tool::two_0", "tool::two_1", "tool"]);
         // A bench's own hooks first, then the benchmark's.
-        assert!(each.iter().all(|e| e.2.is_some()));
-        let torn: Vec<bool> = each.iter().map(|e| e.3.is_some()).collect();
+        assert!(each.iter().all(|e| e.hooks.0.is_some()));
+        let torn: Vec<bool> = each.iter().map(|e| e.hooks.1.is_some()).collect();
         assert_eq!(torn, [false, true, true, false]);
-        assert_eq!((each[2].1)(), Command::new("c"));
+        assert_eq!((each[2].make)(), Command::new("c"));
+        // The group's configuration, the benchmark's over it, the bench's over both.
+        let vars = |e: &Each| {
+            e.config
+                .envs
+                .iter()
+                .map(|(k, _)| k.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(vars(&each[0]), ["GROUP", "BENCHMARK"]);
+        assert_eq!(vars(&each[3]), ["GROUP", "BENCHMARK", "BENCH"]);
         assert_eq!(BenchmarkId::with_parameter("n", 4).to_string(), "n_4");
     }
 }

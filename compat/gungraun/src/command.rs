@@ -8,6 +8,7 @@
 //! run that exits otherwise than it expects (success, unless
 //! [`Command::exit_with`] says) fails the benchmark.
 
+use crate::BinaryBenchmarkConfig;
 use std::ffi::{OsStr, OsString};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -28,6 +29,10 @@ pub struct Command {
     exit_with: Option<ExitWith>,
     /// Setup run beside the command (`setup_parallel`, `Stdin::Setup`).
     beside: bool,
+    /// Its environment kept, not cleared (a configuration's `env_clear(false)`).
+    keep_env: bool,
+    /// Variables of the bench process's environment kept where it is cleared.
+    pass_through: Vec<OsString>,
 }
 
 /// What a command's stdout or stderr is connected to.
@@ -272,6 +277,23 @@ impl Command {
         self.clone()
     }
 
+    /// The command under its benchmark's configuration (`main!`'s, the
+    /// group's, … the bench's, merged): the configuration's variables
+    /// before its own, its folder and expected exit where it names none.
+    pub(crate) fn configured(&self, config: &BinaryBenchmarkConfig) -> Command {
+        let mut envs = config.envs.clone();
+        envs.extend(self.envs.iter().cloned());
+        Command {
+            envs,
+            dir: self.dir.clone().or_else(|| config.dir.clone()),
+            exit_with: self.exit_with.or(config.exit_with),
+            beside: self.beside || config.beside,
+            keep_env: config.env_clear == Some(false),
+            pass_through: config.pass_through.clone(),
+            ..self.clone()
+        }
+    }
+
     /// The command line as said in a failure.
     fn shown(&self) -> String {
         let words =
@@ -298,8 +320,13 @@ impl Command {
         launch: &nbench::__private::command::Launch,
     ) -> std::io::Result<std::process::Command> {
         let mut cmd = launch.command();
-        cmd.args(&self.args).env_clear();
-        if launch.is_counted() {
+        cmd.args(&self.args);
+        if !self.keep_env {
+            cmd.env_clear();
+            let kept = (self.pass_through.iter()).filter_map(|k| Some((k, std::env::var_os(k)?)));
+            cmd.envs(kept);
+        }
+        if launch.is_counted() && !self.keep_env {
             // Valgrind finds its tools through its own environment.
             cmd.envs(
                 std::env::vars_os().filter(|(k, _)| k.to_string_lossy().starts_with("VALGRIND")),
@@ -365,7 +392,7 @@ impl Command {
             format!(
                 "`{}` exited with {status}, where {expected} was expected; where that is \
                  what it should do, say so with `.exit_with(ExitWith::…)` on the Command \
-                 (a config's `exit_with` is not read)",
+                 or its configuration",
                 self.shown()
             )
         })

@@ -1,7 +1,8 @@
 //! gungraun's configuration types. A suite builds its `config = …` from
 //! them, in the macros' arguments or in a function of its own
 //! (`fn config() -> LibraryBenchmarkConfig`); nbench-gungraun takes every
-//! setting and honours none. They choose Valgrind's tools, its arguments,
+//! setting and honours none but a binary benchmark's (`binary_config`).
+//! They choose Valgrind's tools, its arguments,
 //! limits and gungraun's output; under cargo nbench `--metrics` chooses
 //! what is measured, and a comparison's threshold what fails.
 
@@ -23,6 +24,32 @@ macro_rules! takes {
         )*
     };
 }
+pub(crate) use takes;
+
+/// The constructors every configuration type has, each giving the
+/// default (what they take is not honoured).
+macro_rules! made {
+    () => {
+        /// Made with a tool's arguments (taken, not honoured).
+        pub fn with_args<T>(_: T) -> Self {
+            Self::default()
+        }
+        /// Made from a value (`Tool::new(ValgrindTool::DHAT)`,
+        /// `Sandbox::new(true)`).
+        pub fn new<T>(_: T) -> Self {
+            Self::default()
+        }
+        /// iai-callgrind's, before tools had their own types.
+        pub fn with_callgrind_args<T>(_: T) -> Self {
+            Self::default()
+        }
+        /// iai-callgrind's, before `with_callgrind_args`.
+        pub fn with_raw_callgrind_args<T>(_: T) -> Self {
+            Self::default()
+        }
+    };
+}
+pub(crate) use made;
 
 /// Configuration types: made as gungraun makes them, with every builder
 /// setting gungraun (and iai-callgrind before it) gives any of them.
@@ -36,22 +63,11 @@ macro_rules! settings {
             pub struct $name(());
 
             impl $name {
-                /// Made with a tool's arguments (taken, not honoured).
-                pub fn with_args<T>(_: T) -> Self {
-                    Self(())
-                }
-                /// Made from a value (`Tool::new(ValgrindTool::DHAT)`,
-                /// `Sandbox::new(true)`).
-                pub fn new<T>(_: T) -> Self {
-                    Self(())
-                }
-                /// iai-callgrind's, before tools had their own types.
-                pub fn with_callgrind_args<T>(_: T) -> Self {
-                    Self(())
-                }
-                /// iai-callgrind's, before `with_callgrind_args`.
-                pub fn with_raw_callgrind_args<T>(_: T) -> Self {
-                    Self(())
+                made!();
+                /// `truncate_description`: taken, not honoured (typed as
+                /// gungraun's, so that `None` needs no annotation).
+                pub fn truncate_description(&mut self, _: Option<usize>) -> &mut Self {
+                    self
                 }
                 takes!(
                     default_tool, valgrind_args, env_clear, current_dir, envs,
@@ -59,7 +75,7 @@ macro_rules! settings {
                     output_format, args, enable, format, limits, soft_limits, hard_limits,
                     fail_fast, entry_point, flamegraph, frames, sanitize_output, kind,
                     negate_differential, normalize_differential, event_kinds, direction,
-                    title, subtitle, min_width, truncate_description, show_intermediate,
+                    title, subtitle, min_width, show_intermediate,
                     show_grid, tolerance, fixtures, callgrind_args, raw_callgrind_args,
                     regression, regression_limits, setup_parallelism, exit_with, setup_parallel;
                     env
@@ -72,8 +88,6 @@ macro_rules! settings {
 settings!(
     /// A benchmark's, group's or `main!`'s `config`.
     LibraryBenchmarkConfig,
-    /// A binary benchmark's, group's or `main!`'s `config`.
-    BinaryBenchmarkConfig,
     /// Callgrind's settings.
     Callgrind,
     /// Cachegrind's settings.
@@ -232,6 +246,8 @@ mod tests {
         let text = include_str!("config.rs");
         let mut here = names(text, "settings!(\n");
         here.extend(names(text, "choices!(\n"));
+        // The one honoured, a type of its own.
+        here.push("BinaryBenchmarkConfig".to_owned());
         here.sort();
         let macros = include_str!("../../gungraun-macros/src/config.rs");
         let mut theirs: Vec<String> = (macros.lines().map(str::trim))

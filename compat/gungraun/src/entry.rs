@@ -1,6 +1,7 @@
 //! What the macros generate calls: the registrar the groups register
 //! into, the timing of one bench, and the bench binary's `main`.
 
+use crate::BinaryBenchmarkConfig;
 use std::cell::Cell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -48,6 +49,16 @@ pub struct Registrar {
     stages: Vec<Rc<Stage>>,
     /// Options accepted and not honoured (`config`, …).
     unhonoured: BTreeSet<&'static str>,
+    /// The binary benchmarks' configuration from `main!`, and the group's over it.
+    configs: (BinaryBenchmarkConfig, BinaryBenchmarkConfig),
+}
+
+/// `main!`'s `config`, where it has one.
+pub enum MainConfig {
+    /// A library benchmark's: taken, not honoured.
+    Library,
+    /// The binary benchmarks'.
+    Binary(BinaryBenchmarkConfig),
 }
 
 impl Registrar {
@@ -56,6 +67,12 @@ impl Registrar {
     pub fn group(&mut self, name: &str, setup: Option<fn()>, teardown: Option<fn()>) {
         self.group = name.to_owned();
         self.stages.push(Rc::new(Stage::new(setup, teardown)));
+        self.configs.1 = self.configs.0.clone();
+    }
+
+    /// The group's configuration of its binary benchmarks, over `main!`'s.
+    pub fn binary_config<T: Into<BinaryBenchmarkConfig>>(&mut self, config: T) {
+        self.configs.1 = self.configs.0.with(&config.into());
     }
 
     /// An option given that nbench-gungraun does not honour.
@@ -85,10 +102,9 @@ impl Registrar {
     /// A binary benchmark's commands, each a bench
     /// (`benchmark::bench` within the group).
     pub fn binary(&mut self, bb: crate::BinaryBenchmark) {
-        for (id, make, setup, teardown) in bb.each() {
-            self.add(&id, move |b| {
-                crate::binary::time_command(b, &make, (&setup, &teardown))
-            });
+        for each in bb.each(&self.configs.1) {
+            let id = each.id.clone();
+            self.add(&id, move |b| crate::binary::time_command(b, &each));
         }
     }
 }
@@ -135,17 +151,19 @@ pub fn run(
     groups: &[fn(&mut Registrar)],
     setup: Option<fn()>,
     teardown: Option<fn()>,
-    config: bool,
+    config: Option<MainConfig>,
 ) -> i32 {
     let mut r = Registrar {
         main: Rc::new(Stage::new(setup, teardown)),
         ..Registrar::default()
     };
+    match config {
+        Some(MainConfig::Library) => r.unhonoured("config"),
+        Some(MainConfig::Binary(c)) => r.configs = (c.clone(), c),
+        None => {}
+    }
     for g in groups {
         g(&mut r);
-    }
-    if config {
-        r.unhonoured("config");
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let protocol = args.iter().any(|a| a.starts_with("--nbench"));

@@ -17,18 +17,22 @@
 //! over many iterations, and with `--metrics time,instructions` its
 //! instructions are counted too, both judged in one verdict. Arguments,
 //! `setup` and `teardown` stay out of the timing and the counts, as they
-//! stay out of gungraun's. `config = …` is accepted and not honoured.
+//! stay out of gungraun's. A library benchmark's `config = …` is accepted
+//! and not honoured.
 //!
 //! A binary benchmark (`#[binary_benchmark]`, or the low-level
 //! `BinaryBenchmark`) times its command, one run an iteration, and counts
-//! the command's instructions under a callgrind of its own.
+//! the command's instructions under a callgrind of its own. Its
+//! configuration's environment, folder and expected exit are honoured.
 
 mod binary;
+mod binary_config;
 mod command;
 mod config;
 mod entry;
 
 pub use binary::{Bench, BenchmarkId, BinaryBenchmark, BinaryBenchmarkGroup};
+pub use binary_config::BinaryBenchmarkConfig;
 pub use command::{Command, Delay, DelayKind, ExitWith, Pipe, Stdin, Stdio};
 pub use config::*;
 pub use nbench_gungraun_macros::{
@@ -50,6 +54,6 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::binary::lazy_bench;
-    pub use crate::entry::{Registrar, Torn, run, time};
+    pub use crate::entry::{MainConfig, Registrar, Torn, run, time};
     pub use nbench;
 }
