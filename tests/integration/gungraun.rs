@@ -119,15 +119,17 @@ fn a_skipped_target_is_said_to_use_the_library_its_source_uses() {
 
 /// The binary benchmarks `commands.rs` registers, of the package's
 /// `steps` command.
-const COMMANDS: [&str; 11] = [
+const COMMANDS: [&str; 13] = [
     "tool::steps::few",
     "tool::steps::many",
+    "tool::steps::sandboxed",
     "tool::fails::expected",
     "tool::unexpected",
     "tool::configured::all",
     "tool::nested",
     "low::steps::few",
     "low::steps::many",
+    "low::steps::sandboxed",
     "low::by_hand::pair_0",
     "low::by_hand::pair_1",
     "low::by_hand::failing",
@@ -156,7 +158,8 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     // The high-level group (the low-level one is listed above), and a
     // low-level bench that its configuration expects to fail. The
     // configurations of `main!`, the group, the benchmark and the bench
-    // set the environment `tool::configured::all` checks.
+    // set the environment `tool::configured::all` checks, and
+    // `tool::steps::sandboxed` reads a fixture its sandbox alone holds.
     saving.extend_from_slice(&["--format", "json", "--save-baseline", "before"]);
     saving.extend_from_slice(&["tool::", "low::by_hand::failing"]);
     let run = fx.nbench(&saving);
@@ -187,6 +190,7 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     );
     // Each run's setup made the input it read, and its teardown removed it.
     assert!(!fx.dir.join("few.txt").exists() && !fx.dir.join("many.txt").exists());
+    assert!(!fx.dir.join("input.txt").exists());
 
     // The command takes a tenth more steps: compared with the baseline,
     // whose copy of the command runs, counted a side at a time where

@@ -275,6 +275,9 @@ impl Drop for After {
 /// each and `teardown` after, both outside the timing and the counts.
 pub(crate) fn time_command(b: &mut nbench::Bencher<'_>, each: &Each) {
     let (setup, teardown) = &each.hooks;
+    // Entered before the command is made: the function may read a fixture.
+    let _sandbox =
+        crate::sandbox::enter(each.config.sandbox.as_ref()).unwrap_or_else(|e| panic!("{e}"));
     let command = (each.make)().configured(&each.config);
     if let Some(why) = command.unsupported() {
         panic!("{why}");

@@ -7,6 +7,7 @@
 
 use crate::command::ExitWith;
 use crate::config::{made, takes};
+use crate::sandbox::Sandbox;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -25,12 +26,14 @@ pub struct BinaryBenchmarkConfig {
     pub(crate) exit_with: Option<ExitWith>,
     /// Whether `setup` runs beside the command.
     pub(crate) beside: bool,
+    /// The folder the benchmark runs in, where it is not the package's.
+    pub(crate) sandbox: Option<Sandbox>,
 }
 
 impl BinaryBenchmarkConfig {
     made!();
     takes!(
-        default_tool, valgrind_args, sandbox, tool, tool_override, output_format,
+        default_tool, valgrind_args, tool, tool_override, output_format,
         callgrind_args, raw_callgrind_args, regression, regression_limits, entry_point,
         flamegraph, setup_parallelism;
     );
@@ -81,6 +84,12 @@ impl BinaryBenchmarkConfig {
         self.exit_with = Some(exit_with.into());
         self
     }
+    /// Runs the benchmark (its `setup`, command and `teardown`) in a
+    /// temporary folder of its own, where `sandbox` is enabled.
+    pub fn sandbox<T: Into<Sandbox>>(&mut self, sandbox: T) -> &mut Self {
+        self.sandbox = Some(sandbox.into());
+        self
+    }
     /// Whether `setup` runs beside the command: nbench-gungraun runs it
     /// before, and fails such a benchmark, saying so.
     pub fn setup_parallel(&mut self, beside: bool) -> &mut Self {
@@ -103,6 +112,7 @@ impl BinaryBenchmarkConfig {
             dir: inner.dir.clone().or_else(|| self.dir.clone()),
             exit_with: inner.exit_with.or(self.exit_with),
             beside: self.beside || inner.beside,
+            sandbox: inner.sandbox.clone().or_else(|| self.sandbox.clone()),
         }
     }
 }
@@ -119,7 +129,7 @@ mod tests {
         main.env("MAIN", "1")
             .current_dir("/m")
             .exit_with(ExitWith::Failure)
-            .sandbox(());
+            .sandbox(Sandbox::new(true));
         let mut bench = BinaryBenchmarkConfig::default();
         bench
             .envs([("BENCH", "4"), ("MAIN", "again")])
@@ -133,6 +143,7 @@ mod tests {
         assert_eq!(both.exit_with, Some(ExitWith::Code(3)));
         assert_eq!(both.dir, Some(PathBuf::from("/m")));
         assert_eq!(both.env_clear, Some(false));
+        assert_eq!(both.sandbox, Some(Sandbox::new(true)));
         assert_eq!(main.with(&BinaryBenchmarkConfig::default()), main);
     }
 }

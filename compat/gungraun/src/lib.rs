@@ -23,13 +23,15 @@
 //! A binary benchmark (`#[binary_benchmark]`, or the low-level
 //! `BinaryBenchmark`) times its command, one run an iteration, and counts
 //! the command's instructions under a callgrind of its own. Its
-//! configuration's environment, folder and expected exit are honoured.
+//! configuration's environment, folder, expected exit and sandbox are
+//! honoured.
 
 mod binary;
 mod binary_config;
 mod command;
 mod config;
 mod entry;
+mod sandbox;
 
 pub use binary::{Bench, BenchmarkId, BinaryBenchmark, BinaryBenchmarkGroup};
 pub use binary_config::BinaryBenchmarkConfig;
@@ -39,6 +41,7 @@ pub use nbench_gungraun_macros::{
     binary_benchmark, binary_benchmark_attribute, binary_benchmark_group, library_benchmark,
     library_benchmark_group, main,
 };
+pub use sandbox::Sandbox;
 pub use std::hint::black_box;
 
 /// The macros and the configuration type most suites import
