@@ -100,7 +100,7 @@ pub struct Cli {
     )]
     pub exclude: Vec<String>,
 
-    /// Only the named bench target(s)
+    /// Only the named bench target(s); a name may be a pattern (`parse_*`, `b?t`), as in cargo
     #[arg(
         global = true,
         long = "bench",

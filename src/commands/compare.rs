@@ -54,7 +54,7 @@ fn list(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<u8> {
             .target
             .rsplit_once('/')
             .map_or(t.target.as_str(), |(_, n)| n);
-        s.selection.benches.is_empty() || s.selection.benches.iter().any(|b| b == name)
+        s.selection.names(name)
     };
     let picked = |t: &TargetRecord, id: &str| {
         picked_target(t) && plan.filter.verdict(id, false) == Selected::Run

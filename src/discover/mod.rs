@@ -11,6 +11,7 @@ pub mod front_ends;
 mod inherited;
 mod manifests;
 mod outside;
+pub mod pattern;
 mod source;
 mod submodule;
 mod unit_benches;
@@ -45,11 +46,18 @@ pub struct Selection {
     pub workspace: bool,
     /// `--exclude SPEC`.
     pub exclude: Vec<String>,
-    /// `--bench NAME`; [`LIB`] for `--lib`.
+    /// `--bench NAME` (a name, or a pattern of names: [`pattern`]);
+    /// [`LIB`] for `--lib`.
     pub benches: Vec<String>,
 }
 
 impl Selection {
+    /// Whether `--bench` names the bench target `name`: it names none (all
+    /// are), or one of its values is `name` or a pattern `name` fits.
+    pub fn names(&self, name: &str) -> bool {
+        self.benches.is_empty() || self.benches.iter().any(|b| pattern::names(b, name))
+    }
+
     /// Whether the bench target `label` (`package/target`) is one this
     /// selection names, for commands that pick from saved targets instead
     /// of the workspace (`compare A B`): `-p`, `--exclude` and `--bench`.
@@ -58,7 +66,7 @@ impl Selection {
         let named = |specs: &[String]| specs.iter().any(|s| spec_name(s) == package);
         (self.packages.is_empty() || named(&self.packages))
             && !named(&self.exclude)
-            && (self.benches.is_empty() || self.benches.iter().any(|b| b == name))
+            && self.names(name)
     }
 }
 
@@ -176,14 +184,14 @@ pub fn discover(
     for pkg in packages {
         let tables = bench_tables(pkg.manifest_path.as_std_path())?;
         for t in pkg.targets.iter().filter(|t| t.is_bench()) {
-            if !cli.benches.is_empty() && !cli.benches.contains(&t.name) {
+            if !cli.names(&t.name) {
                 continue;
             }
             // `bench = false`: `cargo bench` runs it only where named.
             if cli.benches.is_empty() && tables.unbenched.contains(&t.name) {
                 continue;
             }
-            unmatched.retain(|b| **b != t.name);
+            unmatched.retain(|b| !pattern::names(b, &t.name));
             let label = format!("{}/{}", pkg.name, t.name);
             let source = std::fs::read_to_string(&t.src_path).unwrap_or_default();
             let libtest = libtest_suite(t, &tables, &source);
@@ -206,7 +214,7 @@ pub fn discover(
         }
         let built = (tables.lib_benched, tables.unbenched_bins.as_slice());
         for (name, unit) in unit_benches::unit_targets(pkg, &cli.benches, built, features) {
-            unmatched.retain(|b| *b != name);
+            unmatched.retain(|b| !pattern::names(b, name));
             match unit {
                 Ok(t) => targets.push(t),
                 Err(s) => skipped.push(s),

@@ -19,8 +19,9 @@ pub(super) fn unit_targets<'p>(
     (lib_benched, unbenched_bins): (bool, &[String]),
     features: Features,
 ) -> Vec<(&'p str, Result<BenchTarget, Skipped>)> {
-    let named = |name: &str| benches.iter().any(|b| b == name);
-    let lib = (benches.is_empty() || named(LIB)) && lib_benched;
+    let named = |name: &str| benches.iter().any(|b| super::pattern::names(b, name));
+    // `--lib` alone names the library: no pattern does.
+    let lib = (benches.is_empty() || benches.iter().any(|b| b == LIB)) && lib_benched;
     let lib = lib.then(|| lib_target(pkg, features)).flatten();
     let bins = (pkg.targets.iter().filter(|t| t.is_bin()))
         .filter(|t| !unbenched_bins.contains(&t.name) || named(&t.name))
@@ -91,6 +92,10 @@ fn unit_target(
 pub(super) fn unmatched(name: &str) -> String {
     match name {
         LIB => "no library of the selected packages holds `#[bench]` functions (`--lib`)".into(),
+        _ if name.contains(['*', '?']) => format!(
+            "no bench target of the selected packages matches `{name}` (nor a binary holding \
+             `#[bench]` functions)"
+        ),
         _ => format!(
             "no bench target named `{name}` in the selected packages (nor a binary of that \
              name holding `#[bench]` functions)"

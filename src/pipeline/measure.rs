@@ -144,8 +144,10 @@ pub fn check_saved_selection(
              nbench compare {a} {b} --list` shows their ids)"
         )));
     }
-    let held =
-        |name: &str| targets().any(|t| t.target.rsplit_once('/').is_some_and(|(_, n)| n == name));
+    let held = |name: &str| {
+        let named = |(_, n): (&str, &str)| crate::discover::pattern::names(name, n);
+        targets().any(|t| t.target.rsplit_once('/').is_some_and(named))
+    };
     match selection.benches.iter().find(|name| !held(name)) {
         Some(missing) => Err(Error::Usage(format!(
             "no bench target named `{missing}` in baseline `{a}` or `{b}`"

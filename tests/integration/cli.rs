@@ -100,6 +100,31 @@ fn package_target_and_filter_selection() {
             "beta/beta: xor/4KiB"
         ]
     );
+
+    // A target's name as a pattern, as cargo takes it.
+    let run = fx.nbench(&[
+        "--workspace",
+        "--bench",
+        "alpha_?",
+        "--bench",
+        "*ta",
+        "--list",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    let targets: Vec<&str> = (run.stdout.lines())
+        .filter_map(|l| Some(l.split_once(':')?.0))
+        .collect();
+    assert_eq!(
+        targets,
+        [
+            "alpha/alpha_a",
+            "alpha/alpha_a",
+            "alpha/alpha_a",
+            "alpha/alpha_b",
+            "alpha/alpha_b",
+            "beta/beta"
+        ]
+    );
 }
 
 #[test]
@@ -298,6 +323,13 @@ fn usage_errors_are_one_line_and_exit_2() {
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains("no bench target named `nope`"),
+        "{}",
+        run.stderr
+    );
+    let run = fx.nbench(&["--bench", "nop*"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        (run.stderr).contains("no bench target of the selected packages matches `nop*`"),
         "{}",
         run.stderr
     );
