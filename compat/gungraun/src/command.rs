@@ -474,6 +474,30 @@ mod tests {
     }
 
     #[test]
+    fn a_configuration_adds_its_variables_and_may_keep_the_environment() {
+        let out = std::env::temp_dir().join(format!("nbench-gungraun-conf-{}", std::process::id()));
+        let said = |config: &BinaryBenchmarkConfig| {
+            let mut cmd = Command::new("/bin/sh");
+            cmd.args(["-c", "echo \"${HOME:+home} $FROM $MINE\""])
+                .env("MINE", "own")
+                .stdout(&out);
+            cmd.configured(config).run();
+            std::fs::read_to_string(&out).unwrap()
+        };
+        let mut config = BinaryBenchmarkConfig::default();
+        config.env("FROM", "config").env("MINE", "config's");
+        assert_eq!(said(&config), " config own\n");
+        // The bench process's own HOME, where it has one.
+        let home = format!(
+            "{} config own\n",
+            ["", "home"][usize::from(std::env::var_os("HOME").is_some())]
+        );
+        assert_eq!(said(config.clone().pass_through_env("HOME")), home);
+        assert_eq!(said(config.clone().env_clear(false)), home);
+        let _ = std::fs::remove_file(&out);
+    }
+
+    #[test]
     fn a_setup_beside_the_command_is_refused_saying_why() {
         let mut cmd = Command::new("x");
         assert!(cmd.unsupported().is_none());
