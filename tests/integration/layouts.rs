@@ -165,9 +165,15 @@ fn layouts_keep_placement_out_of_verdicts_and_still_catch_a_slowdown() {
     // where too few epochs ran to tell the two apart. On a busy machine the
     // interval can lean one way far enough to be significant alone (once in
     // a clean-clone CI run: +2.5 … +49.8 %, p = 0.030), and then what is
-    // said is that the adjustment for the other rows takes it back.
+    // said is that the adjustment for the other rows takes it back. Where
+    // the layouts drawn for the epochs of one iteration count ran far from
+    // those of the other (once in a local run: -31.7 % at 24 iterations a
+    // sample, +133 % at 48), what is said is that the time follows the
+    // count: no change is claimed either way.
     assert!(
-        why.contains("code placement") || why.contains("not once adjusted"),
+        why.contains("code placement")
+            || why.contains("not once adjusted")
+            || why.contains("follows how many iterations a sample runs"),
         "{why}"
     );
     let steady = row(&over, "steady")["verdict"].as_str().unwrap_or_default();
