@@ -253,17 +253,17 @@ impl Checkout {
                        with it), or compare with a revision whose targets run"
                     .into(),
             }),
-            // A selected package there that its workspace does not take.
-            Err(Error::Usage(_)) if self.outside_its_workspace(s).is_some() => {
-                let (package, at) = self.outside_its_workspace(s).unwrap_or_default();
-                Err(not_a_member(&package, &at, (rev, short)))
+            // The selected packages or bench targets are not there, or a
+            // selected package is, and its workspace there does not take it.
+            Err(e @ (Error::Usage(_) | Error::NoTargets { .. })) => {
+                let usage = matches!(e, Error::Usage(_));
+                Err(
+                    match usage.then(|| self.outside_its_workspace(s)).flatten() {
+                        Some((package, at)) => not_a_member(&package, &at, (rev, short)),
+                        None => missing_at(&format!("what this command selects ({e})"), rev, short),
+                    },
+                )
             }
-            // The selected packages or bench targets are not there.
-            Err(e @ (Error::Usage(_) | Error::NoTargets { .. })) => Err(missing_at(
-                &format!("what this command selects ({e})"),
-                rev,
-                short,
-            )),
             Err(e) => Err(Error::Revision {
                 message: format!("revision `{rev}` ({short}) could not be measured and saved: {e}"),
                 hint: e

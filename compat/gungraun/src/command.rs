@@ -31,8 +31,6 @@ pub struct Command {
     beside: bool,
     /// Its environment kept, not cleared (a configuration's `env_clear(false)`).
     keep_env: bool,
-    /// Variables of the bench process's environment kept where it is cleared.
-    pass_through: Vec<OsString>,
 }
 
 /// What a command's stdout or stderr is connected to.
@@ -278,10 +276,14 @@ impl Command {
     }
 
     /// The command under its benchmark's configuration (`main!`'s, the
-    /// group's, … the bench's, merged): the configuration's variables
-    /// before its own, its folder and expected exit where it names none.
+    /// group's, … the bench's, merged): the variables it passes through,
+    /// read now, then its own, before the command's; its folder and
+    /// expected exit where the command names none.
     pub(crate) fn configured(&self, config: &BinaryBenchmarkConfig) -> Command {
-        let mut envs = config.envs.clone();
+        let passed =
+            (config.pass_through.iter()).filter_map(|k| Some((k.clone(), std::env::var_os(k)?)));
+        let mut envs: Vec<(OsString, OsString)> = passed.collect();
+        envs.extend(config.envs.iter().cloned());
         envs.extend(self.envs.iter().cloned());
         Command {
             envs,
@@ -289,7 +291,6 @@ impl Command {
             exit_with: self.exit_with.or(config.exit_with),
             beside: self.beside || config.beside,
             keep_env: config.env_clear == Some(false),
-            pass_through: config.pass_through.clone(),
             ..self.clone()
         }
     }
@@ -323,8 +324,6 @@ impl Command {
         cmd.args(&self.args);
         if !self.keep_env {
             cmd.env_clear();
-            let kept = (self.pass_through.iter()).filter_map(|k| Some((k, std::env::var_os(k)?)));
-            cmd.envs(kept);
         }
         if launch.is_counted() && !self.keep_env {
             // Valgrind finds its tools through its own environment.
