@@ -107,11 +107,26 @@ impl Drop for Fixture {
 impl Fixture {
     /// Copies `tests/fixtures/<name>` and points its `nbench` dependency at this checkout.
     pub fn new(name: &str) -> Fixture {
+        Fixture::padded(name, None)
+    }
+
+    /// [`Fixture::new`] in a folder whose name is padded so that the path
+    /// of `inside` (a path in the copy) is `past` bytes past a multiple of 16.
+    pub fn with_path_length(name: &str, inside: &str, past: usize) -> Fixture {
+        Fixture::padded(name, Some((inside, past)))
+    }
+
+    fn padded(name: &str, path_length: Option<(&str, usize)>) -> Fixture {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        let mut dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
             .join("fixtures")
             .join(format!("{name}-{}-{n}", std::process::id()));
+        if let Some((inside, past)) = path_length {
+            let len = dir.join(inside).as_os_str().len() + 1;
+            let pad = "x".repeat((past + 16 - len % 16) % 16);
+            dir = dir.with_file_name(format!("{name}-{}-{n}-{pad}", std::process::id()));
+        }
         let _ = std::fs::remove_dir_all(&dir);
         copy_dir(&repo_root().join("tests/fixtures").join(name), &dir, SKIP);
         let harness = format!(
