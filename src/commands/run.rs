@@ -12,7 +12,7 @@ use crate::model::target::Built;
 use crate::pipeline::measure::{self, Versus};
 use crate::pipeline::publish::{emit, write_html};
 use crate::pipeline::targets::{build, check_counting, discover_targets, gather_context, plans};
-use crate::pipeline::{history, note, revision, warn};
+use crate::pipeline::{history, note, revision, warn, warn_uncopied};
 use crate::report::Format;
 use crate::report::progress::Progress;
 use crate::run::{self, Plan};
@@ -187,6 +187,9 @@ fn publish(
         warn(&format!(
             "the next run's intervals will not know this run: {e}"
         ));
+    }
+    if let Some(name) = &kept.baseline {
+        warn_uncopied(name, &kept.uncopied);
     }
     if !s.output.quiet() {
         if kept.run.is_none() && kept.error.is_none() {

@@ -10,6 +10,7 @@ pub mod revision;
 pub mod targets;
 
 use console::style;
+use std::path::PathBuf;
 
 /// A `note:` line on stderr.
 pub fn note(text: &str) {
@@ -19,4 +20,16 @@ pub fn note(text: &str) {
 /// A `warning:` line on stderr.
 pub fn warn(text: &str) {
     eprintln!("{}: {text}", style("warning").for_stderr().yellow().bold());
+}
+
+/// A warning for each package binary a saved baseline runs by the path the
+/// next build writes ([`crate::store::Kept::uncopied`]).
+pub fn warn_uncopied(baseline: &str, bins: &[PathBuf]) {
+    for bin in bins {
+        let name = bin.file_name().unwrap_or_default().to_string_lossy();
+        warn(&format!(
+            "baseline `{baseline}` runs the next build's `{name}`: its path ({}) leaves no room for a copy's of the same length ending as it does, so a comparison reads no change in it (a longer name has room)",
+            bin.display()
+        ));
+    }
 }

@@ -453,7 +453,8 @@ fn save_baseline(
     let records = measure::list_each(&targets, &plans);
     let duration_s = started.elapsed().as_secs_f64();
     let record = RunRecord::new(context, duration_s, records, skipped, (None, None));
-    store.baselines().save(name, &record, &targets, &lock)?;
+    let uncopied = store.baselines().save(name, &record, &targets, &lock)?;
+    super::warn_uncopied(name, &uncopied);
     Ok(())
 }
 

@@ -267,14 +267,16 @@ impl Baselines {
     /// Benchmarks already in the baseline but not in `run` are kept. The
     /// executables are copied under new names first and `results.json` is
     /// replaced last, atomically, so an interruption leaves the previous
-    /// baseline whole. Call with the lock held.
+    /// baseline whole. Call with the lock held. Returns the package
+    /// binaries the executables name that have no copy of their own
+    /// ([`Keeper::uncopied`]): the baseline runs the next build's.
     pub fn save(
         &self,
         name: &str,
         run: &RunRecord,
         built: &[Built],
         _lock: &Lock,
-    ) -> Result<PathBuf> {
+    ) -> Result<Vec<PathBuf>> {
         let previous = self.load(name)?;
         let bin = self.dir.join(name).join("bin");
         std::fs::create_dir_all(&bin).map_err(|e| Error::io("could not create", &bin, e))?;
@@ -296,6 +298,7 @@ impl Baselines {
             .unwrap_or_default();
         // Copies the targets saved again named before: unused, unless another names them.
         let mut unnamed = Vec::new();
+        let mut uncopied = Vec::new();
         for b in built
             .iter()
             .filter(|b| run.targets.iter().any(|t| t.target == b.target.label()))
@@ -310,6 +313,7 @@ impl Baselines {
                 .map(|exe| copy_in(&bin, &label, exe, &mut keeper))
                 .collect::<Result<Vec<_>>>()?;
             let kept = keeper.kept();
+            uncopied.extend(keeper.uncopied());
             let before = kept_bins.insert(label.clone(), kept.clone());
             unnamed.extend(before.into_iter().flatten().filter(|k| !kept.contains(k)));
             if files.is_empty() {
@@ -344,7 +348,9 @@ impl Baselines {
                 }
             }
         }
-        Ok(path)
+        uncopied.sort();
+        uncopied.dedup();
+        Ok(uncopied)
     }
 
     /// Deletes baseline `name`; false if there was none.

@@ -78,6 +78,15 @@ impl<'a> Keeper<'a> {
         let kept = self.kept.iter().flatten().flatten();
         kept.map(|r| r.path.clone()).collect()
     }
+
+    /// The binaries the executables given so far name and have no copy
+    /// of: their path leaves no room for one ([`kept_path`]).
+    pub fn uncopied(&self) -> Vec<PathBuf> {
+        (self.bins.iter().zip(&self.kept))
+            .filter(|(_, kept)| matches!(kept, Some(None)))
+            .map(|(bin, _)| bin.to_path_buf())
+            .collect()
+    }
 }
 
 /// How many bytes at the end of a kept copy's path are the binary's.
@@ -132,7 +141,9 @@ fn longer_names(bin: &Path) -> Vec<Vec<u8>> {
 /// `hash` is kept: `<dir>/r/<key><end>/<name>`, as long as `bin`'s path,
 /// `<end>` the profile folder's last characters where `/<name>` is under
 /// [`SAME_END`] bytes (`se` of `release` before `/steps`), and the key the
-/// characters left, at least one.
+/// characters left, at least one. A name too short for `r/` (`fd`) has
+/// its copy in a hidden folder beside the profile's, `<dir>/.<key><end>`
+/// (`.klease/fd`); one shorter still (`x`), none.
 fn kept_path(bin: &Path, hash: u64) -> Option<PathBuf> {
     let name = bin.file_name()?;
     let profile = bin.parent()?;
@@ -140,10 +151,16 @@ fn kept_path(bin: &Path, hash: u64) -> Option<PathBuf> {
     let profile = profile.file_name()?.to_str()?;
     let end = SAME_END.saturating_sub(1 + name.len());
     let end = profile.get(profile.len().checked_sub(end)?..)?;
-    let width = profile.len().checked_sub(2 + end.len())?;
-    if width == 0 {
-        return None;
-    }
+    let room = |taken: usize| {
+        profile
+            .len()
+            .checked_sub(taken + end.len())
+            .filter(|w| *w > 0)
+    };
+    let (group, width) = match room(2) {
+        Some(width) => ("r/", width),
+        None => (".", room(1)?),
+    };
     let key: String = (0..width)
         .scan(hash, |h, _| {
             let digit = char::from_digit((*h % 36) as u32, 36);
@@ -151,7 +168,7 @@ fn kept_path(bin: &Path, hash: u64) -> Option<PathBuf> {
             digit
         })
         .collect();
-    Some(dir.join("r").join(key + end).join(name))
+    Some(dir.join(format!("{group}{key}{end}")).join(name))
 }
 
 fn write_copy(bin: &Path, kept: &Path) -> Result<()> {
@@ -220,10 +237,16 @@ mod tests {
             let kept = kept_path(bin, 7).unwrap();
             assert!(same(bin, &kept), "{kept:?}");
         }
-        // No room for a key beside the profile's end in a folder of two
-        // characters, or of five before a name of four.
-        assert_eq!(kept_path(Path::new("/w/target/ci/tool"), 7), None);
-        assert_eq!(kept_path(Path::new("/w/target/debug/tool"), 7), None);
+        // A name too short for `r/` beside the profile's end: a hidden
+        // folder; shorter still, or a profile folder of one character, none.
+        let short = Path::new("/w/target/release/fd");
+        let kept = kept_path(short, 7).unwrap();
+        assert!(same(short, &kept), "{kept:?}");
+        assert!(kept.starts_with("/w/target/"), "{kept:?}");
+        assert!(kept.to_str().unwrap().ends_with("lease/fd"), "{kept:?}");
+        assert!(kept.parent().unwrap().to_str().unwrap().contains("/."));
+        assert_eq!(kept_path(Path::new("/w/target/release/x"), 7), None);
+        assert_eq!(kept_path(Path::new("/w/target/c/tool"), 7), None);
     }
 
     #[test]
@@ -275,6 +298,17 @@ mod tests {
         assert_ne!(second, taken);
         assert_eq!(std::fs::read(second).unwrap(), b"second build");
         assert_eq!(std::fs::read(&taken).unwrap(), b"another binary");
+        // A binary whose name leaves no room has no copy, and is said.
+        let short = dir.join("release").join("x");
+        std::fs::write(&short, b"tool").unwrap();
+        let bins = [short.clone()];
+        let mut keeper = Keeper::new(&bins);
+        let mut exe = [&b"head "[..], short.to_str().unwrap().as_bytes()].concat();
+        let before = exe.clone();
+        keeper.name_kept_copies(&mut exe).unwrap();
+        assert_eq!(exe, before);
+        assert_eq!(keeper.uncopied(), [short]);
+        assert!(keeper.kept().is_empty());
         // An executable that names no binary is untouched.
         let mut other = b"no path here".to_vec();
         Keeper::new(&bins).name_kept_copies(&mut other).unwrap();

@@ -22,6 +22,9 @@ pub struct Kept {
     pub run: Option<PathBuf>,
     /// The baseline saved, by name.
     pub baseline: Option<String>,
+    /// Package binaries the baseline's executables run that it could keep
+    /// no copy of ([`baselines::Baselines::save`]).
+    pub uncopied: Vec<PathBuf>,
     /// What could not be written: the run, or else the baseline.
     pub error: Option<Error>,
 }
@@ -107,18 +110,23 @@ impl Store {
         let saved = baseline.map(|(name, lock, targets)| {
             self.baselines()
                 .save(name, record, targets, lock)
-                .map(|_| name.to_owned())
+                .map(|uncopied| (name.to_owned(), uncopied))
         });
         match saved.transpose() {
-            Ok(baseline) => Kept {
-                run,
-                baseline,
-                error: None,
-            },
+            Ok(saved) => {
+                let (baseline, uncopied) = saved.unzip();
+                Kept {
+                    run,
+                    baseline,
+                    uncopied: uncopied.unwrap_or_default(),
+                    error: None,
+                }
+            }
             Err(e) => Kept {
                 run,
                 baseline: None,
                 error: Some(e),
+                ..Kept::default()
             },
         }
     }

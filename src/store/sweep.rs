@@ -88,7 +88,7 @@ fn names(bytes: &[u8], path: &Path) -> bool {
     memchr::memmem::find(bytes, needle).is_some()
 }
 
-/// Removes a kept copy, and its folder (`r/<key>/`) once empty.
+/// Removes a kept copy, and its folder (`r/<key>/`, `.<key>/`) once empty.
 fn remove(copy: &Path) {
     if std::fs::remove_file(copy).is_ok()
         && let Some(folder) = copy.parent()
