@@ -25,6 +25,7 @@ pub mod params;
 mod perf;
 mod protocol;
 mod quiet;
+mod redirect;
 mod registry;
 mod result;
 mod select;
@@ -114,9 +115,11 @@ pub mod __private {
         };
         pub use crate::valgrind::{COUNTS_EVERY_THREAD, EVERY_THREAD_ENV, INSTRUMENTS_ITSELF};
     }
-    /// Starting a command a benchmark runs, counted where it is.
+    /// Starting a command a benchmark runs, counted where it is, and
+    /// what a function writes to a stream, to hand to one.
     pub mod command {
         pub use crate::command::{Launch, VALGRIND_ENV, launch};
+        pub use crate::redirect::{Stream, capture};
     }
     /// The CPU's instruction counter: whether this machine has one that counts.
     pub mod perf {

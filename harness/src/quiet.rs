@@ -8,7 +8,7 @@
 //! there: what the benchmark prints while it sets up, before its first
 //! timed call, still reaches `cargo nbench`.
 
-use std::io::Write;
+use crate::redirect::{Redirected, Stream};
 
 /// Set (to `1`) by `cargo nbench` unless it shows the benchmarks' output
 /// (`--nocapture`).
@@ -16,8 +16,7 @@ pub const QUIET_ENV: &str = "NBENCH_STDOUT_WHILE_TIMED_TO_NULL";
 
 /// While alive, this process's stdout is `/dev/null`; dropped, it is back.
 pub(crate) struct Quiet {
-    #[cfg(unix)]
-    saved: std::os::fd::OwnedFd,
+    _redirected: Redirected,
 }
 
 impl Quiet {
@@ -26,55 +25,11 @@ impl Quiet {
         if std::env::var_os(QUIET_ENV).is_none_or(|v| v != "1") {
             return None;
         }
-        imp::quiet()
-    }
-}
-
-impl Drop for Quiet {
-    fn drop(&mut self) {
-        // What the benchmark left in the buffer was written while timed.
-        let _ = std::io::stdout().flush();
-        imp::restore(self);
-    }
-}
-
-#[cfg(unix)]
-mod imp {
-    use super::Quiet;
-    use std::io::Write;
-    use std::os::fd::{AsFd, AsRawFd};
-
-    unsafe extern "C" {
-        fn dup2(old: std::ffi::c_int, new: std::ffi::c_int) -> std::ffi::c_int;
-    }
-
-    const STDOUT: std::ffi::c_int = 1;
-
-    pub fn quiet() -> Option<Quiet> {
-        // A line the benchmark began before its timing goes where it was going.
-        let _ = std::io::stdout().flush();
-        let saved = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
         let null = std::fs::OpenOptions::new()
             .write(true)
             .open("/dev/null")
             .ok()?;
-        // SAFETY: both descriptors are open; 1 is replaced, not closed.
-        (unsafe { dup2(null.as_raw_fd(), STDOUT) } == STDOUT).then_some(Quiet { saved })
+        let _redirected = Redirected::new(Stream::Stdout, &null)?;
+        Some(Quiet { _redirected })
     }
-
-    pub fn restore(q: &Quiet) {
-        // SAFETY: `saved` is open (owned by `q`); 1 is replaced by its copy.
-        unsafe { dup2(q.saved.as_raw_fd(), STDOUT) };
-    }
-}
-
-#[cfg(not(unix))]
-mod imp {
-    use super::Quiet;
-
-    pub fn quiet() -> Option<Quiet> {
-        None
-    }
-
-    pub fn restore(_: &Quiet) {}
 }

@@ -338,16 +338,7 @@ impl Baselines {
         let path = self.results_path(name);
         write_atomic(&path, &encode(&baseline, &path)?)?;
         self.sweep(name, unnamed);
-        // Executables no longer referenced belong to older saves.
-        if let Ok(entries) = std::fs::read_dir(&bin) {
-            for e in entries.flatten() {
-                let f = e.file_name().to_string_lossy().into_owned();
-                let layout = baseline.layouts.values().flatten().any(|v| *v == f);
-                if !layout && !baseline.executables.values().any(|v| *v == f) {
-                    let _ = std::fs::remove_file(e.path());
-                }
-            }
-        }
+        remove_unnamed(&bin, &baseline);
         uncopied.sort();
         uncopied.dedup();
         Ok(uncopied)
@@ -363,6 +354,21 @@ impl Baselines {
         std::fs::remove_dir_all(&dir).map_err(|e| Error::io("could not remove", &dir, e))?;
         self.sweep(name, deleted.map(Baseline::all_kept).unwrap_or_default());
         Ok(true)
+    }
+}
+
+/// Removes the executables in `bin` that `baseline` no longer names:
+/// older saves'.
+fn remove_unnamed(bin: &Path, baseline: &Baseline) {
+    let Ok(entries) = std::fs::read_dir(bin) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let f = e.file_name().to_string_lossy().into_owned();
+        let layout = baseline.layouts.values().flatten().any(|v| *v == f);
+        if !layout && !baseline.executables.values().any(|v| *v == f) {
+            let _ = std::fs::remove_file(e.path());
+        }
     }
 }
 

@@ -119,13 +119,14 @@ fn a_skipped_target_is_said_to_use_the_library_its_source_uses() {
 
 /// The binary benchmarks `commands.rs` registers, of the package's
 /// `steps` command.
-const COMMANDS: [&str; 13] = [
+const COMMANDS: [&str; 14] = [
     "tool::steps::few",
     "tool::steps::many",
     "tool::steps::sandboxed",
     "tool::fails::expected",
     "tool::unexpected",
     "tool::configured::all",
+    "tool::piped",
     "tool::nested",
     "low::steps::few",
     "low::steps::many",
@@ -161,8 +162,9 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     // The high-level group (the low-level one is listed above), and a
     // low-level bench that its configuration expects to fail. The
     // configurations of `main!`, the group, the benchmark and the bench
-    // set the environment `tool::configured::all` checks, and
-    // `tool::steps::sandboxed` reads a fixture its sandbox alone holds.
+    // set the environment `tool::configured::all` checks,
+    // `tool::steps::sandboxed` reads a fixture its sandbox alone holds, and
+    // `tool::piped` fails unless its setup's stdout reaches its stdin.
     saving.extend_from_slice(&["--format", "json", "--save-baseline", "before"]);
     saving.extend_from_slice(&["tool::", "low::by_hand::failing"]);
     let run = fx.nbench(&saving);
@@ -185,6 +187,9 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     assert!(few - alone > 750_000.0, "{alone} {few}");
     let second = (many - few) / (few - alone);
     assert!((0.8..1.25).contains(&second), "{alone} {few} {many}");
+    // Its setup's output read as its input: a thousand steps more.
+    let piped = per_iter(&json, "tool::piped");
+    assert!(piped > alone, "{alone} {piped}");
     // And those of the processes it starts.
     let nested = per_iter(&json, "tool::nested");
     assert!(

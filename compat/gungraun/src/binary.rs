@@ -282,17 +282,23 @@ pub(crate) fn time_command(b: &mut nbench::Bencher<'_>, each: &Each) {
     if let Some(why) = command.unsupported() {
         panic!("{why}");
     }
-    b.batch_size(nbench::BatchSize::PerIteration).iter_batched(
-        || {
-            if let Some(s) = setup {
-                s();
-            }
-        },
-        |()| {
-            command.run();
+    // The setup runs to its end first; what it wrote, where the command
+    // takes it, is piped into the command as it runs.
+    let piped = command.piped_from_setup();
+    let setup = || match (setup, piped) {
+        (Some(s), Some(stream)) => nbench::__private::command::capture(stream, || s())
+            .unwrap_or_else(|e| panic!("the setup's output for `Stdin::Setup`: {e}")),
+        (Some(s), None) => {
+            s();
+            Vec::new()
+        }
+        (None, _) => Vec::new(),
+    };
+    b.batch_size(nbench::BatchSize::PerIteration)
+        .iter_batched(setup, |input| {
+            command.run(&input);
             After(teardown.clone())
-        },
-    );
+        });
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ pub struct Command {
     stdout: Option<Stdio>,
     stderr: Option<Stdio>,
     exit_with: Option<ExitWith>,
-    /// Setup run beside the command (`setup_parallel`, `Stdin::Setup`).
+    /// Setup run beside the command (`setup_parallel`).
     beside: bool,
     /// Its environment kept, not cleared (a configuration's `env_clear(false)`).
     keep_env: bool,
@@ -60,8 +60,9 @@ pub enum Pipe {
 /// What a command's stdin is connected to.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Stdin {
-    /// What `setup` prints: not run by nbench-gungraun, which runs `setup`
-    /// before the command, not beside it.
+    /// What `setup` writes to its stdout or stderr. nbench-gungraun runs
+    /// `setup` to its end before the command, not beside it, and pipes
+    /// what it wrote into the command.
     Setup(Pipe),
     /// The bench process's own.
     #[default]
@@ -240,9 +241,7 @@ impl Command {
     }
     /// Its stdin (nothing without it).
     pub fn stdin<T: Into<Stdin>>(&mut self, stdin: T) -> &mut Self {
-        let stdin = stdin.into();
-        self.beside |= matches!(stdin, Stdin::Setup(_));
-        self.stdin = Some(stdin);
+        self.stdin = Some(stdin.into());
         self
     }
     /// Its stdout (nothing without it: not shown).
@@ -307,8 +306,8 @@ impl Command {
     pub(crate) fn unsupported(&self) -> Option<String> {
         self.beside.then(|| {
             format!(
-                "`{}` takes a setup run beside it (`setup_parallel`, `Stdin::Setup`), \
-                 which nbench-gungraun does not run: it runs `setup` before the command",
+                "`{}` takes a setup run beside it (`setup_parallel`), which \
+                 nbench-gungraun does not run: it runs `setup` before the command",
                 self.shown()
             )
         })
@@ -336,26 +335,39 @@ impl Command {
             cmd.current_dir(dir);
         }
         cmd.stdin(match &self.stdin {
-            None | Some(Stdin::Null | Stdin::Setup(_)) => std::process::Stdio::null(),
+            None | Some(Stdin::Null) => std::process::Stdio::null(),
             Some(Stdin::Inherit) => std::process::Stdio::inherit(),
             Some(Stdin::File(p)) => std::fs::File::open(p)?.into(),
-            Some(Stdin::Pipe) => std::process::Stdio::piped(),
+            Some(Stdin::Pipe | Stdin::Setup(_)) => std::process::Stdio::piped(),
         });
         cmd.stdout(output(self.stdout.as_ref())?);
         cmd.stderr(output(self.stderr.as_ref())?);
         Ok(cmd)
     }
 
-    /// Runs the command once, to its end: counted where the benchmark is.
-    /// Panics, saying why, where it cannot start or exits otherwise than
-    /// expected.
-    pub(crate) fn run(&self) {
+    /// Which of `setup`'s streams its stdin takes, if it takes one.
+    pub(crate) fn piped_from_setup(&self) -> Option<nbench::__private::command::Stream> {
+        use nbench::__private::command::Stream;
+        match self.stdin {
+            Some(Stdin::Setup(Pipe::Stdout)) => Some(Stream::Stdout),
+            Some(Stdin::Setup(Pipe::Stderr)) => Some(Stream::Stderr),
+            _ => None,
+        }
+    }
+
+    /// Runs the command once, to its end, `input` written to a piped stdin:
+    /// counted where the benchmark is. Panics, saying why, where it cannot
+    /// start or exits otherwise than expected.
+    pub(crate) fn run(&self, input: &[u8]) {
         let launch = nbench::__private::command::launch(&self.path);
         let started = self.process(&launch).and_then(|mut c| c.spawn());
         let mut child =
             started.unwrap_or_else(|e| panic!("{}", launch.not_started(&self.shown(), &e)));
-        // A pipe to stdin is closed at once: the command reads end of file.
-        drop(child.stdin.take());
+        // A pipe to stdin is closed once written: the command reads end of
+        // file. One that exits before reading it all is judged by its exit.
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = std::io::Write::write_all(&mut stdin, input);
+        }
         let status = child
             .wait()
             .unwrap_or_else(|e| panic!("`{}`: {e}", self.shown()));
@@ -439,7 +451,7 @@ mod tests {
         let built = cmd.build();
         assert_eq!(built.shown(), "/bin/sh -c exit 3");
         assert_eq!(built.envs, [("A".into(), "1".into())]);
-        built.run();
+        built.run(&[]);
         assert_eq!(Stdin::from(Stdio::Null), Stdin::Null);
         assert_eq!(Stdio::from(PathBuf::from("x")), Stdio::File("x".into()));
     }
@@ -449,7 +461,7 @@ mod tests {
         let cmd = Command::new("/bin/sh")
             .args(["-c", "echo broken input >&2; exit 2"])
             .build();
-        let e = std::panic::catch_unwind(|| cmd.run()).err().unwrap();
+        let e = std::panic::catch_unwind(|| cmd.run(&[])).err().unwrap();
         let e = e.downcast_ref::<String>().unwrap();
         assert!(
             e.contains("exited with exit status: 2, where success was expected"),
@@ -466,7 +478,7 @@ mod tests {
             .env("MINE", "set")
             .stdout(&out)
             .build()
-            .run();
+            .run(&[]);
         let said = std::fs::read_to_string(&out).unwrap();
         let _ = std::fs::remove_file(&out);
         assert_eq!(said, "none set\n");
@@ -480,7 +492,7 @@ mod tests {
             cmd.args(["-c", "echo \"${HOME:+home} $FROM $MINE\""])
                 .env("MINE", "own")
                 .stdout(&out);
-            cmd.configured(config).run();
+            cmd.configured(config).run(&[]);
             std::fs::read_to_string(&out).unwrap()
         };
         let mut config = BinaryBenchmarkConfig::default();
@@ -497,10 +509,14 @@ mod tests {
     }
 
     #[test]
-    fn a_setup_beside_the_command_is_refused_saying_why() {
+    fn a_setup_beside_the_command_is_refused_saying_why_and_one_piped_into_it_is_not() {
         let mut cmd = Command::new("x");
         assert!(cmd.unsupported().is_none());
-        cmd.stdin(Stdin::Setup(Pipe::Stdout));
+        cmd.stdin(Stdin::Setup(Pipe::Stderr));
+        assert!(cmd.unsupported().is_none());
+        let stderr = nbench::__private::command::Stream::Stderr;
+        assert_eq!(cmd.piped_from_setup(), Some(stderr));
+        cmd.setup_parallel(true);
         assert!(cmd.unsupported().unwrap().contains("runs `setup` before"));
     }
 }
