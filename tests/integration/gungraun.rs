@@ -119,7 +119,7 @@ fn a_skipped_target_is_said_to_use_the_library_its_source_uses() {
 
 /// The binary benchmarks `commands.rs` registers, of the package's
 /// `steps` command.
-const COMMANDS: [&str; 14] = [
+const COMMANDS: [&str; 15] = [
     "tool::steps::few",
     "tool::steps::many",
     "tool::steps::sandboxed",
@@ -127,6 +127,7 @@ const COMMANDS: [&str; 14] = [
     "tool::unexpected",
     "tool::configured::all",
     "tool::piped",
+    "tool::beside::later",
     "tool::nested",
     "low::steps::few",
     "low::steps::many",
@@ -163,8 +164,9 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     // low-level bench that its configuration expects to fail. The
     // configurations of `main!`, the group, the benchmark and the bench
     // set the environment `tool::configured::all` checks,
-    // `tool::steps::sandboxed` reads a fixture its sandbox alone holds, and
-    // `tool::piped` fails unless its setup's stdout reaches its stdin.
+    // `tool::steps::sandboxed` reads a fixture its sandbox alone holds,
+    // `tool::piped` fails unless its setup's stdout reaches its stdin, and
+    // `tool::beside::later` unless it waits for what its setup makes.
     saving.extend_from_slice(&["--format", "json", "--save-baseline", "before"]);
     saving.extend_from_slice(&["tool::", "low::by_hand::failing"]);
     let run = fx.nbench(&saving);
@@ -198,7 +200,7 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     );
     // Each run's setup made the input it read, and its teardown removed it.
     assert!(!fx.dir.join("few.txt").exists() && !fx.dir.join("many.txt").exists());
-    assert!(!fx.dir.join("input.txt").exists());
+    assert!(!fx.dir.join("input.txt").exists() && !fx.dir.join("later.txt").exists());
 
     // The command takes a tenth more steps: compared with the baseline,
     // whose copy of the command runs, counted a side at a time where

@@ -10,12 +10,13 @@
 //! counts.
 
 use crate::BinaryBenchmarkConfig;
-use crate::command::Command;
+use crate::beside::Beside;
+use crate::command::{Command, Feed};
 use std::fmt::Display;
 use std::rc::Rc;
 
 /// What runs before or after each run of a command.
-type Hook = Rc<dyn Fn()>;
+pub(crate) type Hook = Rc<dyn Fn()>;
 
 /// What makes a command: its benchmark's function, called when the
 /// benchmark starts.
@@ -259,46 +260,85 @@ pub fn lazy_bench(
     }
 }
 
-/// Runs `after` when dropped: a command's teardown, outside the timing,
-/// where nbench drops a routine's output.
-struct After(Option<Hook>);
+/// Runs when dropped, outside the timing, where nbench drops a routine's
+/// output: a setup beside the command waited for (a failure panics, saying
+/// so), then the command's teardown.
+struct After(Option<Beside>, Option<Hook>);
 
 impl Drop for After {
     fn drop(&mut self) {
-        if let Some(t) = &self.0 {
+        let finished = self.0.take().map_or(Ok(()), Beside::finish);
+        if let Some(t) = &self.1 {
             t();
+        }
+        if let Err(why) = finished {
+            panic!("{why}");
         }
     }
 }
 
+/// What a run of the command starts with: its setup's output, written to
+/// its stdin, or the setup running beside it.
+struct Start {
+    input: Feed,
+    beside: Option<Beside>,
+}
+
 /// Times the command `make` gives, one run an iteration, `setup` before
-/// each and `teardown` after, both outside the timing and the counts.
-pub(crate) fn time_command(b: &mut nbench::Bencher<'_>, each: &Each) {
+/// each (or beside it) and `teardown` after, both outside the timing and
+/// the counts. `id`: the benchmark's whole id, which names its setup in a
+/// process of its own.
+pub(crate) fn time_command(b: &mut nbench::Bencher<'_>, each: &Each, id: &str) {
     let (setup, teardown) = &each.hooks;
     // Entered before the command is made: the function may read a fixture.
     let _sandbox =
         crate::sandbox::enter(each.config.sandbox.as_ref()).unwrap_or_else(|e| panic!("{e}"));
     let command = (each.make)().configured(&each.config);
-    if let Some(why) = command.unsupported() {
-        panic!("{why}");
-    }
-    // The setup runs to its end first; what it wrote, where the command
-    // takes it, is piped into the command as it runs.
     let piped = command.piped_from_setup();
-    let setup = || match (setup, piped) {
-        (Some(s), Some(stream)) => nbench::__private::command::capture(stream, || s())
-            .unwrap_or_else(|e| panic!("the setup's output for `Stdin::Setup`: {e}")),
-        (Some(s), None) => {
-            s();
-            Vec::new()
+    let beside = command.setup_beside() && setup.is_some();
+    let start = || {
+        let started = match (setup, piped) {
+            _ if beside => {
+                let (b, stream) = Beside::start(id, piped).unwrap_or_else(|e| panic!("{e}"));
+                Start {
+                    input: stream.map_or(Feed::Bytes(Vec::new()), Feed::Stream),
+                    beside: Some(b),
+                }
+            }
+            // The setup runs to its end first; what it wrote, where the
+            // command takes it, is piped into the command as it runs.
+            (Some(s), Some(stream)) => Start {
+                input: Feed::Bytes(
+                    nbench::__private::command::capture(stream, || s())
+                        .unwrap_or_else(|e| panic!("the setup's output for `Stdin::Setup`: {e}")),
+                ),
+                beside: None,
+            },
+            (Some(s), None) => {
+                s();
+                Start::default()
+            }
+            (None, _) => Start::default(),
+        };
+        if let Err(why) = command.waits_for().map_or(Ok(()), |d| d.wait()) {
+            panic!("{why}");
         }
-        (None, _) => Vec::new(),
+        started
     };
     b.batch_size(nbench::BatchSize::PerIteration)
-        .iter_batched(setup, |input| {
-            command.run(&input);
-            After(teardown.clone())
+        .iter_batched(start, |s| {
+            command.run(s.input);
+            After(s.beside, teardown.clone())
         });
+}
+
+impl Default for Start {
+    fn default() -> Start {
+        Start {
+            input: Feed::Bytes(Vec::new()),
+            beside: None,
+        }
+    }
 }
 
 #[cfg(test)]

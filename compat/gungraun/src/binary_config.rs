@@ -90,8 +90,8 @@ impl BinaryBenchmarkConfig {
         self.sandbox = Some(sandbox.into());
         self
     }
-    /// Whether `setup` runs beside the command: nbench-gungraun runs it
-    /// before, and fails such a benchmark, saying so.
+    /// Whether `setup` runs beside the command, in a process of its own
+    /// (the `Command`'s `setup_parallel`).
     pub fn setup_parallel(&mut self, beside: bool) -> &mut Self {
         self.beside |= beside;
         self

@@ -9,11 +9,10 @@
 //! [`Command::exit_with`] says) fails the benchmark.
 
 use crate::BinaryBenchmarkConfig;
+use crate::delay::Delay;
 use std::ffi::{OsStr, OsString};
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
-use std::time::Duration;
 
 /// A command a binary benchmark runs, built as gungraun's is
 /// (`Command::new(path).arg(…).build()`).
@@ -29,6 +28,8 @@ pub struct Command {
     exit_with: Option<ExitWith>,
     /// Setup run beside the command (`setup_parallel`).
     beside: bool,
+    /// What it waits for before it starts.
+    delay: Option<Delay>,
     /// Its environment kept, not cleared (a configuration's `env_clear(false)`).
     keep_env: bool,
 }
@@ -55,6 +56,13 @@ pub enum Pipe {
     Stdout,
     /// Its stderr.
     Stderr,
+}
+
+/// What a run of a command is fed on its stdin where it takes its setup's
+/// output: what the setup wrote, or its stream as it writes.
+pub(crate) enum Feed {
+    Bytes(Vec<u8>),
+    Stream(std::process::Stdio),
 }
 
 /// What a command's stdin is connected to.
@@ -84,57 +92,6 @@ pub enum ExitWith {
     Failure,
     /// With this code.
     Code(i32),
-}
-
-/// What a command waits for before it starts (beside a parallel setup).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DelayKind {
-    /// A while.
-    DurationElapse(Duration),
-    /// A TCP connection.
-    TcpConnect(SocketAddr),
-    /// A UDP answer to this request.
-    UdpResponse(SocketAddr, Vec<u8>),
-    /// A path that exists.
-    PathExists(PathBuf),
-}
-
-/// A command's delay: accepted and not honoured, since nbench-gungraun
-/// runs no setup beside the command for it to wait for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Delay(DelayKind);
-
-impl Delay {
-    /// A delay of this kind.
-    pub fn new(kind: DelayKind) -> Self {
-        Delay(kind)
-    }
-    /// Until `path` exists.
-    pub fn from_path<T: Into<PathBuf>>(path: T) -> Self {
-        Delay(DelayKind::PathExists(path.into()))
-    }
-    /// Until a TCP connection to `addr` succeeds.
-    pub fn from_tcp_socket<T: Into<SocketAddr>>(addr: T) -> Self {
-        Delay(DelayKind::TcpConnect(addr.into()))
-    }
-    /// Until `addr` answers `req` over UDP.
-    pub fn from_udp_request<T: Into<SocketAddr>, U: Into<Vec<u8>>>(addr: T, req: U) -> Self {
-        Delay(DelayKind::UdpResponse(addr.into(), req.into()))
-    }
-    /// How often to look: taken, not honoured.
-    pub fn poll<T: Into<Duration>>(self, _: T) -> Self {
-        self
-    }
-    /// How long at most: taken, not honoured.
-    pub fn timeout<T: Into<Duration>>(self, _: T) -> Self {
-        self
-    }
-}
-
-impl From<Duration> for Delay {
-    fn from(d: Duration) -> Self {
-        Delay(DelayKind::DurationElapse(d))
-    }
 }
 
 macro_rules! file_from {
@@ -259,12 +216,14 @@ impl Command {
         self.exit_with = Some(exit_with);
         self
     }
-    /// Its delay: taken, not honoured.
-    pub fn delay<T: Into<Delay>>(&mut self, _: T) -> &mut Self {
+    /// What it waits for before it starts, outside the timing (a setup
+    /// beside it that must be ready).
+    pub fn delay<T: Into<Delay>>(&mut self, delay: T) -> &mut Self {
+        self.delay = Some(delay.into());
         self
     }
-    /// Whether `setup` runs beside it: nbench-gungraun runs `setup`
-    /// before the command, and fails such a benchmark, saying so.
+    /// Whether `setup` runs beside it, in a process of its own, from just
+    /// before the command starts until after it ends.
     pub fn setup_parallel(&mut self, beside: bool) -> &mut Self {
         self.beside |= beside;
         self
@@ -302,15 +261,14 @@ impl Command {
         words.join(" ")
     }
 
-    /// Why this command cannot run under nbench-gungraun, if it cannot.
-    pub(crate) fn unsupported(&self) -> Option<String> {
-        self.beside.then(|| {
-            format!(
-                "`{}` takes a setup run beside it (`setup_parallel`), which \
-                 nbench-gungraun does not run: it runs `setup` before the command",
-                self.shown()
-            )
-        })
+    /// Whether its setup runs beside it.
+    pub(crate) fn setup_beside(&self) -> bool {
+        self.beside
+    }
+
+    /// What it waits for before it starts.
+    pub(crate) fn waits_for(&self) -> Option<&Delay> {
+        self.delay.as_ref()
     }
 
     /// The process to start: counted where the benchmark is counted, its
@@ -355,18 +313,27 @@ impl Command {
         }
     }
 
-    /// Runs the command once, to its end, `input` written to a piped stdin:
-    /// counted where the benchmark is. Panics, saying why, where it cannot
-    /// start or exits otherwise than expected.
-    pub(crate) fn run(&self, input: &[u8]) {
+    /// Runs the command once, to its end, `input` its piped stdin: counted
+    /// where the benchmark is. Panics, saying why, where it cannot start or
+    /// exits otherwise than expected.
+    pub(crate) fn run(&self, input: Feed) {
         let launch = nbench::__private::command::launch(&self.path);
-        let started = self.process(&launch).and_then(|mut c| c.spawn());
+        let (stream, bytes) = match input {
+            Feed::Stream(s) => (Some(s), Vec::new()),
+            Feed::Bytes(b) => (None, b),
+        };
+        let started = self.process(&launch).and_then(|mut c| {
+            if let Some(s) = stream {
+                c.stdin(s);
+            }
+            c.spawn()
+        });
         let mut child =
             started.unwrap_or_else(|e| panic!("{}", launch.not_started(&self.shown(), &e)));
         // A pipe to stdin is closed once written: the command reads end of
         // file. One that exits before reading it all is judged by its exit.
         if let Some(mut stdin) = child.stdin.take() {
-            let _ = std::io::Write::write_all(&mut stdin, input);
+            let _ = std::io::Write::write_all(&mut stdin, &bytes);
         }
         let status = child
             .wait()
@@ -451,7 +418,7 @@ mod tests {
         let built = cmd.build();
         assert_eq!(built.shown(), "/bin/sh -c exit 3");
         assert_eq!(built.envs, [("A".into(), "1".into())]);
-        built.run(&[]);
+        built.run(Feed::Bytes(Vec::new()));
         assert_eq!(Stdin::from(Stdio::Null), Stdin::Null);
         assert_eq!(Stdio::from(PathBuf::from("x")), Stdio::File("x".into()));
     }
@@ -461,7 +428,9 @@ mod tests {
         let cmd = Command::new("/bin/sh")
             .args(["-c", "echo broken input >&2; exit 2"])
             .build();
-        let e = std::panic::catch_unwind(|| cmd.run(&[])).err().unwrap();
+        let e = std::panic::catch_unwind(|| cmd.run(Feed::Bytes(Vec::new())))
+            .err()
+            .unwrap();
         let e = e.downcast_ref::<String>().unwrap();
         assert!(
             e.contains("exited with exit status: 2, where success was expected"),
@@ -478,7 +447,7 @@ mod tests {
             .env("MINE", "set")
             .stdout(&out)
             .build()
-            .run(&[]);
+            .run(Feed::Bytes(Vec::new()));
         let said = std::fs::read_to_string(&out).unwrap();
         let _ = std::fs::remove_file(&out);
         assert_eq!(said, "none set\n");
@@ -492,7 +461,7 @@ mod tests {
             cmd.args(["-c", "echo \"${HOME:+home} $FROM $MINE\""])
                 .env("MINE", "own")
                 .stdout(&out);
-            cmd.configured(config).run(&[]);
+            cmd.configured(config).run(Feed::Bytes(Vec::new()));
             std::fs::read_to_string(&out).unwrap()
         };
         let mut config = BinaryBenchmarkConfig::default();
@@ -509,14 +478,17 @@ mod tests {
     }
 
     #[test]
-    fn a_setup_beside_the_command_is_refused_saying_why_and_one_piped_into_it_is_not() {
+    fn a_command_says_which_setup_stream_it_reads_and_whether_its_setup_runs_beside_it() {
         let mut cmd = Command::new("x");
-        assert!(cmd.unsupported().is_none());
+        assert!(cmd.piped_from_setup().is_none() && !cmd.setup_beside());
         cmd.stdin(Stdin::Setup(Pipe::Stderr));
-        assert!(cmd.unsupported().is_none());
         let stderr = nbench::__private::command::Stream::Stderr;
         assert_eq!(cmd.piped_from_setup(), Some(stderr));
+        assert!(!cmd.setup_beside());
         cmd.setup_parallel(true);
-        assert!(cmd.unsupported().unwrap().contains("runs `setup` before"));
+        assert!(cmd.setup_beside());
+        let mut on_config = BinaryBenchmarkConfig::default();
+        on_config.setup_parallel(true);
+        assert!(Command::new("x").configured(&on_config).setup_beside());
     }
 }

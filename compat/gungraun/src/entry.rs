@@ -51,6 +51,9 @@ pub struct Registrar {
     unhonoured: BTreeSet<&'static str>,
     /// The binary benchmarks' configuration from `main!`, and the group's over it.
     configs: (BinaryBenchmarkConfig, BinaryBenchmarkConfig),
+    /// Each binary benchmark's setup, by its whole id, for a process
+    /// started to run it beside its command (`crate::beside`).
+    setups: Vec<(String, crate::binary::Hook)>,
 }
 
 /// `main!`'s `config`, where it has one.
@@ -86,10 +89,7 @@ impl Registrar {
     where
         F: Fn(&mut nbench::Bencher<'_>) + 'static,
     {
-        let id = match self.group.is_empty() {
-            true => id.to_owned(),
-            false => format!("{}::{id}", self.group),
-        };
+        let id = self.whole_id(id);
         let main = Rc::clone(&self.main);
         let group = self.stages.last().map(Rc::clone);
         self.registry.bench(&id, move |b| {
@@ -103,8 +103,19 @@ impl Registrar {
     /// (`benchmark::bench` within the group).
     pub fn binary(&mut self, bb: crate::BinaryBenchmark) {
         for each in bb.each(&self.configs.1) {
-            let id = each.id.clone();
-            self.add(&id, move |b| crate::binary::time_command(b, &each));
+            let (id, whole) = (each.id.clone(), self.whole_id(&each.id));
+            if let Some(setup) = &each.hooks.0 {
+                self.setups.push((whole.clone(), Rc::clone(setup)));
+            }
+            self.add(&id, move |b| crate::binary::time_command(b, &each, &whole));
+        }
+    }
+
+    /// `id` under the group's name.
+    fn whole_id(&self, id: &str) -> String {
+        match self.group.is_empty() {
+            true => id.to_owned(),
+            false => format!("{}::{id}", self.group),
         }
     }
 }
@@ -164,6 +175,9 @@ pub fn run(
     }
     for g in groups {
         g(&mut r);
+    }
+    if let Some(code) = crate::beside::run_if_asked(&r.setups) {
+        return code;
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let protocol = args.iter().any(|a| a.starts_with("--nbench"));

@@ -24,19 +24,23 @@
 //! `BinaryBenchmark`) times its command, one run an iteration, and counts
 //! the command's instructions under a callgrind of its own. Its
 //! configuration's environment, folder, expected exit and sandbox are
-//! honoured.
+//! honoured, and so are a setup piped into the command, one run beside it
+//! in a process of its own, and the command's delay.
 
+mod beside;
 mod binary;
 mod binary_config;
 mod command;
 mod config;
+mod delay;
 mod entry;
 mod sandbox;
 
 pub use binary::{Bench, BenchmarkId, BinaryBenchmark, BinaryBenchmarkGroup};
 pub use binary_config::BinaryBenchmarkConfig;
-pub use command::{Command, Delay, DelayKind, ExitWith, Pipe, Stdin, Stdio};
+pub use command::{Command, ExitWith, Pipe, Stdin, Stdio};
 pub use config::*;
+pub use delay::{Delay, DelayKind};
 pub use nbench_gungraun_macros::{
     binary_benchmark, binary_benchmark_attribute, binary_benchmark_group, library_benchmark,
     library_benchmark_group, main,
