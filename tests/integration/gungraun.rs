@@ -192,6 +192,13 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     // Its setup's output read as its input: a thousand steps more.
     let piped = per_iter(&json, "tool::piped");
     assert!(piped > alone, "{alone} {piped}");
+    // The command's, not its setup's beside it: a thousand steps, as
+    // `piped`'s (their inputs are as long, and read as fast).
+    let later = per_iter(&json, "tool::beside::later");
+    assert!(
+        (later - piped).abs() < 0.05 * (piped - alone),
+        "{alone} {piped} {later}"
+    );
     // And those of the processes it starts.
     let nested = per_iter(&json, "tool::nested");
     assert!(
