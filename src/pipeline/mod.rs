@@ -28,7 +28,7 @@ pub fn warn_uncopied(baseline: &str, bins: &[PathBuf]) {
     for bin in bins {
         let name = bin.file_name().unwrap_or_default().to_string_lossy();
         warn(&format!(
-            "baseline `{baseline}` runs the next build's `{name}`: its path ({}) leaves no room for a copy's of the same length ending as it does, so a comparison reads no change in it (a longer name has room)",
+            "baseline `{baseline}` runs the next build's `{name}`, so a comparison reads no change in it: no copy of `{}` fits a path as long that ends as it does (a longer name would)",
             bin.display()
         ));
     }
