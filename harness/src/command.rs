@@ -191,6 +191,38 @@ fn total(text: &str) -> Option<u64> {
         .ok()
 }
 
+/// Asks the kernel to kill `cmd`'s process when this one dies, however it
+/// dies (`kill -9` included), so that it outlives nothing that started it:
+/// a bench process `cargo nbench`, a setup beside a command its bench
+/// process. On Linux; elsewhere the process lives on.
+#[cfg(target_os = "linux")]
+pub fn die_with_parent(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    unsafe extern "C" {
+        fn prctl(option: i32, ...) -> i32;
+        fn getppid() -> i32;
+    }
+    const PR_SET_PDEATHSIG: i32 = 1;
+    const SIGKILL: u64 = 9;
+    let parent = std::process::id() as i32;
+    // SAFETY: runs in the child between fork and exec, calling only
+    // async-signal-safe system calls.
+    unsafe {
+        cmd.pre_exec(move || {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            // The parent may have died before the request was made.
+            if getppid() != parent {
+                return Err(std::io::Error::other("the process that started it ended"));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere the process lives on.
+#[cfg(not(target_os = "linux"))]
+pub fn die_with_parent(_: &mut Command) {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

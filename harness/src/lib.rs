@@ -118,7 +118,7 @@ pub mod __private {
     /// Starting a command a benchmark runs, counted where it is, and
     /// what a function writes to a stream, to hand to one.
     pub mod command {
-        pub use crate::command::{Launch, VALGRIND_ENV, launch};
+        pub use crate::command::{Launch, VALGRIND_ENV, die_with_parent, launch};
         pub use crate::redirect::{Stream, capture};
     }
     /// The CPU's instruction counter: whether this machine has one that counts.

@@ -18,8 +18,6 @@ struct Rlimit {
 #[cfg(target_os = "linux")]
 unsafe extern "C" {
     fn personality(persona: u64) -> i32;
-    fn prctl(option: i32, ...) -> i32;
-    fn getppid() -> i32;
     fn getrlimit(resource: i32, limit: *mut Rlimit) -> i32;
     fn setrlimit(resource: i32, limit: *const Rlimit) -> i32;
 }
@@ -98,32 +96,6 @@ pub fn same_addresses(_: &mut Command) {}
 /// Elsewhere the child runs randomised.
 #[cfg(not(target_os = "linux"))]
 pub fn not_randomized(_: &mut Command) {}
-
-/// Asks the kernel to kill the child when this process dies, however it
-/// dies (`kill -9` included), so no bench process outlives `cargo nbench`.
-#[cfg(target_os = "linux")]
-pub fn die_with_parent(cmd: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    const PR_SET_PDEATHSIG: i32 = 1;
-    const SIGKILL: u64 = 9;
-    let parent = std::process::id() as i32;
-    // SAFETY: runs in the child between fork and exec, calling only
-    // async-signal-safe system calls.
-    unsafe {
-        cmd.pre_exec(move || {
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            // The parent may have died before the request was made.
-            if getppid() != parent {
-                return Err(std::io::Error::other("cargo nbench exited"));
-            }
-            Ok(())
-        });
-    }
-}
-
-/// Elsewhere the bench process notices a closed channel at its next command.
-#[cfg(not(target_os = "linux"))]
-pub fn die_with_parent(_: &mut Command) {}
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {

@@ -346,7 +346,7 @@ fn accept(
 /// unless its output is shown (`echo`), writes to `/dev/null` while timed:
 /// read here, it would time this process reading it.
 fn as_measured(cmd: &mut Process, exe: &Path, echo: bool, placed: bool) {
-    super::child::die_with_parent(cmd);
+    nbench::__private::command::die_with_parent(cmd);
     super::child::room_for_stack(cmd);
     super::listings::share(cmd, exe);
     if placed {

@@ -32,6 +32,9 @@ impl Beside {
         let exe = std::env::current_exe().map_err(|e| format!("the bench executable: {e}"))?;
         let mut cmd = std::process::Command::new(exe);
         cmd.env(SETUP_ENV, id).stdin(Stdio::null());
+        // Killed with this process: a run `cargo nbench` ends leaves no
+        // server behind.
+        nbench::__private::command::die_with_parent(&mut cmd);
         match piped {
             Some(Stream::Stdout) => cmd.stdout(Stdio::piped()),
             Some(Stream::Stderr) => cmd.stderr(Stdio::piped()),
