@@ -345,7 +345,7 @@ impl Command {
         drop(child);
         let counted = launch.counted();
         if let Some(why) = otherwise {
-            panic!("{why}{}", self.said());
+            panic!("{why}{}", self.said(&bytes));
         }
         if let Err(why) = counted {
             panic!("{why}");
@@ -377,13 +377,26 @@ impl Command {
     }
 
     /// The last lines the command writes to stderr, on one line, run once
-    /// more with stderr taken (for a failure), or nothing.
-    fn said(&self) -> String {
+    /// more with stderr taken and fed `input` as the failed run was (for a
+    /// failure), or nothing. A setup beside it does not run again: its
+    /// stdin then reads end of file.
+    fn said(&self, input: &[u8]) -> String {
         let plain = nbench::__private::command::Launch::plain(&self.path);
         let Ok(mut cmd) = self.process(&plain) else {
             return String::new();
         };
-        let Ok(out) = cmd.stderr(std::process::Stdio::piped()).output() else {
+        let Ok(mut child) = cmd.stderr(std::process::Stdio::piped()).spawn() else {
+            return String::new();
+        };
+        // Written from a thread of its own: a command that says much before
+        // it reads would otherwise wait on this one, and this one on it.
+        let feeding = child.stdin.take().map(|mut stdin| {
+            let input = input.to_vec();
+            std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input))
+        });
+        let out = child.wait_with_output();
+        drop(feeding.map(std::thread::JoinHandle::join));
+        let Ok(out) = out else {
             return String::new();
         };
         let text = String::from_utf8_lossy(&out.stderr);
@@ -437,6 +450,18 @@ mod tests {
             "{e}"
         );
         assert!(e.ends_with("it said: broken input"), "{e}");
+    }
+
+    #[test]
+    fn a_failed_command_is_run_again_with_what_its_setup_wrote() {
+        let cmd = Command::new("/bin/sh")
+            .args(["-c", "read line; echo \"got $line\" >&2; exit 1"])
+            .stdin(Stdin::Setup(Pipe::Stdout))
+            .build();
+        let fed = || cmd.run(Feed::Bytes(b"the setup's line\n".to_vec()));
+        let e = std::panic::catch_unwind(fed).err().unwrap();
+        let e = e.downcast_ref::<String>().unwrap();
+        assert!(e.ends_with("it said: got the setup's line"), "{e}");
     }
 
     #[test]
