@@ -292,8 +292,9 @@ impl Error {
                 };
                 Some(format!(
                     "{first}; a criterion suite runs unchanged with `{COMPAT_DEPENDENCY}`, and \
-                     `cargo nbench compare --rev HEAD~1 HEAD` compares two commits of a \
-                     criterion, divan, gungraun, tango, bencher or iai suite with no edit at all"
+                     with no edit at all, `cargo nbench compare --rev HEAD~1 HEAD` compares two \
+                     commits of a criterion, divan, gungraun, tango, bencher or iai suite, and \
+                     `cargo nbench --compare-rev HEAD` your working tree with a commit"
                 ))
             }
             Error::Config { hint, .. } => hint.clone(),

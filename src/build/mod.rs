@@ -13,6 +13,7 @@ mod manifest_swap;
 mod marked;
 mod relink;
 pub mod revision;
+pub mod snapshot;
 pub mod standalone;
 pub mod submodules;
 pub mod swap;

@@ -1,11 +1,12 @@
 //! `cargo nbench compare A B`: two saved baselines compared, their executables in lockstep; nothing is built.
 
+use crate::build::snapshot::Snapshot;
 use crate::config::{Settings, settings_record};
 use crate::error::Result;
 use crate::model::context::Context;
 use crate::model::record::{RunRecord, TargetRecord};
 use crate::pipeline::publish::emit_unstored;
-use crate::pipeline::{measure, revision};
+use crate::pipeline::{measure, revision, working_tree};
 use crate::report::progress::Progress;
 use crate::run::affinity;
 use crate::store::Store;
@@ -33,10 +34,31 @@ pub fn run(s: &Settings, a: &str, b: &str, revisions: bool, filters: &[String]) 
     } else {
         (a.to_owned(), b.to_owned())
     };
+    compared(s, &a, &b, filters)
+}
+
+/// `cargo nbench --compare-rev REV` from a working tree whose suite cannot
+/// run as it stands: `tree`, the working tree as a commit, compared with
+/// `REV` as two revisions are.
+pub fn working_tree(s: &Settings, tree: &Snapshot) -> Result<u8> {
+    crate::pipeline::targets::check_counting(s)?;
+    let rev = s.compare.rev.as_deref().unwrap_or("HEAD");
+    let store = Store::new(&s.target_dir());
+    let root = s.meta.workspace_root.as_std_path();
+    crate::build::revision::check(&s.manifest, rev, root)?;
+    let a = revision::baseline_for(s, rev, &store, root)?;
+    let b = revision::baseline_of_working_tree(s, tree, &store, root)?;
+    working_tree::keep_only(&store, &b, tree);
+    compared(s, &a, &b, &s.plan().filter.filters)
+}
+
+/// Baseline `b` compared with baseline `a` and reported (listed, with
+/// `--list`): the exit code.
+fn compared(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<u8> {
     if s.list {
-        return list(s, &a, &b, filters);
+        return list(s, a, b, filters);
     }
-    let record = measure(s, &a, &b, filters)?;
+    let record = measure(s, a, b, filters)?;
     emit_unstored(s, &record)
 }
 

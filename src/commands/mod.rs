@@ -14,7 +14,11 @@ use crate::error::{Result, exit};
 /// Runs the command `settings` name; returns the exit code.
 pub fn dispatch(settings: &Settings) -> Result<u8> {
     match &settings.command {
-        Command::Run => run::run(settings),
+        // A working tree that cannot run as it stands compares as a revision.
+        Command::Run => match crate::pipeline::working_tree::as_revision(settings)? {
+            Some(tree) => compare::working_tree(settings, &tree),
+            None => run::run(settings),
+        },
         Command::Compare {
             a,
             b,

@@ -196,7 +196,11 @@ pub fn discover(
             let source = std::fs::read_to_string(&t.src_path).unwrap_or_default();
             let libtest = libtest_suite(t, &tables, &source);
             match left_out(pkg, t, (&tables, &source, libtest), features) {
-                Some(reason) => skipped.push(Skipped { label, reason }),
+                Some((reason, library)) => skipped.push(Skipped {
+                    label,
+                    reason,
+                    library,
+                }),
                 None => targets.push(BenchTarget {
                     package: pkg.name.to_string(),
                     spec: pkg.id.repr.clone(),
@@ -322,31 +326,34 @@ const FIRST_BINARY_BENCHMARKS: &str = "it runs iai-callgrind's first binary benc
 
 /// Why bench target `t` of `pkg` is left out, if it is, by what cargo
 /// says of it, its package's manifest (`tables`), its source file and
-/// whether that is a suite of libtest's `#[bench]` ([`libtest_suite`]).
+/// whether that is a suite of libtest's `#[bench]` ([`libtest_suite`]);
+/// with the library it uses where that is why.
 fn left_out(
     pkg: &Package,
     t: &cargo_metadata::Target,
     (tables, source, libtest): (&BenchTables, &str, bool),
     features: Features,
-) -> Option<String> {
+) -> Option<(String, Option<&'static str>)> {
     let uses_nbench = front_ends_of(pkg).next().is_some();
     let library = library_of(pkg, source);
     let off = features_off(pkg, t, source, features);
+    let off = off.map(|why| (why, None));
+    let why = |why: String| Some((why, None));
     if libtest {
         // nbench-libtest takes `test`'s place: the package needs nothing.
         off
     } else if !tables.harness_off.contains(&t.name) {
-        Some("uses libtest's bench harness (no `harness = false`) and no `#[bench]`".to_owned())
+        why("uses libtest's bench harness (no `harness = false`) and no `#[bench]`".to_owned())
     } else if a_program_of_its_own(pkg, source) {
-        Some(format!(
+        why(format!(
             "its `main` is its own and uses no benchmark library: a program, which \
              `cargo bench --bench {}` runs as it is",
             t.name
         ))
     } else if first_binary_benchmarks(pkg, source) {
-        Some(FIRST_BINARY_BENCHMARKS.to_owned())
+        why(FIRST_BINARY_BENCHMARKS.to_owned())
     } else if let Some(foreign) = foreign_library(pkg, source) {
-        Some(format!(
+        why(format!(
             "it uses {foreign}, a benchmark library nbench has no front end for"
         ))
     } else if let Some((front, key)) = library.filter(|_| !uses_nbench) {
@@ -359,7 +366,7 @@ fn left_out(
             ),
             false => String::new(),
         };
-        Some(match crate_name(key) {
+        let said = match crate_name(key) {
             // Put in its place under the name its code uses.
             Some(code) => format!(
                 "it uses {key}, whose crate is `{code}`; to run it unchanged, put {} in \
@@ -373,9 +380,10 @@ fn left_out(
                 front.package,
                 front.line_as(key)
             ),
-        })
+        };
+        Some((said, Some(front.library)))
     } else if !uses_nbench {
-        Some("its package does not depend on nbench".to_owned())
+        why("its package does not depend on nbench".to_owned())
     } else {
         off
     }

@@ -70,11 +70,19 @@ fn unit_target(
             "{whose} `#[bench]` functions are built under feature `{gate}` only: add \
              `--features {gate}`"
         );
-        return Some(Err(Skipped { label, reason }));
+        return Some(Err(Skipped {
+            label,
+            reason,
+            library: None,
+        }));
     }
     // A binary cargo builds only with its required features.
     if let Some(reason) = features_off(pkg, t, "", features) {
-        return Some(Err(Skipped { label, reason }));
+        return Some(Err(Skipped {
+            label,
+            reason,
+            library: None,
+        }));
     }
     Some(Ok(BenchTarget {
         package: pkg.name.to_string(),

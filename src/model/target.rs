@@ -107,6 +107,9 @@ pub struct Skipped {
     pub label: String,
     /// Why, as a lowercase fragment.
     pub reason: String,
+    /// The library it uses where that is why (`criterion`): a revision's
+    /// build puts nbench's front end in its place.
+    pub library: Option<&'static str>,
 }
 
 /// A built bench target.

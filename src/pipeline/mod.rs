@@ -8,6 +8,7 @@ pub mod measure;
 pub mod publish;
 pub mod revision;
 pub mod targets;
+pub mod working_tree;
 
 use console::style;
 use std::path::PathBuf;

@@ -18,6 +18,7 @@ use crate::build::lockfile::{Carried, to_carry};
 use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
 };
+use crate::build::snapshot::Snapshot;
 use crate::build::standalone::make_own_workspace;
 use crate::build::submodules;
 use crate::build::swap::{swap_in, swap_said};
@@ -85,25 +86,37 @@ fn reused(rev: &str, short: &str, name: &str, one: bool) -> String {
 /// cannot be swapped in are said now, not after the working tree's build).
 pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pending> {
     let (top, commit) = commit_of(root, rev)?;
+    prepare_commit(s, (rev, top, commit), store, root)
+}
+
+/// The name of the baseline holding the working tree as the commit `tree`
+/// ([`crate::build::snapshot`]), made now if it is not saved yet; its
+/// notes and build output call it `working tree`.
+pub fn baseline_of_working_tree(
+    s: &Settings,
+    tree: &Snapshot,
+    store: &Store,
+    root: &Path,
+) -> Result<String> {
+    let (top, commit) = commit_of(root, &tree.commit)?;
+    prepare_commit(s, ("working tree", top, commit), store, root)?.finish(s, store)
+}
+
+/// [`prepare`] for `commit` of the repository whose top is `top`, which
+/// its notes call `rev`.
+fn prepare_commit(
+    s: &Settings,
+    (rev, top, commit): (&str, String, String),
+    store: &Store,
+    root: &Path,
+) -> Result<Pending> {
     let worktrees = store.root().join("worktrees");
     remove_abandoned(Path::new(&top), &worktrees, &store.root().join("baselines"));
     let short = short(&commit);
     let relative = relative_manifest(&s.manifest, root, Path::new(&top));
     let name = baseline_name((&s.selection, &s.build), &commit, &relative);
     let baselines = store.baselines();
-    // Held until the revision is made: a second run for the same commit
-    // waits, then finds it made.
-    let lock = match baselines.lock(&name) {
-        Err(Error::InUse { .. }) => {
-            if !s.output.quiet() {
-                note(&format!(
-                    "waiting for another cargo nbench that is building `{rev}` ({short})"
-                ));
-            }
-            baselines.lock_waiting(&name)?
-        }
-        other => other?,
-    };
+    let lock = held(s, &baselines, &name, (rev, short))?;
     let saved = baselines.load(&name)?;
     let as_now = |b: &crate::store::baselines::Baseline| {
         built_as_now(&s.build, &s.selection.benches, b)?;
@@ -159,6 +172,27 @@ pub fn prepare(s: &Settings, rev: &str, store: &Store, root: &Path) -> Result<Pe
         name,
         checkout: Some(checkout),
     })
+}
+
+/// Baseline `name`'s lock, held until revision `rev` is made: a second
+/// run for the same commit waits, saying so, then finds it made.
+fn held(
+    s: &Settings,
+    baselines: &Baselines,
+    name: &str,
+    (rev, short): (&str, &str),
+) -> Result<Lock> {
+    match baselines.lock(name) {
+        Err(Error::InUse { .. }) => {
+            if !s.output.quiet() {
+                note(&format!(
+                    "waiting for another cargo nbench that is building `{rev}` ({short})"
+                ));
+            }
+            baselines.lock_waiting(name)
+        }
+        other => other,
+    }
 }
 
 impl Pending {

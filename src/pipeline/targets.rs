@@ -17,7 +17,7 @@ use std::sync::Mutex;
 
 /// The bench targets to build, and those left out.
 pub fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<SkippedRecord>)> {
-    let found = discover::discover(&s.selection, features(s), &s.manifest, &s.meta)?;
+    let found = discover_quietly(s)?;
     let skipped: Vec<SkippedRecord> = found
         .skipped
         .iter()
@@ -32,6 +32,12 @@ pub fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<Skippe
         return Err(Error::NoTargets { skipped });
     }
     Ok((found, skipped))
+}
+
+/// The bench targets these settings select, and those left out, with
+/// nothing said of either.
+pub fn discover_quietly(s: &Settings) -> Result<discover::Discovery> {
+    discover::discover(&s.selection, features(s), &s.manifest, &s.meta)
 }
 
 /// The feature flags as discovery reads them.

@@ -201,6 +201,63 @@ fn a_working_tree_that_made_the_swap_compares_with_a_revision_that_has_not() {
 }
 
 #[test]
+fn an_untouched_working_tree_compares_with_a_revision_as_a_commit_of_its_own() {
+    let fx = repository();
+    // Not committed: 30 % more steps again, and a file git does not know.
+    let lib = fx.dir.join("member/src/lib.rs");
+    edit(&lib, "STEPS: u64 = 2600", "STEPS: u64 = 3400");
+    std::fs::write(fx.dir.join("scratch.txt"), "not added\n").unwrap();
+    let status = |dir: &Path| git(dir, &["status", "--porcelain", "--untracked-files=all"]);
+    let before = (
+        status(&fx.dir),
+        std::fs::read(fx.dir.join(".git/index")).unwrap(),
+    );
+    let r = run(&fx, &["--compare-rev", "HEAD", "--format", "json"], true);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let said = "the working tree's bench targets use criterion: it is compared as a revision, \
+                commit ";
+    assert!(r.stderr.contains(said), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("[working tree]     Finished"),
+        "{}",
+        r.stderr
+    );
+    let rows = verdicts(&r.stdout);
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert!(rows.iter().all(|(_, v)| v == "regressed"), "{rows:?}");
+    let after = (
+        status(&fx.dir),
+        std::fs::read(fx.dir.join(".git/index")).unwrap(),
+    );
+    assert!(after == before, "the checkout or its index was touched");
+    let baselines = || {
+        let dir = fx.dir.join("target/nbench/baselines");
+        let mut names: Vec<String> = (std::fs::read_dir(dir).unwrap().flatten())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("rev-"))
+            .collect();
+        names.sort();
+        names
+    };
+    let first = baselines();
+    assert_eq!(first.len(), 2, "{first:?}");
+
+    // Another edit: the revision's baseline is reused, and the working
+    // tree's from before is deleted, not kept beside the new one.
+    edit(&lib, "STEPS: u64 = 3400", "STEPS: u64 = 3000");
+    let again = run(&fx, &["--compare-rev", "HEAD", "-q"], true);
+    assert_eq!(again.code, 0, "{}", again.all());
+    assert!(!again.stderr.contains("[HEAD]"), "{}", again.stderr);
+    let second = baselines();
+    assert_eq!(second.len(), 2, "{second:?}");
+    assert_eq!(
+        first.iter().filter(|n| second.contains(n)).count(),
+        1,
+        "{first:?} {second:?}"
+    );
+}
+
+#[test]
 fn a_revision_whose_suite_needs_what_nbench_criterion_lacks_fails_naming_it() {
     let fx = repository();
     let bench = fx.dir.join("member/benches/inherited.rs");
