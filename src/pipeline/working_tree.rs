@@ -42,7 +42,8 @@ pub fn as_revision(s: &Settings) -> Result<Option<Snapshot>> {
     let store = Store::new(&found.target_dir);
     std::fs::create_dir_all(store.root())
         .map_err(|e| Error::io("could not create", store.root(), e))?;
-    let index = store.root().join("working-tree.index");
+    // One a process: two runs at once each write their own.
+    let index = (store.root()).join(format!("working-tree.{}.index", std::process::id()));
     let tree = snapshot(Path::new(&top), &found.target_dir, &index)?;
     if !s.output.quiet() {
         let which = match tree.made {
