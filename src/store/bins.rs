@@ -103,10 +103,13 @@ fn replacement(bin: &Path) -> Result<Option<Replacement>> {
         let Some(kept) = kept_path(bin, first.wrapping_add(probe)) else {
             return Ok(None);
         };
-        match std::fs::read(&kept) {
-            Ok(theirs) if theirs != bytes => continue,
-            Ok(_) => {}
+        // Another binary's copy is passed over by its length where it can
+        // be: read whole only where it is as long as this one.
+        match std::fs::metadata(&kept).map(|m| m.len()) {
             Err(_) => write_copy(bin, &kept)?,
+            Ok(len) if len != bytes.len() as u64 => continue,
+            Ok(_) if std::fs::read(&kept).is_ok_and(|theirs| theirs == bytes) => {}
+            Ok(_) => continue,
         }
         return Ok(kept.to_str().map(|to| Replacement {
             to: to.as_bytes().to_vec(),
