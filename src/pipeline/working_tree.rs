@@ -25,7 +25,7 @@ use std::path::Path;
 /// says what it finds).
 pub fn as_revision(s: &Settings) -> Result<Option<Snapshot>> {
     let c = &s.compare;
-    if c.rev.is_none() || c.baseline.is_some() || c.save_baseline.is_some() || s.list {
+    if c.rev.is_none() || c.baseline.is_some() || c.save_baseline.is_some() {
         return Ok(None);
     }
     let found = discover_quietly(s)?;

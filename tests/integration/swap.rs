@@ -241,6 +241,17 @@ fn an_untouched_working_tree_compares_with_a_revision_as_a_commit_of_its_own() {
     };
     let first = baselines();
     assert_eq!(first.len(), 2, "{first:?}");
+    // Listed from both sides, as built: nothing is built again.
+    let listed = run(&fx, &["--compare-rev", "HEAD", "--list"], true);
+    assert_eq!(listed.code, 0, "{}", listed.all());
+    assert!(
+        listed
+            .stdout
+            .contains("shapes-member/inherited: inherited/work"),
+        "{}",
+        listed.stdout
+    );
+    assert!(!listed.stderr.contains("building `"), "{}", listed.stderr);
 
     // Another edit: the revision's baseline is reused, and the working
     // tree's from before is deleted, not kept beside the new one.
