@@ -232,7 +232,7 @@ pub struct Cli {
     /// Compare with baseline NAME: its saved executables and the fresh ones are sampled in lockstep
     #[arg(global = true, long, value_name = "NAME", value_parser = baseline_name, help_heading = "Baselines")]
     pub compare: Option<String>,
-    /// Compare with git revision REV (branch, tag, hash, HEAD~1): it is built in a worktree under target/nbench, saved as baseline rev-HASH (reused next time) and compared paired like --compare
+    /// Compare with git revision REV (branch, tag, hash, HEAD~1): it is built in a worktree under target/nbench, saved as baseline rev-HASH (reused next time) and compared paired like --compare; a working tree whose suite still uses criterion, divan or another library nbench takes the place of is built as a revision too, with no edit
     #[arg(global = true, long, value_name = "REV", conflicts_with_all = ["compare", "compare_stored"], help_heading = "Baselines")]
     pub compare_rev: Option<String>,
     /// Link layouts to build of each bench target when saving or comparing a baseline: the same code, functions and constant data in another order each, so that a verdict covers code placement (more narrow an interval that placement keeps wide; the baseline needs them too); 1 keeps the linker's own order [default: 16 with --save-baseline or --compare, else 1]
