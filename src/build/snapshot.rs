@@ -22,6 +22,8 @@ pub struct Snapshot {
     /// Whether it was made now: false where the working tree is `HEAD`'s
     /// own (nothing changed), whose commit is `HEAD`.
     pub made: bool,
+    /// `HEAD`, which it was made on; none in a repository without commits.
+    pub parent: Option<String>,
 }
 
 /// The working tree of the repository whose top is `top` as a commit,
@@ -68,6 +70,7 @@ pub fn snapshot(top: &Path, skip: &Path, index: &Path) -> Result<Snapshot> {
         return Ok(Snapshot {
             commit: head.clone(),
             made: false,
+            parent: Some(head.clone()),
         });
     }
     let mut args = vec!["commit-tree", tree.as_str(), "-m", "the working tree"];
@@ -75,7 +78,11 @@ pub fn snapshot(top: &Path, skip: &Path, index: &Path) -> Result<Snapshot> {
         args.extend(["-p", head.as_str()]);
     }
     let commit = fixed(top, &args).map_err(|e| failed("write", e))?;
-    Ok(Snapshot { commit, made: true })
+    Ok(Snapshot {
+        commit,
+        made: true,
+        parent: head,
+    })
 }
 
 /// `git ARGS` in `dir` with the index file `index`: its trimmed output, or
@@ -130,7 +137,8 @@ mod tests {
             clean,
             Snapshot {
                 commit: head.clone(),
-                made: false
+                made: false,
+                parent: Some(head.clone()),
             }
         );
         // A tracked file changed, a new one beside it, build output left out.
@@ -140,6 +148,7 @@ mod tests {
         let status = run(&repo, &["status", "--porcelain"]);
         let first = snapshot(&repo, &repo.join("target"), &index).unwrap();
         assert!(first.made, "{first:?}");
+        assert_eq!(first.parent.as_ref(), Some(&head));
         assert_ne!(first.commit, head);
         assert_eq!(
             run(&repo, &["show", &format!("{}:a.txt", first.commit)]),

@@ -34,7 +34,7 @@ pub fn run(s: &Settings, a: &str, b: &str, revisions: bool, filters: &[String]) 
     } else {
         (a.to_owned(), b.to_owned())
     };
-    compared(s, &a, &b, filters)
+    compared(s, (&a, &b), filters, None)
 }
 
 /// `cargo nbench --compare-rev REV` from a working tree whose suite cannot
@@ -49,16 +49,27 @@ pub fn working_tree(s: &Settings, tree: &Snapshot) -> Result<u8> {
     let a = revision::baseline_for(s, rev, &store, root)?;
     let b = revision::baseline_of_working_tree(s, tree, &store, root)?;
     working_tree::keep_only(&store, &b, tree);
-    compared(s, &a, &b, &s.plan().filter.filters)
+    compared(s, (&a, &b), &s.plan().filter.filters, Some(tree))
 }
 
 /// Baseline `b` compared with baseline `a` and reported (listed, with
-/// `--list`): the exit code.
-fn compared(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<u8> {
+/// `--list`): the exit code. Where `b` is the working tree made a commit,
+/// the report names the commit it was made on, with uncommitted changes,
+/// as a run of that working tree would.
+fn compared(
+    s: &Settings,
+    (a, b): (&str, &str),
+    filters: &[String],
+    tree: Option<&Snapshot>,
+) -> Result<u8> {
     if s.list {
         return list(s, a, b, filters);
     }
-    let record = measure(s, a, b, filters)?;
+    let mut record = measure(s, a, b, filters)?;
+    if let Some(tree) = tree.filter(|t| t.made) {
+        record.context.git_commit = tree.parent.clone();
+        record.context.git_dirty = Some(true);
+    }
     emit_unstored(s, &record)
 }
 

@@ -225,6 +225,16 @@ fn an_untouched_working_tree_compares_with_a_revision_as_a_commit_of_its_own() {
     let rows = verdicts(&r.stdout);
     assert_eq!(rows.len(), 4, "{rows:?}");
     assert!(rows.iter().all(|(_, v)| v == "regressed"), "{rows:?}");
+    // Its code is said as the user's: `HEAD` with uncommitted changes.
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    let head = git(&fx.dir, &["rev-parse", "HEAD"]);
+    assert_eq!(
+        doc["context"]["git_commit"],
+        head.trim(),
+        "{}",
+        doc["context"]
+    );
+    assert_eq!(doc["context"]["git_dirty"], true, "{}", doc["context"]);
     let after = (
         status(&fx.dir),
         std::fs::read(fx.dir.join(".git/index")).unwrap(),
