@@ -58,10 +58,34 @@ pub fn why_inconclusive(row: &Row, threshold: f64) -> String {
         }
         _ => "the machine's noise".to_owned(),
     };
+    let cause = match work_that_varies(row, threshold) {
+        Some(work) if row.kind != Kind::Stored => format!("{cause}; {work}"),
+        _ => cause,
+    };
     match (row.epochs_pulled_in, row.unit_ratios.len()) {
         (0, _) => format!("{span}: {cause}"),
         (k, n) => format!("{span}: {cause} ({k} of {n} epochs ran far from the rest)"),
     }
+}
+
+/// Where the row's instruction counts lay apart from process to process
+/// (half the threshold or more, where one executable's processes count
+/// alike to the instruction): the words saying that the work itself
+/// differs between processes, which widens time's interval beside
+/// placement and noise. A benchmark whose inputs are drawn at random, or
+/// whose hash table is seeded in each process (std's `HashMap`), counts
+/// so: quick-cache's `Reads N=1000000` rows counted 0.7–1.0 % apart and
+/// timed ±6–9 % apart between processes.
+fn work_that_varies(row: &Row, threshold: f64) -> Option<String> {
+    let counts = row.instructions.as_ref().filter(|c| c.note.is_none())?;
+    (counts.spread >= threshold / 2.0).then(|| {
+        format!(
+            "its instruction counts too lay {:.1}% apart from process to process: the work \
+             itself differs between processes (inputs drawn at random, or a hash table seeded \
+             in each)",
+            counts.spread * 100.0
+        )
+    })
 }
 
 /// The interval of an inconclusive row, and that it is wider than the
@@ -305,7 +329,7 @@ mod tests {
     #[allow(unused_imports)]
     use crate::compare::{estimators::*, far::*, layouts::*, rule::*};
     #[allow(unused_imports)]
-    use crate::model::comparison::{Kind, Row, Verdict};
+    use crate::model::comparison::{CountChange, Kind, Row, Verdict};
 
     #[test]
     fn a_comparison_timed_alone_says_what_counts_would_add() {
@@ -392,6 +416,21 @@ mod tests {
             ),
             "{why}"
         );
+        // Counts that differ from process to process: the work does too.
+        row.instructions = Some(CountChange::example(-0.0099, 0.007));
+        assert!(
+            why_inconclusive(&row, 0.005).ends_with(
+                "raise --max-time); its instruction counts too lay 0.7% apart from process to \
+                 process: the work itself differs between processes (inputs drawn at random, \
+                 or a hash table seeded in each)"
+            ),
+            "{}",
+            why_inconclusive(&row, 0.005)
+        );
+        // Counts alike but for a layout's padding say nothing of it.
+        row.instructions = Some(CountChange::example(0.0, 0.0004));
+        assert_eq!(why_inconclusive(&row, 0.005), why);
+        row.instructions = None;
         // Its change taken from the epochs whose processes ran in one
         // speed state: those are the ones too few.
         row.epochs = Some(32);
