@@ -389,11 +389,25 @@ fn a_comparison_judges_time_and_instructions_together() {
     // not move, so only time may decide, and still counts never call it
     // unchanged (time's interval is far from ruling out ±2 %).
     let stride = &changed["stride"];
-    assert_eq!(stride["decided_by"], "time", "{stride}");
     let counts = stride["instructions"]["change"].as_f64().unwrap();
     assert!(counts.abs() < 0.001, "{stride}");
     let verdict = stride["verdict"].as_str().unwrap();
     assert!(["regressed", "inconclusive"].contains(&verdict), "{stride}");
+    match stride["decided_by"].as_str() {
+        Some("time") => {}
+        // A busy machine once timed the stride only +2.5 … +12.7 % (its
+        // epochs 1.02–1.18 apart): within what relinking the same code
+        // moves, so the counts, the same, hold time's claim back. They
+        // never claim anything themselves.
+        Some("instructions") => assert!(
+            verdict == "inconclusive"
+                && stride["inconclusive"]
+                    .as_str()
+                    .is_some_and(|w| w.contains("both builds run the same instructions")),
+            "{stride}"
+        ),
+        _ => panic!("{stride}"),
+    }
     // Where time saw it (a busy machine may leave it inconclusive over 4
     // layouts), the table says where the change lies.
     if verdict == "regressed" {
