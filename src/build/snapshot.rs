@@ -9,10 +9,10 @@
 //! and message are fixed: one state of the working tree is always the same
 //! commit, so its baseline is built once.
 
-use super::worktree::git;
+use super::worktree::{git, run_git};
 use crate::error::{Error, Result};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// The working tree as a commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,7 +90,7 @@ pub fn snapshot(top: &Path, skip: &Path, index: &Path) -> Result<Snapshot> {
 fn with_index(dir: &Path, index: &Path, args: &[&str]) -> std::result::Result<String, String> {
     let mut cmd = Command::new("git");
     cmd.env("GIT_INDEX_FILE", index);
-    said(cmd.args(args).current_dir(dir))
+    run_git(cmd.args(args).current_dir(dir))
 }
 
 /// `git ARGS` in `dir` as a fixed author at a fixed time, whatever the
@@ -104,20 +104,7 @@ fn fixed(dir: &Path, args: &[&str]) -> std::result::Result<String, String> {
     }
     // Never signed: a signing program could ask for a passphrase.
     cmd.args(["-c", "commit.gpgSign=false"]);
-    said(cmd.args(args).current_dir(dir))
-}
-
-/// What `cmd` printed, trimmed, where it succeeded; its error output where
-/// it did not.
-fn said(cmd: &mut Command) -> std::result::Result<String, String> {
-    let out = cmd
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| e.to_string())?;
-    match out.status.success() {
-        true => Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned()),
-        false => Err(String::from_utf8_lossy(&out.stderr).trim().to_owned()),
-    }
+    run_git(cmd.args(args).current_dir(dir))
 }
 
 #[cfg(test)]

@@ -18,9 +18,12 @@ pub fn short(commit: &str) -> &str {
 
 /// `git ARGS` in `dir`: its trimmed output, or its error output.
 pub fn git(dir: &Path, args: &[&str]) -> std::result::Result<String, String> {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
+    run_git(Command::new("git").args(args).current_dir(dir))
+}
+
+/// `cmd`, a git command made ready: its trimmed output, or its error output.
+pub fn run_git(cmd: &mut Command) -> std::result::Result<String, String> {
+    let out = cmd
         .stdin(Stdio::null())
         .output()
         .map_err(|e| e.to_string())?;
