@@ -39,6 +39,11 @@ pub fn as_revision(s: &Settings) -> Result<Option<Snapshot>> {
     let Ok(top) = git(&found.workspace_root, &["rev-parse", "--show-toplevel"]) else {
         return Ok(None);
     };
+    // What would stop the comparison stops it before the note says what it
+    // would compare.
+    super::targets::check_counting(s)?;
+    let rev = c.rev.as_deref().unwrap_or("HEAD");
+    crate::build::revision::check(&s.manifest, rev, &found.workspace_root)?;
     let store = Store::new(&found.target_dir);
     std::fs::create_dir_all(store.root())
         .map_err(|e| Error::io("could not create", store.root(), e))?;

@@ -276,6 +276,18 @@ fn an_untouched_working_tree_compares_with_a_revision_as_a_commit_of_its_own() {
         1,
         "{first:?} {second:?}"
     );
+
+    // A revision git does not know stops it before anything is made or said.
+    let unknown = run(&fx, &["--compare-rev", "no-such-rev"], true);
+    assert_eq!(unknown.code, 2, "{}", unknown.all());
+    assert!(
+        unknown
+            .stderr
+            .starts_with("error: git revision `no-such-rev` not found"),
+        "{}",
+        unknown.stderr
+    );
+    assert_eq!(baselines(), second);
 }
 
 #[test]
