@@ -57,6 +57,12 @@ pub struct Failure {
     /// `None` where it ended before its first, or a harness from before
     /// these lines said none.
     pub at: Option<String>,
+    /// It refused the iterations it was told as a usage error, and its
+    /// harness predates [`APART_AS_TOLD`](nbench::__private::count::APART_AS_TOLD):
+    /// one from before `--nbench-count-iters`, which counts by its own
+    /// clock instead. (A later harness that refuses them has a front end
+    /// that mangles its command line: that fails as any other error.)
+    pub refused_iters: bool,
 }
 
 /// How a target's counting processes run.
@@ -237,7 +243,11 @@ fn run(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let (printed, failed) = finish(cmd, source, way.limit)?;
+    let (printed, mut failed) = finish(cmd, source, way.limit)?;
+    // A usage error refuses the iterations only from a harness before them.
+    if let Some(f) = failed.as_mut() {
+        f.refused_iters &= iters && !carried.apart_as_told;
+    }
     // What a process that failed counted before it ended is kept.
     let dumps = match source {
         Source::Cpu => counted_lines(&counted_to, &printed),
@@ -330,13 +340,19 @@ fn finish(
         stdout.join().unwrap_or_default(),
         stderr.join().unwrap_or_default(),
     );
+    let usage = status.and_then(|s| s.code()) == Some(nbench::__private::modes::EXIT_USAGE.into());
     let why = match status {
         Some(s) if s.success() => return Ok((printed, None)),
         Some(s) => failed_with(&said, s),
         None => format!("still running after {:.0} s", limit.as_secs_f64()),
     };
     let at = (said.lines().rev()).find_map(|l| parse_counting(l).map(str::to_owned));
-    Ok((printed, Some(Failure { why, at })))
+    let failure = Failure {
+        why,
+        at,
+        refused_iters: usage,
+    };
+    Ok((printed, Some(failure)))
 }
 
 /// Everything `pipe` gives, read on a thread of its own.

@@ -94,7 +94,7 @@ fn tally(
         }
         // An executable built before `--nbench-count-iters` refuses it:
         // counted by the clock instead.
-        if iters && failed.why.contains("--help") {
+        if iters && failed.refused_iters {
             iters = false;
             continue;
         }
@@ -412,7 +412,11 @@ mod tests {
                 let at = Some(id.clone());
                 return Counting {
                     dumps,
-                    failed: Some(Failure { why, at }),
+                    failed: Some(Failure {
+                        why,
+                        at,
+                        refused_iters: false,
+                    }),
                 };
             }
             dumps.push(dump("body", *n, id, (per_id + 1.0) * *n as f64));
@@ -484,13 +488,15 @@ mod tests {
             ("a".to_owned(), Over::iters(8)),
             ("b".to_owned(), Over::iters(8)),
         ];
-        let refused = |why: &str| Counting {
+        let failed = |why: &str, refused_iters| Counting {
             dumps: Vec::new(),
             failed: Some(Failure {
                 why: why.to_owned(),
                 at: None,
+                refused_iters,
             }),
         };
+        let refused = |why: &str| failed(why, false);
         let e = tally(&ids, Duration::from_secs(9), |_, _, _| {
             Ok(refused("no such file"))
         });
@@ -500,11 +506,20 @@ mod tests {
         let t = tally(&ids, Duration::from_secs(9), |left, _, iters| {
             asked.push(iters);
             Ok(match iters {
-                true => refused("unknown flag; see --help"),
+                true => failed("unknown option; see --help", true),
                 false => process(left, None, 5.0),
             })
         });
         assert_eq!((asked, t.unwrap().counted.len()), (vec![true, false], 2));
+        // A later one refusing them is a failure like any other: counted
+        // by the clock, its processes would count other iterations.
+        let mut asked = Vec::new();
+        let t = tally(&ids, Duration::from_secs(9), |_, _, iters| {
+            asked.push(iters);
+            Ok(refused("invalid value '--exact'; see --help"))
+        });
+        assert_eq!(asked, [true]);
+        assert!(t.is_err());
         // Every benchmark counted, and a failure after them (a `main`'s own
         // work): the counts stand.
         let t = tally(&ids, Duration::from_secs(9), |left, _, _| {
@@ -512,6 +527,7 @@ mod tests {
             c.failed = Some(Failure {
                 why: "panicked at exit".into(),
                 at: Some("b".into()),
+                refused_iters: false,
             });
             Ok(c)
         });

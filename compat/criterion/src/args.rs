@@ -7,6 +7,7 @@
 
 use crate::notice;
 use crate::regex::Regex;
+use nbench::__private::modes::args::takes_value;
 
 /// What the bench binary does with its command line.
 #[derive(Debug)]
@@ -16,28 +17,6 @@ pub(crate) enum Translated {
     /// Exit with this code (after `--version`).
     Exit(u8),
 }
-
-/// nbench's flags (and libtest's) that take a value: passed on with it.
-const NBENCH_WITH_VALUE: &[&str] = &[
-    "--nbench-protocol",
-    "--nbench-count-iters",
-    "--skip",
-    "--format",
-    "--output-format",
-    "--logfile",
-    "--warm-up",
-    "--min-time",
-    "--max-time",
-    "--precision",
-    "--min-samples",
-    "--max-samples",
-    "--outliers",
-    "--repetitions",
-    "--color",
-    "--test-threads",
-    "--shuffle-seed",
-    "-Z",
-];
 
 /// criterion's flags that take a value nbench has no use for, and why.
 const IGNORED_WITH_VALUE: &[(&str, &str)] = &[
@@ -132,7 +111,8 @@ pub(crate) fn translate(
             "--test" => test = true,
             "--warm-up-time" => out.extend(["--warm-up".to_owned(), value()?]),
             "--measurement-time" => out.extend(["--max-time".to_owned(), value()?]),
-            f if NBENCH_WITH_VALUE.contains(&f) => out.extend([f.to_owned(), value()?]),
+            // nbench's flags (and libtest's) with a value: passed on with it.
+            f if takes_value(f) => out.extend([f.to_owned(), value()?]),
             f => {
                 if let Some((_, why)) = IGNORED_WITH_VALUE.iter().find(|(n, _)| *n == f) {
                     value()?;
@@ -227,6 +207,8 @@ mod tests {
             "--nbench-count",
             "--nbench-count-iters",
             "4,1",
+            "--nbench-count-apart",
+            "0,1",
             "--exact",
             "--",
             "a",

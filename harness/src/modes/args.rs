@@ -86,6 +86,37 @@ impl fmt::Display for UsageError {
 
 /// libtest flags that take a value and mean nothing to nbench.
 const IGNORED_WITH_VALUE: &[&str] = &["--test-threads", "--color", "-Z", "--shuffle-seed"];
+
+/// Every flag the bench binary takes a value for (as the next argument, or
+/// after `=`): nbench's own, `cargo nbench`'s, and libtest's. A front end
+/// that reads its library's command line passes these on with their
+/// values ([`takes_value`]).
+pub const WITH_VALUE: &[&str] = &[
+    crate::protocol::PROTOCOL_FLAG,
+    crate::protocol::COUNT_ITERS_FLAG,
+    crate::protocol::COUNT_APART_FLAG,
+    "--skip",
+    "--format",
+    "--output-format",
+    "--logfile",
+    "--warm-up",
+    "--min-time",
+    "--max-time",
+    "--precision",
+    "--min-samples",
+    "--max-samples",
+    "--outliers",
+    "--repetitions",
+    "--test-threads",
+    "--color",
+    "-Z",
+    "--shuffle-seed",
+];
+
+/// Whether the bench binary takes a value for `flag` ([`WITH_VALUE`]).
+pub fn takes_value(flag: &str) -> bool {
+    WITH_VALUE.contains(&flag)
+}
 /// libtest flags without a value that mean nothing to nbench.
 const IGNORED_FLAGS: &[&str] = &[
     "--nocapture",
@@ -131,6 +162,11 @@ impl Args {
                 _ => (arg.clone(), None),
             };
             let mut value = |name: &str| -> Result<String, UsageError> {
+                // Front ends pass on what the list names with its value.
+                debug_assert!(
+                    takes_value(name),
+                    "{name} takes a value: list it in WITH_VALUE"
+                );
                 match inline.clone().or_else(|| it.next()) {
                     Some(v) => Ok(v),
                     None => Err(UsageError(format!("'{name}' needs a value"))),
@@ -451,6 +487,15 @@ mod tests {
             e.0.contains("'0'") && e.0.contains("--nbench-count-iters"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn every_flag_listed_as_taking_a_value_takes_one() {
+        for flag in WITH_VALUE {
+            let e = parse(&format!("--bench {flag}")).unwrap_err();
+            assert!(e.0.contains("needs a value"), "{flag}: {e}");
+        }
+        assert!(!takes_value("--exact") && !takes_value(crate::protocol::COUNT_FLAG));
     }
 
     #[test]
