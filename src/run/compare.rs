@@ -4,7 +4,8 @@
 
 use super::lockstep::{Compared, Doubt, Judged, Lockstep};
 use super::paired::Side;
-use super::session::{Session, SessionError};
+use super::session::{Placement, Session, SessionError};
+use super::side_temps::SideTemps;
 use super::staged::Staged;
 use super::{Hints, Picked, Plan, listings, measure, open, run_target};
 use crate::compare::stored::{Current, Scope, against_stored, gone};
@@ -43,7 +44,8 @@ pub fn compare_target(
 ) -> (TargetRun, TargetComparison) {
     let label = built.target.label();
     let base_dir = against.dir.as_deref();
-    let start_placed = placed_starter(built, base_dir, plan);
+    let temps = SideTemps::new();
+    let start_placed = placed_starter(built, base_dir, plan, &temps);
     let start = |side: Side, exe: &Path| start_placed(side, exe, None);
     let listed = (against.exes.clone())
         .and_then(|e| list_baseline(&|exe| start(Side::Baseline, exe), e, plan))
@@ -153,13 +155,19 @@ fn stage(base_exes: &[PathBuf], built: &Built) -> (Staged, [listings::Alike; 2])
 
 /// Starts an executable of `built`'s target as `plan` runs it, with a
 /// memory placement ([`Session::start_placed`]), in its package's folder
-/// (the baseline's in `base_dir`, where that is another).
+/// (the baseline's in `base_dir`, where that is another); a placed one
+/// with its side's temporary folder of `temps`.
 fn placed_starter<'a>(
     built: &'a Built,
     base_dir: Option<&'a Path>,
     plan: &'a Plan,
+    temps: &'a SideTemps,
 ) -> impl Fn(Side, &Path, Option<u64>) -> Result<Session, SessionError> + 'a {
     move |side: Side, exe: &Path, place: Option<u64>| {
+        let place = place.map(|seed| Placement {
+            seed,
+            tmp: temps.of(side),
+        });
         let dir = match side {
             Side::Baseline => base_dir.unwrap_or(&built.target.package_root),
             Side::Current => &built.target.package_root,

@@ -18,6 +18,7 @@ pub mod paired;
 pub mod schedule;
 pub mod session;
 mod session_error;
+mod side_temps;
 mod staged;
 
 use crate::compare::estimate;

@@ -7,6 +7,7 @@ use nbench::__private::protocol::{
     Command, Event, HARNESS_VERSION, Listed, PROTOCOL_FLAG, PROTOCOL_VERSION, ProtocolError,
     TOKEN_ENV, read_message, write_message,
 };
+use nbench::__private::{ENTROPY_ENV, fixed_value};
 use std::hash::{BuildHasher, Hasher};
 use std::io::{BufReader, BufWriter, ErrorKind, Write};
 use std::net::{TcpListener, TcpStream};
@@ -17,6 +18,19 @@ use std::time::{Duration, Instant};
 pub use super::session_error::SessionError;
 use super::session_error::seconds;
 use crate::model::outcome::NOT_CONNECTED;
+
+/// Where a process of a paired comparison's epoch runs: its memory placed
+/// and its random bytes drawn as the other process of the epoch's, by
+/// `seed`, and its temporary files in `tmp`, its side's own (the two draw
+/// the same names: a UUID, `tempfile`'s), of a path as long as the other
+/// side's.
+#[derive(Debug, Clone, Copy)]
+pub struct Placement<'a> {
+    /// The epoch's: the same for both of its processes.
+    pub seed: u64,
+    /// The side's temporary folder, where it has one.
+    pub tmp: Option<&'a Path>,
+}
 
 /// The variable whose length differs from process to process (see [`Session::start`]).
 const PAD_ENV: &str = "NBENCH_PAD";
@@ -57,14 +71,15 @@ impl Session {
     /// the stack, heap and code start at the same offsets: the two sides of
     /// a paired comparison then differ in their code only, not in where the
     /// kernel happened to put their data, and each epoch (another value)
-    /// another placement.
+    /// another placement. Both processes of an epoch draw the same random
+    /// bytes, each side in a temporary folder of its own ([`Placement`]).
     pub fn start_placed(
         exe: &Path,
         cwd: &Path,
         extra_args: &[String],
         echo: bool,
         timeout: Duration,
-        place: Option<u64>,
+        place: Option<Placement<'_>>,
     ) -> Result<Session, SessionError> {
         let limit = timeout;
         let listener = TcpListener::bind("127.0.0.1:0")
@@ -86,12 +101,18 @@ impl Session {
             // The environment's size moves where the stack starts, which
             // moves some benchmarks by itself: a new size for every process,
             // so that measurements average over it instead of keeping one.
-            .env(PAD_ENV, "x".repeat(pad_len(exe, addr, place)))
+            .env(
+                PAD_ENV,
+                "x".repeat(pad_len(exe, addr, place.map(|p| p.seed))),
+            )
             .current_dir(cwd)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         as_measured(&mut cmd, exe, echo, place.is_some());
+        if let Some(place) = place {
+            draws_as_placed(&mut cmd, place);
+        }
         let mut child = cmd
             .spawn()
             .map_err(|e| SessionError::Start(format!("cannot start {}: {e}", exe.display())))?;
@@ -361,6 +382,27 @@ fn as_measured(cmd: &mut Process, exe: &Path, echo: bool, placed: bool) {
     }
 }
 
+/// Gives `cmd` the random bytes of `place`'s epoch, and its side's
+/// temporary folder.
+fn draws_as_placed(cmd: &mut Process, place: Placement<'_>) {
+    cmd.env(ENTROPY_ENV, fixed_value(entropy_seed(place.seed)));
+    if let Some(tmp) = place.tmp {
+        cmd.env("TMPDIR", tmp);
+    }
+}
+
+/// The fixed random sequence both processes of an epoch of a paired
+/// comparison draw (the harness's `getrandom`, which seeds hash maps and
+/// `rand`'s generators): each epoch another, so the epochs sample inputs
+/// drawn at random as the processes of a run would, while the two sides
+/// of each pair work on the same draw and their ratio is the code's alone.
+/// (crc32fast's `combine` rows, whose lengths each process draws: their
+/// pairs' ratios lay ±16–22 % apart, inconclusive; on the same draw,
+/// ±0.1 %.) A harness reads at most 9 digits.
+fn entropy_seed(place: u64) -> u64 {
+    place % 1_000_000_000
+}
+
 /// The length of the padding variable: for a placed process, what makes the
 /// executable's path, the channel's address and the padding take
 /// `place mod 4096` bytes together (so the stack starts at the same offset
@@ -510,6 +552,28 @@ mod tests {
         }
         // Unplaced: a length from the port, whatever the path.
         assert_eq!(pad_len(a, addr, None), (40123 * 7919) % 4096);
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn the_processes_of_an_epoch_draw_alike_each_side_in_its_own_folder() {
+        let said = |seed: u64, tmp: &str| {
+            let mut cmd = Process::new("sh");
+            cmd.args(["-c", "echo \"$NBENCH_ENTROPY $TMPDIR\""]);
+            let tmp = Path::new(tmp);
+            draws_as_placed(
+                &mut cmd,
+                Placement {
+                    seed,
+                    tmp: Some(tmp),
+                },
+            );
+            String::from_utf8(cmd.output().expect("sh runs").stdout).unwrap()
+        };
+        let (base, cur) = (said(7_000_000_123, "/t/b"), said(7_000_000_123, "/t/c"));
+        assert_eq!(base, "fixed:123 /t/b\n");
+        assert_eq!(cur, "fixed:123 /t/c\n");
+        assert_ne!(said(8, "/t/b"), base);
     }
 
     #[test]

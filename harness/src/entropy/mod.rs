@@ -1,5 +1,9 @@
-//! Fixed random bytes in the processes that count, a sequence for each
-//! seed [`ENTROPY_ENV`] names: a bench process's `getrandom`.
+//! Fixed random bytes in the processes that count, and in both processes
+//! of each epoch of a paired comparison, a sequence for each seed
+//! [`ENTROPY_ENV`] names: a bench process's `getrandom`. (The two
+//! processes of an epoch draw the same sequence, each epoch another: a
+//! benchmark of inputs drawn at random then compares the builds on one
+//! draw in each pair.)
 //!
 //! A hash map seeds its hasher from the operating system, anew in every
 //! process, and the instructions its work takes follow the seed: minijinja's
@@ -23,8 +27,9 @@
 #[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
 mod syscall;
 
-/// Set by `cargo nbench` in the processes that count instructions: `fixed`
-/// (the sequence of seed 0) or `fixed:SEED`.
+/// Set by `cargo nbench` in the processes that count instructions and in
+/// those of a paired comparison: `fixed` (the sequence of seed 0) or
+/// `fixed:SEED`.
 pub const ENTROPY_ENV: &str = "NBENCH_ENTROPY";
 
 /// The value of [`ENTROPY_ENV`] that asks for the fixed sequence of `seed`

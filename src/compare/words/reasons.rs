@@ -72,17 +72,18 @@ pub fn why_inconclusive(row: &Row, threshold: f64) -> String {
 /// (half the threshold or more, where one executable's processes count
 /// alike to the instruction): the words saying that the work itself
 /// differs between processes, which widens time's interval beside
-/// placement and noise. A benchmark whose inputs are drawn at random, or
-/// whose hash table is seeded in each process (std's `HashMap`), counts
-/// so: quick-cache's `Reads N=1000000` rows counted 0.7–1.0 % apart and
-/// timed ±6–9 % apart between processes.
+/// placement and noise. A benchmark whose inputs, or whose hasher's
+/// seed, come from what the two processes of a pair cannot be given alike
+/// (what `getrandom` gives, they are) counts so: quick-cache's
+/// `Reads N=1000000` rows counted 0.7–1.0 % apart and timed ±6–9 % apart
+/// between processes.
 fn work_that_varies(row: &Row, threshold: f64) -> Option<String> {
     let counts = row.instructions.as_ref().filter(|c| c.note.is_none())?;
     (counts.spread >= threshold / 2.0).then(|| {
         format!(
             "its instruction counts too lay {:.1}% apart from process to process: the work \
-             itself differs between processes (inputs drawn at random, or a hash table seeded \
-             in each)",
+             itself differs between processes (inputs or a hasher's seed drawn from the clock, \
+             an address or `/dev/urandom`)",
             counts.spread * 100.0
         )
     })
@@ -421,8 +422,8 @@ mod tests {
         assert!(
             why_inconclusive(&row, 0.005).ends_with(
                 "raise --max-time); its instruction counts too lay 0.7% apart from process to \
-                 process: the work itself differs between processes (inputs drawn at random, \
-                 or a hash table seeded in each)"
+                 process: the work itself differs between processes (inputs or a hasher's seed \
+                 drawn from the clock, an address or `/dev/urandom`)"
             ),
             "{}",
             why_inconclusive(&row, 0.005)
