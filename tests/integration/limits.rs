@@ -452,10 +452,7 @@ fn the_sides_set_up_in_turns() {
     );
     // A process that set up alone (the saving run's) left its file: the
     // files of runs that have ended go.
-    for entry in std::fs::read_dir(std::env::temp_dir())
-        .into_iter()
-        .flatten()
-    {
+    for entry in std::fs::read_dir(&fx.dir).into_iter().flatten() {
         let path = entry.map(|e| e.path()).unwrap_or_default();
         let name = path
             .file_name()
@@ -498,6 +495,35 @@ fn both_sides_run_from_paths_of_one_length() {
 }
 
 /// Saves baseline `name` of the benchmarks `args` select, which must succeed.
+#[test]
+fn the_processes_of_an_epoch_draw_the_same_random_bytes_and_each_epoch_others() {
+    // Each process draws 1000 or 1010 ns an iteration from std's random
+    // seed, as a suite draws its inputs. Both processes of an epoch draw
+    // alike: every epoch reads the same, and the epochs draw both.
+    let fx = Fixture::new("limits").own_target_dir();
+    let base = ["--bench", "copies", "drawn", "--layouts", "1"];
+    save(&fx, &base, "drawn");
+    let run = fx.nbench(&[&base[..], &["--compare", "drawn", "--format", "json"]].concat());
+    assert_eq!(run.code, 0, "{}", run.all());
+    let doc = run.json();
+    let row = &doc["comparison"]["targets"][0]["rows"][0];
+    let ratios: Vec<f64> = (row["unit_ratios"].as_array().unwrap().iter())
+        .map(|r| r.as_f64().unwrap())
+        .collect();
+    assert!(
+        ratios.len() >= 4 && ratios.iter().all(|r| (r - 1.0).abs() < 1e-9),
+        "{ratios:?}"
+    );
+    assert_eq!(row["verdict"], "unchanged", "{row}");
+    let levels: Vec<f64> = (row["baseline_per_iter_ns"].as_array().unwrap().iter())
+        .map(|t| (t.as_f64().unwrap() / 10.0).round() * 10.0)
+        .collect();
+    assert!(
+        levels.contains(&1000.0) && levels.contains(&1010.0),
+        "{levels:?}"
+    );
+}
+
 fn save(fx: &crate::helpers::Fixture, args: &[&str], name: &str) {
     let saved = fx.nbench(&[args, &["--save-baseline", name]].concat());
     assert_eq!(saved.code, 0, "{}", saved.all());
