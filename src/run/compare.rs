@@ -4,7 +4,8 @@
 
 use super::lockstep::{Compared, Doubt, Judged, Lockstep};
 use super::paired::Side;
-use super::session::{Placement, Session, SessionError};
+use super::placement::Placement;
+use super::session::{Session, SessionError};
 use super::side_temps::SideTemps;
 use super::staged::Staged;
 use super::{Hints, Picked, Plan, listings, measure, open, run_target};

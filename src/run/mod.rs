@@ -15,6 +15,7 @@ pub mod lockstep;
 mod output;
 mod page_cache;
 pub mod paired;
+mod placement;
 pub mod schedule;
 pub mod session;
 mod session_error;

@@ -7,7 +7,6 @@ use nbench::__private::protocol::{
     Command, Event, HARNESS_VERSION, Listed, PROTOCOL_FLAG, PROTOCOL_VERSION, ProtocolError,
     TOKEN_ENV, read_message, write_message,
 };
-use nbench::__private::{ENTROPY_ENV, fixed_value};
 use std::hash::{BuildHasher, Hasher};
 use std::io::{BufReader, BufWriter, ErrorKind, Write};
 use std::net::{TcpListener, TcpStream};
@@ -15,22 +14,10 @@ use std::path::Path;
 use std::process::{Child, Command as Process, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use super::placement::{Placement, draws_as_placed};
 pub use super::session_error::SessionError;
 use super::session_error::seconds;
 use crate::model::outcome::NOT_CONNECTED;
-
-/// Where a process of a paired comparison's epoch runs: its memory placed
-/// and its random bytes drawn as the other process of the epoch's, by
-/// `seed`, and its temporary files in `tmp`, its side's own (the two draw
-/// the same names: a UUID, `tempfile`'s), of a path as long as the other
-/// side's.
-#[derive(Debug, Clone, Copy)]
-pub struct Placement<'a> {
-    /// The epoch's: the same for both of its processes.
-    pub seed: u64,
-    /// The side's temporary folder, where it has one.
-    pub tmp: Option<&'a Path>,
-}
 
 /// The variable whose length differs from process to process (see [`Session::start`]).
 const PAD_ENV: &str = "NBENCH_PAD";
@@ -382,27 +369,6 @@ fn as_measured(cmd: &mut Process, exe: &Path, echo: bool, placed: bool) {
     }
 }
 
-/// Gives `cmd` the random bytes of `place`'s epoch, and its side's
-/// temporary folder.
-fn draws_as_placed(cmd: &mut Process, place: Placement<'_>) {
-    cmd.env(ENTROPY_ENV, fixed_value(entropy_seed(place.seed)));
-    if let Some(tmp) = place.tmp {
-        cmd.env("TMPDIR", tmp);
-    }
-}
-
-/// The fixed random sequence both processes of an epoch of a paired
-/// comparison draw (the harness's `getrandom`, which seeds hash maps and
-/// `rand`'s generators): each epoch another, so the epochs sample inputs
-/// drawn at random as the processes of a run would, while the two sides
-/// of each pair work on the same draw and their ratio is the code's alone.
-/// (crc32fast's `combine` rows, whose lengths each process draws: their
-/// pairs' ratios lay ±16–22 % apart, inconclusive; on the same draw,
-/// ±0.1 %.) A harness reads at most 9 digits.
-fn entropy_seed(place: u64) -> u64 {
-    place % 1_000_000_000
-}
-
 /// The length of the padding variable: for a placed process, what makes the
 /// executable's path, the channel's address and the padding take
 /// `place mod 4096` bytes together (so the stack starts at the same offset
@@ -552,28 +518,6 @@ mod tests {
         }
         // Unplaced: a length from the port, whatever the path.
         assert_eq!(pad_len(a, addr, None), (40123 * 7919) % 4096);
-    }
-
-    #[test]
-    #[cfg(unix)]
-    fn the_processes_of_an_epoch_draw_alike_each_side_in_its_own_folder() {
-        let said = |seed: u64, tmp: &str| {
-            let mut cmd = Process::new("sh");
-            cmd.args(["-c", "echo \"$NBENCH_ENTROPY $TMPDIR\""]);
-            let tmp = Path::new(tmp);
-            draws_as_placed(
-                &mut cmd,
-                Placement {
-                    seed,
-                    tmp: Some(tmp),
-                },
-            );
-            String::from_utf8(cmd.output().expect("sh runs").stdout).unwrap()
-        };
-        let (base, cur) = (said(7_000_000_123, "/t/b"), said(7_000_000_123, "/t/c"));
-        assert_eq!(base, "fixed:123 /t/b\n");
-        assert_eq!(cur, "fixed:123 /t/c\n");
-        assert_ne!(said(8, "/t/b"), base);
     }
 
     #[test]
