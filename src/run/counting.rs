@@ -243,11 +243,9 @@ fn run(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let (printed, mut failed) = finish(cmd, source, way.limit)?;
     // A usage error refuses the iterations only from a harness before them.
-    if let Some(f) = failed.as_mut() {
-        f.refused_iters &= iters && !carried.apart_as_told;
-    }
+    let may_refuse = iters && !carried.apart_as_told;
+    let (printed, failed) = finish(cmd, source, (way.limit, may_refuse))?;
     // What a process that failed counted before it ended is kept.
     let dumps = match source {
         Source::Cpu => counted_lines(&counted_to, &printed),
@@ -319,11 +317,13 @@ fn with_elsewhere(
 }
 
 /// Runs `cmd` for at most `limit`: what it printed on stdout, and, where
-/// it failed, why and in which benchmark; or why it could not start.
+/// it failed, why and in which benchmark (and, where it `may_refuse` the
+/// iterations it was told, whether its usage error did); or why it could
+/// not start.
 fn finish(
     mut cmd: Command,
     source: &Source,
-    limit: Duration,
+    (limit, may_refuse): (Duration, bool),
 ) -> Result<(String, Option<Failure>), CountError> {
     let mut child = cmd.spawn().map_err(|e| match source {
         Source::Valgrind(v) => CountError::NoValgrind(format!("`{}`: {e}", v.display())),
@@ -341,6 +341,7 @@ fn finish(
         stderr.join().unwrap_or_default(),
     );
     let usage = status.and_then(|s| s.code()) == Some(nbench::__private::modes::EXIT_USAGE.into());
+    let refused_iters = may_refuse && usage;
     let why = match status {
         Some(s) if s.success() => return Ok((printed, None)),
         Some(s) => failed_with(&said, s),
@@ -350,7 +351,7 @@ fn finish(
     let failure = Failure {
         why,
         at,
-        refused_iters: usage,
+        refused_iters,
     };
     Ok((printed, Some(failure)))
 }

@@ -87,10 +87,11 @@ impl fmt::Display for UsageError {
 /// libtest flags that take a value and mean nothing to nbench.
 const IGNORED_WITH_VALUE: &[&str] = &["--test-threads", "--color", "-Z", "--shuffle-seed"];
 
-/// Every flag the bench binary takes a value for (as the next argument, or
-/// after `=`): nbench's own, `cargo nbench`'s, and libtest's. A front end
-/// that reads its library's command line passes these on with their
-/// values ([`takes_value`]).
+/// The flags of nbench's own (and `cargo nbench`'s) that take a value (as
+/// the next argument, or after `=`); with libtest's in
+/// [`IGNORED_WITH_VALUE`], every one the bench binary takes a value for.
+/// A front end that reads its library's command line passes these on with
+/// their values ([`takes_value`]).
 pub const WITH_VALUE: &[&str] = &[
     crate::protocol::PROTOCOL_FLAG,
     crate::protocol::COUNT_ITERS_FLAG,
@@ -107,16 +108,14 @@ pub const WITH_VALUE: &[&str] = &[
     "--max-samples",
     "--outliers",
     "--repetitions",
-    "--test-threads",
-    "--color",
-    "-Z",
-    "--shuffle-seed",
 ];
 
-/// Whether the bench binary takes a value for `flag` ([`WITH_VALUE`]).
+/// Whether the bench binary takes a value for `flag`: one of
+/// [`WITH_VALUE`], or of libtest's it ignores.
 pub fn takes_value(flag: &str) -> bool {
-    WITH_VALUE.contains(&flag)
+    WITH_VALUE.contains(&flag) || IGNORED_WITH_VALUE.contains(&flag)
 }
+
 /// libtest flags without a value that mean nothing to nbench.
 const IGNORED_FLAGS: &[&str] = &[
     "--nocapture",
@@ -165,7 +164,7 @@ impl Args {
                 // Front ends pass on what the list names with its value.
                 debug_assert!(
                     takes_value(name),
-                    "{name} takes a value: list it in WITH_VALUE"
+                    "{name} takes a value: list it in WITH_VALUE or IGNORED_WITH_VALUE"
                 );
                 match inline.clone().or_else(|| it.next()) {
                     Some(v) => Ok(v),
@@ -491,7 +490,8 @@ mod tests {
 
     #[test]
     fn every_flag_listed_as_taking_a_value_takes_one() {
-        for flag in WITH_VALUE {
+        for flag in WITH_VALUE.iter().chain(IGNORED_WITH_VALUE) {
+            assert!(takes_value(flag), "{flag}");
             let e = parse(&format!("--bench {flag}")).unwrap_err();
             assert!(e.0.contains("needs a value"), "{flag}: {e}");
         }
