@@ -239,6 +239,23 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
             "{rows:?}"
         );
     }
+
+    // The same code against its commit, built in a worktree: the
+    // baseline's copy of `steps` lies at a longer path, whose every start
+    // counted 1.5 % more instructions (Rust's runtime reads its own maps).
+    fx.first_commit("target/\n");
+    let mut again = vec!["--bench", "commands", "--metrics", "time,instructions"];
+    again.extend_from_slice(QUICK);
+    again.extend_from_slice(&["--format", "json", "--compare-rev", "HEAD"]);
+    again.extend_from_slice(&["tool::steps::sandboxed", "tool::fails::expected"]);
+    let same = fx.nbench(&again);
+    let doc = same.json();
+    let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{}", same.all());
+    for row in rows {
+        let change = row["instructions"]["change"].as_f64();
+        assert!(change.is_some_and(|c| c.abs() < 1e-3), "{rows:?}");
+    }
 }
 
 #[test]
