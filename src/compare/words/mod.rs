@@ -123,6 +123,12 @@ pub fn iterations_note(r: &Row, threshold: f64) -> Option<RowNote> {
     ))
 }
 
+/// Why the same executable counts other instructions from process to
+/// process: what the two processes of a pair cannot be given alike (what
+/// `getrandom` gives, they are).
+pub const WORK_DIFFERS: &str = "code that allocates meets the allocator in another state, or \
+     inputs or a hasher's seed drawn from the clock, an address or `/dev/urandom`";
+
 /// What a change that follows the iterations per sample means.
 pub const FOLLOWS_COUNT: &str = "its time per iteration follows how many iterations a sample \
      runs (work done once a sample, or inputs made that many at once, landing elsewhere in \
@@ -210,8 +216,7 @@ fn signal_said(r: &Row, threshold: f64) -> Option<(RowNote, Option<String>)> {
         _ if c.change.abs() > threshold && !counts_moved(r, threshold) => (
             format!(
                 ": instructions {}, but from process to process the change lay {:.1}% apart \
-                 (code that allocates meets the allocator in another state, or inputs drawn \
-                 at random): they do not decide",
+                 ({WORK_DIFFERS}): they do not decide",
                 percent_change(c.change),
                 c.spread * 100.0
             ),

@@ -82,9 +82,9 @@ fn work_that_varies(row: &Row, threshold: f64) -> Option<String> {
     (counts.spread >= threshold / 2.0).then(|| {
         format!(
             "its instruction counts too lay {:.1}% apart from process to process: the work \
-             itself differs between processes (inputs or a hasher's seed drawn from the clock, \
-             an address or `/dev/urandom`)",
-            counts.spread * 100.0
+             itself differs between processes ({})",
+            counts.spread * 100.0,
+            super::WORK_DIFFERS
         )
     })
 }
@@ -422,8 +422,9 @@ mod tests {
         assert!(
             why_inconclusive(&row, 0.005).ends_with(
                 "raise --max-time); its instruction counts too lay 0.7% apart from process to \
-                 process: the work itself differs between processes (inputs or a hasher's seed \
-                 drawn from the clock, an address or `/dev/urandom`)"
+                 process: the work itself differs between processes (code that allocates \
+                 meets the allocator in another state, or inputs or a hasher's seed drawn from \
+                 the clock, an address or `/dev/urandom`)"
             ),
             "{}",
             why_inconclusive(&row, 0.005)
