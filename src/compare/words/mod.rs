@@ -277,12 +277,21 @@ fn past_times_interval(
     )
 }
 
-/// `… decided by instructions: …; time alone could not tell (…)`.
+/// `… decided by instructions: …; time alone could not tell (…)`: its
+/// interval, and where that leaves out no change, that the adjustment
+/// for the run's other rows took it.
 fn decided_by_counts(r: &Row, c: &crate::model::comparison::CountChange) -> String {
     let counted = |x: f64| nbench::__private::format::count(x);
+    let off_zero = r.change_ci[0] > 0.0 || r.change_ci[1] < 0.0;
+    let adjusted = match (off_zero && !r.significant(), r.p_adjusted) {
+        (true, Some(p)) => {
+            format!(": not significant once adjusted for the other benchmarks compared, p = {p:.3}")
+        }
+        _ => String::new(),
+    };
     format!(
         " decided by instructions: {} ({} → {} an iteration); time alone could not tell \
-         ({} … {})",
+         ({} … {}{adjusted})",
         percent_change(c.change),
         counted(c.baseline),
         counted(c.current),
