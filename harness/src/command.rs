@@ -11,13 +11,12 @@
 //! waiting for it and reading its count (a file whose length varies with
 //! the build's symbols) stay out. The clock's samples start it as it is.
 //!
-//! A counted command that is one of the package's own binaries runs from
-//! a path as long on both sides of a comparison ([`alike`]): its whole
-//! process is counted, and a process's start reads its own path (Rust's
-//! runtime parses `/proc/self/maps` for the main thread's stack).
+//! One of the package's own binaries runs from a path as long on both
+//! sides of a comparison ([`crate::alike_path`]).
 
+use crate::alike_path::alike;
 use std::ffi::{OsStr, OsString};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -31,8 +30,7 @@ pub const VALGRIND_ENV: &str = "NBENCH_VALGRIND";
 pub struct Launch {
     program: OsString,
     first: Vec<OsString>,
-    /// The command's folder, where counted: callgrind's output files in
-    /// its `counts`, and the program where [`alike`] put it.
+    /// Callgrind's output files' folder, where counted.
     out: Option<PathBuf>,
     /// Whether this process's counting was paused for the command, to be
     /// resumed when it is done with.
@@ -56,21 +54,20 @@ fn launch_if(program: &OsStr, counted: bool) -> Launch {
     let program = program.to_owned();
     if !counted {
         return Launch {
-            program,
+            program: alike(program),
             first: Vec::new(),
             out: None,
             paused: false,
         };
     }
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    // Of one length in every process: the program may be put in it.
-    let name = format!("nbench-command-{:010}-{n:010}", std::process::id());
+    let name = format!("nbench-command-{}-{n}", std::process::id());
     let out = std::env::temp_dir().join(name);
     // A file for each process of the command's, in a folder of its own
     // (where it cannot be made, the count is said to be missing).
-    let _ = std::fs::create_dir_all(out.join("counts"));
+    let _ = std::fs::create_dir_all(&out);
     let mut file = OsString::from("--callgrind-out-file=");
-    file.push(out.join("counts").join("%p"));
+    file.push(out.join("%p"));
     let valgrind = std::env::var_os(VALGRIND_ENV).unwrap_or_else(|| "valgrind".into());
     let mut first: Vec<OsString> = [
         "-q",
@@ -84,7 +81,7 @@ fn launch_if(program: &OsStr, counted: bool) -> Launch {
     ]
     .map(OsString::from)
     .into();
-    first.extend([file, alike(on_path(program), &out)]);
+    first.extend([file, alike(on_path(program))]);
     Launch {
         program: valgrind,
         first,
@@ -106,40 +103,6 @@ fn on_path(program: OsString) -> OsString {
         .map(|dir| dir.join(&program))
         .find(|p| p.is_file())
         .map_or(program, PathBuf::into_os_string)
-}
-
-/// `program` linked (or else copied) into `dir` under its own name, where
-/// it is named by a path outside every folder on `PATH`: one of the
-/// package's own binaries, whose baseline's copy lies at a path of
-/// another length than the working tree's build
-/// (`…/rev-target/nbench/build/r/4tcse/steps` against
-/// `…/build/release/steps`, and 4 746 instructions more at every start:
-/// 340 969 against 336 223, the same bytes). A program on `PATH` is the
-/// same on both sides, and may look for what lies beside it.
-fn alike(program: OsString, dir: &Path) -> OsString {
-    let path = Path::new(&program);
-    let Some(name) = path.file_name().filter(|_| path.is_absolute()) else {
-        return program;
-    };
-    if in_path_folder(path) {
-        return program;
-    }
-    let to = dir.join(name);
-    let put = std::fs::hard_link(path, &to).or_else(|_| std::fs::copy(path, &to).map(drop));
-    match put {
-        Ok(()) => to.into_os_string(),
-        Err(_) => program,
-    }
-}
-
-/// Whether `program` lies in a folder on `PATH`.
-fn in_path_folder(program: &Path) -> bool {
-    let real = |p: &Path| std::fs::canonicalize(p).ok();
-    let Some(folder) = real(program).and_then(|p| Some(p.parent()?.to_path_buf())) else {
-        return true;
-    };
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path).any(|d| real(&d).is_some_and(|d| d == folder))
 }
 
 impl Launch {
@@ -180,7 +143,7 @@ impl Launch {
         let Some(out) = self.out.take() else {
             return Ok(());
         };
-        let total = totals(&out.join("counts"));
+        let total = totals(&out);
         let _ = std::fs::remove_dir_all(&out);
         match total {
             Some(n) => {
@@ -309,22 +272,6 @@ mod tests {
         let sh = launch_if("sh".as_ref(), true);
         let found = sh.command().get_args().last().map(|a| a.to_owned());
         assert!(found.is_some_and(|p| p.len() > 2 && std::path::Path::new(&p).is_file()));
-    }
-
-    #[test]
-    fn a_counted_program_off_path_runs_from_the_commands_folder_one_on_path_as_it_is() {
-        let dir = std::env::temp_dir().join(format!("nbench-alike-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("put")).unwrap();
-        let own = dir.join("steps");
-        std::fs::write(&own, "a binary").unwrap();
-        let ran = alike(own.clone().into(), &dir.join("put"));
-        assert_eq!(ran, dir.join("put").join("steps").into_os_string());
-        assert_eq!(std::fs::read(&ran).unwrap(), b"a binary");
-        // One found on `PATH`, and one named by a relative path, as they are.
-        let sh = on_path("sh".into());
-        assert_eq!(alike(sh.clone(), &dir.join("put")), sh);
-        assert_eq!(alike("bin/x".into(), &dir), "bin/x");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -2,6 +2,7 @@
 #![warn(missing_docs)]
 
 mod affinity;
+mod alike_path;
 pub mod alloc;
 mod apart;
 mod bencher;
@@ -118,6 +119,7 @@ pub mod __private {
     /// Starting a command a benchmark runs, counted where it is, and
     /// what a function writes to a stream, to hand to one.
     pub mod command {
+        pub use crate::alike_path::OWN_TMP_ENV;
         pub use crate::command::{Launch, VALGRIND_ENV, die_with_parent, launch};
         pub use crate::redirect::{Stream, capture};
     }

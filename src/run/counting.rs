@@ -220,6 +220,7 @@ fn run(
     let tmp = out.join("tmp");
     if std::fs::create_dir(&tmp).is_ok() {
         cmd.env("TMPDIR", &tmp);
+        cmd.env(nbench::__private::command::OWN_TMP_ENV, "1");
     }
     // Counts on the CPU's counter are written there; under callgrind,
     // what the commands a benchmark runs counted, each under a callgrind

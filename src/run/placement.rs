@@ -20,11 +20,13 @@ pub struct Placement<'a> {
 }
 
 /// Gives `cmd` the random bytes of `place`'s epoch, and its side's
-/// temporary folder.
+/// temporary folder, told it is its own (a package's binary it runs starts
+/// from a link there, `OWN_TMP_ENV`).
 pub fn draws_as_placed(cmd: &mut Process, place: Placement<'_>) {
     cmd.env(ENTROPY_ENV, fixed_value(entropy_seed(place.seed)));
     if let Some(tmp) = place.tmp {
         cmd.env("TMPDIR", tmp);
+        cmd.env(nbench::__private::command::OWN_TMP_ENV, "1");
     }
 }
 
@@ -49,7 +51,7 @@ mod tests {
     fn the_processes_of_an_epoch_draw_alike_each_side_in_its_own_folder() {
         let said = |seed: u64, tmp: &str| {
             let mut cmd = Process::new("sh");
-            cmd.args(["-c", "echo \"$NBENCH_ENTROPY $TMPDIR\""]);
+            cmd.args(["-c", "echo \"$NBENCH_ENTROPY $TMPDIR $NBENCH_OWN_TMP\""]);
             let tmp = Path::new(tmp);
             draws_as_placed(
                 &mut cmd,
@@ -61,8 +63,8 @@ mod tests {
             String::from_utf8(cmd.output().expect("sh runs").stdout).unwrap()
         };
         let (base, cur) = (said(7_000_000_123, "/t/b"), said(7_000_000_123, "/t/c"));
-        assert_eq!(base, "fixed:123 /t/b\n");
-        assert_eq!(cur, "fixed:123 /t/c\n");
+        assert_eq!(base, "fixed:123 /t/b 1\n");
+        assert_eq!(cur, "fixed:123 /t/c 1\n");
         assert_ne!(said(8, "/t/b"), base);
     }
 }
