@@ -83,11 +83,8 @@ mod tests {
         assert_eq!(std::fs::read(&to).unwrap(), b"a binary");
         assert!(!in_path_folder(&own));
         assert!(in_path_folder(&dir.join("missing")));
-        let sh = (std::env::split_paths(&std::env::var_os("PATH").unwrap()))
-            .map(|d| d.join("sh"))
-            .find(|p| p.is_file())
-            .unwrap();
-        assert!(in_path_folder(&sh));
+        let sh = crate::command::on_path("sh".into());
+        assert!(in_path_folder(Path::new(&sh)));
         // Without a temporary folder of its own (as `cargo bench` runs it),
         // every program as it is.
         assert!(std::env::var_os(OWN_TMP_ENV).is_none());

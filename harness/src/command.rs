@@ -94,7 +94,7 @@ fn launch_if(program: &OsStr, counted: bool) -> Launch {
 /// folder: Valgrind looks in the command's own environment, which may
 /// have no `PATH` (gungraun's commands get only what they set), where
 /// starting it as it is looks in this process's.
-fn on_path(program: OsString) -> OsString {
+pub(crate) fn on_path(program: OsString) -> OsString {
     if std::path::Path::new(&program).components().count() > 1 {
         return program;
     }

@@ -244,20 +244,6 @@ fn a_counted_row_says_what_the_signal_that_did_not_decide_saw() {
         note.starts_with("stride decided by instructions: +1.00%"),
         "{note}"
     );
-    // Time's interval leaves out no change, yet the adjustment for the
-    // run's other rows took it: the note says so (quick-xml's `NsReader`).
-    (r.change_ci, r.p_adjusted) = ([0.0061, 0.0346], Some(0.522));
-    let note = signal_note(&r, 0.005).unwrap().to_string();
-    assert!(
-        note.ends_with(
-            "time alone could not tell (+0.61% … +3.46%: not significant once adjusted for \
-             the other benchmarks compared, p = 0.522)"
-        ),
-        "{note}"
-    );
-    (r.change_ci, r.p_adjusted) = ([-0.002, 0.011], Some(0.9));
-    let note = signal_note(&r, 0.005).unwrap().to_string();
-    assert!(note.ends_with("(-0.20% … +1.10%)"), "{note}");
     // A row whose time went against its counts says what that costs the others.
     r.verdict = Verdict::Regressed;
     r.change_ci = [0.009, 0.0128];
@@ -371,4 +357,26 @@ fn an_interval_end_past_a_thousand_percent_is_capped() {
         "+1500.00%",
         "a change itself is not capped"
     );
+}
+
+#[test]
+fn a_row_counts_decided_says_why_time_alone_could_not() {
+    use crate::model::comparison::Signal;
+    let mut r = Row::example("stride", 100.0, 0.01, Verdict::Regressed);
+    r.decided_by = Some(Signal::Instructions);
+    r.instructions = Some(counted(0.01, 0.0));
+    // Time's interval leaves out no change, yet the adjustment for the
+    // run's other rows took it: the note says so (quick-xml's `NsReader`).
+    (r.change_ci, r.p_adjusted) = ([0.0061, 0.0346], Some(0.522));
+    let note = signal_note(&r, 0.005).unwrap().to_string();
+    assert!(
+        note.ends_with(
+            "time alone could not tell (+0.61% … +3.46%: not significant once adjusted for \
+             the other benchmarks compared, p = 0.522)"
+        ),
+        "{note}"
+    );
+    (r.change_ci, r.p_adjusted) = ([-0.002, 0.011], Some(0.9));
+    let note = signal_note(&r, 0.005).unwrap().to_string();
+    assert!(note.ends_with("(-0.20% … +1.10%)"), "{note}");
 }
