@@ -72,7 +72,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_program_off_path_is_linked_once_and_one_on_path_or_named_bare_left_as_it_is() {
+    fn a_program_off_path_is_linked_into_a_folder_and_one_on_path_is_not() {
         let dir = std::env::temp_dir().join(format!("nbench-alike-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let own = dir.join("steps");
