@@ -2,15 +2,15 @@
 //! (gungraun's binary benchmarks), started from a path as long on both
 //! sides of a comparison.
 //!
-//! A baseline's copy of such a binary lies at a path of another length
-//! than the working tree's build (`…/rev-target/nbench/build/r/4tcse/steps`
-//! against `…/build/release/steps`), and a process's path lands in it: its
-//! first argument, and the map of its memory that Rust's runtime reads as
-//! it starts. The same bytes counted 340 969 instructions a start from
-//! the copy and 336 223 from the build. Where `cargo nbench` gives the
-//! process a temporary folder of its own ([`OWN_TMP_ENV`]), such a binary
-//! starts from a link in it, made once a process, of one length on both
-//! sides.
+//! A baseline's copy of such a binary lies at another path than the
+//! working tree's build (`…/rev-target/nbench/build/r/4tcse/steps` against
+//! `…/build/release/steps`), and what a process's start counts follows the
+//! path it runs from: the map of its memory, which Rust's runtime reads as
+//! it starts, names it. The same bytes counted 340 969 instructions a
+//! start from the copy and 336 223 from the build. Where `cargo nbench`
+//! gives the process a temporary folder of its own ([`OWN_TMP_ENV`]), such
+//! a binary starts from a link in it, made once a process, at a path as
+//! long on both sides.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -21,8 +21,10 @@ use std::sync::Mutex;
 /// after it.
 pub const OWN_TMP_ENV: &str = "NBENCH_OWN_TMP";
 
-/// The programs linked so far, and their links.
-static LINKED: Mutex<Vec<(OsString, OsString)>> = Mutex::new(Vec::new());
+/// The programs looked at so far, each with what starts it: the first
+/// look decides, as it runs in the timed routine (finding a program's
+/// folder takes a few system calls a folder on `PATH`).
+static STARTED_AS: Mutex<Vec<(OsString, OsString)>> = Mutex::new(Vec::new());
 
 /// `program`, or where this process's temporary folder is its own and
 /// `program` is named by a path outside every folder on `PATH` (a
@@ -31,21 +33,25 @@ static LINKED: Mutex<Vec<(OsString, OsString)>> = Mutex::new(Vec::new());
 /// systems) in that folder: the same one each time.
 pub fn alike(program: OsString) -> OsString {
     let path = Path::new(&program);
-    if std::env::var_os(OWN_TMP_ENV).is_none() || !path.is_absolute() || in_path_folder(path) {
+    if std::env::var_os(OWN_TMP_ENV).is_none() || !path.is_absolute() {
         return program;
     }
-    let mut linked = LINKED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, to)) = linked.iter().find(|(p, _)| *p == program) {
-        return to.clone();
+    let mut started_as = STARTED_AS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, as_)) = started_as.iter().find(|(p, _)| *p == program) {
+        return as_.clone();
     }
-    let folder = format!("nbench-bins-{:010}-{:04}", std::process::id(), linked.len());
-    match link_in(path, &std::env::temp_dir().join(folder)) {
-        Some(to) => {
-            linked.push((program, to.clone().into_os_string()));
-            to.into_os_string()
-        }
-        None => program,
-    }
+    let folder = format!(
+        "nbench-bins-{:010}-{:04}",
+        std::process::id(),
+        started_as.len()
+    );
+    let linked = match in_path_folder(path) {
+        true => None,
+        false => link_in(path, &std::env::temp_dir().join(folder)),
+    };
+    let as_ = linked.map_or_else(|| program.clone(), PathBuf::into_os_string);
+    started_as.push((program, as_.clone()));
+    as_
 }
 
 /// `program` linked (or else copied) into `folder`, made for it, under

@@ -180,7 +180,9 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
         why.contains("exited with exit status: 3, where success was expected"),
         "{why}"
     );
-    assert!(why.ends_with("it said: steps: told to fail"), "{why}");
+    let said = "it said: steps: told to fail, run as ";
+    assert!(why.contains(said), "{why}");
+    assert!(why.ends_with("/target/nbench/build/release/steps"), "{why}");
     // The command's own instructions are counted: a quarter million steps
     // more than the run that only starts and exits, and as many again.
     let alone = per_iter(&json, "tool::fails::expected");
@@ -240,22 +242,39 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
         );
     }
 
-    // The same code against its commit, built in a worktree: the
-    // baseline's copy of `steps` lies at a longer path, whose every start
-    // counted 1.5 % more instructions (Rust's runtime reads its own maps).
-    fx.first_commit("target/\n");
-    let mut again = vec!["--bench", "commands", "--metrics", "time,instructions"];
-    again.extend_from_slice(QUICK);
-    again.extend_from_slice(&["--format", "json", "--compare-rev", "HEAD"]);
-    again.extend_from_slice(&["tool::steps::sandboxed", "tool::fails::expected"]);
-    let same = fx.nbench(&again);
-    let doc = same.json();
-    let rows = doc["comparison"]["targets"][0]["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 2, "{}", same.all());
-    for row in rows {
-        let change = row["instructions"]["change"].as_f64();
-        assert!(change.is_some_and(|c| c.abs() < 1e-3), "{rows:?}");
-    }
+    // Where cargo nbench gives a process a temporary folder of its own,
+    // the package's binary starts from a link in it, of one length on both
+    // sides of a comparison: where it runs from moves what its start
+    // counts (a baseline's copy, at another path, counted 1.5 % more).
+    let exe = built_exe(
+        &fx.dir.join("target/nbench/build/release/deps"),
+        "commands-",
+    );
+    let own = fx.dir.join("own");
+    std::fs::create_dir_all(&own).unwrap();
+    let mut cmd = std::process::Command::new(&exe);
+    cmd.args(["--bench", "--exact", "tool::unexpected"])
+        .args(QUICK)
+        .env("TMPDIR", &own)
+        .env("NBENCH_OWN_TMP", "1");
+    let run = crate::helpers::Run::from(cmd.output().unwrap());
+    let linked = (std::fs::read_dir(&own).unwrap().flatten().next())
+        .expect("a link in the process's own temporary folder")
+        .path();
+    let said = format!("run as {}", linked.join("steps").display());
+    assert!(run.stdout.contains(&said), "{said}\n{}", run.all());
+}
+
+/// The bench executable in `deps` whose name begins `stem`, not a layout's.
+fn built_exe(deps: &std::path::Path, stem: &str) -> std::path::PathBuf {
+    let mut found = std::fs::read_dir(deps).unwrap().flatten().map(|e| e.path());
+    let executable = |p: &std::path::PathBuf| {
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        name.starts_with(stem) && !name.contains('.')
+    };
+    found
+        .find(executable)
+        .expect("the bench target's executable")
 }
 
 #[test]
