@@ -55,6 +55,12 @@ pub fn measure(
             exes: v.baselines.executables_for(v.baseline, &label, v.stored),
             threshold: v.threshold,
             dir: Baselines::dir_for(v.baseline, &label),
+            bins: v
+                .baseline
+                .kept_bins
+                .get(&label)
+                .cloned()
+                .unwrap_or_default(),
         };
         let (run, cmp) = compare_target(b, against, &plan(&runs), observer);
         runs.push(run);
@@ -216,6 +222,11 @@ pub fn compare_saved(
             exes: baselines.executables_for(base, &held.target, stored),
             threshold,
             dir: Baselines::dir_for(base, &held.target),
+            bins: base
+                .kept_bins
+                .get(&held.target)
+                .cloned()
+                .unwrap_or_default(),
         };
         let (run, cmp) = compare_target(&built, against, &plan, observer);
         records.push(TargetRecord::from_run(&run));
