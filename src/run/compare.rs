@@ -57,12 +57,7 @@ pub fn compare_target(
         Ok(found) => found,
         Err(why) => return unpaired(built, &against, plan, observer, why),
     };
-    let (staged, _listed) = stage(&base_exes, built);
-    // The package binaries they run come to be in memory the same way too:
-    // as the linker wrote it, `steps` started 0.4–0.8 % slower than its
-    // copy, and the commands compared with themselves read slower on the
-    // current side in 70 of 98 rows (`page_cache`).
-    super::page_cache::read_afresh(&[&against.bins[..], &built.bins[..]].concat());
+    let (staged, _listed) = stage((&base_exes, &against.bins), built);
     let (base_exes, cur_exes) = (&staged.base, &staged.cur);
     let start_cur = || start(Side::Current, &built.exe);
     let opened = match open(&label, &start_cur, plan) {
@@ -150,10 +145,20 @@ fn close(observer: &mut dyn Observer, (label, outcomes): (&str, &[Outcome]), cur
 
 /// Both sides' executables from paths of one length (`Staged`), for the
 /// comparison's life; each side's keep the listing of the one that listed
-/// first: the baseline's first, the build's own.
-fn stage(base_exes: &[PathBuf], built: &Built) -> (Staged, [listings::Alike; 2]) {
+/// first: the baseline's first, the build's own. Both sides' executables
+/// and the package binaries they run (the baseline's copies `base_bins`)
+/// are read from disk afresh.
+fn stage(
+    (base_exes, base_bins): (&[PathBuf], &[PathBuf]),
+    built: &Built,
+) -> (Staged, [listings::Alike; 2]) {
     let layouts = built.comparison_exes();
     let staged = Staged::new(base_exes, &layouts);
+    // The package binaries they run come to be in memory the same way too:
+    // as the linker wrote it, `steps` started 0.4–0.8 % slower than its
+    // copy, and commands compared with themselves read slower on the
+    // current side in 22 of 28 rows (`page_cache`).
+    super::page_cache::read_afresh(&[base_bins, &built.bins].concat());
     let listed = [
         listings::alike(&base_exes[0], &[base_exes, &staged.base].concat()),
         listings::alike(&built.exe, &[layouts, staged.cur.clone()].concat()),
