@@ -305,7 +305,8 @@ fn saved_target(
         } else {
             Vec::new()
         },
-        bins: Vec::new(),
+        // Its copies of the package binaries its executables run.
+        bins: b.kept_bins.get(label).cloned().unwrap_or_default(),
     }
 }
 
