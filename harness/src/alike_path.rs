@@ -32,8 +32,11 @@ static STARTED_AS: Mutex<Vec<(OsString, OsString)>> = Mutex::new(Vec::new());
 /// look for what lies beside it), a link to it (a copy, across file
 /// systems) in that folder: the same one each time.
 pub fn alike(program: OsString) -> OsString {
+    // Read once: this runs inside the timed routine.
+    static OWN_TMP: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let own = *OWN_TMP.get_or_init(|| std::env::var_os(OWN_TMP_ENV).is_some());
     let path = Path::new(&program);
-    if std::env::var_os(OWN_TMP_ENV).is_none() || !path.is_absolute() {
+    if !own || !path.is_absolute() {
         return program;
     }
     let mut started_as = STARTED_AS.lock().unwrap_or_else(|e| e.into_inner());

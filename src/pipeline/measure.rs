@@ -55,12 +55,7 @@ pub fn measure(
             exes: v.baselines.executables_for(v.baseline, &label, v.stored),
             threshold: v.threshold,
             dir: Baselines::dir_for(v.baseline, &label),
-            bins: v
-                .baseline
-                .kept_bins
-                .get(&label)
-                .cloned()
-                .unwrap_or_default(),
+            bins: v.baseline.kept_of(&label),
         };
         let (run, cmp) = compare_target(b, against, &plan(&runs), observer);
         runs.push(run);
@@ -222,11 +217,7 @@ pub fn compare_saved(
             exes: baselines.executables_for(base, &held.target, stored),
             threshold,
             dir: Baselines::dir_for(base, &held.target),
-            bins: base
-                .kept_bins
-                .get(&held.target)
-                .cloned()
-                .unwrap_or_default(),
+            bins: base.kept_of(&held.target),
         };
         let (run, cmp) = compare_target(&built, against, &plan, observer);
         records.push(TargetRecord::from_run(&run));
@@ -306,7 +297,7 @@ fn saved_target(
             Vec::new()
         },
         // Its copies of the package binaries its executables run.
-        bins: b.kept_bins.get(label).cloned().unwrap_or_default(),
+        bins: b.kept_of(label),
     }
 }
 

@@ -42,6 +42,12 @@ pub struct Baseline {
 }
 
 impl Baseline {
+    /// The kept copies of package binaries the saved executables of target
+    /// `label` name (none for a target saved before they were listed).
+    pub fn kept_of(&self, label: &str) -> Vec<PathBuf> {
+        self.kept_bins.get(label).cloned().unwrap_or_default()
+    }
+
     /// Every kept copy of a package binary its executables name.
     pub fn all_kept(self) -> Vec<PathBuf> {
         self.kept_bins.into_values().flatten().collect()
