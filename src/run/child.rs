@@ -1,5 +1,6 @@
 //! What every bench process is started with: address-space randomisation
-//! off where asked, and its end tied to `cargo nbench`'s.
+//! off where asked, its end tied to `cargo nbench`'s, and a temporary
+//! folder of its own where it has one.
 
 use std::process::Command;
 
@@ -85,6 +86,16 @@ pub fn room_for_stack(cmd: &mut Command) {
             Ok(())
         });
     }
+}
+
+/// Gives the child `dir` as its temporary folder (`TMPDIR`), one it owns:
+/// of one length on both sides of a comparison and removed after it. A
+/// process told so starts a package binary it runs from a link there
+/// (the harness's `OWN_TMP_ENV`), so that both sides run it from paths of
+/// one length: what a process's start counts follows its path.
+pub fn own_tmp(cmd: &mut Command, dir: &std::path::Path) {
+    cmd.env("TMPDIR", dir);
+    cmd.env(nbench::__private::command::OWN_TMP_ENV, "1");
 }
 
 #[cfg(not(target_os = "linux"))]

@@ -219,8 +219,7 @@ fn run(
     // them (a UUID) would meet there, or a file one left behind.
     let tmp = out.join("tmp");
     if std::fs::create_dir(&tmp).is_ok() {
-        cmd.env("TMPDIR", &tmp);
-        cmd.env(nbench::__private::command::OWN_TMP_ENV, "1");
+        super::child::own_tmp(&mut cmd, &tmp);
     }
     // Counts on the CPU's counter are written there; under callgrind,
     // what the commands a benchmark runs counted, each under a callgrind

@@ -25,8 +25,7 @@ pub struct Placement<'a> {
 pub fn draws_as_placed(cmd: &mut Process, place: Placement<'_>) {
     cmd.env(ENTROPY_ENV, fixed_value(entropy_seed(place.seed)));
     if let Some(tmp) = place.tmp {
-        cmd.env("TMPDIR", tmp);
-        cmd.env(nbench::__private::command::OWN_TMP_ENV, "1");
+        super::child::own_tmp(cmd, tmp);
     }
 }
 
