@@ -204,6 +204,15 @@ pub enum Error {
          can be used here ({0})"
     )]
     NoValgrind(String),
+    /// `--metrics …,instructions` where the counter `NBENCH_COUNTER`
+    /// chose cannot count, or it names none.
+    #[error("--metrics instructions: {why}")]
+    CounterChosen {
+        /// The variable's value.
+        wanted: String,
+        /// Why it cannot count, naming the variable.
+        why: String,
+    },
     /// A file could not be read or written.
     #[error("{action} `{}`: {source}", path.display())]
     Io {
@@ -215,6 +224,9 @@ pub enum Error {
         source: std::io::Error,
     },
 }
+
+/// How to make Valgrind available, in a hint.
+const INSTALL_VALGRIND: &str = "install Valgrind (Debian and Ubuntu: apt-get install valgrind) or set NBENCH_VALGRIND to its path";
 
 impl Error {
     /// The process exit code for this error.
@@ -234,6 +246,7 @@ impl Error {
             | Error::Revision { .. }
             | Error::Submodule(_)
             | Error::NoValgrind(_)
+            | Error::CounterChosen { .. }
             | Error::Merge { .. } => exit::USAGE,
             Error::InUse { .. } => exit::ERROR,
             Error::Build(_)
@@ -319,9 +332,14 @@ impl Error {
                 "check it out with `git submodule update --init`: cargo reads every member"
                     .to_owned(),
             ),
-            Error::NoValgrind(_) => Some(
-                "install Valgrind (Debian and Ubuntu: apt-get install valgrind), set \
-                 NBENCH_VALGRIND to its path, or measure time alone (--metrics time)"
+            Error::NoValgrind(_) => Some(format!("{INSTALL_VALGRIND}, or measure time alone (--metrics time)")),
+            Error::CounterChosen { wanted, .. } if wanted == "valgrind" => Some(format!(
+                "{INSTALL_VALGRIND}, or unset NBENCH_COUNTER to count on the CPU's counter \
+                 where it has one"
+            )),
+            Error::CounterChosen { .. } => Some(
+                "unset NBENCH_COUNTER to count with what this machine has (its CPU's \
+                 counter, else Valgrind), or measure time alone (--metrics time)"
                     .to_owned(),
             ),
             _ => None,

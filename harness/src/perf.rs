@@ -186,10 +186,32 @@ mod sys {
         };
         match fd {
             fd if fd >= 0 => Ok(fd as i32),
-            _ => Err(Unavailable(format!(
-                "perf_event_open: {}",
-                std::io::Error::last_os_error()
-            ))),
+            _ => Err(Unavailable(refused(std::io::Error::last_os_error()))),
+        }
+    }
+
+    /// Why `perf_event_open` refused, in words: the kernel's error alone
+    /// ("No such file or directory" for an event the CPU lacks) says little.
+    pub(super) fn refused(e: std::io::Error) -> String {
+        let paranoid = || {
+            let level = std::fs::read_to_string("/proc/sys/kernel/perf_event_paranoid");
+            match level {
+                Ok(l) => format!("kernel.perf_event_paranoid is {}", l.trim()),
+                Err(_) => "kernel.perf_event_paranoid".to_owned(),
+            }
+        };
+        // ENOENT, ENODEV, EOPNOTSUPP; EPERM, EACCES; ENOSYS.
+        match e.raw_os_error() {
+            Some(2 | 19 | 95) => {
+                "this CPU (or the virtual machine around it) gives no instruction counter"
+                    .to_owned()
+            }
+            Some(1 | 13) => format!(
+                "the kernel does not let this user count ({}; 2 or lower allows it)",
+                paranoid()
+            ),
+            Some(38) => "this kernel has no performance counters".to_owned(),
+            _ => format!("perf_event_open: {e}"),
         }
     }
 
@@ -268,6 +290,28 @@ mod tests {
         assert!(on >= 10_000_000, "{on} ns for 20 ms of spinning");
         clock.zero();
         assert_eq!(clock.read().unwrap(), 0);
+    }
+
+    #[test]
+    #[cfg(all(
+        target_os = "linux",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    ))]
+    fn a_refused_counter_says_why_in_words() {
+        let why = |errno: i32| sys::refused(std::io::Error::from_raw_os_error(errno));
+        assert!(
+            why(2).contains("gives no instruction counter"),
+            "{}",
+            why(2)
+        );
+        assert!(
+            why(13).contains("kernel.perf_event_paranoid"),
+            "{}",
+            why(13)
+        );
+        assert!(why(38).contains("no performance counters"), "{}", why(38));
+        // Others as the kernel says them.
+        assert!(why(24).starts_with("perf_event_open: "), "{}", why(24));
     }
 
     #[test]

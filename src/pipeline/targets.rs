@@ -200,6 +200,7 @@ pub fn check_counting(s: &Settings) -> Result<()> {
     match crate::run::counter::source() {
         Ok(_) => Ok(()),
         Err(CountError::NoValgrind(why) | CountError::Failed(why)) => Err(Error::NoValgrind(why)),
+        Err(CountError::Chosen { wanted, why }) => Err(Error::CounterChosen { wanted, why }),
     }
 }
 

@@ -27,6 +27,14 @@ pub enum CountError {
     /// Nothing here counts: no Valgrind could be started (where it was
     /// looked for, and why), nor a CPU counter.
     NoValgrind(String),
+    /// The counter [`COUNTER_ENV`] chose (`wanted`) cannot count here, or
+    /// it names none: why.
+    Chosen {
+        /// The variable's value.
+        wanted: String,
+        /// Why it cannot count, naming the variable.
+        why: String,
+    },
     /// The counting run failed: what it said.
     Failed(String),
 }
@@ -35,6 +43,7 @@ impl std::fmt::Display for CountError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CountError::NoValgrind(why) => write!(f, "could not start Valgrind ({why})"),
+            CountError::Chosen { why, .. } => f.write_str(why),
             CountError::Failed(why) => write!(f, "counting instructions failed: {why}"),
         }
     }
@@ -61,11 +70,16 @@ pub fn choose(
     valgrind: impl Fn() -> Result<String, CountError>,
 ) -> Result<Source, CountError> {
     let on_valgrind = || valgrind().map(|_| Source::Valgrind(self::valgrind()));
+    let chosen = |why: String| CountError::Chosen {
+        wanted: wanted.to_owned(),
+        why: format!("{COUNTER_ENV}={wanted}, but {why}"),
+    };
     match wanted {
-        "valgrind" => on_valgrind(),
-        "cpu" => cpu()
-            .map(|()| Source::Cpu)
-            .map_err(|why| CountError::NoValgrind(format!("{COUNTER_ENV}=cpu, but {why}"))),
+        "valgrind" => on_valgrind().map_err(|e| match e {
+            CountError::NoValgrind(why) => chosen(why),
+            other => other,
+        }),
+        "cpu" => cpu().map(|()| Source::Cpu).map_err(chosen),
         "" => cpu().map(|()| Source::Cpu).or_else(|no_cpu| {
             on_valgrind().map_err(|e| match e {
                 CountError::NoValgrind(why) => {
@@ -74,9 +88,10 @@ pub fn choose(
                 other => other,
             })
         }),
-        other => Err(CountError::NoValgrind(format!(
-            "{COUNTER_ENV}={other}: expected cpu or valgrind"
-        ))),
+        other => Err(CountError::Chosen {
+            wanted: other.to_owned(),
+            why: format!("{COUNTER_ENV}={other}: expected cpu or valgrind"),
+        }),
     }
 }
 
@@ -93,7 +108,15 @@ pub fn check_valgrind() -> Result<String, CountError> {
         .arg("--version")
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| CountError::NoValgrind(format!("`{shown}`: {e}")))?;
+        .map_err(|e| {
+            CountError::NoValgrind(match e.kind() {
+                std::io::ErrorKind::NotFound if valgrind.components().count() == 1 => {
+                    format!("`{shown}` is not on PATH")
+                }
+                std::io::ErrorKind::NotFound => format!("`{shown}` does not exist"),
+                _ => format!("`{shown}`: {e}"),
+            })
+        })?;
     let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
     match out.status.success() && version.starts_with("valgrind") {
         true => Ok(version),
@@ -110,9 +133,13 @@ mod tests {
     #[test]
     fn the_cpu_counts_where_it_can_valgrind_otherwise_and_the_variable_chooses() {
         let yes = || Ok(());
-        let no = || Err("perf_event_open: No such file or directory".to_owned());
+        let no = || Err("this CPU gives no instruction counter".to_owned());
         let valgrind = || Ok("valgrind-3.19.0".to_owned());
-        let none = || Err(CountError::NoValgrind("`valgrind`: not found".to_owned()));
+        let none = || {
+            Err(CountError::NoValgrind(
+                "`valgrind` is not on PATH".to_owned(),
+            ))
+        };
         assert_eq!(choose("", yes, valgrind), Ok(Source::Cpu));
         assert!(matches!(choose("", no, valgrind), Ok(Source::Valgrind(_))));
         assert!(matches!(
@@ -122,13 +149,19 @@ mod tests {
         let neither = choose("", no, none).unwrap_err().to_string();
         assert_eq!(
             neither,
-            "could not start Valgrind (`valgrind`: not found; no CPU counter either: \
-             perf_event_open: No such file or directory)"
+            "could not start Valgrind (`valgrind` is not on PATH; no CPU counter either: \
+             this CPU gives no instruction counter)"
         );
         let refused = choose("cpu", no, valgrind).unwrap_err().to_string();
         assert!(
-            refused.contains("NBENCH_COUNTER=cpu, but perf_event_open"),
+            refused.contains("NBENCH_COUNTER=cpu, but this CPU gives no"),
             "{refused}"
+        );
+        // The one chosen is the one wanted: not "neither".
+        let chosen = choose("valgrind", yes, none).unwrap_err();
+        assert_eq!(
+            chosen.to_string(),
+            "NBENCH_COUNTER=valgrind, but `valgrind` is not on PATH"
         );
         let bad = choose("gpu", yes, valgrind).unwrap_err().to_string();
         assert!(

@@ -434,8 +434,9 @@ fn without_valgrind_counting_is_refused_before_anything_is_built() {
     assert_eq!(run.code, 2, "{}", run.all());
     let first = run.stderr.lines().next().unwrap_or_default();
     assert!(
-        first.starts_with("error: --metrics instructions needs the CPU's instruction counter")
-            && first.contains("/nonexistent/valgrind"),
+        first
+            == "error: --metrics instructions: NBENCH_COUNTER=valgrind, but \
+                  `/nonexistent/valgrind` does not exist",
         "{}",
         run.all()
     );
@@ -448,6 +449,19 @@ fn without_valgrind_counting_is_refused_before_anything_is_built() {
         !run.stderr.contains("Compiling"),
         "built before refusing:\n{}",
         run.all()
+    );
+    // A counter chosen by name that cannot count is named as the cause.
+    let mut cmd = f.nbench_command(&["--metrics", "time,instructions"]);
+    cmd.env("NBENCH_COUNTER", "gpu");
+    let chosen = Run::from(cmd.output().unwrap());
+    assert_eq!(chosen.code, 2, "{}", chosen.all());
+    assert!(
+        chosen.stderr.starts_with(
+            "error: --metrics instructions: NBENCH_COUNTER=gpu: expected cpu or valgrind\n  \
+             hint: unset NBENCH_COUNTER"
+        ),
+        "{}",
+        chosen.all()
     );
     // Time alone needs no Valgrind, and a list without time is refused.
     let bad = f.nbench(&["--metrics", "instructions"]);
