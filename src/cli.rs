@@ -12,7 +12,7 @@ mod values;
 
 pub use values::{Color, FormatArg, PlacementArg, TimeUnitArg};
 use values::{baseline_name, context_pair};
-pub(crate) use values::{duration, metrics, outlier_mode, percent};
+pub(crate) use values::{duration, metrics, outlier_mode, percent, timeout};
 
 /// How cargo invokes a subcommand: `cargo-nbench nbench [ARGS]`.
 #[derive(Debug, Parser)]
@@ -223,7 +223,7 @@ pub struct Cli {
     #[arg(global = true, long, value_name = "SLICES", num_args = 0..=1, require_equals = true, default_missing_value = "4", value_parser = clap::value_parser!(u32).range(2..), help_heading = "Measurement")]
     pub interleave: Option<u32>,
     /// Kill a benchmark that runs longer than this and report it as timed out
-    #[arg(global = true, long, value_name = "DUR", value_parser = duration, default_value = "120s", help_heading = "Measurement")]
+    #[arg(global = true, long, value_name = "DUR", value_parser = timeout, default_value = "120s", help_heading = "Measurement")]
     pub timeout: Duration,
 
     /// Save this run, and copies of the bench executables, as baseline NAME

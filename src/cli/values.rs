@@ -59,6 +59,14 @@ pub(crate) fn duration(text: &str) -> Result<Duration, String> {
         .map_err(|_| nbench::__private::modes::args::DURATION_EXPECTED.to_owned())
 }
 
+/// `--timeout`: a duration above zero (at zero every benchmark would time out).
+pub(crate) fn timeout(text: &str) -> Result<Duration, String> {
+    match duration(text)? {
+        d if d.is_zero() => Err("expected a time above 0, such as 30s or 10m".to_owned()),
+        d => Ok(d),
+    }
+}
+
 pub(crate) fn percent(text: &str) -> Result<f64, String> {
     nbench::__private::modes::args::percent("", text)
         .map_err(|_| nbench::__private::modes::args::PERCENT_EXPECTED.to_owned())

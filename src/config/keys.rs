@@ -92,7 +92,7 @@ pub const KEYS: &[Key] = &[
     key("min-samples", true, field!(min_samples = |v| count(v, ANY))),
     key("max-samples", true, field!(max_samples = |v| count(v, ANY))),
     key("outliers", true, field!(outliers = Some cli::outlier_mode)),
-    key("timeout", true, field!(timeout = cli::duration)),
+    key("timeout", true, field!(timeout = cli::timeout)),
     key("epochs", true, field!(epochs = |v| count(v, 1..=64))),
     key("metrics", true, field!(metrics = Some cli::metrics)),
     key(

@@ -108,6 +108,10 @@ fn a_bad_setting_is_one_error_naming_where_it_is_and_what_is_allowed() {
         ),
         ("max-time = \n", "nbench.toml`: is not valid TOML (line 1)"),
         (
+            "timeout = \"0s\"\n",
+            "nbench.toml`: `timeout` = `0s`: expected a time above 0",
+        ),
+        (
             "out = 3\n",
             "nbench.toml`: `out` = 3: a number, where `out` takes text in quotes",
         ),
@@ -132,6 +136,15 @@ fn a_bad_setting_is_one_error_naming_where_it_is_and_what_is_allowed() {
     );
 
     std::fs::remove_file(&toml).unwrap();
+    // At 0 every benchmark would time out: refused as the flag too.
+    let zero = fx.nbench(&["config", "--timeout", "0"]);
+    assert_eq!(zero.code, 2, "{}", zero.all());
+    assert!(
+        zero.stderr
+            .starts_with("error: invalid value '0' for '--timeout <DUR>': expected a time above 0"),
+        "{}",
+        zero.stderr
+    );
     let bad_env = nbench_with_env(&fx, &[("NBENCH_PRECISION", "abc")], &["config"]);
     assert_eq!(bad_env.code, 2, "{}", bad_env.all());
     assert!(
