@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 pub fn commit_of(root: &Path, rev: &str) -> Result<(String, String)> {
     let top = git(root, &["rev-parse", "--show-toplevel"]).map_err(|_| Error::Revision {
         message: format!(
-            "`{}` is not in a git repository, so --compare-rev has no revision to check out",
-            root.display()
+            "`{}` is not in a git repository, so there is no revision `{}` to check out",
+            root.display(),
+            rev.escape_debug()
         ),
         hint: "save a baseline with --save-baseline NAME and compare with --compare NAME".into(),
     })?;

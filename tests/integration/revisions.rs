@@ -939,7 +939,8 @@ fn compare_rev_outside_a_git_repository_says_so() {
     );
     assert_eq!(run.code, 2, "{}", run.all());
     assert!(
-        run.stderr.contains("is not in a git repository"),
+        run.stderr
+            .contains("is not in a git repository, so there is no revision `HEAD` to check out"),
         "{}",
         run.stderr
     );
