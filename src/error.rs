@@ -332,18 +332,28 @@ impl Error {
                 "check it out with `git submodule update --init`: cargo reads every member"
                     .to_owned(),
             ),
-            Error::NoValgrind(_) => Some(format!("{INSTALL_VALGRIND}, or measure time alone (--metrics time)")),
-            Error::CounterChosen { wanted, .. } if wanted == "valgrind" => Some(format!(
-                "{INSTALL_VALGRIND}, or unset NBENCH_COUNTER to count on the CPU's counter \
-                 where it has one"
-            )),
-            Error::CounterChosen { .. } => Some(
-                "unset NBENCH_COUNTER to count with what this machine has (its CPU's \
-                 counter, else Valgrind), or measure time alone (--metrics time)"
-                    .to_owned(),
-            ),
+            Error::NoValgrind(_) | Error::CounterChosen { .. } => self.counting_hint(),
             _ => None,
         }
+    }
+
+    /// The hint of an error that says instructions cannot be counted.
+    fn counting_hint(&self) -> Option<String> {
+        let hint = match self {
+            Error::NoValgrind(_) => {
+                format!("{INSTALL_VALGRIND}, or measure time alone (--metrics time)")
+            }
+            Error::CounterChosen { wanted, .. } if wanted == "valgrind" => format!(
+                "{INSTALL_VALGRIND}, or unset NBENCH_COUNTER to count on the CPU's counter \
+                 where it has one"
+            ),
+            Error::CounterChosen { .. } => "unset NBENCH_COUNTER to count with what this \
+                 machine has (its CPU's counter, else Valgrind), or measure time alone \
+                 (--metrics time)"
+                .to_owned(),
+            _ => return None,
+        };
+        Some(hint)
     }
 
     /// Shorthand for an I/O error on `path`.
