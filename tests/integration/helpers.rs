@@ -231,6 +231,7 @@ impl Fixture {
             .env_remove("RUSTFLAGS")
             .env_remove("NO_COLOR")
             .env("NBENCH_COUNTER", "valgrind");
+        without_own_wrapper(&mut cmd);
         self.set_target_dir(&mut cmd);
         cmd
     }
@@ -271,6 +272,7 @@ impl Fixture {
         cmd.args(args)
             .current_dir(&self.dir)
             .env_remove("RUSTFLAGS");
+        without_own_wrapper(&mut cmd);
         self.set_target_dir(&mut cmd);
         Run::from(cmd.output().expect("cargo runs"))
     }
@@ -618,4 +620,12 @@ pub fn compare_swapped_fib(
     let counted = row(short)["instructions"]["change"].as_f64();
     assert!(counted.is_some_and(|c| c > 2.0), "{counted:?}");
     assert_eq!(row(long)["instructions"]["change"], 0.0, "{rows:?}");
+}
+
+/// Leaves out a rustc wrapper of the developer's own (`sccache`): with
+/// one, cargo nbench builds a target's first link layout apart from its
+/// executable, and the tests count the files of the build without one.
+fn without_own_wrapper(cmd: &mut Command) {
+    cmd.env_remove("RUSTC_WRAPPER")
+        .env_remove("RUSTC_WORKSPACE_WRAPPER");
 }
