@@ -201,17 +201,22 @@ pub enum Error {
     /// counter that counts, and no Valgrind.
     #[error(
         "--metrics instructions needs the CPU's instruction counter or Valgrind, and neither \
-         can be used here ({0})"
+         can be used here ({why})"
     )]
-    NoValgrind(String),
+    NoValgrind {
+        /// Where each was looked for, and why it cannot count.
+        why: String,
+        /// What to do (`run/counter.rs` words it, beside the variables).
+        hint: String,
+    },
     /// `--metrics …,instructions` where the counter `NBENCH_COUNTER`
     /// chose cannot count, or it names none.
     #[error("--metrics instructions: {why}")]
     CounterChosen {
-        /// The variable's value.
-        wanted: String,
         /// Why it cannot count, naming the variable.
         why: String,
+        /// What to do.
+        hint: String,
     },
     /// A file could not be read or written.
     #[error("{action} `{}`: {source}", path.display())]
@@ -224,9 +229,6 @@ pub enum Error {
         source: std::io::Error,
     },
 }
-
-/// How to make Valgrind available, in a hint.
-const INSTALL_VALGRIND: &str = "install Valgrind (Debian and Ubuntu: apt-get install valgrind) or set NBENCH_VALGRIND to its path";
 
 impl Error {
     /// The process exit code for this error.
@@ -245,7 +247,7 @@ impl Error {
             | Error::Config { .. }
             | Error::Revision { .. }
             | Error::Submodule(_)
-            | Error::NoValgrind(_)
+            | Error::NoValgrind { .. }
             | Error::CounterChosen { .. }
             | Error::Merge { .. } => exit::USAGE,
             Error::InUse { .. } => exit::ERROR,
@@ -332,28 +334,11 @@ impl Error {
                 "check it out with `git submodule update --init`: cargo reads every member"
                     .to_owned(),
             ),
-            Error::NoValgrind(_) | Error::CounterChosen { .. } => self.counting_hint(),
+            Error::NoValgrind { hint, .. } | Error::CounterChosen { hint, .. } => {
+                Some(hint.clone())
+            }
             _ => None,
         }
-    }
-
-    /// The hint of an error that says instructions cannot be counted.
-    fn counting_hint(&self) -> Option<String> {
-        let hint = match self {
-            Error::NoValgrind(_) => {
-                format!("{INSTALL_VALGRIND}, or measure time alone (--metrics time)")
-            }
-            Error::CounterChosen { wanted, .. } if wanted == "valgrind" => format!(
-                "{INSTALL_VALGRIND}, or unset NBENCH_COUNTER to count on the CPU's counter \
-                 where it has one"
-            ),
-            Error::CounterChosen { .. } => "unset NBENCH_COUNTER to count with what this \
-                 machine has (its CPU's counter, else Valgrind), or measure time alone \
-                 (--metrics time)"
-                .to_owned(),
-            _ => return None,
-        };
-        Some(hint)
     }
 
     /// Shorthand for an I/O error on `path`.

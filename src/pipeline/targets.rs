@@ -199,8 +199,15 @@ pub fn check_counting(s: &Settings) -> Result<()> {
     }
     match crate::run::counter::source() {
         Ok(_) => Ok(()),
-        Err(CountError::NoValgrind(why) | CountError::Failed(why)) => Err(Error::NoValgrind(why)),
-        Err(CountError::Chosen { wanted, why }) => Err(Error::CounterChosen { wanted, why }),
+        Err(e) => {
+            let hint = e.hint();
+            Err(match e {
+                CountError::Chosen { why, .. } => Error::CounterChosen { why, hint },
+                CountError::NoValgrind(why) | CountError::Failed(why) => {
+                    Error::NoValgrind { why, hint }
+                }
+            })
+        }
     }
 }
 

@@ -49,6 +49,28 @@ impl std::fmt::Display for CountError {
     }
 }
 
+impl CountError {
+    /// What to do where counting cannot start: make Valgrind available,
+    /// or leave the choice to this machine ([`COUNTER_ENV`] unset), or
+    /// measure time alone.
+    pub fn hint(&self) -> String {
+        let install = format!(
+            "install Valgrind (Debian and Ubuntu: apt-get install valgrind) or set \
+             {VALGRIND_ENV} to its path"
+        );
+        match self {
+            CountError::Chosen { wanted, .. } if wanted == "valgrind" => format!(
+                "{install}, or unset {COUNTER_ENV} to count on the CPU's counter where it has one"
+            ),
+            CountError::Chosen { .. } => format!(
+                "unset {COUNTER_ENV} to count with what this machine has (its CPU's counter, \
+                 else Valgrind), or measure time alone (--metrics time)"
+            ),
+            _ => format!("{install}, or measure time alone (--metrics time)"),
+        }
+    }
+}
+
 /// Where this machine counts, found once: what [`choose`] makes of
 /// [`COUNTER_ENV`], the CPU's counter and Valgrind.
 pub fn source() -> Result<Source, CountError> {
