@@ -372,37 +372,13 @@ mod tests {
 
     #[test]
     fn an_inconclusive_row_says_why() {
+        let found = (0.06, [-0.03, 0.16], Some(0.3));
         let mut row = Row {
-            id: "sort".into(),
-            kind: Kind::Paired,
-            metric: Default::default(),
-            baseline: 100.0,
-            current: 106.0,
-            change: 0.06,
-            change_ci: [-0.03, 0.16],
-            p_value: Some(0.3),
             p_adjusted: Some(0.3),
-            verdict: Verdict::Inconclusive,
-            baseline_per_iter: Vec::new(),
-            overhead: 0.0,
             layout_spread: Some(0.14),
-            placement_spread: None,
-            layout_widening: None,
             epochs: Some(8),
-            copies: 0,
             time_limited: true,
-            unit_ratios: Vec::new(),
-            epochs_pulled_in: 0,
-            layouts_left_out: 0,
-            full_speed_units: 0,
-            epoch_medians: Vec::new(),
-            epoch_layouts: Vec::new(),
-            epoch_iters: Vec::new(),
-            inconclusive: None,
-            work_per_iter: None,
-            instructions: None,
-            decided_by: None,
-            time_verdict: None,
+            ..Row::new("sort", Kind::Paired, Default::default(), [100.0, 106.0], found)
         };
         let why = why_inconclusive(&row, 0.005);
         assert!(
