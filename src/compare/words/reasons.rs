@@ -378,7 +378,13 @@ mod tests {
             layout_spread: Some(0.14),
             epochs: Some(8),
             time_limited: true,
-            ..Row::new("sort", Kind::Paired, Default::default(), [100.0, 106.0], found)
+            ..Row::new(
+                "sort",
+                Kind::Paired,
+                Default::default(),
+                [100.0, 106.0],
+                found,
+            )
         };
         let why = why_inconclusive(&row, 0.005);
         assert!(
