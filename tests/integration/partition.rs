@@ -63,8 +63,12 @@ fn bad_partitions_are_one_line_errors() {
     for bad in ["count:0/2", "count:3/2", "round:1/2", "hash:1", "slice:x/2"] {
         let run = fx.nbench(&["--list", "--partition", bad]);
         assert_eq!(run.code, 2, "{bad}: {}", run.all());
+        // The value and the flag named once, by clap.
+        let first = run.error_line();
         assert!(
-            run.stderr.contains("--partition") && run.stderr.contains("1 ≤ M ≤ N"),
+            first.starts_with(&format!("error: invalid value '{bad}' for '--partition"))
+                && first.ends_with("1 ≤ M ≤ N)")
+                && first.matches(bad).count() == 1,
             "{bad}: {}",
             run.stderr
         );
