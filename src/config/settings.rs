@@ -5,7 +5,7 @@ use crate::build::{BuildOptions, Placement};
 use crate::cli::{self, BaselineCmd, Cli, Sub};
 use crate::discover::{self, Manifest, Selection};
 use crate::error::{Error, Result};
-use crate::model::names::validate_baseline_name;
+use crate::model::names::check_baseline_name;
 use crate::model::target::{BenchTarget, LIB};
 use crate::report::{Format, Verbosity};
 use crate::run::Plan;
@@ -458,7 +458,7 @@ fn command(cli: &Cli) -> Result<Command> {
             refuse_for_compare(cli, *rev)?;
             if !rev {
                 for name in [a, b] {
-                    validate_baseline_name(name).map_err(|e| {
+                    check_baseline_name(name).map_err(|e| {
                         Error::Usage(format!("{e} (with --rev, A and B are git revisions)"))
                     })?;
                 }

@@ -2,24 +2,29 @@
 
 /// Checks a baseline name: `[A-Za-z0-9._-]{1,64}`, not starting with `.`,
 /// and not a name Windows keeps for a device (`CON`, `nul.txt`, `COM1`, …),
-/// which would fail there only after a whole run.
+/// which would fail there only after a whole run. The error says what is
+/// wrong with it, for a caller that names the value (clap does).
 pub fn validate_baseline_name(name: &str) -> Result<(), String> {
     let ok_chars = name
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
-    // Echoed escaped: a name holding a newline or a control character stays one line.
-    let shown = name.escape_debug();
     if name.is_empty() || name.len() > 64 || !ok_chars || name.starts_with('.') {
-        return Err(format!(
-            "invalid baseline name '{shown}': use 1 to 64 letters, digits, '.', '_' or '-', not starting with '.'"
-        ));
+        return Err(
+            "use 1 to 64 letters, digits, '.', '_' or '-', not starting with '.'".to_owned(),
+        );
     }
     if is_device_name(name) {
-        return Err(format!(
-            "invalid baseline name '{shown}': Windows keeps that name for a device; choose another"
-        ));
+        return Err("Windows keeps that name for a device; choose another".to_owned());
     }
     Ok(())
+}
+
+/// [`validate_baseline_name`]'s error with the name in front, for a caller
+/// that does not name it: echoed escaped, so that a name holding a newline
+/// or a control character stays one line.
+pub fn check_baseline_name(name: &str) -> Result<(), String> {
+    validate_baseline_name(name)
+        .map_err(|why| format!("invalid baseline name '{}': {why}", name.escape_debug()))
 }
 
 /// `CON`, `PRN`, `AUX`, `NUL`, `COM1`–`COM9`, `LPT1`–`LPT9`, in any case and with any extension.
@@ -71,7 +76,7 @@ mod tests {
         ] {
             assert!(validate_baseline_name(bad).is_err(), "{bad:?}");
         }
-        let e = validate_baseline_name("a\nb").unwrap_err();
+        let e = check_baseline_name("a\nb").unwrap_err();
         assert!(e.contains("'a\\nb'") && !e.contains('\n'), "{e}");
     }
 }

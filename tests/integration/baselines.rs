@@ -118,12 +118,17 @@ fn bad_names_are_refused_before_anything_is_written() {
     for name in ["../x", "a/b", ".hidden", ""] {
         let run = fx.nbench(&args(&["--save-baseline", name]));
         assert_eq!(run.code, 2, "{name}: {}", run.all());
-        assert!(
-            run.stderr.contains("invalid baseline name"),
-            "{}",
-            run.stderr
+        // The name and the flag named once, by clap, and what a name may hold.
+        let said = format!(
+            "error: invalid value '{name}' for '--save-baseline <NAME>': use 1 to 64 letters"
         );
+        assert!(run.stderr.starts_with(&said), "{}", run.stderr);
     }
+    // `compare A B` takes names or, with --rev, revisions: it names the value itself.
+    let run = fx.nbench(&["compare", "../x", "main"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    let said = "error: invalid baseline name '../x': use 1 to 64 letters";
+    assert!(run.error_line().starts_with(said), "{}", run.stderr);
     assert_eq!(
         files_under(&fx.dir.join("target")),
         before,
