@@ -160,6 +160,16 @@ pub enum Error {
     /// `cargo nbench report` with nothing stored to report on.
     #[error("no stored runs in `{}`", .0.display())]
     NoRuns(PathBuf),
+    /// `cargo nbench report` where every stored run fails to read.
+    #[error("no stored run in `{}` can be read (the newest, `{newest}`: {why})", dir.display())]
+    RunsUnreadable {
+        /// Where the runs are.
+        dir: PathBuf,
+        /// The newest run's file name.
+        newest: String,
+        /// Why it cannot be read.
+        why: String,
+    },
     /// `--compare-rev`: the revision cannot be found, checked out or built.
     #[error("{message}")]
     Revision {
@@ -244,6 +254,7 @@ impl Error {
             | Error::Corrupt { .. }
             | Error::NoBaseline(_)
             | Error::NoRuns(_)
+            | Error::RunsUnreadable { .. }
             | Error::Config { .. }
             | Error::Revision { .. }
             | Error::Submodule(_)
@@ -320,6 +331,11 @@ impl Error {
             | Error::RevisionBuild { hint, .. } => Some(hint.clone()),
             Error::NoRuns(_) => Some(
                 "run `cargo nbench` first: every run is stored there and the report is made from them"
+                    .to_owned(),
+            ),
+            Error::RunsUnreadable { .. } => Some(
+                "nothing was changed; run `cargo nbench` to store a new run (the report leaves \
+                 unreadable ones out)"
                     .to_owned(),
             ),
             Error::OutFormat(_) => Some(

@@ -154,11 +154,30 @@ impl Store {
 
     /// The newest stored run that can be read.
     pub fn newest_run(&self) -> Result<RunRecord> {
-        self.run_files()?
-            .iter()
-            .rev()
-            .find_map(|f| serde_json::from_slice(&std::fs::read(f).ok()?).ok())
-            .ok_or_else(|| Error::NoRuns(self.runs_dir()))
+        let files = self.run_files()?;
+        let read = |f: &PathBuf| -> std::result::Result<RunRecord, String> {
+            let bytes = std::fs::read(f).map_err(|e| e.to_string())?;
+            serde_json::from_slice(&bytes).map_err(|e| e.to_string())
+        };
+        let mut newest_failure = None;
+        for f in files.iter().rev() {
+            match read(f) {
+                Ok(run) => return Ok(run),
+                Err(why) => newest_failure = newest_failure.or(Some((f, why))),
+            }
+        }
+        Err(match newest_failure {
+            Some((newest, why)) => Error::RunsUnreadable {
+                dir: self.runs_dir(),
+                newest: newest
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+                why,
+            },
+            None => Error::NoRuns(self.runs_dir()),
+        })
     }
 
     fn prune_runs(&self) -> Result<()> {

@@ -221,4 +221,27 @@ fn cargo_nbench_report_rebuilds_from_stored_runs_and_skips_unreadable_ones() {
     let html = std::fs::read_to_string(&report).unwrap();
     assert!(html.contains("<h4>sum/u64/10</h4>") && html.contains("<h4>sum/u64/100</h4>"));
     assert!(!html.contains("<h4>add</h4>"), "only what the run measured");
+
+    // No run reads: said as such, naming the newest, and nothing changed.
+    let stored: Vec<_> = std::fs::read_dir(&runs).unwrap().flatten().collect();
+    for run in &stored {
+        std::fs::write(run.path(), "{garbage").unwrap();
+    }
+    std::fs::remove_file(&report).unwrap();
+    let unread = fx.nbench(&["report"]);
+    assert_eq!(unread.code, 2, "{}", unread.all());
+    let said = "the newest, `9999-broken.json`: key must be a string at line 1 column 2)";
+    assert!(
+        unread.error_line().starts_with("error: no stored run in `"),
+        "{}",
+        unread.stderr
+    );
+    assert!(unread.error_line().ends_with(said), "{}", unread.stderr);
+    assert!(
+        unread.stderr.contains("hint: nothing was changed"),
+        "{}",
+        unread.stderr
+    );
+    assert_eq!(std::fs::read_dir(&runs).unwrap().count(), stored.len());
+    assert!(!report.exists());
 }
