@@ -13,7 +13,7 @@
 use super::build_failed::build_failed;
 use super::measure;
 use super::note;
-use super::targets::{build, discover_targets, gather_context, plans};
+use super::targets::{build, discover_quietly, discover_targets, gather_context, plans};
 use crate::build::lockfile::{Carried, to_carry};
 use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
@@ -136,8 +136,11 @@ fn prepare_commit(
     match saved.as_ref().map(as_now) {
         Some(Ok(())) => {
             if !s.output.quiet() {
-                let one = s.build.layouts > 1 && saved.is_some_and(|b| b.in_one_layout());
+                let one = s.build.layouts > 1 && saved.as_ref().is_some_and(|b| b.in_one_layout());
                 note(&reused(rev, short, &name, one));
+                if saved.as_ref().is_some_and(|b| b.run.targets.is_empty()) {
+                    note(&nothing_there(rev, short));
+                }
             }
             return Ok(Pending {
                 name,
@@ -269,7 +272,12 @@ impl Checkout {
         let lock = carried.as_ref().map(|c| c.hash.clone());
         let record = (swap.cloned(), lock.unwrap_or_default());
         match self.save_copying(s, &revision, name, record) {
-            Ok(()) => Ok(made),
+            Ok(saved) => {
+                if saved == Saved::Empty && !s.output.quiet() {
+                    note(&nothing_there(rev, short));
+                }
+                Ok(made)
+            }
             Err(Error::Build(why)) => {
                 let at = (self.worktree.path.as_path(), carried.as_ref());
                 Err(build_failed(rev, short, &why, swap, at))
@@ -306,6 +314,14 @@ impl Checkout {
             }),
         }
     }
+}
+
+/// What is said of revision `rev` where it has no bench target.
+fn nothing_there(rev: &str, short: &str) -> String {
+    format!(
+        "`{rev}` ({short}) has no bench target for this command to run: every benchmark \
+         is new against it"
+    )
 }
 
 /// Package `package` is at revision `rev`, its manifest at `at`, and its
@@ -404,7 +420,7 @@ impl Checkout {
         revision: &Settings,
         name: &str,
         (swap, lock): (Option<SwapRecord>, String),
-    ) -> Result<()> {
+    ) -> Result<Saved> {
         let (rev, short) = (self.rev.as_str(), short(&self.commit));
         let top = &self.lock_from.1;
         let mut copied: Vec<CopiedFile> = Vec::new();
@@ -457,8 +473,14 @@ fn save_baseline(
     name: &str,
     (swap, lock_file, copied): (Option<SwapRecord>, String, Vec<CopiedFile>),
     benches: &[String],
-) -> Result<()> {
-    let (mut found, mut skipped) = discover_targets(s)?;
+) -> Result<Saved> {
+    let (mut found, mut skipped) = match discover_targets(s) {
+        // No bench target there at all (none left out either): the commit
+        // before a suite's first benchmarks. Saved with nothing in it,
+        // every benchmark of the working tree is new against it.
+        Err(Error::NoTargets { skipped: 0 }) => (discover_quietly(s)?, Vec::new()),
+        found => found?,
+    };
     let named = |t: &crate::model::target::BenchTarget| benches.contains(&t.name);
     let narrowed = found.targets.iter().any(named);
     if narrowed {
@@ -467,7 +489,12 @@ fn save_baseline(
     }
     let store = Store::new(&found.target_dir);
     let lock = store.baselines().lock(name)?;
-    let targets = build(s, &found, &mut skipped)?;
+    let empty = found.targets.is_empty();
+    let targets = if empty {
+        Vec::new()
+    } else {
+        build(s, &found, &mut skipped)?
+    };
     let plans = plans(s, &targets);
     let mut context = gather_context(s, &found);
     // The worktree holds the commit; what else it holds is cargo nbench's
@@ -489,7 +516,16 @@ fn save_baseline(
     let record = RunRecord::new(context, duration_s, records, skipped, (None, None));
     let uncopied = store.baselines().save(name, &record, &targets, &lock)?;
     super::warn_uncopied(name, &uncopied);
-    Ok(())
+    Ok(if empty { Saved::Empty } else { Saved::Targets })
+}
+
+/// What a revision's baseline holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Saved {
+    /// Its bench targets, listed.
+    Targets,
+    /// Nothing: the revision has no bench target.
+    Empty,
 }
 
 #[cfg(test)]

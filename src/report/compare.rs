@@ -7,8 +7,8 @@ use console::style;
 use nbench::__private::format;
 use std::fmt::Write;
 
-/// The comparison as text.
-pub fn render(c: &Comparison) -> String {
+/// The comparison as text; `current` gives the time a new row shows.
+pub fn render(c: &Comparison, current: super::CurrentTime) -> String {
     let mut out = String::new();
     for w in &c.warnings {
         let _ = writeln!(out, "{}: {w}", style("warning").yellow().bold());
@@ -33,7 +33,7 @@ pub fn render(c: &Comparison) -> String {
                 style("note:").cyan()
             );
         }
-        table(&mut out, t, c.noise_threshold);
+        table(&mut out, t, c.noise_threshold, current);
         out.push('\n');
     }
     out.push_str(&summary(c));
@@ -41,8 +41,13 @@ pub fn render(c: &Comparison) -> String {
 }
 
 /// A target's table: its rows, the notes and reasons under them, then the
-/// rows not compared, new and gone.
-fn table(out: &mut String, t: &TargetComparison, noise_threshold: f64) {
+/// rows not compared, new (with their time now) and gone.
+fn table(
+    out: &mut String,
+    t: &TargetComparison,
+    noise_threshold: f64,
+    current: super::CurrentTime,
+) {
     // Every id of the table, new, gone and not compared too, sets its first
     // column, up to its widest ([`format::id_column`]).
     let widest = (t.rows.iter().map(|r| r.id.as_str()))
@@ -79,10 +84,12 @@ fn table(out: &mut String, t: &TargetComparison, noise_threshold: f64) {
         let _ = writeln!(out, "{}  {}", first_column(&n.id, w), style(what).yellow());
     }
     for id in &t.new {
+        let now = current(&t.target, id).unwrap_or_default();
         let _ = writeln!(
             out,
-            "{}  {}",
+            "{}  {:>10}  {now:>10}  {}",
             first_column(id, w),
+            "",
             style("new (not in the baseline)").cyan()
         );
     }
@@ -212,16 +219,23 @@ mod tests {
         t.new = vec![new.into()];
         t.gone = vec![gone.into()];
         let c = comparison(t);
-        let text = render(&c);
+        // A new row shows its time now in the current column.
+        let text = render(&c, &|_, id| (id == new).then(|| "1.000 ns".to_owned()));
         let w = format::width(new);
-        for id in [wide, "plain", new, gone] {
+        for id in [wide, "plain", gone] {
             let first = format!("{}  ", format::pad(id, w));
             assert!(
-                text.lines().any(|l| l.starts_with(&first)
-                    && l[first.len()..].starts_with(' ') != [new, gone].contains(&id)),
+                text.lines()
+                    .any(|l| l.starts_with(&first)
+                        && l[first.len()..].starts_with(' ') != (id == gone)),
                 "{id} not in a first column {w} wide:\n{text}"
             );
         }
+        let new_line = format!(
+            "{new}  {:>10}  {:>10}  new (not in the baseline)",
+            "", "1.000 ns"
+        );
+        assert!(text.lines().any(|l| l == new_line), "{new_line}\n{text}");
         assert_eq!(format::width(wide), 7);
         assert_eq!(format::width(gone), 9);
     }
@@ -237,7 +251,7 @@ mod tests {
         t.rows = vec![doubtful, row("plain")];
         t.new = vec![format!("{two}/new")];
         let c = comparison(t);
-        let text = render(&c);
+        let text = render(&c, &|_, _| None);
         assert!(!text.contains("\n    /"), "{text}");
         let shown = format::one_line(two);
         assert!(

@@ -12,7 +12,7 @@ use std::fmt::Write;
 pub fn render(run: &RunRecord) -> String {
     let mut out = String::new();
     match &run.comparison {
-        Some(c) => comparison(&mut out, c),
+        Some(c) => comparison(&mut out, c, &super::current_time(run)),
         None => results(&mut out, run),
     }
     let failures: Vec<String> = run
@@ -158,7 +158,7 @@ fn notes(out: &mut String, rows: &[Row], threshold: f64) {
     }
 }
 
-fn comparison(out: &mut String, c: &Comparison) {
+fn comparison(out: &mut String, c: &Comparison, current: super::CurrentTime) {
     let _ = writeln!(out, "### nbench: compared with `{}`\n", cell(&c.baseline));
     for w in &c.warnings {
         let _ = writeln!(out, "> [!WARNING]\n> {}\n", cell(w));
@@ -196,7 +196,8 @@ fn comparison(out: &mut String, c: &Comparison) {
             let _ = writeln!(out, "| `{}` | | | | | |{blank} {what} |", id_cell(&n.id));
         }
         for id in &t.new {
-            let _ = writeln!(out, "| `{}` | | | | | |{blank} new |", cell(id));
+            let now = current(&t.target, id).unwrap_or_default();
+            let _ = writeln!(out, "| `{}` | | {now} | | | |{blank} new |", cell(id));
         }
         for id in &t.gone {
             let _ = writeln!(out, "| `{}` | | | | | |{blank} gone |", cell(id));
@@ -295,7 +296,11 @@ mod tests {
             }],
         };
         let mut out = String::new();
-        comparison(&mut out, &c);
+        // A new row shows the time it took in this run.
+        let now = |target: &str, id: &str| {
+            (target == "pkg/bench" && id == "fresh").then(|| "3.000 µs".to_owned())
+        };
+        comparison(&mut out, &c, &now);
         let expected = "\
 ### nbench: compared with `main`
 
@@ -308,7 +313,7 @@ mod tests {
 |:--|--:|--:|--:|--:|--:|:--|
 | `sort/1000` | 1.000 µs | 1.052 µs | +5.20% | +5.10% … +5.30% | <0.001 | 🔴 **regressed** |
 | `hash` | 1.000 µs | 1.000 µs | +0.00% | -0.10% … +0.10% | 0.900 | unchanged |
-| `fresh` | | | | | | new |
+| `fresh` | | 3.000 µs | | | | new |
 | `old` | | | | | | gone |
 
 _paired rows: baseline is the baseline's fastest epoch (its median) in this run, current is baseline × (1 + change)_
@@ -353,7 +358,7 @@ _paired rows: baseline is the baseline's fastest epoch (its median) in this run,
             }],
         };
         let mut out = String::new();
-        comparison(&mut out, &c);
+        comparison(&mut out, &c, &|_, _| None);
         assert!(
             out.contains("\n`vec_push/1000` moves ±4.4% between fresh processes"),
             "{out}"
@@ -382,7 +387,7 @@ _paired rows: baseline is the baseline's fastest epoch (its median) in this run,
             }],
         };
         let mut out = String::new();
-        comparison(&mut out, &c);
+        comparison(&mut out, &c, &|_, _| None);
         assert!(out.contains("Compared with stored samples (less certain): --compare-stored"));
         assert!(out.contains("| `x` | 1.000 µs | 800.0 ns | -20.00% | -20.10% … -19.90% | 0.010 | 🟢 improved? (stored) |"), "{out}");
     }

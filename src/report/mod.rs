@@ -74,7 +74,7 @@ pub fn render(
     match format {
         Format::Console => {
             let body = match &record.comparison {
-                Some(c) => compare::render(c),
+                Some(c) => compare::render(c, &current_time(record)),
                 None => console::render(record, unit, verbosity == Verbosity::Verbose),
             };
             match verbosity {
@@ -104,6 +104,19 @@ pub fn render(
 pub const PAIRED_COLUMNS: &str = "paired rows: baseline is the baseline's fastest epoch (its median) in this run, current is baseline × (1 + change)";
 
 /// Whether any row of `c` was measured in lockstep.
+/// What a comparison's row that is new shows as its current time: the
+/// run's own measurement of benchmark `id` of target `target`, formatted.
+pub type CurrentTime<'a> = &'a dyn Fn(&str, &str) -> Option<String>;
+
+/// [`CurrentTime`] from the run the comparison is part of.
+fn current_time(run: &RunRecord) -> impl Fn(&str, &str) -> Option<String> + '_ {
+    move |target, id| {
+        let t = run.targets.iter().find(|t| t.target == target)?;
+        let b = t.benchmarks.iter().find(|b| b.id == id)?;
+        Some(b.metric.format(b.median))
+    }
+}
+
 fn any_paired(c: &crate::model::comparison::Comparison) -> bool {
     c.targets
         .iter()

@@ -320,7 +320,16 @@ fn compare_two_saved_baselines() {
     );
     let row = md.line("| `work/sum/1000` |");
     assert!(row.contains("improved"), "{}", md.stdout);
-    assert!(md.stdout.contains("| `extra` | | | | | | new |"));
+    // New, with the time B's executable took for it in this run.
+    let extra = md.line("| `extra` | | ");
+    let time = extra.split('|').nth(3).unwrap_or_default().trim();
+    assert!(extra.ends_with(" | | | | new |"), "{}", md.stdout);
+    assert!(
+        time.split(' ')
+            .next()
+            .is_some_and(|t| t.parse::<f64>().is_ok()),
+        "{extra}"
+    );
 
     // Without B's executables both sides' stored samples are compared.
     std::fs::remove_dir_all(fx.dir.join("target/nbench/baselines/slow/bin")).unwrap();

@@ -441,10 +441,12 @@ fn compare_two_revisions_without_the_working_tree() {
     // (the revision's baseline holds all its targets, built or reused).
     let selected = nbench(&fx, &["--bench", "extra", "--compare-rev", "HEAD~1"]);
     assert_eq!(selected.code, 0, "{}", selected.all());
+    let line = (selected.stdout.lines()).find(|l| l.starts_with("extra/one  "));
     assert!(
-        selected
-            .stdout
-            .contains("extra/one  new (not in the baseline)"),
+        line.is_some_and(|l| l.ends_with("  new (not in the baseline)")
+            && l.split_whitespace()
+                .nth(1)
+                .is_some_and(|t| t.parse::<f64>().is_ok())),
         "{}",
         selected.stdout
     );
@@ -944,6 +946,73 @@ fn compare_rev_outside_a_git_repository_says_so() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn a_revision_before_the_first_benchmark_makes_every_benchmark_new() {
+    // The pull request that adds a suite's first benchmarks, with the CI
+    // job that compares it with its base: the base has no bench target.
+    let fx = Fixture::new("revisions").own_target_dir();
+    let manifest = fx.dir.join("Cargo.toml");
+    let with_benches = std::fs::read_to_string(&manifest).unwrap();
+    let (before, _) = with_benches.split_once("[[bench]]").unwrap();
+    std::fs::write(&manifest, before).unwrap();
+    let benches = fx.dir.join("benches");
+    // Aside where git does not look, for the first commit.
+    let aside = fx.dir.join("target/benches-aside");
+    std::fs::create_dir_all(fx.dir.join("target")).unwrap();
+    std::fs::rename(&benches, &aside).unwrap();
+    fx.first_commit("target/\nCargo.lock\n");
+    std::fs::rename(&aside, &benches).unwrap();
+    std::fs::write(&manifest, &with_benches).unwrap();
+    git(&fx.dir, &["add", "."]);
+    git(
+        &fx.dir,
+        &["commit", "--quiet", "-m", "the first benchmarks"],
+    );
+
+    let mut args = vec!["--compare-rev", "HEAD~1", "--fail-on-regression"];
+    args.extend_from_slice(crate::helpers::QUICK);
+    args.extend_from_slice(&crate::helpers::ONE_LAYOUT);
+    let said = "`HEAD~1` (";
+    let nothing =
+        ") has no bench target for this command to run: every benchmark is new against it";
+    let run = fx.nbench(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(run.code, 0, "{}", run.all());
+    let note = run.stderr.lines().find(|l| l.contains(nothing));
+    assert!(
+        note.is_some_and(|l| l.starts_with(&format!("note: {said}"))),
+        "{}",
+        run.stderr
+    );
+    let doc = run.json();
+    let target = &doc["comparison"]["targets"][0];
+    assert_eq!(
+        target["new"],
+        serde_json::json!(["chain/a", "chain/b"]),
+        "{target}"
+    );
+    assert_eq!(target["rows"].as_array().map(Vec::len), Some(0), "{target}");
+
+    // Again: the empty baseline is reused, and each new row shows its time.
+    let again = fx.nbench(&args);
+    assert_eq!(again.code, 0, "{}", again.all());
+    assert!(again.stderr.contains("already built"), "{}", again.stderr);
+    assert!(again.stderr.contains(nothing), "{}", again.stderr);
+    for id in ["chain/a", "chain/b"] {
+        let line = again
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(id))
+            .unwrap_or_default();
+        let time = line.split_whitespace().nth(1).unwrap_or_default();
+        assert!(
+            time.parse::<f64>().is_ok_and(|t| t > 0.0),
+            "{line}\n{}",
+            again.stdout
+        );
+        assert!(line.ends_with("new (not in the baseline)"), "{line}");
+    }
 }
 
 /// The fenced `yaml` blocks of docs/ci.md.
