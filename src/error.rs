@@ -276,6 +276,83 @@ impl Error {
     /// What the user can do about it, if there is something to say.
     pub fn hint(&self) -> Option<String> {
         match self {
+            Error::Corrupt { .. }
+            | Error::Unreadable { .. }
+            | Error::InUse { .. }
+            | Error::NoBaseline(_)
+            | Error::NoRuns(_)
+            | Error::RunsUnreadable { .. } => self.store_hint(),
+            Error::BenchesElsewhere { elsewhere, .. } => {
+                let p: Vec<String> = elsewhere.iter().map(|p| format!("-p {p}")).collect();
+                Some(format!(
+                    "like `cargo bench`, cargo nbench runs the package of this directory (or the \
+                     workspace's default members); `{}` in the workspace {}: add `{}`, or \
+                     `--workspace`",
+                    elsewhere.join("`, `"),
+                    if elsewhere.len() == 1 {
+                        "has bench targets"
+                    } else {
+                        "have bench targets"
+                    },
+                    p.join(" ")
+                ))
+            }
+            Error::BenchesOutside { manifests, at_root } => Some(format!(
+                "like `cargo bench`, cargo nbench reaches a package kept out of the workspace \
+                 only through its manifest: add `--manifest-path {}`{}",
+                manifests[0].display(),
+                if *at_root {
+                    ""
+                } else {
+                    " (a path from the workspace root)"
+                }
+            )),
+            Error::NoTargets { skipped } => {
+                let first = match skipped {
+                    0 => {
+                        "add `nbench` to [dev-dependencies] and a [[bench]] target with \
+                         `harness = false` whose main is `nbench::main!(...)`"
+                    }
+                    _ => {
+                        "each bench target found was left out, for the reason its note above gives"
+                    }
+                };
+                Some(format!(
+                    "{first}; a criterion suite runs unchanged with `{COMPAT_DEPENDENCY}`, and \
+                     with no edit at all, `cargo nbench compare --rev HEAD~1 HEAD` compares two \
+                     commits of a criterion, divan, gungraun, tango, bencher or iai suite, and \
+                     `cargo nbench --compare-rev HEAD` your working tree with a commit"
+                ))
+            }
+            Error::Config { hint, .. } => hint.clone(),
+            Error::Revision { hint, .. }
+            | Error::Merge { hint, .. }
+            | Error::Swapped { hint, .. }
+            | Error::BuildLeftOff { hint, .. }
+            | Error::RevisionBuild { hint, .. } => Some(hint.clone()),
+            Error::OutFormat(_) => Some(
+                "name it .json, .jsonl, .csv, .md, .txt or .bencher, or add --out-format FORMAT"
+                    .to_owned(),
+            ),
+            Error::Metadata { advice, .. } => {
+                Some((advice.clone()).unwrap_or_else(|| {
+                    "run `cargo metadata` to see cargo's own message".to_owned()
+                }))
+            }
+            Error::Submodule(_) => Some(
+                "check it out with `git submodule update --init`: cargo reads every member"
+                    .to_owned(),
+            ),
+            Error::NoValgrind { hint, .. } | Error::CounterChosen { hint, .. } => {
+                Some(hint.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// [`Error::hint`] for what is wrong with what `target/nbench/` holds.
+    fn store_hint(&self) -> Option<String> {
+        match self {
             Error::Corrupt { path, .. } => Some(format!(
                 "nothing was changed; move `{}` away (or delete it) and save the baseline again",
                 path.display()
@@ -291,44 +368,6 @@ impl Error {
             Error::NoBaseline(_) => {
                 Some("`cargo nbench baseline list` shows the saved baselines".to_owned())
             }
-            Error::BenchesElsewhere { elsewhere, .. } => {
-                let p: Vec<String> = elsewhere.iter().map(|p| format!("-p {p}")).collect();
-                Some(format!(
-                    "like `cargo bench`, cargo nbench runs the package of this directory (or the \
-                     workspace's default members); `{}` in the workspace {}: add `{}`, or \
-                     `--workspace`",
-                    elsewhere.join("`, `"),
-                    if elsewhere.len() == 1 { "has bench targets" } else { "have bench targets" },
-                    p.join(" ")
-                ))
-            }
-            Error::BenchesOutside { manifests, at_root } => Some(format!(
-                "like `cargo bench`, cargo nbench reaches a package kept out of the workspace \
-                 only through its manifest: add `--manifest-path {}`{}",
-                manifests[0].display(),
-                if *at_root { "" } else { " (a path from the workspace root)" }
-            )),
-            Error::NoTargets { skipped } => {
-                let first = match skipped {
-                    0 => {
-                        "add `nbench` to [dev-dependencies] and a [[bench]] target with \
-                         `harness = false` whose main is `nbench::main!(...)`"
-                    }
-                    _ => "each bench target found was left out, for the reason its note above gives",
-                };
-                Some(format!(
-                    "{first}; a criterion suite runs unchanged with `{COMPAT_DEPENDENCY}`, and \
-                     with no edit at all, `cargo nbench compare --rev HEAD~1 HEAD` compares two \
-                     commits of a criterion, divan, gungraun, tango, bencher or iai suite, and \
-                     `cargo nbench --compare-rev HEAD` your working tree with a commit"
-                ))
-            }
-            Error::Config { hint, .. } => hint.clone(),
-            Error::Revision { hint, .. }
-            | Error::Merge { hint, .. }
-            | Error::Swapped { hint, .. }
-            | Error::BuildLeftOff { hint, .. }
-            | Error::RevisionBuild { hint, .. } => Some(hint.clone()),
             Error::NoRuns(_) => Some(
                 "run `cargo nbench` first: every run is stored there and the report is made from them"
                     .to_owned(),
@@ -338,21 +377,6 @@ impl Error {
                  unreadable ones out)"
                     .to_owned(),
             ),
-            Error::OutFormat(_) => Some(
-                "name it .json, .jsonl, .csv, .md, .txt or .bencher, or add --out-format FORMAT"
-                    .to_owned(),
-            ),
-            Error::Metadata { advice, .. } => Some(
-                (advice.clone())
-                    .unwrap_or_else(|| "run `cargo metadata` to see cargo's own message".to_owned()),
-            ),
-            Error::Submodule(_) => Some(
-                "check it out with `git submodule update --init`: cargo reads every member"
-                    .to_owned(),
-            ),
-            Error::NoValgrind { hint, .. } | Error::CounterChosen { hint, .. } => {
-                Some(hint.clone())
-            }
             _ => None,
         }
     }

@@ -236,20 +236,7 @@ impl Checkout {
     fn make(&self, s: &Settings, name: &str, store: &Store) -> Result<PathBuf> {
         let (rev, short) = (self.rev.as_str(), short(&self.commit));
         if !s.output.quiet() {
-            let what =
-                format!("building `{rev}` ({short}) in a worktree, saved as baseline `{name}`");
-            eprintln!("{}", style(what).dim());
-        }
-        if let Some(swap) = self.swap.as_ref().filter(|_| !s.output.quiet()) {
-            note(&swap_note(rev, short, swap));
-        }
-        if self.alone && !s.output.quiet() {
-            let at = self.manifest.strip_prefix(&self.worktree.path);
-            note(&format!(
-                "`{rev}` ({short}): `{}` is in no workspace of its checkout: building it as a \
-                 workspace of its own, as cargo does there",
-                at.unwrap_or(&self.manifest).display()
-            ));
+            self.say_building(name);
         }
         let (root, top) = &self.lock_from;
         let carried = to_carry(root, top, &self.commit);
@@ -312,6 +299,25 @@ impl Checkout {
                     .hint()
                     .unwrap_or_else(|| "run again with -v to see more".to_owned()),
             }),
+        }
+    }
+
+    /// What is said as the checkout is built as baseline `name`: that it
+    /// is, with the swap it takes and whether it is a workspace of its own.
+    fn say_building(&self, name: &str) {
+        let (rev, short) = (self.rev.as_str(), short(&self.commit));
+        let what = format!("building `{rev}` ({short}) in a worktree, saved as baseline `{name}`");
+        eprintln!("{}", style(what).dim());
+        if let Some(swap) = self.swap.as_ref() {
+            note(&swap_note(rev, short, swap));
+        }
+        if self.alone {
+            let at = self.manifest.strip_prefix(&self.worktree.path);
+            note(&format!(
+                "`{rev}` ({short}): `{}` is in no workspace of its checkout: building it as a \
+                 workspace of its own, as cargo does there",
+                at.unwrap_or(&self.manifest).display()
+            ));
         }
     }
 }
