@@ -25,7 +25,7 @@ pub fn run(s: &Settings, a: &str, b: &str, revisions: bool, filters: &[String]) 
         // Both revisions are checked before either is built: a typo in the
         // second must not cost the first one's build.
         for rev in [a, b] {
-            crate::build::revision::check(&s.manifest, rev, root)?;
+            crate::build::revision::check(rev, root)?;
         }
         (
             revision::baseline_for(s, a, &store, root)?,

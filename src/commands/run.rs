@@ -122,7 +122,7 @@ fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
     // anything is built. Listing compares nothing: no revision for it.
     let revision = match s.compare.rev.as_ref().filter(|_| !s.list) {
         Some(rev) => {
-            crate::build::revision::check(&s.manifest, rev, &found.workspace_root)?;
+            crate::build::revision::check(rev, &found.workspace_root)?;
             Some(revision::prepare(s, rev, &store, &found.workspace_root)?)
         }
         None => None,

@@ -54,6 +54,8 @@ struct Checkout {
     rev: String,
     commit: String,
     manifest: PathBuf,
+    /// The manifest's path in the repository, where the checkout lacks it.
+    absent: Option<PathBuf>,
     swap: Option<SwapRecord>,
     /// Whether its package, in no workspace of its checkout, was given an
     /// empty `[workspace]` of its own in the worktree ([`make_own_workspace`]).
@@ -156,15 +158,16 @@ fn prepare_commit(
     let worktree = Worktree::add(&top, &worktrees, &name, &commit)?;
     submodules::fill(&top, &worktree.path)?;
     let manifest = worktree.path.join(&relative);
-    if !manifest.is_file() {
-        return Err(missing_at(&format!("`{}`", relative.display()), rev, short));
-    }
+    // Not there: the commit before its package was added (a pull request
+    // that adds a bench package), whose baseline holds nothing.
+    let absent = (!manifest.is_file()).then(|| relative.clone());
     let swap = swap_in(&top, &worktree.path)?;
-    let alone = make_own_workspace(&worktree.path, &manifest)?;
+    let alone = absent.is_none() && make_own_workspace(&worktree.path, &manifest)?;
     let checkout = Checkout {
         rev: rev.to_owned(),
         commit,
         manifest,
+        absent,
         swap,
         alone,
         lock_from: (root.to_path_buf(), top),
@@ -253,11 +256,21 @@ impl Checkout {
         let made = shared.join("nbench/baselines").join(name);
         // Left by a run that was killed: start clean.
         let _ = std::fs::remove_dir_all(&made);
-        let mut revision = s.for_revision(&self.manifest, &shared, rev)?;
-        without_absent_features(s, &mut revision, (rev, short));
         let swap = self.swap.as_ref();
         let lock = carried.as_ref().map(|c| c.hash.clone());
         let record = (swap.cloned(), lock.unwrap_or_default());
+        if let Some(absent) = &self.absent {
+            self.save_nothing(s, name, &shared, record)?;
+            if !s.output.quiet() {
+                note(&format!(
+                    "`{rev}` ({short}) has no `{}`: every benchmark is new against it",
+                    absent.display()
+                ));
+            }
+            return Ok(made);
+        }
+        let mut revision = s.for_revision(&self.manifest, &shared, rev)?;
+        without_absent_features(s, &mut revision, (rev, short));
         match self.save_copying(s, &revision, name, record) {
             Ok(saved) => {
                 if saved == Saved::Empty && !s.output.quiet() {
@@ -420,6 +433,30 @@ impl Checkout {
     /// not read a file that the working tree has and git does not track,
     /// that file is copied into the checkout ([`copy_in`]), said in a note,
     /// and the revision built again.
+    /// Saves baseline `name` holding nothing, in the store of the target
+    /// directory `shared`: the checkout lacks the manifest.
+    fn save_nothing(
+        &self,
+        s: &Settings,
+        name: &str,
+        shared: &Path,
+        (swap, lock): (Option<SwapRecord>, String),
+    ) -> Result<()> {
+        let found = discover::Discovery {
+            targets: Vec::new(),
+            packages: Vec::new(),
+            skipped: Vec::new(),
+            target_dir: shared.to_path_buf(),
+            workspace_root: self.worktree.path.clone(),
+            front_ends: Vec::new(),
+        };
+        let context = revision_context(s, &found, (swap, lock, Vec::new()), None);
+        let record = RunRecord::new(context, 0.0, Vec::new(), Vec::new(), (None, None));
+        let baselines = Store::new(shared).baselines();
+        baselines.save(name, &record, &[], &baselines.lock(name)?)?;
+        Ok(())
+    }
+
     fn save_copying(
         &self,
         s: &Settings,
@@ -502,20 +539,8 @@ fn save_baseline(
         build(s, &found, &mut skipped)?
     };
     let plans = plans(s, &targets);
-    let mut context = gather_context(s, &found);
-    // The worktree holds the commit; what else it holds is cargo nbench's
-    // (the swap, recorded below) or cargo's (a lock file it wrote).
-    context.git_dirty = context.git_commit.as_ref().map(|_| false);
-    if let Some(build) = context.build.as_mut() {
-        build.swap = swap;
-        build.lock = lock_file;
-        build.copied = copied;
-        if narrowed {
-            build.benches = benches.to_vec();
-            build.benches.sort();
-            build.benches.dedup();
-        }
-    }
+    let narrowed = narrowed.then_some(benches);
+    let context = revision_context(s, &found, (swap, lock_file, copied), narrowed);
     let started = Instant::now();
     let records = measure::list_each(&targets, &plans);
     let duration_s = started.elapsed().as_secs_f64();
@@ -523,6 +548,32 @@ fn save_baseline(
     let uncopied = store.baselines().save(name, &record, &targets, &lock)?;
     super::warn_uncopied(name, &uncopied);
     Ok(if empty { Saved::Empty } else { Saved::Targets })
+}
+
+/// The context of a revision's baseline, built as `s` and `found` say:
+/// its `swap`, the lock file it took and the files copied in, and the
+/// bench targets it was `narrowed` to, if it was.
+fn revision_context(
+    s: &Settings,
+    found: &discover::Discovery,
+    (swap, lock_file, copied): (Option<SwapRecord>, String, Vec<CopiedFile>),
+    narrowed: Option<&[String]>,
+) -> crate::model::context::Context {
+    let mut context = gather_context(s, found);
+    // The worktree holds the commit; what else it holds is cargo nbench's
+    // (the swap, recorded below) or cargo's (a lock file it wrote).
+    context.git_dirty = context.git_commit.as_ref().map(|_| false);
+    if let Some(build) = context.build.as_mut() {
+        build.swap = swap;
+        build.lock = lock_file;
+        build.copied = copied;
+        if let Some(benches) = narrowed {
+            build.benches = benches.to_vec();
+            build.benches.sort();
+            build.benches.dedup();
+        }
+    }
+    context
 }
 
 /// What a revision's baseline holds.

@@ -43,7 +43,7 @@ pub fn as_revision(s: &Settings) -> Result<Option<Snapshot>> {
     // would compare.
     super::targets::check_counting(s)?;
     let rev = c.rev.as_deref().unwrap_or("HEAD");
-    crate::build::revision::check(&s.manifest, rev, &found.workspace_root)?;
+    crate::build::revision::check(rev, &found.workspace_root)?;
     let store = Store::new(&found.target_dir);
     std::fs::create_dir_all(store.root())
         .map_err(|e| Error::io("could not create", store.root(), e))?;
