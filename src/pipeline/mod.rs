@@ -6,6 +6,7 @@ mod build_failed;
 pub mod history;
 pub mod measure;
 pub mod publish;
+mod rev_baseline;
 pub mod revision;
 pub mod targets;
 pub mod working_tree;

@@ -13,7 +13,7 @@
 use super::build_failed::build_failed;
 use super::measure;
 use super::note;
-use super::targets::{build, discover_quietly, discover_targets, gather_context, plans};
+use super::rev_baseline::{Saved, revision_context, save_baseline};
 use crate::build::lockfile::{Carried, to_carry};
 use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
@@ -34,7 +34,6 @@ use crate::store::Store;
 use crate::store::baselines::{Baseline, Baselines, Lock};
 use console::style;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// The name of the baseline holding revision `rev`, made now if it is not
 /// saved with its executables yet.
@@ -502,87 +501,6 @@ fn locked_as_now(then: Option<&str>, now: Option<&Carried>) -> std::result::Resu
         (_, None) => Err("it was built with a Cargo.lock the working tree no longer has".into()),
         _ => Err("the working tree's Cargo.lock, which it was built with, changed".into()),
     }
-}
-
-/// Builds and lists what `s` selects and saves it as baseline `name`,
-/// reporting nothing: a revision's side of a comparison (see
-/// [`Settings::for_revision`]), recording its `swap` and the hash of the
-/// working tree's lock file it was built with (`lock`, empty for none). Of
-/// its bench targets, those named in `benches` are built, where it has any
-/// of them; else all. The baseline goes to the store of the target
-/// directory `s` builds in.
-fn save_baseline(
-    s: &Settings,
-    name: &str,
-    (swap, lock_file, copied): (Option<SwapRecord>, String, Vec<CopiedFile>),
-    benches: &[String],
-) -> Result<Saved> {
-    let (mut found, mut skipped) = match discover_targets(s) {
-        // No bench target there at all (none left out either): the commit
-        // before a suite's first benchmarks. Saved with nothing in it,
-        // every benchmark of the working tree is new against it.
-        Err(Error::NoTargets { skipped: 0 }) => (discover_quietly(s)?, Vec::new()),
-        found => found?,
-    };
-    let named = |t: &crate::model::target::BenchTarget| benches.contains(&t.name);
-    let narrowed = found.targets.iter().any(named);
-    if narrowed {
-        found.targets.retain(named);
-        skipped.retain(|k| benches.iter().any(|b| k.target.ends_with(&format!("/{b}"))));
-    }
-    let store = Store::new(&found.target_dir);
-    let lock = store.baselines().lock(name)?;
-    let empty = found.targets.is_empty();
-    let targets = if empty {
-        Vec::new()
-    } else {
-        build(s, &found, &mut skipped)?
-    };
-    let plans = plans(s, &targets);
-    let narrowed = narrowed.then_some(benches);
-    let context = revision_context(s, &found, (swap, lock_file, copied), narrowed);
-    let started = Instant::now();
-    let records = measure::list_each(&targets, &plans);
-    let duration_s = started.elapsed().as_secs_f64();
-    let record = RunRecord::new(context, duration_s, records, skipped, (None, None));
-    let uncopied = store.baselines().save(name, &record, &targets, &lock)?;
-    super::warn_uncopied(name, &uncopied);
-    Ok(if empty { Saved::Empty } else { Saved::Targets })
-}
-
-/// The context of a revision's baseline, built as `s` and `found` say:
-/// its `swap`, the lock file it took and the files copied in, and the
-/// bench targets it was `narrowed` to, if it was.
-fn revision_context(
-    s: &Settings,
-    found: &discover::Discovery,
-    (swap, lock_file, copied): (Option<SwapRecord>, String, Vec<CopiedFile>),
-    narrowed: Option<&[String]>,
-) -> crate::model::context::Context {
-    let mut context = gather_context(s, found);
-    // The worktree holds the commit; what else it holds is cargo nbench's
-    // (the swap, recorded below) or cargo's (a lock file it wrote).
-    context.git_dirty = context.git_commit.as_ref().map(|_| false);
-    if let Some(build) = context.build.as_mut() {
-        build.swap = swap;
-        build.lock = lock_file;
-        build.copied = copied;
-        if let Some(benches) = narrowed {
-            build.benches = benches.to_vec();
-            build.benches.sort();
-            build.benches.dedup();
-        }
-    }
-    context
-}
-
-/// What a revision's baseline holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Saved {
-    /// Its bench targets, listed.
-    Targets,
-    /// Nothing: the revision has no bench target.
-    Empty,
 }
 
 #[cfg(test)]
