@@ -258,18 +258,16 @@ impl Checkout {
         let swap = self.swap.as_ref();
         let lock = carried.as_ref().map(|c| c.hash.clone());
         let record = (swap.cloned(), lock.unwrap_or_default());
-        if let Some(absent) = &self.absent {
+        if self.absent.is_some() {
             self.save_nothing(s, name, &shared, record)?;
-            if !s.output.quiet() {
-                note(&format!(
-                    "`{rev}` ({short}) has no `{}`: every benchmark is new against it",
-                    absent.display()
-                ));
-            }
             return Ok(made);
         }
         let mut revision = s.for_revision(&self.manifest, &shared, rev)?;
         without_absent_features(s, &mut revision, (rev, short));
+        if self.without_absent_packages(s, &mut revision) {
+            self.save_nothing(s, name, &shared, record)?;
+            return Ok(made);
+        }
         match self.save_copying(s, &revision, name, record) {
             Ok(saved) => {
                 if saved == Saved::Empty && !s.output.quiet() {
@@ -312,6 +310,51 @@ impl Checkout {
                     .unwrap_or_else(|| "run again with -v to see more".to_owned()),
             }),
         }
+    }
+
+    /// Leaves out of `revision`'s selection the packages `-p` names that
+    /// the checkout does not hold at all, neither as a member of its
+    /// workspace nor as a manifest where the working tree has one (a pull
+    /// request adds them): their benchmarks are new against it, and a note
+    /// says so. Whether none is left.
+    fn without_absent_packages(&self, s: &Settings, revision: &mut Settings) -> bool {
+        let (members, there) = (
+            s.meta.workspace_packages(),
+            revision.meta.workspace_packages(),
+        );
+        let (root, dir) = (s.meta.workspace_root.as_std_path(), self.manifest.parent());
+        let held = |spec: &String| {
+            let name = spec.split('@').next().unwrap_or(spec);
+            let manifest = (members.iter().find(|p| p.name.as_str() == name))
+                .and_then(|p| p.manifest_path.as_std_path().strip_prefix(root).ok());
+            there.iter().any(|p| p.name.as_str() == name)
+                || manifest
+                    .zip(dir)
+                    .is_some_and(|(at, dir)| dir.join(at).is_file())
+        };
+        let absent: Vec<String> = (s.selection.packages.iter())
+            .filter(|spec| !held(spec))
+            .cloned()
+            .collect();
+        if absent.is_empty() {
+            return false;
+        }
+        revision.selection.packages.retain(|p| !absent.contains(p));
+        let none = revision.selection.packages.is_empty();
+        if !s.output.quiet() {
+            let (rev, short) = (self.rev.as_str(), short(&self.commit));
+            let plural = if absent.len() == 1 { "" } else { "s" };
+            let new = if none {
+                "every benchmark is"
+            } else {
+                "their benchmarks are"
+            };
+            note(&format!(
+                "`{rev}` ({short}) has no package{plural} `{}`: {new} new against it",
+                absent.join("`, `")
+            ));
+        }
+        none
     }
 
     /// What is said as the checkout is built as baseline `name`: that it
@@ -433,7 +476,8 @@ impl Checkout {
     /// that file is copied into the checkout ([`copy_in`]), said in a note,
     /// and the revision built again.
     /// Saves baseline `name` holding nothing, in the store of the target
-    /// directory `shared`: the checkout lacks the manifest.
+    /// directory `shared`: the checkout lacks the manifest (said here) or
+    /// every package `-p` names.
     fn save_nothing(
         &self,
         s: &Settings,
@@ -453,6 +497,13 @@ impl Checkout {
         let record = RunRecord::new(context, 0.0, Vec::new(), Vec::new(), (None, None));
         let baselines = Store::new(shared).baselines();
         baselines.save(name, &record, &[], &baselines.lock(name)?)?;
+        if let Some(absent) = self.absent.as_ref().filter(|_| !s.output.quiet()) {
+            let (rev, short) = (self.rev.as_str(), short(&self.commit));
+            note(&format!(
+                "`{rev}` ({short}) has no `{}`: every benchmark is new against it",
+                absent.display()
+            ));
+        }
         Ok(())
     }
 

@@ -1017,6 +1017,59 @@ fn a_revision_before_the_first_benchmark_makes_every_benchmark_new() {
     }
 }
 
+#[test]
+fn a_package_the_base_lacks_has_its_benchmarks_new_and_the_others_compared() {
+    // The pull request adds `beta` to the workspace; `-p alpha -p beta`.
+    let fx = Fixture::new("workspace").own_target_dir();
+    let manifest = fx.dir.join("Cargo.toml");
+    let with_beta = std::fs::read_to_string(&manifest).unwrap();
+    let without = (with_beta.replace("\"alpha\", \"beta\", ", "\"alpha\", "))
+        .replace("[\"alpha\", \"beta\"]", "[\"alpha\"]");
+    assert!(!without.contains("beta"), "{without}");
+    std::fs::write(&manifest, without).unwrap();
+    let (beta, aside) = (fx.dir.join("beta"), fx.dir.join("target/beta-aside"));
+    std::fs::rename(&beta, &aside).unwrap();
+    fx.first_commit("target/\nCargo.lock\n");
+    std::fs::rename(&aside, &beta).unwrap();
+    std::fs::write(&manifest, &with_beta).unwrap();
+    git(&fx.dir, &["add", "."]);
+    git(&fx.dir, &["commit", "--quiet", "-m", "beta"]);
+
+    let args = |packages: &[&'static str]| {
+        let mut args = vec!["--compare-rev", "HEAD~1", "--format", "json"];
+        args.extend_from_slice(packages);
+        args.extend_from_slice(QUICK);
+        args.extend_from_slice(&crate::helpers::ONE_LAYOUT);
+        args
+    };
+    let both = fx.nbench(&args(&[
+        "-p", "alpha", "-p", "beta", "--bench", "alpha_a", "--bench", "beta",
+    ]));
+    assert_eq!(both.code, 0, "{}", both.all());
+    let said = "has no package `beta`: their benchmarks are new against it";
+    assert!(both.stderr.contains(said), "{}", both.stderr);
+    let doc = both.json();
+    let targets = doc["comparison"]["targets"].as_array().unwrap();
+    let target = |label: &str| targets.iter().find(|t| t["target"] == label).unwrap();
+    assert!(
+        !target("alpha/alpha_a")["rows"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "{targets:?}"
+    );
+    assert_eq!(
+        target("beta/beta")["new"],
+        serde_json::json!(["xor/4KiB"]),
+        "{targets:?}"
+    );
+
+    let alone = fx.nbench(&args(&["-p", "beta", "--bench", "beta"]));
+    assert_eq!(alone.code, 0, "{}", alone.all());
+    let said = "has no package `beta`: every benchmark is new against it";
+    assert!(alone.stderr.contains(said), "{}", alone.stderr);
+}
+
 /// The fenced `yaml` blocks of docs/ci.md.
 fn yaml_blocks(doc: &str) -> Vec<String> {
     doc.split("```yaml\n")
