@@ -121,10 +121,8 @@ fn prepare(s: &Settings, found: &discover::Discovery) -> Result<Prepared> {
     // A revision that cannot be had, or checked out, is said before
     // anything is built. Listing compares nothing: no revision for it.
     let revision = match s.compare.rev.as_ref().filter(|_| !s.list) {
-        Some(rev) => {
-            crate::build::revision::check(rev, &found.workspace_root)?;
-            Some(revision::prepare(s, rev, &store, &found.workspace_root)?)
-        }
+        // `prepare` finds the commit first: a revision git cannot name stops it.
+        Some(rev) => Some(revision::prepare(s, rev, &store, &found.workspace_root)?),
         None => None,
     };
     Ok(Prepared {

@@ -218,19 +218,20 @@ impl Checkout {
     /// working tree's workspace holds it: its name and that manifest,
     /// relative to the workspace's root.
     fn outside_its_workspace(&self, s: &Settings) -> Option<(String, PathBuf)> {
+        (s.selection.packages.iter()).find_map(|spec| {
+            let name = spec.split('@').next().unwrap_or(spec);
+            Some((name.to_owned(), self.holds_manifest_of(s, name)?))
+        })
+    }
+
+    /// The manifest of the working tree's member `name`, relative to the
+    /// workspace's root, where the checkout holds it at the same path.
+    fn holds_manifest_of(&self, s: &Settings, name: &str) -> Option<PathBuf> {
         let (root, there) = (s.meta.workspace_root.as_std_path(), self.manifest.parent()?);
-        (s.meta.workspace_packages().into_iter())
-            .filter(|p| {
-                (s.selection.packages.iter())
-                    .any(|spec| spec.split('@').next() == Some(p.name.as_str()))
-            })
-            .find_map(|p| {
-                let at = p.manifest_path.as_std_path().strip_prefix(root).ok()?;
-                there
-                    .join(at)
-                    .is_file()
-                    .then(|| (p.name.to_string(), at.to_owned()))
-            })
+        let members = s.meta.workspace_packages();
+        let p = members.iter().find(|p| p.name.as_str() == name)?;
+        let at = p.manifest_path.as_std_path().strip_prefix(root).ok()?;
+        there.join(at).is_file().then(|| at.to_owned())
     }
 
     /// Builds and saves the checkout as baseline `name` (in the target
@@ -318,19 +319,11 @@ impl Checkout {
     /// request adds them): their benchmarks are new against it, and a note
     /// says so. Whether none is left.
     fn without_absent_packages(&self, s: &Settings, revision: &mut Settings) -> bool {
-        let (members, there) = (
-            s.meta.workspace_packages(),
-            revision.meta.workspace_packages(),
-        );
-        let (root, dir) = (s.meta.workspace_root.as_std_path(), self.manifest.parent());
+        let there = revision.meta.workspace_packages();
         let held = |spec: &String| {
             let name = spec.split('@').next().unwrap_or(spec);
-            let manifest = (members.iter().find(|p| p.name.as_str() == name))
-                .and_then(|p| p.manifest_path.as_std_path().strip_prefix(root).ok());
             there.iter().any(|p| p.name.as_str() == name)
-                || manifest
-                    .zip(dir)
-                    .is_some_and(|(at, dir)| dir.join(at).is_file())
+                || self.holds_manifest_of(s, name).is_some()
         };
         let absent: Vec<String> = (s.selection.packages.iter())
             .filter(|spec| !held(spec))
