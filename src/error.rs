@@ -318,10 +318,10 @@ impl Error {
                     }
                 };
                 Some(format!(
-                    "{first}; a criterion suite runs unchanged with `{COMPAT_DEPENDENCY}`, and \
-                     with no edit at all, `cargo nbench compare --rev HEAD~1 HEAD` compares two \
-                     commits of a criterion, divan, gungraun, tango, bencher or iai suite, and \
-                     `cargo nbench --compare-rev HEAD` your working tree with a commit"
+                    "{first}; a criterion suite runs unchanged with `{COMPAT_DEPENDENCY}`, or \
+                     with no edit at all from a git repository, where cargo nbench builds a \
+                     criterion, divan, gungraun, tango, bencher or iai suite with its front end \
+                     swapped in, in a worktree of its own (`git init` is enough)"
                 ))
             }
             Error::Config { hint, .. } => hint.clone(),

@@ -14,6 +14,9 @@ use crate::error::{Error, Result};
 use std::path::Path;
 use std::process::Command;
 
+/// What notes and build output call the working tree built as a commit.
+pub const CALLED: &str = "working tree";
+
 /// The working tree as a commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Snapshot {

@@ -14,9 +14,10 @@ use crate::error::{Result, exit};
 /// Runs the command `settings` name; returns the exit code.
 pub fn dispatch(settings: &Settings) -> Result<u8> {
     match &settings.command {
-        // A working tree that cannot run as it stands compares as a revision.
+        // A working tree that cannot run as it stands is built as a revision.
         Command::Run => match crate::pipeline::working_tree::as_revision(settings)? {
-            Some(tree) => compare::working_tree(settings, &tree),
+            Some(tree) if settings.compare.rev.is_some() => compare::working_tree(settings, &tree),
+            Some(tree) => run::run_as_revision(settings, &tree),
             None => run::run(settings),
         },
         Command::Compare {

@@ -1,6 +1,7 @@
 //! `cargo nbench [--save-baseline NAME] [--compare NAME]`: build and measure the bench targets,
 //! in phases: prepare → build → measure → record → publish.
 
+use crate::build::snapshot::Snapshot;
 use crate::config::Settings;
 use crate::discover;
 use crate::error::{Error, Result, exit};
@@ -11,8 +12,10 @@ use crate::model::record::{RunRecord, TargetRecord};
 use crate::model::target::Built;
 use crate::pipeline::measure::{self, Versus};
 use crate::pipeline::publish::{emit, write_html};
-use crate::pipeline::targets::{build, check_counting, discover_targets, gather_context, plans};
-use crate::pipeline::{history, note, revision, warn, warn_uncopied};
+use crate::pipeline::targets::{
+    build, check_counting, discover_swapped, discover_targets, gather_context, plans,
+};
+use crate::pipeline::{history, note, revision, warn, warn_uncopied, working_tree};
 use crate::report::Format;
 use crate::report::progress::Progress;
 use crate::run::{self, Plan};
@@ -36,16 +39,38 @@ struct Prepared {
 
 /// Builds, measures, stores and reports.
 pub fn run(s: &Settings) -> Result<u8> {
+    measured(s, None)
+}
+
+/// [`run`] where the working tree's suite cannot run as it stands:
+/// `tree`, the working tree as a commit, is built as a revision is, with
+/// nbench's front ends in their libraries' places, and its executables run.
+pub fn run_as_revision(s: &Settings, tree: &Snapshot) -> Result<u8> {
+    measured(s, Some(tree))
+}
+
+/// The run of the working tree, built as it stands or, as `tree`, as a
+/// revision is.
+fn measured(s: &Settings, tree: Option<&Snapshot>) -> Result<u8> {
     check_flags(s)?;
     check_counting(s)?;
-    let (found, mut skipped) = discover_targets(s)?;
+    let (found, mut skipped) = match tree {
+        None => discover_targets(s)?,
+        Some(_) => discover_swapped(s)?,
+    };
     for name in s.unknown_bench_tables() {
         warn(&format!(
             "the settings file has a [bench.{name}] table, but the workspace has no bench target `{name}`"
         ));
     }
     let prepared = prepare(s, &found)?;
-    let targets = build(s, &found, &mut skipped)?;
+    let (targets, built_as) = match tree {
+        None => (build(s, &found, &mut skipped)?, None),
+        Some(tree) => {
+            let (saved, targets) = working_tree::built(s, tree, &prepared.store)?;
+            (targets, Some(saved.run.context))
+        }
+    };
     let mut plans = plans(s, &targets);
     let mut progress = Progress::new(s.output.chatty());
     if s.list {
@@ -57,7 +82,10 @@ pub fn run(s: &Settings) -> Result<u8> {
     }
     let builds = history::attach(&mut plans, &targets, &prepared.store.history());
     // Before a revision's side is measured, which pins the driver.
-    let context = gather_context(s, &found);
+    let mut context = gather_context(s, &found);
+    if let Some(then) = &built_as {
+        context = built_so(context, then);
+    }
     let prepared = with_revision(s, prepared)?;
     run::affinity::pin_driver();
     if s.output.format == Format::Jsonl {
@@ -78,6 +106,19 @@ pub fn run(s: &Settings) -> Result<u8> {
         (comparison, partition),
     );
     publish(s, &prepared, &record, (&targets, &builds))
+}
+
+/// The context of a run of the working tree whose executables a revision's
+/// build made (`then`): its compiler and build are that build's.
+fn built_so(now: Context, then: &Context) -> Context {
+    let (git_commit, git_dirty) = (now.git_commit.clone(), now.git_dirty);
+    let git_no_commits = now.git_no_commits;
+    Context {
+        git_commit,
+        git_dirty,
+        git_no_commits,
+        ..now.code_of(then)
+    }
 }
 
 /// Flags that need another one are refused before any work.

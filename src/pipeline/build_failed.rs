@@ -1,6 +1,7 @@
 //! Why a revision did not build, said as one line and what to do.
 
 use crate::build::lockfile::Carried;
+use crate::build::snapshot;
 use crate::build::swap::swap_said;
 use crate::build::swap_failure::{
     dependency_not_got, failed_build_script, failed_dependency, failed_without_front_end,
@@ -64,8 +65,12 @@ pub(super) fn build_failed(
             // A dependency's item, where the lock file took a version of it.
             let moved =
                 item_crate(&why).filter(|k| carried.is_some_and(|c| c.sourced(checkout, k)));
+            let message = match rev == snapshot::CALLED {
+                true => format!("the working tree (as commit {short}) failed to build{why}"),
+                false => format!("revision `{rev}` ({short}) failed to build{why}"),
+            };
             Error::RevisionBuild {
-                message: format!("revision `{rev}` ({short}) failed to build{why}"),
+                message,
                 hint: own_failure_hint(rev, &why, own_script, moved),
             }
         }
@@ -115,6 +120,10 @@ fn own_failure_hint(rev: &str, why: &str, own_script: bool, moved: Option<&str>)
             "{shown}; it keeps no Cargo.lock, so its dependencies took the working tree's \
              versions or the newest its manifests allow, and `{krate}` has changed since it was \
              written: compare with a revision that builds so"
+        ),
+        (false, None) if rev == snapshot::CALLED => format!(
+            "{shown}; its code does not build with this toolchain: mend what the error names \
+             and run again"
         ),
         // minijinja's f0fda005 calls a function its next commit adds.
         (false, None) => format!(

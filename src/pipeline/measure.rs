@@ -268,7 +268,7 @@ pub fn working_dir(meta: &cargo_metadata::Metadata, label: &str) -> Option<PathB
 /// Baseline `b`'s saved executables for `label` (`package/target`, one per
 /// link layout) as a built target, run from the package's folder it was
 /// built in, as cargo would, or else the workspace's.
-fn saved_target(
+pub fn saved_target(
     meta: &cargo_metadata::Metadata,
     (b, label): (&Baseline, &str),
     mut exes: Vec<PathBuf>,

@@ -18,7 +18,7 @@ use crate::build::lockfile::{Carried, to_carry};
 use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
 };
-use crate::build::snapshot::Snapshot;
+use crate::build::snapshot::{self, Snapshot};
 use crate::build::standalone::make_own_workspace;
 use crate::build::submodules;
 use crate::build::swap::{swap_in, swap_said};
@@ -78,7 +78,7 @@ fn reused(rev: &str, short: &str, name: &str, one: bool) -> String {
         ),
         false => String::new(),
     };
-    format!("comparing with `{rev}` ({short}): baseline `{name}`, already built{layouts}")
+    format!("`{rev}` ({short}): baseline `{name}`, already built{layouts}")
 }
 
 /// Everything about revision `rev` that can fail before it is built: it
@@ -100,7 +100,7 @@ pub fn baseline_of_working_tree(
     root: &Path,
 ) -> Result<String> {
     let (top, commit) = commit_of(root, &tree.commit)?;
-    prepare_commit(s, ("working tree", top, commit), store, root)?.finish(s, store)
+    prepare_commit(s, (snapshot::CALLED, top, commit), store, root)?.finish(s, store)
 }
 
 /// [`prepare`] for `commit` of the repository whose top is `top`, which

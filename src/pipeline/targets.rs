@@ -8,7 +8,7 @@ use crate::discover;
 use crate::error::{Error, Result};
 use crate::model::context::Context;
 use crate::model::record::SkippedRecord;
-use crate::model::target::{BenchTarget, Built};
+use crate::model::target::{BenchTarget, Built, Skipped};
 use crate::run::Plan;
 use crate::run::counter::CountError;
 use console::style;
@@ -18,20 +18,32 @@ use std::sync::Mutex;
 /// The bench targets to build, and those left out.
 pub fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<SkippedRecord>)> {
     let found = discover_quietly(s)?;
-    let skipped: Vec<SkippedRecord> = found
-        .skipped
-        .iter()
-        .map(|s| SkippedRecord {
-            target: s.label.clone(),
-            reason: s.reason.clone(),
-        })
-        .collect();
+    let skipped = records(found.skipped.iter());
     if found.targets.is_empty() {
         note_skipped(&skipped);
         let skipped = skipped.len();
         return Err(Error::NoTargets { skipped });
     }
     Ok((found, skipped))
+}
+
+/// The bench targets these settings select where the working tree is built
+/// as a revision is, with nbench's front ends in their libraries' places
+/// ([`super::working_tree`]), and those left out for another reason.
+pub fn discover_swapped(s: &Settings) -> Result<(discover::Discovery, Vec<SkippedRecord>)> {
+    let found = discover_quietly(s)?;
+    let skipped = records(found.skipped.iter().filter(|k| k.library.is_none()));
+    Ok((found, skipped))
+}
+
+/// The records of targets left out.
+fn records<'a>(skipped: impl Iterator<Item = &'a Skipped>) -> Vec<SkippedRecord> {
+    skipped
+        .map(|s| SkippedRecord {
+            target: s.label.clone(),
+            reason: s.reason.clone(),
+        })
+        .collect()
 }
 
 /// The bench targets these settings select, and those left out, with

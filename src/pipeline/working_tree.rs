@@ -1,14 +1,16 @@
-//! `--compare-rev REV` from a working tree whose suite cannot run as it
-//! stands: no bench target it selects uses nbench, and some use criterion
-//! (or another library a revision's build swaps). Such a working tree is
-//! compared as a revision is built: as a commit of its own
-//! ([`crate::build::snapshot`]), checked out in a worktree with nbench's
-//! front end in the library's place. The user's files are never edited.
+//! A working tree whose suite cannot run as it stands: no bench target it
+//! selects uses nbench, and some use criterion (or another library a
+//! revision's build swaps). Such a working tree is built as a revision is:
+//! as a commit of its own ([`crate::build::snapshot`]), checked out in a
+//! worktree with nbench's front end in the library's place. `--compare-rev`
+//! compares it with the revision; a plain run, `--save-baseline` and
+//! `--compare NAME` run its executables ([`built`]). The user's files are
+//! never edited.
 //!
 //! Each state of the working tree is a commit, and its baseline is built
-//! once. Only the last one made is kept: a comparison that makes another
-//! deletes the one before, so editing and comparing again does not pile
-//! up a baseline for every edit.
+//! once. Only the last one made is kept: a run that makes another deletes
+//! the one before, so editing and running again does not pile up a
+//! baseline for every edit.
 
 use super::note;
 use super::targets::discover_quietly;
@@ -16,16 +18,19 @@ use crate::build::snapshot::{Snapshot, snapshot};
 use crate::build::worktree::{git, remove_kept, short};
 use crate::config::Settings;
 use crate::error::{Error, Result};
+use crate::model::target::Built;
 use crate::store::Store;
+use crate::store::baselines::Baseline;
 use std::path::Path;
 
-/// The working tree as a commit to compare with `--compare-rev`'s revision,
-/// where these settings compare with one and the working tree's suite
-/// cannot run as it stands; else nothing (the run goes on as usual, and
-/// says what it finds).
+/// The working tree as a commit, where the working tree's suite cannot run
+/// as it stands and it is in a git repository; else nothing (the run goes
+/// on as usual, and says what it finds). `--compare-rev` compares it with
+/// its revision; other runs run its build ([`built`]).
 pub fn as_revision(s: &Settings) -> Result<Option<Snapshot>> {
     let c = &s.compare;
-    if c.rev.is_none() || c.baseline.is_some() || c.save_baseline.is_some() {
+    // Refused by the run, which says why.
+    if c.rev.is_some() && (c.baseline.is_some() || c.save_baseline.is_some()) {
         return Ok(None);
     }
     let found = discover_quietly(s)?;
@@ -39,11 +44,17 @@ pub fn as_revision(s: &Settings) -> Result<Option<Snapshot>> {
     let Ok(top) = git(&found.workspace_root, &["rev-parse", "--show-toplevel"]) else {
         return Ok(None);
     };
-    // What would stop the comparison stops it before the note says what it
-    // would compare.
+    // A project its repository ignores is none of its commits.
+    let root = found.workspace_root.to_string_lossy();
+    if git(Path::new(&top), &["check-ignore", "--quiet", root.as_ref()]).is_ok() {
+        return Ok(None);
+    }
+    // What would stop the run stops it before the note says what it would
+    // build.
     super::targets::check_counting(s)?;
-    let rev = c.rev.as_deref().unwrap_or("HEAD");
-    crate::build::revision::check(rev, &found.workspace_root)?;
+    if let Some(rev) = c.rev.as_deref() {
+        crate::build::revision::check(rev, &found.workspace_root)?;
+    }
     let store = Store::new(&found.target_dir);
     std::fs::create_dir_all(store.root())
         .map_err(|e| Error::io("could not create", store.root(), e))?;
@@ -59,10 +70,14 @@ pub fn as_revision(s: &Settings) -> Result<Option<Snapshot>> {
             false => format!("`HEAD` ({}), which it is", short(&tree.commit)),
         };
         let libraries = libraries.join(" and ");
+        let how = match c.rev {
+            Some(_) => "it is compared as a revision",
+            None => "it is run as a revision",
+        };
         note(&format!(
-            "the working tree's bench targets use {libraries}: it is compared as a revision, \
-             {which}, built in a worktree with nbench's front end in {libraries}'s place (your \
-             files, index and branch are not touched)"
+            "the working tree's bench targets use {libraries}: {how}, {which}, built in a \
+             worktree with nbench's front end in {libraries}'s place (your files, index and \
+             branch are not touched)"
         ));
     }
     Ok(Some(tree))
@@ -88,4 +103,31 @@ pub fn keep_only(store: &Store, name: &str, tree: &Snapshot) {
         }
     }
     let _ = std::fs::write(&file, name);
+}
+
+/// The bench targets of the working tree `tree`, for a run that measures
+/// it alone or with a saved baseline: its baseline's executables (built
+/// now where they are not saved yet), each run from its checkout; and that
+/// baseline, whose context says how they were built.
+pub fn built(s: &Settings, tree: &Snapshot, store: &Store) -> Result<(Baseline, Vec<Built>)> {
+    let root = s.meta.workspace_root.as_std_path();
+    let name = super::revision::baseline_of_working_tree(s, tree, store, root)?;
+    keep_only(store, &name, tree);
+    let baselines = store.baselines();
+    let saved = baselines.get_to_compare(&name)?;
+    let mut targets = Vec::new();
+    for t in (saved.run.targets.iter()).filter(|t| s.selection.picks(&t.target)) {
+        let exes = baselines
+            .executables_for(&saved, &t.target, false)
+            .map_err(|why| Error::Revision {
+                message: format!("bench target {} of the working tree: {why}", t.target),
+                hint: format!("`cargo nbench baseline delete {name}` builds it again"),
+            })?;
+        targets.push(super::measure::saved_target(
+            &s.meta,
+            (&saved, &t.target),
+            exes,
+        ));
+    }
+    Ok((saved, targets))
 }

@@ -277,6 +277,43 @@ fn an_untouched_working_tree_compares_with_a_revision_as_a_commit_of_its_own() {
         "{first:?} {second:?}"
     );
 
+    // A plain run, and a saved baseline, of the same untouched tree: its
+    // build is reused, and the run is stored as any run is.
+    let runs = || std::fs::read_dir(fx.dir.join("target/nbench/runs")).map_or(0, |d| d.count());
+    let saved = run(
+        &fx,
+        &["--save-baseline", "edited", "--format", "json"],
+        true,
+    );
+    assert_eq!(saved.code, 0, "{}", saved.all());
+    let said = "the working tree's bench targets use criterion: it is run as a revision, commit ";
+    assert!(saved.stderr.contains(said), "{}", saved.stderr);
+    assert!(!saved.stderr.contains("building `"), "{}", saved.stderr);
+    let doc: Value = serde_json::from_str(&saved.stdout).unwrap();
+    let ids: Vec<&str> = (doc["targets"].as_array().unwrap().iter())
+        .flat_map(|t| t["benchmarks"].as_array().unwrap())
+        .filter_map(|b| b["id"].as_str())
+        .collect();
+    assert_eq!(ids.len(), 4, "{ids:?}");
+    assert_eq!(doc["context"]["git_dirty"], true, "{}", doc["context"]);
+    assert_eq!(runs(), 1);
+    // Back at `HEAD` (2600 steps), compared with the saved 3000: faster,
+    // and `HEAD`'s own build runs.
+    edit(&lib, "STEPS: u64 = 3000", "STEPS: u64 = 2600");
+    std::fs::remove_file(fx.dir.join("scratch.txt")).unwrap();
+    let compared = run(&fx, &["--compare", "edited", "--format", "json"], true);
+    assert_eq!(compared.code, 0, "{}", compared.all());
+    assert!(
+        !compared.stderr.contains("building `"),
+        "{}",
+        compared.stderr
+    );
+    let rows = verdicts(&compared.stdout);
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert!(rows.iter().all(|(_, v)| v == "improved"), "{rows:?}");
+    assert_eq!(runs(), 2);
+    assert_eq!(status(&fx.dir), "", "the checkout was touched");
+
     // A revision git does not know stops it before anything is made or said.
     let unknown = run(&fx, &["--compare-rev", "no-such-rev"], true);
     assert_eq!(unknown.code, 2, "{}", unknown.all());
