@@ -36,7 +36,11 @@ NBENCH_WARM_UP), and the measurement and output ones in nbench.toml at the works
 flags win over variables, variables over the file. `cargo nbench config` shows what is in effect.
 
 Results of every run are stored in target/nbench/runs/ (the last 50 are kept), and
-target/nbench/report/index.html shows them with plots.";
+target/nbench/report/index.html shows them with plots.
+
+A suite on criterion, divan, gungraun, tango, bencher or iai runs with no edit in a git
+repository: the working tree is built as a commit of its own, with nbench's front end in the
+library's place, in a worktree under target/nbench (your files, index and branch untouched).";
 
 /// Build and run nbench benchmarks, store the results, compare them.
 #[derive(Debug, Clone, Args)]
