@@ -130,6 +130,11 @@ pub struct BuildOptions {
     pub quiet: bool,
     /// Link layouts to build of each target for comparisons (1: the linker's own order only).
     pub layouts: usize,
+    /// Link layouts of a build kept for comparisons to come, whatever this
+    /// command compares: `--layouts`, else the default for comparisons (a
+    /// working tree built as a revision for a plain run, whose build a
+    /// later `--save-baseline` or `--compare` reuses).
+    pub kept_layouts: usize,
     /// Layout `i` (from 1) shuffles the function order with seed `layout_seed + i`
     /// (0 when not given); given with one layout, that layout is shuffled too.
     pub layout_seed: Option<u64>,

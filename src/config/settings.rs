@@ -106,6 +106,7 @@ impl Output {
 }
 
 /// Everything a command needs, resolved once.
+#[derive(Clone)]
 pub struct Settings {
     /// What to do.
     pub command: Command,
@@ -280,6 +281,7 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
             jobs: cli.jobs.clone(),
             quiet: cli.quiet,
             layouts: layouts(&cli),
+            kept_layouts: kept_layouts(&cli),
             layout_seed: cli.layout_seed,
             placement: cli.placement.into(),
             stable_dir: (Placement::from(cli.placement) == Placement::Stable)
@@ -327,6 +329,12 @@ pub(super) fn layouts(cli: &Cli) -> usize {
         None if paired && !cli.list => DEFAULT_LAYOUTS,
         None => 1,
     }
+}
+
+/// Link layouts of a build kept for comparisons to come, whatever this
+/// command is: `--layouts`, else [`DEFAULT_LAYOUTS`].
+fn kept_layouts(cli: &Cli) -> usize {
+    cli.layouts.map_or(DEFAULT_LAYOUTS, |k| k as usize)
 }
 
 /// Layouts built by default for comparisons. The change is averaged over
@@ -502,5 +510,19 @@ mod tests {
         let help = layouts.get_help().expect("its help").to_string();
         let said = format!("[default: {DEFAULT_LAYOUTS} with --save-baseline or --compare");
         assert!(help.contains(&said), "{help}");
+    }
+
+    #[test]
+    fn a_build_kept_for_comparisons_takes_their_layouts_whatever_the_command() {
+        let both = |args: &[&str]| {
+            let line = ["cargo", "nbench"].iter().chain(args).map(OsString::from);
+            let (cli, _) = parse(line.collect()).expect("a valid line");
+            (layouts(&cli), kept_layouts(&cli))
+        };
+        assert_eq!(both(&[]), (1, DEFAULT_LAYOUTS));
+        assert_eq!(both(&["--list"]), (1, DEFAULT_LAYOUTS));
+        let saved = both(&["--save-baseline", "main"]);
+        assert_eq!(saved, (DEFAULT_LAYOUTS, DEFAULT_LAYOUTS));
+        assert_eq!(both(&["--layouts", "3"]), (3, 3));
     }
 }

@@ -111,7 +111,12 @@ pub fn keep_only(store: &Store, name: &str, tree: &Snapshot) {
 /// baseline, whose context says how they were built.
 pub fn built(s: &Settings, tree: &Snapshot, store: &Store) -> Result<(Baseline, Vec<Built>)> {
     let root = s.meta.workspace_root.as_std_path();
-    let name = super::revision::baseline_of_working_tree(s, tree, store, root)?;
+    // In the layouts a comparison takes, whatever this command is: a plain
+    // run and `--save-baseline` or `--compare NAME` of one tree then share
+    // one build (one layout's flags differ, and would build it again).
+    let mut kept = s.clone();
+    kept.build.layouts = s.build.kept_layouts;
+    let name = super::revision::baseline_of_working_tree(&kept, tree, store, root)?;
     keep_only(store, &name, tree);
     let baselines = store.baselines();
     let saved = baselines.get_to_compare(&name)?;
