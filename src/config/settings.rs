@@ -272,26 +272,7 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
                 .chain(cli.bins.iter().cloned())
                 .collect(),
         },
-        build: BuildOptions {
-            manifest: manifest(&cli),
-            features: cli.features.clone(),
-            all_features: cli.all_features,
-            no_default_features: cli.no_default_features,
-            profile: cli.profile.clone(),
-            jobs: cli.jobs.clone(),
-            quiet: cli.quiet,
-            layouts: layouts(&cli),
-            kept_layouts: kept_layouts(&cli),
-            layout_seed: cli.layout_seed,
-            placement: cli.placement.into(),
-            stable_dir: (Placement::from(cli.placement) == Placement::Stable)
-                .then(|| target.join("nbench/build")),
-            revision: None,
-            workspace_root: meta.workspace_root.clone().into(),
-            own_packages: discover::own_packages(&meta),
-            libtest_dir: target.join("nbench/libtest"),
-            libtest: None,
-        },
+        build: build_options(&cli, &meta, &target),
         plans,
         revision_plans: layers.for_revision().plans()?,
         shown,
@@ -314,6 +295,31 @@ pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
         },
         meta,
     })
+}
+
+/// How the command line `cli` builds the workspace `meta`, whose target
+/// directory is `target`.
+fn build_options(cli: &Cli, meta: &Metadata, target: &Path) -> BuildOptions {
+    BuildOptions {
+        manifest: manifest(cli),
+        features: cli.features.clone(),
+        all_features: cli.all_features,
+        no_default_features: cli.no_default_features,
+        profile: cli.profile.clone(),
+        jobs: cli.jobs.clone(),
+        quiet: cli.quiet,
+        layouts: layouts(cli),
+        kept_layouts: kept_layouts(cli),
+        layout_seed: cli.layout_seed,
+        placement: cli.placement.into(),
+        stable_dir: (Placement::from(cli.placement) == Placement::Stable)
+            .then(|| target.join("nbench/build")),
+        revision: None,
+        workspace_root: meta.workspace_root.clone().into(),
+        own_packages: discover::own_packages(meta),
+        libtest_dir: target.join("nbench/libtest"),
+        libtest: None,
+    }
 }
 
 /// Link layouts per target: `--layouts`, else [`DEFAULT_LAYOUTS`] when a
