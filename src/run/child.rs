@@ -98,6 +98,34 @@ pub fn own_tmp(cmd: &mut Command, dir: &std::path::Path) {
     cmd.env(nbench::__private::command::OWN_TMP_ENV, "1");
 }
 
+/// The variable that pads what [`as_cargo_runs`] sets to a whole number of
+/// 4 KiB.
+const CARGO_PAD_ENV: &str = "NBENCH_CARGO_PAD";
+
+/// What `cargo bench` tells a bench binary it starts of its package, for
+/// code that reads it as it runs (roaring's benchmarks find their data by
+/// `CARGO_MANIFEST_DIR`): the folder `dir` it runs in is its package's,
+/// with its manifest there. Padded to a whole number of 4 KiB, so that
+/// the length of the folder's path does not move where the stack starts
+/// (placement evens that out between a comparison's two sides, and code
+/// that allocates counts by it).
+pub fn as_cargo_runs(cmd: &mut Command, dir: &std::path::Path) {
+    let vars = [
+        ("CARGO_MANIFEST_DIR", dir.to_path_buf()),
+        ("CARGO_MANIFEST_PATH", dir.join("Cargo.toml")),
+    ];
+    // Each `NAME=value` and its terminating zero.
+    let taken: usize = (vars.iter())
+        .map(|(k, v)| k.len() + v.as_os_str().len() + 2)
+        .sum::<usize>()
+        + CARGO_PAD_ENV.len()
+        + 2;
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    cmd.env(CARGO_PAD_ENV, "x".repeat((4096 - taken % 4096) % 4096));
+}
+
 #[cfg(not(target_os = "linux"))]
 pub fn room_for_stack(_: &mut Command) {}
 
@@ -111,6 +139,33 @@ pub fn not_randomized(_: &mut Command) {}
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bench_process_is_told_its_package_as_cargo_tells_it_in_whole_pages() {
+        let told = |dir: &str| {
+            let mut cmd = Command::new("sh");
+            cmd.args([
+                "-c",
+                "echo \"$CARGO_MANIFEST_DIR|$CARGO_MANIFEST_PATH|$NBENCH_CARGO_PAD\"",
+            ]);
+            as_cargo_runs(&mut cmd, std::path::Path::new(dir));
+            let out = String::from_utf8(cmd.output().expect("sh runs").stdout).unwrap();
+            let parts: Vec<String> = out.trim_end().split('|').map(str::to_owned).collect();
+            parts
+        };
+        for dir in ["/w/pkg", "/a/much/longer/worktree/path/of/the/same/pkg"] {
+            let [manifest_dir, manifest_path, pad] = &told(dir)[..] else {
+                panic!("three values");
+            };
+            assert_eq!(manifest_dir, dir);
+            assert_eq!(manifest_path, &format!("{dir}/Cargo.toml"));
+            let block = format!("CARGO_MANIFEST_DIR={dir}").len()
+                + format!("CARGO_MANIFEST_PATH={manifest_path}").len()
+                + format!("{CARGO_PAD_ENV}={pad}").len()
+                + 3;
+            assert_eq!(block % 4096, 0, "{dir}");
+        }
+    }
 
     #[test]
     fn a_child_may_grow_its_stack_to_the_room_given_or_the_hard_limit() {

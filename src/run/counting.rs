@@ -243,6 +243,7 @@ fn run(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    super::child::as_cargo_runs(&mut cmd, dir);
     // A usage error refuses the iterations only from a harness before them.
     let may_refuse = iters && !carried.apart_as_told;
     let (printed, failed) = finish(cmd, source, (way.limit, may_refuse))?;

@@ -96,6 +96,7 @@ impl Session {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        super::child::as_cargo_runs(&mut cmd, cwd);
         as_measured(&mut cmd, exe, echo, place.is_some());
         if let Some(place) = place {
             draws_as_placed(&mut cmd, place);
