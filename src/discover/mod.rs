@@ -71,7 +71,7 @@ impl Selection {
 }
 
 /// The package name in a package spec (`name`, `name@1.2`).
-fn spec_name(spec: &str) -> &str {
+pub fn spec_name(spec: &str) -> &str {
     spec.split('@').next().unwrap_or(spec)
 }
 
@@ -412,7 +412,7 @@ fn select_packages<'m>(
             .packages
             .iter()
             .map(|spec| {
-                let name = spec.split('@').next().unwrap_or(spec);
+                let name = spec_name(spec);
                 members
                     .iter()
                     .copied()
@@ -426,11 +426,7 @@ fn select_packages<'m>(
     if cli.workspace {
         return Ok(members
             .into_iter()
-            .filter(|p| {
-                !cli.exclude
-                    .iter()
-                    .any(|x| x.split('@').next() == Some(p.name.as_str()))
-            })
+            .filter(|p| !cli.exclude.iter().any(|x| spec_name(x) == p.name.as_str()))
             .collect());
     }
     // Like cargo: the package whose manifest was named (or found from the

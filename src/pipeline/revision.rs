@@ -219,7 +219,7 @@ impl Checkout {
     /// relative to the workspace's root.
     fn outside_its_workspace(&self, s: &Settings) -> Option<(String, PathBuf)> {
         (s.selection.packages.iter()).find_map(|spec| {
-            let name = spec.split('@').next().unwrap_or(spec);
+            let name = discover::spec_name(spec);
             Some((name.to_owned(), self.holds_manifest_of(s, name)?))
         })
     }
@@ -321,7 +321,7 @@ impl Checkout {
     fn without_absent_packages(&self, s: &Settings, revision: &mut Settings) -> bool {
         let there = revision.meta.workspace_packages();
         let held = |spec: &String| {
-            let name = spec.split('@').next().unwrap_or(spec);
+            let name = discover::spec_name(spec);
             there.iter().any(|p| p.name.as_str() == name)
                 || self.holds_manifest_of(s, name).is_some()
         };
@@ -464,10 +464,6 @@ pub fn untracked_beside(s: &Settings, baseline: &Baseline, labels: &[String]) {
 const MOST_COPIED: usize = 16;
 
 impl Checkout {
-    /// [`save_baseline`] with `revision`'s settings; where the build could
-    /// not read a file that the working tree has and git does not track,
-    /// that file is copied into the checkout ([`copy_in`]), said in a note,
-    /// and the revision built again.
     /// Saves baseline `name` holding nothing, in the store of the target
     /// directory `shared`: the checkout lacks the manifest (said here) or
     /// every package `-p` names.
@@ -500,6 +496,10 @@ impl Checkout {
         Ok(())
     }
 
+    /// [`save_baseline`] with `revision`'s settings; where the build could
+    /// not read a file that the working tree has and git does not track,
+    /// that file is copied into the checkout ([`copy_in`]), said in a note,
+    /// and the revision built again.
     fn save_copying(
         &self,
         s: &Settings,
