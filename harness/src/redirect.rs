@@ -132,8 +132,33 @@ mod imp {
 mod tests {
     use super::*;
 
+    const NAME: &str = "redirect::tests::what_a_function_and_its_child_write_to_a_stream_is_captured_and_the_stream_restored";
+    const CHILD: &str = "NBENCH_REDIRECT_TEST_CHILD";
+
+    /// The stream is the whole process's, and the test harness writes its
+    /// own lines to it from another thread as the other tests end. So the
+    /// checks run in a process of their own: this test binary started
+    /// again, on this test alone.
     #[test]
     fn what_a_function_and_its_child_write_to_a_stream_is_captured_and_the_stream_restored() {
+        if std::env::var_os(CHILD).is_some() {
+            return checks();
+        }
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([NAME, "--exact", "--test-threads=1", "--quiet"])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{said}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(said.contains("1 passed"), "{said}");
+    }
+
+    fn checks() {
         // Written to the stream itself: the test harness takes what
         // `print!` says for its own.
         let out = capture(Stream::Stdout, || {
