@@ -54,7 +54,7 @@ pub struct Cli {
     #[arg(value_name = "FILTER")]
     pub filters: Vec<String>,
 
-    /// Arguments passed on to every bench binary
+    /// Arguments for every bench binary; filters, --exact, --skip, --ignored, --include-ignored, --list and --nocapture here are taken as cargo nbench's own, as `cargo bench -- …` users write them
     #[arg(last = true, value_name = "ARGS")]
     pub bench_args: Vec<String>,
 

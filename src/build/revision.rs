@@ -196,8 +196,9 @@ pub fn check(rev: &str, root: &Path) -> Result<()> {
 
 /// The revision lacks `what` (a manifest, a package, a bench target).
 pub fn missing_at(what: &str, rev: &str, short: &str) -> Error {
+    let who = super::snapshot::named(rev, short);
     Error::Revision {
-        message: format!("{what} does not exist at `{rev}` ({short})"),
+        message: format!("{what} does not exist at {who}"),
         hint: "the revision predates it: compare with a later revision, or save a baseline \
                with --save-baseline and compare with --compare"
             .into(),

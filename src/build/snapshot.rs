@@ -17,6 +17,23 @@ use std::process::Command;
 /// What notes and build output call the working tree built as a commit.
 pub const CALLED: &str = "working tree";
 
+/// How notes and errors name revision `rev` at commit `short`: the
+/// working tree as what it is, a revision by the name it was given.
+pub fn named(rev: &str, short: &str) -> String {
+    match rev == CALLED {
+        true => format!("the working tree (as commit {short})"),
+        false => format!("`{rev}` ({short})"),
+    }
+}
+
+/// [`named`] where a revision is called one ("revision `main` (…)").
+pub fn named_revision(rev: &str, short: &str) -> String {
+    match rev == CALLED {
+        true => named(rev, short),
+        false => format!("revision {}", named(rev, short)),
+    }
+}
+
 /// The working tree as a commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Snapshot {

@@ -3,6 +3,7 @@
 //! The only reader of the command line: everything below takes the
 //! [`Settings`] (or the part of them it needs) resolved here.
 
+mod bench_args;
 pub mod file;
 pub mod keys;
 mod settings;

@@ -236,7 +236,8 @@ impl Settings {
 /// variables and the workspace's settings file, and turns colour on or off.
 pub fn resolve(args: Vec<OsString>) -> Result<Settings> {
     check_env().map_err(Error::Usage)?;
-    let (first, matches) = parse(args)?;
+    let (mut first, matches) = parse(args)?;
+    super::bench_args::take(&mut first)?;
     apply_color(first.color);
     if let Some(dir) = first.target_dir.as_ref().filter(|d| d.is_file()) {
         return Err(Error::Usage(format!(

@@ -26,13 +26,14 @@ pub(super) fn build_failed(
     swap: Option<&SwapRecord>,
     (checkout, carried): (&Path, Option<&Carried>),
 ) -> Error {
+    let called = snapshot::named_revision(rev, short);
     let swapped = swap.and_then(|swap| swap_failed(rev, short, why, swap));
     if let Some(e) = swapped {
         return e;
     }
     if let Some(package) = dependency_not_got(why) {
         return Error::RevisionBuild {
-            message: format!("revision `{rev}` ({short}): cargo could not get `{package}`"),
+            message: format!("{called}: cargo could not get `{package}`"),
             hint: format!(
                 "cargo's output is above, each line marked [{rev}]; the revision builds where \
                  cargo can reach `{package}`'s source (the network, or cargo's cache with \
@@ -51,7 +52,7 @@ pub(super) fn build_failed(
     match swap.filter(front_ends) {
         Some(swap) => Error::Swapped {
             message: format!(
-                "revision `{rev}` ({short}) does not build with {}{}{why}",
+                "{called} does not build with {}{}{why}",
                 swap_said(swap).1,
                 missing_item(&why).map_or(String::new(), |item| format!(": it lacks `{item}`"))
             ),
@@ -65,12 +66,8 @@ pub(super) fn build_failed(
             // A dependency's item, where the lock file took a version of it.
             let moved =
                 item_crate(&why).filter(|k| carried.is_some_and(|c| c.sourced(checkout, k)));
-            let message = match rev == snapshot::CALLED {
-                true => format!("the working tree (as commit {short}) failed to build{why}"),
-                false => format!("revision `{rev}` ({short}) failed to build{why}"),
-            };
             Error::RevisionBuild {
-                message,
+                message: format!("{called} failed to build{why}"),
                 hint: own_failure_hint(rev, &why, own_script, moved),
             }
         }
@@ -137,10 +134,11 @@ fn own_failure_hint(rev: &str, why: &str, own_script: bool, moved: Option<&str>)
 /// failed, where the front end is to blame: cargo could not get it, or the
 /// suite asks it for a feature it lacks.
 fn swap_failed(rev: &str, short: &str, why: &str, swap: &SwapRecord) -> Option<Error> {
+    let called = snapshot::named_revision(rev, short);
     if let Some((package, feature)) = feature_not_had(why, swap) {
         return Some(Error::Swapped {
             message: format!(
-                "revision `{rev}` ({short}): its manifests ask {package} for feature \
+                "{called}: its manifests ask {package} for feature \
                  `{feature}`, which it does not have"
             ),
             hint: format!(
@@ -155,10 +153,7 @@ fn swap_failed(rev: &str, short: &str, why: &str, swap: &SwapRecord) -> Option<E
             .find(|(l, _)| *l == front.library)
             .map_or(String::new(), |(_, d)| format!(" from `{d}`"));
         return Some(Error::Swapped {
-            message: format!(
-                "revision `{rev}` ({short}): could not get {}{from}",
-                front.package
-            ),
+            message: format!("{called}: could not get {}{from}", front.package),
             hint: format!(
                 "cargo's output is above, each line marked [{rev}]; set {} to a folder holding {} \
                  (`{}` in cargo nbench's repository) to build without the network",

@@ -71,6 +71,7 @@ struct Checkout {
 /// The note for revision `rev`'s baseline `name`, reused as it was saved:
 /// in `one` link layout where its layouts could not be built then.
 fn reused(rev: &str, short: &str, name: &str, one: bool) -> String {
+    let who = snapshot::named(rev, short);
     let layouts = match one {
         true => format!(
             ", in one link layout (its layouts could not be built then; `cargo nbench baseline \
@@ -78,7 +79,7 @@ fn reused(rev: &str, short: &str, name: &str, one: bool) -> String {
         ),
         false => String::new(),
     };
-    format!("`{rev}` ({short}): baseline `{name}`, already built{layouts}")
+    format!("{who}: baseline `{name}`, already built{layouts}")
 }
 
 /// Everything about revision `rev` that can fail before it is built: it
@@ -149,7 +150,10 @@ fn prepare_commit(
             });
         }
         Some(Err(why)) if !s.output.quiet() => {
-            note(&format!("`{rev}` ({short}) is built again: {why}"));
+            note(&format!(
+                "{} is built again: {why}",
+                snapshot::named(rev, short)
+            ));
         }
         _ => {}
     }
@@ -187,11 +191,12 @@ fn held(
     name: &str,
     (rev, short): (&str, &str),
 ) -> Result<Lock> {
+    let who = snapshot::named(rev, short);
     match baselines.lock(name) {
         Err(Error::InUse { .. }) => {
             if !s.output.quiet() {
                 note(&format!(
-                    "waiting for another cargo nbench that is building `{rev}` ({short})"
+                    "waiting for another cargo nbench that is building {who}"
                 ));
             }
             baselines.lock_waiting(name)
@@ -238,6 +243,10 @@ impl Checkout {
     /// directory every revision shares); returns where the baseline was made.
     fn make(&self, s: &Settings, name: &str, store: &Store) -> Result<PathBuf> {
         let (rev, short) = (self.rev.as_str(), short(&self.commit));
+        let (who, called) = (
+            snapshot::named(rev, short),
+            snapshot::named_revision(rev, short),
+        );
         if !s.output.quiet() {
             self.say_building(name);
         }
@@ -248,7 +257,7 @@ impl Checkout {
         }
         if carried.is_some() && !s.output.quiet() {
             note(&format!(
-                "`{rev}` ({short}) keeps no Cargo.lock: building it with the working tree's, \
+                "{who} keeps no Cargo.lock: building it with the working tree's, \
                  so that both sides take the same versions of their dependencies"
             ));
         }
@@ -286,12 +295,21 @@ impl Checkout {
             // Bench targets there, each left out with a note saying why.
             Err(Error::NoTargets { skipped: 1.. }) => Err(Error::Revision {
                 message: format!(
-                    "revision `{rev}` ({short}): every bench target selected there was left \
+                    "{called}: every bench target selected there was left \
                      out, for the reason its note above gives"
                 ),
-                hint: "do what the note asks (a feature, with --features, builds both sides \
-                       with it), or compare with a revision whose targets run"
-                    .into(),
+                hint: match rev == snapshot::CALLED {
+                    // Nothing else to compare with.
+                    true => {
+                        "do what the note asks (a feature named with --features is on in \
+                             every build this command makes)"
+                    }
+                    false => {
+                        "do what the note asks (a feature, with --features, builds both \
+                              sides with it), or compare with a revision whose targets run"
+                    }
+                }
+                .into(),
             }),
             // The selected packages or bench targets are not there, or a
             // selected package is, and its workspace there does not take it.
@@ -305,7 +323,7 @@ impl Checkout {
                 )
             }
             Err(e) => Err(Error::Revision {
-                message: format!("revision `{rev}` ({short}) could not be measured and saved: {e}"),
+                message: format!("{called} could not be measured and saved: {e}"),
                 hint: e
                     .hint()
                     .unwrap_or_else(|| "run again with -v to see more".to_owned()),
@@ -336,6 +354,7 @@ impl Checkout {
         let none = revision.selection.packages.is_empty();
         if !s.output.quiet() {
             let (rev, short) = (self.rev.as_str(), short(&self.commit));
+            let who = snapshot::named(rev, short);
             let plural = if absent.len() == 1 { "" } else { "s" };
             let new = if none {
                 "every benchmark is"
@@ -343,7 +362,7 @@ impl Checkout {
                 "their benchmarks are"
             };
             note(&format!(
-                "`{rev}` ({short}) has no package{plural} `{}`: {new} new against it",
+                "{who} has no package{plural} `{}`: {new} new against it",
                 absent.join("`, `")
             ));
         }
@@ -354,7 +373,8 @@ impl Checkout {
     /// is, with the swap it takes and whether it is a workspace of its own.
     fn say_building(&self, name: &str) {
         let (rev, short) = (self.rev.as_str(), short(&self.commit));
-        let what = format!("building `{rev}` ({short}) in a worktree, saved as baseline `{name}`");
+        let who = snapshot::named(rev, short);
+        let what = format!("building {who} in a worktree, saved as baseline `{name}`");
         eprintln!("{}", style(what).dim());
         if let Some(swap) = self.swap.as_ref() {
             note(&swap_note(rev, short, swap));
@@ -362,7 +382,7 @@ impl Checkout {
         if self.alone {
             let at = self.manifest.strip_prefix(&self.worktree.path);
             note(&format!(
-                "`{rev}` ({short}): `{}` is in no workspace of its checkout: building it as a \
+                "{who}: `{}` is in no workspace of its checkout: building it as a \
                  workspace of its own, as cargo does there",
                 at.unwrap_or(&self.manifest).display()
             ));
@@ -372,8 +392,9 @@ impl Checkout {
 
 /// What is said of revision `rev` where it has no bench target.
 fn nothing_there(rev: &str, short: &str) -> String {
+    let who = snapshot::named(rev, short);
     format!(
-        "`{rev}` ({short}) has no bench target for this command to run: every benchmark \
+        "{who} has no bench target for this command to run: every benchmark \
          is new against it"
     )
 }
@@ -381,9 +402,10 @@ fn nothing_there(rev: &str, short: &str) -> String {
 /// Package `package` is at revision `rev`, its manifest at `at`, and its
 /// workspace there leaves it out (http's `benches`).
 fn not_a_member(package: &str, at: &Path, (rev, short): (&str, &str)) -> Error {
+    let who = snapshot::named(rev, short);
     Error::Revision {
         message: format!(
-            "package `{package}` is at `{rev}` ({short}), in `{}`, but the workspace there \
+            "package `{package}` is at {who}, in `{}`, but the workspace there \
              does not take it as a member",
             at.display()
         ),
@@ -407,8 +429,9 @@ fn without_absent_features(s: &Settings, revision: &mut Settings, (rev, short): 
     if !s.output.quiet() {
         let plural = if absent.len() == 1 { "" } else { "s" };
         note(&format!(
-            "`{rev}` ({short}) has no feature{plural} `{}`: building it without (its bench \
+            "{} has no feature{plural} `{}`: building it without (its bench \
              targets that require {} are not there to compare)",
+            snapshot::named(rev, short),
             absent.join("`, `"),
             if absent.len() == 1 { "it" } else { "them" }
         ));
@@ -418,6 +441,7 @@ fn without_absent_features(s: &Settings, revision: &mut Settings, (rev, short): 
 /// The note for revision `rev` built with the front ends `swap` put in
 /// its libraries' places.
 fn swap_note(rev: &str, short: &str, swap: &SwapRecord) -> String {
+    let who = snapshot::named(rev, short);
     let (uses, places) = swap_said(swap);
     let kept = match swap.kept.is_empty() {
         true => String::new(),
@@ -427,7 +451,7 @@ fn swap_note(rev: &str, short: &str, swap: &SwapRecord) -> String {
         ),
     };
     format!(
-        "`{rev}` ({short}) uses {uses}: building it with {places} ({}){kept}",
+        "{who} uses {uses}: building it with {places} ({}){kept}",
         swap.manifests.join(", ")
     )
 }
@@ -488,8 +512,9 @@ impl Checkout {
         baselines.save(name, &record, &[], &baselines.lock(name)?)?;
         if let Some(absent) = self.absent.as_ref().filter(|_| !s.output.quiet()) {
             let (rev, short) = (self.rev.as_str(), short(&self.commit));
+            let who = snapshot::named(rev, short);
             note(&format!(
-                "`{rev}` ({short}) has no `{}`: every benchmark is new against it",
+                "{who} has no `{}`: every benchmark is new against it",
                 absent.display()
             ));
         }
@@ -508,6 +533,7 @@ impl Checkout {
         (swap, lock): (Option<SwapRecord>, String),
     ) -> Result<Saved> {
         let (rev, short) = (self.rev.as_str(), short(&self.commit));
+        let who = snapshot::named(rev, short);
         let top = &self.lock_from.1;
         let mut copied: Vec<CopiedFile> = Vec::new();
         loop {
@@ -524,7 +550,7 @@ impl Checkout {
             };
             if !s.output.quiet() {
                 note(&format!(
-                    "`{rev}` ({short}) reads `{}`, which git does not track: copied the \
+                    "{who} reads `{}`, which git does not track: copied the \
                      working tree's into its checkout, building it again",
                     file.path
                 ));

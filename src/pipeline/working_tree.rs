@@ -67,7 +67,10 @@ pub fn as_revision(s: &Settings) -> Result<Option<Snapshot>> {
                 "commit {} made from it (what `git add --all` would stage)",
                 short(&tree.commit)
             ),
-            false => format!("`HEAD` ({}), which it is", short(&tree.commit)),
+            false => format!(
+                "`HEAD` ({}), as nothing in it has changed",
+                short(&tree.commit)
+            ),
         };
         let libraries = libraries.join(" and ");
         let how = match c.rev {

@@ -94,7 +94,8 @@ impl Captured {
 
 /// What a process was saying as it ended: its last panic (where, and its
 /// message, not the backtrace or note after it), else the last line it
-/// printed that says something.
+/// printed that says something (not the pointer to `--help` that a usage
+/// error ends with, in clap's words and the harness's).
 pub fn last_words(printed: &str) -> Option<String> {
     if let Some(panic) = crate::model::said::last_panic(printed) {
         return Some(panic);
@@ -103,7 +104,7 @@ pub fn last_words(printed: &str) -> Option<String> {
         .lines()
         .map(str::trim)
         .rev()
-        .find(|l| !l.is_empty())?;
+        .find(|l| !l.is_empty() && !l.starts_with("For more information, try '--help'"))?;
     Some(line.to_owned())
 }
 
@@ -129,6 +130,11 @@ mod tests {
             Some("error: no such pattern".into())
         );
         assert_eq!(last_words(" \n"), None);
+        let usage = "error: unknown option '--bogus'\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            last_words(usage).as_deref(),
+            Some("error: unknown option '--bogus'")
+        );
         let panicked = "thread 'main' panicked at a.rs:3:5:\nno data\nnote: …\n";
         assert_eq!(
             last_words(panicked).as_deref(),

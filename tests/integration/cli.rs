@@ -101,6 +101,38 @@ fn package_target_and_filter_selection() {
         ]
     );
 
+    // What `cargo bench` users write after `--` selects and lists, as
+    // cargo nbench's own flags do; other flags reach the bench binary,
+    // whose own error is quoted; baselines are cargo nbench's.
+    let after = |line: &[&str]| {
+        let mut args = vec!["-p", "alpha", "--"];
+        args.extend(line);
+        fx.nbench(&args)
+    };
+    let run = after(&["sum", "--skip", "100", "--list"]);
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert_eq!(
+        run.stdout.trim(),
+        "alpha/alpha_a: sum/u64/10",
+        "{}",
+        run.all()
+    );
+    let run = after(&["--bogus", "add"]);
+    assert_ne!(run.code, 0, "{}", run.all());
+    assert!(
+        run.stderr.contains("error: unknown option '--bogus'"),
+        "{}",
+        run.stderr
+    );
+    let run = after(&["--save-baseline", "main"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    assert!(
+        run.error_line()
+            .ends_with("`cargo nbench --save-baseline NAME`"),
+        "{}",
+        run.stderr
+    );
+
     // A target's name as a pattern, as cargo takes it.
     let run = fx.nbench(&[
         "--workspace",

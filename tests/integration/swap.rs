@@ -200,6 +200,9 @@ fn a_working_tree_that_made_the_swap_compares_with_a_revision_that_has_not() {
     );
 }
 
+/// What is said as a revision, or the working tree as a commit, is built.
+const BUILDING: &str = "in a worktree, saved as baseline";
+
 #[test]
 fn an_untouched_working_tree_compares_with_a_revision_as_a_commit_of_its_own() {
     let fx = repository();
@@ -217,6 +220,11 @@ fn an_untouched_working_tree_compares_with_a_revision_as_a_commit_of_its_own() {
     let said = "the working tree's bench targets use criterion: it is compared as a revision, \
                 commit ";
     assert!(r.stderr.contains(said), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("building the working tree (as commit "),
+        "{}",
+        r.stderr
+    );
     assert!(
         r.stderr.contains("[working tree]     Finished"),
         "{}",
@@ -261,7 +269,7 @@ fn an_untouched_working_tree_compares_with_a_revision_as_a_commit_of_its_own() {
         "{}",
         listed.stdout
     );
-    assert!(!listed.stderr.contains("building `"), "{}", listed.stderr);
+    assert!(!listed.stderr.contains(BUILDING), "{}", listed.stderr);
 
     // Another edit: the revision's baseline is reused, and the working
     // tree's from before is deleted, not kept beside the new one.
@@ -288,7 +296,10 @@ fn an_untouched_working_tree_compares_with_a_revision_as_a_commit_of_its_own() {
     assert_eq!(saved.code, 0, "{}", saved.all());
     let said = "the working tree's bench targets use criterion: it is run as a revision, commit ";
     assert!(saved.stderr.contains(said), "{}", saved.stderr);
-    assert!(!saved.stderr.contains("building `"), "{}", saved.stderr);
+    assert!(!saved.stderr.contains(BUILDING), "{}", saved.stderr);
+    let reused = "note: the working tree (as commit ";
+    assert!(saved.stderr.contains(reused), "{}", saved.stderr);
+    assert!(saved.stderr.contains("already built"), "{}", saved.stderr);
     let doc: Value = serde_json::from_str(&saved.stdout).unwrap();
     let ids: Vec<&str> = (doc["targets"].as_array().unwrap().iter())
         .flat_map(|t| t["benchmarks"].as_array().unwrap())
@@ -303,11 +314,7 @@ fn an_untouched_working_tree_compares_with_a_revision_as_a_commit_of_its_own() {
     std::fs::remove_file(fx.dir.join("scratch.txt")).unwrap();
     let compared = run(&fx, &["--compare", "edited", "--format", "json"], true);
     assert_eq!(compared.code, 0, "{}", compared.all());
-    assert!(
-        !compared.stderr.contains("building `"),
-        "{}",
-        compared.stderr
-    );
+    assert!(!compared.stderr.contains(BUILDING), "{}", compared.stderr);
     let rows = verdicts(&compared.stdout);
     assert_eq!(rows.len(), 4, "{rows:?}");
     assert!(rows.iter().all(|(_, v)| v == "improved"), "{rows:?}");
@@ -325,6 +332,30 @@ fn an_untouched_working_tree_compares_with_a_revision_as_a_commit_of_its_own() {
         unknown.stderr
     );
     assert_eq!(baselines(), second);
+
+    // A target left out by its features is said as the working tree's,
+    // with what to do, not as a revision's to compare with another.
+    let member = fx.dir.join("member/Cargo.toml");
+    edit(
+        &member,
+        "harness = false",
+        "harness = false\nrequired-features = [\"gate\"]\n\n[features]\ngate = []",
+    );
+    let gated = run(&fx, &["-p", "shapes-member", "--list"], true);
+    assert_eq!(gated.code, 2, "{}", gated.all());
+    let why = "skipped bench target `shapes-member/inherited`: its required features are off: \
+               add `--features gate`";
+    assert!(gated.stderr.contains(why), "{}", gated.stderr);
+    let line = gated.error_line();
+    assert!(
+        line.starts_with("error: the working tree (as commit "),
+        "{line}"
+    );
+    assert!(
+        line.ends_with("left out, for the reason its note above gives"),
+        "{line}"
+    );
+    assert!(!gated.stderr.contains("compare with"), "{}", gated.stderr);
 }
 
 #[test]
