@@ -6,7 +6,7 @@
 //! words and selection flags (`--exact`, `--skip`, `--ignored`,
 //! `--include-ignored`), `--list` and `--nocapture` are taken as cargo
 //! nbench's own. A library's baseline flags (criterion's `--save-baseline`)
-//! are refused with the flag that does it. Every other argument is passed
+//! and `--help` are refused with the command that does it. Every other argument is passed
 //! on, with its value.
 
 use crate::cli::Cli;
@@ -38,20 +38,36 @@ const LIBRARY_WITH_VALUE: &[&str] = &[
     "--cycles-count",
 ];
 
-/// criterion's baseline flags, and what cargo nbench does for each.
-const BASELINE_FLAGS: &[(&str, &str)] = &[
-    ("--save-baseline", "--save-baseline NAME"),
-    ("-s", "--save-baseline NAME"),
-    ("--baseline", "--compare NAME"),
-    ("-b", "--compare NAME"),
-    ("--baseline-lenient", "--compare NAME"),
-    ("--load-baseline", "compare NAME OTHER"),
-    ("--discard-baseline", "a run without --save-baseline"),
+/// Flags after `--` that a driven bench binary would not honour, and what
+/// does it instead: criterion's baseline flags, and help.
+const REFUSED: &[(&str, &str)] = &[
+    ("--save-baseline", BASELINES_SAVED),
+    ("-s", BASELINES_SAVED),
+    ("--baseline", BASELINES_COMPARED),
+    ("-b", BASELINES_COMPARED),
+    ("--baseline-lenient", BASELINES_COMPARED),
+    (
+        "--load-baseline",
+        "is criterion's; cargo nbench keeps baselines itself: `cargo nbench compare NAME OTHER`",
+    ),
+    (
+        "--discard-baseline",
+        "is criterion's; cargo nbench saves a baseline only where asked (--save-baseline)",
+    ),
+    ("--help", HELP),
+    ("-h", HELP),
 ];
 
+const BASELINES_SAVED: &str =
+    "is criterion's; cargo nbench keeps baselines itself: `cargo nbench --save-baseline NAME`";
+const BASELINES_COMPARED: &str =
+    "is criterion's; cargo nbench keeps baselines itself: `cargo nbench --compare NAME`";
+const HELP: &str = "would reach the bench binaries, which cargo nbench drives: `cargo nbench \
+                    --help` gives its flags, `cargo bench --bench NAME -- --help` a bench binary's";
+
 /// Takes out of `cli.bench_args` what selects benchmarks, lists them or
-/// shows their output, into `cli`'s own settings; an error for a baseline
-/// flag there.
+/// shows their output, into `cli`'s own settings; an error for a flag of
+/// [`REFUSED`] there.
 pub fn take(cli: &mut Cli) -> Result<()> {
     let mut rest = Vec::new();
     let mut it = std::mem::take(&mut cli.bench_args).into_iter();
@@ -68,11 +84,8 @@ pub fn take(cli: &mut Cli) -> Result<()> {
             Some((f, v)) if f.starts_with("--") => (f, Some(v.to_owned())),
             _ => (arg.as_str(), None),
         };
-        if let Some((_, ours)) = BASELINE_FLAGS.iter().find(|(f, _)| *f == flag) {
-            return Err(Error::Usage(format!(
-                "`{flag}` after `--` is criterion's; cargo nbench keeps baselines itself: \
-                 `cargo nbench {ours}`"
-            )));
+        if let Some((_, instead)) = REFUSED.iter().find(|(f, _)| *f == flag) {
+            return Err(Error::Usage(format!("`{flag}` after `--` {instead}")));
         }
         let mut value = || {
             inline
@@ -182,5 +195,7 @@ mod tests {
         );
         let e = taken(&["--", "-b", "main"]).err().unwrap().to_string();
         assert!(e.contains("`cargo nbench --compare NAME`"), "{e}");
+        let e = taken(&["--", "--help"]).err().unwrap().to_string();
+        assert!(e.contains("`cargo nbench --help` gives its flags"), "{e}");
     }
 }
