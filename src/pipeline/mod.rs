@@ -8,6 +8,7 @@ pub mod measure;
 pub mod publish;
 mod rev_baseline;
 pub mod revision;
+mod revision_said;
 pub mod targets;
 pub mod working_tree;
 

@@ -14,6 +14,7 @@ use super::build_failed::build_failed;
 use super::measure;
 use super::note;
 use super::rev_baseline::{Saved, revision_context, save_baseline};
+use super::revision_said::{all_left_out, not_a_member, nothing_there, reused, swap_note};
 use crate::build::lockfile::{Carried, to_carry};
 use crate::build::revision::{
     baseline_name, built_as_now, commit_of, missing_at, relative_manifest,
@@ -21,7 +22,7 @@ use crate::build::revision::{
 use crate::build::snapshot::{self, Snapshot};
 use crate::build::standalone::make_own_workspace;
 use crate::build::submodules;
-use crate::build::swap::{swap_in, swap_said};
+use crate::build::swap::swap_in;
 use crate::build::swapped::swapped_as_now;
 use crate::build::untracked::{copied_as_now, copy_beside, copy_in, unreadable};
 use crate::build::worktree::{Worktree, kept, remove_abandoned, short};
@@ -66,20 +67,6 @@ struct Checkout {
     /// Removed when dropped, unless kept with the baseline built from it.
     worktree: Worktree,
     lock: Lock,
-}
-
-/// The note for revision `rev`'s baseline `name`, reused as it was saved:
-/// in `one` link layout where its layouts could not be built then.
-fn reused(rev: &str, short: &str, name: &str, one: bool) -> String {
-    let who = snapshot::named(rev, short);
-    let layouts = match one {
-        true => format!(
-            ", in one link layout (its layouts could not be built then; `cargo nbench baseline \
-             delete {name}` builds it again)"
-        ),
-        false => String::new(),
-    };
-    format!("{who}: baseline `{name}`, already built{layouts}")
 }
 
 /// Everything about revision `rev` that can fail before it is built: it
@@ -243,10 +230,7 @@ impl Checkout {
     /// directory every revision shares); returns where the baseline was made.
     fn make(&self, s: &Settings, name: &str, store: &Store) -> Result<PathBuf> {
         let (rev, short) = (self.rev.as_str(), short(&self.commit));
-        let (who, called) = (
-            snapshot::named(rev, short),
-            snapshot::named_revision(rev, short),
-        );
+        let who = snapshot::named(rev, short);
         if !s.output.quiet() {
             self.say_building(name);
         }
@@ -293,24 +277,7 @@ impl Checkout {
             // would be in the working tree.
             Err(e @ Error::BenchesOutside { .. }) => Err(e),
             // Bench targets there, each left out with a note saying why.
-            Err(Error::NoTargets { skipped: 1.. }) => Err(Error::Revision {
-                message: format!(
-                    "{called}: every bench target selected there was left \
-                     out, for the reason its note above gives"
-                ),
-                hint: match rev == snapshot::CALLED {
-                    // Nothing else to compare with.
-                    true => {
-                        "do what the note asks (a feature named with --features is on in \
-                             every build this command makes)"
-                    }
-                    false => {
-                        "do what the note asks (a feature, with --features, builds both \
-                              sides with it), or compare with a revision whose targets run"
-                    }
-                }
-                .into(),
-            }),
+            Err(Error::NoTargets { skipped: 1.. }) => Err(all_left_out(rev, short)),
             // The selected packages or bench targets are not there, or a
             // selected package is, and its workspace there does not take it.
             Err(e @ (Error::Usage(_) | Error::NoTargets { .. })) => {
@@ -323,7 +290,10 @@ impl Checkout {
                 )
             }
             Err(e) => Err(Error::Revision {
-                message: format!("{called} could not be measured and saved: {e}"),
+                message: format!(
+                    "{} could not be measured and saved: {e}",
+                    snapshot::named_revision(rev, short)
+                ),
                 hint: e
                     .hint()
                     .unwrap_or_else(|| "run again with -v to see more".to_owned()),
@@ -390,32 +360,6 @@ impl Checkout {
     }
 }
 
-/// What is said of revision `rev` where it has no bench target.
-fn nothing_there(rev: &str, short: &str) -> String {
-    let who = snapshot::named(rev, short);
-    format!(
-        "{who} has no bench target for this command to run: every benchmark \
-         is new against it"
-    )
-}
-
-/// Package `package` is at revision `rev`, its manifest at `at`, and its
-/// workspace there leaves it out (http's `benches`).
-fn not_a_member(package: &str, at: &Path, (rev, short): (&str, &str)) -> Error {
-    let who = snapshot::named(rev, short);
-    Error::Revision {
-        message: format!(
-            "package `{package}` is at {who}, in `{}`, but the workspace there \
-             does not take it as a member",
-            at.display()
-        ),
-        hint: "cargo builds only a workspace's members: compare with a revision whose \
-               workspace takes it, or save a baseline with --save-baseline and compare with \
-               --compare"
-            .into(),
-    }
-}
-
 /// Leaves out of `revision`'s build the features `-F` names that none of
 /// its packages has, which cargo would refuse (a commit from before they
 /// were added), with a note saying so.
@@ -436,24 +380,6 @@ fn without_absent_features(s: &Settings, revision: &mut Settings, (rev, short): 
             if absent.len() == 1 { "it" } else { "them" }
         ));
     }
-}
-
-/// The note for revision `rev` built with the front ends `swap` put in
-/// its libraries' places.
-fn swap_note(rev: &str, short: &str, swap: &SwapRecord) -> String {
-    let who = snapshot::named(rev, short);
-    let (uses, places) = swap_said(swap);
-    let kept = match swap.kept.is_empty() {
-        true => String::new(),
-        false => format!(
-            "; they ask for {}, which {uses} turned on for the whole build",
-            swap.kept.join(", ")
-        ),
-    };
-    format!(
-        "{who} uses {uses}: building it with {places} ({}){kept}",
-        swap.manifests.join(", ")
-    )
 }
 
 /// Gives the benchmarks of `baseline`'s targets `labels` that run in a
