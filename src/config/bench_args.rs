@@ -6,7 +6,7 @@
 //! words and selection flags (`--exact`, `--skip`, `--ignored`,
 //! `--include-ignored`), `--list` and `--nocapture` are taken as cargo
 //! nbench's own. A library's baseline flags (criterion's `--save-baseline`)
-//! and `--help` are refused with the command that does it. Every other argument is passed
+//! `--help` and `--test` are refused with the command that does it. Every other argument is passed
 //! on, with its value.
 
 use crate::cli::Cli;
@@ -39,7 +39,7 @@ const LIBRARY_WITH_VALUE: &[&str] = &[
 ];
 
 /// Flags after `--` that a driven bench binary would not honour, and what
-/// does it instead: criterion's baseline flags, and help.
+/// does it instead: criterion's baseline flags, help, and a run as tests.
 const REFUSED: &[(&str, &str)] = &[
     ("--save-baseline", BASELINES_SAVED),
     ("-s", BASELINES_SAVED),
@@ -56,6 +56,11 @@ const REFUSED: &[(&str, &str)] = &[
     ),
     ("--help", HELP),
     ("-h", HELP),
+    (
+        "--test",
+        "would reach the bench binaries, which cargo nbench drives to measure: `cargo test \
+         --benches` runs each benchmark once, as a test",
+    ),
 ];
 
 const BASELINES_SAVED: &str =
@@ -197,5 +202,7 @@ mod tests {
         assert!(e.contains("`cargo nbench --compare NAME`"), "{e}");
         let e = taken(&["--", "--help"]).err().unwrap().to_string();
         assert!(e.contains("`cargo nbench --help` gives its flags"), "{e}");
+        let e = taken(&["--", "--test"]).err().unwrap().to_string();
+        assert!(e.contains("`cargo test --benches`"), "{e}");
     }
 }
