@@ -26,11 +26,11 @@ pub(super) fn build_failed(
     swap: Option<&SwapRecord>,
     (checkout, carried): (&Path, Option<&Carried>),
 ) -> Error {
-    let called = snapshot::named_revision(rev, short);
     let swapped = swap.and_then(|swap| swap_failed(rev, short, why, swap));
     if let Some(e) = swapped {
         return e;
     }
+    let called = snapshot::named_revision(rev, short);
     if let Some(package) = dependency_not_got(why) {
         return Error::RevisionBuild {
             message: format!("{called}: cargo could not get `{package}`"),
