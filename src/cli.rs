@@ -54,7 +54,7 @@ pub struct Cli {
     #[arg(value_name = "FILTER")]
     pub filters: Vec<String>,
 
-    /// Arguments for every bench binary; filters, --exact, --skip, --ignored, --include-ignored, --list and --nocapture here are taken as cargo nbench's own, as `cargo bench -- …` users write them
+    /// Arguments for every bench binary; filters, --exact, --skip, --ignored, --include-ignored, --list, --nocapture and --output-format bencher here are taken as cargo nbench's own, as `cargo bench -- …` users write them
     #[arg(last = true, value_name = "ARGS")]
     pub bench_args: Vec<String>,
 

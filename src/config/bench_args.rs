@@ -4,12 +4,13 @@
 //! which selects by them. Under `cargo nbench` a bench binary runs what
 //! cargo nbench asks of it, so a filter there would select nothing: its
 //! words and selection flags (`--exact`, `--skip`, `--ignored`,
-//! `--include-ignored`), `--list` and `--nocapture` are taken as cargo
-//! nbench's own. A library's baseline flags (criterion's `--save-baseline`)
-//! `--help` and `--test` are refused with the command that does it. Every other argument is passed
-//! on, with its value.
+//! `--include-ignored`), `--list`, `--nocapture` and a request for
+//! libtest's `bencher` lines are taken as cargo nbench's own. A library's
+//! baseline flags (criterion's `--save-baseline`), `--help` and `--test`
+//! are refused with the command that does what they ask. Every other
+//! argument is passed on, with its value.
 
-use crate::cli::Cli;
+use crate::cli::{Cli, FormatArg};
 use crate::error::{Error, Result};
 
 /// Flags of the libraries nbench's front ends stand in for that take a
@@ -92,6 +93,7 @@ pub fn take(cli: &mut Cli) -> Result<()> {
         if let Some((_, instead)) = REFUSED.iter().find(|(f, _)| *f == flag) {
             return Err(Error::Usage(format!("`{flag}` after `--` {instead}")));
         }
+        let bencher = value_is(&inline, it.as_slice(), "bencher");
         let mut value = || {
             inline
                 .clone()
@@ -105,6 +107,12 @@ pub fn take(cli: &mut Cli) -> Result<()> {
             "--include-ignored" => cli.include_ignored = true,
             "--list" => cli.list = true,
             "--nocapture" | "--no-capture" => cli.nocapture = true,
+            // `cargo bench -- --output-format bencher`, for tools that read
+            // libtest's lines: cargo nbench writes them itself.
+            "--format" | "--output-format" if bencher => {
+                value()?;
+                cli.format = FormatArg::Bencher;
+            }
             f if nbench::__private::modes::args::takes_value(f)
                 || LIBRARY_WITH_VALUE.contains(&f) =>
             {
@@ -119,6 +127,12 @@ pub fn take(cli: &mut Cli) -> Result<()> {
     }
     cli.bench_args = rest;
     Ok(())
+}
+
+/// Whether a flag's value, given after `=` (`inline`) or as the next
+/// argument (the first of `next`), is `wanted`.
+fn value_is(inline: &Option<String>, next: &[String], wanted: &str) -> bool {
+    inline.as_deref().or(next.first().map(String::as_str)) == Some(wanted)
 }
 
 #[cfg(test)]
@@ -154,6 +168,22 @@ mod tests {
             (vec!["y".to_owned()], vec!["-z".to_owned()])
         );
         assert!(cli.include_ignored && cli.nocapture);
+        for line in [
+            &["--", "--output-format", "bencher"][..],
+            &["--", "--format=bencher"],
+        ] {
+            let cli = taken(line).unwrap();
+            assert_eq!(cli.format, FormatArg::Bencher);
+            assert!(cli.bench_args.is_empty(), "{:?}", cli.bench_args);
+        }
+        let cli = taken(&["--", "--format", "terse"]).unwrap();
+        assert_eq!(
+            (cli.format, cli.bench_args),
+            (
+                FormatArg::Console,
+                vec!["--format".to_owned(), "terse".to_owned()]
+            )
+        );
     }
 
     #[test]
