@@ -117,6 +117,17 @@ fn package_target_and_filter_selection() {
         "{}",
         run.all()
     );
+    let line = [
+        &with_quick(&["-p", "alpha"])[..],
+        &["--", "add", "--output-format", "bencher"],
+    ];
+    let run = fx.nbench(&line.concat());
+    assert_eq!(run.code, 0, "{}", run.all());
+    assert!(
+        run.stdout.contains("test alpha/alpha_a::add ... bench:"),
+        "{}",
+        run.stdout
+    );
     let run = after(&["--bogus", "add"]);
     assert_ne!(run.code, 0, "{}", run.all());
     assert!(
