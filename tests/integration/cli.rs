@@ -105,7 +105,8 @@ fn package_target_and_filter_selection() {
     // cargo nbench's own flags do; other flags reach the bench binary,
     // whose own error is quoted; baselines are cargo nbench's.
     let after = |line: &[&str]| {
-        let mut args = vec!["-p", "alpha", "--"];
+        let mut args = with_quick(&["-p", "alpha"]);
+        args.push("--");
         args.extend(line);
         fx.nbench(&args)
     };
@@ -117,11 +118,7 @@ fn package_target_and_filter_selection() {
         "{}",
         run.all()
     );
-    let line = [
-        &with_quick(&["-p", "alpha"])[..],
-        &["--", "add", "--output-format", "bencher"],
-    ];
-    let run = fx.nbench(&line.concat());
+    let run = after(&["add", "--output-format", "bencher"]);
     assert_eq!(run.code, 0, "{}", run.all());
     assert!(
         run.stdout.contains("test alpha/alpha_a::add ... bench:"),
