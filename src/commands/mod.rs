@@ -16,9 +16,10 @@ pub fn dispatch(settings: &Settings) -> Result<u8> {
     match &settings.command {
         // A working tree that cannot run as it stands is built as a revision.
         Command::Run => match crate::pipeline::working_tree::as_revision(settings)? {
-            Some(tree) if settings.compare.rev.is_some() => compare::working_tree(settings, &tree),
-            Some(tree) => run::run_as_revision(settings, &tree),
-            None => run::run(settings),
+            (_, Some(tree)) if settings.compare.rev.is_some() => {
+                compare::working_tree(settings, &tree)
+            }
+            (found, tree) => run::run(settings, found, tree.as_ref()),
         },
         Command::Compare {
             a,

@@ -12,9 +12,7 @@ use crate::model::record::{RunRecord, TargetRecord};
 use crate::model::target::Built;
 use crate::pipeline::measure::{self, Versus};
 use crate::pipeline::publish::{emit, write_html};
-use crate::pipeline::targets::{
-    build, check_counting, discover_swapped, discover_targets, gather_context, plans,
-};
+use crate::pipeline::targets::{build, check_counting, gather_context, plans, selected, swapped};
 use crate::pipeline::{history, note, revision, warn, warn_uncopied, working_tree};
 use crate::report::Format;
 use crate::report::progress::Progress;
@@ -37,26 +35,16 @@ struct Prepared {
     revision: Option<revision::Pending>,
 }
 
-/// Builds, measures, stores and reports.
-pub fn run(s: &Settings) -> Result<u8> {
-    measured(s, None)
-}
-
-/// [`run`] where the working tree's suite cannot run as it stands:
-/// `tree`, the working tree as a commit, is built as a revision is, with
-/// nbench's front ends in their libraries' places, and its executables run.
-pub fn run_as_revision(s: &Settings, tree: &Snapshot) -> Result<u8> {
-    measured(s, Some(tree))
-}
-
-/// The run of the working tree, built as it stands or, as `tree`, as a
-/// revision is.
-fn measured(s: &Settings, tree: Option<&Snapshot>) -> Result<u8> {
+/// Builds the bench targets `found` (or, where the working tree's suite
+/// cannot run as it stands, runs `tree`'s: the working tree as a commit,
+/// built as a revision is, with nbench's front ends in their libraries'
+/// places), measures, stores and reports.
+pub fn run(s: &Settings, found: discover::Discovery, tree: Option<&Snapshot>) -> Result<u8> {
     check_flags(s)?;
     check_counting(s)?;
     let (found, mut skipped) = match tree {
-        None => discover_targets(s)?,
-        Some(_) => discover_swapped(s)?,
+        None => selected(found)?,
+        Some(_) => swapped(found),
     };
     for name in s.unknown_bench_tables() {
         warn(&format!(

@@ -3,10 +3,10 @@
 //! none, nothing, against which every benchmark is new.
 
 use super::measure;
-use super::targets::{build, discover_quietly, discover_targets, gather_context, plans};
+use super::targets::{build, discover_quietly, gather_context, plans, selected};
 use crate::config::Settings;
 use crate::discover;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::context::{Context, CopiedFile, SwapRecord};
 use crate::model::record::RunRecord;
 use crate::store::Store;
@@ -22,16 +22,18 @@ use std::time::Instant;
 pub(super) fn save_baseline(
     s: &Settings,
     name: &str,
-    (swap, lock_file, copied): (Option<SwapRecord>, String, Vec<CopiedFile>),
+    record: (Option<SwapRecord>, String, Vec<CopiedFile>),
     benches: &[String],
 ) -> Result<Saved> {
-    let (mut found, mut skipped) = match discover_targets(s) {
-        // No bench target there at all (none left out either): the commit
-        // before a suite's first benchmarks. Saved with nothing in it,
-        // every benchmark of the working tree is new against it.
-        Err(Error::NoTargets { skipped: 0 }) => (discover_quietly(s)?, Vec::new()),
-        found => found?,
-    };
+    let found = discover_quietly(s)?;
+    // No bench target there at all (none left out either): the commit
+    // before a suite's first benchmarks. Saved with nothing in it, every
+    // benchmark of the working tree is new against it.
+    if found.targets.is_empty() && found.skipped.is_empty() {
+        save_empty(s, name, &found, record)?;
+        return Ok(Saved::Empty);
+    }
+    let (mut found, mut skipped) = selected(found)?;
     let named = |t: &crate::model::target::BenchTarget| benches.contains(&t.name);
     let narrowed = found.targets.iter().any(named);
     if narrowed {
@@ -40,28 +42,40 @@ pub(super) fn save_baseline(
     }
     let store = Store::new(&found.target_dir);
     let lock = store.baselines().lock(name)?;
-    let empty = found.targets.is_empty();
-    let targets = if empty {
-        Vec::new()
-    } else {
-        build(s, &found, &mut skipped)?
-    };
+    let targets = build(s, &found, &mut skipped)?;
     let plans = plans(s, &targets);
     let narrowed = narrowed.then_some(benches);
-    let context = revision_context(s, &found, (swap, lock_file, copied), narrowed);
+    let context = revision_context(s, &found, record, narrowed);
     let started = Instant::now();
     let records = measure::list_each(&targets, &plans);
     let duration_s = started.elapsed().as_secs_f64();
     let record = RunRecord::new(context, duration_s, records, skipped, (None, None));
     let uncopied = store.baselines().save(name, &record, &targets, &lock)?;
     super::warn_uncopied(name, &uncopied);
-    Ok(if empty { Saved::Empty } else { Saved::Targets })
+    Ok(Saved::Targets)
+}
+
+/// Saves baseline `name` holding no bench target, in the store of the
+/// target directory `found` names: a revision that has none, or lacks the
+/// manifest or every package the command names. Every benchmark of the
+/// other side is new against it.
+pub(super) fn save_empty(
+    s: &Settings,
+    name: &str,
+    found: &discover::Discovery,
+    record: (Option<SwapRecord>, String, Vec<CopiedFile>),
+) -> Result<()> {
+    let context = revision_context(s, found, record, None);
+    let record = RunRecord::new(context, 0.0, Vec::new(), Vec::new(), (None, None));
+    let baselines = Store::new(&found.target_dir).baselines();
+    baselines.save(name, &record, &[], &baselines.lock(name)?)?;
+    Ok(())
 }
 
 /// The context of a revision's baseline, built as `s` and `found` say:
 /// its `swap`, the lock file it took and the files copied in, and the
 /// bench targets it was `narrowed` to, if it was.
-pub(super) fn revision_context(
+fn revision_context(
     s: &Settings,
     found: &discover::Discovery,
     (swap, lock_file, copied): (Option<SwapRecord>, String, Vec<CopiedFile>),

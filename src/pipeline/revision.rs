@@ -13,7 +13,7 @@
 use super::build_failed::build_failed;
 use super::measure;
 use super::note;
-use super::rev_baseline::{Saved, revision_context, save_baseline};
+use super::rev_baseline::{Saved, save_baseline, save_empty};
 use super::revision_said::{all_left_out, not_a_member, nothing_there, reused, swap_note};
 use crate::build::lockfile::{Carried, to_carry};
 use crate::build::revision::{
@@ -30,7 +30,6 @@ use crate::config::Settings;
 use crate::discover;
 use crate::error::{Error, Result};
 use crate::model::context::{CopiedFile, SwapRecord};
-use crate::model::record::RunRecord;
 use crate::store::Store;
 use crate::store::baselines::{Baseline, Baselines, Lock};
 use console::style;
@@ -432,10 +431,7 @@ impl Checkout {
             workspace_root: self.worktree.path.clone(),
             front_ends: Vec::new(),
         };
-        let context = revision_context(s, &found, (swap, lock, Vec::new()), None);
-        let record = RunRecord::new(context, 0.0, Vec::new(), Vec::new(), (None, None));
-        let baselines = Store::new(shared).baselines();
-        baselines.save(name, &record, &[], &baselines.lock(name)?)?;
+        save_empty(s, name, &found, (swap, lock, Vec::new()))?;
         if let Some(absent) = self.absent.as_ref().filter(|_| !s.output.quiet()) {
             let (rev, short) = (self.rev.as_str(), short(&self.commit));
             let who = snapshot::named(rev, short);

@@ -15,9 +15,9 @@ use console::style;
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
-/// The bench targets to build, and those left out.
-pub fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<SkippedRecord>)> {
-    let found = discover_quietly(s)?;
+/// The bench targets to build of those `found`, and those left out (said
+/// in notes where none is left to build).
+pub fn selected(found: discover::Discovery) -> Result<(discover::Discovery, Vec<SkippedRecord>)> {
     let skipped = records(found.skipped.iter());
     if found.targets.is_empty() {
         note_skipped(&skipped);
@@ -27,13 +27,12 @@ pub fn discover_targets(s: &Settings) -> Result<(discover::Discovery, Vec<Skippe
     Ok((found, skipped))
 }
 
-/// The bench targets these settings select where the working tree is built
-/// as a revision is, with nbench's front ends in their libraries' places
+/// The bench targets of those `found` where the working tree is built as
+/// a revision is, with nbench's front ends in their libraries' places
 /// ([`super::working_tree`]), and those left out for another reason.
-pub fn discover_swapped(s: &Settings) -> Result<(discover::Discovery, Vec<SkippedRecord>)> {
-    let found = discover_quietly(s)?;
+pub fn swapped(found: discover::Discovery) -> (discover::Discovery, Vec<SkippedRecord>) {
     let skipped = records(found.skipped.iter().filter(|k| k.library.is_none()));
-    Ok((found, skipped))
+    (found, skipped)
 }
 
 /// The records of targets left out.

@@ -17,23 +17,32 @@ use super::targets::discover_quietly;
 use crate::build::snapshot::{Snapshot, snapshot};
 use crate::build::worktree::{git, remove_kept, short};
 use crate::config::Settings;
+use crate::discover::Discovery;
 use crate::error::{Error, Result};
 use crate::model::target::Built;
 use crate::store::Store;
 use crate::store::baselines::Baseline;
 use std::path::Path;
 
-/// The working tree as a commit, where the working tree's suite cannot run
-/// as it stands and it is in a git repository; else nothing (the run goes
-/// on as usual, and says what it finds). `--compare-rev` compares it with
-/// its revision; other runs run its build ([`built`]).
-pub fn as_revision(s: &Settings) -> Result<Option<Snapshot>> {
+/// The bench targets these settings select in the working tree, and the
+/// working tree as a commit where its suite cannot run as it stands and
+/// it is in a git repository; else nothing (the run goes on as usual, and
+/// says what it finds). `--compare-rev` compares it with its revision;
+/// other runs run its build ([`built`]).
+pub fn as_revision(s: &Settings) -> Result<(Discovery, Option<Snapshot>)> {
+    let found = discover_quietly(s)?;
+    let tree = snapshot_of(s, &found)?;
+    Ok((found, tree))
+}
+
+/// The working tree as a commit, where none of the bench targets `found`
+/// runs as it stands and some use a library a revision's build swaps.
+fn snapshot_of(s: &Settings, found: &Discovery) -> Result<Option<Snapshot>> {
     let c = &s.compare;
     // Refused by the run, which says why.
     if c.rev.is_some() && (c.baseline.is_some() || c.save_baseline.is_some()) {
         return Ok(None);
     }
-    let found = discover_quietly(s)?;
     let mut libraries: Vec<&str> = found.skipped.iter().filter_map(|k| k.library).collect();
     libraries.sort_unstable();
     libraries.dedup();
