@@ -34,15 +34,20 @@ fn list(baselines: &Baselines) -> Result<u8> {
         eprintln!("no baselines saved yet; save one with `cargo nbench --save-baseline NAME`");
         return Ok(exit::SUCCESS);
     }
+    // The names set the first column's width: `rev-…` names run to 25
+    // characters and more.
+    let width = (all.iter().flatten())
+        .map(|b| b.name.chars().count())
+        .fold("name".len(), usize::max);
     println!(
-        "{:<20}  {:<20}  {:<12}  {:>10}",
+        "{:<width$}  {:<20}  {:<12}  {:>10}",
         "name", "date", "commit", "benchmarks"
     );
     let mut code = exit::SUCCESS;
     for b in all {
         match b {
             Ok(b) => println!(
-                "{:<20}  {:<20}  {:<12}  {:>10}",
+                "{:<width$}  {:<20}  {:<12}  {:>10}",
                 b.name,
                 b.run.context.date,
                 commit(&b),

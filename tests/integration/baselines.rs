@@ -51,6 +51,16 @@ fn save_merge_list_show_delete() {
     ]));
     assert_eq!(run.code, 0, "{}", run.all());
 
+    // A name longer than the column's usual width.
+    let long = "main-before-the-allocator-change";
+    let run = fx.nbench(&args(&[
+        "work/sum/1000",
+        "--exact",
+        "--save-baseline",
+        long,
+    ]));
+    assert_eq!(run.code, 0, "{}", run.all());
+
     let list = fx.nbench(&["baseline", "list"]);
     assert_eq!(list.code, 0, "{}", list.all());
     let row = list.line("main ");
@@ -58,6 +68,17 @@ fn save_merge_list_show_delete() {
         row.trim_end().ends_with(" 2"),
         "both filtered saves are kept: {row}"
     );
+    // Every row's date starts under the header's.
+    let lines: Vec<&str> = list.stdout.lines().collect();
+    let date = lines[0].find("date").unwrap();
+    assert!(date > long.len(), "{}", list.stdout);
+    for l in &lines[1..] {
+        assert!(
+            l[date..].starts_with("20") && l[..date].ends_with("  "),
+            "{}",
+            list.stdout
+        );
+    }
 
     let show = fx.nbench(&["baseline", "show", "main"]);
     assert!(
