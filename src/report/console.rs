@@ -24,11 +24,20 @@ pub fn render(run: &RunRecord, unit: Option<TimeUnit>, details: bool) -> String 
             .chain(t.skipped.iter().map(|s| s.id.as_str()));
         if ids.clone().next().is_none() {
             // Left out by the filters or measured by other shards: nothing
-            // to say; registering none is worth a line.
-            if t.filtered_out == 0 && t.other_shards == 0 {
-                let _ = writeln!(out, "{}", style(&t.target).bold());
-                let _ = writeln!(out, "  {}\n", style("registers no benchmarks").yellow());
-            }
+            // to say; registering none, or listed only, is worth a line.
+            let said = match t.listed.len() {
+                0 if t.filtered_out == 0 && t.other_shards == 0 => {
+                    style("registers no benchmarks".to_owned()).yellow()
+                }
+                0 => continue,
+                n => style(format!(
+                    "{n} benchmark{} listed, not measured: a comparison measures its executable",
+                    if n == 1 { "" } else { "s" }
+                ))
+                .dim(),
+            };
+            let _ = writeln!(out, "{}", style(&t.target).bold());
+            let _ = writeln!(out, "  {said}\n");
             continue;
         }
         let _ = writeln!(out, "{}", style(&t.target).bold());

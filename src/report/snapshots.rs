@@ -536,3 +536,31 @@ fn html() {
     assert!(!page.contains("NaN") && !page.contains("<script"));
     insta::assert_snapshot!(page_text(&page));
 }
+
+#[test]
+fn a_target_listed_not_measured_says_so_and_one_that_registers_none_too() {
+    console::set_colors_enabled(false);
+    let target = |label: &str, ids: &[&str]| TargetRun {
+        label: label.into(),
+        outcomes: ids.iter().map(|id| Outcome::Listed((*id).into())).collect(),
+        filtered_out: 0,
+        elsewhere: Vec::new(),
+        scalings: Vec::new(),
+    };
+    let runs = [
+        target("demo/listed", &["a", "b"]),
+        target("demo/one", &["a"]),
+        target("demo/none", &[]),
+    ];
+    let text = super::console::render(&record(&runs, None), None, false);
+    let said: Vec<&str> = text.lines().filter(|l| l.starts_with("  ")).collect();
+    assert_eq!(
+        said,
+        [
+            "  2 benchmarks listed, not measured: a comparison measures its executable",
+            "  1 benchmark listed, not measured: a comparison measures its executable",
+            "  registers no benchmarks",
+        ],
+        "{text}"
+    );
+}
