@@ -258,7 +258,7 @@ pub struct Cli {
     /// Output format on stdout
     #[arg(global = true, long, value_enum, default_value_t = FormatArg::Console, help_heading = "Output")]
     pub format: FormatArg,
-    /// Also write the report to FILE, in the format its extension names (.json, .jsonl, .csv, .md, .txt, .bencher); repeatable
+    /// Also write the report to FILE, in the format its extension names (.json, .jsonl, .csv, .md, .txt, .bencher, .html); repeatable
     #[arg(global = true, long, value_name = "FILE", help_heading = "Output")]
     pub out: Vec<PathBuf>,
     /// The format of every --out FILE, whatever its extension

@@ -331,7 +331,7 @@ impl Error {
             | Error::BuildLeftOff { hint, .. }
             | Error::RevisionBuild { hint, .. } => Some(hint.clone()),
             Error::OutFormat(_) => Some(
-                "name it .json, .jsonl, .csv, .md, .txt or .bencher, or add --out-format FORMAT"
+                "name it .json, .jsonl, .csv, .md, .txt, .bencher or .html, or add --out-format FORMAT"
                     .to_owned(),
             ),
             Error::Metadata { advice, .. } => {

@@ -113,6 +113,8 @@ pub enum FormatArg {
     Markdown,
     /// libtest's `test ID ... bench: N ns/iter (+/- D)` lines.
     Bencher,
+    /// One self-contained HTML page with plots, of this run alone (no stored history).
+    Html,
 }
 
 impl From<FormatArg> for Format {
@@ -124,6 +126,7 @@ impl From<FormatArg> for Format {
             FormatArg::Csv => Format::Csv,
             FormatArg::Markdown => Format::Markdown,
             FormatArg::Bencher => Format::Bencher,
+            FormatArg::Html => Format::Html,
         }
     }
 }

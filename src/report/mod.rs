@@ -33,6 +33,9 @@ pub enum Format {
     Markdown,
     /// libtest's `test ID ... bench: N ns/iter (+/- D)` lines.
     Bencher,
+    /// One self-contained HTML page with plots: the report page of this run
+    /// alone (`target/nbench/report/index.html` adds the stored runs' history).
+    Html,
 }
 
 impl Format {
@@ -46,6 +49,7 @@ impl Format {
             "md" | "markdown" => Format::Markdown,
             "txt" | "log" => Format::Console,
             "bencher" => Format::Bencher,
+            "html" | "htm" => Format::Html,
             _ => return None,
         })
     }
@@ -97,6 +101,7 @@ pub fn render(
         Format::Csv => csv::render(record, unit),
         Format::Markdown => markdown::render(record),
         Format::Bencher => bencher::render(record),
+        Format::Html => html::render(record, &[]),
     }
 }
 

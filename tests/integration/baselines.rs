@@ -304,12 +304,13 @@ fn compare_two_saved_baselines() {
     let before = runs_stored(&fx);
     let summary = fx.dir.join("summary.md");
     let summary_arg = summary.to_str().unwrap();
+    let page = fx.dir.join("compared.html");
 
     // Nothing is built: the saved executables are run in lockstep.
     let cmp = fx.nbench(
         &[
             &["compare", "fast", "slow", "--fail-on-regression"][..],
-            &["--summary", summary_arg],
+            &["--summary", summary_arg, "--out", page.to_str().unwrap()],
             PAIRED,
         ]
         .concat(),
@@ -322,6 +323,14 @@ fn compare_two_saved_baselines() {
     }
     assert!(cmp.line("extra ").contains("gone"), "{}", cmp.stdout);
     assert_eq!(runs_stored(&fx), before, "compare A B adds no stored run");
+    // Its HTML page, though no run is stored: both rows' verdicts.
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
+    assert!(html.contains("Compared with baseline"), "{html}");
+    for id in ["work/sum/1000", "work/sum/2000"] {
+        let card = html.split(id).nth(1).unwrap_or_default();
+        assert!(card.contains("regressed"), "{id}: {html}");
+    }
 
     // The other way round, as Markdown on stdout, filtered: `extra` is new.
     let md = fx.nbench(
