@@ -1,6 +1,6 @@
 //! What can go wrong, worded for the user, and the exit code each outcome maps to.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The `[dev-dependencies]` line that puts nbench-criterion in criterion's
 /// place, from where it is published (as the README gives it): what a
@@ -97,6 +97,18 @@ pub enum Error {
         manifests: Vec<PathBuf>,
         /// Whether the command runs at the workspace root.
         at_root: bool,
+    },
+    /// `-p NAME` names no member of the workspace.
+    #[error("package `{spec}` is not a member of the workspace")]
+    NotMember {
+        /// As given.
+        spec: String,
+        /// The manifest of a package of that name below the workspace root
+        /// and outside it (relative to the root), and whether the command
+        /// runs at the root.
+        outside: Option<(PathBuf, bool)>,
+        /// The members with bench targets.
+        members: Vec<String>,
     },
     /// cargo failed to build the bench targets (its own output says why).
     #[error("build failed{0}")]
@@ -251,6 +263,7 @@ impl Error {
             | Error::NoTargets { .. }
             | Error::BenchesElsewhere { .. }
             | Error::BenchesOutside { .. }
+            | Error::NotMember { .. }
             | Error::Corrupt { .. }
             | Error::NoBaseline(_)
             | Error::NoRuns(_)
@@ -297,16 +310,26 @@ impl Error {
                     p.join(" ")
                 ))
             }
-            Error::BenchesOutside { manifests, at_root } => Some(format!(
-                "like `cargo bench`, cargo nbench reaches a package kept out of the workspace \
-                 only through its manifest: add `--manifest-path {}`{}",
-                manifests[0].display(),
-                if *at_root {
-                    ""
-                } else {
-                    " (a path from the workspace root)"
-                }
+            Error::BenchesOutside { manifests, at_root } => {
+                Some(format!("{}", Outside(&manifests[0], *at_root)))
+            }
+            Error::NotMember {
+                spec,
+                outside: Some((manifest, at_root)),
+                ..
+            } => Some(format!(
+                "`{}` is that package, kept out of the workspace; {} instead of `-p {spec}`",
+                manifest.display(),
+                Outside(manifest, *at_root)
             )),
+            Error::NotMember { members, .. } => match members.as_slice() {
+                [] => None,
+                [one] => Some(format!("the member with bench targets is `{one}`")),
+                many => Some(format!(
+                    "the members with bench targets are `{}`",
+                    many.join("`, `")
+                )),
+            },
             Error::NoTargets { skipped } => {
                 let first = match skipped {
                     0 => {
@@ -393,3 +416,24 @@ impl Error {
 
 /// The crate's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// How a package kept out of the workspace is reached: `manifest`, a path
+/// from the workspace root, said as one if the command runs elsewhere.
+struct Outside<'a>(&'a Path, bool);
+
+impl std::fmt::Display for Outside<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Outside(manifest, at_root) = *self;
+        write!(
+            f,
+            "like `cargo bench`, cargo nbench reaches a package kept out of the workspace only \
+             through its manifest: add `--manifest-path {}`{}",
+            manifest.display(),
+            if at_root {
+                ""
+            } else {
+                " (a path from the workspace root)"
+            }
+        )
+    }
+}

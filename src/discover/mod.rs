@@ -297,12 +297,34 @@ fn benches_outside(meta: &Metadata) -> Result<()> {
     if manifests.is_empty() {
         return Ok(());
     }
-    let here = std::env::current_dir().and_then(std::fs::canonicalize).ok();
-    let root = std::fs::canonicalize(&meta.workspace_root).ok();
     Err(Error::BenchesOutside {
         manifests,
-        at_root: here.is_some() && here == root,
+        at_root: at_root(meta),
     })
+}
+
+/// The error of `-p spec` where no member is named so: it names the
+/// package of that name kept out of the workspace below its root, if one
+/// has bench targets, or else the members that have.
+fn not_member(meta: &Metadata, spec: &str) -> Error {
+    let root = meta.workspace_root.as_std_path();
+    let outside = (outside::suites_outside(meta).into_iter())
+        .find(|m| outside::package_name(&root.join(m)).is_some_and(|n| n == spec_name(spec)));
+    let members = (meta.workspace_packages().into_iter())
+        .filter(|p| p.targets.iter().any(|t| t.is_bench()))
+        .map(|p| p.name.to_string())
+        .collect();
+    Error::NotMember {
+        spec: spec.to_owned(),
+        outside: outside.map(|m| (m, at_root(meta))),
+        members,
+    }
+}
+
+/// Whether the command runs at the workspace root.
+fn at_root(meta: &Metadata) -> bool {
+    let here = std::env::current_dir().and_then(std::fs::canonicalize).ok();
+    here.is_some() && here == std::fs::canonicalize(&meta.workspace_root).ok()
 }
 
 /// Whether `pkg` depends on the package `name`.
@@ -417,9 +439,7 @@ fn select_packages<'m>(
                     .iter()
                     .copied()
                     .find(|p| p.name.as_str() == name)
-                    .ok_or_else(|| {
-                        Error::Usage(format!("package `{spec}` is not a member of the workspace"))
-                    })
+                    .ok_or_else(|| not_member(meta, spec))
             })
             .collect();
     }

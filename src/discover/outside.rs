@@ -24,13 +24,22 @@ pub fn suites_outside(meta: &Metadata) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The manifest as a table, if it reads.
+fn table(manifest: &Path) -> Option<toml::Table> {
+    let text = std::fs::read_to_string(manifest).ok()?;
+    toml::from_str(&text).ok()
+}
+
+/// The name of the package whose manifest this is.
+pub fn package_name(manifest: &Path) -> Option<String> {
+    let table = table(manifest)?;
+    Some(table.get("package")?.get("name")?.as_str()?.to_owned())
+}
+
 /// Whether the manifest is a package's with bench targets: declared, or
 /// found by cargo in its `benches/` folder.
 fn has_benches(manifest: &Path) -> bool {
-    let Some(table) = std::fs::read_to_string(manifest)
-        .ok()
-        .and_then(|text| toml::from_str::<toml::Table>(&text).ok())
-    else {
+    let Some(table) = table(manifest) else {
         return false;
     };
     let Some(package) = table.get("package") else {

@@ -279,8 +279,8 @@ impl Checkout {
             Err(Error::NoTargets { skipped: 1.. }) => Err(all_left_out(rev, short)),
             // The selected packages or bench targets are not there, or a
             // selected package is, and its workspace there does not take it.
-            Err(e @ (Error::Usage(_) | Error::NoTargets { .. })) => {
-                let usage = matches!(e, Error::Usage(_));
+            Err(e @ (Error::Usage(_) | Error::NotMember { .. } | Error::NoTargets { .. })) => {
+                let usage = !matches!(e, Error::NoTargets { .. });
                 Err(
                     match usage.then(|| self.outside_its_workspace(s)).flatten() {
                         Some((package, at)) => not_a_member(&package, &at, (rev, short)),

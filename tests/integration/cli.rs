@@ -359,6 +359,13 @@ fn usage_errors_are_one_line_and_exit_2() {
         "{}",
         run.stderr
     );
+    // Which members could be meant.
+    assert!(
+        run.stderr
+            .contains("hint: the members with bench targets are `alpha`, `beta`, `faults`, `impostor`, `tunable`\n"),
+        "{}",
+        run.stderr
+    );
     let run = fx.nbench(&["--bench", "nope"]);
     assert_eq!(run.code, 2);
     assert!(
@@ -956,6 +963,15 @@ fn a_suite_kept_out_of_the_workspace_is_named_with_the_flag_that_reaches_it() {
     assert!(run.stderr.contains(said), "{}", run.stderr);
     let hint = "only through its manifest: add `--manifest-path bench/Cargo.toml`\n";
     assert!(run.stderr.contains(hint), "{}", run.stderr);
+    // Named with `-p`, as a member would be: the same way to it.
+    let run = fx.nbench(&["-p", "rooted-bench", "--list"]);
+    assert_eq!(run.code, 2, "{}", run.all());
+    let said = "error: package `rooted-bench` is not a member of the workspace\n  hint: \
+                `bench/Cargo.toml` is that package, kept out of the workspace; like `cargo \
+                bench`, cargo nbench reaches a package kept out of the workspace only through \
+                its manifest: add `--manifest-path bench/Cargo.toml` instead of `-p \
+                rooted-bench`\n";
+    assert!(run.stderr.contains(said), "{}", run.stderr);
     let listed = fx.nbench(&["--manifest-path", "bench/Cargo.toml", "--list"]);
     assert_eq!(listed.code, 0, "{}", listed.all());
     assert!(listed.stdout.contains("triple"), "{}", listed.all());
