@@ -1,7 +1,7 @@
 //! The console report: a table per bench target with the harness's columns, then failures and a summary.
 
 use super::cells::{counter_headers, interval_header, interval_note};
-use crate::model::record::{BenchRecord, FitRecord, RunRecord};
+use crate::model::record::{BenchRecord, FailureRecord, FitRecord, RunRecord};
 use console::style;
 use nbench::__private::family::FamilyFit;
 use nbench::__private::format::{TimeUnit, one_line, time};
@@ -113,19 +113,29 @@ fn fit(f: &FitRecord) -> FamilyFit {
 /// The failures, each with the end of what it printed, for stderr.
 pub fn render_failures(run: &RunRecord) -> String {
     let mut out = String::new();
+    // Whole targets that failed alike, with nothing printed (every binary
+    // refusing a flag given after `--`): one line.
+    let whole = |f: &&FailureRecord| f.id.is_empty() && f.output.is_empty();
+    let mut alike: Vec<(&str, Vec<&str>)> = Vec::new();
+    for t in &run.targets {
+        for f in t.failures.iter().filter(whole) {
+            match alike.iter_mut().find(|(r, _)| *r == f.reason) {
+                Some((_, targets)) => targets.push(&t.target),
+                None => alike.push((&f.reason, vec![&t.target])),
+            }
+        }
+    }
+    let failed = style("failed").red().bold();
     for t in &run.targets {
         for f in &t.failures {
-            let what = if f.id.is_empty() {
-                format!("bench target {}", t.target)
-            } else {
-                format!("{} › {}", t.target, one_line(&f.id))
+            let group = (alike.iter()).find(|(r, ts)| whole(&f) && *r == f.reason && ts.len() > 1);
+            let what = match group {
+                Some((_, targets)) if targets[0] != t.target => continue,
+                Some((_, targets)) => format!("bench targets {}", names(targets)),
+                None if f.id.is_empty() => format!("bench target {}", t.target),
+                None => format!("{} › {}", t.target, one_line(&f.id)),
             };
-            let _ = writeln!(
-                out,
-                "{}: {what}: {}",
-                style("failed").red().bold(),
-                f.reason
-            );
+            let _ = writeln!(out, "{failed}: {what}: {}", f.reason);
             let lines: Vec<&str> = f.output.lines().collect();
             if !lines.is_empty() {
                 let from = lines.len().saturating_sub(OUTPUT_LINES);
@@ -141,6 +151,15 @@ pub fn render_failures(run: &RunRecord) -> String {
         }
     }
     out
+}
+
+/// `a, b and c`, or for more than three the first two and how many more.
+fn names(all: &[&str]) -> String {
+    match all {
+        [one] => (*one).to_owned(),
+        [init @ .., last] if all.len() <= 3 => format!("{} and {last}", init.join(", ")),
+        _ => format!("{}, {} and {} more", all[0], all[1], all.len() - 2),
+    }
 }
 
 /// The closing line.

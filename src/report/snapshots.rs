@@ -564,3 +564,48 @@ fn a_target_listed_not_measured_says_so_and_one_that_registers_none_too() {
         "{text}"
     );
 }
+
+#[test]
+fn whole_targets_that_failed_alike_are_said_in_one_line() {
+    console::set_colors_enabled(false);
+    let failed = |label: &str, reason: &str, output: &str| TargetRun {
+        label: label.into(),
+        outcomes: vec![Outcome::Failed(Failure {
+            id: String::new(),
+            reason: reason.into(),
+            output: output.into(),
+        })],
+        filtered_out: 0,
+        elsewhere: Vec::new(),
+        scalings: Vec::new(),
+    };
+    let refused = "exited with code 2: error: unknown option '--bogus'";
+    let mut runs: Vec<TargetRun> = ["p/a", "p/b", "p/c", "p/d"]
+        .iter()
+        .map(|l| failed(l, refused, ""))
+        .collect();
+    runs.insert(1, failed("p/own", "panicked at benches/own.rs:3:5", ""));
+    runs.push(failed("p/loud", refused, "it printed this"));
+    let text = super::console::render_failures(&record(&runs, None));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            format!("failed: bench targets p/a, p/b and 2 more: {refused}"),
+            "failed: bench target p/own: panicked at benches/own.rs:3:5".to_owned(),
+            format!("failed: bench target p/loud: {refused}"),
+            "  --- output ---".to_owned(),
+            "  it printed this".to_owned(),
+        ],
+        "{text}"
+    );
+    // Three are named.
+    runs.truncate(4);
+    let text = super::console::render_failures(&record(&runs, None));
+    assert!(
+        text.starts_with(&format!(
+            "failed: bench targets p/a, p/b and p/c: {refused}\n"
+        )),
+        "{text}"
+    );
+}
