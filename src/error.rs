@@ -295,41 +295,9 @@ impl Error {
             | Error::NoBaseline(_)
             | Error::NoRuns(_)
             | Error::RunsUnreadable { .. } => self.store_hint(),
-            Error::BenchesElsewhere { elsewhere, .. } => {
-                let p: Vec<String> = elsewhere.iter().map(|p| format!("-p {p}")).collect();
-                Some(format!(
-                    "like `cargo bench`, cargo nbench runs the package of this directory (or the \
-                     workspace's default members); `{}` in the workspace {}: add `{}`, or \
-                     `--workspace`",
-                    elsewhere.join("`, `"),
-                    if elsewhere.len() == 1 {
-                        "has bench targets"
-                    } else {
-                        "have bench targets"
-                    },
-                    p.join(" ")
-                ))
-            }
-            Error::BenchesOutside { manifests, at_root } => {
-                Some(format!("{}", Outside(&manifests[0], *at_root)))
-            }
-            Error::NotMember {
-                spec,
-                outside: Some((manifest, at_root)),
-                ..
-            } => Some(format!(
-                "`{}` is that package, kept out of the workspace; {} instead of `-p {spec}`",
-                manifest.display(),
-                Outside(manifest, *at_root)
-            )),
-            Error::NotMember { members, .. } => match members.as_slice() {
-                [] => None,
-                [one] => Some(format!("the member with bench targets is `{one}`")),
-                many => Some(format!(
-                    "the members with bench targets are `{}`",
-                    many.join("`, `")
-                )),
-            },
+            Error::BenchesElsewhere { .. }
+            | Error::BenchesOutside { .. }
+            | Error::NotMember { .. } => self.selection_hint(),
             Error::NoTargets { skipped } => {
                 let first = match skipped {
                     0 => {
@@ -369,6 +337,48 @@ impl Error {
             Error::NoValgrind { hint, .. } | Error::CounterChosen { hint, .. } => {
                 Some(hint.clone())
             }
+            _ => None,
+        }
+    }
+
+    /// The hint of an error in which packages the command selects.
+    fn selection_hint(&self) -> Option<String> {
+        match self {
+            Error::BenchesElsewhere { elsewhere, .. } => {
+                let p: Vec<String> = elsewhere.iter().map(|p| format!("-p {p}")).collect();
+                Some(format!(
+                    "like `cargo bench`, cargo nbench runs the package of this directory (or the \
+                     workspace's default members); `{}` in the workspace {}: add `{}`, or \
+                     `--workspace`",
+                    elsewhere.join("`, `"),
+                    if elsewhere.len() == 1 {
+                        "has bench targets"
+                    } else {
+                        "have bench targets"
+                    },
+                    p.join(" ")
+                ))
+            }
+            Error::BenchesOutside { manifests, at_root } => {
+                Some(format!("{}", Outside(&manifests[0], *at_root)))
+            }
+            Error::NotMember {
+                spec,
+                outside: Some((manifest, at_root)),
+                ..
+            } => Some(format!(
+                "`{}` is that package, kept out of the workspace; {} instead of `-p {spec}`",
+                manifest.display(),
+                Outside(manifest, *at_root)
+            )),
+            Error::NotMember { members, .. } => match members.as_slice() {
+                [] => None,
+                [one] => Some(format!("the member with bench targets is `{one}`")),
+                many => Some(format!(
+                    "the members with bench targets are `{}`",
+                    many.join("`, `")
+                )),
+            },
             _ => None,
         }
     }

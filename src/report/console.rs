@@ -1,7 +1,7 @@
 //! The console report: a table per bench target with the harness's columns, then failures and a summary.
 
 use super::cells::{counter_headers, interval_header, interval_note};
-use crate::model::record::{BenchRecord, FailureRecord, FitRecord, RunRecord};
+use crate::model::record::{BenchRecord, FailureRecord, FitRecord, RunRecord, TargetRecord};
 use console::style;
 use nbench::__private::family::FamilyFit;
 use nbench::__private::format::{TimeUnit, one_line, time};
@@ -23,21 +23,9 @@ pub fn render(run: &RunRecord, unit: Option<TimeUnit>, details: bool) -> String 
             .chain(t.ignored.iter().map(String::as_str))
             .chain(t.skipped.iter().map(|s| s.id.as_str()));
         if ids.clone().next().is_none() {
-            // Left out by the filters or measured by other shards: nothing
-            // to say; registering none, or listed only, is worth a line.
-            let said = match t.listed.len() {
-                0 if t.filtered_out == 0 && t.other_shards == 0 => {
-                    style("registers no benchmarks".to_owned()).yellow()
-                }
-                0 => continue,
-                n => style(format!(
-                    "{n} benchmark{} listed, not measured: a comparison measures its executable",
-                    if n == 1 { "" } else { "s" }
-                ))
-                .dim(),
-            };
-            let _ = writeln!(out, "{}", style(&t.target).bold());
-            let _ = writeln!(out, "  {said}\n");
+            if let Some(said) = nothing_measured(t) {
+                let _ = writeln!(out, "{}\n  {said}\n", style(&t.target).bold());
+            }
             continue;
         }
         let _ = writeln!(out, "{}", style(&t.target).bold());
@@ -153,6 +141,23 @@ pub fn render_failures(run: &RunRecord) -> String {
     out
 }
 
+/// What a target with no row says: registering none, or listed only (a
+/// revision's baseline). One left out by the filters or measured by other
+/// shards has nothing to say.
+fn nothing_measured(t: &TargetRecord) -> Option<console::StyledObject<String>> {
+    Some(match t.listed.len() {
+        0 if t.filtered_out == 0 && t.other_shards == 0 => {
+            style("registers no benchmarks".to_owned()).yellow()
+        }
+        0 => return None,
+        n => style(format!(
+            "{n} benchmark{} listed, not measured: a comparison measures its executable",
+            if n == 1 { "" } else { "s" }
+        ))
+        .dim(),
+    })
+}
+
 /// `a, b and c`, or for more than three the first two and how many more.
 fn names(all: &[&str]) -> String {
     match all {
@@ -190,4 +195,83 @@ pub fn summary(run: &RunRecord) -> String {
         "{verdict}. {measured} measured; {failed} failed;{skipped} {ignored} ignored; {filtered} filtered out;{shard} finished in {:.2}s",
         run.duration_s
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::outcome::{Failure, Outcome, TargetRun};
+    use crate::report::snapshots::record;
+
+    #[test]
+    fn a_target_listed_not_measured_says_so_and_one_that_registers_none_too() {
+        console::set_colors_enabled(false);
+        let target = |label: &str, ids: &[&str]| TargetRun {
+            label: label.into(),
+            outcomes: ids.iter().map(|id| Outcome::Listed((*id).into())).collect(),
+            filtered_out: 0,
+            elsewhere: Vec::new(),
+            scalings: Vec::new(),
+        };
+        let runs = [
+            target("demo/listed", &["a", "b"]),
+            target("demo/one", &["a"]),
+            target("demo/none", &[]),
+        ];
+        let text = super::render(&record(&runs, None), None, false);
+        let said: Vec<&str> = text.lines().filter(|l| l.starts_with("  ")).collect();
+        assert_eq!(
+            said,
+            [
+                "  2 benchmarks listed, not measured: a comparison measures its executable",
+                "  1 benchmark listed, not measured: a comparison measures its executable",
+                "  registers no benchmarks",
+            ],
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn whole_targets_that_failed_alike_are_said_in_one_line() {
+        console::set_colors_enabled(false);
+        let failed = |label: &str, reason: &str, output: &str| TargetRun {
+            label: label.into(),
+            outcomes: vec![Outcome::Failed(Failure {
+                id: String::new(),
+                reason: reason.into(),
+                output: output.into(),
+            })],
+            filtered_out: 0,
+            elsewhere: Vec::new(),
+            scalings: Vec::new(),
+        };
+        let refused = "exited with code 2: error: unknown option '--bogus'";
+        let mut runs: Vec<TargetRun> = ["p/a", "p/b", "p/c", "p/d"]
+            .iter()
+            .map(|l| failed(l, refused, ""))
+            .collect();
+        runs.insert(1, failed("p/own", "panicked at benches/own.rs:3:5", ""));
+        runs.push(failed("p/loud", refused, "it printed this"));
+        let text = super::render_failures(&record(&runs, None));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                format!("failed: bench targets p/a, p/b and 2 more: {refused}"),
+                "failed: bench target p/own: panicked at benches/own.rs:3:5".to_owned(),
+                format!("failed: bench target p/loud: {refused}"),
+                "  --- output ---".to_owned(),
+                "  it printed this".to_owned(),
+            ],
+            "{text}"
+        );
+        // Three are named.
+        runs.truncate(4);
+        let text = super::render_failures(&record(&runs, None));
+        assert!(
+            text.starts_with(&format!(
+                "failed: bench targets p/a, p/b and p/c: {refused}\n"
+            )),
+            "{text}"
+        );
+    }
 }

@@ -96,7 +96,8 @@ fn runs() -> Vec<TargetRun> {
     }]
 }
 
-fn record(runs: &[TargetRun], comparison: Option<Comparison>) -> RunRecord {
+/// A run of `runs` on an example machine, with `comparison` if any.
+pub(super) fn record(runs: &[TargetRun], comparison: Option<Comparison>) -> RunRecord {
     RunRecord {
         partition: None,
         schema: SCHEMA_VERSION,
@@ -535,77 +536,4 @@ fn html() {
     );
     assert!(!page.contains("NaN") && !page.contains("<script"));
     insta::assert_snapshot!(page_text(&page));
-}
-
-#[test]
-fn a_target_listed_not_measured_says_so_and_one_that_registers_none_too() {
-    console::set_colors_enabled(false);
-    let target = |label: &str, ids: &[&str]| TargetRun {
-        label: label.into(),
-        outcomes: ids.iter().map(|id| Outcome::Listed((*id).into())).collect(),
-        filtered_out: 0,
-        elsewhere: Vec::new(),
-        scalings: Vec::new(),
-    };
-    let runs = [
-        target("demo/listed", &["a", "b"]),
-        target("demo/one", &["a"]),
-        target("demo/none", &[]),
-    ];
-    let text = super::console::render(&record(&runs, None), None, false);
-    let said: Vec<&str> = text.lines().filter(|l| l.starts_with("  ")).collect();
-    assert_eq!(
-        said,
-        [
-            "  2 benchmarks listed, not measured: a comparison measures its executable",
-            "  1 benchmark listed, not measured: a comparison measures its executable",
-            "  registers no benchmarks",
-        ],
-        "{text}"
-    );
-}
-
-#[test]
-fn whole_targets_that_failed_alike_are_said_in_one_line() {
-    console::set_colors_enabled(false);
-    let failed = |label: &str, reason: &str, output: &str| TargetRun {
-        label: label.into(),
-        outcomes: vec![Outcome::Failed(Failure {
-            id: String::new(),
-            reason: reason.into(),
-            output: output.into(),
-        })],
-        filtered_out: 0,
-        elsewhere: Vec::new(),
-        scalings: Vec::new(),
-    };
-    let refused = "exited with code 2: error: unknown option '--bogus'";
-    let mut runs: Vec<TargetRun> = ["p/a", "p/b", "p/c", "p/d"]
-        .iter()
-        .map(|l| failed(l, refused, ""))
-        .collect();
-    runs.insert(1, failed("p/own", "panicked at benches/own.rs:3:5", ""));
-    runs.push(failed("p/loud", refused, "it printed this"));
-    let text = super::console::render_failures(&record(&runs, None));
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(
-        lines,
-        [
-            format!("failed: bench targets p/a, p/b and 2 more: {refused}"),
-            "failed: bench target p/own: panicked at benches/own.rs:3:5".to_owned(),
-            format!("failed: bench target p/loud: {refused}"),
-            "  --- output ---".to_owned(),
-            "  it printed this".to_owned(),
-        ],
-        "{text}"
-    );
-    // Three are named.
-    runs.truncate(4);
-    let text = super::console::render_failures(&record(&runs, None));
-    assert!(
-        text.starts_with(&format!(
-            "failed: bench targets p/a, p/b and p/c: {refused}\n"
-        )),
-        "{text}"
-    );
 }
