@@ -402,7 +402,8 @@ impl Error {
                 Some("`cargo nbench baseline list` shows the saved baselines".to_owned())
             }
             Error::NoRuns(_) => Some(
-                "run `cargo nbench` first: every run is stored there and the report is made from them"
+                "run `cargo nbench` first: every run is stored there and the report is made from \
+                 them (`cargo nbench compare` stores none: give it `--out FILE.html`)"
                     .to_owned(),
             ),
             Error::RunsUnreadable { .. } => Some(

@@ -196,6 +196,12 @@ fn cargo_nbench_report_rebuilds_from_stored_runs_and_skips_unreadable_ones() {
         "{}",
         none.stderr
     );
+    // A comparison of baselines stores no run; its page is asked for.
+    assert!(
+        none.stderr.contains("give it `--out FILE.html`"),
+        "{}",
+        none.stderr
+    );
 
     let mut args = vec!["--bench", "basic", "sum/u64"];
     args.extend_from_slice(QUICK);
