@@ -16,6 +16,17 @@ fn paired_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     v
 }
 
+/// Saves `work/sum/1000` of the `tunable` package as baseline `name`.
+fn save_sum(fx: &Fixture, name: &str) {
+    let run = fx.nbench(&args(&[
+        "work/sum/1000",
+        "--exact",
+        "--save-baseline",
+        name,
+    ]));
+    assert_eq!(run.code, 0, "{}", run.all());
+}
+
 fn results(fx: &Fixture, name: &str) -> std::path::PathBuf {
     fx.dir
         .join("target/nbench/baselines")
@@ -36,13 +47,7 @@ fn unpaired_target(run: &Run, because: &str) -> serde_json::Value {
 #[test]
 fn save_merge_list_show_delete() {
     let fx = Fixture::new("workspace").own_target_dir();
-    let run = fx.nbench(&args(&[
-        "work/sum/1000",
-        "--exact",
-        "--save-baseline",
-        "main",
-    ]));
-    assert_eq!(run.code, 0, "{}", run.all());
+    save_sum(&fx, "main");
     let run = fx.nbench(&args(&[
         "work/sum/2000",
         "--exact",
@@ -53,13 +58,7 @@ fn save_merge_list_show_delete() {
 
     // A name longer than the column's usual width.
     let long = "main-before-the-allocator-change";
-    let run = fx.nbench(&args(&[
-        "work/sum/1000",
-        "--exact",
-        "--save-baseline",
-        long,
-    ]));
-    assert_eq!(run.code, 0, "{}", run.all());
+    save_sum(&fx, long);
 
     let list = fx.nbench(&["baseline", "list"]);
     assert_eq!(list.code, 0, "{}", list.all());
@@ -719,13 +718,7 @@ fn a_baseline_runs_the_package_binary_it_was_built_with() {
 fn prune_deletes_the_baselines_no_comparison_used_for_a_while() {
     let fx = Fixture::new("workspace").own_target_dir();
     for name in ["named", "rev-old", "rev-new", "rev-compared"] {
-        let run = fx.nbench(&args(&[
-            "work/sum/1000",
-            "--exact",
-            "--save-baseline",
-            name,
-        ]));
-        assert_eq!(run.code, 0, "{}", run.all());
+        save_sum(&fx, name);
     }
     // Saved ten days ago, as far as their files say.
     let ten_days_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(10 * 86_400);
