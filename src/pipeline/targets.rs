@@ -7,6 +7,7 @@ use crate::config::{Settings, settings_record};
 use crate::discover;
 use crate::error::{Error, Result};
 use crate::model::context::Context;
+use crate::model::few::by_reason;
 use crate::model::record::SkippedRecord;
 use crate::model::target::{BenchTarget, Built, Skipped};
 use crate::run::Plan;
@@ -74,13 +75,11 @@ fn note_skipped(skipped: &[SkippedRecord]) {
 
 /// The notes of [`note_skipped`], in the order their reasons first come.
 fn skipped_lines(skipped: &[SkippedRecord]) -> Vec<String> {
-    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
-    for s in skipped {
-        match reasons.iter_mut().find(|(r, _)| *r == s.reason) {
-            Some((_, targets)) => targets.push(&s.target),
-            None => reasons.push((&s.reason, vec![&s.target])),
-        }
-    }
+    let reasons = by_reason(
+        skipped
+            .iter()
+            .map(|s| (s.reason.as_str(), s.target.as_str())),
+    );
     (reasons.into_iter())
         .map(|(reason, targets)| match targets.as_slice() {
             [one] => format!("skipped bench target `{one}`: {reason}"),

@@ -1,6 +1,7 @@
 //! The console report: a table per bench target with the harness's columns, then failures and a summary.
 
 use super::cells::{counter_headers, interval_header, interval_note};
+use crate::model::few::{by_reason, first_few};
 use crate::model::record::{BenchRecord, FailureRecord, FitRecord, RunRecord, TargetRecord};
 use console::style;
 use nbench::__private::family::FamilyFit;
@@ -104,22 +105,16 @@ pub fn render_failures(run: &RunRecord) -> String {
     // Whole targets that failed alike, with nothing printed (every binary
     // refusing a flag given after `--`): one line.
     let whole = |f: &&FailureRecord| f.id.is_empty() && f.output.is_empty();
-    let mut alike: Vec<(&str, Vec<&str>)> = Vec::new();
-    for t in &run.targets {
-        for f in t.failures.iter().filter(whole) {
-            match alike.iter_mut().find(|(r, _)| *r == f.reason) {
-                Some((_, targets)) => targets.push(&t.target),
-                None => alike.push((&f.reason, vec![&t.target])),
-            }
-        }
-    }
+    let alike = by_reason((run.targets.iter()).flat_map(|t| {
+        (t.failures.iter().filter(whole)).map(|f| (f.reason.as_str(), t.target.as_str()))
+    }));
     let failed = style("failed").red().bold();
     for t in &run.targets {
         for f in &t.failures {
             let group = (alike.iter()).find(|(r, ts)| whole(&f) && *r == f.reason && ts.len() > 1);
             let what = match group {
                 Some((_, targets)) if targets[0] != t.target => continue,
-                Some((_, targets)) => format!("bench targets {}", names(targets)),
+                Some((_, targets)) => format!("bench targets {}", first_few(targets)),
                 None if f.id.is_empty() => format!("bench target {}", t.target),
                 None => format!("{} › {}", t.target, one_line(&f.id)),
             };
@@ -156,15 +151,6 @@ fn nothing_measured(t: &TargetRecord) -> Option<console::StyledObject<String>> {
         ))
         .dim(),
     })
-}
-
-/// `a, b and c`, or for more than three the first two and how many more.
-fn names(all: &[&str]) -> String {
-    match all {
-        [one] => (*one).to_owned(),
-        [init @ .., last] if all.len() <= 3 => format!("{} and {last}", init.join(", ")),
-        _ => format!("{}, {} and {} more", all[0], all[1], all.len() - 2),
-    }
 }
 
 /// The closing line.
@@ -256,7 +242,7 @@ mod tests {
         assert_eq!(
             lines,
             [
-                format!("failed: bench targets p/a, p/b and 2 more: {refused}"),
+                format!("failed: bench targets p/a, p/b, p/c, p/d: {refused}"),
                 "failed: bench target p/own: panicked at benches/own.rs:3:5".to_owned(),
                 format!("failed: bench target p/loud: {refused}"),
                 "  --- output ---".to_owned(),
@@ -264,12 +250,12 @@ mod tests {
             ],
             "{text}"
         );
-        // Three are named.
-        runs.truncate(4);
+        // More are counted, as every note that names a few of many.
+        runs.extend(["p/e", "p/f"].map(|l| failed(l, refused, "")));
         let text = super::render_failures(&record(&runs, None));
         assert!(
             text.starts_with(&format!(
-                "failed: bench targets p/a, p/b and p/c: {refused}\n"
+                "failed: bench targets p/a, p/b, p/c and 3 more: {refused}\n"
             )),
             "{text}"
         );
