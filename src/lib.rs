@@ -4,6 +4,9 @@
 //! [`cli`]) → the stages ([`discover`], [`build`], [`run`], [`compare`],
 //! [`store`], [`report`]) → [`model`], the data they share.
 
+#[macro_use]
+mod say;
+
 pub(crate) mod build;
 pub(crate) mod cli;
 pub(crate) mod commands;
@@ -46,8 +49,8 @@ fn report_error(e: &Error) {
         let _ = clap.print();
         return;
     }
-    eprintln!("{}: {e}", style("error").red().bold());
+    errln!("{}: {e}", style("error").red().bold());
     if let Some(hint) = e.hint() {
-        eprintln!("  {}: {hint}", style("hint").cyan().bold());
+        errln!("  {}: {hint}", style("hint").cyan().bold());
     }
 }

@@ -17,7 +17,7 @@ pub fn show(output: impl std::io::Read, mark: &str) -> Option<String> {
         .lines()
         .map_while(|l| l.ok())
     {
-        eprintln!("{mark} {line}");
+        errln!("{mark} {line}");
         let plain = console::strip_ansi_codes(&line).into_owned();
         if let Some(printed) = script.as_mut().filter(|p| p.len() < KEEP) {
             printed.push_str(&plain);

@@ -122,7 +122,7 @@ pub fn as_wrapper() -> Option<ExitCode> {
     Some(match status {
         Ok(s) => exit_code(s),
         Err(e) => {
-            eprintln!(
+            errln!(
                 "error: cargo nbench could not run {}: {e}",
                 rustc.to_string_lossy()
             );

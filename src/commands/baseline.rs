@@ -31,7 +31,7 @@ pub fn run(s: &Settings, cmd: &BaselineAction) -> Result<u8> {
 fn list(baselines: &Baselines) -> Result<u8> {
     let all = baselines.list()?;
     if all.is_empty() {
-        eprintln!("no baselines saved yet; save one with `cargo nbench --save-baseline NAME`");
+        errln!("no baselines saved yet; save one with `cargo nbench --save-baseline NAME`");
         return Ok(exit::SUCCESS);
     }
     // The names set the first column's width: `rev-…` names run to 25
@@ -39,14 +39,17 @@ fn list(baselines: &Baselines) -> Result<u8> {
     let width = (all.iter().flatten())
         .map(|b| b.name.chars().count())
         .fold("name".len(), usize::max);
-    println!(
+    outln!(
         "{:<width$}  {:<20}  {:<12}  {:>10}",
-        "name", "date", "commit", "benchmarks"
+        "name",
+        "date",
+        "commit",
+        "benchmarks"
     );
     let mut code = exit::SUCCESS;
     for b in all {
         match b {
-            Ok(b) => println!(
+            Ok(b) => outln!(
                 "{:<width$}  {:<20}  {:<12}  {:>10}",
                 b.name,
                 b.run.context.date,
@@ -58,7 +61,7 @@ fn list(baselines: &Baselines) -> Result<u8> {
                     .sum::<usize>()
             ),
             Err(e) => {
-                eprintln!("{}: {e}", style("error").red().bold());
+                errln!("{}: {e}", style("error").red().bold());
                 code = e.exit_code();
             }
         }
@@ -71,26 +74,26 @@ fn list(baselines: &Baselines) -> Result<u8> {
 fn show(baselines: &Baselines, name: &str) -> Result<u8> {
     let b = baselines.get(name)?;
     let c = &b.run.context;
-    println!("baseline {}", style(&b.name).bold());
-    println!("  date      {}", c.date);
-    println!("  commit    {}", commit(&b));
-    println!("  rustc     {}", c.rustc.as_deref().unwrap_or("?"));
-    println!(
+    outln!("baseline {}", style(&b.name).bold());
+    outln!("  date      {}", c.date);
+    outln!("  commit    {}", commit(&b));
+    outln!("  rustc     {}", c.rustc.as_deref().unwrap_or("?"));
+    outln!(
         "  host      {} ({}, {})",
         c.host.as_deref().unwrap_or("?"),
         c.cores_label(),
         c.cpu_model.as_deref().unwrap_or("?")
     );
-    println!("  profile   {}", c.profile);
-    println!();
-    print!("{}", report::console::render(&b.run, None, false));
-    println!("executables");
+    outln!("  profile   {}", c.profile);
+    outln!();
+    out!("{}", report::console::render(&b.run, None, false));
+    outln!("executables");
     for t in &b.run.targets {
         let saved = match baselines.executable(&b, &t.target) {
             Some(_) => "executable saved",
             None => "no executable (compared by its stored samples)",
         };
-        println!("  {}: {saved}", t.target);
+        outln!("  {}: {saved}", t.target);
     }
     Ok(exit::SUCCESS)
 }
@@ -103,7 +106,7 @@ fn delete(baselines: &Baselines, worktrees: &Path, name: &str) -> Result<u8> {
         return Err(Error::NoBaseline(name.to_owned()));
     }
     remove_kept(worktrees, name);
-    eprintln!("deleted baseline `{name}`");
+    errln!("deleted baseline `{name}`");
     Ok(exit::SUCCESS)
 }
 
@@ -117,14 +120,14 @@ fn prune(baselines: &Baselines, worktrees: &Path, older_than: Duration, all: boo
         false => ("revision baseline (rev-…)", "revision baselines (rev-…)"),
     };
     if unused.is_empty() {
-        eprintln!("no {which} unused for {}", ago(older_than));
+        errln!("no {which} unused for {}", ago(older_than));
         return Ok(exit::SUCCESS);
     }
     let mut deleted = 0;
     for (name, unused_for) in &unused {
         let lock = match baselines.lock(name) {
             Err(Error::InUse { pid, .. }) => {
-                eprintln!("kept baseline `{name}`: another cargo nbench (pid {pid}) is using it");
+                errln!("kept baseline `{name}`: another cargo nbench (pid {pid}) is using it");
                 continue;
             }
             other => other?,
@@ -132,13 +135,13 @@ fn prune(baselines: &Baselines, worktrees: &Path, older_than: Duration, all: boo
         if baselines.delete(name, &lock)? {
             remove_kept(worktrees, name);
             deleted += 1;
-            eprintln!(
+            errln!(
                 "deleted baseline `{name}` (last used {} ago)",
                 ago(*unused_for)
             );
         }
     }
-    eprintln!(
+    errln!(
         "pruned {deleted} {}",
         if deleted == 1 { which } else { many }
     );

@@ -104,14 +104,14 @@ fn list(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<u8> {
                     continue;
                 }
                 only[usize::from(is_a)] += usize::from(!in_other);
-                println!("{}: {}", t.target, nbench::__private::format::one_line(id));
+                outln!("{}: {}", t.target, nbench::__private::format::one_line(id));
             }
         }
     }
     if !s.output.quiet() && only != [0, 0] {
         let [new, gone] = only;
         let said = format!("{gone} only in `{a}` (gone), {new} only in `{b}` (new)");
-        eprintln!("{}", console::style(said).dim());
+        errln!("{}", console::style(said).dim());
     }
     // A target that could not list when its side was saved, as `--list`
     // says it of a build.
@@ -131,7 +131,7 @@ fn list(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<u8> {
         }
     }
     for line in &failed {
-        eprintln!("{}: {line}", console::style("failed").red().bold());
+        errln!("{}: {line}", console::style("failed").red().bold());
     }
     Ok(match failed.is_empty() {
         true => crate::error::exit::SUCCESS,

@@ -31,7 +31,7 @@ pub fn dispatch(settings: &Settings) -> Result<u8> {
         Command::Merge { files } => merge::run(settings, files),
         Command::Report => report::run(settings),
         Command::Config => {
-            print!("{}", settings.show());
+            out!("{}", settings.show());
             Ok(exit::SUCCESS)
         }
     }

@@ -10,6 +10,6 @@ pub fn run(settings: &Settings) -> Result<u8> {
     let store = Store::new(&settings.target_dir());
     let newest = store.newest_run()?;
     let path = write_html(&store, &newest, false)?;
-    println!("{}", path.display());
+    outln!("{}", path.display());
     Ok(exit::SUCCESS)
 }

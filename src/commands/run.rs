@@ -223,7 +223,7 @@ fn publish(
             note("nothing was measured, so the run is not stored");
         }
         if let Some(name) = &kept.baseline {
-            eprintln!("{}", style(format!("saved baseline `{name}`")).dim());
+            errln!("{}", style(format!("saved baseline `{name}`")).dim());
         }
     }
     let root = &prepared.workspace_root;
@@ -237,7 +237,7 @@ fn publish(
     match write_html(store, record, s.output.quiet()) {
         Ok(path) if s.output.chatty() => {
             let shown = path.strip_prefix(root).unwrap_or(&path);
-            eprintln!("{}", style(format!("report {}", shown.display())).dim());
+            errln!("{}", style(format!("report {}", shown.display())).dim());
         }
         Ok(_) => {}
         Err(e) => warn(&format!("the HTML report was not written: {e}")),
@@ -252,11 +252,11 @@ fn print_list(runs: &[TargetRun]) -> u8 {
         for o in &r.outcomes {
             match o {
                 Outcome::Listed(id) => {
-                    println!("{}: {}", r.label, nbench::__private::format::one_line(id))
+                    outln!("{}: {}", r.label, nbench::__private::format::one_line(id))
                 }
                 Outcome::Failed(f) => {
                     failed = true;
-                    eprintln!(
+                    errln!(
                         "{}: bench target {}: {}",
                         style("failed").red().bold(),
                         r.label,

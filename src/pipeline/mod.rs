@@ -17,12 +17,12 @@ use std::path::PathBuf;
 
 /// A `note:` line on stderr.
 pub fn note(text: &str) {
-    eprintln!("{}: {text}", style("note").cyan().bold());
+    errln!("{}: {text}", style("note").cyan().bold());
 }
 
 /// A `warning:` line on stderr.
 pub fn warn(text: &str) {
-    eprintln!("{}: {text}", style("warning").for_stderr().yellow().bold());
+    errln!("{}: {text}", style("warning").for_stderr().yellow().bold());
 }
 
 /// A warning for each package binary a saved baseline runs by the path the

@@ -31,15 +31,15 @@ pub fn emit(
         store::append(path, report::markdown::render(record).as_bytes())?;
     }
     match out.format {
-        Format::Jsonl if streamed => print!("{}", report::jsonl::tail(record, saved)),
-        format => print!(
+        Format::Jsonl if streamed => out!("{}", report::jsonl::tail(record, saved)),
+        format => out!(
             "{}",
             report::render(format, record, out.time_unit, saved, out.verbosity)
         ),
     }
-    eprint!("{}", report::console::render_failures(record));
+    err!("{}", report::console::render_failures(record));
     if let (Format::Console, Some(saved), false) = (out.format, saved, out.quiet()) {
-        eprintln!("{}", style(format!("saved {}", saved.display())).dim());
+        errln!("{}", style(format!("saved {}", saved.display())).dim());
     }
     let regressed = record
         .comparison

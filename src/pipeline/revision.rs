@@ -344,7 +344,7 @@ impl Checkout {
         let (rev, short) = (self.rev.as_str(), short(&self.commit));
         let who = snapshot::named(rev, short);
         let what = format!("building {who} in a worktree, saved as baseline `{name}`");
-        eprintln!("{}", style(what).dim());
+        errln!("{}", style(what).dim());
         if let Some(swap) = self.swap.as_ref() {
             note(&swap_note(rev, short, swap));
         }

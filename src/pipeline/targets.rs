@@ -134,8 +134,8 @@ pub fn build(
             if nbench_targets.len() == 1 { "" } else { "s" }
         );
         match &s.build.revision {
-            Some(mark) => eprintln!("{}", style(format!("[{mark}] {what}")).dim()),
-            None => eprintln!("{}", style(what).dim()),
+            Some(mark) => errln!("{}", style(format!("[{mark}] {what}")).dim()),
+            None => errln!("{}", style(what).dim()),
         }
     }
     if let Some(why) = crate::build::build_layouts(&opts, &mut nbench_targets)? {

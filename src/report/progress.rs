@@ -118,7 +118,7 @@ impl Progress {
         let id = nbench::__private::format::one_line(id);
         match &self.display {
             Display::Off => {}
-            Display::Plain => eprintln!("{} [{n}/{of}] {target} › {id}{left}", verb.0),
+            Display::Plain => errln!("{} [{n}/{of}] {target} › {id}{left}", verb.0),
             Display::Line(t) => {
                 let line = format!(
                     "{} [{n}/{of}] {target} › {id}  {:.1}s{left}",

@@ -729,6 +729,32 @@ fn progress_reaches_a_pipe_as_plain_lines() {
         "{}",
         run.stderr
     );
+
+    // The reader gone (`2>&1 | head -1`): the run neither panics nor stops
+    // short; it measures and reports where it still can.
+    let mut cmd = fx.nbench_command(&with_quick(&[
+        "--bench", "basic", "sum/u64", "--epochs", "1",
+    ]));
+    let mut child = (cmd.env_remove("CI"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let cut = crate::helpers::Run::from(child.wait_with_output().unwrap());
+    assert_eq!(cut.code, 0, "{}", cut.all());
+    assert!(cut.stdout.contains("sum/u64/10"), "{}", cut.stdout);
+    assert!(cut.stdout.contains("sum/u64/100 "), "{}", cut.stdout);
+    // And `--list | head -1` with stdout gone.
+    let mut child = (fx.nbench_command(&["--list"]))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let cut = crate::helpers::Run::from(child.wait_with_output().unwrap());
+    assert_eq!(cut.code, 0, "{}", cut.all());
+    assert!(!cut.stderr.contains("panicked"), "{}", cut.stderr);
 }
 
 #[test]
