@@ -5,7 +5,7 @@ use crate::model::observer::Observer;
 use crate::model::outcome::Outcome;
 use console::Term;
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// How progress is shown.
 enum Display {
@@ -13,9 +13,14 @@ enum Display {
     Off,
     /// One line redrawn in place on a terminal.
     Line(Term),
-    /// A plain line per benchmark, for CI logs, pipes and files.
-    Plain,
+    /// Plain lines, for CI logs, pipes and files: when and what the last said.
+    Plain(Option<(Instant, String)>),
 }
+
+/// A plain line at most this often within a target, except its first and
+/// last measurement and a change of what is done: a benchmark measured in
+/// eight epochs gave eight lines, and a default run some 400.
+const PLAIN_EVERY: Duration = Duration::from_secs(1);
 
 /// Shows which benchmark is being measured, n of m, and the time left.
 pub struct Progress {
@@ -36,9 +41,9 @@ impl Progress {
         // a long measurement never looks like a hang.
         let display = match () {
             _ if !enabled => Display::Off,
-            _ if std::env::var_os("CI").is_some() => Display::Plain,
+            _ if std::env::var_os("CI").is_some() => Display::Plain(None),
             _ if term.is_term() => Display::Line(term),
-            _ => Display::Plain,
+            _ => Display::Plain(None),
         };
         Progress {
             display,
@@ -111,14 +116,23 @@ impl Progress {
     /// as the terminal's line) takes in `target`. Its time left counts from
     /// the first of the `of`.
     fn show(&mut self, verb: (&str, &str), (target, id): (&str, &str), n: usize, of: usize) {
-        if self.target.0 != target || n <= 1 {
+        let fresh = self.target.0 != target || n <= 1;
+        if fresh {
             self.target = (target.to_owned(), Instant::now());
         }
         let left = eta(self.target.1.elapsed().as_secs_f64(), n, of);
         let id = nbench::__private::format::one_line(id);
-        match &self.display {
+        match &mut self.display {
             Display::Off => {}
-            Display::Plain => errln!("{} [{n}/{of}] {target} › {id}{left}", verb.0),
+            Display::Plain(last) => {
+                let since = (last.as_ref())
+                    .filter(|(_, said)| said == verb.0)
+                    .map(|(at, _)| at.elapsed());
+                if plain_due(since, fresh || n == of) {
+                    errln!("{} [{n}/{of}] {target} › {id}{left}", verb.0);
+                    *last = Some((Instant::now(), verb.0.to_owned()));
+                }
+            }
             Display::Line(t) => {
                 let line = format!(
                     "{} [{n}/{of}] {target} › {id}  {:.1}s{left}",
@@ -134,6 +148,12 @@ impl Progress {
     }
 }
 
+/// Whether a plain line is due: `since` the last one that said the same
+/// verb (`None`: none did), or `always` (a target's first or last).
+fn plain_due(since: Option<Duration>, always: bool) -> bool {
+    always || since.is_none_or(|s| s >= PLAIN_EVERY)
+}
+
 /// `, ~12s left` for the `n`th benchmark of `of` when the first `n - 1` took
 /// `elapsed` seconds (their mean time for each one left); empty before any finished.
 fn eta(elapsed: f64, n: usize, of: usize) -> String {
@@ -146,6 +166,16 @@ fn eta(elapsed: f64, n: usize, of: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn plain_lines_come_a_second_apart_but_a_targets_first_and_last_always() {
+        use std::time::Duration;
+        let ms = |m| Some(Duration::from_millis(m));
+        assert!(super::plain_due(None, false), "nothing said of this yet");
+        assert!(!super::plain_due(ms(300), false));
+        assert!(super::plain_due(ms(300), true));
+        assert!(super::plain_due(ms(1000), false));
+    }
+
     #[test]
     fn time_left_is_the_mean_so_far_times_what_remains() {
         assert_eq!(super::eta(3.0, 1, 4), "");

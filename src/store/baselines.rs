@@ -270,7 +270,8 @@ impl Baselines {
     }
 
     /// Saves `run` into baseline `name` with copies of `built`'s executables.
-    /// Benchmarks already in the baseline but not in `run` are kept. The
+    /// Benchmarks already in the baseline but not in `run` are kept, and so
+    /// is the executable of a target `run` measured nothing of. The
     /// executables are copied under new names first and `results.json` is
     /// replaced last, atomically, so an interruption leaves the previous
     /// baseline whole. Call with the lock held. Returns the package
@@ -305,10 +306,17 @@ impl Baselines {
         // Copies the targets saved again named before: unused, unless another names them.
         let mut unnamed = Vec::new();
         let mut uncopied = Vec::new();
-        for b in built
-            .iter()
-            .filter(|b| run.targets.iter().any(|t| t.target == b.target.label()))
-        {
+        // A target this run measured none of keeps the executable that made
+        // its saved benchmarks (a build whose every benchmark failed does not
+        // replace the one that worked).
+        let replaces = |label: &str| {
+            (run.targets.iter().find(|t| t.target == label))
+                .is_some_and(|t| !t.benchmarks.is_empty() || !executables.contains_key(label))
+        };
+        let saving: Vec<&Built> = (built.iter())
+            .filter(|b| replaces(&b.target.label()))
+            .collect();
+        for b in saving {
             let label = b.target.label();
             let mut keeper = Keeper::new(&b.bins);
             executables.insert(label.clone(), copy_in(&bin, &label, &b.exe, &mut keeper)?);

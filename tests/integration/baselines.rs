@@ -97,6 +97,26 @@ fn save_merge_list_show_delete() {
         "the one target's layouts, its executable among them"
     );
 
+    // A build whose every benchmark fails, saved over it: the failure is
+    // said, and the executables that made the saved benchmarks stay.
+    let saved = |fx: &Fixture| {
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(results(fx, "main")).unwrap()).unwrap();
+        (doc["executables"].clone(), doc["layouts"].clone())
+    };
+    let before = saved(&fx);
+    fx.edit(
+        "tunable/src/lib.rs",
+        "let mut acc = 0u64;",
+        "let mut acc = if n > 0 { panic!(\"a broken build\") } else { 0u64 };",
+    );
+    let broken = fx.nbench(&args(&["work/sum/", "--save-baseline", "main"]));
+    assert_eq!(broken.code, 1, "{}", broken.all());
+    assert!(broken.stderr.contains("a broken build"), "{}", broken.all());
+    assert_eq!(saved(&fx), before);
+    let show = fx.nbench(&["baseline", "show", "main"]);
+    assert!(show.stdout.contains("work/sum/2000"), "{}", show.stdout);
+
     // The subcommands take cargo's --target-dir and --manifest-path too.
     let elsewhere = fx.nbench(&["baseline", "list", "--target-dir", "elsewhere"]);
     assert_eq!(elsewhere.code, 0, "{}", elsewhere.all());
