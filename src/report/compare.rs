@@ -1,6 +1,5 @@
 //! The comparison table: baseline, current, change with its CI, verdict, and how it was measured.
 
-use crate::compare::words::interval_end as end;
 use crate::compare::words::percent_change as pct;
 use crate::model::comparison::{Comparison, Kind, Row, TargetComparison, Verdict};
 use console::style;
@@ -61,7 +60,7 @@ fn table(
     let counted = t.rows.iter().any(|r| r.instructions.is_some());
     let _ = writeln!(out, "{}", style(header(w, counted)).dim());
     for r in &t.rows {
-        out.push_str(&row_line(r, w, counted));
+        out.push_str(&row_line(r, (w, noise_threshold), counted));
     }
     // Notes and reasons may name other rows: on one line, as the table shows their ids.
     for note in crate::compare::words::row_notes(&t.rows, noise_threshold) {
@@ -140,10 +139,14 @@ fn summary(c: &Comparison) -> String {
     out
 }
 
-/// One benchmark's line of the table, `w` the width of the id column,
-/// with the instructions' change where `counted`.
-fn row_line(r: &Row, w: usize, counted: bool) -> String {
-    let ci = format!("[{}, {}]", end(r.change_ci[0]), end(r.change_ci[1]));
+/// One benchmark's line of the table, `w` the width of the id column, at
+/// the run's noise `threshold`, with the instructions' change where `counted`.
+fn row_line(r: &Row, (w, threshold): (usize, f64), counted: bool) -> String {
+    let shown = super::compared::shown(r, threshold);
+    let (change, ci) = match shown.change {
+        Some((change, low, high)) => (change, format!("[{low}, {high}]")),
+        None => ("—".to_owned(), "—".to_owned()),
+    };
     let kind = match r.kind {
         Kind::Paired => "paired",
         Kind::Stored => "stored",
@@ -175,9 +178,9 @@ fn row_line(r: &Row, w: usize, counted: bool) -> String {
     format!(
         "{}  {:>10}  {:>10}  {:>8}  {:>20}  {instructions}{styled}{pad}  {kind}\n",
         first_column(&r.id, w),
-        r.metric.format(r.baseline),
-        r.metric.format(r.current),
-        pct(r.change),
+        shown.baseline,
+        shown.current,
+        change,
         ci
     )
 }

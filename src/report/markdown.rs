@@ -1,7 +1,6 @@
 //! The run as GitHub-flavoured Markdown: for a PR comment or `$GITHUB_STEP_SUMMARY`.
 
 use super::cells::{counter_headers, interval_header, interval_note};
-use crate::compare::words::interval_end as end;
 use crate::compare::words::percent_change as pct;
 use crate::model::comparison::Comparison;
 use crate::model::comparison::{Kind, Row, Verdict};
@@ -158,7 +157,7 @@ fn notes(out: &mut String, rows: &[Row], threshold: f64) {
     }
 }
 
-fn comparison(out: &mut String, c: &Comparison, current: super::CurrentTime) {
+pub(super) fn comparison(out: &mut String, c: &Comparison, current: super::CurrentTime) {
     let _ = writeln!(out, "### nbench: compared with `{}`\n", cell(&c.baseline));
     for w in &c.warnings {
         let _ = writeln!(out, "> [!WARNING]\n> {}\n", cell(w));
@@ -189,7 +188,7 @@ fn comparison(out: &mut String, c: &Comparison, current: super::CurrentTime) {
             "| benchmark | baseline | current | change | 95% CI | p (BH) |{head} verdict |\n|:--|--:|--:|--:|--:|--:|{align}:--|"
         );
         for r in &t.rows {
-            let _ = writeln!(out, "{}", row_line(r, counted));
+            let _ = writeln!(out, "{}", row_line(r, c.noise_threshold, counted));
         }
         for n in &t.not_compared {
             let what = format!("not compared: {}", cell(&n.reason));
@@ -216,9 +215,9 @@ fn comparison(out: &mut String, c: &Comparison, current: super::CurrentTime) {
     );
 }
 
-/// One row of a target's comparison table, with the instructions' change
-/// where the table has that column (`counted`).
-fn row_line(r: &Row, counted: bool) -> String {
+/// One row of a target's comparison table at the run's noise `threshold`,
+/// with the instructions' change where the table has that column (`counted`).
+fn row_line(r: &Row, threshold: f64, counted: bool) -> String {
     let instructions = match (counted, &r.instructions) {
         (false, _) => String::new(),
         (true, Some(c)) if c.note.is_none() => format!(" {} |", pct(c.change)),
@@ -238,14 +237,16 @@ fn row_line(r: &Row, counted: bool) -> String {
         (Verdict::Inconclusive, _) => "⚪ inconclusive",
     };
     let p = (r.p_adjusted.or(r.p_value)).map_or(String::new(), super::p_value);
+    let shown = super::compared::shown(r, threshold);
+    let (change, ci) = match shown.change {
+        Some((change, low, high)) => (change, format!("{low} … {high}")),
+        None => ("—".to_owned(), "—".to_owned()),
+    };
     format!(
-        "| `{}` | {} | {} | {} | {} … {} | {p} |{instructions} {verdict}{by} |",
+        "| `{}` | {} | {} | {change} | {ci} | {p} |{instructions} {verdict}{by} |",
         id_cell(&r.id),
-        r.metric.format(r.baseline),
-        r.metric.format(r.current),
-        pct(r.change),
-        end(r.change_ci[0]),
-        end(r.change_ci[1]),
+        shown.baseline,
+        shown.current,
     )
 }
 

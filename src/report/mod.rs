@@ -3,6 +3,7 @@
 pub mod bencher;
 pub mod cells;
 pub mod compare;
+pub mod compared;
 pub mod console;
 pub mod csv;
 pub mod header;

@@ -7,7 +7,7 @@ mod plots;
 mod strips;
 mod svg;
 
-use crate::compare::words::{interval_end, percent_change};
+use crate::compare::words::percent_change;
 use crate::model::comparison::{Comparison, Row};
 use crate::model::record::{RunRecord, TargetRecord};
 use crate::report::p_value;
@@ -168,15 +168,21 @@ fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> St
         ),
         _ => String::new(),
     };
+    let shown = crate::report::compared::shown(row, threshold);
+    // A row below the smallest change that counts has no change to draw.
+    let (change, strip) = match &shown.change {
+        Some((change, low, high)) => (
+            format!("{change} [{low}, {high}] · "),
+            strips::change(row.change, row.change_ci, threshold),
+        ),
+        None => (String::new(), String::new()),
+    };
     format!(
         "<article class=\"card {verdict}\"><h4>{}</h4><p><span class=\"verdict\">{verdict}</span> \
-         {} [{}, {}] · {} → {} · p (BH) {}{counted}</p>{}{}{}</article>",
+         {change}{} → {} · p (BH) {}{counted}</p>{}{strip}{}</article>",
         escape(&one_line(&row.id)),
-        percent_change(row.change),
-        interval_end(row.change_ci[0]),
-        interval_end(row.change_ci[1]),
-        row.metric.format(row.baseline),
-        row.metric.format(row.current),
+        escape(&shown.baseline),
+        escape(&shown.current),
         escape(&row.p_adjusted.or(row.p_value).map_or("n/a".into(), p_value)),
         row.inconclusive
             .as_ref()
@@ -184,7 +190,6 @@ fn compared_row(row: &Row, current: Option<&TargetRecord>, threshold: f64) -> St
                 "<p class=\"note\">inconclusive: {}</p>",
                 escape(why)
             )),
-        strips::change(row.change, row.change_ci, threshold),
         plots::compared(&row.baseline_per_iter, cur, row.metric),
     )
 }
