@@ -20,6 +20,9 @@ use std::sync::{Mutex, OnceLock};
 
 static DIR: OnceLock<PathBuf> = OnceLock::new();
 
+/// A run's directory is this followed by its process id.
+const PREFIX: &str = "nbench-listings-";
+
 /// The executables given another's listing name, while their [`Alike`] lives.
 static NAMED: Mutex<BTreeMap<PathBuf, String>> = Mutex::new(BTreeMap::new());
 
@@ -27,7 +30,9 @@ static NAMED: Mutex<BTreeMap<PathBuf, String>> = Mutex::new(BTreeMap::new());
 /// listing it shares.
 pub fn share(cmd: &mut Command, exe: &Path) {
     let dir = DIR.get_or_init(|| {
-        std::env::temp_dir().join(format!("nbench-listings-{}", std::process::id()))
+        let tmp = std::env::temp_dir();
+        remove_abandoned(&tmp, Path::new("/proc"));
+        tmp.join(format!("{PREFIX}{}", std::process::id()))
     });
     cmd.env(LISTINGS_ENV, dir);
     let named = NAMED.lock().ok().and_then(|n| n.get(exe).cloned());
@@ -79,5 +84,57 @@ fn name_of(exe: &Path) -> Option<String> {
 pub fn remove() {
     if let Some(dir) = DIR.get() {
         let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// Removes the directories in `tmp` of runs that ended without removing
+/// theirs (interrupted, killed), where `procs` (`/proc`) tells which
+/// processes live; where it does not exist, none is removed. A directory
+/// written in the last day stays whatever its number: another container
+/// sharing `/tmp` numbers its processes apart.
+fn remove_abandoned(tmp: &Path, procs: &Path) {
+    remove_abandoned_since(tmp, procs, std::time::Duration::from_secs(24 * 3600));
+}
+
+/// [`remove_abandoned`], of directories last written at least `age` ago.
+fn remove_abandoned_since(tmp: &Path, procs: &Path, age: std::time::Duration) {
+    let (true, Ok(entries)) = (procs.is_dir(), std::fs::read_dir(tmp)) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let pid = name
+            .strip_prefix(PREFIX)
+            .and_then(|p| p.parse::<u32>().ok());
+        let old = (e.metadata().and_then(|m| m.modified()).ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|t| t >= age);
+        if old && pid.is_some_and(|pid| !procs.join(pid.to_string()).exists()) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_ended_runs_directory_goes_and_a_live_ones_stays() {
+        let root = std::env::temp_dir().join(format!("nbench-abandoned-{}", std::process::id()));
+        let (tmp, procs) = (root.join("tmp"), root.join("proc"));
+        for d in ["nbench-listings-11", "nbench-listings-12", "other-13"] {
+            std::fs::create_dir_all(tmp.join(d)).unwrap();
+        }
+        std::fs::create_dir_all(procs.join("12")).unwrap();
+        // Written in the last day: kept, its process alive or not.
+        super::remove_abandoned(&tmp, &procs);
+        assert!(tmp.join("nbench-listings-11").exists());
+        super::remove_abandoned_since(&tmp, &procs, std::time::Duration::ZERO);
+        assert!(!tmp.join("nbench-listings-11").exists());
+        assert!(tmp.join("nbench-listings-12").exists());
+        assert!(tmp.join("other-13").exists());
+        // No `/proc` to tell: nothing goes.
+        super::remove_abandoned_since(&tmp, &root.join("none"), std::time::Duration::ZERO);
+        assert!(tmp.join("nbench-listings-12").exists());
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }
