@@ -16,7 +16,7 @@ pub const LAYERS: &[&[&str]] = &[
     &["report", "run"],
     &["compare", "build"],
     &["store", "discover"],
-    &["model", "error"],
+    &["model", "error", "say"],
 ];
 
 /// The most lines a file of `src/` may have.
