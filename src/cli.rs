@@ -301,7 +301,7 @@ pub struct Cli {
         conflicts_with = "verbose"
     )]
     pub quiet: bool,
-    /// Also print the settings, the timer's resolution, and each benchmark's cold time and loop overhead
+    /// Also print the settings, the timer's resolution, each benchmark's cold time and loop overhead, and (in CI or a pipe) a progress line for every measurement
     #[arg(global = true, short, long, help_heading = "Output")]
     pub verbose: bool,
 }

@@ -163,7 +163,7 @@ fn measure(s: &Settings, a: &str, b: &str, filters: &[String]) -> Result<RunReco
     // The current side's code is the baseline's, not the working tree's.
     .code_of(&cur.run.context);
     affinity::pin_driver();
-    let mut progress = Progress::new(s.output.chatty());
+    let mut progress = Progress::new(s.output.chatty()).every_line(s.output.verbose());
     let (records, comparison) = measure::compare_saved(
         (&base, &cur),
         &baselines,

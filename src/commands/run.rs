@@ -60,7 +60,7 @@ pub fn run(s: &Settings, found: discover::Discovery, tree: Option<&Snapshot>) ->
         }
     };
     let mut plans = plans(s, &targets);
-    let mut progress = Progress::new(s.output.chatty());
+    let mut progress = Progress::new(s.output.chatty()).every_line(s.output.verbose());
     if s.list {
         let mut runs = Vec::new();
         for (b, plan) in targets.iter().zip(measure::in_turn(&plans)) {

@@ -99,6 +99,11 @@ impl Output {
         self.verbosity == Verbosity::Quiet
     }
 
+    /// `-v`: settings, the timer, and every measurement's progress line.
+    pub fn verbose(&self) -> bool {
+        self.verbosity == Verbosity::Verbose
+    }
+
     /// Whether the console gets progress and notes (the console format, not `-q`).
     pub fn chatty(&self) -> bool {
         self.format == Format::Console && !self.quiet()

@@ -30,6 +30,8 @@ pub struct Progress {
     target: (String, Instant),
     /// Streaming events: how many outcomes of the current target were written.
     events: Option<(String, usize)>,
+    /// Plain lines for every measurement (`-v`), not one a second.
+    every_line: bool,
 }
 
 impl Progress {
@@ -50,7 +52,14 @@ impl Progress {
             started: Instant::now(),
             target: (String::new(), Instant::now()),
             events: None,
+            every_line: false,
         }
+    }
+
+    /// With `on` (`-v`), plain lines name every measurement as it starts.
+    pub fn every_line(mut self, on: bool) -> Progress {
+        self.every_line = on;
+        self
     }
 
     /// Also writes each outcome to stdout as a JSON line, as soon as it is known.
@@ -122,13 +131,14 @@ impl Progress {
         }
         let left = eta(self.target.1.elapsed().as_secs_f64(), n, of);
         let id = nbench::__private::format::one_line(id);
+        let always = self.every_line || fresh || n == of;
         match &mut self.display {
             Display::Off => {}
             Display::Plain(last) => {
                 let since = (last.as_ref())
                     .filter(|(_, said)| said == verb.0)
                     .map(|(at, _)| at.elapsed());
-                if plain_due(since, fresh || n == of) {
+                if plain_due(since, always) {
                     errln!("{} [{n}/{of}] {target} › {id}{left}", verb.0);
                     *last = Some((Instant::now(), verb.0.to_owned()));
                 }
@@ -149,7 +159,7 @@ impl Progress {
 }
 
 /// Whether a plain line is due: `since` the last one that said the same
-/// verb (`None`: none did), or `always` (a target's first or last).
+/// verb (`None`: none did), or `always` (a target's first or last, `-v`).
 fn plain_due(since: Option<Duration>, always: bool) -> bool {
     always || since.is_none_or(|s| s >= PLAIN_EVERY)
 }

@@ -673,8 +673,10 @@ fn repetitions_launches_and_interleaved_slices_are_pooled() {
         "5ms",
         "--max-time",
         "300ms",
+        "-v",
     ]);
-    // The console format's progress lines name each measurement as it starts.
+    // With `-v`, the console format's progress lines name each measurement
+    // as it starts.
     let out = cmd.env("CI", "true").output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
