@@ -735,30 +735,16 @@ fn progress_reaches_a_pipe_as_plain_lines() {
     let mut cmd = fx.nbench_command(&with_quick(&[
         "--bench", "basic", "sum/u64", "--epochs", "1",
     ]));
-    let cut = with_a_closed_pipe(cmd.env_remove("CI"), |c| drop(c.stderr.take()));
+    let cut = crate::helpers::with_a_closed_pipe(cmd.env_remove("CI"), |c| drop(c.stderr.take()));
     assert_eq!(cut.code, 0, "{}", cut.all());
     assert!(cut.stdout.contains("sum/u64/10"), "{}", cut.stdout);
     assert!(cut.stdout.contains("sum/u64/100 "), "{}", cut.stdout);
     // And `--list | head -1` with stdout gone.
-    let cut = with_a_closed_pipe(&mut fx.nbench_command(&["--list"]), |c| {
+    let cut = crate::helpers::with_a_closed_pipe(&mut fx.nbench_command(&["--list"]), |c| {
         drop(c.stdout.take())
     });
     assert_eq!(cut.code, 0, "{}", cut.all());
     assert!(!cut.stderr.contains("panicked"), "{}", cut.stderr);
-}
-
-/// `cmd` run with its stdout and stderr piped, `close` closing one of them
-/// at once, as a reader that has gone does.
-fn with_a_closed_pipe(
-    cmd: &mut std::process::Command,
-    close: impl FnOnce(&mut std::process::Child),
-) -> crate::helpers::Run {
-    let mut child = (cmd.stdout(std::process::Stdio::piped()))
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    close(&mut child);
-    crate::helpers::Run::from(child.wait_with_output().unwrap())
 }
 
 #[test]

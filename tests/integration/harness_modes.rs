@@ -119,6 +119,12 @@ fn list_modes() {
         run.stdout,
         "sum/u64/10: benchmark\nsum/u64/100: benchmark\n\n0 tests, 2 benchmarks\n"
     );
+    // `--list | head -1`: the reader gone, the list ends without a panic.
+    let mut cmd = std::process::Command::new(&exe);
+    let cut = crate::helpers::with_a_closed_pipe(cmd.arg("--list").current_dir(&fx.dir), |c| {
+        drop(c.stdout.take())
+    });
+    assert_eq!(cut.code, 0, "{}", cut.all());
 }
 
 #[test]

@@ -353,6 +353,20 @@ impl Run {
     }
 }
 
+/// `cmd` run with its stdout and stderr piped, `close` closing one of them
+/// at once, as a reader that has gone does.
+pub fn with_a_closed_pipe(
+    cmd: &mut std::process::Command,
+    close: impl FnOnce(&mut std::process::Child),
+) -> Run {
+    let mut child = (cmd.stdout(std::process::Stdio::piped()))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    close(&mut child);
+    Run::from(child.wait_with_output().unwrap())
+}
+
 /// `git ARGS` in `dir`, as a user with a name and no signing; its stdout.
 pub fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")

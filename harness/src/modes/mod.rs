@@ -59,12 +59,18 @@ pub fn code(registry: &Registry, args: impl IntoIterator<Item = String>) -> u8 {
     if ok { EXIT_OK } else { EXIT_FAILED }
 }
 
+/// `--list`, written as libtest writes it; a reader that stops early
+/// (`--list | head`) ends it quietly, not by a panic.
 fn list(selected: &[&Benchmark], terse: bool) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
     for b in selected {
-        println!("{}: benchmark", b.id);
+        if writeln!(out, "{}: benchmark", b.id).is_err() {
+            return;
+        }
     }
     if !terse {
         let plural = if selected.len() == 1 { "" } else { "s" };
-        println!("\n0 tests, {} benchmark{plural}", selected.len());
+        let _ = writeln!(out, "\n0 tests, {} benchmark{plural}", selected.len());
     }
 }
