@@ -8,6 +8,7 @@ use crate::model::record::SkippedRecord;
 use crate::model::target::{BenchTarget, Built, Kind};
 use cargo_metadata::{Artifact, Message};
 use std::io::BufReader;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::Stdio;
 
@@ -44,9 +45,15 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Re
         }
         cmd.env(WRAP_ENV, wrap.encode());
     }
-    let stderr = match cli.revision {
-        Some(_) => Stdio::piped(),
-        None => Stdio::inherit(),
+    // A revision's lines are marked with its name. Where stderr is no
+    // terminal (a pipe, a log), the working tree's pass through here too:
+    // cargo fails a build whose progress it cannot write, and a reader
+    // that has gone (`2>&1 | head -1`) must not fail one. On a terminal
+    // cargo draws its own progress bar.
+    let through = cli.revision.is_some() || !std::io::stderr().is_terminal();
+    let stderr = match through {
+        true => Stdio::piped(),
+        false => Stdio::inherit(),
     };
     let mut child = cmd
         .args(cargo_args(cli, targets, packages))
@@ -58,11 +65,9 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Re
             program: cargo.clone(),
             source,
         })?;
-    let marked = child
-        .stderr
-        .take()
-        .zip(cli.revision.clone())
-        .map(|(err, mark)| std::thread::spawn(move || marked::show(err, &mark)));
+    let mark = cli.revision.clone();
+    let marked = (child.stderr.take())
+        .map(|err| std::thread::spawn(move || marked::show(err, mark.as_deref())));
     let stdout = child.stdout.take().expect("stdout is piped");
     let (mut built, mut libs, mut bins) = (Vec::new(), Vec::new(), Vec::new());
     for message in Message::parse_stream(BufReader::new(stdout)).flatten() {
@@ -86,7 +91,9 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Re
         program: cargo,
         source,
     })?;
-    let first_error = marked.and_then(|thread| thread.join().ok().flatten());
+    // The working tree's error stands above in cargo's words, as on a terminal.
+    let first_error =
+        (marked.and_then(|thread| thread.join().ok().flatten())).filter(|_| cli.revision.is_some());
     if !status.success() {
         return Err(Error::Build(
             first_error.map(|e| format!(": {e}")).unwrap_or_default(),

@@ -1,13 +1,15 @@
-//! A revision's build output, each line marked with the revision's name.
+//! A build's output passed on to stderr, a revision's each line marked with its name.
 
-/// Shows each line of `output` on stderr after `[mark]`; returns why the
+/// Shows each line of `output` on stderr, after `[mark]` where there is
+/// one (a revision's build); returns why the
 /// build failed, as [`why`] words it: the compiler's first error line
 /// (with the feature cargo names below a failed selection, or the panic of
 /// a build script that failed as it ran), and the first unit cargo could
 /// not compile.
-pub fn show(output: impl std::io::Read, mark: &str) -> Option<String> {
+pub fn show(output: impl std::io::Read, mark: Option<&str>) -> Option<String> {
     use std::io::BufRead;
-    let mark = console::style(format!("[{mark}]")).dim();
+    let mark = mark.map(|m| format!("{} ", console::style(format!("[{m}]")).dim()));
+    let mark = mark.unwrap_or_default();
     let (mut first_error, mut unit): (Option<String>, _) = (None, None);
     // Whether the line read last was the first error: its location follows.
     let mut located = false;
@@ -17,7 +19,7 @@ pub fn show(output: impl std::io::Read, mark: &str) -> Option<String> {
         .lines()
         .map_while(|l| l.ok())
     {
-        errln!("{mark} {line}");
+        errln!("{mark}{line}");
         let plain = console::strip_ansi_codes(&line).into_owned();
         if let Some(printed) = script.as_mut().filter(|p| p.len() < KEEP) {
             printed.push_str(&plain);
@@ -117,7 +119,7 @@ mod tests {
         let cargo = "error: failed to select a version for `nbench-divan`.\n    ... required by \
                      package `b`\n\npackage `b` depends on `nbench-divan` with feature `x` but \
                      `nbench-divan` does not have that feature.\n";
-        let first = super::show(cargo.as_bytes(), "HEAD").unwrap();
+        let first = super::show(cargo.as_bytes(), Some("HEAD")).unwrap();
         assert!(
             first.starts_with("error: failed to select a version for `nbench-divan`.: package")
                 && first.contains("with feature `x`"),
@@ -125,7 +127,7 @@ mod tests {
         );
         let plain = "error[E0425]: cannot find value `y`\n";
         assert_eq!(
-            super::show(plain.as_bytes(), "HEAD").as_deref(),
+            super::show(plain.as_bytes(), Some("HEAD")).as_deref(),
             Some("error[E0425]: cannot find value `y`")
         );
     }
@@ -137,7 +139,7 @@ mod tests {
                      error: hiding a lifetime that's elided elsewhere is confusing\n\
                      error: could not compile `base64` (lib) due to 2 previous errors\n\
                      error: could not compile `base64` (bench \"benchmarks\") due to 1 previous error\n";
-        let why = super::show(cargo.as_bytes(), "HEAD~1").unwrap();
+        let why = super::show(cargo.as_bytes(), Some("HEAD~1")).unwrap();
         assert_eq!(
             why,
             "error: unexpected `cfg` condition value: `cargo-clippy` (compiling `base64` (lib))"
@@ -145,7 +147,7 @@ mod tests {
         assert_eq!(super::failed_unit(&why), Some(("base64", "lib")));
         let bench = "error[E0432]: unresolved import `criterion::x`\n\
                      error: could not compile `a` (bench \"b\") due to 1 previous error\n";
-        let why = super::show(bench.as_bytes(), "HEAD").unwrap();
+        let why = super::show(bench.as_bytes(), Some("HEAD")).unwrap();
         assert_eq!(super::failed_unit(&why), Some(("a", "bench \"b\"")));
         assert_eq!(
             super::failed_unit("error: failed to select a version"),
@@ -161,7 +163,7 @@ mod tests {
                      \x20 --> /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/\
                      compact_str-0.9.1/src/features/diesel.rs:10:10\n\
                      error: could not compile `compact_str` (lib) due to 8 previous errors\n";
-        let why = super::show(cargo.as_bytes(), "HEAD").unwrap();
+        let why = super::show(cargo.as_bytes(), Some("HEAD")).unwrap();
         assert_eq!(
             why,
             "error[E0117]: only traits defined in the current crate can be implemented, in the \
@@ -174,7 +176,7 @@ mod tests {
         // The suite's own code names none.
         let own = "error[E0425]: cannot find value `y`\n  --> benches/a.rs:3:5\n\
                    error: could not compile `a` (bench \"a\") due to 1 previous error\n";
-        let why = super::show(own.as_bytes(), "HEAD").unwrap();
+        let why = super::show(own.as_bytes(), Some("HEAD")).unwrap();
         assert_eq!(super::dependency(&why), None, "{why}");
     }
 
@@ -190,7 +192,7 @@ mod tests {
                      \x20 Bootstrap failed: run `cargo bootstrap`\n\
                      \x20 note: Some details are omitted\n\
                      warning: build failed, waiting for other jobs to finish...\n";
-        let why = super::show(cargo.as_bytes(), "HEAD~1").unwrap();
+        let why = super::show(cargo.as_bytes(), Some("HEAD~1")).unwrap();
         assert_eq!(
             why,
             "error: failed to run custom build command for `pest_meta v2.7.5 (/w/meta)`: \
@@ -207,7 +209,7 @@ mod tests {
             Some(("pest_meta", "build script"))
         );
         let quiet = "error: failed to run custom build command for `openssl-sys v0.9.80`\n";
-        let why = super::show(quiet.as_bytes(), "HEAD").unwrap();
+        let why = super::show(quiet.as_bytes(), Some("HEAD")).unwrap();
         assert_eq!(
             super::failed_unit(&why),
             Some(("openssl-sys", "build script"))

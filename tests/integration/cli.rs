@@ -731,7 +731,10 @@ fn progress_reaches_a_pipe_as_plain_lines() {
     );
 
     // The reader gone (`2>&1 | head -1`): the run neither panics nor stops
-    // short; it measures and reports where it still can.
+    // short; it measures and reports where it still can. An edit first, so
+    // that cargo has a crate to compile and says so (a build whose progress
+    // cargo could not write once failed).
+    fx.edit("src/lib.rs", "pub fn sum(", "// Edited.\npub fn sum(");
     let mut cmd = fx.nbench_command(&with_quick(&[
         "--bench", "basic", "sum/u64", "--epochs", "1",
     ]));
