@@ -65,6 +65,9 @@ fn snapshot_of(s: &Settings, found: &Discovery) -> Result<Option<Snapshot>> {
         crate::build::revision::check(rev, &found.workspace_root)?;
     }
     let store = Store::new(&found.target_dir);
+    if let Some(name) = c.baseline.as_deref() {
+        store.baselines().get_to_compare(name)?;
+    }
     std::fs::create_dir_all(store.root())
         .map_err(|e| Error::io("could not create", store.root(), e))?;
     // One a process: two runs at once each write their own.

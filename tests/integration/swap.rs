@@ -210,6 +210,15 @@ fn an_untouched_working_tree_compares_with_a_revision_as_a_commit_of_its_own() {
     let lib = fx.dir.join("member/src/lib.rs");
     edit(&lib, "STEPS: u64 = 2600", "STEPS: u64 = 3400");
     std::fs::write(fx.dir.join("scratch.txt"), "not added\n").unwrap();
+    // A baseline it does not have: said alone, before any note of what it
+    // would build.
+    let none = run(&fx, &["--compare", "nosuch"], true);
+    assert_eq!(none.code, 2, "{}", none.all());
+    assert!(
+        none.stderr.starts_with("error: no baseline named `nosuch`"),
+        "{}",
+        none.stderr
+    );
     let status = |dir: &Path| git(dir, &["status", "--porcelain", "--untracked-files=all"]);
     let before = (
         status(&fx.dir),
