@@ -263,8 +263,15 @@ impl Row {
     /// loop, whose change in percent (−40 % of nothing) says nothing.
     /// `None` for every row whose figures are larger.
     pub fn below_counting(&self, threshold: f64) -> Option<f64> {
-        let step = threshold * (self.baseline.max(0.0) + self.overhead.max(0.0));
+        let step = self.counting_step(threshold);
         (self.baseline.abs() < step && self.current.abs() < step).then_some(step)
+    }
+
+    /// The smallest change that counts, in the row's unit: `threshold` of
+    /// the time measured, the median plus the loop overhead taken off it
+    /// ([`row_threshold`] gives it as a share of the median).
+    pub fn counting_step(&self, threshold: f64) -> f64 {
+        threshold * (self.baseline + self.overhead.max(0.0))
     }
 
     /// Placement's part of its `layout_spread`, where that is less than

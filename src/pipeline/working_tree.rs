@@ -66,7 +66,7 @@ fn snapshot_of(s: &Settings, found: &Discovery) -> Result<Option<Snapshot>> {
     }
     let store = Store::new(&found.target_dir);
     if let Some(name) = c.baseline.as_deref() {
-        store.baselines().get_to_compare(name)?;
+        store.baselines().must_exist(name)?;
     }
     std::fs::create_dir_all(store.root())
         .map_err(|e| Error::io("could not create", store.root(), e))?;

@@ -143,10 +143,7 @@ fn summary(c: &Comparison) -> String {
 /// the run's noise `threshold`, with the instructions' change where `counted`.
 fn row_line(r: &Row, (w, threshold): (usize, f64), counted: bool) -> String {
     let shown = super::compared::shown(r, threshold);
-    let (change, ci) = match shown.change {
-        Some((change, low, high)) => (change, format!("[{low}, {high}]")),
-        None => ("—".to_owned(), "—".to_owned()),
-    };
+    let (change, ci) = shown.change_cells(|low, high| format!("[{low}, {high}]"));
     let kind = match r.kind {
         Kind::Paired => "paired",
         Kind::Stored => "stored",

@@ -13,6 +13,17 @@ pub struct Shown {
     pub change: Option<(String, String, String)>,
 }
 
+impl Shown {
+    /// The change and its interval as `interval` joins its ends, or `—`
+    /// for both where the row shows none.
+    pub fn change_cells(&self, interval: impl Fn(&str, &str) -> String) -> (String, String) {
+        match &self.change {
+            Some((change, low, high)) => (change.clone(), interval(low, high)),
+            None => ("—".to_owned(), "—".to_owned()),
+        }
+    }
+}
+
 /// `r`'s figures at the run's noise `threshold`.
 pub fn shown(r: &Row, threshold: f64) -> Shown {
     match r.below_counting(threshold) {

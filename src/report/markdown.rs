@@ -238,10 +238,7 @@ fn row_line(r: &Row, threshold: f64, counted: bool) -> String {
     };
     let p = (r.p_adjusted.or(r.p_value)).map_or(String::new(), super::p_value);
     let shown = super::compared::shown(r, threshold);
-    let (change, ci) = match shown.change {
-        Some((change, low, high)) => (change, format!("{low} … {high}")),
-        None => ("—".to_owned(), "—".to_owned()),
-    };
+    let (change, ci) = shown.change_cells(|low, high| format!("{low} … {high}"));
     format!(
         "| `{}` | {} | {} | {change} | {ci} | {p} |{instructions} {verdict}{by} |",
         id_cell(&r.id),

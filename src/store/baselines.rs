@@ -160,6 +160,15 @@ impl Baselines {
         Ok(Some(b))
     }
 
+    /// Whether baseline `name` exists, without reading it: an error where
+    /// it does not, as [`Self::get`] says it.
+    pub fn must_exist(&self, name: &str) -> Result<()> {
+        match self.results_path(name).is_file() {
+            true => Ok(()),
+            false => Err(Error::NoBaseline(name.to_owned())),
+        }
+    }
+
     /// Loads baseline `name`, which must exist.
     pub fn get(&self, name: &str) -> Result<Baseline> {
         self.load(name)?

@@ -148,7 +148,6 @@ const FLOOR_NOTE_FACTOR: f64 = 2.0;
 pub fn floor_note(r: &Row, threshold: f64) -> Option<RowNote> {
     let own = r.threshold(threshold);
     (own > FLOOR_NOTE_FACTOR * threshold).then(|| {
-        let whole = r.baseline + r.overhead.max(0.0);
         RowNote::about(
             &r.id,
             format!(
@@ -156,7 +155,7 @@ pub fn floor_note(r: &Row, threshold: f64) -> Option<RowNote> {
                  ({:.1}% of the two together)",
                 r.metric.format(r.baseline),
                 r.metric.format(r.overhead),
-                r.metric.format(whole * threshold),
+                r.metric.format(r.counting_step(threshold)),
                 threshold * 100.0
             ),
         )
