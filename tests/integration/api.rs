@@ -2,7 +2,7 @@
 //! types, counters, checks, skips and futures — standalone, under `cargo nbench`,
 //! in lockstep with a baseline, and in the JSON output.
 
-use crate::helpers::{Fixture, QUICK, Run};
+use crate::helpers::{Fixture, ONE_LAYOUT, QUICK, Run};
 use serde_json::Value;
 
 const IDS: [&str; 11] = [
@@ -22,6 +22,14 @@ const IDS: [&str; 11] = [
 fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = extra.to_vec();
     v.extend_from_slice(QUICK);
+    v
+}
+
+/// [`args`] for a save or a comparison, on one link layout a side: what
+/// layouts do is `layouts.rs`'s subject, and each one more is a link.
+fn saving<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = args(extra);
+    v.extend_from_slice(&ONE_LAYOUT);
     v
 }
 
@@ -54,6 +62,7 @@ fn fresh_and_paired_with(
             a.extend_from_slice(settings);
             if paired {
                 a.extend(["--compare", "base"]);
+                a.extend(ONE_LAYOUT);
             }
             let run = fx.nbench(&a);
             assert_eq!(run.code, code, "{}", run.all());
@@ -156,7 +165,7 @@ fn every_feature_standalone_under_cargo_nbench_and_paired() {
     assert!(run.stdout.contains("test checked/wrong ... FAILED"));
 
     // Under cargo nbench: counters are columns of the table.
-    let run = fx.nbench(&args(&["--bench", "api", "--save-baseline", "base"]));
+    let run = fx.nbench(&saving(&["--bench", "api", "--save-baseline", "base"]));
     assert_eq!(run.code, 1, "{}", run.all());
     let header = run.line("benchmark ");
     assert!(
@@ -244,7 +253,7 @@ fn the_counting_allocator_counts_per_iteration_standalone_and_under_cargo_nbench
         "{row}"
     );
 
-    let run = fx.nbench(&args(&["--bench", "allocs", "--save-baseline", "base"]));
+    let run = fx.nbench(&saving(&["--bench", "allocs", "--save-baseline", "base"]));
     assert_eq!(run.code, 0, "{}", run.all());
     assert!(
         run.line("benchmark ")
@@ -409,7 +418,7 @@ fn threads_and_cpu_clocks_standalone_under_cargo_nbench_and_paired() {
         .args(["+x", wrapper.to_str().unwrap()])
         .status()
         .unwrap();
-    let mut cmd = fx.nbench_command(&args(&["--bench", "threads", "--save-baseline", "base"]));
+    let mut cmd = fx.nbench_command(&saving(&["--bench", "threads", "--save-baseline", "base"]));
     let run = Run::from(cmd.env("CARGO", &wrapper).output().unwrap());
     assert_eq!(run.code, 1, "{}", run.all());
     // The fixture's own package and its path dependency are built in one
@@ -517,13 +526,20 @@ fn group_members_are_measured_as_ratios_to_their_baseline() {
     let run = Run::exe(&exe, &fx.dir, &with(&["--bench", "twice"]));
     assert!(run.line("sum/twice/1000 ").contains("] *"), "{}", run.all());
 
-    let run = fx.nbench(&with(&["--bench", "versus", "--save-baseline", "base"]));
+    let run = fx.nbench(&with(&[
+        "--bench",
+        "versus",
+        "--save-baseline",
+        "base",
+        "--layouts",
+        "1",
+    ]));
     assert_eq!(run.code, 0, "{}", run.all());
     assert!(run.line("benchmark ").contains("  ratio  notes"));
     assert!(run.line("sum/twice/1000 ").contains("] *"), "{}", run.all());
 
     // A paired comparison has its own schedule (process pairs in lockstep): said, not silently ignored.
-    let run = fx.nbench(&args(&[
+    let run = fx.nbench(&saving(&[
         "--bench",
         "versus",
         "--compare",

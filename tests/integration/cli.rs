@@ -172,7 +172,15 @@ fn a_comparison_too_slow_for_its_timeout_says_so() {
     // 400 ms an iteration: a comparison's first pair of processes runs
     // five of them a side, more than 3 s holds.
     let fx = Fixture::new("workspace");
-    let slow = ["-p", "faults", "--features", "slow", "h_slow"];
+    let slow = [
+        "-p",
+        "faults",
+        "--features",
+        "slow",
+        "h_slow",
+        "--layouts",
+        "1",
+    ];
     let saved = fx.nbench(&[&slow[..], &["--save-baseline", "b", "--max-time", "100ms"]].concat());
     assert_eq!(saved.code, 0, "{}", saved.all());
     let compared = fx.nbench(&[&slow[..], &["--compare", "b", "--timeout", "3s"]].concat());
@@ -667,7 +675,14 @@ fn an_option_before_a_subcommand_and_a_run_that_measures_nothing() {
             .map(|d| d.count())
             .unwrap_or(0)
     };
-    let save = fx.nbench(&with_quick(&["-p", "tunable", "--save-baseline", "main"]));
+    let save = fx.nbench(&with_quick(&[
+        "-p",
+        "tunable",
+        "--save-baseline",
+        "main",
+        "--layouts",
+        "1",
+    ]));
     assert_eq!(save.code, 0, "{}", save.all());
     let stored = runs();
     // Options first, then the subcommand: still the subcommand, not filters.

@@ -1,7 +1,7 @@
 //! `--metrics time,instructions`: each benchmark's instructions per
 //! iteration, counted under Valgrind's callgrind, beside its time.
 
-use crate::helpers::{Fixture, Run};
+use crate::helpers::{Fixture, ONE_LAYOUT, Run};
 use serde_json::Value;
 
 /// Whether Valgrind runs here. CI installs it (`.ci/run`), so there its
@@ -106,7 +106,8 @@ fn a_benchmark_that_ends_its_counting_process_costs_only_its_own_count() {
         crate::helpers::Run::from(cmd.env("TMPDIR", &tmp).output().unwrap())
     };
     let quick = ["--max-time", "100ms", "--features", "dies,litter,slow"];
-    let saved = nbench(&[&quick[..], &["--save-baseline", "base"]].concat());
+    // One link layout a side: what layouts do is `layouts.rs`'s subject.
+    let saved = nbench(&[&quick[..], &ONE_LAYOUT, &["--save-baseline", "base"]].concat());
     assert_eq!(saved.code, 0, "{}", saved.all());
     let counted = ["--metrics", "time,instructions", "--format", "json"];
     let run = nbench(&[&quick[..], &counted[..]].concat());
@@ -143,7 +144,15 @@ fn a_benchmark_that_ends_its_counting_process_costs_only_its_own_count() {
     );
     // Compared: the same, once for the row, and the other rows judged on
     // their counts.
-    let compared = nbench(&[&quick[..], &counted[..], &["--compare", "base"]].concat());
+    let compared = nbench(
+        &[
+            &quick[..],
+            &counted[..],
+            &ONE_LAYOUT,
+            &["--compare", "base"],
+        ]
+        .concat(),
+    );
     assert_eq!(compared.code, 0, "{}", compared.all());
     let json = compared.json();
     let warnings = json["comparison"]["warnings"].to_string();

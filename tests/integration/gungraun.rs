@@ -2,7 +2,7 @@
 //! under gungraun's names, compiles unchanged against real gungraun too,
 //! runs under iai-callgrind's name, and keeps its setup out of the counts.
 
-use crate::helpers::{Fixture, GUNGRAUN_LINE, QUICK, listed, per_iter};
+use crate::helpers::{Fixture, GUNGRAUN_LINE, ONE_LAYOUT, QUICK, listed, per_iter};
 use serde_json::Value;
 
 /// Every benchmark the suite registers, in the order listed.
@@ -159,6 +159,8 @@ fn binary_benchmarks_time_and_count_their_command_and_fail_where_it_exits_otherw
     assert_eq!(listed(&fx, "gun/commands"), COMMANDS);
     let mut args = vec!["--bench", "commands", "--metrics", "time,instructions"];
     args.extend_from_slice(QUICK);
+    // One link layout a side: what layouts do is `layouts.rs`'s subject.
+    args.extend_from_slice(&ONE_LAYOUT);
     let mut saving = args.clone();
     // The high-level group (the low-level one is listed above), and a
     // low-level bench that its configuration expects to fail. The
