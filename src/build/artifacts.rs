@@ -51,9 +51,10 @@ fn build(cli: &BuildOptions, targets: &[BenchTarget], packages: &[String]) -> Re
     // that has gone (`2>&1 | head -1`) must not fail one. On a terminal
     // cargo draws its own progress bar.
     let through = cli.revision.is_some() || !std::io::stderr().is_terminal();
-    let stderr = match through {
-        true => Stdio::piped(),
-        false => Stdio::inherit(),
+    let stderr = if through {
+        Stdio::piped()
+    } else {
+        Stdio::inherit()
     };
     let mut child = cmd
         .args(cargo_args(cli, targets, packages))

@@ -8,8 +8,8 @@
 /// not compile.
 pub fn show(output: impl std::io::Read, mark: Option<&str>) -> Option<String> {
     use std::io::BufRead;
-    let mark = mark.map(|m| format!("{} ", console::style(format!("[{m}]")).dim()));
-    let mark = mark.unwrap_or_default();
+    let mark =
+        (mark.map(|m| format!("{} ", console::style(format!("[{m}]")).dim()))).unwrap_or_default();
     let (mut first_error, mut unit): (Option<String>, _) = (None, None);
     // Whether the line read last was the first error: its location follows.
     let mut located = false;

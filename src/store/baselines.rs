@@ -163,9 +163,10 @@ impl Baselines {
     /// Whether baseline `name` exists, without reading it: an error where
     /// it does not, as [`Self::get`] says it.
     pub fn must_exist(&self, name: &str) -> Result<()> {
-        match self.results_path(name).is_file() {
-            true => Ok(()),
-            false => Err(Error::NoBaseline(name.to_owned())),
+        if self.results_path(name).is_file() {
+            Ok(())
+        } else {
+            Err(Error::NoBaseline(name.to_owned()))
         }
     }
 

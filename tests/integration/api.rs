@@ -526,14 +526,8 @@ fn group_members_are_measured_as_ratios_to_their_baseline() {
     let run = Run::exe(&exe, &fx.dir, &with(&["--bench", "twice"]));
     assert!(run.line("sum/twice/1000 ").contains("] *"), "{}", run.all());
 
-    let run = fx.nbench(&with(&[
-        "--bench",
-        "versus",
-        "--save-baseline",
-        "base",
-        "--layouts",
-        "1",
-    ]));
+    let saved = with(&["--bench", "versus", "--save-baseline", "base"]);
+    let run = fx.nbench(&[&saved[..], &ONE_LAYOUT].concat());
     assert_eq!(run.code, 0, "{}", run.all());
     assert!(run.line("benchmark ").contains("  ratio  notes"));
     assert!(run.line("sum/twice/1000 ").contains("] *"), "{}", run.all());

@@ -1,6 +1,6 @@
 //! `cargo nbench` end to end: discovery, selection, faults, formats, storage, errors.
 
-use crate::helpers::{Fixture, QUICK, Run};
+use crate::helpers::{Fixture, ONE_LAYOUT, QUICK, Run};
 
 fn with_quick<'a>(args: &[&'a str]) -> Vec<&'a str> {
     let mut v = args.to_vec();
@@ -173,14 +173,10 @@ fn a_comparison_too_slow_for_its_timeout_says_so() {
     // five of them a side, more than 3 s holds.
     let fx = Fixture::new("workspace");
     let slow = [
-        "-p",
-        "faults",
-        "--features",
-        "slow",
-        "h_slow",
-        "--layouts",
-        "1",
-    ];
+        &["-p", "faults", "--features", "slow", "h_slow"][..],
+        &ONE_LAYOUT,
+    ]
+    .concat();
     let saved = fx.nbench(&[&slow[..], &["--save-baseline", "b", "--max-time", "100ms"]].concat());
     assert_eq!(saved.code, 0, "{}", saved.all());
     let compared = fx.nbench(&[&slow[..], &["--compare", "b", "--timeout", "3s"]].concat());
@@ -675,14 +671,13 @@ fn an_option_before_a_subcommand_and_a_run_that_measures_nothing() {
             .map(|d| d.count())
             .unwrap_or(0)
     };
-    let save = fx.nbench(&with_quick(&[
-        "-p",
-        "tunable",
-        "--save-baseline",
-        "main",
-        "--layouts",
-        "1",
-    ]));
+    let save = fx.nbench(&with_quick(
+        &[
+            &["-p", "tunable", "--save-baseline", "main"][..],
+            &ONE_LAYOUT,
+        ]
+        .concat(),
+    ));
     assert_eq!(save.code, 0, "{}", save.all());
     let stored = runs();
     // Options first, then the subcommand: still the subcommand, not filters.
