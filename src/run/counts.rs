@@ -131,8 +131,8 @@ fn tally(
 /// comes by chance to 15.5 % of such rows). The third runs the first's
 /// iterations, so a side's processes that count other work for the same
 /// iterations show it (`compare/counts.rs`), at a third more cost; it
-/// counts only the benchmarks the first two leave open
-/// ([`super::count_sides`]).
+/// counts only the benchmarks the first two leave open, after those
+/// listed before them ([`super::count_sides`]).
 pub const COUNT_PROCESSES: usize = 3;
 
 /// Counts benchmarks `ids` in the `processes`-th processes of `exes` (each
