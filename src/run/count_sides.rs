@@ -98,13 +98,10 @@ fn third_run(ids: &ToCount, open: &[&str], (base, cur): &(Side, Side)) -> Vec<(S
 
 /// `side`'s counts and failures of `ids` alone: the third process's
 /// counts of the benchmarks the first two settled are not kept.
-fn only(side: Side, ids: &[&str]) -> Side {
-    let kept = |id: &String| ids.contains(&id.as_str());
-    let (counts, failed) = side;
-    (
-        counts.into_iter().filter(|(id, _)| kept(id)).collect(),
-        failed.into_iter().filter(|(id, _)| kept(id)).collect(),
-    )
+fn only(mut side: Side, ids: &[&str]) -> Side {
+    side.0.retain(|id, _| ids.contains(&id.as_str()));
+    side.1.retain(|id, _| ids.contains(&id.as_str()));
+    side
 }
 
 /// Counts `ids` on both sides in processes `ks`: at once (`together`,
